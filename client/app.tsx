@@ -1,0 +1,111 @@
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import type { Locale } from '../shared/locales.ts';
+import type { Head, PagePayload } from '../shared/page-data.ts';
+import type { Messages } from '../shared/translate.ts';
+import type { BootData } from './boot.ts';
+import { ErrorView } from './components/error-view.tsx';
+import { Layout } from './components/layout.tsx';
+import { I18nProvider } from './i18n.tsx';
+import { fetchPageData } from './navigation.ts';
+import { loadedPage, loadPage } from './pages/registry.ts';
+
+export type AppProps = { boot: BootData };
+
+function PageView({ payload }: { payload: PagePayload }) {
+  const { state } = payload;
+  if (state.kind === 'error') return <ErrorView error={state.error} />;
+  const Page = loadedPage(state.page);
+  return <Page data={state.data as never} params={payload.params} />;
+}
+
+const messageCache = new Map<Locale, Messages>();
+
+async function messagesFor(locale: Locale, urls: Record<Locale, string>): Promise<Messages> {
+  const cached = messageCache.get(locale);
+  if (cached) return cached;
+  const response = await fetch(urls[locale]);
+  if (!response.ok) throw new Error(`Messages for ${locale} answered ${response.status}`);
+  const messages = (await response.json()) as Messages;
+  messageCache.set(locale, messages);
+  return messages;
+}
+
+function applyHead(head: Head, locale: Locale) {
+  document.documentElement.lang = locale;
+  document.title = head.title;
+  document.querySelector('meta[name="description"]')?.setAttribute('content', head.description);
+  document.querySelector('link[rel="canonical"]')?.setAttribute('href', head.canonical);
+  document.querySelectorAll('link[rel="alternate"][hreflang]').forEach((el) => el.remove());
+  for (const alt of head.alternates) {
+    const link = document.createElement('link');
+    link.rel = 'alternate';
+    link.hreflang = alt.hrefLang;
+    link.href = alt.href;
+    document.head.append(link);
+  }
+  const robots = document.querySelector('meta[name="robots"]');
+  if (head.robots) {
+    if (robots) robots.setAttribute('content', head.robots);
+    else document.head.insertAdjacentHTML('beforeend', `<meta name="robots" content="${head.robots}">`);
+  } else robots?.remove();
+}
+
+export function App({ boot }: AppProps) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [view, setView] = useState({ payload: boot.payload, messages: boot.messages });
+  const [navigationError, setNavigationError] = useState(false);
+  const mainRef = useRef<HTMLElement>(null);
+  const firstRender = useRef(true);
+  if (firstRender.current) messageCache.set(boot.payload.locale, boot.messages);
+
+  const url = location.pathname + location.search;
+
+  useEffect(() => {
+    if (url === view.payload.url) return;
+    const controller = new AbortController();
+    (async () => {
+      const answer = await fetchPageData(url, controller.signal);
+      if (answer.kind === 'redirect') {
+        if (/^\//.test(answer.to)) navigate(answer.to, { replace: true });
+        else window.location.assign(answer.to);
+        return;
+      }
+      const { payload } = answer;
+      const [messages] = await Promise.all([
+        messagesFor(payload.locale, boot.messageUrls),
+        payload.state.kind === 'page' ? loadPage(payload.state.page) : null,
+      ]);
+      if (controller.signal.aborted) return;
+      setNavigationError(false);
+      setView({ payload: { ...payload, url }, messages });
+    })().catch((error: unknown) => {
+      if (controller.signal.aborted) return;
+      console.warn('Navigation failed', error);
+      setNavigationError(true);
+    });
+    return () => controller.abort();
+  }, [url, view.payload.url, navigate, boot.messageUrls]);
+
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    applyHead(view.payload.head, view.payload.locale);
+    if (!location.hash) window.scrollTo(0, 0);
+    mainRef.current?.focus({ preventScroll: true });
+    // Only when a new page is shown, not on every location change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [view.payload]);
+
+  const { payload, messages } = view;
+  return (
+    <I18nProvider locale={payload.locale} messages={messages}>
+      <Layout payload={payload} siteName={boot.siteName} mainRef={mainRef}>
+        {navigationError ? <ErrorView error={{ status: 500, message: '' }} /> : <PageView payload={payload} />}
+      </Layout>
+    </I18nProvider>
+  );
+}

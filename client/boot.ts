@@ -1,0 +1,14 @@
+// The data the server embeds in the page for the client: read once by the entry.
+import type { Locale } from '../shared/locales.ts';
+import type { PagePayload } from '../shared/page-data.ts';
+import type { Messages } from '../shared/translate.ts';
+
+export type BootData = {
+  payload: PagePayload;
+  messages: Messages;
+  /** Hashed URLs of each locale's messages, loaded on demand when switching locale. */
+  messageUrls: Record<Locale, string>;
+  siteName: string;
+};
+
+export const BOOT_ELEMENT_ID = '__BOOT__';

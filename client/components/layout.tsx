@@ -1,0 +1,32 @@
+import type { ReactNode, RefObject } from 'react';
+import type { PagePayload } from '../../shared/page-data.ts';
+import { useI18n } from '../i18n.tsx';
+import { Footer } from './footer.tsx';
+import { Navbar } from './navbar.tsx';
+
+/** seed-spec §2: one default layout, the top navigation bar above the page content. */
+export function Layout({
+  payload,
+  siteName,
+  mainRef,
+  children,
+}: {
+  payload: PagePayload;
+  siteName: string;
+  mainRef: RefObject<HTMLElement | null>;
+  children: ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <div className="layout">
+      <a className="skip-link" href="#main">
+        {t('layout.skipToContent')}
+      </a>
+      <Navbar payload={payload} siteName={siteName} />
+      <main id="main" ref={mainRef} tabIndex={-1} className="main">
+        {children}
+      </main>
+      <Footer siteName={siteName} />
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { useEffect, useId, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import type { PagePayload } from '../../shared/page-data.ts';
+import { localePath } from '../../shared/routes.ts';
+import { useI18n } from '../i18n.tsx';
+import { LocaleSwitcher } from './locale-switcher.tsx';
+
+/**
+ * seed-spec §2: teal bar with the logo, the Blog link, the locale switcher and the Private Area
+ * entry. Under 1023 px the links fold behind a burger button (a real <button> with
+ * aria-expanded), from 1087 px the wide layout.
+ */
+export function Navbar({ payload, siteName }: { payload: PagePayload; siteName: string }) {
+  const { t, locale } = useI18n();
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const location = useLocation();
+
+  // A navigation closes the menu.
+  useEffect(() => setOpen(false), [location.pathname]);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
+
+  return (
+    <header className="navbar">
+      <nav className="navbar-inner" aria-label={t('nav.label')}>
+        <Link className="navbar-brand" to={localePath('index', locale)}>
+          <img src="/logo.svg" alt="" width="36" height="36" />
+          <span>{siteName}</span>
+        </Link>
+        <button
+          type="button"
+          className="navbar-burger"
+          aria-expanded={open}
+          aria-controls={menuId}
+          onClick={() => setOpen((value) => !value)}
+        >
+          <span className="burger-icon" aria-hidden="true" />
+          <span className="visually-hidden">{open ? t('nav.closeMenu') : t('nav.openMenu')}</span>
+        </button>
+        <ul id={menuId} className="navbar-menu" data-open={open}>
+          <li>
+            <Link to={localePath('blog', locale)}>{t('nav.blog')}</Link>
+          </li>
+          <li>
+            <LocaleSwitcher payload={payload} />
+          </li>
+          <li>
+            <Link className="navbar-cta" to={localePath('login', locale)}>
+              {t('nav.privateArea')}
+            </Link>
+          </li>
+        </ul>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,28 @@
+import { StrictMode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router-dom';
+import { App } from './app.tsx';
+import { BOOT_ELEMENT_ID, type BootData } from './boot.ts';
+import { loadPage } from './pages/registry.ts';
+import './styles/app.css';
+
+const bootElement = document.getElementById(BOOT_ELEMENT_ID);
+const root = document.getElementById('root');
+if (!bootElement || !root) throw new Error('Server markup is missing #root or the boot data');
+const boot = JSON.parse(bootElement.textContent ?? '') as BootData;
+
+// Styles that only apply when scripts run (the burger menu folds the links only then).
+document.documentElement.classList.add('js');
+
+// The current page's chunk is already modulepreloaded: resolve it before hydrating so that
+// hydration never suspends (no fallback flash, no mismatch).
+if (boot.payload.state.kind === 'page') await loadPage(boot.payload.state.page);
+
+hydrateRoot(
+  root,
+  <StrictMode>
+    <BrowserRouter>
+      <App boot={boot} />
+    </BrowserRouter>
+  </StrictMode>,
+);

@@ -1,0 +1,2 @@
+// esbuild extracts imported CSS into the page's stylesheet.
+declare module '*.css';

@@ -1,0 +1,18 @@
+import { FormattedDate } from '../components/formatted-date.tsx';
+import { useI18n } from '../i18n.tsx';
+import type { PageProps } from './registry.ts';
+
+export default function LegalPage({ data }: PageProps<'legal'>) {
+  const { t, locale } = useI18n();
+  const { document } = data;
+  return (
+    <article className="container page prose" lang={document.locale === locale ? undefined : document.locale}>
+      <h1>{document.title}</h1>
+      <p className="post-meta">
+        {t('legal.updated')} <FormattedDate date={document.updated} />
+      </p>
+      {/* Sanitised on the server when the Markdown was loaded (server/content/markdown.ts). */}
+      <div dangerouslySetInnerHTML={{ __html: document.html }} />
+    </article>
+  );
+}

@@ -1,0 +1,61 @@
+// `npm run dev`: rebuild on every change (esbuild watch) and restart the server.
+import * as esbuild from 'esbuild';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { watch } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build, clientBuildOptions, ROOT, serverBuildOptions } from './build.ts';
+
+let server: ChildProcess | null = null;
+let restartTimer: NodeJS.Timeout | undefined;
+
+function startServer() {
+  server = spawn(process.execPath, ['--enable-source-maps', join(ROOT, 'dist', 'server', 'main.js')], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' },
+  });
+}
+
+function restart(reason: string) {
+  clearTimeout(restartTimer);
+  restartTimer = setTimeout(async () => {
+    console.log(`[dev] ${reason}: rebuilding and restarting`);
+    try {
+      await build({ quiet: true });
+    } catch (error) {
+      console.error('[dev] build failed:', (error as Error).message);
+      return;
+    }
+    if (server && server.exitCode === null) {
+      server.once('exit', startServer);
+      server.kill('SIGTERM');
+    } else startServer();
+  }, 100);
+}
+
+await build();
+startServer();
+
+// esbuild's incremental contexts notice source changes precisely; the full build then writes
+// the manifest. Locales and content are watched directly.
+const pages = (await readdir(join(ROOT, 'client', 'pages'))).filter((f) => f.endsWith('.tsx')).map((f) => `client/pages/${f}`);
+const notify: esbuild.Plugin = {
+  name: 'restart-on-change',
+  setup(b) {
+    let first = true;
+    b.onEnd(() => {
+      if (first) first = false;
+      else restart('source changed');
+    });
+  },
+};
+const client = await esbuild.context({ ...clientBuildOptions(pages), write: false, plugins: [notify] });
+const serverCtx = await esbuild.context({ ...serverBuildOptions, write: false, plugins: [notify] });
+await Promise.all([client.watch(), serverCtx.watch()]);
+for (const dir of ['locales', 'content', 'public']) {
+  watch(join(ROOT, dir), { recursive: true }, () => restart(`${dir}/ changed`));
+}
+process.on('SIGINT', () => {
+  server?.kill('SIGTERM');
+  process.exit(0);
+});

@@ -1,0 +1,39 @@
+// Server-side data of each page. A loader may throw an HttpError (e.g. 404 for an unknown
+// blog slug: seed-spec §5, "a page may define its own route check; failure yields 404").
+import type { Locale } from '../../shared/locales.ts';
+import type { PageDataMap } from '../../shared/page-data.ts';
+import type { LegalPageKey, PageKey, Route, RouteParams } from '../../shared/routes.ts';
+import type { ContentSource } from '../content/source.ts';
+import { notFound } from '../http/errors.ts';
+
+export type LoaderContext = { route: Route; params: RouteParams; locale: Locale; content: ContentSource };
+
+export type PageMeta = { title?: string; description?: string };
+
+type Loader<K extends PageKey> = (ctx: LoaderContext) => Promise<{ data: PageDataMap[K]; meta?: PageMeta }>;
+
+const none = async () => ({ data: null });
+
+export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
+  home: none,
+  login: none,
+  changePassword: none,
+  profile: none,
+  contact: none,
+  admin: none,
+  client: none,
+  organization: none,
+  expert: none,
+  notFound: none,
+  blog: async ({ content, locale }) => ({ data: { posts: await content.listPosts(locale) } }),
+  blogPost: async ({ content, locale, params }) => {
+    const post = await content.getPost(params.slug ?? '', locale);
+    if (!post) throw notFound();
+    return { data: { post }, meta: { title: post.title, description: post.description } };
+  },
+  legal: async ({ content, locale, route }) => {
+    const document = await content.getLegal(route.base as LegalPageKey, locale);
+    if (!document) throw notFound();
+    return { data: { document }, meta: { title: document.title, description: document.description } };
+  },
+};

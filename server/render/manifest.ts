@@ -1,0 +1,36 @@
+// The client build's manifest (written by scripts/build.ts from esbuild's metafile): for each
+// page its chunk and the chunks it imports, so the server can modulepreload exactly those.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+const chunk = z.object({ file: z.string(), imports: z.array(z.string()), css: z.array(z.string()) });
+const manifestSchema = z.object({
+  buildId: z.string(),
+  entry: chunk,
+  pages: z.record(z.string(), chunk),
+  messages: z.record(z.string(), z.string()),
+});
+
+export type ClientManifest = z.infer<typeof manifestSchema>;
+
+export function readManifest(file: string): ClientManifest {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`Client build manifest not readable at ${file} (run "npm run build"): ${(error as Error).message}`);
+  }
+  return manifestSchema.parse(raw);
+}
+
+/** Every script the first render of a page needs, in load order, without duplicates. */
+export function preloadsFor(manifest: ClientManifest, page: string): string[] {
+  const files = new Set<string>([manifest.entry.file, ...manifest.entry.imports]);
+  const pageChunk = manifest.pages[page];
+  if (pageChunk) [pageChunk.file, ...pageChunk.imports].forEach((f) => files.add(f));
+  return [...files];
+}
+
+export function stylesheetsFor(manifest: ClientManifest, page: string): string[] {
+  return [...new Set([...manifest.entry.css, ...(manifest.pages[page]?.css ?? [])])];
+}

@@ -1,0 +1,146 @@
+// Streaming server rendering: the status and headers are decided before the first byte (the
+// page was matched, guarded and loaded by resolvePage), then the document shell is written
+// around React's stream. Every script carries the request's CSP nonce.
+import type { Response } from 'express';
+import { StrictMode } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
+import { StaticRouter } from 'react-router-dom';
+import { Writable } from 'node:stream';
+import type { PagePayload } from '../../shared/page-data.ts';
+import type { Messages } from '../../shared/translate.ts';
+import { App } from '../../client/app.tsx';
+import { BOOT_ELEMENT_ID, type BootData } from '../../client/boot.ts';
+import { loadPage } from '../../client/pages/registry.ts';
+import { escapeHtml, jsonForScript } from './html.ts';
+import { preloadsFor, stylesheetsFor, type ClientManifest } from './manifest.ts';
+
+export type RenderOptions = {
+  manifest: ClientManifest;
+  siteName: string;
+  nonce: string;
+  messages: Messages;
+  messageUrls: BootData['messageUrls'];
+  /** Shown in the last-resort page in development only. */
+  exposeErrors: boolean;
+  onError: (error: unknown) => void;
+};
+
+const RENDER_TIMEOUT_MS = 10_000;
+
+function documentHead(payload: PagePayload, options: RenderOptions): string {
+  const { head } = payload;
+  const page = payload.state.kind === 'page' ? payload.state.page : '';
+  const parts = [
+    `<!DOCTYPE html><html lang="${payload.locale}"><head><meta charset="utf-8">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(head.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(head.description)}">`,
+    head.robots ? `<meta name="robots" content="${escapeHtml(head.robots)}">` : '',
+    `<link rel="canonical" href="${escapeHtml(head.canonical)}">`,
+    ...head.alternates.map((a) => `<link rel="alternate" hreflang="${a.hrefLang}" href="${escapeHtml(a.href)}">`),
+    '<meta name="theme-color" content="#30B7BB">',
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    ...stylesheetsFor(options.manifest, page).map((href) => `<link rel="stylesheet" href="${href}">`),
+    ...preloadsFor(options.manifest, page).map((href) => `<link rel="modulepreload" href="${href}">`),
+    '</head><body><div id="root">',
+  ];
+  return parts.join('');
+}
+
+function documentTail(payload: PagePayload, options: RenderOptions): string {
+  const boot: BootData = { payload, messages: options.messages, messageUrls: options.messageUrls, siteName: options.siteName };
+  return (
+    '</div>' +
+    `<script type="application/json" id="${BOOT_ELEMENT_ID}" nonce="${options.nonce}">${jsonForScript(boot)}</script>` +
+    `<script type="module" src="${options.manifest.entry.file}" nonce="${options.nonce}"></script>` +
+    '</body></html>'
+  );
+}
+
+/** seed-spec §8: if the error page itself fails, a plain page that cannot fail. */
+export function lastResortPage(locale: string, details: string | null): string {
+  const texts =
+    locale === 'en'
+      ? { title: 'An error occurred while showing the error page', home: 'Go back to home', href: '/en' }
+      : { title: 'Se ha producido un error al mostrar la página de error', home: 'Volver al inicio', href: '/' };
+  return (
+    `<!DOCTYPE html><html lang="${locale === 'en' ? 'en' : 'es'}"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">` +
+    `<title>${texts.title}</title></head><body><main><h1>${texts.title}</h1>` +
+    (details ? `<pre>${escapeHtml(details)}</pre>` : '') +
+    `<p><a href="${texts.href}">${texts.home}</a></p></main></body></html>`
+  );
+}
+
+function sinkInto(res: Response, tail: string): Writable {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      if (res.write(chunk)) callback();
+      else res.once('drain', () => callback());
+    },
+    final(callback) {
+      res.end(tail);
+      callback();
+    },
+  });
+  // React calls flush() after each chunk it writes; compression buffers until told to flush.
+  Object.assign(sink, { flush: () => (res as Response & { flush?: () => void }).flush?.() });
+  return sink;
+}
+
+/**
+ * Streams the page. If the shell fails, retries with the error page (500); if that fails
+ * too, sends the last-resort page.
+ */
+export async function renderPage(res: Response, payload: PagePayload, options: RenderOptions): Promise<void> {
+  if (payload.state.kind === 'page') await loadPage(payload.state.page);
+
+  await new Promise<void>((resolve) => {
+    let settled = false;
+    const finish = () => {
+      if (!settled) {
+        settled = true;
+        resolve();
+      }
+    };
+    const element = (
+      <StrictMode>
+        <StaticRouter location={payload.url}>
+          <App boot={{ payload, messages: options.messages, messageUrls: options.messageUrls, siteName: options.siteName }} />
+        </StaticRouter>
+      </StrictMode>
+    );
+    const stream = renderToPipeableStream(element, {
+      nonce: options.nonce,
+      onShellReady() {
+        res.status(payload.status);
+        res.setHeader('Content-Type', 'text/html; charset=utf-8');
+        res.write(documentHead(payload, options));
+        const sink = sinkInto(res, documentTail(payload, options));
+        sink.on('finish', finish);
+        sink.on('error', finish);
+        stream.pipe(sink);
+      },
+      onShellError(error) {
+        options.onError(error);
+        clearTimeout(timer);
+        if (payload.state.kind === 'page') {
+          const failed: PagePayload = { ...payload, status: 500, state: { kind: 'error', error: { status: 500, message: '' } } };
+          renderPage(res, failed, options).then(finish, finish);
+        } else {
+          res.status(500).setHeader('Content-Type', 'text/html; charset=utf-8');
+          res.end(lastResortPage(payload.locale, options.exposeErrors ? String((error as Error)?.stack ?? error) : null));
+          finish();
+        }
+      },
+      onError(error) {
+        options.onError(error);
+      },
+    });
+    const timer = setTimeout(() => stream.abort(new Error('Render timed out')), RENDER_TIMEOUT_MS);
+    res.on('close', () => {
+      clearTimeout(timer);
+      finish();
+    });
+  });
+}

@@ -1,0 +1,124 @@
+// From a URL to what to show: match the route table, run the guards, load the page's data.
+// The HTML renderer and the /_data endpoint both call this, so a client navigation sees
+// exactly what a full page load would (same status, same redirects, same data).
+import type { TFunction } from 'i18next';
+import { runGuards, UnknownMiddlewareError } from '../../shared/guards.ts';
+import type { Locale } from '../../shared/locales.ts';
+import type { DataResponse, ErrorInfo, PagePayload } from '../../shared/page-data.ts';
+import { formOfPath, matchRoute, type Route, type RouteParams } from '../../shared/routes.ts';
+import type { SessionUser } from '../../shared/user.ts';
+import type { ContentSource } from '../content/source.ts';
+import { HttpError } from '../http/errors.ts';
+import { headForError, headForRoute, pageTitle } from './head.ts';
+import { PAGE_LOADERS } from './loaders.ts';
+
+export type ResolveDeps = {
+  content: ContentSource;
+  origin: string;
+  siteName: string;
+  translator: (locale: Locale) => TFunction;
+  onError?: (error: unknown, url: string) => void;
+};
+
+export type ResolveInput = { url: string; user: SessionUser | null };
+
+export type Resolution = DataResponse & {
+  /** Path to remember when a guard sends a signed-out visitor to login. */
+  rememberPath?: string;
+};
+
+function splitUrl(url: string): { pathname: string; search: string } {
+  const q = url.search(/[?#]/);
+  return q === -1 ? { pathname: url, search: '' } : { pathname: url.slice(0, q), search: url.slice(q).split('#')[0] ?? '' };
+}
+
+export function errorPayload(
+  deps: ResolveDeps,
+  input: ResolveInput,
+  locale: Locale,
+  routeName: string | null,
+  error: ErrorInfo,
+  params: RouteParams = {},
+): PagePayload {
+  const { pathname } = splitUrl(input.url);
+  return {
+    url: input.url,
+    status: error.status,
+    locale,
+    routeName,
+    params,
+    state: { kind: 'error', error },
+    head: headForError({ origin: deps.origin, pathname, title: pageTitle(error.message, deps.siteName) }),
+    user: input.user,
+  };
+}
+
+/** The error shown to a visitor: our own errors keep their message; anything else is "Error". */
+export function errorInfo(error: unknown, t: TFunction): ErrorInfo {
+  if (error instanceof HttpError) {
+    return { status: error.status, message: error.messageKey ? t(error.messageKey) : error.message };
+  }
+  if (error instanceof UnknownMiddlewareError) {
+    return { status: 500, message: t('errors.unknownMiddleware', { name: error.middleware }) };
+  }
+  return { status: 500, message: t('errors.generic') };
+}
+
+export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promise<Resolution> {
+  const { pathname, search } = splitUrl(input.url);
+  const match = matchRoute(pathname);
+  if (!match) {
+    const locale = formOfPath(pathname).locale;
+    const t = deps.translator(locale);
+    return { kind: 'payload', payload: errorPayload(deps, input, locale, null, { status: 404, message: t('errors.notFound') }) };
+  }
+  if (match.kind === 'redirect') return { kind: 'redirect', to: match.location + search, status: match.status };
+
+  const { route, params } = match;
+  const t = deps.translator(route.locale);
+  try {
+    const outcome = runGuards({ route, params, url: input.url, user: input.user });
+    if (outcome?.kind === 'redirect') {
+      return { kind: 'redirect', to: outcome.to, status: 302, ...(outcome.rememberPath ? { rememberPath: outcome.rememberPath } : {}) };
+    }
+    if (outcome?.kind === 'error') {
+      return { kind: 'payload', payload: errorPayload(deps, input, route.locale, route.name, { status: outcome.status, message: t(outcome.messageKey) }, params) };
+    }
+    const loader = PAGE_LOADERS[route.page] as (ctx: Parameters<(typeof PAGE_LOADERS)['home']>[0]) => Promise<{ data: unknown; meta?: { title?: string; description?: string } }>;
+    const { data, meta } = await loader({ route, params, locale: route.locale, content: deps.content });
+    return { kind: 'payload', payload: pagePayload(deps, input, route, params, data, meta, t) };
+  } catch (error) {
+    const info = errorInfo(error, t);
+    if (info.status >= 500) deps.onError?.(error, input.url);
+    return { kind: 'payload', payload: errorPayload(deps, input, route.locale, route.name, info, params) };
+  }
+}
+
+function pagePayload(
+  deps: ResolveDeps,
+  input: ResolveInput,
+  route: Route,
+  params: Record<string, string>,
+  data: unknown,
+  meta: { title?: string; description?: string } | undefined,
+  t: TFunction,
+): PagePayload {
+  const title = route.base === 'index' ? null : (meta?.title ?? t(`pages.${route.page}.title`));
+  return {
+    url: input.url,
+    status: route.status ?? 200,
+    locale: route.locale,
+    routeName: route.name,
+    params,
+    state: { kind: 'page', page: route.page, data: data as never },
+    head: headForRoute({
+      route,
+      params,
+      origin: deps.origin,
+      title: pageTitle(title, deps.siteName),
+      description: meta?.description ?? t(`pages.${route.page}.description`, { siteName: deps.siteName }),
+      indexable: route.public && route.status === undefined,
+    }),
+    user: input.user,
+  };
+}

@@ -1,0 +1,32 @@
+// Business constants of the specification (seed-spec §9), under the spec's own names.
+
+export const SITE_NAME = 'the product';
+
+export const DEFAULT_LOCALE = 'es';
+/** seed-spec §9: locale cookie name i18n_redirected, cookie use off by default, 365 days. */
+export const LOCALE_COOKIE = 'i18n_redirected';
+export const LOCALE_COOKIE_MAX_AGE_DAYS = 365;
+
+export const DEFAULT_NAVBAR_COLOR = '#30B7BB';
+
+export const MIN_FETCH_DELAY_MS = 200;
+export const CHUNK_RELOAD_GUARD_MS = 60_000;
+export const IDLE_PREFETCH_TIMEOUT_MS = 2000;
+
+export const NAVBAR_BREAKPOINT_PX = 1023;
+export const NAVBAR_WIDE_BREAKPOINT_PX = 1087;
+
+/** seed-spec §9: auth storage prefixes auth., _token., _refresh_token.; strategy local. */
+export const AUTH_STRATEGY = 'local';
+export const AUTH_TOKEN_COOKIE = `auth._token.${AUTH_STRATEGY}`;
+export const AUTH_REFRESH_TOKEN_COOKIE = `auth._refresh_token.${AUTH_STRATEGY}`;
+export const AUTH_STRATEGY_COOKIE = 'auth.strategy';
+export const AUTH_REDIRECT_COOKIE = 'auth.redirect';
+export const TOKEN_TYPE = 'Bearer';
+export const TOKEN_HEADER = 'Authorization';
+
+export const ALERT_CONFIRM_COLOR = '#9acd32';
+export const ALERT_CANCEL_COLOR = '#ff4500';
+
+export const PAGE_TRANSITION_NAME = 'page';
+export const PAGE_TRANSITION_MODE = 'out-in';

@@ -1,0 +1,76 @@
+// What the server hands the client for one page: embedded in the HTML for the first render
+// and answered as JSON by /_data for client navigations. Both come from the same code path.
+import type { Locale } from './locales.ts';
+import type { LegalPageKey, PageKey, RouteParams } from './routes.ts';
+import type { SessionUser } from './user.ts';
+
+export type PostSummary = {
+  slug: string;
+  title: string;
+  description: string;
+  date: string;
+  author: string;
+  /** The locale the entry is written in (a missing translation falls back to the default). */
+  locale: Locale;
+};
+
+export type Post = PostSummary & { html: string };
+
+export type LegalDocument = {
+  page: LegalPageKey;
+  title: string;
+  description: string;
+  updated: string;
+  html: string;
+  locale: Locale;
+};
+
+export type PageDataMap = {
+  home: null;
+  login: null;
+  changePassword: null;
+  profile: null;
+  blog: { posts: PostSummary[] };
+  blogPost: { post: Post };
+  contact: null;
+  legal: { document: LegalDocument };
+  admin: null;
+  client: null;
+  organization: null;
+  expert: null;
+  notFound: null;
+};
+
+export type Alternate = { hrefLang: string; href: string };
+
+export type Head = {
+  title: string;
+  description: string;
+  /** Absolute URLs. */
+  canonical: string;
+  alternates: Alternate[];
+  robots?: string;
+};
+
+export type ErrorInfo = { status: number; message: string };
+
+/** The page to show: a route's page with its data, or the error page. */
+export type PageState =
+  | { kind: 'page'; page: PageKey; data: PageDataMap[PageKey] }
+  | { kind: 'error'; error: ErrorInfo };
+
+export type PagePayload = {
+  /** Path + query this state belongs to. */
+  url: string;
+  status: number;
+  locale: Locale;
+  /** Name of the matched route, or null for an unmatched path. */
+  routeName: string | null;
+  params: RouteParams;
+  state: PageState;
+  head: Head;
+  user: SessionUser | null;
+};
+
+/** The answer of /_data: a page, or where to go instead. */
+export type DataResponse = { kind: 'payload'; payload: PagePayload } | { kind: 'redirect'; to: string; status: number };

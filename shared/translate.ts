@@ -1,0 +1,37 @@
+// The translation function used by React components on both sides. The messages come from
+// locales/{lng}/common.json (loaded on the server by i18next-fs-backend) and use i18next's
+// `{{name}}` interpolation, so the same files serve i18next on the server and this tiny
+// function in the browser bundle (i18next itself would cost ~15 kB of first-load JS).
+
+export type Messages = { [key: string]: string | Messages };
+export type TranslateParams = Record<string, string | number>;
+export type Translate = (key: string, params?: TranslateParams) => string;
+
+function lookup(messages: Messages, key: string): string | undefined {
+  let node: string | Messages | undefined = messages;
+  for (const part of key.split('.')) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) return undefined;
+    node = node[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+export function createTranslate(messages: Messages, fallback?: Messages): Translate {
+  return (key, params) => {
+    const template = lookup(messages, key) ?? (fallback ? lookup(fallback, key) : undefined) ?? key;
+    if (!params) return template;
+    return template.replace(/\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g, (whole, name: string) =>
+      Object.hasOwn(params, name) ? String(params[name]) : whole,
+    );
+  };
+}
+
+/** Messages as an array of strings, e.g. bullet lists kept in one key (`a|b|c` is not used). */
+export function lookupObject(messages: Messages, key: string): Messages | undefined {
+  let node: string | Messages | undefined = messages;
+  for (const part of key.split('.')) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) return undefined;
+    node = node[part];
+  }
+  return typeof node === 'object' ? node : undefined;
+}
