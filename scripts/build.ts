@@ -3,7 +3,7 @@
 // the server bundle. Usage: node scripts/build.ts
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -108,6 +108,22 @@ async function precompress(): Promise<void> {
     await writeFile(join(ASSETS_OUT, `${name}.br`), brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
     await writeFile(join(ASSETS_OUT, `${name}.gz`), gzipSync(body, { level: 9 }));
   }
+}
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+/** True when there is no build or a source is newer than it. */
+export function isBuildStale(): boolean {
+  if (!existsSync(BUILD_INFO) || !existsSync(join(DIST, 'server', 'main.js'))) return true;
+  const builtAt = statSync(BUILD_INFO).mtimeMs;
+  return [...SOURCE_DIRS, ...SOURCE_FILES].some((p) => newestMtime(join(ROOT, p)) > builtAt);
 }
 
 export async function build(options: { quiet?: boolean } = {}): Promise<void> {

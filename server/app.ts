@@ -11,6 +11,7 @@ import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
 import type { Config } from './config.ts';
 import { loadEmbeddedContent } from './content/embedded.ts';
 import type { ContentSource } from './content/source.ts';
+import { hashedAssets } from './http/static-assets.ts';
 import { createI18n, i18nMiddleware, messagesOf } from './i18n/index.ts';
 import { rootLocaleRedirect } from './i18n/root-redirect.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -99,10 +100,7 @@ export async function createApp(deps: AppDeps) {
   });
 
   // 5. Static files: hashed build assets are immutable; public/ files get a short cache.
-  app.use(
-    '/assets',
-    express.static(join(PATHS.clientBuild, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false }),
-  );
+  app.use('/assets', ...hashedAssets(join(PATHS.clientBuild, 'assets')));
   app.use(express.static(PATHS.public, { maxAge: '1h', index: false }));
   app.get('/robots.txt', (_req, res) => {
     res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robotsTxt(config.PUBLIC_URL));
@@ -138,8 +136,9 @@ export async function createApp(deps: AppDeps) {
       return;
     }
     const { payload } = result;
-    const route = payload.routeName ? payload.routeName : null;
-    res.set('Cache-Control', payload.user || !route ? PRIVATE_NO_STORE : 'no-cache');
+    // Private pages, signed-in views and errors are never stored (DESIGN.md §3).
+    const cacheable = !payload.user && payload.state.kind === 'page' && payload.status === 200;
+    res.set('Cache-Control', cacheable ? 'no-cache' : PRIVATE_NO_STORE);
     await renderPage(res, payload, {
       manifest,
       siteName: config.SITE_NAME,

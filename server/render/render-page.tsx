@@ -93,20 +93,42 @@ function sinkInto(res: Response, tail: string): Writable {
  * too, sends the last-resort page.
  */
 export async function renderPage(res: Response, payload: PagePayload, options: RenderOptions): Promise<void> {
-  if (payload.state.kind === 'page') await loadPage(payload.state.page);
+  const fail = (error: unknown): Promise<void> => {
+    options.onError(error);
+    if (payload.state.kind === 'page') {
+      const failed: PagePayload = { ...payload, status: 500, state: { kind: 'error', error: { status: 500, message: '' } } };
+      return renderPage(res, failed, options);
+    }
+    res.status(500).setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.end(lastResortPage(payload.locale, options.exposeErrors ? String((error as Error)?.stack ?? error) : null));
+    return Promise.resolve();
+  };
 
-  await new Promise<void>((resolve) => {
+  let head: string;
+  let tail: string;
+  try {
+    if (payload.state.kind === 'page') await loadPage(payload.state.page);
+    head = documentHead(payload, options);
+    tail = documentTail(payload, options);
+  } catch (error) {
+    return fail(error);
+  }
+
+  return new Promise<void>((resolve) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = () => {
+      clearTimeout(timer);
       if (!settled) {
         settled = true;
         resolve();
       }
     };
+    const boot: BootData = { payload, messages: options.messages, messageUrls: options.messageUrls, siteName: options.siteName };
     const element = (
       <StrictMode>
         <StaticRouter location={payload.url}>
-          <App boot={{ payload, messages: options.messages, messageUrls: options.messageUrls, siteName: options.siteName }} />
+          <App boot={boot} />
         </StaticRouter>
       </StrictMode>
     );
@@ -115,32 +137,21 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
       onShellReady() {
         res.status(payload.status);
         res.setHeader('Content-Type', 'text/html; charset=utf-8');
-        res.write(documentHead(payload, options));
-        const sink = sinkInto(res, documentTail(payload, options));
+        res.write(head);
+        const sink = sinkInto(res, tail);
         sink.on('finish', finish);
         sink.on('error', finish);
         stream.pipe(sink);
       },
       onShellError(error) {
-        options.onError(error);
         clearTimeout(timer);
-        if (payload.state.kind === 'page') {
-          const failed: PagePayload = { ...payload, status: 500, state: { kind: 'error', error: { status: 500, message: '' } } };
-          renderPage(res, failed, options).then(finish, finish);
-        } else {
-          res.status(500).setHeader('Content-Type', 'text/html; charset=utf-8');
-          res.end(lastResortPage(payload.locale, options.exposeErrors ? String((error as Error)?.stack ?? error) : null));
-          finish();
-        }
+        fail(error).then(finish, finish);
       },
       onError(error) {
         options.onError(error);
       },
     });
-    const timer = setTimeout(() => stream.abort(new Error('Render timed out')), RENDER_TIMEOUT_MS);
-    res.on('close', () => {
-      clearTimeout(timer);
-      finish();
-    });
+    timer = setTimeout(() => stream.abort(new Error('Render timed out')), RENDER_TIMEOUT_MS);
+    res.on('close', finish);
   });
 }

@@ -1,0 +1,70 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { loadEmbeddedContent } from '../server/content/embedded.ts';
+import { markdownToSafeHtml, parseFrontMatter } from '../server/content/markdown.ts';
+import { PATHS } from '../server/paths.ts';
+
+test('Markdown becomes sanitised HTML: scripts, event handlers and javascript: links are removed', () => {
+  const html = markdownToSafeHtml(
+    '# Title\n\nHello <script>alert(1)</script> <img src="x" onerror="alert(1)"> [x](javascript:alert(1)) <iframe src="//evil"></iframe>\n\n**bold**',
+  );
+  expect(html).not.toMatch(/<script|onerror|javascript:|<iframe/i);
+  expect(html).toContain('<strong>bold</strong>');
+  expect(html).toContain('<h2>Title</h2>');
+});
+
+test('external links in Markdown open safely (noopener noreferrer)', () => {
+  expect(markdownToSafeHtml('[site](https://example.com)')).toContain('rel="noopener noreferrer"');
+  expect(markdownToSafeHtml('[post](/blog/x)')).toBe('<p><a href="/blog/x">post</a></p>');
+});
+
+test('front matter without the --- block is a clear error naming the file', () => {
+  expect(() => parseFrontMatter('no front matter', 'content/x.md')).toThrow(/content\/x\.md: missing front matter/);
+});
+
+test('the shipped content has every legal page and the posts in both locales', async () => {
+  const content = await loadEmbeddedContent(PATHS.content);
+  for (const locale of ['es', 'en'] as const) {
+    const posts = await content.listPosts(locale);
+    expect(posts.length).toBeGreaterThanOrEqual(3);
+    expect(posts.every((p) => p.locale === locale)).toBe(true);
+    for (const page of ['cookies', 'legal', 'privacy', 'responsible'] as const) {
+      const doc = await content.getLegal(page, locale);
+      expect(doc?.locale).toBe(locale);
+      expect(doc?.html.length).toBeGreaterThan(500);
+    }
+  }
+});
+
+async function contentDir(files: Record<string, string>) {
+  const dir = await mkdtemp(join(tmpdir(), 'content-'));
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  return dir;
+}
+
+const legal = (title: string) => `---\ntitle: ${title}\ndescription: d\nupdated: 2026-01-01\n---\nBody`;
+const LEGAL_FILES = Object.fromEntries(['cookies', 'legal', 'privacy', 'responsible'].map((p) => [`legal/${p}/es.md`, legal(p)]));
+
+test('a post missing in a locale falls back to the default locale version', async () => {
+  const dir = await contentDir({
+    ...LEGAL_FILES,
+    'blog/only-es/es.md': '---\ntitle: Solo español\ndescription: d\ndate: 2026-02-01\nauthor: A\n---\nTexto',
+  });
+  const content = await loadEmbeddedContent(dir);
+  expect((await content.getPost('only-es', 'en'))?.locale).toBe('es');
+  expect((await content.listPosts('en')).map((p) => p.slug)).toEqual(['only-es']);
+  expect((await content.getLegal('privacy', 'en'))?.locale).toBe('es');
+});
+
+test('a post with an invalid date is refused at start with the file and field named', async () => {
+  const dir = await contentDir({
+    ...LEGAL_FILES,
+    'blog/bad/en.md': '---\ntitle: T\ndescription: d\ndate: yesterday\nauthor: A\n---\nx',
+  });
+  await expect(loadEmbeddedContent(dir)).rejects.toThrow(/bad\/en\.md: date must be a date YYYY-MM-DD/);
+});

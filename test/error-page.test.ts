@@ -1,0 +1,79 @@
+import express from 'express';
+import request from 'supertest';
+import { expect, test } from 'vitest';
+import { UnknownMiddlewareError } from '../shared/guards.ts';
+import type { PagePayload } from '../shared/page-data.ts';
+import { PATHS } from '../server/paths.ts';
+import { readManifest } from '../server/render/manifest.ts';
+import { renderPage } from '../server/render/render-page.tsx';
+import { errorInfo } from '../server/render/resolve.ts';
+import { createI18n, messagesOf } from '../server/i18n/index.ts';
+
+const i18n = await createI18n(PATHS.locales);
+const manifest = readManifest(PATHS.manifest);
+
+// A blog page without its data crashes while rendering (a realistic bug to recover from).
+function crashingPage(locale: 'es' | 'en' = 'en'): PagePayload {
+  return {
+    url: locale === 'en' ? '/en/blog' : '/blog',
+    status: 200,
+    locale,
+    routeName: `blog___${locale}`,
+    params: {},
+    state: { kind: 'page', page: 'blog', data: null },
+    head: { title: 't', description: 'd', canonical: 'https://x.test/en', alternates: [] },
+    user: null,
+  };
+}
+// A site name that React cannot render breaks the layout, so the error page fails too.
+const UNRENDERABLE = { not: 'a string' };
+
+function appRendering(payload: PagePayload, siteName: unknown = 'the product', exposeErrors = false) {
+  const app = express();
+  app.get('/{*splat}', (_req, res) => {
+    void renderPage(res, payload, {
+      manifest,
+      siteName: siteName as string,
+      nonce: 'abc',
+      messages: messagesOf(i18n, payload.locale),
+      messageUrls: { es: '/es.json', en: '/en.json' },
+      exposeErrors,
+      onError: () => {},
+    });
+  });
+  return app;
+}
+
+test("a page that fails to render shows the error page with 500 and 'Error'", async () => {
+  const res = await request(appRendering(crashingPage())).get('/en/blog');
+  expect(res.status).toBe(500);
+  expect(res.text).toMatch(/<h1 id="error-title">Error<\/h1>/);
+  expect(res.text).toContain('Back to the home page');
+  expect(res.text).not.toMatch(/TypeError|at .*\.tsx/);
+});
+
+test("if the error page itself fails: 'An error occurred while showing the error page' and 'Go back to home'", async () => {
+  const res = await request(appRendering(crashingPage(), UNRENDERABLE)).get('/en/blog');
+  expect(res.status).toBe(500);
+  expect(res.text).toContain('An error occurred while showing the error page');
+  expect(res.text).toContain('<a href="/en">Go back to home</a>');
+  expect(res.text).not.toContain('<pre>');
+});
+
+test('the last-resort page shows details in development only', async () => {
+  const res = await request(appRendering(crashingPage(), UNRENDERABLE, true)).get('/en/blog');
+  expect(res.text).toContain('<pre>');
+  expect(res.text).toContain('Objects are not valid as a React child');
+});
+
+test('the last-resort page is in Spanish for Spanish pages', async () => {
+  const res = await request(appRendering(crashingPage('es'), UNRENDERABLE)).get('/blog');
+  expect(res.text).toContain('Se ha producido un error al mostrar la página de error');
+  expect(res.text).toContain('Volver al inicio');
+});
+
+test("the error page shows the error's message; an unknown middleware reads 'Unknown middleware {name}' with 500", () => {
+  const t = i18n.getFixedT('en');
+  expect(errorInfo(new UnknownMiddlewareError('isMagic'), t)).toEqual({ status: 500, message: 'Unknown middleware isMagic' });
+  expect(errorInfo(new Error('secret internals'), t)).toEqual({ status: 500, message: 'Error' });
+});

@@ -1,0 +1,206 @@
+import request from 'supertest';
+import { expect, test } from 'vitest';
+import { ORIGIN, testApp } from './helpers/app.ts';
+
+const LEGAL = ['cookies', 'legal', 'privacy', 'responsible'];
+const PUBLIC_PAGES = ['/', '/blog', '/blog/how-to-brief-an-expert', '/Contact', '/login', ...LEGAL.map((p) => `/${p}`)];
+const PUBLIC_CASES = PUBLIC_PAGES.flatMap((path) => [
+  { url: path, lang: 'es' },
+  { url: path === '/' ? '/es' : `/es${path}`, lang: 'es' },
+  { url: path === '/' ? '/en' : `/en${path}`, lang: 'en' },
+]);
+
+test.each(PUBLIC_CASES)('public page $url answers 200 in $lang', async ({ url, lang }) => {
+  const res = await request(await testApp()).get(url);
+  expect(res.status).toBe(200);
+  expect(res.headers['content-type']).toMatch(/^text\/html/);
+  expect(res.text).toContain(`<html lang="${lang}">`);
+  expect(res.text).toMatch(/<h1[^>]*>[^<]+/);
+});
+
+test.each(['/nope', '/en/nope', '/es/nope', '/blog/no-such-post', '/en/blog/no-such-post', '/fr'])(
+  "unmatched or invalid %s shows the error page with 404 and 'This page could not be found'",
+  async (url) => {
+    const res = await request(await testApp()).get(url);
+    expect(res.status).toBe(404);
+    const english = url.startsWith('/en');
+    expect(res.text).toContain(english ? 'This page could not be found' : 'No se ha encontrado esta página');
+    expect(res.text).toContain(english ? 'Back to the home page' : 'Volver a la página de inicio');
+    expect(res.text).toContain('<meta name="robots" content="noindex">');
+  },
+);
+
+test.each(['/notFound', '/es/notFound', '/en/notFound'])('the notFound page %s answers 404', async (url) => {
+  const res = await request(await testApp()).get(url);
+  expect(res.status).toBe(404);
+  expect(res.text).toContain(url.startsWith('/en') ? 'This page could not be found' : 'No se ha encontrado esta página');
+});
+
+test.each([
+  ['/contact', '/Contact'],
+  ['/en/contact', '/en/Contact'],
+  ['/Blog', '/blog'],
+  ['/en/blog/', '/en/blog'],
+])('%s redirects 301 to %s', async (from, to) => {
+  const res = await request(await testApp()).get(from);
+  expect(res.status).toBe(301);
+  expect(res.headers.location).toBe(to);
+});
+
+test.each([
+  ['/profile', '/login'],
+  ['/es/changePassword', '/es/login'],
+  ['/en/admin', '/en/login'],
+  ['/en/client', '/en/login'],
+  ['/organization', '/login'],
+  ['/es/expert', '/es/login'],
+])('a signed-out visitor on private %s is sent (302) to %s in the same locale form', async (from, to) => {
+  const res = await request(await testApp()).get(from);
+  expect(res.status).toBe(302);
+  expect(res.headers.location).toBe(to);
+});
+
+test('the status is decided before the first byte (no 200 for a streamed 404)', async () => {
+  const res = await request(await testApp()).get('/en/blog/unknown-slug');
+  expect(res.status).toBe(404);
+  expect(res.headers['cache-control']).toBe('private, no-store');
+});
+
+test('the Content-Security-Policy is strict: scripts need this response nonce, no unsafe-inline', async () => {
+  const res = await request(await testApp()).get('/en');
+  const csp: string = res.headers['content-security-policy'];
+  const scriptSrc = csp.split(';').find((d) => d.startsWith('script-src'))!;
+  expect(scriptSrc).not.toContain('unsafe-inline');
+  expect(scriptSrc).not.toContain('unsafe-eval');
+  const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(scriptSrc)?.[1];
+  expect(nonce).toBeTruthy();
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  const scripts = [...res.text.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+  expect(scripts.length).toBeGreaterThanOrEqual(2);
+  for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+});
+
+test('each response gets a fresh nonce', async () => {
+  const app = await testApp();
+  const a = (await request(app).get('/')).headers['content-security-policy'];
+  const b = (await request(app).get('/')).headers['content-security-policy'];
+  expect(a).not.toBe(b);
+});
+
+test('every page has a title with the site name, a description, hreflang alternates and a canonical URL', async () => {
+  const res = await request(await testApp()).get('/es/blog');
+  expect(res.text).toContain('<title>Blog | the product</title>');
+  expect(res.text).toMatch(/<meta name="description" content="[^"]{20,}">/);
+  expect(res.text).toContain(`<link rel="canonical" href="${ORIGIN}/blog">`);
+  expect(res.text).toContain(`<link rel="alternate" hreflang="es" href="${ORIGIN}/blog">`);
+  expect(res.text).toContain(`<link rel="alternate" hreflang="en" href="${ORIGIN}/en/blog">`);
+  expect(res.text).toContain(`<link rel="alternate" hreflang="x-default" href="${ORIGIN}/blog">`);
+});
+
+test('the site name comes from one config value (SITE_NAME)', async () => {
+  const app = await testApp({ SITE_NAME: 'Acme Experts' });
+  const res = await request(app).get('/en/blog');
+  expect(res.text).toContain('<title>Blog | Acme Experts</title>');
+  expect(res.text).toContain('<span>Acme Experts</span>');
+});
+
+test('a blog post is canonical in its own locale and alternates keep the slug', async () => {
+  const res = await request(await testApp()).get('/en/blog/how-to-brief-an-expert');
+  expect(res.text).toContain(`<link rel="canonical" href="${ORIGIN}/en/blog/how-to-brief-an-expert">`);
+  expect(res.text).toContain(`hreflang="es" href="${ORIGIN}/blog/how-to-brief-an-expert"`);
+});
+
+test('the page modulepreloads its own chunk and the entry, and links the extracted CSS', async () => {
+  const res = await request(await testApp()).get('/en/blog');
+  expect(res.text).toMatch(/<link rel="modulepreload" href="\/assets\/entry-[A-Z0-9]+\.js">/);
+  expect(res.text).toMatch(/<link rel="modulepreload" href="\/assets\/blog-[A-Z0-9]+\.js">/);
+  expect(res.text).not.toMatch(/modulepreload" href="\/assets\/home-/);
+  expect(res.text).toMatch(/<link rel="stylesheet" href="\/assets\/entry-[A-Z0-9]+\.css">/);
+});
+
+test('the blog lists posts newest first, each linking to /blog/:slug', async () => {
+  const res = await request(await testApp()).get('/en/blog');
+  const dates = [...res.text.matchAll(/<time dateTime="(\d{4}-\d{2}-\d{2})"/g)].map((m) => m[1]!);
+  expect(dates.length).toBeGreaterThanOrEqual(3);
+  expect([...dates].sort().reverse()).toEqual(dates);
+  expect(res.text).toContain('href="/en/blog/how-to-brief-an-expert"');
+});
+
+test('the navbar has the Blog link, a switcher to the other locale keeping the page, and Private Area', async () => {
+  const res = await request(await testApp()).get('/en/blog/how-to-brief-an-expert');
+  expect(res.text).toContain('href="/en/blog"');
+  expect(res.text).toMatch(/class="locale-switcher"[^]*?href="\/blog\/how-to-brief-an-expert"[^>]*>Español</);
+  expect(res.text).not.toMatch(/class="locale-switcher"[^]*?>English<\/a>/);
+  expect(res.text).toContain('href="/en/login"');
+});
+
+test('the footer links the four legal pages and Contact in the current locale', async () => {
+  const res = await request(await testApp()).get('/en');
+  const footer = res.text.slice(res.text.indexOf('<footer'));
+  for (const href of ['/en/legal', '/en/privacy', '/en/cookies', '/en/responsible', '/en/Contact']) {
+    expect(footer).toContain(`href="${href}"`);
+  }
+});
+
+test('/healthz answers ok without caching', async () => {
+  const res = await request(await testApp()).get('/healthz');
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ status: 'ok' });
+  expect(res.headers['cache-control']).toBe('no-store');
+});
+
+test('robots.txt points at the sitemap on the configured origin', async () => {
+  const res = await request(await testApp()).get('/robots.txt');
+  expect(res.status).toBe(200);
+  expect(res.text).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
+});
+
+test('sitemap.xml lists every public page in both locales and every post, never private pages', async () => {
+  const res = await request(await testApp()).get('/sitemap.xml');
+  expect(res.status).toBe(200);
+  const locs = [...res.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+  for (const path of ['/', '/en', '/blog', '/en/blog', '/Contact', '/en/Contact', '/cookies', '/en/responsible', '/blog/how-to-brief-an-expert', '/en/blog/how-to-brief-an-expert']) {
+    expect(locs).toContain(ORIGIN + path);
+  }
+  for (const path of ['/login', '/profile', '/admin', '/notFound']) expect(locs).not.toContain(ORIGIN + path);
+});
+
+test('hashed assets are immutable for a year and served precompressed', async () => {
+  const app = await testApp();
+  const page = await request(app).get('/');
+  const entry = /<script type="module" src="([^"]+)"/.exec(page.text)![1]!;
+  const br = await request(app).get(entry).set('Accept-Encoding', 'br');
+  expect(br.status).toBe(200);
+  expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  expect(br.headers['content-encoding']).toBe('br');
+  expect(br.headers['content-type']).toMatch(/javascript/);
+  const missing = await request(app).get('/assets/entry-DOESNOTEXIST.js');
+  expect(missing.status).toBe(404);
+  expect(missing.headers['cache-control']).toBe('no-store');
+});
+
+test('public pages may be cached but revalidated; error pages are not stored', async () => {
+  const app = await testApp();
+  expect((await request(app).get('/en/blog')).headers['cache-control']).toBe('no-cache');
+  expect((await request(app).get('/en/nope')).headers['cache-control']).toBe('private, no-store');
+});
+
+test('page data for client navigations comes from the same resolution as a page load', async () => {
+  const app = await testApp();
+  const ok = await request(app).get('/_data').query({ path: '/en/blog' });
+  expect(ok.body).toMatchObject({ kind: 'payload', payload: { status: 200, locale: 'en', routeName: 'blog___en', state: { kind: 'page', page: 'blog' } } });
+  const missing = await request(app).get('/_data').query({ path: '/en/blog/nope' });
+  expect(missing.body).toMatchObject({ kind: 'payload', payload: { status: 404, state: { kind: 'error', error: { message: 'This page could not be found' } } } });
+  const redirect = await request(app).get('/_data').query({ path: '/profile' });
+  expect(redirect.body).toEqual({ kind: 'redirect', to: '/login', status: 302 });
+  const bad = await request(app).get('/_data').query({ path: '//evil.com' });
+  expect(bad.status).toBe(400);
+  expect(bad.body.error.message).toContain('//evil.com');
+});
+
+test('a POST to a page that takes none is a clean 405', async () => {
+  const res = await request(await testApp()).post('/blog').send('x=1');
+  expect(res.status).toBe(405);
+  expect(res.headers.allow).toBe('GET, HEAD');
+});

@@ -1,0 +1,105 @@
+import { expect, test } from 'vitest';
+import { runGuards, UnknownMiddlewareError } from '../shared/guards.ts';
+import {
+  BASE_ROUTES,
+  formOfPath,
+  localePath,
+  matchRoute,
+  routeByName,
+  ROUTES,
+  type Route,
+} from '../shared/routes.ts';
+
+// seed-spec §2: every route exists in three forms: unprefixed (Spanish default), /es, /en.
+const FORMS = [
+  { label: 'unprefixed', prefix: '', locale: 'es', suffix: '___es___default' },
+  { label: '/es', prefix: '/es', locale: 'es', suffix: '___es' },
+  { label: '/en', prefix: '/en', locale: 'en', suffix: '___en' },
+] as const;
+
+const EXPECTED_PATHS: Record<string, string> = {
+  index: '/',
+  login: '/login',
+  changePassword: '/changePassword',
+  profile: '/profile',
+  blog: '/blog',
+  'blog-slug': '/blog/:slug',
+  Contact: '/Contact',
+  cookies: '/cookies',
+  legal: '/legal',
+  privacy: '/privacy',
+  responsible: '/responsible',
+  admin: '/admin',
+  client: '/client',
+  organization: '/organization',
+  expert: '/expert',
+  notFound: '/notFound',
+};
+
+test('the route table holds every route of DESIGN.md §2', () => {
+  expect(Object.fromEntries(BASE_ROUTES.map((r) => [r.base, r.path]))).toEqual(EXPECTED_PATHS);
+  expect(ROUTES).toHaveLength(BASE_ROUTES.length * 3);
+});
+
+const cases = Object.entries(EXPECTED_PATHS).flatMap(([base, path]) => FORMS.map((form) => ({ base, path, ...form })));
+
+test.each(cases)('route $base in the $label form is named base___locale(___default) and matches its path', ({ base, path, prefix, locale, suffix }) => {
+  const name = `${base}${suffix}`;
+  const route = routeByName(name);
+  expect(route, name).toBeDefined();
+  const concrete = path.replace(':slug', 'a-post');
+  const url = path === '/' ? prefix || '/' : prefix + concrete;
+  const match = matchRoute(url);
+  expect(match).toMatchObject({ kind: 'route', route: { name, locale } });
+});
+
+test.each(Object.keys(EXPECTED_PATHS))('localePath(%s) links the default locale unprefixed and English under /en', (base) => {
+  const params = base === 'blog-slug' ? { slug: 'x' } : undefined;
+  const path = EXPECTED_PATHS[base]!.replace(':slug', 'x');
+  expect(localePath(base, 'es', params)).toBe(path);
+  expect(localePath(base, 'en', params)).toBe(path === '/' ? '/en' : `/en${path}`);
+});
+
+test('unmatched paths match nothing (the error page answers 404)', () => {
+  for (const path of ['/nope', '/en/nope', '/fr/blog', '/blog/a/b', '/blog/UPPER', '/es/en', '/blog/-x']) {
+    expect(matchRoute(path), path).toBeNull();
+  }
+});
+
+test('/contact redirects 301 to /Contact (the canonical capital C)', () => {
+  expect(matchRoute('/contact')).toEqual({ kind: 'redirect', location: '/Contact', status: 301 });
+  expect(matchRoute('/en/contact')).toEqual({ kind: 'redirect', location: '/en/Contact', status: 301 });
+});
+
+test('a trailing slash redirects 301 to the path without it', () => {
+  expect(matchRoute('/blog/')).toEqual({ kind: 'redirect', location: '/blog', status: 301 });
+  expect(matchRoute('/en/')).toEqual({ kind: 'redirect', location: '/en', status: 301 });
+});
+
+test('the locale of a path comes from its prefix, else the default es', () => {
+  expect(formOfPath('/en/blog')).toEqual({ locale: 'en', prefixed: true });
+  expect(formOfPath('/es')).toEqual({ locale: 'es', prefixed: true });
+  expect(formOfPath('/blog')).toEqual({ locale: 'es', prefixed: false });
+  expect(formOfPath('/english')).toEqual({ locale: 'es', prefixed: false });
+});
+
+test('private pages run the auth guard first; public pages opt out', () => {
+  const publicBases = ['index', 'login', 'blog', 'blog-slug', 'Contact', 'cookies', 'legal', 'privacy', 'responsible', 'notFound'];
+  for (const route of ROUTES) {
+    if (publicBases.includes(route.base)) expect(route.allGuards, route.name).not.toContain('auth');
+    else expect(route.allGuards[0], route.name).toBe('auth');
+  }
+});
+
+test("an unknown guard name is a 500 'Unknown middleware {name}'", () => {
+  const route: Route = { ...routeByName('blog___en')!, allGuards: ['nonexistent'] };
+  let caught: unknown;
+  try {
+    runGuards({ route, params: {}, url: '/en/blog', user: null });
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(UnknownMiddlewareError);
+  expect((caught as UnknownMiddlewareError).status).toBe(500);
+  expect((caught as Error).message).toBe('Unknown middleware nonexistent');
+});
