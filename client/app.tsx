@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { createElement, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { Locale } from '../shared/locales.ts';
 import type { Head, PagePayload } from '../shared/page-data.ts';
@@ -15,16 +15,17 @@ export type AppProps = { boot: BootData };
 function PageView({ payload }: { payload: PagePayload }) {
   const { state } = payload;
   if (state.kind === 'error') return <ErrorView error={state.error} />;
-  const Page = loadedPage(state.page);
-  return <Page data={state.data as never} params={payload.params} />;
+  // The component comes from the loaded-chunk cache: the same identity on every render.
+  return createElement(loadedPage(state.page), { data: state.data as never, params: payload.params });
 }
 
 const messageCache = new Map<Locale, Messages>();
 
-async function messagesFor(locale: Locale, urls: Record<Locale, string>): Promise<Messages> {
+async function messagesFor(locale: Locale, boot: BootData): Promise<Messages> {
+  if (locale === boot.payload.locale) return boot.messages;
   const cached = messageCache.get(locale);
   if (cached) return cached;
-  const response = await fetch(urls[locale]);
+  const response = await fetch(boot.messageUrls[locale]);
   if (!response.ok) throw new Error(`Messages for ${locale} answered ${response.status}`);
   const messages = (await response.json()) as Messages;
   messageCache.set(locale, messages);
@@ -58,7 +59,6 @@ export function App({ boot }: AppProps) {
   const [navigationError, setNavigationError] = useState(false);
   const mainRef = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
-  if (firstRender.current) messageCache.set(boot.payload.locale, boot.messages);
 
   const url = location.pathname + location.search;
 
@@ -74,7 +74,7 @@ export function App({ boot }: AppProps) {
       }
       const { payload } = answer;
       const [messages] = await Promise.all([
-        messagesFor(payload.locale, boot.messageUrls),
+        messagesFor(payload.locale, boot),
         payload.state.kind === 'page' ? loadPage(payload.state.page) : null,
       ]);
       if (controller.signal.aborted) return;
@@ -86,7 +86,7 @@ export function App({ boot }: AppProps) {
       setNavigationError(true);
     });
     return () => controller.abort();
-  }, [url, view.payload.url, navigate, boot.messageUrls]);
+  }, [url, view.payload.url, navigate, boot]);
 
   useEffect(() => {
     if (firstRender.current) {

@@ -39,10 +39,7 @@ export async function createApp(deps: AppDeps) {
   const { config } = deps;
   const logger = deps.logger ?? createLogger(config.LOG_LEVEL);
   const isProduction = config.NODE_ENV === 'production';
-  const [content, i18n] = await Promise.all([
-    deps.content ?? loadEmbeddedContent(PATHS.content),
-    deps.i18n ?? createI18n(PATHS.locales),
-  ]);
+  const [content, i18n] = await Promise.all([deps.content ?? loadEmbeddedContent(PATHS.content), deps.i18n ?? createI18n(PATHS.locales)]);
   const manifest = deps.manifest ?? readManifest(PATHS.manifest);
   const messageUrls = Object.fromEntries(LOCALE_CODES.map((l) => [l, manifest.messages[l] ?? ''])) as Record<Locale, string>;
 
@@ -106,7 +103,10 @@ export async function createApp(deps: AppDeps) {
     res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robotsTxt(config.PUBLIC_URL));
   });
   app.get('/sitemap.xml', async (_req, res) => {
-    res.type('application/xml').set('Cache-Control', 'public, max-age=3600').send(await sitemapXml(config.PUBLIC_URL, content));
+    res
+      .type('application/xml')
+      .set('Cache-Control', 'public, max-age=3600')
+      .send(await sitemapXml(config.PUBLIC_URL, content));
   });
 
   // 6. Cookies, then the request's language (whitelisted codes only).
@@ -157,7 +157,12 @@ export async function createApp(deps: AppDeps) {
   });
 
   // 11. Errors: a clean answer, never a stack trace in production.
-  const onError: ErrorRequestHandler = (error: { status?: number; statusCode?: number; expose?: boolean; message?: string }, req: Request, res, _next) => {
+  const onError: ErrorRequestHandler = (
+    error: { status?: number; statusCode?: number; expose?: boolean; message?: string },
+    req: Request,
+    res,
+    _next,
+  ) => {
     const status = error.status ?? error.statusCode ?? 500;
     if (status >= 500) logger.error({ err: error, url: req.originalUrl }, 'request failed');
     if (res.headersSent) {
@@ -170,7 +175,9 @@ export async function createApp(deps: AppDeps) {
     }
     res.status(status).set('Cache-Control', PRIVATE_NO_STORE);
     if (req.accepts(['html', 'json']) === 'json') {
-      res.json({ error: { code: status < 500 ? 'bad_request' : 'internal', message: status < 500 && error.expose ? error.message : 'Error' } });
+      res.json({
+        error: { code: status < 500 ? 'bad_request' : 'internal', message: status < 500 && error.expose ? error.message : 'Error' },
+      });
     } else {
       res.type('html').send(lastResortPage(req.path.startsWith('/en') ? 'en' : 'es', isProduction ? null : String(error.message)));
     }

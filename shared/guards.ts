@@ -12,9 +12,7 @@ export type GuardContext = {
 };
 
 export type GuardOutcome =
-  | { kind: 'redirect'; to: string; rememberPath?: string }
-  | { kind: 'error'; status: number; messageKey: string }
-  | null;
+  { kind: 'redirect'; to: string; rememberPath?: string } | { kind: 'error'; status: number; messageKey: string } | null;
 
 export type Guard = (ctx: GuardContext) => GuardOutcome;
 

@@ -55,9 +55,7 @@ export type Head = {
 export type ErrorInfo = { status: number; message: string };
 
 /** The page to show: a route's page with its data, or the error page. */
-export type PageState =
-  | { kind: 'page'; page: PageKey; data: PageDataMap[PageKey] }
-  | { kind: 'error'; error: ErrorInfo };
+export type PageState = { kind: 'page'; page: PageKey; data: PageDataMap[PageKey] } | { kind: 'error'; error: ErrorInfo };
 
 export type PagePayload = {
   /** Path + query this state belongs to. */

@@ -63,14 +63,15 @@ export const LEGAL_PAGES: readonly LegalPageKey[] = ['cookies', 'legal', 'privac
 /** One of the three forms of a route: unprefixed (default locale), /es, /en. */
 export type RouteForm = { locale: Locale; prefixed: boolean };
 
-export type Route = BaseRoute & RouteForm & {
-  /** `login___en`, `login___es___default`. */
-  name: string;
-  /** Full path pattern of this form, e.g. `/en/blog/:slug`. */
-  fullPath: string;
-  /** The guards to run, `auth` first unless the page is public. */
-  allGuards: readonly string[];
-};
+export type Route = BaseRoute &
+  RouteForm & {
+    /** `login___en`, `login___es___default`. */
+    name: string;
+    /** Full path pattern of this form, e.g. `/en/blog/:slug`. */
+    fullPath: string;
+    /** The guards to run, `auth` first unless the page is public. */
+    allGuards: readonly string[];
+  };
 
 export type RouteParams = Record<string, string>;
 
@@ -132,9 +133,7 @@ export function localePath(base: string, locale: Locale, params?: RouteParams): 
   return routePath(base, { locale, prefixed: locale !== defaultLocale }, params);
 }
 
-export type RouteMatch =
-  | { kind: 'route'; route: Route; params: RouteParams }
-  | { kind: 'redirect'; location: string; status: 301 };
+export type RouteMatch = { kind: 'route'; route: Route; params: RouteParams } | { kind: 'redirect'; location: string; status: 301 };
 
 // Precomputed at load: static paths in a Map (exact case, then lower-cased for the 301 to the
 // canonical spelling, e.g. /contact → /Contact), dynamic ones as compiled patterns.

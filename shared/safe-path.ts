@@ -23,7 +23,8 @@ export function isSafeLocalPath(value: unknown): value is string {
   for (let i = 0; i < 3; i++) {
     const next = safeDecode(decoded);
     if (next === null) return false;
-    if (/^[/\\]{2}|^\/\\|^\\/.test(next) || /[\x00-\x1f\x7f\\]/.test(next)) return false;
+    // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+    if (/^[/\\]{2}|^\\/.test(next) || /[\x00-\x1f\x7f\\]/.test(next)) return false;
     if (next === decoded) break;
     decoded = next;
   }

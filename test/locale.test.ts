@@ -35,7 +35,9 @@ test('the root locale comes from the cookie (when given) before Accept-Language,
 });
 
 test('the bare root redirects an English browser to /en with Vary: Accept-Language', async () => {
-  const res = await request(await testApp()).get('/').set('Accept-Language', 'en-GB,en;q=0.9');
+  const res = await request(await testApp())
+    .get('/')
+    .set('Accept-Language', 'en-GB,en;q=0.9');
   expect(res.status).toBe(302);
   expect(res.headers.location).toBe('/en');
   expect(res.headers.vary).toMatch(/Accept-Language/);
@@ -43,7 +45,9 @@ test('the bare root redirects an English browser to /en with Vary: Accept-Langua
 
 test('the bare root serves Spanish to a Spanish or unknown browser, with Vary: Accept-Language', async () => {
   for (const language of ['es-ES,es;q=0.9', 'de-DE', '']) {
-    const res = await request(await testApp()).get('/').set('Accept-Language', language);
+    const res = await request(await testApp())
+      .get('/')
+      .set('Accept-Language', language);
     expect(res.status, language).toBe(200);
     expect(res.text).toContain('<html lang="es">');
     expect(res.headers.vary).toMatch(/Accept-Language/);
@@ -63,7 +67,10 @@ test('a URL prefix decides the locale, whatever the browser says', async () => {
 });
 
 test('the i18n_redirected cookie is ignored by default', async () => {
-  const res = await request(await testApp()).get('/').set('Cookie', 'i18n_redirected=en').set('Accept-Language', 'es');
+  const res = await request(await testApp())
+    .get('/')
+    .set('Cookie', 'i18n_redirected=en')
+    .set('Accept-Language', 'es');
   expect(res.status).toBe(200);
 });
 

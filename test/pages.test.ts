@@ -68,7 +68,7 @@ test('the status is decided before the first byte (no 200 for a streamed 404)', 
 
 test('the Content-Security-Policy is strict: scripts need this response nonce, no unsafe-inline', async () => {
   const res = await request(await testApp()).get('/en');
-  const csp: string = res.headers['content-security-policy'];
+  const csp = String(res.headers['content-security-policy']);
   const scriptSrc = csp.split(';').find((d) => d.startsWith('script-src'))!;
   expect(scriptSrc).not.toContain('unsafe-inline');
   expect(scriptSrc).not.toContain('unsafe-eval');
@@ -160,7 +160,18 @@ test('sitemap.xml lists every public page in both locales and every post, never 
   const res = await request(await testApp()).get('/sitemap.xml');
   expect(res.status).toBe(200);
   const locs = [...res.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-  for (const path of ['/', '/en', '/blog', '/en/blog', '/Contact', '/en/Contact', '/cookies', '/en/responsible', '/blog/how-to-brief-an-expert', '/en/blog/how-to-brief-an-expert']) {
+  for (const path of [
+    '/',
+    '/en',
+    '/blog',
+    '/en/blog',
+    '/Contact',
+    '/en/Contact',
+    '/cookies',
+    '/en/responsible',
+    '/blog/how-to-brief-an-expert',
+    '/en/blog/how-to-brief-an-expert',
+  ]) {
     expect(locs).toContain(ORIGIN + path);
   }
   for (const path of ['/login', '/profile', '/admin', '/notFound']) expect(locs).not.toContain(ORIGIN + path);
@@ -189,9 +200,15 @@ test('public pages may be cached but revalidated; error pages are not stored', a
 test('page data for client navigations comes from the same resolution as a page load', async () => {
   const app = await testApp();
   const ok = await request(app).get('/_data').query({ path: '/en/blog' });
-  expect(ok.body).toMatchObject({ kind: 'payload', payload: { status: 200, locale: 'en', routeName: 'blog___en', state: { kind: 'page', page: 'blog' } } });
+  expect(ok.body).toMatchObject({
+    kind: 'payload',
+    payload: { status: 200, locale: 'en', routeName: 'blog___en', state: { kind: 'page', page: 'blog' } },
+  });
   const missing = await request(app).get('/_data').query({ path: '/en/blog/nope' });
-  expect(missing.body).toMatchObject({ kind: 'payload', payload: { status: 404, state: { kind: 'error', error: { message: 'This page could not be found' } } } });
+  expect(missing.body).toMatchObject({
+    kind: 'payload',
+    payload: { status: 404, state: { kind: 'error', error: { message: 'This page could not be found' } } },
+  });
   const redirect = await request(app).get('/_data').query({ path: '/profile' });
   expect(redirect.body).toEqual({ kind: 'redirect', to: '/login', status: 302 });
   const bad = await request(app).get('/_data').query({ path: '//evil.com' });
@@ -200,7 +217,9 @@ test('page data for client navigations comes from the same resolution as a page 
 });
 
 test('a POST to a page that takes none is a clean 405', async () => {
-  const res = await request(await testApp()).post('/blog').send('x=1');
+  const res = await request(await testApp())
+    .post('/blog')
+    .send('x=1');
   expect(res.status).toBe(405);
   expect(res.headers.allow).toBe('GET, HEAD');
 });

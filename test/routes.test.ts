@@ -1,14 +1,6 @@
 import { expect, test } from 'vitest';
 import { runGuards, UnknownMiddlewareError } from '../shared/guards.ts';
-import {
-  BASE_ROUTES,
-  formOfPath,
-  localePath,
-  matchRoute,
-  routeByName,
-  ROUTES,
-  type Route,
-} from '../shared/routes.ts';
+import { BASE_ROUTES, formOfPath, localePath, matchRoute, routeByName, ROUTES, type Route } from '../shared/routes.ts';
 
 // seed-spec §2: every route exists in three forms: unprefixed (Spanish default), /es, /en.
 const FORMS = [
@@ -43,15 +35,18 @@ test('the route table holds every route of DESIGN.md §2', () => {
 
 const cases = Object.entries(EXPECTED_PATHS).flatMap(([base, path]) => FORMS.map((form) => ({ base, path, ...form })));
 
-test.each(cases)('route $base in the $label form is named base___locale(___default) and matches its path', ({ base, path, prefix, locale, suffix }) => {
-  const name = `${base}${suffix}`;
-  const route = routeByName(name);
-  expect(route, name).toBeDefined();
-  const concrete = path.replace(':slug', 'a-post');
-  const url = path === '/' ? prefix || '/' : prefix + concrete;
-  const match = matchRoute(url);
-  expect(match).toMatchObject({ kind: 'route', route: { name, locale } });
-});
+test.each(cases)(
+  'route $base in the $label form is named base___locale(___default) and matches its path',
+  ({ base, path, prefix, locale, suffix }) => {
+    const name = `${base}${suffix}`;
+    const route = routeByName(name);
+    expect(route, name).toBeDefined();
+    const concrete = path.replace(':slug', 'a-post');
+    const url = path === '/' ? prefix || '/' : prefix + concrete;
+    const match = matchRoute(url);
+    expect(match).toMatchObject({ kind: 'route', route: { name, locale } });
+  },
+);
 
 test.each(Object.keys(EXPECTED_PATHS))('localePath(%s) links the default locale unprefixed and English under /en', (base) => {
   const params = base === 'blog-slug' ? { slug: 'x' } : undefined;

@@ -16,8 +16,12 @@ export function Navbar({ payload, siteName }: { payload: PagePayload; siteName: 
   const menuId = useId();
   const location = useLocation();
 
-  // A navigation closes the menu.
-  useEffect(() => setOpen(false), [location.pathname]);
+  // A navigation closes the menu (state adjusted while rendering, not in an effect).
+  const [menuPath, setMenuPath] = useState(location.pathname);
+  if (menuPath !== location.pathname) {
+    setMenuPath(location.pathname);
+    setOpen(false);
+  }
 
   useEffect(() => {
     if (!open) return;

@@ -17,7 +17,10 @@ export function headForRoute(options: {
   indexable: boolean;
 }): Head {
   const { route, params, origin } = options;
-  const alternates: Alternate[] = LOCALE_CODES.map((locale) => ({ hrefLang: locale, href: origin + localePath(route.base, locale, params) }));
+  const alternates: Alternate[] = LOCALE_CODES.map((locale) => ({
+    hrefLang: locale,
+    href: origin + localePath(route.base, locale, params),
+  }));
   alternates.push({ hrefLang: 'x-default', href: origin + localePath(route.base, defaultLocale, params) });
   return {
     title: options.title,

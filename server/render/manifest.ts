@@ -18,7 +18,7 @@ export function readManifest(file: string): ClientManifest {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`Client build manifest not readable at ${file} (run "npm run build"): ${(error as Error).message}`);
+    throw new Error(`Client build manifest not readable at ${file} (run "npm run build"): ${(error as Error).message}`, { cause: error });
   }
   return manifestSchema.parse(raw);
 }

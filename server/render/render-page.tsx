@@ -116,7 +116,6 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
 
   return new Promise<void>((resolve) => {
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
     const finish = () => {
       clearTimeout(timer);
       if (!settled) {
@@ -132,6 +131,7 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
         </StaticRouter>
       </StrictMode>
     );
+    const timer = setTimeout(() => stream.abort(new Error('Render timed out')), RENDER_TIMEOUT_MS);
     const stream = renderToPipeableStream(element, {
       nonce: options.nonce,
       onShellReady() {
@@ -151,7 +151,6 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
         options.onError(error);
       },
     });
-    timer = setTimeout(() => stream.abort(new Error('Render timed out')), RENDER_TIMEOUT_MS);
     res.on('close', finish);
   });
 }

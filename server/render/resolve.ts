@@ -82,9 +82,14 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
       return { kind: 'redirect', to: outcome.to, status: 302, ...(outcome.rememberPath ? { rememberPath: outcome.rememberPath } : {}) };
     }
     if (outcome?.kind === 'error') {
-      return { kind: 'payload', payload: errorPayload(deps, input, route.locale, route.name, { status: outcome.status, message: t(outcome.messageKey) }, params) };
+      return {
+        kind: 'payload',
+        payload: errorPayload(deps, input, route.locale, route.name, { status: outcome.status, message: t(outcome.messageKey) }, params),
+      };
     }
-    const loader = PAGE_LOADERS[route.page] as (ctx: Parameters<(typeof PAGE_LOADERS)['home']>[0]) => Promise<{ data: unknown; meta?: { title?: string; description?: string } }>;
+    const loader = PAGE_LOADERS[route.page] as (
+      ctx: Parameters<(typeof PAGE_LOADERS)['home']>[0],
+    ) => Promise<{ data: unknown; meta?: { title?: string; description?: string } }>;
     const { data, meta } = await loader({ route, params, locale: route.locale, content: deps.content });
     return { kind: 'payload', payload: pagePayload(deps, input, route, params, data, meta, t) };
   } catch (error) {
