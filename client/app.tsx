@@ -16,7 +16,7 @@ function PageView({ payload }: { payload: PagePayload }) {
   const { state } = payload;
   if (state.kind === 'error') return <ErrorView error={state.error} />;
   // The component comes from the loaded-chunk cache: the same identity on every render.
-  return createElement(loadedPage(state.page), { data: state.data as never, params: payload.params });
+  return createElement(loadedPage(state.page), { data: state.data as never, params: payload.params, form: payload.form, user: payload.user });
 }
 
 const messageCache = new Map<Locale, Messages>();
@@ -57,13 +57,16 @@ export function App({ boot }: AppProps) {
   const navigate = useNavigate();
   const [view, setView] = useState({ payload: boot.payload, messages: boot.messages });
   const [navigationError, setNavigationError] = useState(false);
+  // The signed-in user comes with every page; logout clears it at once (DESIGN.md §3).
+  const [signedOut, setSignedOut] = useState(false);
   const mainRef = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
 
   const url = location.pathname + location.search;
 
+  const revalidate = (location.state as { revalidate?: number } | null)?.revalidate;
   useEffect(() => {
-    if (url === view.payload.url) return;
+    if (url === view.payload.url && !revalidate) return;
     const controller = new AbortController();
     (async () => {
       const answer = await fetchPageData(url, controller.signal);
@@ -79,6 +82,7 @@ export function App({ boot }: AppProps) {
       ]);
       if (controller.signal.aborted) return;
       setNavigationError(false);
+      setSignedOut(false);
       setView({ payload: { ...payload, url }, messages });
     })().catch((error: unknown) => {
       if (controller.signal.aborted) return;
@@ -86,7 +90,9 @@ export function App({ boot }: AppProps) {
       setNavigationError(true);
     });
     return () => controller.abort();
-  }, [url, view.payload.url, navigate, boot]);
+      // A revalidation is asked for per navigation (its key), not per URL.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [url, location.key, navigate, boot]);
 
   useEffect(() => {
     if (firstRender.current) {
@@ -103,7 +109,13 @@ export function App({ boot }: AppProps) {
   const { payload, messages } = view;
   return (
     <I18nProvider locale={payload.locale} messages={messages}>
-      <Layout payload={payload} siteName={boot.siteName} mainRef={mainRef}>
+      <Layout
+        payload={payload}
+        siteName={boot.siteName}
+        mainRef={mainRef}
+        user={signedOut ? null : payload.user}
+        onSignedOut={() => setSignedOut(true)}
+      >
         {navigationError ? <ErrorView error={{ status: 500, message: '' }} /> : <PageView payload={payload} />}
       </Layout>
     </I18nProvider>

@@ -4,10 +4,24 @@ import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { i18n } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
+import type { PagePayload } from '../shared/page-data.ts';
+import { matchRoute } from '../shared/routes.ts';
+import { isSafeLocalPath } from '../shared/safe-path.ts';
+import { avatarStore } from './api/avatars.ts';
+import { createApiProxy } from './api/proxy.ts';
+import { createApiRouter } from './api/router.ts';
+import { embeddedBackend, httpBackend } from './auth/backend.ts';
+import { createFormHandlers } from './auth/forms.ts';
+import { createLoginGuard } from './auth/login.ts';
+import { createRateLimiter } from './auth/rate-limit.ts';
+import { clearSession, createSessionCodec, rememberPath, sessionMiddleware } from './auth/session.ts';
+import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
+import { databaseFile, openDatabase, type Db } from './db/index.ts';
+import { requireSameOrigin } from './http/same-origin.ts';
 import type { Config } from './config.ts';
 import { loadEmbeddedContent } from './content/embedded.ts';
 import type { ContentSource } from './content/source.ts';
@@ -18,7 +32,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { PATHS } from './paths.ts';
 import { readManifest, type ClientManifest } from './render/manifest.ts';
 import { lastResortPage, renderPage } from './render/render-page.tsx';
-import { resolvePage, type ResolveDeps } from './render/resolve.ts';
+import { resolvePage, type ResolveDeps, type Resolution } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo.ts';
 
 export type AppDeps = {
@@ -27,6 +41,10 @@ export type AppDeps = {
   content?: ContentSource;
   manifest?: ClientManifest;
   i18n?: i18n;
+  /** The database; by default DATA_DIR/site.db. */
+  db?: Db;
+  /** For the external API mode in tests. */
+  fetch?: typeof fetch;
 };
 
 const PRIVATE_NO_STORE = 'private, no-store';
@@ -35,16 +53,59 @@ function nonceOf(res: express.Response): string {
   return res.locals.cspNonce as string;
 }
 
+function deriveKey(secret: string, purpose: string): string {
+  return Buffer.from(hkdfSync('sha256', secret, 'the-product', purpose, 32)).toString('base64url');
+}
+
+/** The session side of a guard's redirect: remember the wanted page, end a refused session. */
+function applyRedirectEffects(req: Request, res: express.Response, result: Resolution & { kind: 'redirect' }) {
+  if (result.endSession) clearSession(req, res);
+  if (result.rememberPath && isSafeLocalPath(result.rememberPath)) rememberPath(req, res, result.rememberPath);
+}
+
+/** Browsers call the built-in API with the session cookie; the API itself speaks Bearer. */
+const bearerFromSession: RequestHandler = (req, res, next) => {
+  const token = res.locals.session?.token;
+  if (token && !req.headers.authorization) req.headers.authorization = `Bearer ${token}`;
+  next();
+};
+
 export async function createApp(deps: AppDeps) {
   const { config } = deps;
   const logger = deps.logger ?? createLogger(config.LOG_LEVEL);
   const isProduction = config.NODE_ENV === 'production';
   const [content, i18n] = await Promise.all([deps.content ?? loadEmbeddedContent(PATHS.content), deps.i18n ?? createI18n(PATHS.locales)]);
   const manifest = deps.manifest ?? readManifest(PATHS.manifest);
+  const db = deps.db ?? openDatabase(databaseFile(config.DATA_DIR));
+
+  // Auth: the API's token key (built-in) or verifier (external), the session's seal, the
+  // backend the forms talk to, the shared login limits.
+  const apiKey = keyFromSecret(config.API_JWT_SECRET ?? deriveKey(config.SESSION_SECRET, 'api token v1'));
+  const external = config.API_URL !== undefined;
+  const verify: TokenVerifier = !external
+    ? hmacVerifier(apiKey, TOKEN_ISSUER)
+    : config.API_JWKS_URL
+      ? jwksVerifier(config.API_JWKS_URL)
+      : config.API_JWT_SECRET
+        ? hmacVerifier(apiKey)
+        : unverifiedDecoder();
+  const avatars = avatarStore(config.DATA_DIR);
+  const backend = config.API_URL
+    ? httpBackend(config.API_URL, deps.fetch)
+    : embeddedBackend({ db, key: apiKey, ttlMinutes: config.TOKEN_TTL_MINUTES, verify, saveAvatar: (image) => avatars.save(image) });
+  const codec = createSessionCodec(config.SESSION_SECRET);
+  const loginGuard = createLoginGuard(createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000), {
+    perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    perIp: config.LOGIN_MAX_FAILURES_PER_IP,
+  });
+  if (config.sessionSecretGenerated) {
+    logger.warn('SESSION_SECRET is not set: using a random one for this process (sessions end when it restarts)');
+  }
   const messageUrls = Object.fromEntries(LOCALE_CODES.map((l) => [l, manifest.messages[l] ?? ''])) as Record<Locale, string>;
 
   const resolveDeps: ResolveDeps = {
     content,
+    backend,
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
     translator: (locale) => i18n.getFixedT(locale),
@@ -83,6 +144,8 @@ export async function createApp(deps: AppDeps) {
           ...(isProduction ? { upgradeInsecureRequests: [] } : {}),
         },
       },
+      // Same-origin form posts must carry a real Origin header (docs/decisions/004-csrf.md).
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       strictTransportSecurity: isProduction ? { maxAge: 31536000, includeSubDomains: true } : false,
       crossOriginEmbedderPolicy: false,
     }),
@@ -109,36 +172,71 @@ export async function createApp(deps: AppDeps) {
       .send(await sitemapXml(config.PUBLIC_URL, content));
   });
 
-  // 6. Cookies, then the request's language (whitelisted codes only).
+  // 6. Cookies and the session (a bad or expired one is cleared), then the CSRF check for
+  //    every state-changing request.
   app.use(cookieParser());
-  app.use(i18nMiddleware(i18n));
+  app.use(sessionMiddleware(codec));
+  app.use(requireSameOrigin(config.PUBLIC_URL));
 
-  // 7. The bare root picks the visitor's language (DESIGN.md §3).
+  // 7. The API: built-in on SQLite, or the external one through a proxy. Browsers authenticate
+  //    with the session cookie, which becomes the Bearer token here; never a token in JS.
+  if (config.API_URL) {
+    app.use('/api', createApiProxy(config.API_URL, logger));
+  } else {
+    app.use('/api', bearerFromSession, createApiRouter({ db, backend, verify, loginGuard, dataDir: config.DATA_DIR, logger }));
+  }
+
+  // 8. The request's language (whitelisted codes only), and the bare root's redirect.
+  app.use(i18nMiddleware(i18n));
   app.use(rootLocaleRedirect({ cookieEnabled: config.LOCALE_COOKIE }));
 
-  // 8. Page data for client navigations: the same resolution as a full page load.
+  // 9. Page data for client navigations: the same resolution as a page load.
   app.get('/_data', async (req, res) => {
     const path = typeof req.query.path === 'string' ? req.query.path : '';
     if (!path.startsWith('/') || path.startsWith('//') || path.length > 2048) {
       res.status(400).json({ error: { code: 'bad_path', message: `Invalid page path ${JSON.stringify(path.slice(0, 100))}` } });
       return;
     }
-    const result = await resolvePage(resolveDeps, { url: path, user: null });
+    const result = await resolvePage(resolveDeps, { url: path, session: res.locals.session ?? null });
     res.set('Cache-Control', PRIVATE_NO_STORE).vary('Cookie');
-    res.json(result.kind === 'redirect' ? { kind: 'redirect', to: result.to, status: result.status } : result);
+    if (result.kind === 'redirect') {
+      applyRedirectEffects(req, res, result);
+      res.json({ kind: 'redirect', to: result.to, status: result.status });
+    } else res.json({ kind: 'payload', payload: result.payload });
   });
 
-  // 9. Every page: match, guard, load, then stream.
-  const renderHandler: RequestHandler = async (req, res) => {
-    const result = await resolvePage(resolveDeps, { url: req.originalUrl, user: null });
-    if (result.kind === 'redirect') {
-      res.redirect(result.status, result.to);
-      return;
-    }
-    const { payload } = result;
+  // 10. Forms posted to their page (login, profile, change password) and logout.
+  const forms = createFormHandlers({
+    backend,
+    codec,
+    verify,
+    loginGuard,
+    tokenTtlMinutes: config.TOKEN_TTL_MINUTES,
+    logger,
+    renderWithForm: async (req, res, form, status) => {
+      const result = await resolvePage(resolveDeps, { url: req.originalUrl, session: res.locals.session ?? null });
+      if (result.kind === 'redirect') {
+        applyRedirectEffects(req, res, result);
+        res.redirect(303, result.to);
+        return;
+      }
+      await sendPage(req, res, { ...result.payload, status, form });
+    },
+  });
+  app.post(['/logout', '/es/logout', '/en/logout'], forms.logout);
+  app.post('/{*splat}', ...forms.bodyParsers, (req, res, next) => {
+    const match = matchRoute(req.path);
+    const handler = match?.kind === 'route' ? forms.pagePost(match.route) : null;
+    if (!handler) return next();
+    return handler(req, res, next);
+  });
+
+  // 11. Every page: match, guard, load, then stream.
+  const sendPage = async (req: Request, res: express.Response, payload: PagePayload) => {
     // Private pages, signed-in views and errors are never stored (DESIGN.md §3).
     const cacheable = !payload.user && payload.state.kind === 'page' && payload.status === 200;
     res.set('Cache-Control', cacheable ? 'no-cache' : PRIVATE_NO_STORE);
+    res.vary('Cookie');
     await renderPage(res, payload, {
       manifest,
       siteName: config.SITE_NAME,
@@ -149,14 +247,24 @@ export async function createApp(deps: AppDeps) {
       onError: (error) => logger.error({ err: error, url: req.originalUrl }, 'render failed'),
     });
   };
+  const renderHandler: RequestHandler = async (req, res) => {
+    const result = await resolvePage(resolveDeps, { url: req.originalUrl, session: res.locals.session ?? null });
+    if (result.kind === 'redirect') {
+      applyRedirectEffects(req, res, result);
+      res.set('Cache-Control', PRIVATE_NO_STORE);
+      res.redirect(result.status, result.to);
+      return;
+    }
+    await sendPage(req, res, result.payload);
+  };
   app.get('/{*splat}', renderHandler);
 
-  // 10. Anything else (e.g. a POST to a page that takes none).
+  // 12. Anything else (e.g. a POST to a page that takes none).
   app.use((req, res) => {
     res.status(405).set('Allow', 'GET, HEAD').type('text/plain').send(`Method ${req.method} not allowed on ${req.path}`);
   });
 
-  // 11. Errors: a clean answer, never a stack trace in production.
+  // 13. Errors: a clean answer, never a stack trace in production.
   const onError: ErrorRequestHandler = (
     error: { status?: number; statusCode?: number; expose?: boolean; message?: string },
     req: Request,
@@ -184,5 +292,5 @@ export async function createApp(deps: AppDeps) {
   };
   app.use(onError);
 
-  return { app, logger, content, i18n, manifest };
+  return { app, logger, content, i18n, manifest, db };
 }

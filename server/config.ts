@@ -1,5 +1,6 @@
 // Configuration: read from the environment once at start, validated, typed. An invalid value
 // stops the server with a message that names the variable.
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', '']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
@@ -14,9 +15,30 @@ const schema = z.object({
   /** DESIGN.md §3: the i18n_redirected cookie is supported but off by default. */
   LOCALE_COOKIE: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Where the embedded SQLite database and uploaded avatars live. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** Seals the session cookie (authenticated encryption). Required in production. */
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** External API base (e.g. https://api.example.com). Unset: the built-in API at /api. */
+  API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Key of the API's HS256 tokens: the built-in API signs with it; an external API's tokens are verified with it. */
+  API_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** JWKS of an external API, to verify its tokens (instead of API_JWT_SECRET). */
+  API_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Lifetime of tokens issued by the built-in API, in minutes. */
+  TOKEN_TTL_MINUTES: z.coerce.number().int().min(5).max(60 * 24 * 30).default(480),
+  /** Failed logins allowed per account and per IP within LOGIN_WINDOW_MINUTES before 429. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
+  LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
 });
 
-export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
+export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'SESSION_SECRET'> & {
+  PUBLIC_URL: string;
+  SESSION_SECRET: string;
+  /** True when SESSION_SECRET was generated for this process (development only). */
+  sessionSecretGenerated: boolean;
+};
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -33,5 +55,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const config = result.data;
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
-  return { ...config, PUBLIC_URL: publicUrl };
+  if (!config.SESSION_SECRET && config.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'SESSION_SECRET is required in production: set it to a random string of at least 32 characters ' +
+        '(for example: node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))").',
+    );
+  }
+  return {
+    ...config,
+    PUBLIC_URL: publicUrl,
+    SESSION_SECRET: config.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
+    sessionSecretGenerated: !config.SESSION_SECRET,
+  };
 }

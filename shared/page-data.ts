@@ -29,17 +29,33 @@ export type PageDataMap = {
   home: null;
   login: null;
   changePassword: null;
-  profile: null;
+  profile: { user: SessionUser };
   blog: { posts: PostSummary[] };
   blogPost: { post: Post };
   contact: null;
   legal: { document: LegalDocument };
-  admin: null;
+  admin: { users: UserList };
   client: null;
   organization: null;
   expert: null;
   notFound: null;
 };
+
+export type AdminUser = SessionUser & { email: string | null; disabled: boolean; createdAt: string; updatedAt: string };
+export type UserList = { items: AdminUser[]; total: number; page: number; pageSize: number };
+
+/** The outcome of a form post shown with the page (errors stay until the next submit). */
+export type FormState = {
+  /** Which form on the page it belongs to. */
+  form: string;
+  error?: { code: string; message: string; fields?: Record<string, string>; retryAfter?: number };
+  success?: string;
+  /** What the visitor typed (never passwords), to fill the form again. */
+  values?: Record<string, string>;
+};
+
+/** The JSON answer to a form posted with JavaScript. */
+export type FormResponse = { ok: true; redirect?: string; success?: string } | { ok: false; form: FormState };
 
 export type Alternate = { hrefLang: string; href: string };
 
@@ -68,6 +84,7 @@ export type PagePayload = {
   state: PageState;
   head: Head;
   user: SessionUser | null;
+  form?: FormState;
 };
 
 /** The answer of /_data: a page, or where to go instead. */

@@ -1,5 +1,6 @@
 import type { ReactNode, RefObject } from 'react';
 import type { PagePayload } from '../../shared/page-data.ts';
+import type { SessionUser } from '../../shared/user.ts';
 import { useI18n } from '../i18n.tsx';
 import { Footer } from './footer.tsx';
 import { Navbar } from './navbar.tsx';
@@ -9,10 +10,14 @@ export function Layout({
   payload,
   siteName,
   mainRef,
+  user,
+  onSignedOut,
   children,
 }: {
   payload: PagePayload;
   siteName: string;
+  user: SessionUser | null;
+  onSignedOut: () => void;
   mainRef: RefObject<HTMLElement | null>;
   children: ReactNode;
 }) {
@@ -22,7 +27,7 @@ export function Layout({
       <a className="skip-link" href="#main">
         {t('layout.skipToContent')}
       </a>
-      <Navbar payload={payload} siteName={siteName} />
+      <Navbar payload={payload} siteName={siteName} user={user} onSignedOut={onSignedOut} />
       <main id="main" ref={mainRef} tabIndex={-1} className="main">
         {children}
       </main>

@@ -3,14 +3,26 @@ import { Link, useLocation } from 'react-router-dom';
 import type { PagePayload } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';
+import type { SessionUser } from '../../shared/user.ts';
 import { LocaleSwitcher } from './locale-switcher.tsx';
+import { UserMenu } from './user-menu.tsx';
 
 /**
  * seed-spec §2: teal bar with the logo, the Blog link, the locale switcher and the Private Area
  * entry. Under 1023 px the links fold behind a burger button (a real <button> with
  * aria-expanded), from 1087 px the wide layout.
  */
-export function Navbar({ payload, siteName }: { payload: PagePayload; siteName: string }) {
+export function Navbar({
+  payload,
+  siteName,
+  user,
+  onSignedOut,
+}: {
+  payload: PagePayload;
+  siteName: string;
+  user: SessionUser | null;
+  onSignedOut: () => void;
+}) {
   const { t, locale } = useI18n();
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -57,9 +69,13 @@ export function Navbar({ payload, siteName }: { payload: PagePayload; siteName: 
             <LocaleSwitcher payload={payload} />
           </li>
           <li>
-            <Link className="navbar-cta" to={localePath('login', locale)}>
-              {t('nav.privateArea')}
-            </Link>
+            {user ? (
+              <UserMenu user={user} onSignedOut={onSignedOut} />
+            ) : (
+              <Link className="navbar-cta" to={localePath('login', locale)}>
+                {t('nav.privateArea')}
+              </Link>
+            )}
           </li>
         </ul>
       </nav>

@@ -1,11 +1,8 @@
-import { useI18n } from '../i18n.tsx';
+import { AreaDashboard } from '../components/area-dashboard.tsx';
+import type { PageProps } from './registry.ts';
 
-// The private area is built in the sign-in issue; until then the guards keep visitors out.
-export default function ClientPage() {
-  const { t } = useI18n();
-  return (
-    <div className="container page">
-      <h1>{t('pages.client.title')}</h1>
-    </div>
-  );
+const ITEMS = ['brief', 'projects', 'contact'] as const;
+
+export default function ClientPage({ user }: PageProps<'client'>) {
+  return <AreaDashboard area="client" items={ITEMS} user={user} />;
 }

@@ -1,11 +1,8 @@
-import { useI18n } from '../i18n.tsx';
+import { AreaDashboard } from '../components/area-dashboard.tsx';
+import type { PageProps } from './registry.ts';
 
-// The private area is built in the sign-in issue; until then the guards keep visitors out.
-export default function ExpertPage() {
-  const { t } = useI18n();
-  return (
-    <div className="container page">
-      <h1>{t('pages.expert.title')}</h1>
-    </div>
-  );
+const ITEMS = ['profile', 'projects', 'community'] as const;
+
+export default function ExpertPage({ user }: PageProps<'expert'>) {
+  return <AreaDashboard area="expert" items={ITEMS} user={user} />;
 }

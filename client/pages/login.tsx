@@ -1,23 +1,74 @@
-import { useLocation } from 'react-router-dom';
+import { useState, type FormEvent } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import type { FormState } from '../../shared/page-data.ts';
+import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
+import { postForm } from '../forms.ts';
 import { useI18n } from '../i18n.tsx';
+import type { PageProps } from './registry.ts';
 
-export default function LoginPage() {
+/**
+ * A real form posted to this page's own URL: works without JavaScript (POST, then 303) and,
+ * with it, without a reload. Errors stay until the next submit.
+ */
+export default function LoginPage({ form }: PageProps<'login'>) {
   const { t } = useI18n();
   const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const [state, setState] = useState<FormState | undefined>(form?.form === 'login' ? form : undefined);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    setState(undefined);
+    try {
+      const answer = await postForm(pathname, new FormData(event.currentTarget));
+      if (answer.ok) {
+        navigate(answer.redirect ?? '/', { state: { revalidate: Date.now() } });
+        return;
+      }
+      setState(answer.form);
+    } catch {
+      setState({ form: 'login', error: { code: 'network', message: t('formErrors.network') } });
+    } finally {
+      setPending(false);
+    }
+  }
+
   return (
     <div className="container page narrow">
       <h1>{t('pages.login.title')}</h1>
       <p className="section-lead">{t('login.lead')}</p>
-      <form className="form" method="post" action={pathname}>
+      <FormFeedback state={state} />
+      <form className="form" method="post" action={pathname} onSubmit={onSubmit} aria-busy={pending}>
         <div className="field">
           <label htmlFor="login-identifier">{t('login.identifier')}</label>
-          <input id="login-identifier" name="identifier" type="text" autoComplete="username" required maxLength={254} />
+          <input
+            id="login-identifier"
+            name="identifier"
+            type="text"
+            autoComplete="username"
+            required
+            maxLength={254}
+            defaultValue={state?.values?.identifier ?? ''}
+            {...fieldProps(state, 'identifier', 'login-identifier')}
+          />
+          <FieldError state={state} field="identifier" id="login-identifier" />
         </div>
         <div className="field">
           <label htmlFor="login-password">{t('login.password')}</label>
-          <input id="login-password" name="password" type="password" autoComplete="current-password" required maxLength={200} />
+          <input
+            id="login-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={200}
+            {...fieldProps(state, 'password', 'login-password')}
+          />
+          <FieldError state={state} field="password" id="login-password" />
         </div>
-        <button className="button button-primary" type="submit">
+        <button className="button button-primary" type="submit" disabled={pending}>
           {t('login.submit')}
         </button>
       </form>

@@ -1,11 +1,8 @@
-import { useI18n } from '../i18n.tsx';
+import { AreaDashboard } from '../components/area-dashboard.tsx';
+import type { PageProps } from './registry.ts';
 
-// The private area is built in the sign-in issue; until then the guards keep visitors out.
-export default function OrganizationPage() {
-  const { t } = useI18n();
-  return (
-    <div className="container page">
-      <h1>{t('pages.organization.title')}</h1>
-    </div>
-  );
+const ITEMS = ['proposals', 'reporting', 'team'] as const;
+
+export default function OrganizationPage({ user }: PageProps<'organization'>) {
+  return <AreaDashboard area="organization" items={ITEMS} user={user} />;
 }

@@ -1,11 +1,137 @@
+import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import type { FormState } from '../../shared/page-data.ts';
+import { localePath } from '../../shared/routes.ts';
+import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
+import { avatarSrc, postForm } from '../forms.ts';
 import { useI18n } from '../i18n.tsx';
+import type { PageProps } from './registry.ts';
 
-// The private area is built in the sign-in issue; until then the guards keep visitors out.
-export default function ProfilePage() {
-  const { t } = useI18n();
+const AVATAR_ACCEPT = 'image/png,image/jpeg,image/webp';
+
+export default function ProfilePage({ data, form }: PageProps<'profile'>) {
+  const { t, locale } = useI18n();
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const { user } = data;
+  const saved = new URLSearchParams(search).get('saved');
+  const [state, setState] = useState<FormState | undefined>(form?.form === 'profile' ? form : undefined);
+  const [avatarState, setAvatarState] = useState<FormState | undefined>(form?.form === 'avatar' ? form : undefined);
+  const [pending, setPending] = useState(false);
+  const avatarInputId = useId();
+
+  async function submit(body: FormData | Blob, contentType: string | undefined, setter: (state: FormState | undefined) => void) {
+    setPending(true);
+    setState(undefined);
+    setAvatarState(undefined);
+    try {
+      const answer = await postForm(pathname, body, contentType);
+      if (answer.ok) navigate(answer.redirect ?? pathname, { replace: true, state: { revalidate: Date.now() } });
+      else setter(answer.form);
+    } catch {
+      setter({ form: 'profile', error: { code: 'network', message: t('formErrors.network') } });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    void submit(new FormData(event.currentTarget), undefined, setState);
+  }
+
+  function onAvatar(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.currentTarget.files?.[0];
+    event.currentTarget.value = '';
+    if (!file) return;
+    if (!AVATAR_ACCEPT.split(',').includes(file.type)) {
+      setAvatarState({ form: 'avatar', error: { code: 'unsupported_image', message: '', fields: { avatar: 'validation.imageType' } } });
+      return;
+    }
+    if (file.size > 1024 * 1024) {
+      setAvatarState({ form: 'avatar', error: { code: 'image_too_large', message: '', fields: { avatar: 'validation.imageTooLarge' } } });
+      return;
+    }
+    void submit(file, file.type, setAvatarState);
+  }
+
   return (
-    <div className="container page">
+    <div className="container page narrow">
       <h1>{t('pages.profile.title')}</h1>
+      <p className="section-lead">{t('profile.lead')}</p>
+
+      <div className="profile-card">
+        <img src={avatarSrc(user.avatar)} alt="" width="96" height="96" />
+        <dl>
+          <dt>{t('profile.userName')}</dt>
+          <dd>{user.userName}</dd>
+          <dt>{t('profile.role')}</dt>
+          <dd>{t(`roles.${user.role}`)}</dd>
+        </dl>
+      </div>
+
+      <section aria-labelledby="avatar-title">
+        <h2 id="avatar-title">{t('profile.avatarTitle')}</h2>
+        <FormFeedback state={avatarState} successText={saved === 'avatar' && !avatarState ? t('profile.avatarSaved') : undefined} />
+        <div className="field">
+          <label htmlFor={avatarInputId}>{t('profile.avatarChoose')}</label>
+          <input
+            id={avatarInputId}
+            type="file"
+            accept={AVATAR_ACCEPT}
+            onChange={onAvatar}
+            disabled={pending}
+            aria-describedby={`${avatarInputId}-help`}
+            {...fieldProps(avatarState, 'avatar', avatarInputId)}
+          />
+          <p id={`${avatarInputId}-help`} className="post-meta">
+            {t('profile.avatarHelp')}
+          </p>
+          <FieldError state={avatarState} field="avatar" id={avatarInputId} />
+        </div>
+      </section>
+
+      <section aria-labelledby="edit-title">
+        <h2 id="edit-title">{t('profile.editTitle')}</h2>
+        <FormFeedback state={state} successText={saved === 'profile' && !state ? t('profile.saved') : undefined} />
+        <form className="form" method="post" action={pathname} onSubmit={onSubmit} aria-busy={pending}>
+          <div className="field">
+            <label htmlFor="profile-name">{t('profile.name')}</label>
+            <input
+              id="profile-name"
+              name="name"
+              type="text"
+              autoComplete="given-name"
+              required
+              maxLength={80}
+              defaultValue={state?.values?.name ?? user.name}
+              {...fieldProps(state, 'name', 'profile-name')}
+            />
+            <FieldError state={state} field="name" id="profile-name" />
+          </div>
+          <div className="field">
+            <label htmlFor="profile-lastName">{t('profile.lastName')}</label>
+            <input
+              id="profile-lastName"
+              name="lastName"
+              type="text"
+              autoComplete="family-name"
+              required
+              maxLength={80}
+              defaultValue={state?.values?.lastName ?? user.lastName}
+              {...fieldProps(state, 'lastName', 'profile-lastName')}
+            />
+            <FieldError state={state} field="lastName" id="profile-lastName" />
+          </div>
+          <button className="button button-primary" type="submit" disabled={pending}>
+            {t('profile.save')}
+          </button>
+        </form>
+      </section>
+
+      <p>
+        <Link to={localePath('changePassword', locale)}>{t('profile.changePassword')}</Link>
+      </p>
     </div>
   );
 }

@@ -1,10 +1,17 @@
 // One lazy chunk per page. The server resolves the matched page before rendering, the client
 // before hydrating and before showing a navigation, so rendering never suspends.
 import type { ComponentType } from 'react';
-import type { PageDataMap } from '../../shared/page-data.ts';
+import type { FormState, PageDataMap } from '../../shared/page-data.ts';
+import type { SessionUser } from '../../shared/user.ts';
 import type { PageKey, RouteParams } from '../../shared/routes.ts';
 
-export type PageProps<K extends PageKey = PageKey> = { data: PageDataMap[K]; params: RouteParams };
+export type PageProps<K extends PageKey = PageKey> = {
+  data: PageDataMap[K];
+  params: RouteParams;
+  /** The outcome of this page's form when it was posted without JavaScript. */
+  form?: FormState | undefined;
+  user: SessionUser | null;
+};
 export type PageModule = { default: ComponentType<PageProps<never>> };
 
 export const PAGE_MODULES: Record<PageKey, () => Promise<PageModule>> = {

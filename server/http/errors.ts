@@ -5,8 +5,8 @@ export class HttpError extends Error {
   readonly status: number;
   /** A message key in locales/ for the page, or a plain message for the API. */
   readonly messageKey: string | undefined;
-  constructor(status: number, message: string, messageKey?: string) {
-    super(message);
+  constructor(status: number, message: string, messageKey?: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'HttpError';
     this.status = status;
     this.messageKey = messageKey;
@@ -15,4 +15,26 @@ export class HttpError extends Error {
 
 export function notFound(what = 'This page could not be found'): HttpError {
   return new HttpError(404, what, 'errors.notFound');
+}
+
+/** An API error: `{error: {code, message, fields?}}` with its status. */
+export class ApiError extends HttpError {
+  readonly code: string;
+  readonly fields: Record<string, string> | undefined;
+  constructor(status: number, code: string, message: string, fields?: Record<string, string>, options?: ErrorOptions) {
+    super(status, message, undefined, options);
+    this.name = 'ApiError';
+    this.code = code;
+    this.fields = fields;
+  }
+}
+
+/** 429 with the seconds to wait (sent as Retry-After). */
+export class TooManyAttemptsError extends ApiError {
+  readonly retryAfter: number;
+  constructor(retryAfter: number) {
+    super(429, 'too_many_attempts', `Too many failed attempts: try again in ${retryAfter} seconds`);
+    this.name = 'TooManyAttemptsError';
+    this.retryAfter = retryAfter;
+  }
 }

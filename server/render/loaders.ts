@@ -4,9 +4,24 @@ import type { Locale } from '../../shared/locales.ts';
 import type { PageDataMap } from '../../shared/page-data.ts';
 import type { LegalPageKey, PageKey, Route, RouteParams } from '../../shared/routes.ts';
 import type { ContentSource } from '../content/source.ts';
-import { notFound } from '../http/errors.ts';
+import type { Backend } from '../auth/backend.ts';
+import type { Session } from '../auth/session.ts';
+import { ApiError, notFound } from '../http/errors.ts';
 
-export type LoaderContext = { route: Route; params: RouteParams; locale: Locale; content: ContentSource };
+export type LoaderContext = {
+  route: Route;
+  params: RouteParams;
+  locale: Locale;
+  content: ContentSource;
+  backend: Backend;
+  /** Present on private pages (the auth guard ran first). */
+  session: Session | null;
+};
+
+function sessionOf(ctx: LoaderContext): Session {
+  if (!ctx.session) throw new ApiError(401, 'unauthorized', 'Sign in first');
+  return ctx.session;
+}
 
 export type PageMeta = { title?: string; description?: string };
 
@@ -18,9 +33,9 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
   home: none,
   login: none,
   changePassword: none,
-  profile: none,
+  profile: async (ctx) => ({ data: { user: await ctx.backend.me(sessionOf(ctx).token) } }),
   contact: none,
-  admin: none,
+  admin: async (ctx) => ({ data: { users: await ctx.backend.listUsers(sessionOf(ctx).token, { page: 1 }) } }),
   client: none,
   organization: none,
   expert: none,

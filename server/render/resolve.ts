@@ -5,26 +5,30 @@ import type { TFunction } from 'i18next';
 import { runGuards, UnknownMiddlewareError } from '../../shared/guards.ts';
 import type { Locale } from '../../shared/locales.ts';
 import type { DataResponse, ErrorInfo, PagePayload } from '../../shared/page-data.ts';
-import { formOfPath, matchRoute, type Route, type RouteParams } from '../../shared/routes.ts';
-import type { SessionUser } from '../../shared/user.ts';
+import { formOfPath, matchRoute, routePath, type Route, type RouteParams } from '../../shared/routes.ts';
+import type { Backend } from '../auth/backend.ts';
+import type { Session } from '../auth/session.ts';
 import type { ContentSource } from '../content/source.ts';
-import { HttpError } from '../http/errors.ts';
+import { ApiError, HttpError } from '../http/errors.ts';
 import { headForError, headForRoute, pageTitle } from './head.ts';
 import { PAGE_LOADERS } from './loaders.ts';
 
 export type ResolveDeps = {
   content: ContentSource;
+  backend: Backend;
   origin: string;
   siteName: string;
   translator: (locale: Locale) => TFunction;
   onError?: (error: unknown, url: string) => void;
 };
 
-export type ResolveInput = { url: string; user: SessionUser | null };
+export type ResolveInput = { url: string; session: Session | null };
 
 export type Resolution = DataResponse & {
   /** Path to remember when a guard sends a signed-out visitor to login. */
   rememberPath?: string;
+  /** The API refused the session's token (401): the session ends. */
+  endSession?: boolean;
 };
 
 function splitUrl(url: string): { pathname: string; search: string } {
@@ -49,7 +53,7 @@ export function errorPayload(
     params,
     state: { kind: 'error', error },
     head: headForError({ origin: deps.origin, pathname, title: pageTitle(error.message, deps.siteName) }),
-    user: input.user,
+    user: input.session?.user ?? null,
   };
 }
 
@@ -77,7 +81,7 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
   const { route, params } = match;
   const t = deps.translator(route.locale);
   try {
-    const outcome = runGuards({ route, params, url: input.url, user: input.user });
+    const outcome = runGuards({ route, params, url: input.url, user: input.session?.user ?? null });
     if (outcome?.kind === 'redirect') {
       return { kind: 'redirect', to: outcome.to, status: 302, ...(outcome.rememberPath ? { rememberPath: outcome.rememberPath } : {}) };
     }
@@ -90,9 +94,14 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
     const loader = PAGE_LOADERS[route.page] as (
       ctx: Parameters<(typeof PAGE_LOADERS)['home']>[0],
     ) => Promise<{ data: unknown; meta?: { title?: string; description?: string } }>;
-    const { data, meta } = await loader({ route, params, locale: route.locale, content: deps.content });
+    const { data, meta } = await loader({ route, params, locale: route.locale, content: deps.content, backend: deps.backend, session: input.session });
     return { kind: 'payload', payload: pagePayload(deps, input, route, params, data, meta, t) };
   } catch (error) {
+    if (error instanceof ApiError && error.status === 401 && input.session) {
+      // An upstream 401: the session is over; back to login, remembering the page.
+      const to = routePath('login', { locale: route.locale, prefixed: route.prefixed });
+      return { kind: 'redirect', to, status: 302, rememberPath: input.url, endSession: true };
+    }
     const info = errorInfo(error, t);
     if (info.status >= 500) deps.onError?.(error, input.url);
     return { kind: 'payload', payload: errorPayload(deps, input, route.locale, route.name, info, params) };
@@ -124,6 +133,6 @@ function pagePayload(
       description: meta?.description ?? t(`pages.${route.page}.description`, { siteName: deps.siteName }),
       indexable: route.public && route.status === undefined,
     }),
-    user: input.user,
+    user: input.session?.user ?? null,
   };
 }

@@ -1,0 +1,41 @@
+import type { FormState } from '../../shared/page-data.ts';
+import { useI18n } from '../i18n.tsx';
+
+/** The form's overall error (role=alert, announced) or success (role=status). */
+export function FormFeedback({ state, successText }: { state: FormState | undefined; successText?: string | undefined }) {
+  const { t } = useI18n();
+  if (state?.error) {
+    const key = `formErrors.${state.error.code}`;
+    const text = t(key, { seconds: state.error.retryAfter ?? 60 });
+    return (
+      <p className="form-error" role="alert">
+        {text === key ? state.error.message : text}
+      </p>
+    );
+  }
+  if (successText) {
+    return (
+      <p className="form-success" role="status">
+        {successText}
+      </p>
+    );
+  }
+  return null;
+}
+
+/** Props of an input for its field's error: aria-invalid and aria-describedby. */
+export function fieldProps(state: FormState | undefined, field: string, id: string) {
+  const problem = state?.error?.fields?.[field];
+  return problem ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {};
+}
+
+export function FieldError({ state, field, id }: { state: FormState | undefined; field: string; id: string }) {
+  const { t } = useI18n();
+  const problem = state?.error?.fields?.[field];
+  if (!problem) return null;
+  return (
+    <p className="field-error" id={`${id}-error`}>
+      {t(problem)}
+    </p>
+  );
+}

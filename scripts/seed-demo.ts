@@ -1,0 +1,28 @@
+// `npm run seed:demo`: one demo user per role, for trying the private area locally. Never run
+// automatically. Prints the credentials; skips users that already exist.
+import { createUser, findUser } from '../server/api/users.ts';
+import { databaseFile, openDatabase } from '../server/db/index.ts';
+import type { Role } from '../shared/user.ts';
+
+const DEMO: { userName: string; role: Role; name: string; lastName: string }[] = [
+  { userName: 'demo-admin', role: 'ADMIN', name: 'Ana', lastName: 'Admin' },
+  { userName: 'demo-client', role: 'CLI', name: 'Carlos', lastName: 'Cliente' },
+  { userName: 'demo-org', role: 'ORG', name: 'Olga', lastName: 'Organización' },
+  { userName: 'demo-expert', role: 'CONS', name: 'Elena', lastName: 'Experta' },
+];
+const PASSWORD = 'demo-password-2026';
+
+if (process.env.NODE_ENV === 'production') {
+  console.error('seed:demo refuses to run with NODE_ENV=production');
+  process.exit(1);
+}
+const db = openDatabase(databaseFile(process.env.DATA_DIR || './data'));
+for (const user of DEMO) {
+  if (findUser(db, user.userName)) {
+    console.log(`${user.userName} exists, skipped`);
+    continue;
+  }
+  await createUser(db, { ...user, password: PASSWORD, email: `${user.userName}@example.com` });
+  console.log(`${user.userName} (${user.role}) password: ${PASSWORD}`);
+}
+db.close();

@@ -1,0 +1,108 @@
+// Ops' command line for users of the embedded database (DATA_DIR, default ./data):
+//   npm run user -- add --userName ana --password '…' --role ADMIN --name Ana --lastName Ruiz [--email ana@example.com]
+//   npm run user -- set-role --userName ana --role CLI
+//   npm run user -- set-password --userName ana --password '…'
+//   npm run user -- disable --userName ana        (enable: --enable)
+//   npm run user -- list [--q text]
+import { parseArgs } from 'node:util';
+import { createUser, listUsers, setDisabled, setPassword, setRole } from '../server/api/users.ts';
+import { databaseFile, openDatabase } from '../server/db/index.ts';
+import { ApiError } from '../server/http/errors.ts';
+import { isRole, ROLES } from '../shared/user.ts';
+
+const USAGE = `Usage: npm run user -- <command> [options]
+
+Commands:
+  add           --userName U --password P --role ${ROLES.join('|')} --name N --lastName L [--email E]
+  set-role      --userName U --role ${ROLES.join('|')}
+  set-password  --userName U --password P
+  disable       --userName U [--enable]
+  list          [--q TEXT]
+
+The database is DATA_DIR/site.db (DATA_DIR defaults to ./data).`;
+
+class UsageError extends Error {}
+
+function required(values: Record<string, string | boolean | undefined>, ...names: string[]): Record<string, string> {
+  const missing = names.filter((n) => typeof values[n] !== 'string' || values[n] === '');
+  if (missing.length) throw new UsageError(`Missing ${missing.map((n) => `--${n}`).join(', ')}`);
+  return Object.fromEntries(names.map((n) => [n, String(values[n])]));
+}
+
+export async function run(argv: string[], dataDir: string, out: (line: string) => void): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    out(USAGE);
+    return;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      userName: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string' },
+      name: { type: 'string' },
+      lastName: { type: 'string' },
+      email: { type: 'string' },
+      q: { type: 'string' },
+      enable: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  const role = values.role;
+  if (role !== undefined && !isRole(role)) throw new UsageError(`Unknown role ${JSON.stringify(role)}: use one of ${ROLES.join(', ')}`);
+  const db = openDatabase(databaseFile(dataDir));
+  try {
+    switch (command) {
+      case 'add': {
+        const v = required(values, 'userName', 'password', 'role', 'name', 'lastName');
+        const user = await createUser(db, { userName: v.userName!, password: v.password!, role: role!, name: v.name!, lastName: v.lastName!, email: values.email ?? null });
+        out(`Created ${user.userName} (${user.role})`);
+        return;
+      }
+      case 'set-role': {
+        const v = required(values, 'userName', 'role');
+        out(`${setRole(db, v.userName!, v.role!).userName} is now ${v.role}`);
+        return;
+      }
+      case 'set-password': {
+        const v = required(values, 'userName', 'password');
+        out(`Password of ${(await setPassword(db, v.userName!, v.password!)).userName} changed`);
+        return;
+      }
+      case 'disable': {
+        const v = required(values, 'userName');
+        const user = setDisabled(db, v.userName!, !values.enable);
+        out(`${user.userName} is ${user.disabled ? 'disabled' : 'enabled'}`);
+        return;
+      }
+      case 'list': {
+        let page = 1;
+        for (;;) {
+          const result = listUsers(db, { q: values.q, page, pageSize: 100 });
+          for (const u of result.items) out([u.userName, u.role, `${u.name} ${u.lastName}`, u.email ?? '-', u.disabled ? 'disabled' : 'active'].join('\t'));
+          if (page * result.pageSize >= result.total) break;
+          page++;
+        }
+        return;
+      }
+      default:
+        throw new UsageError(`Unknown command ${JSON.stringify(command)}`);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+if (import.meta.filename === process.argv[1]) {
+  run(process.argv.slice(2), process.env.DATA_DIR || './data', (line) => console.log(line)).catch((error: unknown) => {
+    if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      console.error(`${(error as Error).message}\n\n${USAGE}`);
+    } else if (error instanceof ApiError) {
+      console.error(error.message);
+    } else {
+      console.error(error instanceof Error ? error.message : error);
+    }
+    process.exit(1);
+  });
+}

@@ -1,0 +1,241 @@
+// The built-in API (DESIGN.md §5), mounted at /api when API_URL is unset. Bearer-token auth,
+// zod validation at the edge, errors as {error: {code, message, fields?}}. The contract is
+// docs/openapi.json (a test keeps the two in step).
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ROLES } from '../../shared/user.ts';
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, USER_NAME_PATTERN } from '../../shared/validation.ts';
+import type { Logger } from '../logger.ts';
+import { INVALID_CREDENTIALS, type Backend } from '../auth/backend.ts';
+import type { LoginGuard } from '../auth/login.ts';
+import type { TokenVerifier } from '../auth/tokens.ts';
+import type { Db } from '../db/index.ts';
+import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
+import { AVATAR_FILE, AVATAR_MAX_BYTES, AVATAR_TYPES } from './avatars.ts';
+import * as users from './users.ts';
+
+const name = z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH);
+const loginBody = z.object({ identifier: z.string().trim().min(1, 'is required').max(254), password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH) });
+const profileBody = z.object({ name, lastName: name });
+const passwordBody = z.object({ currentPassword: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH), newPassword: z.string().max(PASSWORD_MAX_LENGTH) });
+const newUserBody = z.object({
+  userName: z.string().trim().regex(USER_NAME_PATTERN, 'must be 2–40 letters, digits, dots, hyphens or underscores'),
+  email: z.email().max(254).nullish(),
+  name,
+  lastName: name,
+  role: z.enum(ROLES),
+  password: z.string().max(PASSWORD_MAX_LENGTH).optional(),
+  scope: z.array(z.string().min(1).max(60)).max(50).optional(),
+});
+const updateUserBody = z
+  .object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional() })
+  .refine((b) => b.role !== undefined || b.disabled !== undefined, 'give role or disabled');
+const resetPasswordBody = z.object({ password: z.string().max(PASSWORD_MAX_LENGTH).optional() });
+const listQuery = z.object({
+  q: z.string().max(100).optional(),
+  page: z.coerce.number().int().min(1).max(100000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const fields: Record<string, string> = {};
+  for (const issue of result.error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
+  const summary = Object.entries(fields).map(([field, message]) => `${field} ${message}`).join('; ');
+  throw new ApiError(400, 'invalid_request', `Invalid request: ${summary}`, fields);
+}
+
+type Handler = (req: Request, res: Response) => Promise<void> | void;
+const handle =
+  (fn: Handler): RequestHandler =>
+  (req, res, next) => {
+    Promise.resolve(fn(req, res)).catch(next);
+  };
+
+export type ApiDeps = {
+  db: Db;
+  backend: Backend;
+  verify: TokenVerifier;
+  loginGuard: LoginGuard;
+  dataDir: string;
+  logger: Logger;
+};
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    apiUser?: users.User;
+  }
+}
+
+export function createApiRouter(deps: ApiDeps) {
+  const { db, backend } = deps;
+  const router = express.Router();
+
+  router.use((_req, res, next) => {
+    res.set('Cache-Control', 'private, no-store');
+    next();
+  });
+
+  const bearer = (req: Request) => {
+    const header = req.get('authorization') ?? '';
+    const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header);
+    return match?.[1] ?? null;
+  };
+
+  async function authenticate(req: Request, res: Response) {
+    const token = bearer(req);
+    if (!token) throw new ApiError(401, 'unauthorized', 'Send a Bearer token in the Authorization header');
+    let userName: string;
+    try {
+      userName = (await deps.verify(token)).userName;
+    } catch {
+      throw new ApiError(401, 'unauthorized', 'The token is invalid or expired');
+    }
+    const user = users.findUser(db, userName);
+    if (!user || user.disabled) throw new ApiError(401, 'unauthorized', 'The token is invalid or expired');
+    res.locals.apiUser = user;
+  }
+  const authenticated: RequestHandler = (req, res, next) => {
+    authenticate(req, res).then(() => next(), next);
+  };
+  const requireAdmin: RequestHandler = (_req, res, next) => {
+    if (res.locals.apiUser?.role !== 'ADMIN') return next(new ApiError(403, 'forbidden', 'Only administrators may do this'));
+    next();
+  };
+  const json = express.json({ limit: '32kb' });
+  const userOf = (res: Response) => res.locals.apiUser!;
+  const tokenOf = (req: Request) => bearer(req)!;
+
+  router.post(
+    '/login',
+    json,
+    handle(async (req, res) => {
+      const body = parse(loginBody, req.body);
+      const token = await deps.loginGuard(req, body.identifier, () => backend.login(body.identifier, body.password));
+      res.json(token);
+    }),
+  );
+
+  router.get('/me', authenticated, (_req, res) => {
+    res.json(users.sessionUserOf(userOf(res)));
+  });
+
+  router.patch(
+    '/me',
+    authenticated,
+    json,
+    handle(async (req, res) => {
+      res.json(await backend.updateProfile(tokenOf(req), parse(profileBody, req.body)));
+    }),
+  );
+
+  router.put(
+    '/me/avatar',
+    authenticated,
+    express.raw({ type: () => true, limit: AVATAR_MAX_BYTES }),
+    handle(async (req, res) => {
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      res.json(await backend.setAvatar(tokenOf(req), body, req.get('content-type') ?? ''));
+    }),
+  );
+
+  router.post(
+    '/me/password',
+    authenticated,
+    json,
+    handle(async (req, res) => {
+      const body = parse(passwordBody, req.body);
+      res.json(await backend.changePassword(tokenOf(req), body.currentPassword, body.newPassword));
+    }),
+  );
+
+  router.get('/avatars/:file', (req, res, next) => {
+    const file = req.params.file;
+    if (!AVATAR_FILE.test(file)) return next(new ApiError(404, 'not_found', `No avatar ${JSON.stringify(file)}`));
+    const ext = file.slice(file.lastIndexOf('.') + 1) as keyof typeof AVATAR_TYPES;
+    res.set({ 'Content-Type': AVATAR_TYPES[ext], 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=31536000, immutable', 'Content-Security-Policy': "default-src 'none'" });
+    res.sendFile(join(deps.dataDir, 'avatars', file), { headers: { 'Content-Type': AVATAR_TYPES[ext] } }, (error) => {
+      if (error && !res.headersSent) next(new ApiError(404, 'not_found', `No avatar ${JSON.stringify(file)}`));
+    });
+  });
+
+  // Admin: every route checks the role on the server.
+  router.get('/admin/users', authenticated, requireAdmin, (req, res) => {
+    const query = parse(listQuery, req.query);
+    res.json(users.listUsers(db, query));
+  });
+
+  router.post(
+    '/admin/users',
+    authenticated,
+    requireAdmin,
+    json,
+    handle(async (req, res) => {
+      const body = parse(newUserBody, req.body);
+      const password = body.password ?? users.randomPassword();
+      const user = await users.createUser(db, { ...body, password });
+      deps.logger.info({ admin: userOf(res).userName, userName: user.userName, role: user.role }, 'user created');
+      res.status(201).json(body.password ? { user } : { user, password });
+    }),
+  );
+
+  router.patch(
+    '/admin/users/:userName',
+    authenticated,
+    requireAdmin,
+    json,
+    handle(async (req, res) => {
+      const body = parse(updateUserBody, req.body);
+      const target = String(req.params.userName);
+      if (target.toLowerCase() === userOf(res).userName.toLowerCase() && (body.disabled === true || (body.role && body.role !== 'ADMIN'))) {
+        throw new ApiError(409, 'self_lockout', 'Administrators cannot disable themselves or drop their own ADMIN role');
+      }
+      let user = users.findUser(db, target);
+      if (!user) throw new ApiError(404, 'user_not_found', `No user named ${JSON.stringify(target)}`);
+      db.transaction(() => {
+        if (body.role) user = users.setRole(db, target, body.role);
+        if (body.disabled !== undefined) user = users.setDisabled(db, target, body.disabled);
+      })();
+      deps.logger.info({ admin: userOf(res).userName, userName: target, ...body }, 'user updated');
+      res.json({ user });
+    }),
+  );
+
+  router.post(
+    '/admin/users/:userName/password',
+    authenticated,
+    requireAdmin,
+    json,
+    handle(async (req, res) => {
+      const body = parse(resetPasswordBody, req.body ?? {});
+      const password = body.password ?? users.randomPassword();
+      const user = await users.setPassword(db, String(req.params.userName), password);
+      deps.logger.info({ admin: userOf(res).userName, userName: user.userName }, 'password reset');
+      res.json(body.password ? { user } : { user, password });
+    }),
+  );
+
+  router.use((req, _res, next) => next(new ApiError(404, 'not_found', `No API route ${req.method} /api${req.path}`)));
+
+  const onError: ErrorRequestHandler = (error: unknown, _req, res, _next) => {
+    let apiError: ApiError;
+    if (error instanceof ApiError) apiError = error;
+    else if (error && typeof error === 'object' && 'type' in error && (error as { type: string }).type === 'entity.too.large') {
+      apiError = new ApiError(413, 'payload_too_large', 'The request body is too large');
+    } else if (error && typeof error === 'object' && 'type' in error && (error as { type: string }).type === 'entity.parse.failed') {
+      apiError = new ApiError(400, 'invalid_json', 'The request body is not valid JSON');
+    } else if (error && typeof error === 'object' && 'status' in error && typeof (error as { status: unknown }).status === 'number' && (error as { status: number }).status < 500) {
+      apiError = new ApiError((error as { status: number }).status, 'bad_request', 'The request could not be read');
+    } else {
+      deps.logger.error({ err: error }, 'API request failed');
+      apiError = new ApiError(500, 'internal', 'Internal error');
+    }
+    if (apiError.status === 401 && apiError.code !== INVALID_CREDENTIALS) res.set('WWW-Authenticate', 'Bearer');
+    if (apiError instanceof TooManyAttemptsError) res.set('Retry-After', String(apiError.retryAfter));
+    res.status(apiError.status).json({ error: { code: apiError.code, message: apiError.message, ...(apiError.fields ? { fields: apiError.fields } : {}) } });
+  };
+  router.use(onError);
+  return router;
+}

@@ -1,0 +1,154 @@
+// What the page server asks of the API, behind one interface: the built-in API's services
+// called in-process (embedded), or the external API over HTTP (API_URL). Both answer with
+// the same contract (docs/openapi.json) and fail with ApiError.
+import type { UserList } from '../../shared/page-data.ts';
+import type { SessionUser } from '../../shared/user.ts';
+import type { Db } from '../db/index.ts';
+import { ApiError } from '../http/errors.ts';
+import * as users from '../api/users.ts';
+import { signToken, type TokenVerifier } from './tokens.ts';
+
+
+export type Backend = {
+  login(identifier: string, password: string): Promise<{ token: string }>;
+  /** The current user, fresh from the API. */
+  me(token: string): Promise<SessionUser>;
+  updateProfile(token: string, changes: { name: string; lastName: string }): Promise<{ token: string; user: SessionUser }>;
+  setAvatar(token: string, image: Buffer, contentType: string): Promise<{ token: string; user: SessionUser }>;
+  changePassword(token: string, currentPassword: string, newPassword: string): Promise<{ token: string }>;
+  listUsers(token: string, query: { q?: string; page?: number }): Promise<UserList>;
+};
+
+export const INVALID_CREDENTIALS = 'invalid_credentials';
+
+export type EmbeddedDeps = {
+  db: Db;
+  key: Uint8Array;
+  ttlMinutes: number;
+  verify: TokenVerifier;
+  saveAvatar: (image: Buffer, contentType: string) => Promise<string>;
+};
+
+export function embeddedBackend(deps: EmbeddedDeps): Backend {
+  const { db } = deps;
+  async function currentUser(token: string): Promise<users.User> {
+    let userName: string;
+    try {
+      userName = (await deps.verify(token)).userName;
+    } catch {
+      throw new ApiError(401, 'unauthorized', 'The token is missing, invalid or expired');
+    }
+    const user = users.findUser(db, userName);
+    if (!user || user.disabled) throw new ApiError(401, 'unauthorized', 'The token is missing, invalid or expired');
+    return user;
+  }
+  const issue = (user: users.User) => signToken(users.sessionUserOf(user), deps.key, deps.ttlMinutes);
+
+  return {
+    async login(identifier, password) {
+      const user = await users.authenticate(db, identifier, password);
+      if (!user) throw new ApiError(401, INVALID_CREDENTIALS, 'Incorrect user name or password');
+      return { token: await issue(user) };
+    },
+    async me(token) {
+      return users.sessionUserOf(await currentUser(token));
+    },
+    async updateProfile(token, changes) {
+      const user = users.updateProfile(db, (await currentUser(token)).userName, changes);
+      return { token: await issue(user), user: users.sessionUserOf(user) };
+    },
+    async setAvatar(token, image, contentType) {
+      const current = await currentUser(token);
+      const url = await deps.saveAvatar(image, contentType);
+      const user = users.setAvatar(db, current.userName, url);
+      return { token: await issue(user), user: users.sessionUserOf(user) };
+    },
+    async changePassword(token, currentPassword, newPassword) {
+      const user = await users.changePassword(db, (await currentUser(token)).userName, currentPassword, newPassword);
+      return { token: await issue(user) };
+    },
+    async listUsers(token, query) {
+      const user = await currentUser(token);
+      if (user.role !== 'ADMIN') throw new ApiError(403, 'forbidden', 'Only administrators may do this');
+      return users.listUsers(db, query);
+    },
+  };
+}
+
+const UPSTREAM_TIMEOUT_MS = 5000;
+
+/** The external API (API_URL), spoken to with the contract of docs/openapi.json. */
+export function httpBackend(apiUrl: string, fetchImpl: typeof fetch = fetch): Backend {
+  const base = apiUrl.replace(/\/+$/, '');
+  async function call<T>(method: string, path: string, options: { token?: string; json?: unknown; body?: Buffer; contentType?: string } = {}): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (options.token) headers.Authorization = `Bearer ${options.token}`;
+    let body: BodyInit | undefined;
+    if (options.json !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.body) {
+      headers['Content-Type'] = options.contentType ?? 'application/octet-stream';
+      body = new Uint8Array(options.body);
+    }
+    let response: Response;
+    try {
+      response = await fetchImpl(base + path, { method, headers, body: body ?? null, signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS), redirect: 'error' });
+    } catch (error) {
+      throw new ApiError(503, 'api_unavailable', `The API at ${base} could not be reached`, undefined, { cause: error });
+    }
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      if (response.ok) throw new ApiError(502, 'bad_gateway', `The API answered ${method} ${path} with something that is not JSON`);
+    }
+    if (!response.ok) {
+      const error = (parsed as { error?: { code?: unknown; message?: unknown; fields?: unknown } } | null)?.error;
+      if (response.status >= 500) throw new ApiError(503, 'api_unavailable', `The API answered ${response.status}`);
+      throw new ApiError(
+        response.status,
+        typeof error?.code === 'string' ? error.code : response.status === 401 ? 'unauthorized' : 'api_error',
+        typeof error?.message === 'string' ? error.message : `The API answered ${response.status}`,
+        error?.fields && typeof error.fields === 'object' ? (error.fields as Record<string, string>) : undefined,
+      );
+    }
+    return parsed as T;
+  }
+
+  async function freshToken(token: string, answer: { token?: unknown }) {
+    return typeof answer.token === 'string' && answer.token ? answer.token : token;
+  }
+
+  return {
+    async login(identifier, password) {
+      try {
+        const answer = await call<{ token?: unknown }>('POST', '/login', { json: { identifier, password } });
+        if (typeof answer?.token !== 'string' || !answer.token) throw new ApiError(502, 'bad_gateway', 'The API answered the login without a token');
+        return { token: answer.token };
+      } catch (error) {
+        // Whatever the upstream says about a refused login, the visitor hears one message.
+        if (error instanceof ApiError && (error.status === 401 || error.status === 403 || error.status === 404 || error.status === 400 || error.status === 422)) {
+          throw new ApiError(401, INVALID_CREDENTIALS, 'Incorrect user name or password');
+        }
+        throw error;
+      }
+    },
+    me: (token) => call<SessionUser>('GET', '/me', { token }),
+    async updateProfile(token, changes) {
+      const answer = await call<{ token?: string; user: SessionUser }>('PATCH', '/me', { token, json: changes });
+      return { token: await freshToken(token, answer), user: answer.user };
+    },
+    async setAvatar(token, image, contentType) {
+      const answer = await call<{ token?: string; user: SessionUser }>('PUT', '/me/avatar', { token, body: image, contentType });
+      return { token: await freshToken(token, answer), user: answer.user };
+    },
+    async changePassword(token, currentPassword, newPassword) {
+      const answer = await call<{ token?: string }>('POST', '/me/password', { token, json: { currentPassword, newPassword } });
+      return { token: await freshToken(token, answer) };
+    },
+    listUsers: (token, query) =>
+      call<UserList>('GET', `/admin/users?${new URLSearchParams({ q: query.q ?? '', page: String(query.page ?? 1) })}`, { token }),
+  };
+}

@@ -1,0 +1,207 @@
+// The forms of the private area, posted to their page's own URL: login, profile, change
+// password; and logout. Without JavaScript: POST, then 303 (or the page again with the error).
+// With JavaScript (Accept: application/json): a JSON FormResponse, no reload.
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import { safeRedirectPath } from '../../shared/safe-path.ts';
+import type { FormResponse, FormState } from '../../shared/page-data.ts';
+import { routePath, type Route, type RouteForm } from '../../shared/routes.ts';
+import { ROLE_AREA, type SessionUser } from '../../shared/user.ts';
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, passwordProblem } from '../../shared/validation.ts';
+import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
+import type { Logger } from '../logger.ts';
+import { AVATAR_MAX_BYTES } from '../api/avatars.ts';
+import type { Backend } from './backend.ts';
+import type { LoginGuard } from './login.ts';
+import { clearSession, takeRememberedPath, writeSession, type Session, type SessionCodec } from './session.ts';
+import type { TokenVerifier } from './tokens.ts';
+
+export type FormDeps = {
+  backend: Backend;
+  codec: SessionCodec;
+  verify: TokenVerifier;
+  loginGuard: LoginGuard;
+  tokenTtlMinutes: number;
+  logger: Logger;
+  /** Renders the page at req.originalUrl with a form state and a status (no-JS error path). */
+  renderWithForm: (req: Request, res: Response, form: FormState, status: number) => Promise<void>;
+};
+
+/** DESIGN.md §3: CLI, ORG and CONS go to their area, anyone else home; same locale form. */
+export function roleHome(role: string, form: RouteForm): string {
+  return routePath(ROLE_AREA[role] ?? 'index', form);
+}
+
+function wantsJson(req: Request): boolean {
+  return req.accepts(['html', 'json']) === 'json';
+}
+
+function redirectAfterPost(req: Request, res: Response, to: string, success?: string) {
+  if (wantsJson(req)) {
+    const body: FormResponse = { ok: true, redirect: to, ...(success ? { success } : {}) };
+    res.json(body);
+  } else res.redirect(303, to);
+}
+
+const fieldText = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
+const loginForm = z.object({ identifier: fieldText(254), password: z.string().min(1, 'validation.required').max(PASSWORD_MAX_LENGTH, 'validation.tooLong') });
+const profileForm = z.object({ name: fieldText(NAME_MAX_LENGTH), lastName: fieldText(NAME_MAX_LENGTH) });
+const passwordForm = z.object({
+  currentPassword: z.string().min(1, 'validation.required').max(PASSWORD_MAX_LENGTH, 'validation.tooLong'),
+  newPassword: z.string().max(PASSWORD_MAX_LENGTH, 'validation.passwordTooLong'),
+  confirmPassword: z.string().max(PASSWORD_MAX_LENGTH, 'validation.tooLong'),
+});
+
+function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) fields[String(issue.path[0] ?? '_')] ??= issue.message;
+  return fields;
+}
+
+function stringValues(body: unknown, keys: string[]): Record<string, string> {
+  const values: Record<string, string> = {};
+  const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  for (const key of keys) if (typeof record[key] === 'string') values[key] = (record[key] as string).slice(0, 300);
+  return values;
+}
+
+export async function sessionFromToken(token: string, verify: TokenVerifier, ttlMinutes: number): Promise<Session> {
+  let claims;
+  try {
+    claims = await verify(token);
+  } catch (error) {
+    throw new ApiError(502, 'bad_token', 'The API answered with a token this site cannot read', undefined, { cause: error });
+  }
+  const user: SessionUser = { name: claims.name, lastName: claims.lastName, userName: claims.userName, role: claims.role, avatar: claims.avatar, scope: claims.scope };
+  return { token, user, exp: claims.exp ?? Math.floor(Date.now() / 1000) + ttlMinutes * 60 };
+}
+
+export function createFormHandlers(deps: FormDeps) {
+  const urlencoded = express.urlencoded({ extended: false, limit: '16kb' });
+  const json = express.json({ limit: '16kb' });
+  const bodyParsers: RequestHandler[] = [urlencoded, json];
+
+  async function fail(req: Request, res: Response, status: number, form: FormState) {
+    if (form.error?.retryAfter) res.set('Retry-After', String(form.error.retryAfter));
+    if (wantsJson(req)) {
+      const body: FormResponse = { ok: false, form };
+      res.status(status).json(body);
+    } else await deps.renderWithForm(req, res, form, status);
+  }
+
+  /** Maps a backend failure to the form's error, logging what is not the visitor's doing. */
+  async function failWith(req: Request, res: Response, formName: string, error: unknown, values: Record<string, string>) {
+    if (error instanceof TooManyAttemptsError) {
+      return fail(req, res, 429, { form: formName, values, error: { code: error.code, message: error.message, retryAfter: error.retryAfter } });
+    }
+    if (error instanceof ApiError && error.status < 500) {
+      return fail(req, res, error.status, {
+        form: formName,
+        values,
+        error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
+      });
+    }
+    if (error instanceof ApiError && error.status === 503) {
+      deps.logger.warn({ err: error }, 'API unreachable');
+      return fail(req, res, 503, { form: formName, values, error: { code: 'api_unavailable', message: error.message } });
+    }
+    deps.logger.error({ err: error, form: formName }, 'form failed');
+    return fail(req, res, 500, { form: formName, values, error: { code: 'internal', message: 'Internal error' } });
+  }
+
+  async function login(req: Request, res: Response, route: Route) {
+    if (res.locals.session) return redirectAfterPost(req, res, routePath('index', route));
+    const values = stringValues(req.body, ['identifier']);
+    const parsed = loginForm.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      return fail(req, res, 400, { form: 'login', values, error: { code: 'invalid_request', message: 'Fill in both fields', fields: fieldErrors(parsed.error) } });
+    }
+    const { identifier, password } = parsed.data;
+    try {
+      const { token } = await deps.loginGuard(req, identifier, () => deps.backend.login(identifier, password));
+      const session = await sessionFromToken(token, deps.verify, deps.tokenTtlMinutes);
+      await writeSession(req, res, deps.codec, session);
+      // seed-spec §5: back to the remembered path only when it is a safe local path.
+      const target = safeRedirectPath(takeRememberedPath(req, res), roleHome(session.user.role, route));
+      deps.logger.info({ userName: session.user.userName }, 'signed in');
+      redirectAfterPost(req, res, target);
+    } catch (error) {
+      await failWith(req, res, 'login', error, values);
+    }
+  }
+
+  async function profile(req: Request, res: Response, route: Route, session: Session) {
+    const isImage = (req.get('content-type') ?? '').startsWith('image/');
+    const values = isImage ? {} : stringValues(req.body, ['name', 'lastName']);
+    try {
+      let answer: { token: string };
+      if (isImage) {
+        const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        answer = await deps.backend.setAvatar(session.token, body, req.get('content-type') ?? '');
+      } else {
+        const parsed = profileForm.safeParse(req.body ?? {});
+        if (!parsed.success) {
+          return fail(req, res, 422, { form: 'profile', values, error: { code: 'invalid_request', message: 'Check the highlighted fields', fields: fieldErrors(parsed.error) } });
+        }
+        answer = await deps.backend.updateProfile(session.token, parsed.data);
+      }
+      await writeSession(req, res, deps.codec, await sessionFromToken(answer.token, deps.verify, deps.tokenTtlMinutes));
+      redirectAfterPost(req, res, `${routePath('profile', route)}?saved=${isImage ? 'avatar' : 'profile'}`, isImage ? 'avatar' : 'profile');
+    } catch (error) {
+      await failWith(req, res, isImage ? 'avatar' : 'profile', error, values);
+    }
+  }
+
+  async function changePassword(req: Request, res: Response, route: Route, session: Session) {
+    const parsed = passwordForm.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      return fail(req, res, 422, { form: 'changePassword', error: { code: 'invalid_request', message: 'Check the highlighted fields', fields: fieldErrors(parsed.error) } });
+    }
+    const { currentPassword, newPassword, confirmPassword } = parsed.data;
+    const problem = passwordProblem(newPassword, session.user.userName);
+    const fields: Record<string, string> = {};
+    if (problem) fields.newPassword = problem;
+    if (newPassword !== confirmPassword) fields.confirmPassword = 'validation.passwordsDiffer';
+    if (Object.keys(fields).length > 0) {
+      return fail(req, res, 422, { form: 'changePassword', error: { code: 'invalid_password', message: 'Check the highlighted fields', fields } });
+    }
+    try {
+      const { token } = await deps.backend.changePassword(session.token, currentPassword, newPassword);
+      await writeSession(req, res, deps.codec, await sessionFromToken(token, deps.verify, deps.tokenTtlMinutes));
+      redirectAfterPost(req, res, `${routePath('changePassword', route)}?saved=password`, 'password');
+    } catch (error) {
+      await failWith(req, res, 'changePassword', error, {});
+    }
+  }
+
+  /** POST to a page: dispatched by the matched route's page; other pages take no POST. */
+  const pagePost = (route: Route): RequestHandler | null => {
+    switch (route.page) {
+      case 'login':
+        return (req, res) => login(req, res, route);
+      case 'profile':
+      case 'changePassword':
+        return (req, res) => {
+          const session = res.locals.session;
+          if (!session) {
+            // The session ended meanwhile: sign in again, then come back.
+            return redirectAfterPost(req, res, routePath('login', route));
+          }
+          return route.page === 'profile' ? profile(req, res, route, session) : changePassword(req, res, route, session);
+        };
+      default:
+        return null;
+    }
+  };
+
+  const avatarBody = express.raw({ type: (req) => (req.headers['content-type'] ?? '').startsWith('image/'), limit: AVATAR_MAX_BYTES });
+
+  const logout: RequestHandler = (req, res) => {
+    clearSession(req, res);
+    const locale = req.path.startsWith('/en/') ? 'en' : req.path.startsWith('/es/') ? 'es' : null;
+    const to = routePath('index', locale ? { locale, prefixed: true } : { locale: 'es', prefixed: false });
+    redirectAfterPost(req, res, to);
+  };
+
+  return { bodyParsers: [...bodyParsers, avatarBody], pagePost, logout };
+}

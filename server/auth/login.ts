@@ -1,0 +1,28 @@
+// Login attempts: limited per account and per IP (counters in the database), the same answer
+// for an unknown user and a wrong password (the backend makes both INVALID_CREDENTIALS).
+import type { Request } from 'express';
+import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
+import { INVALID_CREDENTIALS } from './backend.ts';
+import type { RateLimiter } from './rate-limit.ts';
+
+export type LoginGuard = <T>(req: Request, identifier: string, attempt: () => Promise<T>) => Promise<T>;
+
+export function createLoginGuard(limiter: RateLimiter, limits: { perAccount: number; perIp: number }): LoginGuard {
+  return async (req, identifier, attempt) => {
+    const accountKey = `login:account:${identifier.trim().toLowerCase()}`;
+    const ipKey = `login:ip:${req.ip ?? 'unknown'}`;
+    const wait = Math.max(limiter.retryAfter(accountKey, limits.perAccount), limiter.retryAfter(ipKey, limits.perIp));
+    if (wait > 0) throw new TooManyAttemptsError(wait);
+    try {
+      const result = await attempt();
+      limiter.reset(accountKey);
+      return result;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === INVALID_CREDENTIALS) {
+        limiter.hit(accountKey);
+        limiter.hit(ipKey);
+      }
+      throw error;
+    }
+  };
+}

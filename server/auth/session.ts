@@ -1,0 +1,100 @@
+// The session (DESIGN.md §3): cookie `auth._token.local`, sealed with SESSION_SECRET by
+// authenticated encryption (JWE, dir + A256GCM), carrying the API's Bearer token and the user
+// claims; it expires with the token. The browser can neither read nor forge it.
+import type { CookieOptions, Request, RequestHandler, Response } from 'express';
+import { EncryptJWT, jwtDecrypt } from 'jose';
+import { hkdfSync } from 'node:crypto';
+import { z } from 'zod';
+import { AUTH_REDIRECT_COOKIE, AUTH_REFRESH_TOKEN_COOKIE, AUTH_STRATEGY, AUTH_STRATEGY_COOKIE, AUTH_TOKEN_COOKIE } from '../../shared/constants.ts';
+import type { SessionUser } from '../../shared/user.ts';
+
+export type Session = { token: string; user: SessionUser; /** seconds since epoch */ exp: number };
+
+const sessionSchema = z.object({
+  token: z.string().min(1),
+  user: z.object({
+    name: z.string(),
+    lastName: z.string(),
+    userName: z.string().min(1),
+    role: z.string().min(1),
+    avatar: z.string().nullable(),
+    scope: z.array(z.string()),
+  }),
+});
+
+/** How long the remembered path of a visitor sent to login lives. */
+const REDIRECT_COOKIE_MAX_AGE_MS = 10 * 60 * 1000;
+
+export type SessionCodec = {
+  seal(session: Session): Promise<string>;
+  unseal(value: string): Promise<Session | null>;
+};
+
+export function createSessionCodec(secret: string): SessionCodec {
+  const key = new Uint8Array(hkdfSync('sha256', secret, 'the-product', 'session cookie v1', 32));
+  return {
+    async seal(session) {
+      return new EncryptJWT({ token: session.token, user: session.user })
+        .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+        .setIssuedAt()
+        .setExpirationTime(session.exp)
+        .encrypt(key);
+    },
+    async unseal(value) {
+      try {
+        const { payload } = await jwtDecrypt(value, key, { contentEncryptionAlgorithms: ['A256GCM'], keyManagementAlgorithms: ['dir'] });
+        const parsed = sessionSchema.safeParse(payload);
+        if (!parsed.success || typeof payload.exp !== 'number') return null;
+        return { ...parsed.data, exp: payload.exp };
+      } catch {
+        return null; // tampered, expired or sealed with another secret: signed out
+      }
+    },
+  };
+}
+
+function baseCookie(req: Request): CookieOptions {
+  return { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' };
+}
+
+export async function writeSession(req: Request, res: Response, codec: SessionCodec, session: Session): Promise<void> {
+  const maxAge = Math.max(0, session.exp * 1000 - Date.now());
+  res.cookie(AUTH_TOKEN_COOKIE, await codec.seal(session), { ...baseCookie(req), maxAge });
+  res.cookie(AUTH_STRATEGY_COOKIE, AUTH_STRATEGY, { ...baseCookie(req), maxAge });
+  res.clearCookie(AUTH_REFRESH_TOKEN_COOKIE, baseCookie(req));
+}
+
+export function clearSession(req: Request, res: Response): void {
+  for (const name of [AUTH_TOKEN_COOKIE, AUTH_STRATEGY_COOKIE, AUTH_REFRESH_TOKEN_COOKIE]) res.clearCookie(name, baseCookie(req));
+}
+
+export function rememberPath(req: Request, res: Response, path: string): void {
+  res.cookie(AUTH_REDIRECT_COOKIE, path, { ...baseCookie(req), maxAge: REDIRECT_COOKIE_MAX_AGE_MS });
+}
+
+export function takeRememberedPath(req: Request, res: Response): unknown {
+  const value: unknown = (req.cookies as Record<string, unknown>)[AUTH_REDIRECT_COOKIE];
+  if (value !== undefined) res.clearCookie(AUTH_REDIRECT_COOKIE, baseCookie(req));
+  return value;
+}
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    session?: Session | null;
+  }
+}
+
+/** Reads the session cookie into res.locals.session; a bad or expired one is cleared. */
+export function sessionMiddleware(codec: SessionCodec): RequestHandler {
+  return async (req, res, next) => {
+    const value: unknown = (req.cookies as Record<string, unknown>)[AUTH_TOKEN_COOKIE];
+    if (typeof value !== 'string' || value === '') {
+      res.locals.session = null;
+      return next();
+    }
+    const session = await codec.unseal(value);
+    if (!session) clearSession(req, res);
+    res.locals.session = session;
+    next();
+  };
+}
