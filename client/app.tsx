@@ -1,6 +1,8 @@
 import { createElement, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { runGuards } from '../shared/guards.ts';
 import type { Locale } from '../shared/locales.ts';
+import { matchRoute } from '../shared/routes.ts';
 import type { Head, PagePayload } from '../shared/page-data.ts';
 import type { Messages } from '../shared/translate.ts';
 import type { BootData } from './boot.ts';
@@ -69,6 +71,16 @@ export function App({ boot }: AppProps) {
     if (url === view.payload.url && !revalidate) return;
     const controller = new AbortController();
     (async () => {
+      // Guards run in the browser before a navigation (seed-spec §2); a redirect that needs
+      // the server (remembering the path for after login) goes through /_data instead.
+      const target = matchRoute(location.pathname);
+      if (target?.kind === 'route') {
+        const outcome = runGuards({ route: target.route, params: target.params, url, user: signedOut ? null : view.payload.user });
+        if (outcome?.kind === 'redirect' && !outcome.rememberPath) {
+          navigate(outcome.to, { replace: true });
+          return;
+        }
+      }
       const answer = await fetchPageData(url, controller.signal);
       if (answer.kind === 'redirect') {
         if (/^\//.test(answer.to)) navigate(answer.to, { replace: true });

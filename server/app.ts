@@ -114,6 +114,7 @@ export async function createApp(deps: AppDeps) {
 
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
   app.set('etag', false);
 
   // 1. A fresh nonce per request, for every script the page carries (CSP below).

@@ -15,6 +15,15 @@ const schema = z.object({
   /** DESIGN.md §3: the i18n_redirected cookie is supported but off by default. */
   LOCALE_COOKIE: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Behind a reverse proxy: which proxies to trust for the client IP and HTTPS detection
+   * (Express "trust proxy": true, a hop count, or addresses/subnets like "loopback, 10.0.0.0/8").
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('false')
+    .transform((v): boolean | number | string => (v === 'true' ? true : v === 'false' || v === '' ? false : /^\d+$/.test(v) ? Number(v) : v)),
   /** Where the embedded SQLite database and uploaded avatars live. */
   DATA_DIR: z.string().min(1).default('./data'),
   /** Seals the session cookie (authenticated encryption). Required in production. */

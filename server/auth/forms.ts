@@ -101,9 +101,10 @@ export function createFormHandlers(deps: FormDeps) {
         error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
       });
     }
-    if (error instanceof ApiError && error.status === 503) {
-      deps.logger.warn({ err: error }, 'API unreachable');
-      return fail(req, res, 503, { form: formName, values, error: { code: 'api_unavailable', message: error.message } });
+    if (error instanceof ApiError) {
+      // The API is down (503) or answered something unusable (502): say so, keep the input.
+      deps.logger.warn({ err: error, form: formName }, 'API failure');
+      return fail(req, res, error.status, { form: formName, values, error: { code: error.code, message: error.message } });
     }
     deps.logger.error({ err: error, form: formName }, 'form failed');
     return fail(req, res, 500, { form: formName, values, error: { code: 'internal', message: 'Internal error' } });

@@ -1,0 +1,117 @@
+import { SignJWT } from 'jose';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { afterAll, expect, test } from 'vitest';
+import { createTestApp, ORIGIN } from './helpers/app.ts';
+
+// A small upstream API started by the test: the contract of docs/openapi.json, HS256 tokens.
+const SHARED_SECRET = 'upstream-shared-secret-that-is-long-enough';
+const key = new TextEncoder().encode(SHARED_SECRET);
+const seen: { method: string; url: string; headers: IncomingMessage['headers'] }[] = [];
+let refuseTokens = false;
+
+async function tokenFor(userName: string, role: string) {
+  return new SignJWT({ name: 'Up', lastName: 'Stream', userName, role, avatar: null, scope: ['reports:read'] })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setExpirationTime('1h')
+    .sign(key);
+}
+
+const upstream: Server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (c: Buffer) => (body += c.toString()));
+  req.on('end', async () => {
+    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+    const send = (status: number, value: unknown) => {
+      res.writeHead(status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(value));
+    };
+    if (req.method === 'POST' && req.url === '/v1/login') {
+      const { identifier, password } = JSON.parse(body || '{}') as { identifier?: string; password?: string };
+      if (password !== 'upstream-password') return send(401, { error: { code: 'bad_credentials', message: 'nope' } });
+      return send(200, { token: await tokenFor(identifier ?? 'x', identifier === 'boss' ? 'ADMIN' : 'CLI') });
+    }
+    if (refuseTokens) return send(401, { error: { code: 'unauthorized', message: 'expired' } });
+    if (req.url?.startsWith('/v1/admin/users')) return send(200, { items: [], total: 0, page: 1, pageSize: 20 });
+    if (req.url === '/v1/echo') return send(200, { ok: true });
+    return send(404, { error: { code: 'not_found', message: 'no' } });
+  });
+});
+await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+const API_URL = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
+
+const { app } = await createTestApp({ API_URL, API_JWT_SECRET: SHARED_SECRET });
+
+async function signIn(identifier: string, password = 'upstream-password') {
+  return request(app).post('/en/login').set('Origin', ORIGIN).type('form').send({ identifier, password });
+}
+function sessionCookie(res: request.Response) {
+  return ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('auth._token.local='))!.split(';')[0]!;
+}
+
+test('login posts to {API_URL}/login and signs in with the token it answers', async () => {
+  const res = await signIn('carla');
+  expect(res.status).toBe(303);
+  expect(res.headers.location).toBe('/en/client');
+  const call = seen.find((c) => c.url === '/v1/login');
+  expect(call?.method).toBe('POST');
+  expect(call?.headers.authorization).toBeUndefined();
+  const page = await request(app).get('/en/client').set('Cookie', sessionCookie(res));
+  expect(page.status).toBe(200);
+  expect(page.text).toContain('navbar-user-name">Up<!-- --> <!-- -->Stream');
+});
+
+test('an upstream refusal is the same invalid-credentials message', async () => {
+  const res = await signIn('carla', 'wrong');
+  expect(res.status).toBe(401);
+  expect(res.text).toContain('Incorrect user name or password.');
+});
+
+test('a token that does not verify with API_JWT_SECRET is refused (502), no session', async () => {
+  const { app: strict } = await createTestApp({ API_URL, API_JWT_SECRET: 'a-different-secret-that-is-long-enough-xx' });
+  const res = await request(strict).post('/login').set('Origin', ORIGIN).type('form').send({ identifier: 'carla', password: 'upstream-password' });
+  expect(res.status).toBe(502);
+  expect(res.headers['set-cookie'] ?? []).not.toEqual(expect.arrayContaining([expect.stringMatching(/^auth\._token\.local=[^;]/)]));
+});
+
+test('/api/* is proxied with the session Bearer token; the browser Authorization and cookies are not forwarded', async () => {
+  const cookie = sessionCookie(await signIn('carla'));
+  seen.length = 0;
+  const res = await request(app).get('/api/echo').set('Cookie', `${cookie}; other=1`).set('Authorization', 'Bearer forged-by-the-browser');
+  expect(res.status).toBe(200);
+  expect(res.headers['cache-control']).toBe('private, no-store');
+  const call = seen.find((c) => c.url === '/v1/echo')!;
+  expect(call.headers.authorization).toMatch(/^Bearer eyJ/);
+  expect(call.headers.authorization).not.toContain('forged');
+  expect(call.headers.cookie).toBeUndefined();
+});
+
+test('an upstream 401 clears the session and sends the user to login with the path remembered', async () => {
+  const cookie = sessionCookie(await signIn('boss'));
+  refuseTokens = true;
+  try {
+    const res = await request(app).get('/en/admin').set('Cookie', cookie);
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/en/login');
+    const set = String(res.headers['set-cookie']);
+    expect(set).toMatch(/auth\._token\.local=;/);
+    expect(set).toContain('auth.redirect=%2Fen%2Fadmin');
+    const api = await request(app).get('/api/echo').set('Cookie', cookie);
+    expect(api.status).toBe(401);
+    expect(String(api.headers['set-cookie'])).toMatch(/auth\._token\.local=;/);
+  } finally {
+    refuseTokens = false;
+  }
+});
+
+test('external API down: login answers 503 with a clear message', async () => {
+  const { app: orphan } = await createTestApp({ API_URL: 'http://127.0.0.1:9/v1', API_JWT_SECRET: SHARED_SECRET });
+  const res = await request(orphan).post('/en/login').set('Origin', ORIGIN).type('form').send({ identifier: 'carla', password: 'x' });
+  expect(res.status).toBe(503);
+  expect(res.text).toContain('The sign-in service is not available right now');
+  const proxied = await request(orphan).get('/api/echo');
+  expect(proxied.status).toBe(503);
+  expect(proxied.body.error.code).toBe('api_unavailable');
+});
