@@ -1,11 +1,12 @@
 import { createElement, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { brandingCssVariables, type Branding } from '../shared/branding.ts';
 import { runGuards } from '../shared/guards.ts';
 import type { Locale } from '../shared/locales.ts';
 import { matchRoute } from '../shared/routes.ts';
 import type { Head, PagePayload } from '../shared/page-data.ts';
 import type { Messages } from '../shared/translate.ts';
-import type { BootData } from './boot.ts';
+import { BRANDING_STYLE_ID, type BootData } from './boot.ts';
 import { ErrorView } from './components/error-view.tsx';
 import { Layout } from './components/layout.tsx';
 import { I18nProvider } from './i18n.tsx';
@@ -32,6 +33,17 @@ async function messagesFor(locale: Locale, boot: BootData): Promise<Messages> {
   const messages = (await response.json()) as Messages;
   messageCache.set(locale, messages);
   return messages;
+}
+
+/** Branding colours after a client navigation: CSSOM, which the CSP allows (no inline styles). */
+function applyBranding(branding: Branding | null | undefined) {
+  document.getElementById(BRANDING_STYLE_ID)?.remove();
+  const root = document.documentElement.style;
+  const variables = brandingCssVariables(branding);
+  for (const name of ['--navbar-bg', '--navbar-fg']) {
+    if (variables?.[name]) root.setProperty(name, variables[name]);
+    else root.removeProperty(name);
+  }
 }
 
 function applyHead(head: Head, locale: Locale) {
@@ -112,6 +124,7 @@ export function App({ boot }: AppProps) {
       return;
     }
     applyHead(view.payload.head, view.payload.locale);
+    applyBranding(signedOut ? null : view.payload.branding);
     if (!location.hash) window.scrollTo(0, 0);
     mainRef.current?.focus({ preventScroll: true });
     // Only when a new page is shown, not on every location change.
@@ -121,12 +134,17 @@ export function App({ boot }: AppProps) {
   const { payload, messages } = view;
   return (
     <I18nProvider locale={payload.locale} messages={messages}>
+      {/* Logout resets the logo at once (seed-spec §4). */}
       <Layout
         payload={payload}
         siteName={boot.siteName}
         mainRef={mainRef}
         user={signedOut ? null : payload.user}
-        onSignedOut={() => setSignedOut(true)}
+        branding={signedOut ? null : (payload.branding ?? null)}
+        onSignedOut={() => {
+          setSignedOut(true);
+          applyBranding(null);
+        }}
       >
         {navigationError ? <ErrorView error={{ status: 500, message: '' }} /> : <PageView payload={payload} />}
       </Layout>

@@ -1,5 +1,6 @@
 // What the server hands the client for one page: embedded in the HTML for the first render
 // and answered as JSON by /_data for client navigations. Both come from the same code path.
+import type { Branding } from './branding.ts';
 import type { Locale } from './locales.ts';
 import type { LegalPageKey, PageKey, RouteParams } from './routes.ts';
 import type { SessionUser } from './user.ts';
@@ -85,6 +86,8 @@ export type PagePayload = {
   head: Head;
   user: SessionUser | null;
   form?: FormState;
+  /** Navbar branding of the signed-in user on /client and /organization (seed-spec §2). */
+  branding?: Branding | null;
 };
 
 /** The answer of /_data: a page, or where to go instead. */

@@ -1,5 +1,6 @@
 import type { ReactNode, RefObject } from 'react';
 import type { PagePayload } from '../../shared/page-data.ts';
+import type { Branding } from '../../shared/branding.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { useI18n } from '../i18n.tsx';
 import { Footer } from './footer.tsx';
@@ -11,9 +12,11 @@ export function Layout({
   siteName,
   mainRef,
   user,
+  branding,
   onSignedOut,
   children,
 }: {
+  branding: Branding | null;
   payload: PagePayload;
   siteName: string;
   user: SessionUser | null;
@@ -27,7 +30,7 @@ export function Layout({
       <a className="skip-link" href="#main">
         {t('layout.skipToContent')}
       </a>
-      <Navbar payload={payload} siteName={siteName} user={user} onSignedOut={onSignedOut} />
+      <Navbar payload={payload} siteName={siteName} user={user} branding={branding} onSignedOut={onSignedOut} />
       <main id="main" ref={mainRef} tabIndex={-1} className="main">
         {children}
       </main>

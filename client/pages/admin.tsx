@@ -1,11 +1,19 @@
+import { AdminUsers } from '../components/admin-users.tsx';
 import { useI18n } from '../i18n.tsx';
+import type { PageProps } from './registry.ts';
 
-// The private area is built in the sign-in issue; until then the guards keep visitors out.
-export default function AdminPage() {
+/**
+ * The admin console (role ADMIN, checked by the route's guards and again by every API call).
+ * The server renders the first page of users; the console then works through the API.
+ */
+export default function AdminPage({ data, user }: PageProps<'admin'>) {
   const { t } = useI18n();
   return (
-    <div className="container page">
+    <div className="container page admin-page">
       <h1>{t('pages.admin.title')}</h1>
+      {user && <p className="admin-greeting">{t('areas.welcome', { name: user.name })}</p>}
+      <p className="section-lead">{t('areas.admin.lead')}</p>
+      <AdminUsers initial={data.users} currentUserName={user?.userName ?? null} />
     </div>
   );
 }

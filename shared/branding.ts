@@ -1,0 +1,39 @@
+// Navbar branding (seed-spec §2: on /client and /organization, per user). The CMS and the
+// database are not trusted with CSS: only hex colours pass, only our own paths as logos.
+
+export type Branding = { color: string; logo: string | null };
+
+export const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+export function isHexColor(value: unknown): value is string {
+  return typeof value === 'string' && HEX_COLOR.test(value);
+}
+
+/** seed-spec §2: branding applies when the last path segment is 'organization' or 'client'. */
+export function isBrandedPath(pathname: string): boolean {
+  const last = pathname.replace(/\/+$/, '').split('/').pop();
+  return last === 'client' || last === 'organization';
+}
+
+/** A logo we may show: a same-origin path (our avatars or the /cms proxy), nothing else. */
+export function isSafeLogoPath(value: unknown): value is string {
+  return typeof value === 'string' && /^\/(?:cms|api\/branding-logos)\/[A-Za-z0-9/_.\-]+$/.test(value) && !value.includes('..');
+}
+
+/** Dark or white text, whichever reads better on the branding colour (WCAG luminance). */
+export function readableTextColor(hex: string): string {
+  const full = hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex;
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(full.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  // Contrast against #062326 (L≈0.014) versus white (L=1).
+  return (luminance + 0.05) / (0.014 + 0.05) >= 1.05 / (luminance + 0.05) ? '#062326' : '#ffffff';
+}
+
+/** The CSS custom properties that paint the navbar in the branding colour. */
+export function brandingCssVariables(branding: Branding | null | undefined): Record<string, string> | null {
+  if (!branding || !isHexColor(branding.color)) return null;
+  return { '--navbar-bg': branding.color, '--navbar-fg': readableTextColor(branding.color) };
+}
