@@ -11,7 +11,9 @@ import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
 import type { PagePayload } from '../shared/page-data.ts';
 import { matchRoute } from '../shared/routes.ts';
 import { isSafeLocalPath } from '../shared/safe-path.ts';
+import type { Branding } from '../shared/branding.ts';
 import { avatarStore } from './api/avatars.ts';
+import { embeddedBranding, type BrandingSource } from './branding/embedded.ts';
 import { createApiProxy } from './api/proxy.ts';
 import { createApiRouter } from './api/router.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
@@ -51,6 +53,31 @@ const PRIVATE_NO_STORE = 'private, no-store';
 
 function nonceOf(res: express.Response): string {
   return res.locals.cspNonce as string;
+}
+
+/** seed-spec §2 / issue 4: branding must never hold a page up: defaults after the timeout. */
+const BRANDING_TIMEOUT_MS = 1500;
+function withTimeout(source: BrandingSource, ms: number, logger: Logger) {
+  return async (userName: string): Promise<Branding | null> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<null>((resolve) => {
+      timer = setTimeout(() => {
+        logger.warn({ userName, timeoutMs: ms }, 'branding timed out: default navbar');
+        resolve(null);
+      }, ms);
+    });
+    try {
+      return await Promise.race([
+        source.getBranding(userName).catch((error: unknown) => {
+          logger.warn({ err: error, userName }, 'branding failed: default navbar');
+          return null;
+        }),
+        timeout,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 }
 
 function deriveKey(secret: string, purpose: string): string {
@@ -93,6 +120,8 @@ export async function createApp(deps: AppDeps) {
   const backend = config.API_URL
     ? httpBackend(config.API_URL, deps.fetch)
     : embeddedBackend({ db, key: apiKey, ttlMinutes: config.TOKEN_TTL_MINUTES, verify, saveAvatar: (image) => avatars.save(image) });
+  const brandingStore = embeddedBranding(db);
+  const branding = withTimeout(brandingStore, BRANDING_TIMEOUT_MS, logger);
   const codec = createSessionCodec(config.SESSION_SECRET);
   const loginGuard = createLoginGuard(createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000), {
     perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
@@ -106,6 +135,7 @@ export async function createApp(deps: AppDeps) {
   const resolveDeps: ResolveDeps = {
     content,
     backend,
+    branding,
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
     translator: (locale) => i18n.getFixedT(locale),
@@ -132,7 +162,8 @@ export async function createApp(deps: AppDeps) {
         directives: {
           defaultSrc: ["'self'"],
           scriptSrc: ["'self'", (_req, res) => `'nonce-${nonceOf(res as express.Response)}'`],
-          styleSrc: ["'self'"],
+          // Nonce'd <style> only for the per-user branding colours of the first paint.
+          styleSrc: ["'self'", (_req, res) => `'nonce-${nonceOf(res as express.Response)}'`],
           imgSrc: ["'self'", 'data:'],
           fontSrc: ["'self'"],
           connectSrc: ["'self'"],
@@ -184,7 +215,16 @@ export async function createApp(deps: AppDeps) {
   if (config.API_URL) {
     app.use('/api', createApiProxy(config.API_URL, logger));
   } else {
-    app.use('/api', bearerFromSession, createApiRouter({ db, backend, verify, loginGuard, dataDir: config.DATA_DIR, logger }));
+    app.use('/api', bearerFromSession, createApiRouter({
+        db,
+        backend,
+        verify,
+        loginGuard,
+        dataDir: config.DATA_DIR,
+        logger,
+        branding: brandingStore,
+        logos: avatarStore(config.DATA_DIR, 'branding-logos'),
+      }));
   }
 
   // 8. The request's language (whitelisted codes only), and the bare root's redirect.

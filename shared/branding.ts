@@ -17,7 +17,7 @@ export function isBrandedPath(pathname: string): boolean {
 
 /** A logo we may show: a same-origin path (our avatars or the /cms proxy), nothing else. */
 export function isSafeLogoPath(value: unknown): value is string {
-  return typeof value === 'string' && /^\/(?:cms|api\/branding-logos)\/[A-Za-z0-9/_.\-]+$/.test(value) && !value.includes('..');
+  return typeof value === 'string' && /^\/(?:cms|api\/branding-logos)\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes('..');
 }
 
 /** Dark or white text, whichever reads better on the branding colour (WCAG luminance). */

@@ -17,8 +17,9 @@ export function detectImageType(bytes: Buffer): AvatarExtension | null {
   return null;
 }
 
-export function avatarStore(dataDir: string) {
-  const dir = join(dataDir, 'avatars');
+/** Uploaded images (avatars, branding logos) under DATA_DIR/<folder>, served at /api/<folder>/. */
+export function avatarStore(dataDir: string, folder: 'avatars' | 'branding-logos' = 'avatars') {
+  const dir = join(dataDir, folder);
   return {
     dir,
     async save(image: Buffer): Promise<string> {
@@ -31,7 +32,7 @@ export function avatarStore(dataDir: string) {
       await mkdir(dir, { recursive: true });
       const file = `${randomBytes(16).toString('hex')}.${type}`;
       await writeFile(join(dir, file), image, { flag: 'wx' });
-      return `/api/avatars/${file}`;
+      return `/api/${folder}/${file}`;
     },
   };
 }

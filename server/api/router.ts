@@ -12,7 +12,9 @@ import type { LoginGuard } from '../auth/login.ts';
 import type { TokenVerifier } from '../auth/tokens.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
-import { AVATAR_FILE, AVATAR_MAX_BYTES, AVATAR_TYPES } from './avatars.ts';
+import { HEX_COLOR } from '../../shared/branding.ts';
+import type { embeddedBranding } from '../branding/embedded.ts';
+import { AVATAR_FILE, AVATAR_MAX_BYTES, AVATAR_TYPES, type avatarStore } from './avatars.ts';
 import * as users from './users.ts';
 
 const name = z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH);
@@ -32,6 +34,7 @@ const updateUserBody = z
   .object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional() })
   .refine((b) => b.role !== undefined || b.disabled !== undefined, 'give role or disabled');
 const resetPasswordBody = z.object({ password: z.string().max(PASSWORD_MAX_LENGTH).optional() });
+const brandingBody = z.object({ color: z.string().regex(HEX_COLOR, 'must be a hex colour such as #30B7BB').nullable() });
 const listQuery = z.object({
   q: z.string().max(100).optional(),
   page: z.coerce.number().int().min(1).max(100000).default(1),
@@ -61,6 +64,8 @@ export type ApiDeps = {
   loginGuard: LoginGuard;
   dataDir: string;
   logger: Logger;
+  branding: ReturnType<typeof embeddedBranding>;
+  logos: ReturnType<typeof avatarStore>;
 };
 
 declare module 'express-serve-static-core' {
@@ -151,15 +156,18 @@ export function createApiRouter(deps: ApiDeps) {
     }),
   );
 
-  router.get('/avatars/:file', (req, res, next) => {
-    const file = req.params.file;
-    if (!AVATAR_FILE.test(file)) return next(new ApiError(404, 'not_found', `No avatar ${JSON.stringify(file)}`));
-    const ext = file.slice(file.lastIndexOf('.') + 1) as keyof typeof AVATAR_TYPES;
-    res.set({ 'Content-Type': AVATAR_TYPES[ext], 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=31536000, immutable', 'Content-Security-Policy': "default-src 'none'" });
-    res.sendFile(join(deps.dataDir, 'avatars', file), { headers: { 'Content-Type': AVATAR_TYPES[ext] } }, (error) => {
-      if (error && !res.headersSent) next(new ApiError(404, 'not_found', `No avatar ${JSON.stringify(file)}`));
+  // Uploaded images: random names, so they can be cached for good; served with nosniff.
+  for (const folder of ['avatars', 'branding-logos'] as const) {
+    router.get(`/${folder}/:file`, (req, res, next) => {
+      const file = String(req.params.file);
+      if (!AVATAR_FILE.test(file)) return next(new ApiError(404, 'not_found', `No image ${JSON.stringify(file)}`));
+      const type = AVATAR_TYPES[file.slice(file.lastIndexOf('.') + 1) as keyof typeof AVATAR_TYPES];
+      res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=31536000, immutable', 'Content-Security-Policy': "default-src 'none'" });
+      res.sendFile(join(deps.dataDir, folder, file), { headers: { 'Content-Type': type } }, (error) => {
+        if (error && !res.headersSent) next(new ApiError(404, 'not_found', `No image ${JSON.stringify(file)}`));
+      });
     });
-  });
+  }
 
   // Admin: every route checks the role on the server.
   router.get('/admin/users', authenticated, requireAdmin, (req, res) => {
@@ -216,6 +224,55 @@ export function createApiRouter(deps: ApiDeps) {
       res.json(body.password ? { user } : { user, password });
     }),
   );
+
+  // Branding of CLI and ORG users (embedded mode; with a CMS it is edited there).
+  const requireBrandable = (userName: string) => {
+    const user = users.findUser(db, userName);
+    if (!user) throw new ApiError(404, 'user_not_found', `No user named ${JSON.stringify(userName)}`);
+    if (user.role !== 'CLI' && user.role !== 'ORG') {
+      throw new ApiError(409, 'not_brandable', `Branding applies to CLI and ORG users; ${user.userName} is ${user.role}`);
+    }
+    return user;
+  };
+  router.get(
+    '/admin/branding/:userName',
+    authenticated,
+    requireAdmin,
+    handle(async (req, res) => {
+      const user = requireBrandable(String(req.params.userName));
+      res.json({ userName: user.userName, branding: await deps.branding.getBranding(user.userName) });
+    }),
+  );
+  router.put(
+    '/admin/branding/:userName',
+    authenticated,
+    requireAdmin,
+    json,
+    handle(async (req, res) => {
+      const user = requireBrandable(String(req.params.userName));
+      const body = parse(brandingBody, req.body);
+      const branding = deps.branding.setBranding(user.userName, { color: body.color });
+      deps.logger.info({ admin: userOf(res).userName, userName: user.userName, color: body.color }, 'branding updated');
+      res.json({ userName: user.userName, branding });
+    }),
+  );
+  router.put(
+    '/admin/branding/:userName/logo',
+    authenticated,
+    requireAdmin,
+    express.raw({ type: () => true, limit: AVATAR_MAX_BYTES }),
+    handle(async (req, res) => {
+      const user = requireBrandable(String(req.params.userName));
+      const logo = await deps.logos.save(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+      const branding = deps.branding.setBranding(user.userName, { logo });
+      deps.logger.info({ admin: userOf(res).userName, userName: user.userName }, 'branding logo updated');
+      res.json({ userName: user.userName, branding });
+    }),
+  );
+  router.delete('/admin/branding/:userName/logo', authenticated, requireAdmin, (req, res) => {
+    const user = requireBrandable(String(req.params.userName));
+    res.json({ userName: user.userName, branding: deps.branding.setBranding(user.userName, { logo: null }) });
+  });
 
   router.use((req, _res, next) => next(new ApiError(404, 'not_found', `No API route ${req.method} /api${req.path}`)));
 

@@ -6,10 +6,11 @@ import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { Writable } from 'node:stream';
+import { brandingCssVariables } from '../../shared/branding.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
 import type { Messages } from '../../shared/translate.ts';
 import { App } from '../../client/app.tsx';
-import { BOOT_ELEMENT_ID, type BootData } from '../../client/boot.ts';
+import { BOOT_ELEMENT_ID, BRANDING_STYLE_ID, type BootData } from '../../client/boot.ts';
 import { loadPage } from '../../client/pages/registry.ts';
 import { escapeHtml, jsonForScript } from './html.ts';
 import { preloadsFor, stylesheetsFor, type ClientManifest } from './manifest.ts';
@@ -27,6 +28,14 @@ export type RenderOptions = {
 
 const RENDER_TIMEOUT_MS = 10_000;
 
+/** Branding colours in the first paint, through a nonce'd <style> (no inline style attributes). */
+function brandingStyle(payload: PagePayload, nonce: string): string {
+  const variables = brandingCssVariables(payload.branding);
+  if (!variables) return '';
+  const css = Object.entries(variables).map(([name, value]) => `${name}:${value}`).join(';');
+  return `<style id="${BRANDING_STYLE_ID}" nonce="${nonce}">:root{${css}}</style>`;
+}
+
 function documentHead(payload: PagePayload, options: RenderOptions): string {
   const { head } = payload;
   const page = payload.state.kind === 'page' ? payload.state.page : '';
@@ -39,6 +48,7 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
     `<link rel="canonical" href="${escapeHtml(head.canonical)}">`,
     ...head.alternates.map((a) => `<link rel="alternate" hreflang="${a.hrefLang}" href="${escapeHtml(a.href)}">`),
     '<meta name="theme-color" content="#30B7BB">',
+    brandingStyle(payload, options.nonce),
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     ...stylesheetsFor(options.manifest, page).map((href) => `<link rel="stylesheet" href="${href}">`),
     ...preloadsFor(options.manifest, page).map((href) => `<link rel="modulepreload" href="${href}">`),

@@ -6,6 +6,7 @@ import { runGuards, UnknownMiddlewareError } from '../../shared/guards.ts';
 import type { Locale } from '../../shared/locales.ts';
 import type { DataResponse, ErrorInfo, PagePayload } from '../../shared/page-data.ts';
 import { formOfPath, matchRoute, routePath, type Route, type RouteParams } from '../../shared/routes.ts';
+import { isBrandedPath, type Branding } from '../../shared/branding.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { Session } from '../auth/session.ts';
 import type { ContentSource } from '../content/source.ts';
@@ -16,6 +17,8 @@ import { PAGE_LOADERS } from './loaders.ts';
 export type ResolveDeps = {
   content: ContentSource;
   backend: Backend;
+  /** The signed-in user's navbar branding; must answer quickly (it is raced with a timeout). */
+  branding?: (userName: string) => Promise<Branding | null>;
   origin: string;
   siteName: string;
   translator: (locale: Locale) => TFunction;
@@ -94,8 +97,13 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
     const loader = PAGE_LOADERS[route.page] as (
       ctx: Parameters<(typeof PAGE_LOADERS)['home']>[0],
     ) => Promise<{ data: unknown; meta?: { title?: string; description?: string } }>;
-    const { data, meta } = await loader({ route, params, locale: route.locale, content: deps.content, backend: deps.backend, session: input.session });
-    return { kind: 'payload', payload: pagePayload(deps, input, route, params, data, meta, t) };
+    const brandingUser = input.session && deps.branding && isBrandedPath(route.fullPath) ? input.session.user.userName : null;
+    const [{ data, meta }, branding] = await Promise.all([
+      loader({ route, params, locale: route.locale, content: deps.content, backend: deps.backend, session: input.session }),
+      brandingUser ? deps.branding!(brandingUser) : null,
+    ]);
+    const payload = pagePayload(deps, input, route, params, data, meta, t);
+    return { kind: 'payload', payload: branding ? { ...payload, branding } : payload };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401 && input.session) {
       // An upstream 401: the session is over; back to login, remembering the page.
