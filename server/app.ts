@@ -11,7 +11,8 @@ import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
 import type { PagePayload } from '../shared/page-data.ts';
 import { matchRoute } from '../shared/routes.ts';
 import { isSafeLocalPath } from '../shared/safe-path.ts';
-import type { Branding } from '../shared/branding.ts';
+import { sanitizeBranding, type Branding } from '../shared/branding.ts';
+import { DEFAULT_NAVBAR_COLOR } from '../shared/constants.ts';
 import { avatarStore } from './api/avatars.ts';
 import { embeddedBranding, type BrandingSource } from './branding/embedded.ts';
 import { createApiProxy } from './api/proxy.ts';
@@ -47,6 +48,8 @@ export type AppDeps = {
   db?: Db;
   /** For the external API mode in tests. */
   fetch?: typeof fetch;
+  /** Where branding comes from; by default the database (or the CMS when CMS_URL is set). */
+  branding?: BrandingSource;
 };
 
 const PRIVATE_NO_STORE = 'private, no-store';
@@ -68,10 +71,13 @@ function withTimeout(source: BrandingSource, ms: number, logger: Logger) {
     });
     try {
       return await Promise.race([
-        source.getBranding(userName).catch((error: unknown) => {
-          logger.warn({ err: error, userName }, 'branding failed: default navbar');
-          return null;
-        }),
+        source.getBranding(userName).then(
+          (found) => sanitizeBranding(found, DEFAULT_NAVBAR_COLOR),
+          (error: unknown) => {
+            logger.warn({ err: error, userName }, 'branding failed: default navbar');
+            return null;
+          },
+        ),
         timeout,
       ]);
     } finally {
@@ -121,7 +127,7 @@ export async function createApp(deps: AppDeps) {
     ? httpBackend(config.API_URL, deps.fetch)
     : embeddedBackend({ db, key: apiKey, ttlMinutes: config.TOKEN_TTL_MINUTES, verify, saveAvatar: (image) => avatars.save(image) });
   const brandingStore = embeddedBranding(db);
-  const branding = withTimeout(brandingStore, BRANDING_TIMEOUT_MS, logger);
+  const branding = withTimeout(deps.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger);
   const codec = createSessionCodec(config.SESSION_SECRET);
   const loginGuard = createLoginGuard(createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000), {
     perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
@@ -215,7 +221,10 @@ export async function createApp(deps: AppDeps) {
   if (config.API_URL) {
     app.use('/api', createApiProxy(config.API_URL, logger));
   } else {
-    app.use('/api', bearerFromSession, createApiRouter({
+    app.use(
+      '/api',
+      bearerFromSession,
+      createApiRouter({
         db,
         backend,
         verify,
@@ -224,7 +233,8 @@ export async function createApp(deps: AppDeps) {
         logger,
         branding: brandingStore,
         logos: avatarStore(config.DATA_DIR, 'branding-logos'),
-      }));
+      }),
+    );
   }
 
   // 8. The request's language (whitelisted codes only), and the bare root's redirect.

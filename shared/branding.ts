@@ -37,3 +37,11 @@ export function brandingCssVariables(branding: Branding | null | undefined): Rec
   if (!branding || !isHexColor(branding.color)) return null;
   return { '--navbar-bg': branding.color, '--navbar-fg': readableTextColor(branding.color) };
 }
+
+/** What may reach a page: a hex colour (else the default) and a same-origin logo (else none). */
+export function sanitizeBranding(value: { color?: unknown; logo?: unknown } | null | undefined, defaultColor: string): Branding | null {
+  if (!value) return null;
+  const color = isHexColor(value.color) ? value.color : null;
+  const logo = isSafeLogoPath(value.logo) ? value.logo : null;
+  return color || logo ? { color: color ?? defaultColor, logo } : null;
+}

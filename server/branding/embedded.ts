@@ -1,5 +1,5 @@
 // Branding in embedded mode: one row per CLI/ORG user in the database, edited by the admin.
-import { isHexColor, isSafeLogoPath, type Branding } from '../../shared/branding.ts';
+import { sanitizeBranding, type Branding } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Db } from '../db/index.ts';
 
@@ -14,12 +14,7 @@ export function embeddedBranding(db: Db): BrandingSource & {
   setBranding(userName: string, changes: { color?: string | null; logo?: string | null }): Branding | null;
 } {
   const read = db.prepare<[string], Row>('SELECT color, logo FROM branding WHERE user_name = ?');
-  const toBranding = (row: Row | undefined): Branding | null => {
-    if (!row) return null;
-    const color = isHexColor(row.color) ? row.color : null;
-    const logo = isSafeLogoPath(row.logo) ? row.logo : null;
-    return color || logo ? { color: color ?? DEFAULT_NAVBAR_COLOR, logo } : null;
-  };
+  const toBranding = (row: Row | undefined): Branding | null => sanitizeBranding(row, DEFAULT_NAVBAR_COLOR);
   return {
     async getBranding(userName) {
       return toBranding(read.get(userName));

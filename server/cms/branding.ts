@@ -1,0 +1,108 @@
+// Navbar branding from Strapi (seed-spec §3 and §7, DESIGN.md §3): one `{userName}-customs`
+// collection per user, read server-side so the first paint is branded. The CMS is not trusted
+// with CSS or URLs: only hex colours pass, and only logos among the CMS's own uploads, which
+// are shown through the site's /cms proxy. Any failure means the default branding (null) and
+// one warning; answers are cached per user, failures for a shorter time so that a CMS that is
+// down is not asked on every page view.
+import { isHexColor, type Branding } from '../../shared/branding.ts';
+import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
+import type { Logger } from '../logger.ts';
+import { createSingleFlight, createTtlCache } from './cache.ts';
+import type { StrapiClient } from './client.ts';
+import { CmsError } from './errors.ts';
+import { proxiedMediaPath } from './media-url.ts';
+import { normalizeEntries, type CmsEntry } from './normalize.ts';
+
+export type { Branding };
+
+export type StrapiBrandingOptions = {
+  client: StrapiClient;
+  /** Origin whose absolute /uploads URLs are accepted; by default the client's. */
+  cmsOrigin?: string;
+  ttlMs?: number;
+  /** How long a failure is remembered before the CMS is asked again. */
+  failureTtlMs?: number;
+  logger: Logger;
+  now?: () => number;
+};
+
+export type StrapiBranding = {
+  /** The user's branding, or null for the defaults. Never throws. */
+  getBranding(userName: string): Promise<Branding | null>;
+};
+
+// The user name becomes part of a URL path: nothing that could change the path gets through.
+const USER_NAME = /^[a-z0-9][a-z0-9._-]{0,39}$/;
+
+type Problem = { reason: string; detail: string; status?: number | null };
+type Outcome = { branding: Branding | null; problem: Problem | null; definitive: boolean };
+
+function firstMedia(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function readBranding(entry: CmsEntry, cmsOrigin: string): Outcome {
+  const rawColor = entry.colorNavbar;
+  const media = firstMedia(entry.logoNavbar);
+  const rawLogo = typeof media === 'object' && media !== null && 'url' in media ? media.url : null;
+  const color = isHexColor(rawColor) ? rawColor : null;
+  const logo = proxiedMediaPath(rawLogo, cmsOrigin);
+  const ignored = [
+    ...(rawColor != null && rawColor !== '' && !color ? ['colorNavbar (not a hex colour)'] : []),
+    ...(rawLogo != null && !logo ? ['logoNavbar (not an upload of the CMS)'] : []),
+  ];
+  return {
+    branding: color || logo ? { color: color ?? DEFAULT_NAVBAR_COLOR, logo } : null,
+    problem: ignored.length > 0 ? { reason: 'unsafe', detail: `ignored ${ignored.join(', ')}` } : null,
+    definitive: true,
+  };
+}
+
+export function createStrapiBranding(options: StrapiBrandingOptions): StrapiBranding {
+  const { client, logger } = options;
+  const cmsOrigin = options.cmsOrigin ?? client.origin;
+  const ttlMs = options.ttlMs ?? 60_000;
+  const failureTtlMs = options.failureTtlMs ?? 10_000;
+  const now = options.now ?? Date.now;
+  const cache = createTtlCache<Branding | null>({ now });
+  const singleFlight = createSingleFlight<Branding | null>();
+
+  async function fetchOutcome(userName: string): Promise<Outcome> {
+    try {
+      const body = await client.get(`/api/${userName}-customs`, { populate: '*' });
+      const entry = normalizeEntries(body)[0];
+      if (!entry) return { branding: null, problem: { reason: 'empty', detail: 'the answer has no entry' }, definitive: true };
+      return readBranding(entry, cmsOrigin);
+    } catch (error) {
+      if (!(error instanceof CmsError)) {
+        return { branding: null, problem: { reason: 'error', detail: error instanceof Error ? error.message : 'unknown' }, definitive: false };
+      }
+      // A missing collection is an answer (this user has no branding), not an outage.
+      const definitive = error.reason === 'status' && error.status === 404;
+      return { branding: null, problem: { reason: error.reason, detail: error.message, status: error.status }, definitive };
+    }
+  }
+
+  async function load(userName: string): Promise<Branding | null> {
+    const outcome = await fetchOutcome(userName);
+    const { problem } = outcome;
+    if (problem) {
+      logger.warn(
+        { userName, reason: problem.reason, status: problem.status },
+        `CMS branding for ${userName} (${problem.reason}): ${problem.detail}; ${outcome.branding ? 'the valid values are used' : 'default branding used'}`,
+      );
+    }
+    cache.set(userName, outcome.branding, outcome.definitive ? ttlMs : failureTtlMs);
+    return outcome.branding;
+  }
+
+  return {
+    async getBranding(userName) {
+      const key = userName.toLowerCase();
+      if (!USER_NAME.test(key)) return null;
+      const cached = cache.get(key);
+      if (cached?.fresh) return cached.value;
+      return singleFlight(key, () => load(key));
+    },
+  };
+}
