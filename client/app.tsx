@@ -19,7 +19,12 @@ function PageView({ payload }: { payload: PagePayload }) {
   const { state } = payload;
   if (state.kind === 'error') return <ErrorView error={state.error} />;
   // The component comes from the loaded-chunk cache: the same identity on every render.
-  return createElement(loadedPage(state.page), { data: state.data as never, params: payload.params, form: payload.form, user: payload.user });
+  return createElement(loadedPage(state.page), {
+    data: state.data as never,
+    params: payload.params,
+    form: payload.form,
+    user: payload.user,
+  });
 }
 
 const messageCache = new Map<Locale, Messages>();
@@ -114,7 +119,7 @@ export function App({ boot }: AppProps) {
       setNavigationError(true);
     });
     return () => controller.abort();
-      // A revalidation is asked for per navigation (its key), not per URL.
+    // A revalidation is asked for per navigation (its key), not per URL.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [url, location.key, navigate, boot]);
 

@@ -12,7 +12,13 @@ export async function postForm(action: string, body: FormData | Blob | URLSearch
   const response = await fetch(action, { method: 'POST', body: payload, headers, credentials: 'same-origin' });
   const answer = (await response.json().catch(() => null)) as FormResponse | null;
   if (answer && typeof answer === 'object' && 'ok' in answer) return answer;
-  return { ok: false, form: { form: 'unknown', error: { code: response.status === 503 ? 'api_unavailable' : 'internal', message: `HTTP ${response.status}` } } };
+  return {
+    ok: false,
+    form: {
+      form: 'unknown',
+      error: { code: response.status === 503 ? 'api_unavailable' : 'internal', message: `HTTP ${response.status}` },
+    },
+  };
 }
 
 /** A same-origin avatar path, or the default image (the CSP allows images from 'self' only). */

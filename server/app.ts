@@ -4,7 +4,7 @@ import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { i18n } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
@@ -19,11 +19,15 @@ import { createApiProxy } from './api/proxy.ts';
 import { createApiRouter } from './api/router.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
 import { createFormHandlers } from './auth/forms.ts';
+import { deriveKey } from './auth/keys.ts';
 import { createLoginGuard } from './auth/login.ts';
 import { createRateLimiter } from './auth/rate-limit.ts';
 import { clearSession, createSessionCodec, rememberPath, sessionMiddleware } from './auth/session.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
 import { databaseFile, openDatabase, type Db } from './db/index.ts';
+import { createFormTokens } from './contact/form-token.ts';
+import { contactMessages } from './contact/messages.ts';
+import { createNotifier, smtpMailer, type Mailer } from './contact/notify.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
 import type { Config } from './config.ts';
 import { loadEmbeddedContent } from './content/embedded.ts';
@@ -48,6 +52,8 @@ export type AppDeps = {
   db?: Db;
   /** For the external API mode in tests. */
   fetch?: typeof fetch;
+  /** Sends contact notifications (tests); by default SMTP when SMTP_URL is set. */
+  mailer?: Mailer;
   /** Where branding comes from; by default the database (or the CMS when CMS_URL is set). */
   branding?: BrandingSource;
 };
@@ -84,10 +90,6 @@ function withTimeout(source: BrandingSource, ms: number, logger: Logger) {
       clearTimeout(timer);
     }
   };
-}
-
-function deriveKey(secret: string, purpose: string): string {
-  return Buffer.from(hkdfSync('sha256', secret, 'the-product', purpose, 32)).toString('base64url');
 }
 
 /** The session side of a guard's redirect: remember the wanted page, end a refused session. */
@@ -129,6 +131,18 @@ export async function createApp(deps: AppDeps) {
   const brandingStore = embeddedBranding(db);
   const branding = withTimeout(deps.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger);
   const codec = createSessionCodec(config.SESSION_SECRET);
+  const formTokens = createFormTokens(deriveKey(config.SESSION_SECRET, 'contact form v1'));
+  const contactStore = contactMessages(db);
+  const notifier =
+    config.SMTP_URL && config.CONTACT_NOTIFY_TO
+      ? createNotifier(
+          contactStore,
+          deps.mailer ?? smtpMailer(config.SMTP_URL, config.CONTACT_NOTIFY_TO, config.CONTACT_NOTIFY_FROM ?? config.CONTACT_NOTIFY_TO),
+          logger,
+        )
+      : deps.mailer
+        ? createNotifier(contactStore, deps.mailer, logger)
+        : null;
   const loginGuard = createLoginGuard(createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000), {
     perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
     perIp: config.LOGIN_MAX_FAILURES_PER_IP,
@@ -142,6 +156,7 @@ export async function createApp(deps: AppDeps) {
     content,
     backend,
     branding,
+    formTokens,
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
     translator: (locale) => i18n.getFixedT(locale),
@@ -264,6 +279,13 @@ export async function createApp(deps: AppDeps) {
     loginGuard,
     tokenTtlMinutes: config.TOKEN_TTL_MINUTES,
     logger,
+    contact: {
+      store: contactStore,
+      limiter: createRateLimiter(db, config.CONTACT_WINDOW_MINUTES * 60_000),
+      maxPerIp: config.CONTACT_MAX_PER_IP,
+      tokens: formTokens,
+      notify: notifier ? (message) => notifier.notify(message) : null,
+    },
     renderWithForm: async (req, res, form, status) => {
       const result = await resolvePage(resolveDeps, { url: req.originalUrl, session: res.locals.session ?? null });
       if (result.kind === 'redirect') {
@@ -343,5 +365,5 @@ export async function createApp(deps: AppDeps) {
   };
   app.use(onError);
 
-  return { app, logger, content, i18n, manifest, db };
+  return { app, logger, content, i18n, manifest, db, contactStore, notifier };
 }

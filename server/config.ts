@@ -23,7 +23,9 @@ const schema = z.object({
     .string()
     .trim()
     .default('false')
-    .transform((v): boolean | number | string => (v === 'true' ? true : v === 'false' || v === '' ? false : /^\d+$/.test(v) ? Number(v) : v)),
+    .transform((v): boolean | number | string =>
+      v === 'true' ? true : v === 'false' || v === '' ? false : /^\d+$/.test(v) ? Number(v) : v,
+    ),
   /** Where the embedded SQLite database and uploaded avatars live. */
   DATA_DIR: z.string().min(1).default('./data'),
   /** Seals the session cookie (authenticated encryption). Required in production. */
@@ -35,11 +37,23 @@ const schema = z.object({
   /** JWKS of an external API, to verify its tokens (instead of API_JWT_SECRET). */
   API_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Lifetime of tokens issued by the built-in API, in minutes. */
-  TOKEN_TTL_MINUTES: z.coerce.number().int().min(5).max(60 * 24 * 30).default(480),
+  TOKEN_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(60 * 24 * 30)
+    .default(480),
   /** Failed logins allowed per account and per IP within LOGIN_WINDOW_MINUTES before 429. */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+  /** Contact messages accepted per IP per CONTACT_WINDOW_MINUTES before 429. */
+  CONTACT_MAX_PER_IP: z.coerce.number().int().min(1).default(5),
+  CONTACT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(10),
+  /** Optional notification of contact messages by e-mail, e.g. smtps://user:pass@smtp.example.com:465 */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  CONTACT_NOTIFY_TO: z.email().optional(),
+  CONTACT_NOTIFY_FROM: z.email().optional(),
 });
 
 export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'SESSION_SECRET'> & {
@@ -69,6 +83,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'SESSION_SECRET is required in production: set it to a random string of at least 32 characters ' +
         '(for example: node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))").',
     );
+  }
+  if (config.SMTP_URL && !config.CONTACT_NOTIFY_TO) {
+    throw new ConfigError('CONTACT_NOTIFY_TO is required when SMTP_URL is set: the address that receives contact messages.');
   }
   return {
     ...config,

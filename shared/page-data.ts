@@ -33,7 +33,7 @@ export type PageDataMap = {
   profile: { user: SessionUser };
   blog: { posts: PostSummary[] };
   blogPost: { post: Post };
-  contact: null;
+  contact: { formToken: string };
   legal: { document: LegalDocument };
   admin: { users: UserList };
   client: null;

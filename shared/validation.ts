@@ -20,3 +20,24 @@ export function nameProblem(value: string): string | null {
   if (trimmed.length > NAME_MAX_LENGTH) return 'validation.tooLong';
   return null;
 }
+
+export const CONTACT_LIMITS = { name: 100, email: 254, subject: 150, message: 5000 } as const;
+export const MESSAGE_MIN_LENGTH = 10;
+// A practical e-mail check (the server's is the same): something@domain.tld, no spaces.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+
+export type ContactValues = { name: string; email: string; subject: string; message: string; consent: boolean };
+
+/** Issue 6: field-level problems of the contact form, as message keys. */
+export function contactProblems(values: ContactValues): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const field of ['name', 'email', 'subject', 'message'] as const) {
+    const value = values[field].trim();
+    if (!value) problems[field] = 'validation.required';
+    else if (value.length > CONTACT_LIMITS[field]) problems[field] = 'validation.tooLong';
+  }
+  if (!problems.email && !EMAIL.test(values.email.trim())) problems.email = 'validation.invalidEmail';
+  if (!problems.message && values.message.trim().length < MESSAGE_MIN_LENGTH) problems.message = 'validation.messageTooShort';
+  if (!values.consent) problems.consent = 'validation.consentRequired';
+  return problems;
+}

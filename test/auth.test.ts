@@ -75,7 +75,9 @@ test.each([
   ['CONS', '/expert'],
 ])('home sends a signed-in %s user to their area %s', async (role, area) => {
   for (const prefix of ['', '/es', '/en']) {
-    const res = await request(app).get(prefix || '/').set('Cookie', cookies[role]!);
+    const res = await request(app)
+      .get(prefix || '/')
+      .set('Cookie', cookies[role]!);
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe(prefix + area);
   }
@@ -83,7 +85,13 @@ test.each([
 
 test('home stays home for ADMIN and unknown roles', async () => {
   expect((await request(app).get('/en').set('Cookie', cookies.ADMIN!)).status).toBe(200);
-  expect((await request(app).get('/en').set('Cookie', await cookieForUnknownRole())).status).toBe(200);
+  expect(
+    (
+      await request(app)
+        .get('/en')
+        .set('Cookie', await cookieForUnknownRole())
+    ).status,
+  ).toBe(200);
 });
 
 test.each(FORMS)('the guest guard sends a signed-in user from login to home ($form form)', async ({ prefix }) => {
@@ -112,7 +120,12 @@ test('login answers 303 to the role home in the same locale form and sets the se
 test('the session cookie is Secure under HTTPS (behind a trusted proxy)', async () => {
   const { app: proxied, db: proxiedDb } = await createTestApp({ TRUST_PROXY: 'loopback' });
   await createUser(proxiedDb, { userName: 'sam', password: PASSWORD, role: 'CLI', name: 'Sam', lastName: 'S' });
-  const res = await request(proxied).post('/login').set('Origin', ORIGIN).set('X-Forwarded-Proto', 'https').type('form').send({ identifier: 'sam', password: PASSWORD });
+  const res = await request(proxied)
+    .post('/login')
+    .set('Origin', ORIGIN)
+    .set('X-Forwarded-Proto', 'https')
+    .type('form')
+    .send({ identifier: 'sam', password: PASSWORD });
   expect(res.status).toBe(303);
   expect(String(res.headers['set-cookie'])).toMatch(/auth\._token\.local=[^;]+;.*Secure/);
 });
@@ -129,16 +142,28 @@ test('unknown user and wrong password give the same message, and the form keeps 
 });
 
 test('with JavaScript the login answers JSON without a redirect', async () => {
-  const ok = await request(app).post('/en/login').set('Origin', ORIGIN).set('Accept', 'application/json').send({ identifier: 'olga', password: PASSWORD });
+  const ok = await request(app)
+    .post('/en/login')
+    .set('Origin', ORIGIN)
+    .set('Accept', 'application/json')
+    .send({ identifier: 'olga', password: PASSWORD });
   expect(ok.status).toBe(200);
   expect(ok.body).toEqual({ ok: true, redirect: '/en/organization' });
-  const bad = await request(app).post('/en/login').set('Origin', ORIGIN).set('Accept', 'application/json').send({ identifier: 'olga', password: 'nope' });
+  const bad = await request(app)
+    .post('/en/login')
+    .set('Origin', ORIGIN)
+    .set('Accept', 'application/json')
+    .send({ identifier: 'olga', password: 'nope' });
   expect(bad.status).toBe(401);
   expect(bad.body).toMatchObject({ ok: false, form: { form: 'login', error: { code: 'invalid_credentials' } } });
 });
 
 test('login refuses a cross-site post (CSRF)', async () => {
-  const res = await request(app).post('/login').set('Origin', 'https://evil.example').type('form').send({ identifier: 'carla', password: PASSWORD });
+  const res = await request(app)
+    .post('/login')
+    .set('Origin', 'https://evil.example')
+    .type('form')
+    .send({ identifier: 'carla', password: PASSWORD });
   expect(res.status).toBe(403);
   expect(res.headers['set-cookie']).toBeUndefined();
 });

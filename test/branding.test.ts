@@ -15,7 +15,10 @@ async function setup(deps = {}) {
   await createUser(db, { userName: 'root', password: PASSWORD, role: 'ADMIN', name: 'Root', lastName: 'Admin' });
   const cookie = async (identifier: string) => {
     const res = await request(app).post('/login').set('Origin', ORIGIN).type('form').send({ identifier, password: PASSWORD });
-    return ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('auth._token.local='))!.split(';')[0]!;
+    return ([] as string[])
+      .concat(res.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('auth._token.local='))!
+      .split(';')[0]!;
   };
   return { app, db, cookie };
 }
@@ -27,7 +30,11 @@ test('the CLI user’s branding colour and logo are in the first paint of /clien
   for (const path of ['/client', '/es/client', '/en/client']) {
     const res = await request(app).get(path).set('Cookie', acme);
     expect(res.status).toBe(200);
-    const nonce = /'nonce-([^']+)'/.exec(String(res.headers['content-security-policy']).split(';').find((d) => d.startsWith('style-src'))!)![1];
+    const nonce = /'nonce-([^']+)'/.exec(
+      String(res.headers['content-security-policy'])
+        .split(';')
+        .find((d) => d.startsWith('style-src'))!,
+    )![1];
     expect(res.text).toContain(`<style id="__BRANDING__" nonce="${nonce}">:root{--navbar-bg:#1d4ed8;--navbar-fg:#ffffff}</style>`);
     expect(res.text).toContain('<img src="/api/branding-logos/0123456789abcdef0123456789abcdef.png" alt="" width="36" height="36"/>');
   }
@@ -46,7 +53,9 @@ test('branding applies on /organization too, and not on other pages', async () =
 
 test('without a branding record the navbar is teal with the default logo', async () => {
   const { app, cookie } = await setup();
-  const res = await request(app).get('/client').set('Cookie', await cookie('acme'));
+  const res = await request(app)
+    .get('/client')
+    .set('Cookie', await cookie('acme'));
   expect(res.text).not.toContain('__BRANDING__');
   expect(res.text).toContain('<img src="/logo.svg"');
 });
@@ -63,7 +72,9 @@ test('a slow branding source does not hold the page: defaults after 1.5 s', asyn
 
 test('a failing branding source gives the defaults, the page still renders', async () => {
   const { app, cookie } = await setup({ branding: { getBranding: () => Promise.reject(new Error('down')) } });
-  const res = await request(app).get('/client').set('Cookie', await cookie('acme'));
+  const res = await request(app)
+    .get('/client')
+    .set('Cookie', await cookie('acme'));
   expect(res.status).toBe(200);
   expect(res.text).toContain('<img src="/logo.svg"');
 });
@@ -72,7 +83,9 @@ test('a branding source cannot inject CSS or foreign logos', async () => {
   const { app, cookie } = await setup({
     branding: { getBranding: async () => ({ color: 'red;background:url(//evil)', logo: 'https://evil.example/x.png' }) },
   });
-  const res = await request(app).get('/client').set('Cookie', await cookie('acme'));
+  const res = await request(app)
+    .get('/client')
+    .set('Cookie', await cookie('acme'));
   expect(res.text).not.toContain('evil');
   expect(res.text).not.toContain('__BRANDING__');
 });
@@ -80,7 +93,8 @@ test('a branding source cannot inject CSS or foreign logos', async () => {
 test('the admin edits branding of CLI/ORG users only, with a hex colour and a checked logo', async () => {
   const { app, cookie } = await setup();
   const root = await cookie('root');
-  const api = (method: 'get' | 'put' | 'delete', path: string) => request(app)[method](`/api/admin/branding/${path}`).set('Cookie', root).set('Origin', ORIGIN);
+  const api = (method: 'get' | 'put' | 'delete', path: string) =>
+    request(app)[method](`/api/admin/branding/${path}`).set('Cookie', root).set('Origin', ORIGIN);
   expect((await api('put', 'acme').send({ color: 'red;x' })).status).toBe(400);
   expect((await api('put', 'root').send({ color: '#123456' })).status).toBe(409);
   const colour = await api('put', 'acme').send({ color: '#123456' });
@@ -93,7 +107,9 @@ test('the admin edits branding of CLI/ORG users only, with a hex colour and a ch
   expect(served.headers['content-type']).toBe('image/png');
   expect(served.headers['x-content-type-options']).toBe('nosniff');
   // Effective on the next page view.
-  const page = await request(app).get('/client').set('Cookie', await cookie('acme'));
+  const page = await request(app)
+    .get('/client')
+    .set('Cookie', await cookie('acme'));
   expect(page.text).toContain('--navbar-bg:#123456');
   expect(page.text).toContain(`<img src="${logo.body.branding.logo}"`);
   const removed = await api('delete', 'acme/logo');
@@ -105,7 +121,9 @@ test.each(['CLI', 'ORG', 'CONS'])('a %s user cannot edit branding (403)', async 
   await createUser(db, { userName: 'someone', password: PASSWORD, role: role as 'CLI', name: 'S', lastName: 'O' });
   const res = await request(app).post('/login').set('Origin', ORIGIN).type('form').send({ identifier: 'someone', password: PASSWORD });
   const cookie = String(res.headers['set-cookie']).split(';')[0]!;
-  expect((await request(app).put('/api/admin/branding/acme').set('Cookie', cookie).set('Origin', ORIGIN).send({ color: '#000000' })).status).toBe(403);
+  expect(
+    (await request(app).put('/api/admin/branding/acme').set('Cookie', cookie).set('Origin', ORIGIN).send({ color: '#000000' })).status,
+  ).toBe(403);
 });
 
 test('the navbar text stays readable on any branding colour', () => {

@@ -48,7 +48,10 @@ async function signIn(identifier: string, password = 'upstream-password') {
   return request(app).post('/en/login').set('Origin', ORIGIN).type('form').send({ identifier, password });
 }
 function sessionCookie(res: request.Response) {
-  return ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('auth._token.local='))!.split(';')[0]!;
+  return ([] as string[])
+    .concat(res.headers['set-cookie'] ?? [])
+    .find((c) => c.startsWith('auth._token.local='))!
+    .split(';')[0]!;
 }
 
 test('login posts to {API_URL}/login and signs in with the token it answers', async () => {
@@ -71,7 +74,11 @@ test('an upstream refusal is the same invalid-credentials message', async () => 
 
 test('a token that does not verify with API_JWT_SECRET is refused (502), no session', async () => {
   const { app: strict } = await createTestApp({ API_URL, API_JWT_SECRET: 'a-different-secret-that-is-long-enough-xx' });
-  const res = await request(strict).post('/login').set('Origin', ORIGIN).type('form').send({ identifier: 'carla', password: 'upstream-password' });
+  const res = await request(strict)
+    .post('/login')
+    .set('Origin', ORIGIN)
+    .type('form')
+    .send({ identifier: 'carla', password: 'upstream-password' });
   expect(res.status).toBe(502);
   expect(res.headers['set-cookie'] ?? []).not.toEqual(expect.arrayContaining([expect.stringMatching(/^auth\._token\.local=[^;]/)]));
 });

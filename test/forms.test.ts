@@ -13,7 +13,9 @@ async function appWithUser(env?: Record<string, string>) {
 }
 
 function sessionCookie(res: request.Response): string {
-  const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('auth._token.local=') && !c.startsWith('auth._token.local=;'));
+  const cookie = ([] as string[])
+    .concat(res.headers['set-cookie'] ?? [])
+    .find((c) => c.startsWith('auth._token.local=') && !c.startsWith('auth._token.local=;'));
   if (!cookie) throw new Error('no session cookie');
   return cookie.split(';')[0]!;
 }
@@ -53,7 +55,11 @@ test('login with empty fields answers 400 naming both fields, in the page withou
 test('after repeated failures the login answers 429 with Retry-After, even with the right password', async () => {
   const app = await appWithUser({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '3' });
   for (let i = 0; i < 3; i++) {
-    const res = await request(app).post('/en/login').set('Origin', ORIGIN).type('form').send({ identifier: 'pat', password: `wrong-${i}` });
+    const res = await request(app)
+      .post('/en/login')
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ identifier: 'pat', password: `wrong-${i}` });
     expect(res.status).toBe(401);
   }
   const blocked = await request(app).post('/en/login').set('Origin', ORIGIN).type('form').send({ identifier: 'pat', password: PASSWORD });
@@ -67,7 +73,11 @@ test('the login limit also counts per IP across accounts', async () => {
   for (const identifier of ['a1', 'a2', 'a3']) {
     await request(app).post('/login').set('Origin', ORIGIN).type('form').send({ identifier, password: 'wrong-password' });
   }
-  const blocked = await request(app).post('/login').set('Origin', ORIGIN).set('Accept', 'application/json').send({ identifier: 'pat', password: PASSWORD });
+  const blocked = await request(app)
+    .post('/login')
+    .set('Origin', ORIGIN)
+    .set('Accept', 'application/json')
+    .send({ identifier: 'pat', password: PASSWORD });
   expect(blocked.status).toBe(429);
   expect(blocked.body.form.error.code).toBe('too_many_attempts');
 });
@@ -75,7 +85,12 @@ test('the login limit also counts per IP across accounts', async () => {
 test('profile edit: POST then 303, and the session carries the new name', async () => {
   const app = await appWithUser();
   const cookie = await signedIn(app);
-  const res = await request(app).post('/en/profile').set('Origin', ORIGIN).set('Cookie', cookie).type('form').send({ name: 'Patricia', lastName: 'Lee Gómez' });
+  const res = await request(app)
+    .post('/en/profile')
+    .set('Origin', ORIGIN)
+    .set('Cookie', cookie)
+    .type('form')
+    .send({ name: 'Patricia', lastName: 'Lee Gómez' });
   expect(res.status).toBe(303);
   expect(res.headers.location).toBe('/en/profile?saved=profile');
   const page = await request(app).get('/en/profile?saved=profile').set('Cookie', sessionCookie(res));
@@ -87,7 +102,12 @@ test('profile edit: POST then 303, and the session carries the new name', async 
 test('profile edit refuses an empty name with a field message and keeps what was typed', async () => {
   const app = await appWithUser();
   const cookie = await signedIn(app);
-  const res = await request(app).post('/en/profile').set('Origin', ORIGIN).set('Cookie', cookie).type('form').send({ name: '  ', lastName: 'Kept' });
+  const res = await request(app)
+    .post('/en/profile')
+    .set('Origin', ORIGIN)
+    .set('Cookie', cookie)
+    .type('form')
+    .send({ name: '  ', lastName: 'Kept' });
   expect(res.status).toBe(422);
   expect(res.text).toContain('id="profile-name-error"');
   expect(res.text).toContain('value="Kept"');
@@ -106,7 +126,13 @@ test('avatar upload with a wrong type is refused (415) and a PNG is accepted and
   expect(gif.status).toBe(415);
   expect(gif.body.form.error.fields.avatar).toBe('validation.imageType');
 
-  const ok = await request(app).post('/en/profile').set('Origin', ORIGIN).set('Cookie', cookie).set('Accept', 'application/json').set('Content-Type', 'image/png').send(PNG);
+  const ok = await request(app)
+    .post('/en/profile')
+    .set('Origin', ORIGIN)
+    .set('Cookie', cookie)
+    .set('Accept', 'application/json')
+    .set('Content-Type', 'image/png')
+    .send(PNG);
   expect(ok.status).toBe(200);
   expect(ok.body).toEqual({ ok: true, redirect: '/en/profile?saved=avatar', success: 'avatar' });
   const page = await request(app).get('/en/profile').set('Cookie', sessionCookie(ok));
@@ -122,14 +148,21 @@ test('an avatar over 1 MB is refused with 413', async () => {
   const app = await appWithUser();
   const cookie = await signedIn(app);
   const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]);
-  const res = await request(app).post('/profile').set('Origin', ORIGIN).set('Cookie', cookie).set('Accept', 'application/json').set('Content-Type', 'image/png').send(big);
+  const res = await request(app)
+    .post('/profile')
+    .set('Origin', ORIGIN)
+    .set('Cookie', cookie)
+    .set('Accept', 'application/json')
+    .set('Content-Type', 'image/png')
+    .send(big);
   expect(res.status).toBe(413);
 });
 
 test('password change: at least 10 characters, not the user name, confirmed; then a fresh session', async () => {
   const app = await appWithUser();
   const cookie = await signedIn(app);
-  const post = (body: Record<string, string>) => request(app).post('/en/changePassword').set('Origin', ORIGIN).set('Cookie', cookie).type('form').send(body);
+  const post = (body: Record<string, string>) =>
+    request(app).post('/en/changePassword').set('Origin', ORIGIN).set('Cookie', cookie).type('form').send(body);
 
   const short = await post({ currentPassword: PASSWORD, newPassword: 'short', confirmPassword: 'short' });
   expect(short.status).toBe(422);

@@ -4,7 +4,15 @@ import type { SessionUser } from '../../shared/user.ts';
 import { useI18n } from '../i18n.tsx';
 
 /** The dashboard of a role area: who is signed in, what the role can do, where to go next. */
-export function AreaDashboard({ area, items, user }: { area: 'client' | 'organization' | 'expert'; items: readonly string[]; user: SessionUser | null }) {
+export function AreaDashboard({
+  area,
+  items,
+  user,
+}: {
+  area: 'client' | 'organization' | 'expert';
+  items: readonly string[];
+  user: SessionUser | null;
+}) {
   const { t, locale } = useI18n();
   return (
     <div className="container page">

@@ -1,39 +1,130 @@
-import { Link, useLocation } from 'react-router-dom';
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
+import { CONTACT_LIMITS, contactProblems } from '../../shared/validation.ts';
+import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
+import { postForm } from '../forms.ts';
 import { useI18n } from '../i18n.tsx';
+import type { PageProps } from './registry.ts';
 
-export default function ContactPage() {
+const TEXT_FIELDS = [
+  { name: 'name', type: 'text', autoComplete: 'name' },
+  { name: 'email', type: 'email', autoComplete: 'email' },
+  { name: 'subject', type: 'text', autoComplete: 'off' },
+] as const;
+
+/**
+ * Issue 6: posted to this page's own URL; checked here first and again on the server; works
+ * without JavaScript (POST, then 303 to the thank-you state) and with it without a reload.
+ */
+export default function ContactPage({ data, form }: PageProps<'contact'>) {
   const { t, locale } = useI18n();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const sent = new URLSearchParams(search).get('sent') === '1';
+  const [state, setState] = useState<FormState | undefined>(form?.form === 'contact' ? form : undefined);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const body = new FormData(formElement);
+    const value = (key: string) => String(body.get(key) ?? '');
+    const values = { name: value('name'), email: value('email'), subject: value('subject'), message: value('message') };
+    const problems = contactProblems({ ...values, consent: body.get('consent') !== null });
+    if (Object.keys(problems).length > 0) {
+      setState({ form: 'contact', values, error: { code: 'invalid_request', message: '', fields: problems } });
+      return;
+    }
+    setPending(true);
+    setState(undefined);
+    try {
+      const answer = await postForm(pathname, body);
+      if (answer.ok) {
+        formElement.reset();
+        navigate(answer.redirect ?? `${pathname}?sent=1`, { state: { revalidate: Date.now() } });
+      } else setState(answer.form);
+    } catch {
+      setState({ form: 'contact', values, error: { code: 'network', message: t('formErrors.network') } });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  if (sent && !state) {
+    return (
+      <div className="container page narrow">
+        <h1>{t('pages.contact.title')}</h1>
+        <p className="form-success" role="status">
+          {t('contact.thanks')}
+        </p>
+        <p>
+          <Link to={localePath('Contact', locale)}>{t('contact.another')}</Link>
+        </p>
+      </div>
+    );
+  }
+
   return (
     <div className="container page narrow">
       <h1>{t('pages.contact.title')}</h1>
       <p className="section-lead">{t('contact.lead')}</p>
-      <form className="form" method="post" action={pathname} noValidate={false}>
-        <div className="field">
-          <label htmlFor="contact-name">{t('contact.fields.name')}</label>
-          <input id="contact-name" name="name" type="text" autoComplete="name" required maxLength={100} />
+      <FormFeedback state={state} />
+      <form className="form" method="post" action={pathname} onSubmit={onSubmit} noValidate aria-busy={pending}>
+        <input type="hidden" name="formToken" value={data.formToken} />
+        {/* Honeypot: hidden from people (and from assistive technology), filled by bots. */}
+        <div className="honeypot" aria-hidden="true">
+          <label htmlFor="contact-website">{t('contact.honeypot')}</label>
+          <input id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" />
         </div>
-        <div className="field">
-          <label htmlFor="contact-email">{t('contact.fields.email')}</label>
-          <input id="contact-email" name="email" type="email" autoComplete="email" required maxLength={254} />
-        </div>
-        <div className="field">
-          <label htmlFor="contact-subject">{t('contact.fields.subject')}</label>
-          <input id="contact-subject" name="subject" type="text" required maxLength={150} />
-        </div>
+        {TEXT_FIELDS.map((field) => (
+          <div className="field" key={field.name}>
+            <label htmlFor={`contact-${field.name}`}>{t(`contact.fields.${field.name}`)}</label>
+            <input
+              id={`contact-${field.name}`}
+              name={field.name}
+              type={field.type}
+              autoComplete={field.autoComplete}
+              required
+              maxLength={CONTACT_LIMITS[field.name]}
+              defaultValue={state?.values?.[field.name] ?? ''}
+              {...fieldProps(state, field.name, `contact-${field.name}`)}
+            />
+            <FieldError state={state} field={field.name} id={`contact-${field.name}`} />
+          </div>
+        ))}
         <div className="field">
           <label htmlFor="contact-message">{t('contact.fields.message')}</label>
-          <textarea id="contact-message" name="message" rows={7} required maxLength={5000} />
+          <textarea
+            id="contact-message"
+            name="message"
+            rows={7}
+            required
+            minLength={10}
+            maxLength={CONTACT_LIMITS.message}
+            defaultValue={state?.values?.message ?? ''}
+            {...fieldProps(state, 'message', 'contact-message')}
+          />
+          <FieldError state={state} field="message" id="contact-message" />
         </div>
         <div className="field field-check">
-          <input id="contact-consent" name="consent" type="checkbox" value="yes" required />
+          <input
+            id="contact-consent"
+            name="consent"
+            type="checkbox"
+            value="yes"
+            required
+            {...fieldProps(state, 'consent', 'contact-consent')}
+          />
           <label htmlFor="contact-consent">
             {t('contact.fields.consentBefore')} <Link to={localePath('privacy', locale)}>{t('contact.fields.consentLink')}</Link>
           </label>
+          <FieldError state={state} field="consent" id="contact-consent" />
         </div>
-        <button className="button button-primary" type="submit">
-          {t('contact.submit')}
+        <p className="post-meta">{t('contact.privacyNote')}</p>
+        <button className="button button-primary" type="submit" disabled={pending}>
+          {pending ? t('contact.sending') : t('contact.submit')}
         </button>
       </form>
     </div>

@@ -25,10 +25,13 @@ export function avatarStore(dataDir: string, folder: 'avatars' | 'branding-logos
     async save(image: Buffer): Promise<string> {
       if (image.length === 0) throw new ApiError(422, 'invalid_image', 'The image is empty', { avatar: 'validation.imageEmpty' });
       if (image.length > AVATAR_MAX_BYTES) {
-        throw new ApiError(413, 'image_too_large', `The image is larger than ${AVATAR_MAX_BYTES / 1024} KB`, { avatar: 'validation.imageTooLarge' });
+        throw new ApiError(413, 'image_too_large', `The image is larger than ${AVATAR_MAX_BYTES / 1024} KB`, {
+          avatar: 'validation.imageTooLarge',
+        });
       }
       const type = detectImageType(image);
-      if (!type) throw new ApiError(415, 'unsupported_image', 'The image must be a PNG, JPEG or WebP file', { avatar: 'validation.imageType' });
+      if (!type)
+        throw new ApiError(415, 'unsupported_image', 'The image must be a PNG, JPEG or WebP file', { avatar: 'validation.imageType' });
       await mkdir(dir, { recursive: true });
       const file = `${randomBytes(16).toString('hex')}.${type}`;
       await writeFile(join(dir, file), image, { flag: 'wx' });

@@ -18,9 +18,15 @@ import { AVATAR_FILE, AVATAR_MAX_BYTES, AVATAR_TYPES, type avatarStore } from '.
 import * as users from './users.ts';
 
 const name = z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH);
-const loginBody = z.object({ identifier: z.string().trim().min(1, 'is required').max(254), password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH) });
+const loginBody = z.object({
+  identifier: z.string().trim().min(1, 'is required').max(254),
+  password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+});
 const profileBody = z.object({ name, lastName: name });
-const passwordBody = z.object({ currentPassword: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH), newPassword: z.string().max(PASSWORD_MAX_LENGTH) });
+const passwordBody = z.object({
+  currentPassword: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+  newPassword: z.string().max(PASSWORD_MAX_LENGTH),
+});
 const newUserBody = z.object({
   userName: z.string().trim().regex(USER_NAME_PATTERN, 'must be 2–40 letters, digits, dots, hyphens or underscores'),
   email: z.email().max(254).nullish(),
@@ -46,7 +52,9 @@ function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   if (result.success) return result.data;
   const fields: Record<string, string> = {};
   for (const issue of result.error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
-  const summary = Object.entries(fields).map(([field, message]) => `${field} ${message}`).join('; ');
+  const summary = Object.entries(fields)
+    .map(([field, message]) => `${field} ${message}`)
+    .join('; ');
   throw new ApiError(400, 'invalid_request', `Invalid request: ${summary}`, fields);
 }
 
@@ -162,7 +170,11 @@ export function createApiRouter(deps: ApiDeps) {
       const file = String(req.params.file);
       if (!AVATAR_FILE.test(file)) return next(new ApiError(404, 'not_found', `No image ${JSON.stringify(file)}`));
       const type = AVATAR_TYPES[file.slice(file.lastIndexOf('.') + 1) as keyof typeof AVATAR_TYPES];
-      res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=31536000, immutable', 'Content-Security-Policy': "default-src 'none'" });
+      res.set({
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'Content-Security-Policy': "default-src 'none'",
+      });
       res.sendFile(join(deps.dataDir, folder, file), { headers: { 'Content-Type': type } }, (error) => {
         if (error && !res.headersSent) next(new ApiError(404, 'not_found', `No image ${JSON.stringify(file)}`));
       });
@@ -283,7 +295,13 @@ export function createApiRouter(deps: ApiDeps) {
       apiError = new ApiError(413, 'payload_too_large', 'The request body is too large');
     } else if (error && typeof error === 'object' && 'type' in error && (error as { type: string }).type === 'entity.parse.failed') {
       apiError = new ApiError(400, 'invalid_json', 'The request body is not valid JSON');
-    } else if (error && typeof error === 'object' && 'status' in error && typeof (error as { status: unknown }).status === 'number' && (error as { status: number }).status < 500) {
+    } else if (
+      error &&
+      typeof error === 'object' &&
+      'status' in error &&
+      typeof (error as { status: unknown }).status === 'number' &&
+      (error as { status: number }).status < 500
+    ) {
       apiError = new ApiError((error as { status: number }).status, 'bad_request', 'The request could not be read');
     } else {
       deps.logger.error({ err: error }, 'API request failed');
@@ -291,7 +309,9 @@ export function createApiRouter(deps: ApiDeps) {
     }
     if (apiError.status === 401 && apiError.code !== INVALID_CREDENTIALS) res.set('WWW-Authenticate', 'Bearer');
     if (apiError instanceof TooManyAttemptsError) res.set('Retry-After', String(apiError.retryAfter));
-    res.status(apiError.status).json({ error: { code: apiError.code, message: apiError.message, ...(apiError.fields ? { fields: apiError.fields } : {}) } });
+    res
+      .status(apiError.status)
+      .json({ error: { code: apiError.code, message: apiError.message, ...(apiError.fields ? { fields: apiError.fields } : {}) } });
   };
   router.use(onError);
   return router;

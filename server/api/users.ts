@@ -89,14 +89,25 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
     .get(input.userName, input.email ?? null);
   if (taken) {
     const field = taken.user_name.toLowerCase() === input.userName.toLowerCase() ? 'userName' : 'email';
-    throw new ApiError(409, `${field}_taken`, `The ${field === 'userName' ? 'user name' : 'email'} ${JSON.stringify(field === 'userName' ? input.userName : input.email)} is already in use`, {
-      [field]: `validation.${field}Taken`,
-    });
+    throw new ApiError(
+      409,
+      `${field}_taken`,
+      `The ${field === 'userName' ? 'user name' : 'email'} ${JSON.stringify(field === 'userName' ? input.userName : input.email)} is already in use`,
+      {
+        [field]: `validation.${field}Taken`,
+      },
+    );
   }
   const hash = await hashPassword(input.password);
-  db.prepare(
-    'INSERT INTO users (user_name, email, name, last_name, role, scopes, password_hash) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  ).run(input.userName, input.email ?? null, input.name, input.lastName, input.role, JSON.stringify(input.scope ?? []), hash);
+  db.prepare('INSERT INTO users (user_name, email, name, last_name, role, scopes, password_hash) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    input.userName,
+    input.email ?? null,
+    input.name,
+    input.lastName,
+    input.role,
+    JSON.stringify(input.scope ?? []),
+    hash,
+  );
   return requireUser(db, input.userName);
 }
 
@@ -134,7 +145,9 @@ export async function changePassword(db: Db, userName: string, currentPassword: 
   const row = db.prepare<[string], UserRow>('SELECT * FROM users WHERE user_name = ?').get(userName);
   if (!row || row.disabled) throw new ApiError(401, 'unauthorized', 'Sign in again');
   if (!(await verifyPassword(currentPassword, row.password_hash))) {
-    throw new ApiError(422, 'wrong_current_password', 'The current password is not correct', { currentPassword: 'validation.wrongCurrentPassword' });
+    throw new ApiError(422, 'wrong_current_password', 'The current password is not correct', {
+      currentPassword: 'validation.wrongCurrentPassword',
+    });
   }
   checkPassword(newPassword, userName, 'newPassword');
   return setPassword(db, userName, newPassword);
@@ -144,7 +157,10 @@ export async function setPassword(db: Db, userName: string, password: string): P
   const user = requireUser(db, userName);
   checkPassword(password, user.userName);
   const hash = await hashPassword(password);
-  db.prepare("UPDATE users SET password_hash = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE user_name = ?").run(hash, userName);
+  db.prepare("UPDATE users SET password_hash = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE user_name = ?").run(
+    hash,
+    userName,
+  );
   return requireUser(db, userName);
 }
 
@@ -157,7 +173,10 @@ export function setRole(db: Db, userName: string, role: string): User {
 
 export function setDisabled(db: Db, userName: string, disabled: boolean): User {
   requireUser(db, userName);
-  db.prepare("UPDATE users SET disabled = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE user_name = ?").run(disabled ? 1 : 0, userName);
+  db.prepare("UPDATE users SET disabled = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE user_name = ?").run(
+    disabled ? 1 : 0,
+    userName,
+  );
   return requireUser(db, userName);
 }
 

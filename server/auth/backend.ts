@@ -8,7 +8,6 @@ import { ApiError } from '../http/errors.ts';
 import * as users from '../api/users.ts';
 import { signToken, type TokenVerifier } from './tokens.ts';
 
-
 export type Backend = {
   login(identifier: string, password: string): Promise<{ token: string }>;
   /** The current user, fresh from the API. */
@@ -80,7 +79,11 @@ const UPSTREAM_TIMEOUT_MS = 5000;
 /** The external API (API_URL), spoken to with the contract of docs/openapi.json. */
 export function httpBackend(apiUrl: string, fetchImpl: typeof fetch = fetch): Backend {
   const base = apiUrl.replace(/\/+$/, '');
-  async function call<T>(method: string, path: string, options: { token?: string; json?: unknown; body?: Buffer; contentType?: string } = {}): Promise<T> {
+  async function call<T>(
+    method: string,
+    path: string,
+    options: { token?: string; json?: unknown; body?: Buffer; contentType?: string } = {},
+  ): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     let body: BodyInit | undefined;
@@ -93,7 +96,13 @@ export function httpBackend(apiUrl: string, fetchImpl: typeof fetch = fetch): Ba
     }
     let response: Response;
     try {
-      response = await fetchImpl(base + path, { method, headers, body: body ?? null, signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS), redirect: 'error' });
+      response = await fetchImpl(base + path, {
+        method,
+        headers,
+        body: body ?? null,
+        signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+        redirect: 'error',
+      });
     } catch (error) {
       throw new ApiError(503, 'api_unavailable', `The API at ${base} could not be reached`, undefined, { cause: error });
     }
@@ -125,11 +134,15 @@ export function httpBackend(apiUrl: string, fetchImpl: typeof fetch = fetch): Ba
     async login(identifier, password) {
       try {
         const answer = await call<{ token?: unknown }>('POST', '/login', { json: { identifier, password } });
-        if (typeof answer?.token !== 'string' || !answer.token) throw new ApiError(502, 'bad_gateway', 'The API answered the login without a token');
+        if (typeof answer?.token !== 'string' || !answer.token)
+          throw new ApiError(502, 'bad_gateway', 'The API answered the login without a token');
         return { token: answer.token };
       } catch (error) {
         // Whatever the upstream says about a refused login, the visitor hears one message.
-        if (error instanceof ApiError && (error.status === 401 || error.status === 403 || error.status === 404 || error.status === 400 || error.status === 422)) {
+        if (
+          error instanceof ApiError &&
+          (error.status === 401 || error.status === 403 || error.status === 404 || error.status === 400 || error.status === 422)
+        ) {
           throw new ApiError(401, INVALID_CREDENTIALS, 'Incorrect user name or password');
         }
         throw error;

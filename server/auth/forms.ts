@@ -7,7 +7,10 @@ import { safeRedirectPath } from '../../shared/safe-path.ts';
 import type { FormResponse, FormState } from '../../shared/page-data.ts';
 import { routePath, type Route, type RouteForm } from '../../shared/routes.ts';
 import { ROLE_AREA, type SessionUser } from '../../shared/user.ts';
-import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, passwordProblem } from '../../shared/validation.ts';
+import { contactProblems, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, passwordProblem } from '../../shared/validation.ts';
+import { MIN_FILL_MS, type FormTokens } from '../contact/form-token.ts';
+import type { ContactMessage, ContactStore } from '../contact/messages.ts';
+import type { RateLimiter } from './rate-limit.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { AVATAR_MAX_BYTES } from '../api/avatars.ts';
@@ -23,6 +26,13 @@ export type FormDeps = {
   loginGuard: LoginGuard;
   tokenTtlMinutes: number;
   logger: Logger;
+  contact: {
+    store: ContactStore;
+    limiter: RateLimiter;
+    maxPerIp: number;
+    tokens: FormTokens;
+    notify: ((message: ContactMessage) => void) | null;
+  };
   /** Renders the page at req.originalUrl with a form state and a status (no-JS error path). */
   renderWithForm: (req: Request, res: Response, form: FormState, status: number) => Promise<void>;
 };
@@ -44,7 +54,10 @@ function redirectAfterPost(req: Request, res: Response, to: string, success?: st
 }
 
 const fieldText = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
-const loginForm = z.object({ identifier: fieldText(254), password: z.string().min(1, 'validation.required').max(PASSWORD_MAX_LENGTH, 'validation.tooLong') });
+const loginForm = z.object({
+  identifier: fieldText(254),
+  password: z.string().min(1, 'validation.required').max(PASSWORD_MAX_LENGTH, 'validation.tooLong'),
+});
 const profileForm = z.object({ name: fieldText(NAME_MAX_LENGTH), lastName: fieldText(NAME_MAX_LENGTH) });
 const passwordForm = z.object({
   currentPassword: z.string().min(1, 'validation.required').max(PASSWORD_MAX_LENGTH, 'validation.tooLong'),
@@ -72,13 +85,20 @@ export async function sessionFromToken(token: string, verify: TokenVerifier, ttl
   } catch (error) {
     throw new ApiError(502, 'bad_token', 'The API answered with a token this site cannot read', undefined, { cause: error });
   }
-  const user: SessionUser = { name: claims.name, lastName: claims.lastName, userName: claims.userName, role: claims.role, avatar: claims.avatar, scope: claims.scope };
+  const user: SessionUser = {
+    name: claims.name,
+    lastName: claims.lastName,
+    userName: claims.userName,
+    role: claims.role,
+    avatar: claims.avatar,
+    scope: claims.scope,
+  };
   return { token, user, exp: claims.exp ?? Math.floor(Date.now() / 1000) + ttlMinutes * 60 };
 }
 
 export function createFormHandlers(deps: FormDeps) {
-  const urlencoded = express.urlencoded({ extended: false, limit: '16kb' });
-  const json = express.json({ limit: '16kb' });
+  const urlencoded = express.urlencoded({ extended: false, limit: '32kb' });
+  const json = express.json({ limit: '32kb' });
   const bodyParsers: RequestHandler[] = [urlencoded, json];
 
   async function fail(req: Request, res: Response, status: number, form: FormState) {
@@ -92,7 +112,11 @@ export function createFormHandlers(deps: FormDeps) {
   /** Maps a backend failure to the form's error, logging what is not the visitor's doing. */
   async function failWith(req: Request, res: Response, formName: string, error: unknown, values: Record<string, string>) {
     if (error instanceof TooManyAttemptsError) {
-      return fail(req, res, 429, { form: formName, values, error: { code: error.code, message: error.message, retryAfter: error.retryAfter } });
+      return fail(req, res, 429, {
+        form: formName,
+        values,
+        error: { code: error.code, message: error.message, retryAfter: error.retryAfter },
+      });
     }
     if (error instanceof ApiError && error.status < 500) {
       return fail(req, res, error.status, {
@@ -115,7 +139,11 @@ export function createFormHandlers(deps: FormDeps) {
     const values = stringValues(req.body, ['identifier']);
     const parsed = loginForm.safeParse(req.body ?? {});
     if (!parsed.success) {
-      return fail(req, res, 400, { form: 'login', values, error: { code: 'invalid_request', message: 'Fill in both fields', fields: fieldErrors(parsed.error) } });
+      return fail(req, res, 400, {
+        form: 'login',
+        values,
+        error: { code: 'invalid_request', message: 'Fill in both fields', fields: fieldErrors(parsed.error) },
+      });
     }
     const { identifier, password } = parsed.data;
     try {
@@ -142,7 +170,11 @@ export function createFormHandlers(deps: FormDeps) {
       } else {
         const parsed = profileForm.safeParse(req.body ?? {});
         if (!parsed.success) {
-          return fail(req, res, 422, { form: 'profile', values, error: { code: 'invalid_request', message: 'Check the highlighted fields', fields: fieldErrors(parsed.error) } });
+          return fail(req, res, 422, {
+            form: 'profile',
+            values,
+            error: { code: 'invalid_request', message: 'Check the highlighted fields', fields: fieldErrors(parsed.error) },
+          });
         }
         answer = await deps.backend.updateProfile(session.token, parsed.data);
       }
@@ -156,7 +188,10 @@ export function createFormHandlers(deps: FormDeps) {
   async function changePassword(req: Request, res: Response, route: Route, session: Session) {
     const parsed = passwordForm.safeParse(req.body ?? {});
     if (!parsed.success) {
-      return fail(req, res, 422, { form: 'changePassword', error: { code: 'invalid_request', message: 'Check the highlighted fields', fields: fieldErrors(parsed.error) } });
+      return fail(req, res, 422, {
+        form: 'changePassword',
+        error: { code: 'invalid_request', message: 'Check the highlighted fields', fields: fieldErrors(parsed.error) },
+      });
     }
     const { currentPassword, newPassword, confirmPassword } = parsed.data;
     const problem = passwordProblem(newPassword, session.user.userName);
@@ -164,7 +199,10 @@ export function createFormHandlers(deps: FormDeps) {
     if (problem) fields.newPassword = problem;
     if (newPassword !== confirmPassword) fields.confirmPassword = 'validation.passwordsDiffer';
     if (Object.keys(fields).length > 0) {
-      return fail(req, res, 422, { form: 'changePassword', error: { code: 'invalid_password', message: 'Check the highlighted fields', fields } });
+      return fail(req, res, 422, {
+        form: 'changePassword',
+        error: { code: 'invalid_password', message: 'Check the highlighted fields', fields },
+      });
     }
     try {
       const { token } = await deps.backend.changePassword(session.token, currentPassword, newPassword);
@@ -175,11 +213,81 @@ export function createFormHandlers(deps: FormDeps) {
     }
   }
 
+  async function contact(req: Request, res: Response, route: Route) {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const text = (key: string) => (typeof body[key] === 'string' ? (body[key] as string) : '');
+    const values = stringValues(body, ['name', 'email', 'subject', 'message']);
+    values.message = text('message').slice(0, 5000);
+    const thanks = `${routePath('Contact', route)}?sent=1`;
+    // A honeypot field people never see: a bot filled it. Answer as if sent, store nothing.
+    if (text('website')) {
+      deps.logger.info({ ip: req.ip }, 'contact spam dropped (honeypot)');
+      return redirectAfterPost(req, res, thanks, 'contact');
+    }
+    const age = deps.contact.tokens.age(body.formToken);
+    if (age === null) {
+      return fail(req, res, 400, {
+        form: 'contact',
+        values,
+        error: { code: 'form_expired', message: 'The form has expired: reload the page and send it again' },
+      });
+    }
+    if (age < MIN_FILL_MS) {
+      return fail(req, res, 400, {
+        form: 'contact',
+        values,
+        error: { code: 'too_fast', message: 'The form was sent too quickly: wait a moment and send it again' },
+      });
+    }
+    const input = {
+      name: text('name'),
+      email: text('email'),
+      subject: text('subject'),
+      message: text('message'),
+      consent: ['yes', 'on', 'true'].includes(text('consent')),
+    };
+    const problems = contactProblems(input);
+    if (Object.keys(problems).length > 0) {
+      return fail(req, res, 422, {
+        form: 'contact',
+        values,
+        error: { code: 'invalid_request', message: 'Check the highlighted fields', fields: problems },
+      });
+    }
+    const ipKey = `contact:ip:${req.ip ?? 'unknown'}`;
+    const wait = deps.contact.limiter.retryAfter(ipKey, deps.contact.maxPerIp);
+    if (wait > 0) {
+      return fail(req, res, 429, {
+        form: 'contact',
+        values,
+        error: { code: 'too_many_messages', message: `Too many messages: try again in ${wait} seconds`, retryAfter: wait },
+      });
+    }
+    deps.contact.limiter.hit(ipKey);
+    // Committed before the answer: a crash right after the "sent" loses nothing.
+    const message = deps.contact.store.add(
+      {
+        name: input.name.trim(),
+        email: input.email.trim(),
+        subject: input.subject.trim(),
+        message: input.message.trim(),
+        locale: route.locale,
+        ip: req.ip ?? null,
+      },
+      deps.contact.notify !== null,
+    );
+    deps.logger.info({ messageId: message.id }, 'contact message stored');
+    deps.contact.notify?.(message);
+    redirectAfterPost(req, res, thanks, 'contact');
+  }
+
   /** POST to a page: dispatched by the matched route's page; other pages take no POST. */
   const pagePost = (route: Route): RequestHandler | null => {
     switch (route.page) {
       case 'login':
         return (req, res) => login(req, res, route);
+      case 'contact':
+        return (req, res) => contact(req, res, route);
       case 'profile':
       case 'changePassword':
         return (req, res) => {

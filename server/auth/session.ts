@@ -5,7 +5,13 @@ import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import { EncryptJWT, jwtDecrypt } from 'jose';
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
-import { AUTH_REDIRECT_COOKIE, AUTH_REFRESH_TOKEN_COOKIE, AUTH_STRATEGY, AUTH_STRATEGY_COOKIE, AUTH_TOKEN_COOKIE } from '../../shared/constants.ts';
+import {
+  AUTH_REDIRECT_COOKIE,
+  AUTH_REFRESH_TOKEN_COOKIE,
+  AUTH_STRATEGY,
+  AUTH_STRATEGY_COOKIE,
+  AUTH_TOKEN_COOKIE,
+} from '../../shared/constants.ts';
 import type { SessionUser } from '../../shared/user.ts';
 
 export type Session = { token: string; user: SessionUser; /** seconds since epoch */ exp: number };

@@ -22,7 +22,14 @@ export function keyFromSecret(secret: string): Uint8Array {
 }
 
 export async function signToken(user: SessionUser, key: Uint8Array, ttlMinutes: number): Promise<string> {
-  return new SignJWT({ name: user.name, lastName: user.lastName, userName: user.userName, role: user.role, avatar: user.avatar, scope: user.scope })
+  return new SignJWT({
+    name: user.name,
+    lastName: user.lastName,
+    userName: user.userName,
+    role: user.role,
+    avatar: user.avatar,
+    scope: user.scope,
+  })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(user.userName)
     .setIssuer(TOKEN_ISSUER)

@@ -6,6 +6,7 @@ import type { LegalPageKey, PageKey, Route, RouteParams } from '../../shared/rou
 import type { ContentSource } from '../content/source.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { Session } from '../auth/session.ts';
+import type { FormTokens } from '../contact/form-token.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 
 export type LoaderContext = {
@@ -16,6 +17,7 @@ export type LoaderContext = {
   backend: Backend;
   /** Present on private pages (the auth guard ran first). */
   session: Session | null;
+  formTokens: FormTokens;
 };
 
 function sessionOf(ctx: LoaderContext): Session {
@@ -34,7 +36,7 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
   login: none,
   changePassword: none,
   profile: async (ctx) => ({ data: { user: await ctx.backend.me(sessionOf(ctx).token) } }),
-  contact: none,
+  contact: async (ctx) => ({ data: { formToken: ctx.formTokens.issue() } }),
   admin: async (ctx) => ({ data: { users: await ctx.backend.listUsers(sessionOf(ctx).token, { page: 1 }) } }),
   client: none,
   organization: none,

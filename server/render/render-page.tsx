@@ -32,7 +32,9 @@ const RENDER_TIMEOUT_MS = 10_000;
 function brandingStyle(payload: PagePayload, nonce: string): string {
   const variables = brandingCssVariables(payload.branding);
   if (!variables) return '';
-  const css = Object.entries(variables).map(([name, value]) => `${name}:${value}`).join(';');
+  const css = Object.entries(variables)
+    .map(([name, value]) => `${name}:${value}`)
+    .join(';');
   return `<style id="${BRANDING_STYLE_ID}" nonce="${nonce}">:root{${css}}</style>`;
 }
 

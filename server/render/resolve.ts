@@ -9,6 +9,7 @@ import { formOfPath, matchRoute, routePath, type Route, type RouteParams } from 
 import { isBrandedPath, type Branding } from '../../shared/branding.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { Session } from '../auth/session.ts';
+import type { FormTokens } from '../contact/form-token.ts';
 import type { ContentSource } from '../content/source.ts';
 import { ApiError, HttpError } from '../http/errors.ts';
 import { headForError, headForRoute, pageTitle } from './head.ts';
@@ -17,6 +18,7 @@ import { PAGE_LOADERS } from './loaders.ts';
 export type ResolveDeps = {
   content: ContentSource;
   backend: Backend;
+  formTokens: FormTokens;
   /** The signed-in user's navbar branding; must answer quickly (it is raced with a timeout). */
   branding?: (userName: string) => Promise<Branding | null>;
   origin: string;
@@ -99,7 +101,15 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
     ) => Promise<{ data: unknown; meta?: { title?: string; description?: string } }>;
     const brandingUser = input.session && deps.branding && isBrandedPath(route.fullPath) ? input.session.user.userName : null;
     const [{ data, meta }, branding] = await Promise.all([
-      loader({ route, params, locale: route.locale, content: deps.content, backend: deps.backend, session: input.session }),
+      loader({
+        route,
+        params,
+        locale: route.locale,
+        content: deps.content,
+        backend: deps.backend,
+        session: input.session,
+        formTokens: deps.formTokens,
+      }),
       brandingUser ? deps.branding!(brandingUser) : null,
     ]);
     const payload = pagePayload(deps, input, route, params, data, meta, t);

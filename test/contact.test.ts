@@ -1,0 +1,154 @@
+import request from 'supertest';
+import { expect, test } from 'vitest';
+import { deriveKey } from '../server/auth/keys.ts';
+import { createFormTokens } from '../server/contact/form-token.ts';
+import type { ContactMessage } from '../server/contact/messages.ts';
+import { createTestApp, ORIGIN, TEST_SESSION_SECRET } from './helpers/app.ts';
+
+const tokens = (ageMs: number) => createFormTokens(deriveKey(TEST_SESSION_SECRET, 'contact form v1'), () => Date.now() - ageMs);
+const VALID = {
+  name: 'Lucía Pérez',
+  email: 'lucia@example.com',
+  subject: 'Data project',
+  message: 'We need help with a data strategy.',
+  consent: 'yes',
+};
+
+function post(app: Awaited<ReturnType<typeof createTestApp>>['app'], body: Record<string, string>, path = '/en/Contact', json = false) {
+  const req = request(app).post(path).set('Origin', ORIGIN);
+  if (json) req.set('Accept', 'application/json');
+  return req.type('form').send({ formToken: tokens(10_000).issue(), ...body });
+}
+
+test('the contact page carries a signed form token and a hidden honeypot field', async () => {
+  const { app } = await createTestApp();
+  const res = await request(app).get('/en/Contact');
+  expect(res.text).toMatch(/<input type="hidden" name="formToken" value="\d{13}\.[A-Za-z0-9_-]{22}"\/>/);
+  expect(res.text).toMatch(/<div class="honeypot" aria-hidden="true">/);
+  expect(res.text).toMatch(/name="website"/);
+});
+
+test('a valid message is committed before the answer: 303 to the thank-you state, the row exists', async () => {
+  const { app, contactStore } = await createTestApp();
+  const res = await post(app, VALID);
+  expect(res.status).toBe(303);
+  expect(res.headers.location).toBe('/en/Contact?sent=1');
+  const [stored] = contactStore.all();
+  expect(stored).toMatchObject({ name: 'Lucía Pérez', email: 'lucia@example.com', subject: 'Data project', locale: 'en', read: false });
+  const thanks = await request(app).get('/en/Contact?sent=1');
+  expect(thanks.text).toContain('Thank you: your message has been sent.');
+});
+
+test('with JavaScript the contact form answers JSON', async () => {
+  const { app, contactStore } = await createTestApp();
+  const res = await post(app, VALID, '/Contact', true);
+  expect(res.body).toEqual({ ok: true, redirect: '/Contact?sent=1', success: 'contact' });
+  expect(contactStore.all()).toHaveLength(1);
+  expect(contactStore.all()[0]!.locale).toBe('es');
+});
+
+test.each([
+  ['name', { name: '' }, 'validation.required'],
+  ['name', { name: 'x'.repeat(101) }, 'validation.tooLong'],
+  ['email', { email: '' }, 'validation.required'],
+  ['email', { email: 'not-an-email' }, 'validation.invalidEmail'],
+  ['email', { email: 'a b@example.com' }, 'validation.invalidEmail'],
+  ['subject', { subject: '   ' }, 'validation.required'],
+  ['subject', { subject: 'x'.repeat(151) }, 'validation.tooLong'],
+  ['message', { message: 'short' }, 'validation.messageTooShort'],
+  ['message', { message: 'x'.repeat(5001) }, 'validation.tooLong'],
+  ['consent', { consent: '' }, 'validation.consentRequired'],
+])('contact field %s is validated on the server: %j → %s, nothing stored', async (field, change, key) => {
+  const { app, contactStore } = await createTestApp();
+  const res = await post(app, { ...VALID, ...change }, '/en/Contact', true);
+  expect(res.status).toBe(422);
+  expect(res.body.form.error.fields[field]).toBe(key);
+  expect(contactStore.all()).toHaveLength(0);
+});
+
+test('without JavaScript a rejected message comes back with the field messages and what was typed', async () => {
+  const { app } = await createTestApp();
+  const res = await post(app, { ...VALID, email: 'nope' });
+  expect(res.status).toBe(422);
+  expect(res.text).toContain('Enter a valid email address.');
+  expect(res.text).toContain('value="Lucía Pérez"');
+  expect(res.text).toContain('We need help with a data strategy.</textarea>');
+});
+
+test('the honeypot: a filled hidden field looks sent but stores nothing', async () => {
+  const { app, contactStore } = await createTestApp();
+  const res = await post(app, { ...VALID, website: 'http://spam.example' });
+  expect(res.status).toBe(303);
+  expect(contactStore.all()).toHaveLength(0);
+});
+
+test('the minimum fill time: a form sent within 3 s of being shown is refused, nothing stored', async () => {
+  const { app, contactStore } = await createTestApp();
+  const res = await request(app)
+    .post('/en/Contact')
+    .set('Origin', ORIGIN)
+    .set('Accept', 'application/json')
+    .type('form')
+    .send({ ...VALID, formToken: tokens(500).issue() });
+  expect(res.status).toBe(400);
+  expect(res.body.form.error.code).toBe('too_fast');
+  expect(res.body.form.values.message).toBe(VALID.message);
+  expect(contactStore.all()).toHaveLength(0);
+});
+
+test('a missing or forged form token is refused', async () => {
+  const { app } = await createTestApp();
+  for (const formToken of ['', '1700000000000.AAAAAAAAAAAAAAAAAAAAAA', 'garbage']) {
+    const res = await request(app)
+      .post('/en/Contact')
+      .set('Origin', ORIGIN)
+      .set('Accept', 'application/json')
+      .type('form')
+      .send({ ...VALID, formToken });
+    expect(res.status).toBe(400);
+    expect(res.body.form.error.code).toBe('form_expired');
+  }
+});
+
+test('the per-IP rate limit answers 429 with Retry-After', async () => {
+  const { app, contactStore } = await createTestApp({ CONTACT_MAX_PER_IP: '2' });
+  expect((await post(app, VALID)).status).toBe(303);
+  expect((await post(app, VALID)).status).toBe(303);
+  const blocked = await post(app, VALID, '/en/Contact', true);
+  expect(blocked.status).toBe(429);
+  expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+  expect(contactStore.all()).toHaveLength(2);
+});
+
+test('a cross-site contact post is refused', async () => {
+  const { app } = await createTestApp();
+  const res = await request(app).post('/Contact').set('Origin', 'https://evil.example').type('form').send(VALID);
+  expect(res.status).toBe(403);
+});
+
+test('with a mailer, a message is notified; a failed e-mail keeps the message and is retried, then flagged', async () => {
+  const sent: ContactMessage[] = [];
+  let failing = true;
+  const mailer = {
+    async send(message: ContactMessage) {
+      if (failing) throw new Error('SMTP down');
+      sent.push(message);
+    },
+  };
+  const { app, contactStore, notifier } = await createTestApp(undefined, { mailer });
+  expect((await post(app, VALID)).status).toBe(303);
+  await new Promise((r) => setTimeout(r, 50));
+  const [stored] = contactStore.all();
+  expect(stored?.notifyStatus).toBe('pending'); // kept, to be retried
+  failing = false;
+  await notifier!.retryPending();
+  expect(sent.map((m) => m.id)).toEqual([stored!.id]);
+  expect(contactStore.get(stored!.id)?.notifyStatus).toBe('sent');
+
+  failing = true;
+  await post(app, { ...VALID, subject: 'Second' });
+  for (let i = 0; i < 6; i++) await notifier!.retryPending();
+  const second = contactStore.all().find((m) => m.subject === 'Second')!;
+  expect(second.notifyStatus).toBe('failed');
+  expect(second.message).toBe(VALID.message);
+});

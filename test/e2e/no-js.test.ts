@@ -1,0 +1,43 @@
+// (f) Without JavaScript the server-rendered first paint is the whole page.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contextOptions, launchBrowser } from './helpers.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('without JavaScript', () => {
+  it('the home page still shows the full content and the navbar links', async () => {
+    const context = await browser.newContext(contextOptions({ javaScriptEnabled: false }));
+    try {
+      const page = await context.newPage();
+      const response = await page.goto('/');
+      expect(response?.status()).toBe(200);
+      // The client entry never ran: it would have marked <html> with the `js` class.
+      expect(await page.locator('html').getAttribute('class')).toBeNull();
+
+      const navbar = page.getByRole('navigation', { name: 'Principal' });
+      for (const [name, href] of [
+        ['Blog', '/blog'],
+        ['English', '/en'],
+        ['Área privada', '/login'],
+      ]) {
+        const link = navbar.getByRole('link', { name, exact: true });
+        expect(await link.isVisible(), `navbar link ${name}`).toBe(true);
+        expect(await link.getAttribute('href')).toBe(href);
+      }
+
+      expect(await page.locator('h1').innerText()).toBe('El experto adecuado para tu próximo proyecto, en pocos días');
+      expect(await page.locator('.cards > li').count()).toBe(4);
+      expect(await page.locator('.steps > li').count()).toBe(3);
+      expect(await page.locator('footer a').count()).toBe(5);
+    } finally {
+      await context.close();
+    }
+  });
+});

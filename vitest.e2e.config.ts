@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+// Browser tests (test/e2e): a real Chromium against the built production server, which the
+// global setup builds if stale, starts on a free port and stops at the end.
+export default defineConfig({
+  test: {
+    include: ['test/e2e/**/*.test.ts'],
+    globalSetup: ['test/e2e/global-setup.ts'],
+    environment: 'node',
+    // One server, one browser per file: files run one after another.
+    fileParallelism: false,
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Room for a loaded CI machine: a poll gives the page up to 5 s to reach the expected state.
+    expect: { poll: { timeout: 5_000 } },
+  },
+});
