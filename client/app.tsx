@@ -1,19 +1,28 @@
 import { createElement, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { brandingCssVariables, type Branding } from '../shared/branding.ts';
+import { MIN_FETCH_DELAY_MS } from '../shared/constants.ts';
 import { runGuards } from '../shared/guards.ts';
 import type { Locale } from '../shared/locales.ts';
+import type { PagePayload } from '../shared/page-data.ts';
 import { matchRoute } from '../shared/routes.ts';
-import type { Head, PagePayload } from '../shared/page-data.ts';
 import type { Messages } from '../shared/translate.ts';
-import { BRANDING_STYLE_ID, type BootData } from './boot.ts';
+import type { BootData } from './boot.ts';
 import { ErrorView } from './components/error-view.tsx';
 import { Layout } from './components/layout.tsx';
 import { I18nProvider } from './i18n.tsx';
 import { fetchPageData } from './navigation.ts';
 import { loadedPage, loadPage } from './pages/registry.ts';
+import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
+import { applyBranding, applyHead } from './runtime/document.ts';
+import { delay, track } from './runtime/loading.ts';
+import { prefetchVisibleLinks } from './runtime/prefetch.ts';
+import { animationDone, nextFrame, prefersReducedMotion, TRANSITION_CLASS, type TransitionPhase } from './runtime/transition.ts';
 
 export type AppProps = { boot: BootData };
+
+/** seed-spec §4: page loading goes pending → error | done. */
+export type LoadState = 'pending' | 'error' | 'done';
 
 function PageView({ payload }: { payload: PagePayload }) {
   const { state } = payload;
@@ -29,6 +38,7 @@ function PageView({ payload }: { payload: PagePayload }) {
 
 const messageCache = new Map<Locale, Messages>();
 
+/** The other locale's messages load on demand: one request, then cached (seed-spec §4). */
 async function messagesFor(locale: Locale, boot: BootData): Promise<Messages> {
   if (locale === boot.payload.locale) return boot.messages;
   const cached = messageCache.get(locale);
@@ -40,110 +50,127 @@ async function messagesFor(locale: Locale, boot: BootData): Promise<Messages> {
   return messages;
 }
 
-/** Branding colours after a client navigation: CSSOM, which the CSP allows (no inline styles). */
-function applyBranding(branding: Branding | null | undefined) {
-  document.getElementById(BRANDING_STYLE_ID)?.remove();
-  const root = document.documentElement.style;
-  const variables = brandingCssVariables(branding);
-  for (const name of ['--navbar-bg', '--navbar-fg']) {
-    if (variables?.[name]) root.setProperty(name, variables[name]);
-    else root.removeProperty(name);
-  }
-}
-
-function applyHead(head: Head, locale: Locale) {
-  document.documentElement.lang = locale;
-  document.title = head.title;
-  document.querySelector('meta[name="description"]')?.setAttribute('content', head.description);
-  document.querySelector('link[rel="canonical"]')?.setAttribute('href', head.canonical);
-  document.querySelectorAll('link[rel="alternate"][hreflang]').forEach((el) => el.remove());
-  for (const alt of head.alternates) {
-    const link = document.createElement('link');
-    link.rel = 'alternate';
-    link.hreflang = alt.hrefLang;
-    link.href = alt.href;
-    document.head.append(link);
-  }
-  const robots = document.querySelector('meta[name="robots"]');
-  if (head.robots) {
-    if (robots) robots.setAttribute('content', head.robots);
-    else document.head.insertAdjacentHTML('beforeend', `<meta name="robots" content="${head.robots}">`);
-  } else robots?.remove();
-}
+type View = { payload: PagePayload; messages: Messages };
 
 export function App({ boot }: AppProps) {
   const location = useLocation();
   const navigate = useNavigate();
-  const [view, setView] = useState({ payload: boot.payload, messages: boot.messages });
-  const [navigationError, setNavigationError] = useState(false);
+  const [view, setView] = useState<View>({ payload: boot.payload, messages: boot.messages });
+  const [loadState, setLoadState] = useState<LoadState>('done');
+  const [phase, setPhase] = useState<TransitionPhase>('idle');
   // The signed-in user comes with every page; logout clears it at once (DESIGN.md §3).
   const [signedOut, setSignedOut] = useState(false);
   const mainRef = useRef<HTMLElement>(null);
+  const transitionRef = useRef<HTMLDivElement>(null);
+  const shownUrl = useRef(boot.payload.url);
   const firstRender = useRef(true);
 
   const url = location.pathname + location.search;
-
   const revalidate = (location.state as { revalidate?: number } | null)?.revalidate;
+
   useEffect(() => {
-    if (url === view.payload.url && !revalidate) return;
+    if (url === shownUrl.current && !revalidate) return;
     const controller = new AbortController();
-    (async () => {
+    const aborted = () => controller.signal.aborted;
+
+    async function show(next: View) {
+      // Out-in: the leaving page finishes its exit before the entering page starts.
+      if (!prefersReducedMotion()) {
+        flushSync(() => setPhase('leave'));
+        await animationDone(transitionRef.current);
+        if (aborted()) return;
+      }
+      shownUrl.current = next.payload.url;
+      flushSync(() => {
+        setSignedOut(false);
+        setView(next);
+        setLoadState('done');
+        setPhase(prefersReducedMotion() ? 'idle' : 'enter');
+      });
+      if (!prefersReducedMotion()) {
+        await nextFrame();
+        await animationDone(transitionRef.current);
+        if (!aborted()) setPhase('idle');
+      }
+    }
+
+    async function navigateTo() {
       // Guards run in the browser before a navigation (seed-spec §2); a redirect that needs
       // the server (remembering the path for after login) goes through /_data instead.
       const target = matchRoute(location.pathname);
       if (target?.kind === 'route') {
-        const outcome = runGuards({ route: target.route, params: target.params, url, user: signedOut ? null : view.payload.user });
+        const user = signedOut ? null : view.payload.user;
+        const outcome = runGuards({ route: target.route, params: target.params, url, user });
         if (outcome?.kind === 'redirect' && !outcome.rememberPath) {
           navigate(outcome.to, { replace: true });
           return;
         }
       }
-      const answer = await fetchPageData(url, controller.signal);
+      setLoadState('pending');
+      // A 200 ms minimum, so that fast answers do not flash (seed-spec §4, §9).
+      const [answer] = await track(Promise.all([fetchPageData(url, controller.signal), delay(MIN_FETCH_DELAY_MS)]));
+      if (aborted()) return;
       if (answer.kind === 'redirect') {
-        if (/^\//.test(answer.to)) navigate(answer.to, { replace: true });
+        if (answer.to.startsWith('/')) navigate(answer.to, { replace: true });
         else window.location.assign(answer.to);
         return;
       }
       const { payload } = answer;
-      const [messages] = await Promise.all([
-        messagesFor(payload.locale, boot),
-        payload.state.kind === 'page' ? loadPage(payload.state.page) : null,
-      ]);
-      if (controller.signal.aborted) return;
-      setNavigationError(false);
-      setSignedOut(false);
-      setView({ payload: { ...payload, url }, messages });
-    })().catch((error: unknown) => {
-      if (controller.signal.aborted) return;
-      console.warn('Navigation failed', error);
-      setNavigationError(true);
+      const [messages] = await track(
+        Promise.all([messagesFor(payload.locale, boot), payload.state.kind === 'page' ? loadPage(payload.state.page) : null]),
+      );
+      if (aborted()) return;
+      await show({ payload: { ...payload, url }, messages });
+    }
+
+    navigateTo().catch((error: unknown) => {
+      if (aborted()) return;
+      if (isChunkLoadError(error) && claimChunkReload()) {
+        // A deploy removed the chunk this page needs: a fresh document knows the new one.
+        window.location.reload();
+        return;
+      }
+      console.info('Navigation failed', error);
+      const failed: PagePayload = {
+        ...view.payload,
+        url,
+        status: 500,
+        state: { kind: 'error', error: { status: 500, message: '' } },
+      };
+      setLoadState('error');
+      void show({ payload: failed, messages: view.messages });
     });
     return () => controller.abort();
     // A revalidation is asked for per navigation (its key), not per URL.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [url, location.key, navigate, boot]);
+  }, [url, location.key]);
 
+  // After a new page is shown: the document follows it, focus and scroll move to it.
   useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false;
       return;
     }
     applyHead(view.payload.head, view.payload.locale);
-    applyBranding(signedOut ? null : view.payload.branding);
+    applyBranding(view.payload.branding);
     if (!location.hash) window.scrollTo(0, 0);
     mainRef.current?.focus({ preventScroll: true });
     // Only when a new page is shown, not on every location change.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [view.payload]);
 
+  // Links that become visible prefetch their page (seed-spec §2).
+  useEffect(() => prefetchVisibleLinks(document.body), [view.payload]);
+
   const { payload, messages } = view;
   return (
     <I18nProvider locale={payload.locale} messages={messages}>
-      {/* Logout resets the logo at once (seed-spec §4). */}
+      {/* Logout resets the user and the logo at once (seed-spec §4). */}
       <Layout
         payload={payload}
         siteName={boot.siteName}
         mainRef={mainRef}
+        loadState={loadState}
         user={signedOut ? null : payload.user}
         branding={signedOut ? null : (payload.branding ?? null)}
         onSignedOut={() => {
@@ -151,7 +178,9 @@ export function App({ boot }: AppProps) {
           applyBranding(null);
         }}
       >
-        {navigationError ? <ErrorView error={{ status: 500, message: '' }} /> : <PageView payload={payload} />}
+        <div ref={transitionRef} className={`page-transition ${TRANSITION_CLASS[phase]}`.trim()} data-transition-phase={phase}>
+          <PageView payload={payload} />
+        </div>
       </Layout>
     </I18nProvider>
   );

@@ -4,6 +4,8 @@ import { BrowserRouter } from 'react-router-dom';
 import { App } from './app.tsx';
 import { BOOT_ELEMENT_ID, type BootData } from './boot.ts';
 import { loadPage } from './pages/registry.ts';
+import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
+import { installFetchTracking } from './runtime/loading.ts';
 import './styles/app.css';
 
 const bootElement = document.getElementById(BOOT_ELEMENT_ID);
@@ -13,16 +15,26 @@ const boot = JSON.parse(bootElement.textContent ?? '') as BootData;
 
 // Styles that only apply when scripts run (the burger menu folds the links only then).
 document.documentElement.classList.add('js');
+// Every request the client starts shows the spinner while in flight.
+installFetchTracking();
 
-// The current page's chunk is already modulepreloaded: resolve it before hydrating so that
-// hydration never suspends (no fallback flash, no mismatch).
-if (boot.payload.state.kind === 'page') await loadPage(boot.payload.state.page);
+async function start() {
+  // The current page's chunk is already modulepreloaded: resolve it before hydrating so that
+  // hydration never suspends (no fallback flash, no mismatch).
+  if (boot.payload.state.kind === 'page') await loadPage(boot.payload.state.page);
+  hydrateRoot(
+    root!,
+    <StrictMode>
+      <BrowserRouter>
+        <App boot={boot} />
+      </BrowserRouter>
+    </StrictMode>,
+  );
+}
 
-hydrateRoot(
-  root,
-  <StrictMode>
-    <BrowserRouter>
-      <App boot={boot} />
-    </BrowserRouter>
-  </StrictMode>,
-);
+start().catch((error: unknown) => {
+  // The server-rendered page stays usable without scripts; a missing chunk (a deploy removed
+  // it) is worth one reload per minute (seed-spec §8).
+  if (isChunkLoadError(error) && claimChunkReload()) window.location.reload();
+  else console.info('The page could not start its scripts', error);
+});

@@ -18,11 +18,11 @@ import { embeddedBranding, type BrandingSource } from './branding/embedded.ts';
 import { createApiProxy } from './api/proxy.ts';
 import { createApiRouter } from './api/router.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
-import { createFormHandlers } from './auth/forms.ts';
+import { createFormHandlers, sessionFromToken } from './auth/forms.ts';
 import { deriveKey } from './auth/keys.ts';
 import { createLoginGuard } from './auth/login.ts';
 import { createRateLimiter } from './auth/rate-limit.ts';
-import { clearSession, createSessionCodec, rememberPath, sessionMiddleware } from './auth/session.ts';
+import { clearSession, createSessionCodec, rememberPath, sessionMiddleware, writeSession, type SessionCodec } from './auth/session.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
 import { databaseFile, openDatabase, type Db } from './db/index.ts';
 import { createFormTokens } from './contact/form-token.ts';
@@ -98,12 +98,31 @@ function applyRedirectEffects(req: Request, res: express.Response, result: Resol
   if (result.rememberPath && isSafeLocalPath(result.rememberPath)) rememberPath(req, res, result.rememberPath);
 }
 
-/** Browsers call the built-in API with the session cookie; the API itself speaks Bearer. */
-const bearerFromSession: RequestHandler = (req, res, next) => {
-  const token = res.locals.session?.token;
-  if (token && !req.headers.authorization) req.headers.authorization = `Bearer ${token}`;
-  next();
-};
+/**
+ * Browsers call the built-in API with the session cookie; the API itself speaks Bearer. The
+ * browser never receives a token: one in an answer (profile, avatar, password) refreshes the
+ * session cookie instead and is removed from the JSON.
+ */
+function bridgeSessionToBearer(codec: SessionCodec, verify: TokenVerifier, ttlMinutes: number): RequestHandler {
+  return (req, res, next) => {
+    const session = res.locals.session;
+    if (!session || req.headers.authorization) return next();
+    req.headers.authorization = `Bearer ${session.token}`;
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      if (body && typeof body === 'object' && typeof (body as { token?: unknown }).token === 'string') {
+        const { token, ...rest } = body as { token: string };
+        sessionFromToken(token, verify, ttlMinutes)
+          .then((fresh) => writeSession(req, res, codec, fresh))
+          .catch(() => clearSession(req, res))
+          .finally(() => json(rest));
+        return res;
+      }
+      return json(body);
+    };
+    next();
+  };
+}
 
 export async function createApp(deps: AppDeps) {
   const { config } = deps;
@@ -238,7 +257,7 @@ export async function createApp(deps: AppDeps) {
   } else {
     app.use(
       '/api',
-      bearerFromSession,
+      bridgeSessionToBearer(codec, verify, config.TOKEN_TTL_MINUTES),
       createApiRouter({
         db,
         backend,

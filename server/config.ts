@@ -1,6 +1,7 @@
 // Configuration: read from the environment once at start, validated, typed. An invalid value
 // stops the server with a message that names the variable.
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', '']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
@@ -90,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...config,
     PUBLIC_URL: publicUrl,
+    DATA_DIR: resolve(config.DATA_DIR),
     SESSION_SECRET: config.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
     sessionSecretGenerated: !config.SESSION_SECRET,
   };

@@ -261,3 +261,36 @@ test('client navigations get the same guard redirects from /_data, and the remem
   expect(out.body).toEqual({ kind: 'redirect', to: '/en/login', status: 302 });
   expect(String(out.headers['set-cookie'])).toContain('auth.redirect=%2Fen%2Fprofile');
 });
+
+test('no token reaches the browser: an API answer with a token refreshes the session cookie instead', async () => {
+  const res = await request(app)
+    .patch('/api/me')
+    .set('Cookie', cookies.CONS!)
+    .set('Origin', ORIGIN)
+    .send({ name: 'Elena', lastName: 'Nueva' });
+  expect(res.status).toBe(200);
+  expect(res.body.token).toBeUndefined();
+  expect(res.body.user.lastName).toBe('Nueva');
+  const fresh = ([] as string[])
+    .concat(res.headers['set-cookie'] ?? [])
+    .find((c) => c.startsWith('auth._token.local='))!
+    .split(';')[0]!;
+  const page = await request(app).get('/en/expert').set('Cookie', fresh);
+  expect(page.text).toContain('Nueva');
+  expect(page.text).not.toMatch(/eyJ[A-Za-z0-9_-]+\.eyJ/); // no JWT anywhere in the page
+});
+
+test('a token issued before a password change stops working', async () => {
+  const { app: fresh, db: freshDb } = await createTestApp();
+  await createUser(freshDb, { userName: 'tom', password: PASSWORD, role: 'CLI', name: 'Tom', lastName: 'T' });
+  const login = await request(fresh).post('/api/login').send({ identifier: 'tom', password: PASSWORD });
+  const old = login.body.token as string;
+  await new Promise((r) => setTimeout(r, 1100)); // tokens carry whole seconds
+  const changed = await request(fresh)
+    .post('/api/me/password')
+    .set('Authorization', `Bearer ${old}`)
+    .send({ currentPassword: PASSWORD, newPassword: 'a brand new passphrase' });
+  expect(changed.status).toBe(200);
+  expect((await request(fresh).get('/api/me').set('Authorization', `Bearer ${old}`)).status).toBe(401);
+  expect((await request(fresh).get('/api/me').set('Authorization', `Bearer ${changed.body.token}`)).status).toBe(200);
+});

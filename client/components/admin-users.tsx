@@ -1,5 +1,6 @@
 // The admin console's user management: list, search and paging, a form to create users, and
-// per-row actions (role, disable/enable, password reset), each confirmed in an AlertDialog.
+// per-row actions (role, disable/enable, password reset), each confirmed in an AlertDialog,
+// and for CLI and ORG users the branding editor (admin-branding.tsx) under the list.
 // It talks to the built-in API from the browser; the session cookie authenticates the calls.
 import { useId, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import type { AdminUser, FormState, UserList } from '../../shared/page-data.ts';
@@ -7,6 +8,7 @@ import type { Translate } from '../../shared/translate.ts';
 import { isRole, ROLES, type Role } from '../../shared/user.ts';
 import { nameProblem, passwordProblem, PASSWORD_MAX_LENGTH, NAME_MAX_LENGTH, USER_NAME_PATTERN } from '../../shared/validation.ts';
 import { useI18n } from '../i18n.tsx';
+import { AdminBranding, isBrandable } from './admin-branding.tsx';
 import { AlertDialog } from './alert-dialog.tsx';
 import { FieldError, fieldProps } from './form-feedback.tsx';
 
@@ -80,10 +82,14 @@ export function readFailure(status: number, body: unknown): ApiFailure {
   return { status, code, message: `HTTP ${status}` };
 }
 
-async function callApi<T>(path: string, read: (body: unknown) => T | null, method = 'GET', body?: unknown): Promise<ApiAnswer<T>> {
+/** One API call; a Blob (an uploaded file) goes raw with its own type, anything else as JSON. */
+export async function callApi<T>(path: string, read: (body: unknown) => T | null, method = 'GET', body?: unknown): Promise<ApiAnswer<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const init: RequestInit = { method, headers, credentials: 'same-origin' };
-  if (body !== undefined) {
+  if (body instanceof Blob) {
+    headers['Content-Type'] = body.type || 'application/octet-stream';
+    init.body = body;
+  } else if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
@@ -180,6 +186,10 @@ export function AdminUsers({ initial, currentUserName }: { initial: UserList; cu
   const [action, setAction] = useState<UserAction | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [working, setWorking] = useState(false);
+  // The user whose branding is open below the list, and a counter that asks it for the focus.
+  const [brandingUser, setBrandingUser] = useState<AdminUser | null>(null);
+  const [brandingFocus, setBrandingFocus] = useState(0);
+  const brandingOpener = useRef<HTMLElement | null>(null);
   const requestSeq = useRef(0);
   const current = useRef({ q: '', page: initial.page });
   const searchId = useId();
@@ -227,6 +237,20 @@ export function AdminUsers({ initial, currentUserName }: { initial: UserList; cu
   function goTo(page: number) {
     setError(null);
     void load(query, page);
+  }
+
+  function openBranding(user: AdminUser, opener: HTMLElement) {
+    brandingOpener.current = opener;
+    setBrandingUser(user);
+    setBrandingFocus((value) => value + 1);
+  }
+
+  function closeBranding() {
+    const opener = brandingOpener.current;
+    brandingOpener.current = null;
+    setBrandingUser(null);
+    // Back to the row's Branding button, when the row is still there.
+    if (opener?.isConnected) opener.focus();
   }
 
   function ask(next: UserAction) {
@@ -343,7 +367,14 @@ export function AdminUsers({ initial, currentUserName }: { initial: UserList; cu
               </thead>
               <tbody>
                 {list.items.map((user) => (
-                  <UserRow key={user.userName} user={user} self={user.userName === currentUserName} enabled={hydrated} onAction={ask} />
+                  <UserRow
+                    key={user.userName}
+                    user={user}
+                    self={user.userName === currentUserName}
+                    enabled={hydrated}
+                    onAction={ask}
+                    onBranding={openBranding}
+                  />
                 ))}
               </tbody>
             </table>
@@ -372,6 +403,17 @@ export function AdminUsers({ initial, currentUserName }: { initial: UserList; cu
           </nav>
         )}
       </section>
+
+      {brandingUser && (
+        <AdminBranding
+          key={brandingUser.userName}
+          user={list.items.find((item) => item.userName === brandingUser.userName) ?? brandingUser}
+          enabled={hydrated}
+          focusRequest={brandingFocus}
+          onClose={closeBranding}
+          onStale={() => void reload()}
+        />
+      )}
 
       <CreateUserForm enabled={hydrated} onCreated={reload} />
 
@@ -442,11 +484,14 @@ export function UserRow({
   self,
   enabled,
   onAction,
+  onBranding,
 }: {
   user: AdminUser;
   self: boolean;
   enabled: boolean;
   onAction: (action: UserAction) => void;
+  /** Opens the branding editor (CLI and ORG users only); the button gets the focus back. */
+  onBranding?: ((user: AdminUser, opener: HTMLElement) => void) | undefined;
 }) {
   const { t } = useI18n();
   const selectId = useId();
@@ -530,6 +575,17 @@ export function UserRow({
             {t('adminConsole.reset.button')}
             {forUser('adminConsole.reset.buttonFor')}
           </button>
+          {onBranding && isBrandable(user.role) && (
+            <button
+              className="button button-secondary button-small"
+              type="button"
+              disabled={!enabled}
+              onClick={(event) => onBranding(user, event.currentTarget)}
+            >
+              {t('adminConsole.branding.button')}
+              {forUser('adminConsole.branding.buttonFor')}
+            </button>
+          )}
         </div>
       </td>
     </tr>

@@ -4,6 +4,8 @@ import type { Branding } from '../../shared/branding.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { useI18n } from '../i18n.tsx';
 import { Footer } from './footer.tsx';
+import { LoadingOverlay } from './loading-overlay.tsx';
+import { OfflineBanner } from './offline-banner.tsx';
 import { Navbar } from './navbar.tsx';
 
 /** seed-spec §2: one default layout, the top navigation bar above the page content. */
@@ -11,6 +13,7 @@ export function Layout({
   payload,
   siteName,
   mainRef,
+  loadState,
   user,
   branding,
   onSignedOut,
@@ -22,6 +25,7 @@ export function Layout({
   user: SessionUser | null;
   onSignedOut: () => void;
   mainRef: RefObject<HTMLElement | null>;
+  loadState: 'pending' | 'error' | 'done';
   children: ReactNode;
 }) {
   const { t } = useI18n();
@@ -31,10 +35,12 @@ export function Layout({
         {t('layout.skipToContent')}
       </a>
       <Navbar payload={payload} siteName={siteName} user={user} branding={branding} onSignedOut={onSignedOut} />
-      <main id="main" ref={mainRef} tabIndex={-1} className="main">
+      <OfflineBanner />
+      <main id="main" ref={mainRef} tabIndex={-1} className="main" aria-busy={loadState === 'pending'} data-load-state={loadState}>
         {children}
       </main>
       <Footer siteName={siteName} />
+      <LoadingOverlay />
     </div>
   );
 }

@@ -5,7 +5,9 @@ import { localePath } from '../../shared/routes.ts';
 import { passwordProblem } from '../../shared/validation.ts';
 import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
 import { postForm } from '../forms.ts';
+import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
+import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from './registry.ts';
 
 const FIELDS = [
@@ -21,6 +23,7 @@ export default function ChangePasswordPage({ form, user }: PageProps<'changePass
   const saved = new URLSearchParams(search).get('saved') === 'password';
   const [state, setState] = useState<FormState | undefined>(form?.form === 'changePassword' ? form : undefined);
   const [pending, setPending] = useState(false);
+  const online = useOnline();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -56,6 +59,7 @@ export default function ChangePasswordPage({ form, user }: PageProps<'changePass
       <h1>{t('pages.changePassword.title')}</h1>
       <p className="section-lead">{t('changePassword.lead')}</p>
       <FormFeedback state={state} successText={saved && !state ? t('changePassword.saved') : undefined} />
+      <OfflineFormNote />
       <form className="form" method="post" action={pathname} onSubmit={onSubmit} aria-busy={pending}>
         {/* Password managers use the user name to file the new password. */}
         <input type="text" name="username" autoComplete="username" value={user?.userName ?? ''} readOnly hidden />
@@ -75,7 +79,7 @@ export default function ChangePasswordPage({ form, user }: PageProps<'changePass
             <FieldError state={state} field={field.name} id={`password-${field.name}`} />
           </div>
         ))}
-        <button className="button button-primary" type="submit" disabled={pending}>
+        <button className="button button-primary" type="submit" disabled={pending || !online}>
           {t('changePassword.submit')}
         </button>
       </form>

@@ -5,7 +5,9 @@ import { localePath } from '../../shared/routes.ts';
 import { CONTACT_LIMITS, contactProblems } from '../../shared/validation.ts';
 import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
 import { postForm } from '../forms.ts';
+import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
+import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from './registry.ts';
 
 const TEXT_FIELDS = [
@@ -25,6 +27,7 @@ export default function ContactPage({ data, form }: PageProps<'contact'>) {
   const sent = new URLSearchParams(search).get('sent') === '1';
   const [state, setState] = useState<FormState | undefined>(form?.form === 'contact' ? form : undefined);
   const [pending, setPending] = useState(false);
+  const online = useOnline();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -71,6 +74,7 @@ export default function ContactPage({ data, form }: PageProps<'contact'>) {
       <h1>{t('pages.contact.title')}</h1>
       <p className="section-lead">{t('contact.lead')}</p>
       <FormFeedback state={state} />
+      <OfflineFormNote />
       <form className="form" method="post" action={pathname} onSubmit={onSubmit} noValidate aria-busy={pending}>
         <input type="hidden" name="formToken" value={data.formToken} />
         {/* Honeypot: hidden from people (and from assistive technology), filled by bots. */}
@@ -123,7 +127,7 @@ export default function ContactPage({ data, form }: PageProps<'contact'>) {
           <FieldError state={state} field="consent" id="contact-consent" />
         </div>
         <p className="post-meta">{t('contact.privacyNote')}</p>
-        <button className="button button-primary" type="submit" disabled={pending}>
+        <button className="button button-primary" type="submit" disabled={pending || !online}>
           {pending ? t('contact.sending') : t('contact.submit')}
         </button>
       </form>

@@ -3,7 +3,9 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
 import { postForm } from '../forms.ts';
+import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
+import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from './registry.ts';
 
 /**
@@ -16,6 +18,7 @@ export default function LoginPage({ form }: PageProps<'login'>) {
   const navigate = useNavigate();
   const [state, setState] = useState<FormState | undefined>(form?.form === 'login' ? form : undefined);
   const [pending, setPending] = useState(false);
+  const online = useOnline();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -40,6 +43,7 @@ export default function LoginPage({ form }: PageProps<'login'>) {
       <h1>{t('pages.login.title')}</h1>
       <p className="section-lead">{t('login.lead')}</p>
       <FormFeedback state={state} />
+      <OfflineFormNote />
       <form className="form" method="post" action={pathname} onSubmit={onSubmit} aria-busy={pending}>
         <div className="field">
           <label htmlFor="login-identifier">{t('login.identifier')}</label>
@@ -68,7 +72,7 @@ export default function LoginPage({ form }: PageProps<'login'>) {
           />
           <FieldError state={state} field="password" id="login-password" />
         </div>
-        <button className="button button-primary" type="submit" disabled={pending}>
+        <button className="button button-primary" type="submit" disabled={pending || !online}>
           {t('login.submit')}
         </button>
       </form>

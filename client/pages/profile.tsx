@@ -4,7 +4,9 @@ import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
 import { avatarSrc, postForm } from '../forms.ts';
+import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
+import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from './registry.ts';
 
 const AVATAR_ACCEPT = 'image/png,image/jpeg,image/webp';
@@ -18,6 +20,7 @@ export default function ProfilePage({ data, form }: PageProps<'profile'>) {
   const [state, setState] = useState<FormState | undefined>(form?.form === 'profile' ? form : undefined);
   const [avatarState, setAvatarState] = useState<FormState | undefined>(form?.form === 'avatar' ? form : undefined);
   const [pending, setPending] = useState(false);
+  const online = useOnline();
   const avatarInputId = useId();
 
   async function submit(body: FormData | Blob, contentType: string | undefined, setter: (state: FormState | undefined) => void) {
@@ -80,7 +83,7 @@ export default function ProfilePage({ data, form }: PageProps<'profile'>) {
             type="file"
             accept={AVATAR_ACCEPT}
             onChange={onAvatar}
-            disabled={pending}
+            disabled={pending || !online}
             aria-describedby={`${avatarInputId}-help`}
             {...fieldProps(avatarState, 'avatar', avatarInputId)}
           />
@@ -94,6 +97,7 @@ export default function ProfilePage({ data, form }: PageProps<'profile'>) {
       <section aria-labelledby="edit-title">
         <h2 id="edit-title">{t('profile.editTitle')}</h2>
         <FormFeedback state={state} successText={saved === 'profile' && !state ? t('profile.saved') : undefined} />
+        <OfflineFormNote />
         <form className="form" method="post" action={pathname} onSubmit={onSubmit} aria-busy={pending}>
           <div className="field">
             <label htmlFor="profile-name">{t('profile.name')}</label>
@@ -123,7 +127,7 @@ export default function ProfilePage({ data, form }: PageProps<'profile'>) {
             />
             <FieldError state={state} field="lastName" id="profile-lastName" />
           </div>
-          <button className="button button-primary" type="submit" disabled={pending}>
+          <button className="button button-primary" type="submit" disabled={pending || !online}>
             {t('profile.save')}
           </button>
         </form>

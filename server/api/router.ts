@@ -2,14 +2,14 @@
 // zod validation at the edge, errors as {error: {code, message, fields?}}. The contract is
 // docs/openapi.json (a test keeps the two in step).
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ROLES } from '../../shared/user.ts';
 import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, USER_NAME_PATTERN } from '../../shared/validation.ts';
 import type { Logger } from '../logger.ts';
 import { INVALID_CREDENTIALS, type Backend } from '../auth/backend.ts';
 import type { LoginGuard } from '../auth/login.ts';
-import type { TokenVerifier } from '../auth/tokens.ts';
+import type { TokenClaims, TokenVerifier } from '../auth/tokens.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import { HEX_COLOR } from '../../shared/branding.ts';
@@ -100,14 +100,16 @@ export function createApiRouter(deps: ApiDeps) {
   async function authenticate(req: Request, res: Response) {
     const token = bearer(req);
     if (!token) throw new ApiError(401, 'unauthorized', 'Send a Bearer token in the Authorization header');
-    let userName: string;
+    let claims: TokenClaims;
     try {
-      userName = (await deps.verify(token)).userName;
+      claims = await deps.verify(token);
     } catch {
       throw new ApiError(401, 'unauthorized', 'The token is invalid or expired');
     }
-    const user = users.findUser(db, userName);
-    if (!user || user.disabled) throw new ApiError(401, 'unauthorized', 'The token is invalid or expired');
+    const user = users.findUser(db, claims.userName);
+    if (!user || user.disabled || users.tokenPredatesPassword(user, claims.iat)) {
+      throw new ApiError(401, 'unauthorized', 'The token is invalid or expired');
+    }
     res.locals.apiUser = user;
   }
   const authenticated: RequestHandler = (req, res, next) => {
@@ -170,12 +172,14 @@ export function createApiRouter(deps: ApiDeps) {
       const file = String(req.params.file);
       if (!AVATAR_FILE.test(file)) return next(new ApiError(404, 'not_found', `No image ${JSON.stringify(file)}`));
       const type = AVATAR_TYPES[file.slice(file.lastIndexOf('.') + 1) as keyof typeof AVATAR_TYPES];
-      res.set({
+      // Headers given to sendFile apply only when the file is sent: a 404 is not cached.
+      const headers = {
+        'Content-Type': type,
         'X-Content-Type-Options': 'nosniff',
         'Cache-Control': 'public, max-age=31536000, immutable',
         'Content-Security-Policy': "default-src 'none'",
-      });
-      res.sendFile(join(deps.dataDir, folder, file), { headers: { 'Content-Type': type } }, (error) => {
+      };
+      res.sendFile(resolve(deps.dataDir, folder, file), { headers }, (error) => {
         if (error && !res.headersSent) next(new ApiError(404, 'not_found', `No image ${JSON.stringify(file)}`));
       });
     });
@@ -197,7 +201,7 @@ export function createApiRouter(deps: ApiDeps) {
       const password = body.password ?? users.randomPassword();
       const user = await users.createUser(db, { ...body, password });
       deps.logger.info({ admin: userOf(res).userName, userName: user.userName, role: user.role }, 'user created');
-      res.status(201).json(body.password ? { user } : { user, password });
+      res.status(201).json(body.password ? { user: users.publicUser(user) } : { user: users.publicUser(user), password });
     }),
   );
 
@@ -219,7 +223,7 @@ export function createApiRouter(deps: ApiDeps) {
         if (body.disabled !== undefined) user = users.setDisabled(db, target, body.disabled);
       })();
       deps.logger.info({ admin: userOf(res).userName, userName: target, ...body }, 'user updated');
-      res.json({ user });
+      res.json({ user: users.publicUser(user) });
     }),
   );
 
@@ -233,7 +237,7 @@ export function createApiRouter(deps: ApiDeps) {
       const password = body.password ?? users.randomPassword();
       const user = await users.setPassword(db, String(req.params.userName), password);
       deps.logger.info({ admin: userOf(res).userName, userName: user.userName }, 'password reset');
-      res.json(body.password ? { user } : { user, password });
+      res.json(body.password ? { user: users.publicUser(user) } : { user: users.publicUser(user), password });
     }),
   );
 

@@ -20,10 +20,13 @@ type UserRow = {
   disabled: 0 | 1;
   created_at: string;
   updated_at: string;
+  password_changed_at: number;
 };
 
 export type User = SessionUser & {
   email: string | null;
+  /** Seconds since epoch; tokens issued earlier are refused. */
+  passwordChangedAt: number;
   disabled: boolean;
   createdAt: string;
   updatedAt: string;
@@ -39,9 +42,21 @@ function toUser(row: UserRow): User {
     avatar: row.avatar,
     scope: JSON.parse(row.scopes) as string[],
     disabled: row.disabled === 1,
+    passwordChangedAt: row.password_changed_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** A token issued before the user's last password change no longer counts. */
+export function tokenPredatesPassword(user: User, issuedAt: number | undefined): boolean {
+  return user.passwordChangedAt > 0 && (issuedAt ?? 0) < user.passwordChangedAt;
+}
+
+/** The user as an admin sees it (no password data). */
+export function publicUser(user: User): Omit<User, 'passwordChangedAt'> {
+  const { passwordChangedAt: _hidden, ...rest } = user;
+  return rest;
 }
 
 export function sessionUserOf(user: User): SessionUser {
@@ -157,10 +172,9 @@ export async function setPassword(db: Db, userName: string, password: string): P
   const user = requireUser(db, userName);
   checkPassword(password, user.userName);
   const hash = await hashPassword(password);
-  db.prepare("UPDATE users SET password_hash = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE user_name = ?").run(
-    hash,
-    userName,
-  );
+  db.prepare(
+    "UPDATE users SET password_hash = ?, password_changed_at = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE user_name = ?",
+  ).run(hash, Math.floor(Date.now() / 1000), userName);
   return requireUser(db, userName);
 }
 
@@ -180,7 +194,7 @@ export function setDisabled(db: Db, userName: string, disabled: boolean): User {
   return requireUser(db, userName);
 }
 
-export type UserPage = { items: User[]; total: number; page: number; pageSize: number };
+export type UserPage = { items: Omit<User, 'passwordChangedAt'>[]; total: number; page: number; pageSize: number };
 
 export function listUsers(db: Db, options: { q?: string | undefined; page?: number; pageSize?: number } = {}): UserPage {
   const page = Math.max(1, options.page ?? 1);
@@ -195,7 +209,7 @@ export function listUsers(db: Db, options: { q?: string | undefined; page?: numb
   const rows = db
     .prepare(`SELECT * FROM users ${where} ORDER BY user_name COLLATE NOCASE LIMIT @limit OFFSET @offset`)
     .all({ ...params, limit: pageSize, offset: (page - 1) * pageSize }) as UserRow[];
-  return { items: rows.map(toUser), total, page, pageSize };
+  return { items: rows.map((row) => publicUser(toUser(row))), total, page, pageSize };
 }
 
 /** A random password for resets and demo users: 20 URL-safe characters. */

@@ -6,7 +6,7 @@ import type { SessionUser } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import * as users from '../api/users.ts';
-import { signToken, type TokenVerifier } from './tokens.ts';
+import { signToken, type TokenClaims, type TokenVerifier } from './tokens.ts';
 
 export type Backend = {
   login(identifier: string, password: string): Promise<{ token: string }>;
@@ -31,14 +31,16 @@ export type EmbeddedDeps = {
 export function embeddedBackend(deps: EmbeddedDeps): Backend {
   const { db } = deps;
   async function currentUser(token: string): Promise<users.User> {
-    let userName: string;
+    let claims: TokenClaims;
     try {
-      userName = (await deps.verify(token)).userName;
+      claims = await deps.verify(token);
     } catch {
       throw new ApiError(401, 'unauthorized', 'The token is missing, invalid or expired');
     }
-    const user = users.findUser(db, userName);
-    if (!user || user.disabled) throw new ApiError(401, 'unauthorized', 'The token is missing, invalid or expired');
+    const user = users.findUser(db, claims.userName);
+    if (!user || user.disabled || users.tokenPredatesPassword(user, claims.iat)) {
+      throw new ApiError(401, 'unauthorized', 'The token is missing, invalid or expired');
+    }
     return user;
   }
   const issue = (user: users.User) => signToken(users.sessionUserOf(user), deps.key, deps.ttlMinutes);

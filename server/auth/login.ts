@@ -13,14 +13,19 @@ export function createLoginGuard(limiter: RateLimiter, limits: { perAccount: num
     const ipKey = `login:ip:${req.ip ?? 'unknown'}`;
     const wait = Math.max(limiter.retryAfter(accountKey, limits.perAccount), limiter.retryAfter(ipKey, limits.perIp));
     if (wait > 0) throw new TooManyAttemptsError(wait);
+    // Counted before the (slow) password check, synchronously, so that parallel guesses cannot
+    // all pass the check above; taken back when the attempt was not a failed guess.
+    limiter.hit(accountKey);
+    limiter.hit(ipKey);
     try {
       const result = await attempt();
       limiter.reset(accountKey);
+      limiter.release(ipKey);
       return result;
     } catch (error) {
-      if (error instanceof ApiError && error.code === INVALID_CREDENTIALS) {
-        limiter.hit(accountKey);
-        limiter.hit(ipKey);
+      if (!(error instanceof ApiError && error.code === INVALID_CREDENTIALS)) {
+        limiter.release(accountKey);
+        limiter.release(ipKey);
       }
       throw error;
     }

@@ -7,6 +7,8 @@ export type RateLimiter = {
   /** Counts one failure for the key. */
   hit(key: string): void;
   reset(key: string): void;
+  /** Takes back one hit (an attempt counted up front that turned out not to be a failure). */
+  release(key: string): void;
 };
 
 export function createRateLimiter(db: Db, windowMs: number, now: () => number = Date.now): RateLimiter {
@@ -18,6 +20,7 @@ export function createRateLimiter(db: Db, windowMs: number, now: () => number = 
        reset_at = CASE WHEN reset_at <= @now THEN @resetAt ELSE reset_at END`,
   );
   const remove = db.prepare('DELETE FROM rate_limits WHERE key = ?');
+  const decrement = db.prepare('UPDATE rate_limits SET count = MAX(count - 1, 0) WHERE key = ?');
   const prune = db.prepare('DELETE FROM rate_limits WHERE reset_at <= ?');
   let lastPrune = 0;
   return {
@@ -37,6 +40,9 @@ export function createRateLimiter(db: Db, windowMs: number, now: () => number = 
     },
     reset(key) {
       remove.run(key);
+    },
+    release(key) {
+      decrement.run(key);
     },
   };
 }

@@ -13,9 +13,10 @@ const claimsSchema = z.object({
   avatar: z.string().nullable().default(null),
   scope: z.array(z.string()).default([]),
   exp: z.number().int().optional(),
+  iat: z.number().int().optional(),
 });
 
-export type TokenClaims = SessionUser & { exp?: number };
+export type TokenClaims = SessionUser & { exp?: number; iat?: number };
 
 export function keyFromSecret(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
@@ -39,8 +40,8 @@ export async function signToken(user: SessionUser, key: Uint8Array, ttlMinutes: 
 }
 
 function toClaims(payload: JWTPayload): TokenClaims {
-  const parsed = claimsSchema.parse(payload);
-  return { ...parsed, ...(parsed.exp === undefined ? {} : { exp: parsed.exp }) };
+  const { exp, iat, ...claims } = claimsSchema.parse(payload);
+  return { ...claims, ...(exp === undefined ? {} : { exp }), ...(iat === undefined ? {} : { iat }) };
 }
 
 export type TokenVerifier = (token: string) => Promise<TokenClaims>;

@@ -35,7 +35,12 @@ export type StrapiBranding = {
 const USER_NAME = /^[a-z0-9][a-z0-9._-]{0,39}$/;
 
 type Problem = { reason: string; detail: string; status?: number | null };
+/** definitive: an answer about this user (kept ttlMs), as opposed to an outage (failureTtlMs). */
 type Outcome = { branding: Branding | null; problem: Problem | null; definitive: boolean };
+
+function isGiven(value: unknown): boolean {
+  return value !== null && value !== undefined && value !== '';
+}
 
 function firstMedia(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : value;
@@ -48,8 +53,8 @@ function readBranding(entry: CmsEntry, cmsOrigin: string): Outcome {
   const color = isHexColor(rawColor) ? rawColor : null;
   const logo = proxiedMediaPath(rawLogo, cmsOrigin);
   const ignored = [
-    ...(rawColor != null && rawColor !== '' && !color ? ['colorNavbar (not a hex colour)'] : []),
-    ...(rawLogo != null && !logo ? ['logoNavbar (not an upload of the CMS)'] : []),
+    ...(isGiven(rawColor) && !color ? ['colorNavbar (not a hex colour)'] : []),
+    ...(isGiven(rawLogo) && !logo ? ['logoNavbar (not an upload of the CMS)'] : []),
   ];
   return {
     branding: color || logo ? { color: color ?? DEFAULT_NAVBAR_COLOR, logo } : null,
@@ -75,7 +80,11 @@ export function createStrapiBranding(options: StrapiBrandingOptions): StrapiBran
       return readBranding(entry, cmsOrigin);
     } catch (error) {
       if (!(error instanceof CmsError)) {
-        return { branding: null, problem: { reason: 'error', detail: error instanceof Error ? error.message : 'unknown' }, definitive: false };
+        return {
+          branding: null,
+          problem: { reason: 'error', detail: error instanceof Error ? error.message : 'unknown' },
+          definitive: false,
+        };
       }
       // A missing collection is an answer (this user has no branding), not an outage.
       const definitive = error.reason === 'status' && error.status === 404;

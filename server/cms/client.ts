@@ -98,7 +98,9 @@ export function createStrapiClient(options: StrapiClientOptions): StrapiClient {
       return await fetchImpl(url, { ...init, signal: deadline, redirect: 'error' });
     } catch (error) {
       if (deadline.aborted) throw timeoutError(what, timeoutMs);
-      throw new CmsError('unreachable', `CMS ${what}: ${error instanceof Error ? error.message : 'request failed'}`, null, { cause: error });
+      throw new CmsError('unreachable', `CMS ${what}: ${error instanceof Error ? error.message : 'request failed'}`, null, {
+        cause: error,
+      });
     }
   }
 

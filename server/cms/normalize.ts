@@ -12,8 +12,7 @@ export type CmsEntry = { id: number | string; documentId?: string; [field: strin
 export type CmsMeta = Record<string, unknown>;
 
 export type NormalizedResponse =
-  | { kind: 'collection'; entries: CmsEntry[]; meta: CmsMeta }
-  | { kind: 'single'; entry: CmsEntry | null; meta: CmsMeta };
+  { kind: 'collection'; entries: CmsEntry[]; meta: CmsMeta } | { kind: 'single'; entry: CmsEntry | null; meta: CmsMeta };
 
 // Deeper than any content model; a bound so a hostile answer cannot exhaust the stack.
 const MAX_DEPTH = 32;

@@ -18,8 +18,9 @@ export function requireSameOrigin(publicUrl: string): RequestHandler {
   const configured = new URL(publicUrl).origin;
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method)) return next();
-    // API clients that authenticate with their own Bearer token carry no ambient credentials.
-    if (req.path.startsWith('/api/') && req.get('authorization') && !req.get('cookie')) return next();
+    // API clients without cookies carry no ambient credentials (their Bearer token, or none
+    // yet at /api/login): nothing a hostile page could borrow.
+    if (req.path.startsWith('/api/') && !req.get('cookie')) return next();
     const origin = originOf(req.get('origin')) ?? originOf(req.get('referer'));
     const own = `${req.protocol}://${req.get('host') ?? ''}`;
     if (origin && (origin === configured || origin === own)) return next();

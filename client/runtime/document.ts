@@ -1,0 +1,41 @@
+// What a client navigation changes outside React's root: <html lang>, title, description,
+// canonical and hreflang links, robots, and the branding colours (via CSSOM, which the CSP
+// allows, unlike inline styles).
+import { brandingCssVariables, type Branding } from '../../shared/branding.ts';
+import type { Locale } from '../../shared/locales.ts';
+import type { Head } from '../../shared/page-data.ts';
+import { BRANDING_STYLE_ID } from '../boot.ts';
+
+export function applyBranding(branding: Branding | null | undefined): void {
+  document.getElementById(BRANDING_STYLE_ID)?.remove();
+  const root = document.documentElement.style;
+  const variables = brandingCssVariables(branding);
+  for (const name of ['--navbar-bg', '--navbar-fg']) {
+    if (variables?.[name]) root.setProperty(name, variables[name]);
+    else root.removeProperty(name);
+  }
+}
+
+export function applyHead(head: Head, locale: Locale): void {
+  document.documentElement.lang = locale;
+  document.title = head.title;
+  document.querySelector('meta[name="description"]')?.setAttribute('content', head.description);
+  document.querySelector('link[rel="canonical"]')?.setAttribute('href', head.canonical);
+  document.querySelectorAll('link[rel="alternate"][hreflang]').forEach((el) => el.remove());
+  for (const alt of head.alternates) {
+    const link = document.createElement('link');
+    link.rel = 'alternate';
+    link.hreflang = alt.hrefLang;
+    link.href = alt.href;
+    document.head.append(link);
+  }
+  let robots = document.querySelector('meta[name="robots"]');
+  if (head.robots) {
+    if (!robots) {
+      robots = document.createElement('meta');
+      robots.setAttribute('name', 'robots');
+      document.head.append(robots);
+    }
+    robots.setAttribute('content', head.robots);
+  } else robots?.remove();
+}

@@ -1,0 +1,190 @@
+// The site's window on the CMS, mounted with app.use('/cms', createCmsProxy(...)): media
+// (/cms/uploads/...) and public REST reads (/cms/api/...) come from our own origin, so pages
+// keep a CSP of 'self' and the browser never talks to the CMS.
+// It is a read-only, anonymous window: GET and HEAD only; a fresh upstream request carrying
+// only Accept / If-None-Match / If-Modified-Since / Range (never the visitor's cookies or
+// Authorization, never our CMS credentials); response headers copied from an allowlist (never
+// Set-Cookie). Uploads that are not raster images are served as attachments under a CSP of
+// default-src 'none', so an uploaded HTML or SVG file cannot run script on our origin.
+//
+// Upstream answer → our answer:
+//   2xx, 304, 416                  passed through (bodies streamed, never buffered)
+//   404, and 401/403               404 not_found: a resource that is not public does not exist here
+//   400                            400 bad_request: the visitor's query was refused
+//   other 3xx/4xx, 5xx, no answer  502 cms_unavailable: the CMS did not give a usable answer
+//   no headers within timeoutMs    504 cms_timeout (also: no body bytes for timeoutMs → cut)
+import type { Request, RequestHandler, Response } from 'express';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type { Logger } from '../logger.ts';
+
+export type CmsProxyOptions = {
+  /** Base URL of the CMS, e.g. https://cms.example.com. */
+  url: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  logger: Logger;
+};
+
+type Target = { kind: 'uploads' | 'api'; path: string; query: string };
+
+const FORWARDED_REQUEST_HEADERS = ['accept', 'if-none-match', 'if-modified-since', 'range'] as const;
+const COPIED_RESPONSE_HEADERS = ['content-type', 'etag', 'last-modified', 'accept-ranges', 'content-range'] as const;
+// Strapi routes under /api/ that are not content: accounts, logins, OAuth redirects, the media library.
+const BLOCKED_API_PREFIXES = new Set(['auth', 'connect', 'users', 'users-permissions', 'upload', 'admin']);
+// Raster images are safe to show inline; everything else (HTML, SVG, PDF…) is downloaded.
+const INLINE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/bmp',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+]);
+const PATH = /^\/(uploads|api)\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]+$/;
+const MAX_QUERY_LENGTH = 2048;
+
+/** The upstream path for a request URL, or null when it is not something we serve. */
+function targetOf(url: string): Target | null {
+  const mark = url.indexOf('?');
+  const path = mark === -1 ? url : url.slice(0, mark);
+  const query = mark === -1 ? '' : url.slice(mark + 1);
+  const match = PATH.exec(path);
+  if (!match || path.length > 1024) return null;
+  // No traversal in any spelling: dot segments, empty segments, encoded slashes, dots or NUL.
+  const segments = path.split('/').slice(1);
+  if (/%(?:2f|5c|2e|00)/i.test(path) || segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return null;
+  const kind = match[1] === 'uploads' ? 'uploads' : 'api';
+  if (kind === 'api' && BLOCKED_API_PREFIXES.has(segments[1] ?? '')) return null;
+  if (query.length > MAX_QUERY_LENGTH) return null;
+  // Media ignore queries; API reads keep theirs (filters, locale, populate…).
+  return { kind, path, query: kind === 'api' ? query : '' };
+}
+
+function sendError(res: Response, status: number, code: string, message: string) {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.status(status).set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).json({ error: { code, message } });
+}
+
+function mediaType(contentType: string | null): string {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+function copyHeaders(upstream: globalThis.Response, res: Response, target: Target) {
+  for (const name of COPIED_RESPONSE_HEADERS) {
+    const value = upstream.headers.get(name);
+    if (value !== null) res.setHeader(name, value);
+  }
+  // fetch decodes compressed bodies, so a compressed length would be wrong.
+  const length = upstream.headers.get('content-length');
+  if (length !== null && !upstream.headers.has('content-encoding')) res.setHeader('Content-Length', length);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  if (target.kind === 'api') {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Content-Security-Policy', "default-src 'none'");
+    return;
+  }
+  const cacheControl = upstream.headers.get('cache-control');
+  if (cacheControl !== null) res.setHeader('Cache-Control', cacheControl);
+  if (!INLINE_TYPES.has(mediaType(upstream.headers.get('content-type')))) {
+    if (!upstream.headers.has('content-type')) res.setHeader('Content-Type', 'application/octet-stream');
+    res.setHeader('Content-Disposition', 'attachment');
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+  }
+}
+
+export function createCmsProxy(options: CmsProxyOptions): RequestHandler {
+  const base = new URL(options.url);
+  const baseUrl = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const fetchImpl = options.fetch ?? fetch;
+  const { logger } = options;
+
+  async function forward(req: Request, res: Response, target: Target) {
+    const headers = new Headers({ 'Accept-Encoding': 'identity' });
+    for (const name of FORWARDED_REQUEST_HEADERS) {
+      const value = req.get(name);
+      if (value) headers.set(name, value);
+    }
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    // A visitor who leaves stops the upstream transfer too.
+    res.on('close', () => controller.abort());
+
+    let upstream: globalThis.Response;
+    try {
+      upstream = await fetchImpl(`${baseUrl}${target.path}${target.query ? `?${target.query}` : ''}`, {
+        method: req.method,
+        headers,
+        signal: controller.signal,
+        redirect: 'manual',
+      });
+    } catch (error) {
+      if (timedOut) {
+        logger.warn({ path: target.path, timeoutMs }, 'CMS proxy: no answer in time');
+        return sendError(res, 504, 'cms_timeout', 'The content service did not answer in time');
+      }
+      if (res.destroyed) return;
+      logger.warn({ path: target.path, err: error }, 'CMS proxy: the CMS could not be reached');
+      return sendError(res, 502, 'cms_unavailable', 'The content service could not be reached');
+    } finally {
+      clearTimeout(timer);
+    }
+
+    const { status } = upstream;
+    const passThrough = (status >= 200 && status < 300) || status === 304 || status === 416;
+    if (!passThrough) {
+      await upstream.body?.cancel().catch(() => undefined);
+      if (status === 404 || status === 401 || status === 403) return sendError(res, 404, 'not_found', 'Not found');
+      if (status === 400) return sendError(res, 400, 'bad_request', 'The content service refused the request');
+      logger.warn({ path: target.path, status }, 'CMS proxy: unusable answer from the CMS');
+      return sendError(res, 502, 'cms_unavailable', 'The content service failed');
+    }
+
+    res.status(status);
+    copyHeaders(upstream, res, target);
+    if (!upstream.body || req.method === 'HEAD' || status === 304) {
+      await upstream.body?.cancel().catch(() => undefined);
+      res.end();
+      return;
+    }
+    // A body that stalls for timeoutMs is cut rather than holding the connection open.
+    const idle = setTimeout(() => controller.abort(), timeoutMs);
+    // The DOM and node:stream/web ReadableStream types differ only on paper.
+    const body = Readable.fromWeb(upstream.body as NodeReadableStream<Uint8Array>);
+    async function* touchingIdleTimer(source: AsyncIterable<Uint8Array>) {
+      for await (const chunk of source) {
+        idle.refresh();
+        yield chunk;
+      }
+    }
+    try {
+      await pipeline(body, touchingIdleTimer, res);
+    } catch (error) {
+      if (!res.destroyed) res.destroy();
+      logger.debug({ path: target.path, err: error }, 'CMS proxy: transfer ended early');
+    } finally {
+      clearTimeout(idle);
+    }
+  }
+
+  return async (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      return sendError(res, 405, 'method_not_allowed', `${req.method} is not allowed here`);
+    }
+    const target = targetOf(req.url);
+    if (!target) return sendError(res, 404, 'not_found', 'Not found');
+    await forward(req, res, target);
+  };
+}

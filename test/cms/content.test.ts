@@ -1,0 +1,212 @@
+import type { ServerResponse } from 'node:http';
+import { expect, test } from 'vitest';
+import { createStrapiClient } from '../../server/cms/client.ts';
+import { createStrapiContent, type StrapiContentOptions } from '../../server/cms/content.ts';
+import { HttpError } from '../../server/http/errors.ts';
+import { captureLogger, fixture, sendJson, startFakeStrapi, type FakeStrapi, type Received } from './fake-strapi.ts';
+
+const SHAPES = [
+  ['v4', 'v4-posts', 'v4-legal-pages'],
+  ['v5', 'v5-posts', 'v5-legal-pages'],
+  ['v5 in the v4 format', 'v5-posts-v4-format', 'v4-legal-pages'],
+] as const;
+
+const EMPTY = { data: [], meta: { pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } } };
+
+type Answers = { posts?: Partial<Record<string, unknown>>; legal?: Partial<Record<string, unknown>> };
+
+/** A Strapi that answers lists and filtered reads from per-locale answers (missing → empty). */
+function strapiWith(answers: Answers, answer?: (req: Received, res: ServerResponse) => boolean) {
+  return startFakeStrapi((req, res) => {
+    if (answer?.(req, res)) return;
+    const locale = req.query.get('locale') ?? 'es';
+    const source = req.path === '/api/posts' ? answers.posts : req.path === '/api/legal-pages' ? answers.legal : undefined;
+    if (!source) return sendJson(res, 404, { data: null, error: { status: 404, name: 'NotFoundError' } });
+    const body = structuredClone(source[locale] ?? EMPTY) as { data: { slug?: string; attributes?: { slug?: string } }[] };
+    const slug = req.query.get('filters[slug][$eq]');
+    if (slug) body.data = body.data.filter((entry) => (entry.attributes?.slug ?? entry.slug) === slug);
+    sendJson(res, 200, body);
+  });
+}
+
+function contentFrom(cms: FakeStrapi, options: Partial<StrapiContentOptions> = {}) {
+  const log = captureLogger();
+  const client = createStrapiClient({ url: cms.url, logger: log.logger });
+  return { content: createStrapiContent({ client, logger: log.logger, ...options }), ...log };
+}
+
+const ES_POSTS = [
+  {
+    slug: 'auditoria-de-datos',
+    title: 'Cómo preparar una auditoría de datos',
+    description: 'Los pasos que seguimos antes de revisar los datos de una organización.',
+    date: '2026-03-10',
+    author: 'Lucía Martín',
+    locale: 'es',
+    coverUrl: '/cms/uploads/auditoria_a1b2c3.jpg',
+  },
+  {
+    slug: 'bienvenida',
+    title: 'Bienvenida al blog',
+    description: 'Por qué abrimos este blog.',
+    date: '2026-01-20',
+    author: 'Equipo',
+    locale: 'es',
+    coverUrl: null,
+  },
+];
+
+test.each(SHAPES)('a %s answer gives the posts newest first, dated by date or else publishedAt', async (_shape, posts) => {
+  const cms = await strapiWith({ posts: { es: fixture(posts) } });
+  expect(await contentFrom(cms).content.listPosts('es')).toEqual(ES_POSTS);
+});
+
+test('the list is asked for with the locale, newest first, the cover populated and 100 per page', async () => {
+  const cms = await strapiWith({ posts: { es: fixture('v5-posts') } });
+  await contentFrom(cms).content.listPosts('es');
+  expect(cms.received.map((r) => [r.path, Object.fromEntries(r.query)])).toEqual([
+    ['/api/posts', { locale: 'es', 'sort[0]': 'date:desc', populate: 'cover', 'pagination[pageSize]': '100' }],
+  ]);
+});
+
+test.each(SHAPES)('a %s post by slug is filtered by slug and locale and rendered to safe HTML', async (_shape, posts) => {
+  const cms = await strapiWith({ posts: { es: fixture(posts) } });
+  const post = await contentFrom(cms).content.getPost('auditoria-de-datos', 'es');
+  expect(Object.fromEntries(cms.received[0]?.query ?? [])).toEqual({
+    'filters[slug][$eq]': 'auditoria-de-datos',
+    locale: 'es',
+    populate: 'cover',
+  });
+  expect(post).toMatchObject({ ...ES_POSTS[0] });
+  expect(post?.html).toContain('<h2>Antes de empezar</h2>');
+  expect(post?.html).toContain('<strong>inventario</strong>');
+  expect(post?.html).toContain('<img src="/cms/uploads/equipo_9c8b7a.jpg" alt="Equipo" />');
+  expect(post?.html).not.toMatch(/<script/);
+});
+
+test('a post whose translation is missing falls back to the default locale, and says so', async () => {
+  const cms = await strapiWith({ posts: { es: fixture('v4-posts') } });
+  const post = await contentFrom(cms).content.getPost('bienvenida', 'en');
+  expect(post).toMatchObject({ slug: 'bienvenida', locale: 'es', title: 'Bienvenida al blog' });
+  expect(cms.received.map((r) => r.query.get('locale'))).toEqual(['en', 'es']);
+});
+
+test('a post written in Strapi 5 blocks is rendered like Markdown', async () => {
+  const cms = await strapiWith({ posts: { en: fixture('v5-post-blocks-en') } });
+  const post = await contentFrom(cms).content.getPost('auditoria-de-datos', 'en');
+  expect(post).toMatchObject({ title: 'How to prepare a data audit', locale: 'en', date: '2026-03-10' });
+  expect(post?.html).toContain('<h2>Before you start</h2>');
+  expect(post?.html).toContain('<strong>inventory</strong>');
+  expect(post?.html).toContain('<a href="https://example.com/guide" rel="noopener noreferrer" target="_blank">our guide</a>');
+  expect(post?.html).toContain('<img src="/cms/uploads/team_9c8b7a.jpg" alt="The team" />');
+  expect(post?.html).toContain('&lt;script&gt;');
+  expect(post?.html).not.toMatch(/<script/);
+});
+
+test('the English list holds the translations and, for posts not translated, the Spanish entries', async () => {
+  const cms = await strapiWith({ posts: { es: fixture('v5-posts'), en: fixture('v5-post-blocks-en') } });
+  const list = await contentFrom(cms).content.listPosts('en');
+  expect(list.map((p) => [p.slug, p.locale, p.title])).toEqual([
+    ['auditoria-de-datos', 'en', 'How to prepare a data audit'],
+    ['bienvenida', 'es', 'Bienvenida al blog'],
+  ]);
+});
+
+test('an unknown slug is null (the page shows 404); a slug that is not a slug is null without a request', async () => {
+  const cms = await strapiWith({ posts: { es: fixture('v5-posts') } });
+  const { content } = contentFrom(cms);
+  expect(await content.getPost('no-such-post', 'es')).toBeNull();
+  expect(cms.received).toHaveLength(1);
+  for (const slug of ['../x', 'A', 'a b', '', 'x'.repeat(101)]) expect(await content.getPost(slug, 'es')).toBeNull();
+  expect(cms.received).toHaveLength(1);
+});
+
+test.each(SHAPES)('a %s legal page is filtered by page and locale; its updatedAt is the updated date', async (_shape, _posts, legal) => {
+  const cms = await strapiWith({ legal: { es: fixture(legal) } });
+  const document = await contentFrom(cms).content.getLegal('privacy', 'es');
+  expect(Object.fromEntries(cms.received[0]?.query ?? [])).toEqual({ 'filters[page][$eq]': 'privacy', locale: 'es' });
+  expect(document).toEqual({
+    page: 'privacy',
+    title: 'Política de privacidad',
+    description: 'Cómo tratamos tus datos personales.',
+    updated: '2026-02-14',
+    locale: 'es',
+    html: '<h2>Responsable</h2>\n<p>La empresa trata tus datos para responder a tus consultas.</p>\n<p><a href="mailto:privacidad@example.com">Contacto</a></p>',
+  });
+});
+
+test('a legal page missing in English falls back to the Spanish one; a page missing everywhere is null', async () => {
+  const cms = await strapiWith({ legal: { es: fixture('v5-legal-pages') } });
+  const { content } = contentFrom(cms);
+  expect((await content.getLegal('privacy', 'en'))?.locale).toBe('es');
+  expect(await content.getLegal('cookies', 'en')).toBeNull();
+});
+
+test('invalid entries are skipped with a warning each; the valid ones are shown', async () => {
+  const valid = { id: 1, documentId: 'a', title: 'Fine', slug: 'fine', description: 'd', content: 'x', author: 'A', date: '2026-01-01' };
+  const answer = {
+    data: [
+      valid,
+      { ...valid, id: 2, title: '' },
+      { ...valid, id: 3, slug: 'Not A Slug' },
+      { ...valid, id: 4, date: null, publishedAt: null },
+      { ...valid, id: 5, content: 42 },
+    ],
+    meta: {},
+  };
+  const cms = await strapiWith({ posts: { es: answer } });
+  const { content, warnings } = contentFrom(cms);
+  expect((await content.listPosts('es')).map((p) => p.slug)).toEqual(['fine']);
+  expect(warnings().map((w) => w.entryId)).toEqual([2, 3, 4, 5]);
+  expect(warnings()[0]?.msg).toMatch(/post 2 skipped: title/);
+});
+
+test('results are cached: the second call makes no request, after the TTL it does', async () => {
+  let clock = 5_000_000;
+  const cms = await strapiWith({ posts: { es: fixture('v5-posts') } });
+  const { content } = contentFrom(cms, { now: () => clock, ttlMs: 60_000 });
+  await content.getPost('bienvenida', 'es');
+  await content.listPosts('es');
+  clock += 59_000;
+  await content.getPost('bienvenida', 'es');
+  await content.listPosts('es');
+  expect(cms.received).toHaveLength(2);
+  clock += 2000;
+  await content.getPost('bienvenida', 'es');
+  expect(cms.received).toHaveLength(3);
+});
+
+test('when the CMS fails, the last good copy is served (stale) and the CMS is left alone for a while', async () => {
+  let clock = 5_000_000;
+  let down = false;
+  const cms = await strapiWith({ posts: { es: fixture('v4-posts') } }, (_req, res) => {
+    if (down) sendJson(res, 502, {});
+    return down;
+  });
+  const { content, warnings } = contentFrom(cms, { now: () => clock, ttlMs: 60_000, failureTtlMs: 10_000 });
+  const fresh = await content.listPosts('es');
+  down = true;
+  clock += 61_000;
+  expect(await content.listPosts('es')).toEqual(fresh);
+  expect(warnings()[0]?.msg).toMatch(/serving the last good copy/);
+  clock += 5000;
+  expect(await content.listPosts('es')).toEqual(fresh);
+  expect(cms.received).toHaveLength(2);
+  clock += 6000;
+  await content.listPosts('es');
+  expect(cms.received).toHaveLength(3);
+});
+
+test('when the CMS fails and nothing is cached, the page fails with a 503 (and fails fast for a while)', async () => {
+  let clock = 5_000_000;
+  const cms = await startFakeStrapi((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('not json'));
+  const { content } = contentFrom(cms, { now: () => clock, failureTtlMs: 10_000 });
+  const failure = content.getLegal('privacy', 'es');
+  await expect(failure).rejects.toBeInstanceOf(HttpError);
+  await expect(failure).rejects.toMatchObject({ status: 503 });
+  await expect(content.getLegal('privacy', 'es')).rejects.toMatchObject({ status: 503 });
+  expect(cms.received).toHaveLength(1);
+  clock += 11_000;
+  await expect(content.getLegal('privacy', 'es')).rejects.toMatchObject({ status: 503 });
+  expect(cms.received).toHaveLength(2);
+});
