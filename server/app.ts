@@ -30,6 +30,10 @@ import { contactMessages } from './contact/messages.ts';
 import { createNotifier, smtpMailer, type Mailer } from './contact/notify.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
 import type { Config } from './config.ts';
+import { createStrapiBranding } from './cms/branding.ts';
+import { createStrapiClient } from './cms/client.ts';
+import { createStrapiContent } from './cms/content.ts';
+import { createCmsProxy } from './cms/proxy.ts';
 import { loadEmbeddedContent } from './content/embedded.ts';
 import type { ContentSource } from './content/source.ts';
 import { hashedAssets } from './http/static-assets.ts';
@@ -62,6 +66,16 @@ const PRIVATE_NO_STORE = 'private, no-store';
 
 function nonceOf(res: express.Response): string {
   return res.locals.cspNonce as string;
+}
+
+function cmsClientOptions(config: Config, logger: Logger, timeoutMs: number) {
+  return {
+    url: config.CMS_URL!,
+    timeoutMs,
+    logger,
+    ...(config.CMS_TOKEN ? { token: config.CMS_TOKEN } : {}),
+    ...(config.CMS_IDENTIFIER && config.CMS_PASSWORD ? { identifier: config.CMS_IDENTIFIER, password: config.CMS_PASSWORD } : {}),
+  };
 }
 
 /** seed-spec §2 / issue 4: branding must never hold a page up: defaults after the timeout. */
@@ -128,7 +142,26 @@ export async function createApp(deps: AppDeps) {
   const { config } = deps;
   const logger = deps.logger ?? createLogger(config.LOG_LEVEL);
   const isProduction = config.NODE_ENV === 'production';
-  const [content, i18n] = await Promise.all([deps.content ?? loadEmbeddedContent(PATHS.content), deps.i18n ?? createI18n(PATHS.locales)]);
+  // Content and branding: a real Strapi when CMS_URL is set, else the embedded defaults.
+  const cms = config.CMS_URL
+    ? {
+        // Branding sits on the first paint: 1.5 s at most. Content may take a little longer.
+        branding: createStrapiBranding({
+          client: createStrapiClient(cmsClientOptions(config, logger, 1500)),
+          ttlMs: config.CMS_CACHE_SECONDS * 1000,
+          logger,
+        }),
+        content: createStrapiContent({
+          client: createStrapiClient(cmsClientOptions(config, logger, 5000)),
+          ttlMs: config.CMS_CACHE_SECONDS * 1000,
+          logger,
+        }),
+      }
+    : null;
+  const [content, i18n] = await Promise.all([
+    deps.content ?? cms?.content ?? loadEmbeddedContent(PATHS.content),
+    deps.i18n ?? createI18n(PATHS.locales),
+  ]);
   const manifest = deps.manifest ?? readManifest(PATHS.manifest);
   const db = deps.db ?? openDatabase(databaseFile(config.DATA_DIR));
 
@@ -148,7 +181,7 @@ export async function createApp(deps: AppDeps) {
     ? httpBackend(config.API_URL, deps.fetch)
     : embeddedBackend({ db, key: apiKey, ttlMinutes: config.TOKEN_TTL_MINUTES, verify, saveAvatar: (image) => avatars.save(image) });
   const brandingStore = embeddedBranding(db);
-  const branding = withTimeout(deps.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger);
+  const branding = withTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger);
   const codec = createSessionCodec(config.SESSION_SECRET);
   const formTokens = createFormTokens(deriveKey(config.SESSION_SECRET, 'contact form v1'));
   const contactStore = contactMessages(db);
@@ -266,10 +299,14 @@ export async function createApp(deps: AppDeps) {
         dataDir: config.DATA_DIR,
         logger,
         branding: brandingStore,
+        brandingInCms: config.CMS_URL !== undefined,
         logos: avatarStore(config.DATA_DIR, 'branding-logos'),
       }),
     );
   }
+
+  // 7b. CMS media and public reads through our origin, so that the CSP stays 'self'.
+  if (config.CMS_URL) app.use('/cms', createCmsProxy({ url: config.CMS_URL, logger }));
 
   // 8. The request's language (whitelisted codes only), and the bare root's redirect.
   app.use(i18nMiddleware(i18n));

@@ -37,6 +37,15 @@ const schema = z.object({
   API_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** JWKS of an external API, to verify its tokens (instead of API_JWT_SECRET). */
   API_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Strapi (v4 or v5) base URL; unset: Markdown content in content/ and branding in the database. */
+  CMS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** A Strapi API token (read access to posts, legal pages and the *-customs collections)… */
+  CMS_TOKEN: z.string().min(1).optional(),
+  /** …or a service account, signed in with POST {CMS_URL}/api/auth/local. */
+  CMS_IDENTIFIER: z.string().min(1).optional(),
+  CMS_PASSWORD: z.string().min(1).optional(),
+  /** Seconds a user's branding and the CMS content are cached. */
+  CMS_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** Lifetime of tokens issued by the built-in API, in minutes. */
   TOKEN_TTL_MINUTES: z.coerce
     .number()
@@ -84,6 +93,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'SESSION_SECRET is required in production: set it to a random string of at least 32 characters ' +
         '(for example: node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))").',
     );
+  }
+  if (config.CMS_IDENTIFIER && !config.CMS_PASSWORD) {
+    throw new ConfigError('CMS_PASSWORD is required with CMS_IDENTIFIER (the CMS service account).');
   }
   if (config.SMTP_URL && !config.CONTACT_NOTIFY_TO) {
     throw new ConfigError('CONTACT_NOTIFY_TO is required when SMTP_URL is set: the address that receives contact messages.');

@@ -13,6 +13,8 @@ export type PostSummary = {
   author: string;
   /** The locale the entry is written in (a missing translation falls back to the default). */
   locale: Locale;
+  /** A cover image (CMS posts), served through /cms. */
+  coverUrl?: string | null;
 };
 
 export type Post = PostSummary & { html: string };

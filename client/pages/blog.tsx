@@ -17,6 +17,7 @@ export default function BlogPage({ data }: PageProps<'blog'>) {
           {data.posts.map((post) => (
             <li key={post.slug} className="post-summary">
               <article lang={post.locale === locale ? undefined : post.locale}>
+                {post.coverUrl && <img className="post-cover" src={post.coverUrl} alt="" width="600" height="315" loading="lazy" />}
                 <h2>
                   <Link to={localePath('blog-slug', locale, { slug: post.slug })}>{post.title}</Link>
                 </h2>

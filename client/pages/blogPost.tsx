@@ -17,6 +17,7 @@ export default function BlogPostPage({ data }: PageProps<'blogPost'>) {
         <FormattedDate date={post.date} /> · {post.author}
       </p>
       {post.locale !== locale && <p className="notice">{t('blog.untranslated')}</p>}
+      {post.coverUrl && <img className="post-cover" src={post.coverUrl} alt="" width="1200" height="630" />}
       {/* Sanitised on the server when the Markdown was loaded (server/content/markdown.ts). */}
       <div dangerouslySetInnerHTML={{ __html: post.html }} />
     </article>

@@ -73,6 +73,8 @@ export type ApiDeps = {
   dataDir: string;
   logger: Logger;
   branding: ReturnType<typeof embeddedBranding>;
+  /** With a CMS, branding is edited there, not here. */
+  brandingInCms: boolean;
   logos: ReturnType<typeof avatarStore>;
 };
 
@@ -243,6 +245,9 @@ export function createApiRouter(deps: ApiDeps) {
 
   // Branding of CLI and ORG users (embedded mode; with a CMS it is edited there).
   const requireBrandable = (userName: string) => {
+    if (deps.brandingInCms) {
+      throw new ApiError(409, 'branding_in_cms', 'Branding is managed in the CMS (the {username}-customs collections), not here');
+    }
     const user = users.findUser(db, userName);
     if (!user) throw new ApiError(404, 'user_not_found', `No user named ${JSON.stringify(userName)}`);
     if (user.role !== 'CLI' && user.role !== 'ORG') {

@@ -1,0 +1,428 @@
+// PDF documents rendered on the server with pdfmake: the user's own profile and two admin
+// reports (users, contact messages). Montserrat is embedded (Regular, Bold, Black), texts,
+// dates and numbers follow the locale, and the header band carries the site's branding colour.
+import { readableTextColor, isHexColor } from '../../shared/branding.ts';
+import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
+import { BODY_FONT, DISPLAY_FONT, pdfmakeWithFonts, type PdfMake } from './fonts.ts';
+import {
+  formatCount,
+  formatDateTime,
+  formatNumber,
+  formatStoredDate,
+  formatStoredDateTime,
+  INTL_LOCALE,
+  isoDay,
+  roleName,
+  TEXTS,
+  type PdfLocale,
+} from './i18n.ts';
+
+export type { PdfLocale } from './i18n.ts';
+
+export type PdfUser = {
+  userName: string;
+  name: string;
+  lastName: string;
+  role: string;
+  email?: string | null;
+  avatar?: string | null;
+  scope?: string[];
+  disabled?: boolean;
+  createdAt?: string;
+};
+
+export type PdfMessage = { id: number; name: string; email: string; subject: string; message: string; createdAt: string; read: boolean };
+
+export type PdfContext = {
+  locale: PdfLocale;
+  siteName: string;
+  /** Hex colour of the header band (#rgb or #rrggbb); anything else falls back to the site's teal. */
+  brandColor: string;
+  /** When the document was made; defaults to now. Fixed in tests. */
+  generatedAt?: Date;
+};
+
+/** Not for callers in the app: `compress: false` leaves content streams readable, for tests. */
+export type PdfRenderOptions = { compress?: boolean };
+
+type DocDefinition = Parameters<PdfMake['createPdf']>[0];
+type Content = DocDefinition['content'];
+type TableCell = { text: string } & Record<string, unknown>;
+
+// Inputs come from the database and from visitors (contact form): cap them so that one huge
+// field cannot make a document of hundreds of pages or stall the event loop in layout.
+const MAX_FIELD_CHARS = 300;
+const MAX_SITE_NAME_CHARS = 40;
+/** The issue's limit for a contact message in the report; the full text stays in the database. */
+export const MAX_MESSAGE_CHARS = 5000;
+/** A message this small (a third of a page at most) is kept on one page. */
+const SHORT_MESSAGE_CHARS = 900;
+const SHORT_MESSAGE_LINES = 12;
+// Node ids that let keepHeadWithBody find a message and its text in pdfmake's layout.
+const MESSAGE_ID = 'message-block-';
+const MESSAGE_BODY_ID = 'message-text-';
+
+const PAGE_MARGIN_X = 40;
+// Column widths in percentages, never '*' or 'auto': those grow to the longest word (a pasted
+// URL) and push the table off the page, while a fixed width lets pdfmake cut that word.
+const PROFILE_WIDTHS = ['30%', '70%'];
+const USERS_WIDTHS = ['15%', '23%', '28%', '11%', '10%', '13%'];
+/** A report row stays short enough to move to the next page whole (dontBreakRows). */
+const MAX_CELL_CHARS = 120;
+const BAND_HEIGHT = 64;
+const TEXT_COLOR = '#1f2933';
+const MUTED_COLOR = '#5f6b76';
+const RULE_COLOR = '#d9dee3';
+const ZEBRA_COLOR = '#f4f6f8';
+
+/** The site's teal unless the colour is a valid hex one; #rgb is widened for pdfkit and the contrast check. */
+export function safeBrandColor(value: unknown): string {
+  const color = isHexColor(value) ? value : DEFAULT_NAVBAR_COLOR;
+  return color.length === 4 ? `#${[...color.slice(1)].map((c) => c + c).join('')}` : color;
+}
+
+function truncate(value: string, max: number): string {
+  if (value.length <= max) return value;
+  let cut = value.slice(0, max);
+  // Never leave half of a surrogate pair (an emoji) at the end.
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+/** One line of plain text: control characters and line breaks become spaces, then capped. */
+function oneLine(value: unknown, max = MAX_FIELD_CHARS): string {
+  const text = typeof value === 'string' ? value : value == null ? '' : String(value);
+  // Cap before the regex so a megabyte-long field costs no more than a short one.
+  return truncate(
+    text
+      .slice(0, max * 2)
+      .replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, ' ')
+      .trim(),
+    max,
+  );
+}
+
+/** Multi-line text (a message): line breaks kept, other control characters dropped, blank runs shortened. */
+function multiLine(value: string, max: number): string {
+  return truncate(
+    value
+      .slice(0, max * 2)
+      .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+      .replace(/\t/g, '    ')
+      .replace(/[^\P{Cc}\n]/gu, '')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+    max,
+  );
+}
+
+function fullName(user: PdfUser): string {
+  return oneLine([user.name, user.lastName].filter(Boolean).join(' '));
+}
+
+type Frame = {
+  ctx: PdfContext;
+  title: string;
+  subject: string;
+  content: Content;
+  pageOrientation?: 'portrait' | 'landscape';
+  pageBreakBefore?: DocDefinition['pageBreakBefore'];
+  options: PdfRenderOptions;
+};
+
+/** What all three documents share: metadata, fonts, the header band, the footer with page numbers. */
+function documentFrame({ ctx, title, subject, content, pageOrientation = 'portrait', pageBreakBefore, options }: Frame): DocDefinition {
+  const texts = TEXTS[ctx.locale];
+  const brand = safeBrandColor(ctx.brandColor);
+  const onBrand = readableTextColor(brand);
+  const siteName = oneLine(ctx.siteName, MAX_SITE_NAME_CHARS);
+  const generatedAt = ctx.generatedAt && !Number.isNaN(ctx.generatedAt.getTime()) ? ctx.generatedAt : new Date();
+  const generated = texts.generatedAt.replace('{{date}}', formatDateTime(generatedAt, ctx.locale));
+  return {
+    pageSize: 'A4',
+    pageOrientation,
+    pageMargins: [PAGE_MARGIN_X, BAND_HEIGHT + 28, PAGE_MARGIN_X, 52],
+    // 1.7 rather than pdfmake's default 1.3: /Lang and DisplayDocTitle are PDF 1.4 features.
+    version: '1.7',
+    compress: options.compress ?? true,
+    language: INTL_LOCALE[ctx.locale],
+    displayTitle: true,
+    info: {
+      title,
+      author: siteName,
+      subject,
+      creator: siteName,
+      producer: 'pdfmake',
+      creationDate: generatedAt,
+    },
+    defaultStyle: { font: BODY_FONT, fontSize: 9.5, lineHeight: 1.25, color: TEXT_COLOR },
+    styles: {
+      heading: { font: BODY_FONT, bold: true, fontSize: 17, margin: [0, 0, 0, 4] },
+      lead: { fontSize: 10, color: MUTED_COLOR, margin: [0, 0, 0, 14] },
+      label: { bold: true },
+      tableHeader: { bold: true, fontSize: 9, color: onBrand },
+    },
+    // The band is drawn behind every page; the header puts the site name and title on it.
+    background: (_page, pageSize) => ({ canvas: [{ type: 'rect', x: 0, y: 0, w: pageSize.width, h: BAND_HEIGHT, color: brand }] }),
+    header: () => ({
+      margin: [PAGE_MARGIN_X, 21, PAGE_MARGIN_X, 0],
+      columns: [
+        // Percentages, as for the tables: a long one-word site name wraps instead of running off the page.
+        { text: siteName, font: DISPLAY_FONT, fontSize: 18, lineHeight: 1, color: onBrand, width: '62%' },
+        { text: title, bold: true, fontSize: 12, lineHeight: 1, color: onBrand, width: '38%', alignment: 'right', margin: [12, 5, 0, 0] },
+      ],
+    }),
+    footer: (currentPage, pageCount) => ({
+      margin: [PAGE_MARGIN_X, 18, PAGE_MARGIN_X, 0],
+      columns: [
+        { text: generated, fontSize: 8, color: MUTED_COLOR, width: '*' },
+        {
+          text: texts.page(formatNumber(currentPage, ctx.locale), formatNumber(pageCount, ctx.locale)),
+          fontSize: 8,
+          color: MUTED_COLOR,
+          width: 'auto',
+          alignment: 'right',
+        },
+      ],
+    }),
+    content,
+    ...(pageBreakBefore ? { pageBreakBefore } : {}),
+  };
+}
+
+async function render(definition: DocDefinition): Promise<Buffer> {
+  const pdfmake = await pdfmakeWithFonts();
+  return pdfmake.createPdf(definition).getBuffer();
+}
+
+/** Header row in the brand colour, light rules between rows, zebra stripes to follow long rows. */
+function reportTableLayout(brand: string) {
+  return {
+    fillColor: (rowIndex: number) => (rowIndex === 0 ? brand : rowIndex % 2 === 0 ? ZEBRA_COLOR : null),
+    hLineWidth: (i: number) => (i === 0 ? 0 : 0.5),
+    vLineWidth: () => 0,
+    hLineColor: () => RULE_COLOR,
+    paddingLeft: () => 6,
+    paddingRight: () => 6,
+    paddingTop: () => 5,
+    paddingBottom: () => 5,
+  };
+}
+
+/** The signed-in user's own profile: only the user passed in, nothing else from the database. */
+export async function renderProfilePdf(user: PdfUser, ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
+  const texts = TEXTS[ctx.locale];
+  const f = texts.fields;
+  const email = oneLine(user.email);
+  const scope = (user.scope ?? []).map((s) => oneLine(s, 60)).filter(Boolean);
+  const rows: [string, string][] = [
+    [f.userName, oneLine(user.userName)],
+    [f.name, oneLine(user.name)],
+    [f.lastName, oneLine(user.lastName)],
+    [f.email, email ? email : texts.noEmail],
+    [f.role, roleName(oneLine(user.role, 40), ctx.locale)],
+    [f.scope, scope.length > 0 ? scope.slice(0, 50).join(', ') : texts.noScope],
+    [f.status, user.disabled ? texts.disabled : texts.active],
+  ];
+  if (user.createdAt) rows.push([f.createdAt, formatStoredDate(oneLine(user.createdAt, 40), ctx.locale)]);
+  // The avatar is not drawn: it would mean reading an uploaded file or URL, which pdfmake is denied.
+  const content: Content = [
+    { text: fullName(user) || oneLine(user.userName), style: 'heading' },
+    { text: texts.profileSubject(oneLine(ctx.siteName, MAX_SITE_NAME_CHARS)), style: 'lead' },
+    {
+      table: {
+        widths: PROFILE_WIDTHS,
+        body: rows.map(([label, value]) => [{ text: label, style: 'label' }, { text: value }]),
+      },
+      layout: {
+        fillColor: (_row: number, _node: unknown, column: number) => (column === 0 ? ZEBRA_COLOR : null),
+        hLineWidth: () => 0.5,
+        vLineWidth: () => 0,
+        hLineColor: () => RULE_COLOR,
+        paddingLeft: () => 8,
+        paddingRight: () => 8,
+        paddingTop: () => 7,
+        paddingBottom: () => 7,
+      },
+    },
+  ];
+  return render(
+    documentFrame({
+      ctx,
+      title: texts.profileTitle,
+      subject: texts.profileSubject(oneLine(ctx.siteName, MAX_SITE_NAME_CHARS)),
+      content,
+      options,
+    }),
+  );
+}
+
+/** Admin report of the users passed in, one row each, the header row repeated on every page. */
+export async function renderUsersReportPdf(users: PdfUser[], ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
+  const texts = TEXTS[ctx.locale];
+  const f = texts.fields;
+  const brand = safeBrandColor(ctx.brandColor);
+  const header: TableCell[] = [f.userName, f.fullName, f.email, f.role, f.status, f.createdAt].map((label) => ({
+    text: label,
+    style: 'tableHeader',
+  }));
+  const body: TableCell[][] = users.map((user) => {
+    const email = oneLine(user.email, MAX_CELL_CHARS);
+    return [
+      { text: oneLine(user.userName, MAX_CELL_CHARS), bold: true },
+      { text: oneLine(fullName(user), MAX_CELL_CHARS) },
+      email ? { text: email } : { text: texts.noEmail, color: MUTED_COLOR },
+      { text: roleName(oneLine(user.role, 40), ctx.locale) },
+      user.disabled ? { text: texts.disabled, color: MUTED_COLOR } : { text: texts.active },
+      { text: user.createdAt ? formatStoredDate(oneLine(user.createdAt, 40), ctx.locale) : '' },
+    ];
+  });
+  const content: Content = [
+    { text: texts.usersTitle, style: 'heading' },
+    { text: formatCount(users.length, texts.userCount, ctx.locale), style: 'lead' },
+    users.length === 0
+      ? { text: texts.noUsers }
+      : {
+          table: { headerRows: 1, dontBreakRows: true, widths: USERS_WIDTHS, body: [header, ...body] },
+          layout: reportTableLayout(brand),
+        },
+  ];
+  // Landscape: six columns, two of them (name, e-mail) often long.
+  return render(
+    documentFrame({
+      ctx,
+      title: texts.usersTitle,
+      subject: texts.usersSubject(oneLine(ctx.siteName, MAX_SITE_NAME_CHARS)),
+      content,
+      pageOrientation: 'landscape',
+      options,
+    }),
+  );
+}
+
+/** Admin report of contact messages, in the order given (the caller's query sorts them). */
+export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
+  const texts = TEXTS[ctx.locale];
+  const brand = safeBrandColor(ctx.brandColor);
+  const unread = messages.filter((m) => !m.read).length;
+  const count = formatCount(messages.length, texts.messageCount, ctx.locale);
+  const blocks: Content[] = messages.map((message, index) => {
+    const original = typeof message.message === 'string' ? message.message : String(message.message ?? '');
+    const text = multiLine(original, MAX_MESSAGE_CHARS);
+    const cut = original.length > MAX_MESSAGE_CHARS;
+    const short = text.length <= SHORT_MESSAGE_CHARS && text.split('\n').length <= SHORT_MESSAGE_LINES;
+    const barWidth = message.read ? 1.5 : 3;
+    return {
+      id: `${MESSAGE_ID}${index}`,
+      // A short message moves to the next page whole; a long one may break, see keepHeadWithBody.
+      unbreakable: short,
+      margin: [0, 0, 0, 12],
+      table: {
+        widths: ['100%'],
+        body: [
+          [
+            {
+              stack: [
+                {
+                  columns: [
+                    { text: oneLine(message.subject), bold: true, fontSize: 10.5, width: '82%' },
+                    {
+                      text: message.read ? texts.read : texts.unread,
+                      bold: !message.read,
+                      color: message.read ? MUTED_COLOR : TEXT_COLOR,
+                      fontSize: 8.5,
+                      width: '18%',
+                      alignment: 'right',
+                      margin: [10, 1, 0, 0],
+                    },
+                  ],
+                },
+                {
+                  text: [
+                    { text: `${formatStoredDateTime(oneLine(message.createdAt, 40), ctx.locale)} · ${texts.messageFrom} ` },
+                    { text: oneLine(message.name), bold: true },
+                    ` <${oneLine(message.email)}>`,
+                  ],
+                  fontSize: 8.5,
+                  color: MUTED_COLOR,
+                  margin: [0, 2, 0, 6],
+                },
+                { id: `${MESSAGE_BODY_ID}${index}`, text },
+                ...(cut
+                  ? [
+                      {
+                        text: texts.truncated.replace('{{count}}', formatNumber(original.length, ctx.locale)),
+                        fontSize: 8,
+                        color: MUTED_COLOR,
+                        margin: [0, 4, 0, 0] as [number, number, number, number],
+                      },
+                    ]
+                  : []),
+              ],
+            },
+          ],
+        ],
+      },
+      // A bar in the brand colour left of each message, thicker when unread; the padding
+      // makes up the difference so that all texts line up.
+      layout: {
+        hLineWidth: () => 0,
+        vLineWidth: (i: number) => (i === 0 ? barWidth : 0),
+        vLineColor: () => brand,
+        paddingLeft: () => 13 - barWidth,
+        paddingRight: () => 0,
+        paddingTop: () => 2,
+        paddingBottom: () => 2,
+      },
+    };
+  });
+  const lead = unread > 0 ? `${count} · ${texts.unreadCount.replace('{{count}}', formatNumber(unread, ctx.locale))}` : count;
+  const content: Content = [
+    { text: texts.messagesTitle, style: 'heading' },
+    { text: lead, style: 'lead' },
+    ...(messages.length === 0 ? [{ text: texts.noMessages }] : blocks),
+  ];
+  return render(
+    documentFrame({
+      ctx,
+      title: texts.messagesTitle,
+      subject: texts.messagesSubject(oneLine(ctx.siteName, MAX_SITE_NAME_CHARS)),
+      content,
+      options,
+      pageBreakBefore: keepHeadWithBody,
+    }),
+  );
+}
+
+/**
+ * A long message's subject and sender must not sit alone at the foot of a page: break before the
+ * message when its text starts on a later page. Short messages are unbreakable, so this only costs
+ * a re-layout (pdfmake lays the document out again per break) for long ones that would be split.
+ */
+function keepHeadWithBody(
+  node: { id?: string | undefined },
+  queries: { getFollowingNodesOnPage: () => { id?: string | undefined }[] },
+): boolean {
+  if (!node.id?.startsWith(MESSAGE_ID)) return false;
+  const bodyId = `${MESSAGE_BODY_ID}${node.id.slice(MESSAGE_ID.length)}`;
+  return !queries.getFollowingNodesOnPage().some((following) => following.id === bodyId);
+}
+
+/** ASCII slug for a file name: accents dropped, anything outside [a-z0-9] a hyphen, at most 40 characters. */
+function slug(value: string): string {
+  return value
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 40)
+    .replace(/^-+|-+$/g, '');
+}
+
+/** "mi-perfil-ana-2026-11-22.pdf", "users-2026-11-22.pdf", "mensajes-contacto-2026-11-22.pdf"… (date in Madrid). */
+export function pdfFileName(kind: 'profile' | 'users' | 'messages', locale: PdfLocale, date: Date, userName?: string): string {
+  const base = TEXTS[locale].fileNames[kind];
+  const who = kind === 'profile' && userName ? slug(userName) : '';
+  const day = isoDay(Number.isNaN(date.getTime()) ? new Date() : date);
+  return `${[base, who, day].filter(Boolean).join('-')}.pdf`;
+}

@@ -1,0 +1,192 @@
+// Texts and formats of the PDF documents, es/en. They live here rather than in locales/*.json
+// because they are server-only and the PDF needs its own wording (footers, file names, counts).
+// Wording follows the site's own translations (roles, "Desactivado", "Apellidos"…).
+
+export type PdfLocale = 'es' | 'en';
+
+/** The documents are read in Spain: times are Madrid time whatever the server's zone. */
+export const PDF_TIME_ZONE = 'Europe/Madrid';
+
+/** BCP 47 tags for Intl and the PDF /Lang entry: es-ES and en-GB (day-month-year, 24 h). */
+export const INTL_LOCALE: Readonly<Record<PdfLocale, 'es-ES' | 'en-GB'>> = { es: 'es-ES', en: 'en-GB' };
+
+export function isPdfLocale(value: unknown): value is PdfLocale {
+  return value === 'es' || value === 'en';
+}
+
+type Texts = {
+  profileTitle: string;
+  profileSubject: (siteName: string) => string;
+  usersTitle: string;
+  usersSubject: (siteName: string) => string;
+  messagesTitle: string;
+  messagesSubject: (siteName: string) => string;
+  fields: {
+    userName: string;
+    name: string;
+    lastName: string;
+    email: string;
+    role: string;
+    scope: string;
+    status: string;
+    createdAt: string;
+    fullName: string;
+  };
+  noEmail: string;
+  noScope: string;
+  active: string;
+  disabled: string;
+  read: string;
+  unread: string;
+  noUsers: string;
+  noMessages: string;
+  userCount: { one: string; other: string };
+  messageCount: { one: string; other: string };
+  unreadCount: string;
+  messageFrom: string;
+  truncated: string;
+  generatedAt: string;
+  page: (current: string, total: string) => string;
+  roles: Readonly<Record<string, string>>;
+  fileNames: { profile: string; users: string; messages: string };
+};
+
+export const TEXTS: Readonly<Record<PdfLocale, Texts>> = {
+  es: {
+    profileTitle: 'Mi perfil',
+    profileSubject: (siteName) => `Datos de tu cuenta en ${siteName}`,
+    usersTitle: 'Usuarios',
+    usersSubject: (siteName) => `Usuarios del área privada de ${siteName}`,
+    messagesTitle: 'Mensajes de contacto',
+    messagesSubject: (siteName) => `Mensajes recibidos desde el formulario de contacto de ${siteName}`,
+    fields: {
+      userName: 'Nombre de usuario',
+      name: 'Nombre',
+      lastName: 'Apellidos',
+      email: 'Correo electrónico',
+      role: 'Rol',
+      scope: 'Permisos',
+      status: 'Estado',
+      createdAt: 'Alta',
+      fullName: 'Nombre y apellidos',
+    },
+    noEmail: 'Sin correo electrónico',
+    noScope: 'Ninguno',
+    active: 'Activo',
+    disabled: 'Desactivado',
+    read: 'Leído',
+    unread: 'No leído',
+    noUsers: 'Todavía no hay usuarios.',
+    noMessages: 'No hay mensajes de contacto.',
+    userCount: { one: '{{count}} usuario', other: '{{count}} usuarios' },
+    messageCount: { one: '{{count}} mensaje', other: '{{count}} mensajes' },
+    unreadCount: '{{count}} sin leer',
+    messageFrom: 'De',
+    truncated: '[Mensaje recortado: tiene {{count}} caracteres]',
+    generatedAt: 'Generado el {{date}}',
+    page: (current, total) => `Página ${current} de ${total}`,
+    roles: { ADMIN: 'Administrador', CLI: 'Cliente', ORG: 'Organización', CONS: 'Experto' },
+    fileNames: { profile: 'mi-perfil', users: 'usuarios', messages: 'mensajes-contacto' },
+  },
+  en: {
+    profileTitle: 'My profile',
+    profileSubject: (siteName) => `Your account details at ${siteName}`,
+    usersTitle: 'Users',
+    usersSubject: (siteName) => `Users of the ${siteName} private area`,
+    messagesTitle: 'Contact messages',
+    messagesSubject: (siteName) => `Messages sent through the ${siteName} contact form`,
+    fields: {
+      userName: 'User name',
+      name: 'First name',
+      lastName: 'Last name',
+      email: 'Email',
+      role: 'Role',
+      scope: 'Permissions',
+      status: 'Status',
+      createdAt: 'Created',
+      fullName: 'Full name',
+    },
+    noEmail: 'No email',
+    noScope: 'None',
+    active: 'Active',
+    disabled: 'Disabled',
+    read: 'Read',
+    unread: 'Unread',
+    noUsers: 'There are no users yet.',
+    noMessages: 'There are no contact messages.',
+    userCount: { one: '{{count}} user', other: '{{count}} users' },
+    messageCount: { one: '{{count}} message', other: '{{count}} messages' },
+    unreadCount: '{{count}} unread',
+    messageFrom: 'From',
+    truncated: '[Message shortened: it has {{count}} characters]',
+    generatedAt: 'Generated on {{date}}',
+    page: (current, total) => `Page ${current} of ${total}`,
+    roles: { ADMIN: 'Administrator', CLI: 'Client', ORG: 'Organisation', CONS: 'Expert' },
+    fileNames: { profile: 'my-profile', users: 'users', messages: 'contact-messages' },
+  },
+};
+
+// Intl objects are costly to build: one set per locale for the life of the process.
+type Formatters = {
+  date: Intl.DateTimeFormat;
+  time: Intl.DateTimeFormat;
+  shortDate: Intl.DateTimeFormat;
+  number: Intl.NumberFormat;
+  plural: Intl.PluralRules;
+};
+
+function formattersFor(locale: PdfLocale): Formatters {
+  const tag = INTL_LOCALE[locale];
+  return {
+    date: new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: PDF_TIME_ZONE }),
+    time: new Intl.DateTimeFormat(tag, { timeStyle: 'short', timeZone: PDF_TIME_ZONE }),
+    shortDate: new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: PDF_TIME_ZONE }),
+    // CLDR leaves four-digit Spanish numbers ungrouped ("1234"); the issue asks for 1.234 / 1,234.
+    number: new Intl.NumberFormat(tag, { useGrouping: 'always' }),
+    plural: new Intl.PluralRules(tag),
+  };
+}
+
+const FORMATTERS: Readonly<Record<PdfLocale, Formatters>> = { es: formattersFor('es'), en: formattersFor('en') };
+
+/** "22 de noviembre de 2026, 10:05" / "22 November 2026, 10:05": dateStyle+timeStyle would give "… at 10:05" in en-GB. */
+export function formatDateTime(date: Date, locale: PdfLocale): string {
+  const f = FORMATTERS[locale];
+  return `${f.date.format(date)}, ${f.time.format(date)}`;
+}
+
+/** A stored ISO timestamp as a table date ("22 nov 2026" / "22 Nov 2026"); unparseable input shown as is. */
+export function formatStoredDate(value: string, locale: PdfLocale): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : FORMATTERS[locale].shortDate.format(date);
+}
+
+/** A stored ISO timestamp with its time, for messages, where the hour matters. */
+export function formatStoredDateTime(value: string, locale: PdfLocale): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : formatDateTime(date, locale);
+}
+
+export function formatNumber(value: number, locale: PdfLocale): string {
+  return FORMATTERS[locale].number.format(value);
+}
+
+/** "1.234 usuarios" / "1 user": the plural category comes from Intl, the number is grouped. */
+export function formatCount(count: number, forms: { one: string; other: string }, locale: PdfLocale): string {
+  const form = FORMATTERS[locale].plural.select(count) === 'one' ? forms.one : forms.other;
+  return form.replace('{{count}}', formatNumber(count, locale));
+}
+
+/** The localised role name; a role this site does not know (an external API's) is shown as its code. */
+export function roleName(role: string, locale: PdfLocale): string {
+  return Object.hasOwn(TEXTS[locale].roles, role) ? TEXTS[locale].roles[role]! : role;
+}
+
+const ISO_DAY = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: PDF_TIME_ZONE });
+
+/** YYYY-MM-DD of the date in Madrid, so the file name matches the date printed inside. */
+export function isoDay(date: Date): string {
+  const parts = ISO_DAY.formatToParts(date);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
