@@ -8,6 +8,7 @@ import type { PagePayload } from '../shared/page-data.ts';
 import { matchRoute } from '../shared/routes.ts';
 import type { Messages } from '../shared/translate.ts';
 import type { BootData } from './boot.ts';
+import { CookieBanner } from './components/cookie-banner.tsx';
 import { ErrorView } from './components/error-view.tsx';
 import { Layout } from './components/layout.tsx';
 import { I18nProvider } from './i18n.tsx';
@@ -60,6 +61,9 @@ export function App({ boot }: AppProps) {
   const [phase, setPhase] = useState<TransitionPhase>('idle');
   // The signed-in user comes with every page; logout clears it at once (DESIGN.md §3).
   const [signedOut, setSignedOut] = useState(false);
+  // Cookie consent: the banner shows until a choice is made, and again from "Cookie settings".
+  const [consent, setConsent] = useState(boot.consent.current);
+  const [consentOpen, setConsentOpen] = useState(boot.consent.current === null);
   const mainRef = useRef<HTMLElement>(null);
   const transitionRef = useRef<HTMLDivElement>(null);
   const shownUrl = useRef(boot.payload.url);
@@ -173,6 +177,19 @@ export function App({ boot }: AppProps) {
         loadState={loadState}
         user={signedOut ? null : payload.user}
         branding={signedOut ? null : (payload.branding ?? null)}
+        cookieBanner={
+          consentOpen ? (
+            <CookieBanner
+              analyticsConfigured={boot.consent.analyticsConfigured}
+              current={consent}
+              onDone={(choice) => {
+                setConsent(choice);
+                setConsentOpen(false);
+              }}
+            />
+          ) : null
+        }
+        onCookieSettings={() => setConsentOpen(true)}
         onSignedOut={() => {
           setSignedOut(true);
           applyBranding(null);

@@ -1,4 +1,5 @@
 // The data the server embeds in the page for the client: read once by the entry.
+import type { Consent } from '../shared/consent.ts';
 import type { Locale } from '../shared/locales.ts';
 import type { PagePayload } from '../shared/page-data.ts';
 import type { Messages } from '../shared/translate.ts';
@@ -9,6 +10,8 @@ export type BootData = {
   /** Hashed URLs of each locale's messages, loaded on demand when switching locale. */
   messageUrls: Record<Locale, string>;
   siteName: string;
+  /** The visitor's cookie choice (null: not made yet) and whether there are analytics at all. */
+  consent: { current: Consent | null; analyticsConfigured: boolean };
 };
 
 export const BOOT_ELEMENT_ID = '__BOOT__';

@@ -6,6 +6,7 @@ import { BOOT_ELEMENT_ID, type BootData } from './boot.ts';
 import { loadPage } from './pages/registry.ts';
 import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
 import { installFetchTracking } from './runtime/loading.ts';
+import { registerServiceWorker } from './sw/register.ts';
 import './styles/app.css';
 
 const bootElement = document.getElementById(BOOT_ELEMENT_ID);
@@ -38,3 +39,6 @@ start().catch((error: unknown) => {
   if (isChunkLoadError(error) && claimChunkReload()) window.location.reload();
   else console.info('The page could not start its scripts', error);
 });
+
+// seed-spec §7: a service worker at /sw.js with scope /.
+registerServiceWorker();

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { serviceWorkerBuildOptions } from '../server/sw/build.ts';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 
 export const ROOT = join(import.meta.dirname, '..');

@@ -56,7 +56,14 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
     switch (command) {
       case 'add': {
         const v = required(values, 'userName', 'password', 'role', 'name', 'lastName');
-        const user = await createUser(db, { userName: v.userName!, password: v.password!, role: role!, name: v.name!, lastName: v.lastName!, email: values.email ?? null });
+        const user = await createUser(db, {
+          userName: v.userName!,
+          password: v.password!,
+          role: role!,
+          name: v.name!,
+          lastName: v.lastName!,
+          email: values.email ?? null,
+        });
         out(`Created ${user.userName} (${user.role})`);
         return;
       }
@@ -80,7 +87,8 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
         let page = 1;
         for (;;) {
           const result = listUsers(db, { q: values.q, page, pageSize: 100 });
-          for (const u of result.items) out([u.userName, u.role, `${u.name} ${u.lastName}`, u.email ?? '-', u.disabled ? 'disabled' : 'active'].join('\t'));
+          for (const u of result.items)
+            out([u.userName, u.role, `${u.name} ${u.lastName}`, u.email ?? '-', u.disabled ? 'disabled' : 'active'].join('\t'));
           if (page * result.pageSize >= result.total) break;
           page++;
         }

@@ -28,7 +28,11 @@ import { databaseFile, openDatabase, type Db } from './db/index.ts';
 import { createFormTokens } from './contact/form-token.ts';
 import { contactMessages } from './contact/messages.ts';
 import { createNotifier, smtpMailer, type Mailer } from './contact/notify.ts';
+import { analyticsAllowed, analyticsTags, ANALYTICS_HOSTS, consentHandler, readConsent } from './http/consent.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
+import { serviceWorkerRoutes } from './sw/routes.ts';
+import { pdfRouter } from './pdf/routes.ts';
+import { findUser } from './api/users.ts';
 import type { Config } from './config.ts';
 import { createStrapiBranding } from './cms/branding.ts';
 import { createStrapiClient } from './cms/client.ts';
@@ -226,7 +230,17 @@ export async function createApp(deps: AppDeps) {
     next();
   });
 
-  // 2. Security headers with a strict Content-Security-Policy: scripts only from us and only
+  // 2. Cookies, and the visitor's cookie consent (the CSP below depends on it).
+  app.use(cookieParser());
+  app.use(readConsent());
+  const analyticsIds = {
+    ...(config.ANALYTICS_GTM_ID ? { gtm: config.ANALYTICS_GTM_ID } : {}),
+    ...(config.ANALYTICS_GA_ID ? { ga: config.ANALYTICS_GA_ID } : {}),
+  };
+  const withAnalytics = (res: unknown, hosts: string[]) =>
+    analyticsAllowed(analyticsIds, (res as express.Response).locals.consent) ? hosts.join(' ') : '';
+
+  // 3. Security headers with a strict Content-Security-Policy: scripts only from us and only
   //    with this request's nonce; no inline styles; no framing.
   app.use(
     helmet({
@@ -234,12 +248,17 @@ export async function createApp(deps: AppDeps) {
         useDefaults: false,
         directives: {
           defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", (_req, res) => `'nonce-${nonceOf(res as express.Response)}'`],
+          // Analytics hosts only once the visitor consented and the ids are configured.
+          scriptSrc: [
+            "'self'",
+            (_req, res) => `'nonce-${nonceOf(res as express.Response)}'`,
+            (_req, res) => withAnalytics(res, ANALYTICS_HOSTS.script),
+          ],
           // Nonce'd <style> only for the per-user branding colours of the first paint.
           styleSrc: ["'self'", (_req, res) => `'nonce-${nonceOf(res as express.Response)}'`],
-          imgSrc: ["'self'", 'data:'],
+          imgSrc: ["'self'", 'data:', (_req, res) => withAnalytics(res, ANALYTICS_HOSTS.img)],
           fontSrc: ["'self'"],
-          connectSrc: ["'self'"],
+          connectSrc: ["'self'", (_req, res) => withAnalytics(res, ANALYTICS_HOSTS.connect)],
           manifestSrc: ["'self'"],
           workerSrc: ["'self'"],
           objectSrc: ["'none'"],
@@ -267,6 +286,8 @@ export async function createApp(deps: AppDeps) {
   // 5. Static files: hashed build assets are immutable; public/ files get a short cache.
   app.use('/assets', ...hashedAssets(join(PATHS.clientBuild, 'assets')));
   app.use(express.static(PATHS.public, { maxAge: '1h', index: false }));
+  // The service worker (scope /) and the offline fallback pages it shows.
+  app.use(serviceWorkerRoutes({ manifest, workerFile: join(PATHS.clientBuild, 'sw.js'), siteName: config.SITE_NAME, logger }));
   app.get('/robots.txt', (_req, res) => {
     res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robotsTxt(config.PUBLIC_URL));
   });
@@ -279,7 +300,6 @@ export async function createApp(deps: AppDeps) {
 
   // 6. Cookies and the session (a bad or expired one is cleared), then the CSRF check for
   //    every state-changing request.
-  app.use(cookieParser());
   app.use(sessionMiddleware(codec));
   app.use(requireSameOrigin(config.PUBLIC_URL));
 
@@ -353,6 +373,7 @@ export async function createApp(deps: AppDeps) {
     },
   });
   app.post(['/logout', '/es/logout', '/en/logout'], forms.logout);
+  app.post(['/consent', '/es/consent', '/en/consent'], ...consentHandler());
   app.post('/{*splat}', ...forms.bodyParsers, (req, res, next) => {
     const match = matchRoute(req.path);
     const handler = match?.kind === 'route' ? forms.pagePost(match.route) : null;
@@ -360,7 +381,19 @@ export async function createApp(deps: AppDeps) {
     return handler(req, res, next);
   });
 
-  // 11. Every page: match, guard, load, then stream.
+  // 11. PDF documents of the private area.
+  app.use(
+    pdfRouter({
+      backend,
+      contact: contactStore,
+      siteName: config.SITE_NAME,
+      logger,
+      userRecord: (userName) => (config.API_URL ? null : findUser(db, userName)),
+      brandColor: async (userName) => (await branding(userName))?.color ?? null,
+    }),
+  );
+
+  // 12. Every page: match, guard, load, then stream.
   const sendPage = async (req: Request, res: express.Response, payload: PagePayload) => {
     // Private pages, signed-in views and errors are never stored (DESIGN.md §3).
     const cacheable = !payload.user && payload.state.kind === 'page' && payload.status === 200;
@@ -372,6 +405,8 @@ export async function createApp(deps: AppDeps) {
       nonce: nonceOf(res),
       messages: messagesOf(i18n, payload.locale),
       messageUrls,
+      consent: { current: res.locals.consent ?? null, analyticsConfigured: Boolean(analyticsIds.gtm || analyticsIds.ga) },
+      headExtra: analyticsAllowed(analyticsIds, res.locals.consent) ? analyticsTags(analyticsIds, nonceOf(res)) : '',
       exposeErrors: !isProduction,
       onError: (error) => logger.error({ err: error, url: req.originalUrl }, 'render failed'),
     });
@@ -388,12 +423,12 @@ export async function createApp(deps: AppDeps) {
   };
   app.get('/{*splat}', renderHandler);
 
-  // 12. Anything else (e.g. a POST to a page that takes none).
+  // 13. Anything else (e.g. a POST to a page that takes none).
   app.use((req, res) => {
     res.status(405).set('Allow', 'GET, HEAD').type('text/plain').send(`Method ${req.method} not allowed on ${req.path}`);
   });
 
-  // 13. Errors: a clean answer, never a stack trace in production.
+  // 14. Errors: a clean answer, never a stack trace in production.
   const onError: ErrorRequestHandler = (
     error: { status?: number; statusCode?: number; expose?: boolean; message?: string },
     req: Request,

@@ -46,6 +46,15 @@ const schema = z.object({
   CMS_PASSWORD: z.string().min(1).optional(),
   /** Seconds a user's branding and the CMS content are cached. */
   CMS_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Google Tag Manager container (GTM-XXXX) and Google Analytics 4 property (G-XXXX): loaded only after consent. */
+  ANALYTICS_GTM_ID: z
+    .string()
+    .regex(/^GTM-[A-Z0-9]{4,10}$/, 'must look like GTM-XXXXXX')
+    .optional(),
+  ANALYTICS_GA_ID: z
+    .string()
+    .regex(/^G-[A-Z0-9]{4,12}$/, 'must look like G-XXXXXXXXXX')
+    .optional(),
   /** Lifetime of tokens issued by the built-in API, in minutes. */
   TOKEN_TTL_MINUTES: z.coerce
     .number()

@@ -37,6 +37,7 @@ function appRendering(payload: PagePayload, siteName: unknown = 'the product', e
       nonce: 'abc',
       messages: messagesOf(i18n, payload.locale),
       messageUrls: { es: '/es.json', en: '/en.json' },
+      consent: { current: null, analyticsConfigured: false },
       exposeErrors,
       onError: () => {},
     });

@@ -217,7 +217,10 @@ test('page data for client navigations comes from the same resolution as a page 
 });
 
 test('a POST to a page that takes none is a clean 405', async () => {
-  const res = await request(await testApp()).post('/blog').set('Origin', ORIGIN).send('x=1');
+  const res = await request(await testApp())
+    .post('/blog')
+    .set('Origin', ORIGIN)
+    .send('x=1');
   expect(res.status).toBe(405);
   expect(res.headers.allow).toBe('GET, HEAD');
 });

@@ -4,7 +4,7 @@ import { useI18n } from '../i18n.tsx';
 
 const FOOTER_LINKS = ['legal', 'privacy', 'cookies', 'responsible', 'Contact'] as const;
 
-export function Footer({ siteName }: { siteName: string }) {
+export function Footer({ siteName, onCookieSettings }: { siteName: string; onCookieSettings: () => void }) {
   const { t, locale } = useI18n();
   return (
     <footer className="footer">
@@ -19,6 +19,11 @@ export function Footer({ siteName }: { siteName: string }) {
                 <Link to={localePath(base, locale)}>{t(`footer.links.${base}`)}</Link>
               </li>
             ))}
+            <li>
+              <button type="button" className="link-button footer-link-button" onClick={onCookieSettings}>
+                {t('footer.cookieSettings')}
+              </button>
+            </li>
           </ul>
         </nav>
       </div>

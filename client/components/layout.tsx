@@ -17,8 +17,12 @@ export function Layout({
   user,
   branding,
   onSignedOut,
+  cookieBanner,
+  onCookieSettings,
   children,
 }: {
+  cookieBanner: ReactNode;
+  onCookieSettings: () => void;
   branding: Branding | null;
   payload: PagePayload;
   siteName: string;
@@ -39,7 +43,8 @@ export function Layout({
       <main id="main" ref={mainRef} tabIndex={-1} className="main" aria-busy={loadState === 'pending'} data-load-state={loadState}>
         {children}
       </main>
-      <Footer siteName={siteName} />
+      <Footer siteName={siteName} onCookieSettings={onCookieSettings} />
+      {cookieBanner}
       <LoadingOverlay />
     </div>
   );

@@ -1,4 +1,5 @@
 import { AdminUsers } from '../components/admin-users.tsx';
+import { documentPath } from '../forms.ts';
 import { useI18n } from '../i18n.tsx';
 import type { PageProps } from './registry.ts';
 
@@ -7,12 +8,23 @@ import type { PageProps } from './registry.ts';
  * The server renders the first page of users; the console then works through the API.
  */
 export default function AdminPage({ data, user }: PageProps<'admin'>) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   return (
     <div className="container page admin-page">
       <h1>{t('pages.admin.title')}</h1>
       {user && <p className="admin-greeting">{t('areas.welcome', { name: user.name })}</p>}
       <p className="section-lead">{t('areas.admin.lead')}</p>
+      <nav className="actions" aria-label={t('adminDocuments.label')}>
+        <a className="button button-secondary button-small" href={documentPath(locale, 'documents/users.pdf')} download>
+          {t('adminDocuments.users')}
+        </a>
+        <a className="button button-secondary button-small" href={documentPath(locale, 'documents/contact-messages.pdf')} download>
+          {t('adminDocuments.messages')}
+        </a>
+        <a className="button button-secondary button-small" href={documentPath(locale, 'documents/my-profile.pdf')} download>
+          {t('profile.downloadPdf')}
+        </a>
+      </nav>
       <AdminUsers initial={data.users} currentUserName={user?.userName ?? null} />
     </div>
   );

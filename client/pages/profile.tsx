@@ -3,7 +3,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
-import { avatarSrc, postForm } from '../forms.ts';
+import { avatarSrc, documentPath, postForm } from '../forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
@@ -133,8 +133,12 @@ export default function ProfilePage({ data, form }: PageProps<'profile'>) {
         </form>
       </section>
 
-      <p>
+      <p className="actions">
         <Link to={localePath('changePassword', locale)}>{t('profile.changePassword')}</Link>
+        {/* A document, not a page: a plain link so the browser downloads it. */}
+        <a href={documentPath(locale, 'documents/my-profile.pdf')} download>
+          {t('profile.downloadPdf')}
+        </a>
       </p>
     </div>
   );

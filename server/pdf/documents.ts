@@ -12,6 +12,7 @@ import {
   formatStoredDateTime,
   INTL_LOCALE,
   isoDay,
+  isPdfLocale,
   roleName,
   TEXTS,
   type PdfLocale,
@@ -55,6 +56,9 @@ const MAX_FIELD_CHARS = 300;
 const MAX_SITE_NAME_CHARS = 40;
 /** The issue's limit for a contact message in the report; the full text stays in the database. */
 export const MAX_MESSAGE_CHARS = 5000;
+/** Unbroken runs in a message longer than a line of ordinary text are cut into lines this long. */
+const LONG_RUN = /\S{81,}/g;
+const RUN_PIECE = /\S{1,80}/gu;
 /** A message this small (a third of a page at most) is kept on one page. */
 const SHORT_MESSAGE_CHARS = 900;
 const SHORT_MESSAGE_LINES = 12;
@@ -67,6 +71,8 @@ const PAGE_MARGIN_X = 40;
 // URL) and push the table off the page, while a fixed width lets pdfmake cut that word.
 const PROFILE_WIDTHS = ['30%', '70%'];
 const USERS_WIDTHS = ['15%', '23%', '28%', '11%', '10%', '13%'];
+/** Permissions listed in the profile; more would only be noise (and pages). */
+const MAX_SCOPES = 50;
 /** A report row stays short enough to move to the next page whole (dontBreakRows). */
 const MAX_CELL_CHARS = 120;
 const BAND_HEIGHT = 64;
@@ -104,7 +110,7 @@ function oneLine(value: unknown, max = MAX_FIELD_CHARS): string {
 
 /** Multi-line text (a message): line breaks kept, other control characters dropped, blank runs shortened. */
 function multiLine(value: string, max: number): string {
-  return truncate(
+  const text = truncate(
     value
       .slice(0, max * 2)
       .replace(/\r\n?|[\u2028\u2029]/g, '\n')
@@ -114,6 +120,22 @@ function multiLine(value: string, max: number): string {
       .trim(),
     max,
   );
+  // pdfmake cuts a word wider than the line by bisecting it, re-measuring the whole rest of
+  // the word each time: a 5,000-character token took seconds. Short pieces keep that cheap.
+  return text.replace(LONG_RUN, (run) => run.match(RUN_PIECE)!.join('\n'));
+}
+
+/** The context as the documents use it: a known locale, a safe colour, a capped site name, a valid date. */
+type Settings = { locale: PdfLocale; siteName: string; brand: string; generatedAt: Date };
+
+function settingsOf(ctx: PdfContext): Settings {
+  return {
+    // The types promise a locale, but it often comes from a request: never index TEXTS with junk.
+    locale: isPdfLocale(ctx.locale) ? ctx.locale : 'es',
+    siteName: oneLine(ctx.siteName, MAX_SITE_NAME_CHARS),
+    brand: safeBrandColor(ctx.brandColor),
+    generatedAt: ctx.generatedAt instanceof Date && !Number.isNaN(ctx.generatedAt.getTime()) ? ctx.generatedAt : new Date(),
+  };
 }
 
 function fullName(user: PdfUser): string {
@@ -121,7 +143,7 @@ function fullName(user: PdfUser): string {
 }
 
 type Frame = {
-  ctx: PdfContext;
+  settings: Settings;
   title: string;
   subject: string;
   content: Content;
@@ -131,13 +153,19 @@ type Frame = {
 };
 
 /** What all three documents share: metadata, fonts, the header band, the footer with page numbers. */
-function documentFrame({ ctx, title, subject, content, pageOrientation = 'portrait', pageBreakBefore, options }: Frame): DocDefinition {
-  const texts = TEXTS[ctx.locale];
-  const brand = safeBrandColor(ctx.brandColor);
+function documentFrame({
+  settings,
+  title,
+  subject,
+  content,
+  pageOrientation = 'portrait',
+  pageBreakBefore,
+  options,
+}: Frame): DocDefinition {
+  const { locale, siteName, brand, generatedAt } = settings;
+  const texts = TEXTS[locale];
   const onBrand = readableTextColor(brand);
-  const siteName = oneLine(ctx.siteName, MAX_SITE_NAME_CHARS);
-  const generatedAt = ctx.generatedAt && !Number.isNaN(ctx.generatedAt.getTime()) ? ctx.generatedAt : new Date();
-  const generated = texts.generatedAt.replace('{{date}}', formatDateTime(generatedAt, ctx.locale));
+  const generated = texts.generatedAt.replace('{{date}}', formatDateTime(generatedAt, locale));
   return {
     pageSize: 'A4',
     pageOrientation,
@@ -145,7 +173,7 @@ function documentFrame({ ctx, title, subject, content, pageOrientation = 'portra
     // 1.7 rather than pdfmake's default 1.3: /Lang and DisplayDocTitle are PDF 1.4 features.
     version: '1.7',
     compress: options.compress ?? true,
-    language: INTL_LOCALE[ctx.locale],
+    language: INTL_LOCALE[locale],
     displayTitle: true,
     info: {
       title,
@@ -177,7 +205,7 @@ function documentFrame({ ctx, title, subject, content, pageOrientation = 'portra
       columns: [
         { text: generated, fontSize: 8, color: MUTED_COLOR, width: '*' },
         {
-          text: texts.page(formatNumber(currentPage, ctx.locale), formatNumber(pageCount, ctx.locale)),
+          text: texts.page(formatNumber(currentPage, locale), formatNumber(pageCount, locale)),
           fontSize: 8,
           color: MUTED_COLOR,
           width: 'auto',
@@ -211,24 +239,26 @@ function reportTableLayout(brand: string) {
 
 /** The signed-in user's own profile: only the user passed in, nothing else from the database. */
 export async function renderProfilePdf(user: PdfUser, ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
-  const texts = TEXTS[ctx.locale];
+  const settings = settingsOf(ctx);
+  const { locale } = settings;
+  const texts = TEXTS[locale];
   const f = texts.fields;
   const email = oneLine(user.email);
-  const scope = (user.scope ?? []).map((s) => oneLine(s, 60)).filter(Boolean);
+  const scope = (Array.isArray(user.scope) ? user.scope.slice(0, MAX_SCOPES) : []).map((s) => oneLine(s, 60)).filter(Boolean);
   const rows: [string, string][] = [
     [f.userName, oneLine(user.userName)],
     [f.name, oneLine(user.name)],
     [f.lastName, oneLine(user.lastName)],
     [f.email, email ? email : texts.noEmail],
-    [f.role, roleName(oneLine(user.role, 40), ctx.locale)],
-    [f.scope, scope.length > 0 ? scope.slice(0, 50).join(', ') : texts.noScope],
+    [f.role, roleName(oneLine(user.role, 40), locale)],
+    [f.scope, scope.length > 0 ? scope.join(', ') : texts.noScope],
     [f.status, user.disabled ? texts.disabled : texts.active],
   ];
-  if (user.createdAt) rows.push([f.createdAt, formatStoredDate(oneLine(user.createdAt, 40), ctx.locale)]);
+  if (user.createdAt) rows.push([f.createdAt, formatStoredDate(oneLine(user.createdAt, 40), locale)]);
   // The avatar is not drawn: it would mean reading an uploaded file or URL, which pdfmake is denied.
   const content: Content = [
     { text: fullName(user) || oneLine(user.userName), style: 'heading' },
-    { text: texts.profileSubject(oneLine(ctx.siteName, MAX_SITE_NAME_CHARS)), style: 'lead' },
+    { text: texts.profileSubject(settings.siteName), style: 'lead' },
     {
       table: {
         widths: PROFILE_WIDTHS,
@@ -246,22 +276,15 @@ export async function renderProfilePdf(user: PdfUser, ctx: PdfContext, options: 
       },
     },
   ];
-  return render(
-    documentFrame({
-      ctx,
-      title: texts.profileTitle,
-      subject: texts.profileSubject(oneLine(ctx.siteName, MAX_SITE_NAME_CHARS)),
-      content,
-      options,
-    }),
-  );
+  return render(documentFrame({ settings, title: texts.profileTitle, subject: texts.profileSubject(settings.siteName), content, options }));
 }
 
 /** Admin report of the users passed in, one row each, the header row repeated on every page. */
 export async function renderUsersReportPdf(users: PdfUser[], ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
-  const texts = TEXTS[ctx.locale];
+  const settings = settingsOf(ctx);
+  const { locale } = settings;
+  const texts = TEXTS[locale];
   const f = texts.fields;
-  const brand = safeBrandColor(ctx.brandColor);
   const header: TableCell[] = [f.userName, f.fullName, f.email, f.role, f.status, f.createdAt].map((label) => ({
     text: label,
     style: 'tableHeader',
@@ -272,27 +295,27 @@ export async function renderUsersReportPdf(users: PdfUser[], ctx: PdfContext, op
       { text: oneLine(user.userName, MAX_CELL_CHARS), bold: true },
       { text: oneLine(fullName(user), MAX_CELL_CHARS) },
       email ? { text: email } : { text: texts.noEmail, color: MUTED_COLOR },
-      { text: roleName(oneLine(user.role, 40), ctx.locale) },
+      { text: roleName(oneLine(user.role, 40), locale) },
       user.disabled ? { text: texts.disabled, color: MUTED_COLOR } : { text: texts.active },
-      { text: user.createdAt ? formatStoredDate(oneLine(user.createdAt, 40), ctx.locale) : '' },
+      { text: user.createdAt ? formatStoredDate(oneLine(user.createdAt, 40), locale) : '' },
     ];
   });
   const content: Content = [
     { text: texts.usersTitle, style: 'heading' },
-    { text: formatCount(users.length, texts.userCount, ctx.locale), style: 'lead' },
+    { text: formatCount(users.length, texts.userCount, locale), style: 'lead' },
     users.length === 0
       ? { text: texts.noUsers }
       : {
           table: { headerRows: 1, dontBreakRows: true, widths: USERS_WIDTHS, body: [header, ...body] },
-          layout: reportTableLayout(brand),
+          layout: reportTableLayout(settings.brand),
         },
   ];
   // Landscape: six columns, two of them (name, e-mail) often long.
   return render(
     documentFrame({
-      ctx,
+      settings,
       title: texts.usersTitle,
-      subject: texts.usersSubject(oneLine(ctx.siteName, MAX_SITE_NAME_CHARS)),
+      subject: texts.usersSubject(settings.siteName),
       content,
       pageOrientation: 'landscape',
       options,
@@ -302,10 +325,11 @@ export async function renderUsersReportPdf(users: PdfUser[], ctx: PdfContext, op
 
 /** Admin report of contact messages, in the order given (the caller's query sorts them). */
 export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
-  const texts = TEXTS[ctx.locale];
-  const brand = safeBrandColor(ctx.brandColor);
+  const settings = settingsOf(ctx);
+  const { locale, brand } = settings;
+  const texts = TEXTS[locale];
   const unread = messages.filter((m) => !m.read).length;
-  const count = formatCount(messages.length, texts.messageCount, ctx.locale);
+  const count = formatCount(messages.length, texts.messageCount, locale);
   const blocks: Content[] = messages.map((message, index) => {
     const original = typeof message.message === 'string' ? message.message : String(message.message ?? '');
     const text = multiLine(original, MAX_MESSAGE_CHARS);
@@ -339,7 +363,7 @@ export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: PdfCo
                 },
                 {
                   text: [
-                    { text: `${formatStoredDateTime(oneLine(message.createdAt, 40), ctx.locale)} · ${texts.messageFrom} ` },
+                    { text: `${formatStoredDateTime(oneLine(message.createdAt, 40), locale)} · ${texts.messageFrom} ` },
                     { text: oneLine(message.name), bold: true },
                     ` <${oneLine(message.email)}>`,
                   ],
@@ -351,7 +375,7 @@ export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: PdfCo
                 ...(cut
                   ? [
                       {
-                        text: texts.truncated.replace('{{count}}', formatNumber(original.length, ctx.locale)),
+                        text: texts.truncated.replace('{{count}}', formatNumber(original.length, locale)),
                         fontSize: 8,
                         color: MUTED_COLOR,
                         margin: [0, 4, 0, 0] as [number, number, number, number],
@@ -376,7 +400,7 @@ export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: PdfCo
       },
     };
   });
-  const lead = unread > 0 ? `${count} · ${texts.unreadCount.replace('{{count}}', formatNumber(unread, ctx.locale))}` : count;
+  const lead = unread > 0 ? `${count} · ${texts.unreadCount.replace('{{count}}', formatNumber(unread, locale))}` : count;
   const content: Content = [
     { text: texts.messagesTitle, style: 'heading' },
     { text: lead, style: 'lead' },
@@ -384,9 +408,9 @@ export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: PdfCo
   ];
   return render(
     documentFrame({
-      ctx,
+      settings,
       title: texts.messagesTitle,
-      subject: texts.messagesSubject(oneLine(ctx.siteName, MAX_SITE_NAME_CHARS)),
+      subject: texts.messagesSubject(settings.siteName),
       content,
       options,
       pageBreakBefore: keepHeadWithBody,
@@ -411,6 +435,7 @@ function keepHeadWithBody(
 /** ASCII slug for a file name: accents dropped, anything outside [a-z0-9] a hyphen, at most 40 characters. */
 function slug(value: string): string {
   return value
+    .slice(0, 200)
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
@@ -421,7 +446,7 @@ function slug(value: string): string {
 
 /** "mi-perfil-ana-2026-11-22.pdf", "users-2026-11-22.pdf", "mensajes-contacto-2026-11-22.pdf"… (date in Madrid). */
 export function pdfFileName(kind: 'profile' | 'users' | 'messages', locale: PdfLocale, date: Date, userName?: string): string {
-  const base = TEXTS[locale].fileNames[kind];
+  const base = TEXTS[isPdfLocale(locale) ? locale : 'es'].fileNames[kind];
   const who = kind === 'profile' && userName ? slug(userName) : '';
   const day = isoDay(Number.isNaN(date.getTime()) ? new Date() : date);
   return `${[base, who, day].filter(Boolean).join('-')}.pdf`;

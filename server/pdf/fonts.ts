@@ -30,7 +30,7 @@ const VIRTUAL_NAMES = {
  * pdfmake's in-memory file system (`pdfmake.virtualfs`, set in its base.js; the browser build fills
  * it with vfs_fonts). Not in @types/pdfmake, hence the checked cast below.
  */
-type VirtualFileSystem = { writeFileSync(name: string, content: Buffer): void; existsSync(name: string): boolean };
+type VirtualFileSystem = { writeFileSync(name: string, content: Buffer): void };
 
 function virtualFileSystem(): VirtualFileSystem {
   const vfs = (pdfmake as unknown as { virtualfs?: VirtualFileSystem }).virtualfs;

@@ -21,12 +21,19 @@ export type RenderOptions = {
   nonce: string;
   messages: Messages;
   messageUrls: BootData['messageUrls'];
+  consent: BootData['consent'];
+  /** Extra tags for <head> (the analytics, after consent). */
+  headExtra?: string;
   /** Shown in the last-resort page in development only. */
   exposeErrors: boolean;
   onError: (error: unknown) => void;
 };
 
 const RENDER_TIMEOUT_MS = 10_000;
+
+function bootOf(payload: PagePayload, options: RenderOptions): BootData {
+  return { payload, messages: options.messages, messageUrls: options.messageUrls, siteName: options.siteName, consent: options.consent };
+}
 
 /** Branding colours in the first paint, through a nonce'd <style> (no inline style attributes). */
 function brandingStyle(payload: PagePayload, nonce: string): string {
@@ -51,6 +58,7 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
     ...head.alternates.map((a) => `<link rel="alternate" hreflang="${a.hrefLang}" href="${escapeHtml(a.href)}">`),
     '<meta name="theme-color" content="#30B7BB">',
     brandingStyle(payload, options.nonce),
+    options.headExtra ?? '',
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     ...stylesheetsFor(options.manifest, page).map((href) => `<link rel="stylesheet" href="${href}">`),
     ...preloadsFor(options.manifest, page).map((href) => `<link rel="modulepreload" href="${href}">`),
@@ -60,7 +68,7 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
 }
 
 function documentTail(payload: PagePayload, options: RenderOptions): string {
-  const boot: BootData = { payload, messages: options.messages, messageUrls: options.messageUrls, siteName: options.siteName };
+  const boot = bootOf(payload, options);
   return (
     '</div>' +
     `<script type="application/json" id="${BOOT_ELEMENT_ID}" nonce="${options.nonce}">${jsonForScript(boot)}</script>` +
@@ -135,7 +143,7 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
         resolve();
       }
     };
-    const boot: BootData = { payload, messages: options.messages, messageUrls: options.messageUrls, siteName: options.siteName };
+    const boot = bootOf(payload, options);
     const element = (
       <StrictMode>
         <StaticRouter location={payload.url}>

@@ -111,8 +111,8 @@ export function offlinePage(manifest: ClientManifest, locale: Locale, siteName: 
     `<h1 id="offline-title">${escapeHtml(texts.title)}</h1>`,
     `<p>${escapeHtml(texts.message)}</p>`,
     // An empty href is the current URL: once shown in place of a page, it loads that page again.
-    `<p><a class="button button-primary" href="">${escapeHtml(texts.retry)}</a> `,
-    `<a class="button button-secondary" href="${home}">${escapeHtml(texts.home)}</a></p>`,
+    `<p><a class="button button-primary" href="">${escapeHtml(texts.retry)}</a></p>`,
+    `<p><a href="${home}">${escapeHtml(texts.home)}</a></p>`,
     '</section></main></div></body></html>',
   ].join('');
 }

@@ -1,0 +1,23 @@
+// Cookie consent (issue 5): remembered for a year in a cookie the browser may read (it holds
+// no secret). Analytics load only when configured and only after consent.
+
+export const CONSENT_COOKIE = 'cookie_consent';
+export const CONSENT_MAX_AGE_DAYS = 365;
+
+export type Consent = { analytics: boolean };
+
+/** `v1:analytics=1` or `v1:analytics=0`; anything else means no choice made yet. */
+export function parseConsent(value: unknown): Consent | null {
+  if (typeof value !== 'string') return null;
+  const match = /^v1:analytics=([01])$/.exec(value);
+  return match ? { analytics: match[1] === '1' } : null;
+}
+
+export function serializeConsent(consent: Consent): string {
+  return `v1:analytics=${consent.analytics ? '1' : '0'}`;
+}
+
+export type AnalyticsIds = { gtm?: string; ga?: string };
+
+export const GTM_ID = /^GTM-[A-Z0-9]{4,10}$/;
+export const GA_ID = /^G-[A-Z0-9]{4,12}$/;
