@@ -134,7 +134,11 @@ export async function build(options: { quiet?: boolean } = {}): Promise<void> {
   await mkdir(ASSETS_OUT, { recursive: true });
   await rm(join(DIST, 'server'), { recursive: true, force: true });
 
-  const [client] = await Promise.all([esbuild.build(clientBuildOptions(await pageEntries())), esbuild.build(serverBuildOptions)]);
+  const [client] = await Promise.all([
+    esbuild.build(clientBuildOptions(await pageEntries())),
+    esbuild.build(serverBuildOptions),
+    esbuild.build(serviceWorkerBuildOptions(ROOT, join(CLIENT_OUT, 'sw.js'))),
+  ]);
   const { entry, pages } = manifestFromMetafile(client.metafile!);
   const messages = await writeMessages();
   await precompress();
