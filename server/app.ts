@@ -320,6 +320,7 @@ export async function createApp(deps: AppDeps) {
         logger,
         branding: brandingStore,
         brandingInCms: config.CMS_URL !== undefined,
+        contact: contactStore,
         logos: avatarStore(config.DATA_DIR, 'branding-logos'),
       }),
     );

@@ -152,3 +152,33 @@ test('with a mailer, a message is notified; a failed e-mail keeps the message an
   expect(second.notifyStatus).toBe('failed');
   expect(second.message).toBe(VALID.message);
 });
+
+test('the admin contact inbox: list (unread first count), read/unread, view, delete — admins only', async () => {
+  const { app, db, contactStore } = await createTestApp();
+  const { createUser } = await import('../server/api/users.ts');
+  await createUser(db, { userName: 'root', password: 'correct horse battery', role: 'ADMIN', name: 'R', lastName: 'A' });
+  await createUser(db, { userName: 'carla', password: 'correct horse battery', role: 'CLI', name: 'C', lastName: 'L' });
+  const token = async (identifier: string) =>
+    (await request(app).post('/api/login').send({ identifier, password: 'correct horse battery' })).body.token as string;
+  const admin = { Authorization: `Bearer ${await token('root')}` };
+  const first = contactStore.add({ ...VALID, consent: undefined, locale: 'es', ip: null } as never, false);
+  contactStore.add({ ...VALID, subject: 'Second', locale: 'en', ip: null } as never, false);
+
+  const list = await request(app).get('/api/admin/messages').set(admin);
+  expect(list.body).toMatchObject({ total: 2, unread: 2, page: 1 });
+  expect(list.body.items[0].subject).toBe('Second');
+  const read = await request(app).patch(`/api/admin/messages/${first.id}`).set(admin).send({ read: true });
+  expect(read.body.message.read).toBe(true);
+  expect((await request(app).get('/api/admin/messages?unread=true').set(admin)).body.total).toBe(1);
+  expect((await request(app).get(`/api/admin/messages/${first.id}`).set(admin)).body.message.message).toBe(VALID.message);
+  expect((await request(app).delete(`/api/admin/messages/${first.id}`).set(admin)).status).toBe(204);
+  expect((await request(app).get(`/api/admin/messages/${first.id}`).set(admin)).status).toBe(404);
+  expect((await request(app).get('/api/admin/messages/abc').set(admin)).status).toBe(404);
+  expect((await request(app).patch(`/api/admin/messages/${list.body.items[0].id}`).set(admin).send({ read: 'yes' })).status).toBe(400);
+
+  const client = { Authorization: `Bearer ${await token('carla')}` };
+  expect((await request(app).get('/api/admin/messages').set(client)).status).toBe(403);
+  expect((await request(app).delete('/api/admin/messages/2').set(client)).status).toBe(403);
+  expect((await request(app).get('/api/admin/messages')).status).toBe(401);
+  expect(contactStore.all()).toHaveLength(1);
+});

@@ -14,6 +14,7 @@ import type { Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import { HEX_COLOR } from '../../shared/branding.ts';
 import type { embeddedBranding } from '../branding/embedded.ts';
+import type { ContactStore } from '../contact/messages.ts';
 import { AVATAR_FILE, AVATAR_MAX_BYTES, AVATAR_TYPES, type avatarStore } from './avatars.ts';
 import * as users from './users.ts';
 
@@ -41,6 +42,12 @@ const updateUserBody = z
   .refine((b) => b.role !== undefined || b.disabled !== undefined, 'give role or disabled');
 const resetPasswordBody = z.object({ password: z.string().max(PASSWORD_MAX_LENGTH).optional() });
 const brandingBody = z.object({ color: z.string().regex(HEX_COLOR, 'must be a hex colour such as #30B7BB').nullable() });
+const messagesQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  unread: z.enum(['true', 'false']).optional(),
+});
+const messageUpdateBody = z.object({ read: z.boolean() });
 const listQuery = z.object({
   q: z.string().max(100).optional(),
   page: z.coerce.number().int().min(1).max(100000).default(1),
@@ -75,6 +82,7 @@ export type ApiDeps = {
   branding: ReturnType<typeof embeddedBranding>;
   /** With a CMS, branding is edited there, not here. */
   brandingInCms: boolean;
+  contact: ContactStore;
   logos: ReturnType<typeof avatarStore>;
 };
 
@@ -242,6 +250,36 @@ export function createApiRouter(deps: ApiDeps) {
       res.json(body.password ? { user: users.publicUser(user) } : { user: users.publicUser(user), password });
     }),
   );
+
+  // The contact inbox: messages are kept until an admin deletes them.
+  const messageId = (value: unknown) => {
+    const id = Number(value);
+    if (!Number.isSafeInteger(id) || id < 1) throw new ApiError(404, 'message_not_found', `No message ${JSON.stringify(String(value))}`);
+    return id;
+  };
+  const requireMessage = (value: unknown) => {
+    const message = deps.contact.get(messageId(value));
+    if (!message) throw new ApiError(404, 'message_not_found', `No message ${JSON.stringify(String(value))}`);
+    return message;
+  };
+  router.get('/admin/messages', authenticated, requireAdmin, (req, res) => {
+    const query = parse(messagesQuery, req.query);
+    res.json(deps.contact.list({ page: query.page, pageSize: query.pageSize, unread: query.unread === 'true' }));
+  });
+  router.get('/admin/messages/:id', authenticated, requireAdmin, (req, res) => {
+    res.json({ message: requireMessage(req.params.id) });
+  });
+  router.patch('/admin/messages/:id', authenticated, requireAdmin, json, (req, res) => {
+    const message = requireMessage(req.params.id);
+    const body = parse(messageUpdateBody, req.body);
+    res.json({ message: deps.contact.setRead(message.id, body.read) });
+  });
+  router.delete('/admin/messages/:id', authenticated, requireAdmin, (req, res) => {
+    const message = requireMessage(req.params.id);
+    deps.contact.remove(message.id);
+    deps.logger.info({ admin: userOf(res).userName, messageId: message.id }, 'contact message deleted');
+    res.status(204).end();
+  });
 
   // Branding of CLI and ORG users (embedded mode; with a CMS it is edited there).
   const requireBrandable = (userName: string) => {
