@@ -4,7 +4,8 @@ import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { randomBytes } from 'node:crypto';
+import cluster from 'node:cluster';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { i18n } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
@@ -70,6 +71,16 @@ const PRIVATE_NO_STORE = 'private, no-store';
 
 function nonceOf(res: express.Response): string {
   return res.locals.cspNonce as string;
+}
+
+/** The CMS answers at all (Strapi's /_health, or any non-5xx answer), within a second. */
+async function cmsReachable(cmsUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(new URL('/_health', cmsUrl), { method: 'GET', signal: AbortSignal.timeout(1000), redirect: 'manual' });
+    return response.status < 500;
+  } catch {
+    return false;
+  }
 }
 
 function cmsClientOptions(config: Config, logger: Logger, timeoutMs: number) {
@@ -224,6 +235,22 @@ export async function createApp(deps: AppDeps) {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('etag', false);
 
+  // 0. A request id (kept from a trusted proxy's X-Request-Id when well-formed) and one log
+  //    line per request: method, path (never the query), status, duration.
+  app.use((req, res, next) => {
+    const given = req.get('x-request-id');
+    const id = given && /^[A-Za-z0-9._-]{8,64}$/.test(given) ? given : randomUUID();
+    res.locals.requestId = id;
+    res.setHeader('X-Request-Id', id);
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      if (!logger.isLevelEnabled('info')) return;
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ reqId: id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  });
+
   // 1. A fresh nonce per request, for every script the page carries (CSP below).
   app.use((_req, res, next) => {
     res.locals.cspNonce = randomBytes(16).toString('base64');
@@ -278,9 +305,24 @@ export async function createApp(deps: AppDeps) {
   // 3. Compression for everything dynamic (hashed assets are small and cached for a year).
   app.use(compression());
 
-  // 4. Liveness.
+  // 4. Liveness, and readiness (the database answers; the CMS too when there is one).
   app.get('/healthz', (_req, res) => {
-    res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+    res.set('Cache-Control', 'no-store').json({ status: 'ok', worker: cluster.worker?.id ?? null });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks: Record<string, 'ok' | 'failing'> = {};
+    try {
+      db.prepare('SELECT 1').get();
+      checks.database = 'ok';
+    } catch {
+      checks.database = 'failing';
+    }
+    if (config.CMS_URL) checks.cms = (await cmsReachable(config.CMS_URL)) ? 'ok' : 'failing';
+    const ready = Object.values(checks).every((c) => c === 'ok');
+    res
+      .status(ready ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json({ status: ready ? 'ready' : 'not ready', checks });
   });
 
   // 5. Static files: hashed build assets are immutable; public/ files get a short cache.
@@ -409,7 +451,7 @@ export async function createApp(deps: AppDeps) {
       consent: { current: res.locals.consent ?? null, analyticsConfigured: Boolean(analyticsIds.gtm || analyticsIds.ga) },
       headExtra: analyticsAllowed(analyticsIds, res.locals.consent) ? analyticsTags(analyticsIds, nonceOf(res)) : '',
       exposeErrors: !isProduction,
-      onError: (error) => logger.error({ err: error, url: req.originalUrl }, 'render failed'),
+      onError: (error) => logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'render failed'),
     });
   };
   const renderHandler: RequestHandler = async (req, res) => {
@@ -437,7 +479,7 @@ export async function createApp(deps: AppDeps) {
     _next,
   ) => {
     const status = error.status ?? error.statusCode ?? 500;
-    if (status >= 500) logger.error({ err: error, url: req.originalUrl }, 'request failed');
+    if (status >= 500) logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'request failed');
     if (res.headersSent) {
       res.end();
       return;
@@ -457,5 +499,11 @@ export async function createApp(deps: AppDeps) {
   };
   app.use(onError);
 
-  return { app, logger, content, i18n, manifest, db, contactStore, notifier };
+  /** Releases what the app holds (graceful shutdown): timers and the database. */
+  function close() {
+    notifier?.stop();
+    if (db.open) db.close();
+  }
+
+  return { app, logger, content, i18n, manifest, db, contactStore, notifier, close };
 }

@@ -16,6 +16,10 @@ const schema = z.object({
   /** DESIGN.md §3: the i18n_redirected cookie is supported but off by default. */
   LOCALE_COOKIE: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Worker processes on the same port (node:cluster); sessions and rate limits are shared. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** How long in-flight requests may take to finish after SIGTERM/SIGINT, in seconds. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
   /**
    * Behind a reverse proxy: which proxies to trust for the client IP and HTTPS detection
    * (Express "trust proxy": true, a hop count, or addresses/subnets like "loopback, 10.0.0.0/8").

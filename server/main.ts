@@ -1,14 +1,14 @@
-// The server process: configuration, the app, listening, and a graceful stop.
+// The server process: configuration, the app, listening, and a graceful stop. With
+// WEB_CONCURRENCY > 1 this process is the primary of a node:cluster and forks the workers.
+import cluster from 'node:cluster';
 import { createApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './logger.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { databaseFile, openDatabase } from './db/index.ts';
+import { createLogger, type Logger } from './logger.ts';
 
-const SHUTDOWN_GRACE_MS = 10_000;
-
-async function main() {
-  let config;
+function readConfig(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -16,13 +16,18 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger(config.LOG_LEVEL);
+}
+
+async function serve(config: Config, logger: Logger) {
   const started = performance.now();
-  const { app } = await createApp({ config, logger });
+  const { app, close } = await createApp({ config, logger });
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    logger.info({ port, startupMs: Math.round(performance.now() - started) }, `listening on http://localhost:${port}`);
+    logger.info(
+      { port, startupMs: Math.round(performance.now() - started), worker: cluster.worker?.id },
+      `listening on http://localhost:${port}`,
+    );
   });
   server.on('error', (error) => {
     logger.fatal({ err: error }, 'server error');
@@ -34,18 +39,55 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
-    server.close(() => process.exit(0));
+    // Stop accepting; idle keep-alive connections close now, busy ones after their response.
+    server.close(() => {
+      close();
+      logger.info('stopped');
+      process.exit(0);
+    });
     server.closeIdleConnections();
     setTimeout(() => {
-      logger.warn('in-flight requests did not finish in time');
+      logger.warn({ graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, 'in-flight requests did not finish in time');
+      server.closeAllConnections();
+      close();
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS).unref();
+    }, config.SHUTDOWN_GRACE_SECONDS * 1000).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+function primary(config: Config, logger: Logger) {
+  // Migrate once before the workers open the database, and give them one session secret.
+  openDatabase(databaseFile(config.DATA_DIR)).close();
+  if (config.sessionSecretGenerated) process.env.SESSION_SECRET = config.SESSION_SECRET;
+  let stopping = false;
+  const fork = () => cluster.fork();
+  for (let i = 0; i < config.WEB_CONCURRENCY; i++) fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    logger.error({ worker: worker.id, code, signal }, 'worker died: starting another');
+    fork();
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, workers: config.WEB_CONCURRENCY }, 'shutting down the workers');
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    setTimeout(() => process.exit(1), (config.SHUTDOWN_GRACE_SECONDS + 2) * 1000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+const config = readConfig();
+const logger = createLogger(config.LOG_LEVEL);
+if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) primary(config, logger);
+else
+  serve(config, logger).catch((error: unknown) => {
+    logger.fatal({ err: error }, 'could not start');
+    process.exit(1);
+  });

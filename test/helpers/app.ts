@@ -24,7 +24,7 @@ let shared: ReturnType<typeof createApp> | undefined;
 
 /** A fresh app on an in-memory database (and a temporary DATA_DIR). */
 export function createTestApp(env?: Record<string, string>, deps: Partial<AppDeps> = {}) {
-  const app = createApp({ config: testConfig(env), logger: createLogger('silent'), db: openDatabase(':memory:'), ...deps });
+  const app = createApp({ config: testConfig(env), logger: deps.logger ?? createLogger('silent'), db: openDatabase(':memory:'), ...deps });
   void app.then((a) => a.notifier?.stop());
   return app;
 }

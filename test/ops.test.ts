@@ -1,0 +1,154 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import request from 'supertest';
+import { expect, test } from 'vitest';
+import { createUser } from '../server/api/users.ts';
+import { loadConfig } from '../server/config.ts';
+import { createTestApp, ORIGIN } from './helpers/app.ts';
+
+function capturingLogger() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(chunk.toString());
+      callback();
+    },
+  });
+  return {
+    logger: pino({ level: 'info', redact: { paths: ['req.headers.cookie', '*.password', '*.token'], censor: '[redacted]' } }, stream),
+    lines,
+  };
+}
+
+test('every response carries a request id, and one structured log line per request names it', async () => {
+  const { logger, lines } = capturingLogger();
+  const { app } = await createTestApp(undefined, { logger });
+  const res = await request(app).get('/en/blog?secret=should-not-be-logged');
+  const id = res.headers['x-request-id'];
+  expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  const line = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.reqId === id);
+  expect(line).toMatchObject({ msg: 'request', method: 'GET', path: '/en/blog', status: 200 });
+  expect(lines.join('')).not.toContain('should-not-be-logged');
+  const kept = await request(app).get('/healthz').set('X-Request-Id', 'proxy-id-12345');
+  expect(kept.headers['x-request-id']).toBe('proxy-id-12345');
+  const refused = await request(app).get('/healthz').set('X-Request-Id', 'bad id\twith spaces');
+  expect(refused.headers['x-request-id']).not.toContain('bad');
+});
+
+test('no password, token or cookie ever reaches the logs', async () => {
+  const { logger, lines } = capturingLogger();
+  const { app, db } = await createTestApp(undefined, { logger });
+  await createUser(db, { userName: 'lena', password: 'a secret passphrase', role: 'CLI', name: 'L', lastName: 'N' });
+  const login = await request(app)
+    .post('/login')
+    .set('Origin', ORIGIN)
+    .type('form')
+    .send({ identifier: 'lena', password: 'a secret passphrase' });
+  const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+  await request(app).get('/client').set('Cookie', cookie);
+  const api = await request(app).post('/api/login').send({ identifier: 'lena', password: 'a secret passphrase' });
+  await request(app).get('/api/me').set('Authorization', `Bearer ${api.body.token}`);
+  const all = lines.join('\n');
+  expect(all).not.toContain('a secret passphrase');
+  expect(all).not.toContain(api.body.token);
+  expect(all).not.toContain(cookie.split('=')[1]!.slice(0, 40));
+});
+
+test('/readyz answers ready when the database answers, 503 when it does not', async () => {
+  const created = await createTestApp();
+  const ready = await request(created.app).get('/readyz');
+  expect(ready.status).toBe(200);
+  expect(ready.body).toEqual({ status: 'ready', checks: { database: 'ok' } });
+  created.close();
+  const down = await request(created.app).get('/readyz');
+  expect(down.status).toBe(503);
+  expect(down.body.checks.database).toBe('failing');
+});
+
+test('/readyz reports an unreachable CMS', async () => {
+  const { app } = await createTestApp({ CMS_URL: 'http://127.0.0.1:9', CMS_TOKEN: 't' });
+  const res = await request(app).get('/readyz');
+  expect(res.status).toBe(503);
+  expect(res.body.checks).toEqual({ database: 'ok', cms: 'failing' });
+});
+
+test('configuration is validated at start with an error that names the variable', () => {
+  expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+  expect(() => loadConfig({ PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PUBLIC_URL/);
+  expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is required in production/);
+  expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
+  expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com' })).toThrow(/CONTACT_NOTIFY_TO/);
+  expect(() => loadConfig({ WEB_CONCURRENCY: '0' })).toThrow(/WEB_CONCURRENCY/);
+});
+
+test('TRUST_PROXY: behind a trusted proxy the client IP is the forwarded one (rate limits per real client)', async () => {
+  const { app, db } = await createTestApp({
+    TRUST_PROXY: 'loopback',
+    LOGIN_MAX_FAILURES_PER_IP: '2',
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: '50',
+  });
+  await createUser(db, { userName: 'ivan', password: 'correct horse battery', role: 'CLI', name: 'I', lastName: 'V' });
+  const attempt = (ip: string, identifier: string) =>
+    request(app).post('/api/login').set('X-Forwarded-For', ip).send({ identifier, password: 'wrong password!' });
+  await attempt('203.0.113.1', 'a');
+  await attempt('203.0.113.1', 'b');
+  expect((await attempt('203.0.113.1', 'c')).status).toBe(429);
+  expect((await attempt('203.0.113.2', 'd')).status).toBe(401); // another client is not blocked
+});
+
+test('production hides error details from browsers and sends HSTS', async () => {
+  const { app } = await createTestApp({ NODE_ENV: 'production' });
+  const res = await request(app).get('/assets/..%2f..%2fpackage.json');
+  expect(res.status).toBeGreaterThanOrEqual(400);
+  expect(res.status).toBeLessThan(500);
+  expect(res.text).not.toMatch(/at \w+ \(|node_modules|\.ts:\d+/);
+  const page = await request(app).get('/en');
+  expect(page.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+});
+
+// Hostile or broken input gets a clean 4xx, never a 500 (issue 7, resilience).
+test.each([
+  ['a malformed session cookie', (r: request.Test) => r.set('Cookie', 'auth._token.local=%E0%A4%A; auth.redirect=%%%'), '/client', [302]],
+  ['garbage Accept-Language at /', (r: request.Test) => r.set('Accept-Language', ';;;q=NaN,,,*-*-*,' + 'x'.repeat(3000)), '/', [200]],
+  ['invalid UTF-8 in the path', (r: request.Test) => r, '/%FF%FE%C0', [400, 404]],
+  ['invalid UTF-8 in a blog slug', (r: request.Test) => r, '/blog/%C3%28', [400, 404]],
+  ['invalid UTF-8 in /_data', (r: request.Test) => r, '/_data?path=%2F%FF', [200, 400]],
+  ['a traversal attempt in /assets', (r: request.Test) => r, '/assets/%2e%2e/%2e%2e/package.json', [400, 403, 404]],
+])('%s answers a clean 4xx (or the page), never 500', async (_name, prepare, path, statuses) => {
+  const { app } = await createTestApp();
+  const res = await prepare(request(app).get(path));
+  expect(statuses).toContain(res.status);
+});
+
+test('a 10 MB body answers 413 on the API, the login and the contact form', async () => {
+  const { app } = await createTestApp();
+  const big = 'x'.repeat(10 * 1024 * 1024);
+  const api = await request(app).post('/api/login').set('Content-Type', 'application/json').send(`{"identifier":"${big}"}`);
+  expect(api.status).toBe(413);
+  expect(api.body.error.code).toBe('payload_too_large');
+  const login = await request(app).post('/login').set('Origin', ORIGIN).type('form').send(`identifier=${big}`);
+  expect(login.status).toBe(413);
+  const contact = await request(app).post('/Contact').set('Origin', ORIGIN).type('form').send(`message=${big}`);
+  expect(contact.status).toBe(413);
+});
+
+test('a 1 MB header is refused with 431 by the HTTP server, and the server keeps serving', async () => {
+  const { app } = await createTestApp();
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/', headers: { 'X-Big': 'x'.repeat(1024 * 1024) } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  expect(status).toBe(431);
+  const ok = await fetch(`http://127.0.0.1:${port}/healthz`);
+  expect(ok.status).toBe(200);
+  server.close();
+});
