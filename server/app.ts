@@ -230,6 +230,8 @@ export async function createApp(deps: AppDeps) {
     onError: (error, url) => logger.error({ err: error, url }, 'page failed'),
   };
 
+  // Set on SIGTERM: finish what is running, tell clients and balancers to go elsewhere.
+  let draining = false;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
@@ -242,6 +244,9 @@ export async function createApp(deps: AppDeps) {
     const id = given && /^[A-Za-z0-9._-]{8,64}$/.test(given) ? given : randomUUID();
     res.locals.requestId = id;
     res.setHeader('X-Request-Id', id);
+    if (draining) res.setHeader('Connection', 'close');
+    // Which worker answered (WEB_CONCURRENCY > 1): a worker index, useful to ops, nothing more.
+    if (cluster.worker) res.setHeader('X-Worker', String(cluster.worker.id));
     const started = process.hrtime.bigint();
     res.once('finish', () => {
       if (!logger.isLevelEnabled('info')) return;
@@ -318,6 +323,7 @@ export async function createApp(deps: AppDeps) {
       checks.database = 'failing';
     }
     if (config.CMS_URL) checks.cms = (await cmsReachable(config.CMS_URL)) ? 'ok' : 'failing';
+    if (draining) checks.shutdown = 'failing';
     const ready = Object.values(checks).every((c) => c === 'ok');
     res
       .status(ready ? 200 : 503)
@@ -505,5 +511,9 @@ export async function createApp(deps: AppDeps) {
     if (db.open) db.close();
   }
 
-  return { app, logger, content, i18n, manifest, db, contactStore, notifier, close };
+  function drain() {
+    draining = true;
+  }
+
+  return { app, logger, content, i18n, manifest, db, contactStore, notifier, close, drain };
 }

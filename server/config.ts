@@ -21,6 +21,11 @@ const schema = z.object({
   /** How long in-flight requests may take to finish after SIGTERM/SIGINT, in seconds. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
   /**
+   * After SIGTERM, how long the server keeps answering (with Connection: close, /readyz 503) so
+   * that a load balancer stops sending and queued connections are served, before it closes.
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(60).default(1),
+  /**
    * Behind a reverse proxy: which proxies to trust for the client IP and HTTPS detection
    * (Express "trust proxy": true, a hop count, or addresses/subnets like "loopback, 10.0.0.0/8").
    */

@@ -20,7 +20,7 @@ function readConfig(): Config {
 
 async function serve(config: Config, logger: Logger) {
   const started = performance.now();
-  const { app, close } = await createApp({ config, logger });
+  const { app, close, drain } = await createApp({ config, logger });
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -38,20 +38,29 @@ async function serve(config: Config, logger: Logger) {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
-    // Stop accepting; idle keep-alive connections close now, busy ones after their response.
-    server.close(() => {
-      close();
-      logger.info('stopped');
-      process.exit(0);
-    });
+    logger.info({ signal, drainSeconds: config.SHUTDOWN_DRAIN_SECONDS }, 'shutting down: draining, then finishing in-flight requests');
+    // Drain: answers say Connection: close and /readyz says 503, so that a load balancer moves
+    // on and connections already queued are still served. Then stop accepting; idle keep-alive
+    // connections close now, busy ones after their response.
+    drain();
     server.closeIdleConnections();
     setTimeout(() => {
-      logger.warn({ graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, 'in-flight requests did not finish in time');
-      server.closeAllConnections();
-      close();
-      process.exit(1);
-    }, config.SHUTDOWN_GRACE_SECONDS * 1000).unref();
+      server.close(() => {
+        close();
+        logger.info('stopped');
+        process.exit(0);
+      });
+      server.closeIdleConnections();
+    }, config.SHUTDOWN_DRAIN_SECONDS * 1000);
+    setTimeout(
+      () => {
+        logger.warn({ graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, 'in-flight requests did not finish in time');
+        server.closeAllConnections();
+        close();
+        process.exit(1);
+      },
+      (config.SHUTDOWN_DRAIN_SECONDS + config.SHUTDOWN_GRACE_SECONDS) * 1000,
+    ).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
@@ -77,7 +86,7 @@ function primary(config: Config, logger: Logger) {
     stopping = true;
     logger.info({ signal, workers: config.WEB_CONCURRENCY }, 'shutting down the workers');
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-    setTimeout(() => process.exit(1), (config.SHUTDOWN_GRACE_SECONDS + 2) * 1000).unref();
+    setTimeout(() => process.exit(1), (config.SHUTDOWN_DRAIN_SECONDS + config.SHUTDOWN_GRACE_SECONDS + 2) * 1000).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

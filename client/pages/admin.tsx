@@ -1,3 +1,4 @@
+import { AdminInbox } from '../components/admin-inbox.tsx';
 import { AdminUsers } from '../components/admin-users.tsx';
 import { documentPath } from '../forms.ts';
 import { useI18n } from '../i18n.tsx';
@@ -5,7 +6,8 @@ import type { PageProps } from './registry.ts';
 
 /**
  * The admin console (role ADMIN, checked by the route's guards and again by every API call).
- * The server renders the first page of users; the console then works through the API.
+ * The server renders the first page of users; the console then works through the API. The
+ * contact inbox below it is fetched in the browser when it comes into view.
  */
 export default function AdminPage({ data, user }: PageProps<'admin'>) {
   const { t, locale } = useI18n();
@@ -25,7 +27,18 @@ export default function AdminPage({ data, user }: PageProps<'admin'>) {
           {t('profile.downloadPdf')}
         </a>
       </nav>
+      <nav className="admin-sections" aria-label={t('adminInbox.sections.label')}>
+        <ul>
+          <li>
+            <a href="#admin-users-title">{t('adminInbox.sections.users')}</a>
+          </li>
+          <li>
+            <a href="#admin-inbox-title">{t('adminInbox.sections.inbox')}</a>
+          </li>
+        </ul>
+      </nav>
       <AdminUsers initial={data.users} currentUserName={user?.userName ?? null} />
+      <AdminInbox />
     </div>
   );
 }

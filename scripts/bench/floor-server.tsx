@@ -1,0 +1,71 @@
+// The benchmark's floor: a bare Express 5 server that streams the app's real home page React
+// tree with renderToPipeableStream, and nothing else. No helmet, no cookies, no session, no
+// i18next, no compression, no request log, no route matching or guards, no data loading: the
+// page data (the boot JSON: payload, messages) and the document shell around React's stream
+// are captured once from the running app's own /es answer (run.ts writes them to FLOOR_PAGE).
+// Each request then does the same React work as the app (StrictMode > StaticRouter > App with
+// the same boot) and writes the same bytes, with the captured nonce.
+//
+// Node cannot run TSX natively: run.ts bundles this file with esbuild (packages external, like
+// the app's server bundle) into bench-results/.floor/, then runs it with NODE_ENV=production.
+import express from 'express';
+import { readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { StrictMode } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
+import { StaticRouter } from 'react-router-dom';
+import { App } from '../../client/app.tsx';
+import type { BootData } from '../../client/boot.ts';
+import { loadPage } from '../../client/pages/registry.ts';
+
+export type FloorPage = { head: string; tail: string; boot: BootData; nonce: string };
+
+const file = process.env.FLOOR_PAGE;
+if (!file) throw new Error('FLOOR_PAGE (the captured page JSON) is required');
+const page = JSON.parse(readFileSync(file, 'utf8')) as FloorPage;
+if (page.boot.payload.state.kind === 'page') await loadPage(page.boot.payload.state.page);
+
+const app = express();
+app.disable('x-powered-by');
+app.set('etag', false);
+app.get('/healthz', (_req, res) => {
+  res.json({ status: 'ok' });
+});
+app.get('/', (_req, res) => {
+  const stream = renderToPipeableStream(
+    <StrictMode>
+      <StaticRouter location={page.boot.payload.url}>
+        <App boot={page.boot} />
+      </StaticRouter>
+    </StrictMode>,
+    {
+      nonce: page.nonce,
+      onShellReady() {
+        res.status(200).setHeader('Content-Type', 'text/html; charset=utf-8');
+        res.write(page.head);
+        const sink = new Writable({
+          write(chunk: Buffer, _encoding, callback) {
+            if (res.write(chunk)) callback();
+            else res.once('drain', () => callback());
+          },
+          final(callback) {
+            res.end(page.tail);
+            callback();
+          },
+        });
+        stream.pipe(sink);
+      },
+      onShellError(error) {
+        res.status(500).end(String(error));
+      },
+    },
+  );
+});
+
+const port = Number(process.env.PORT ?? 3100);
+const server = app.listen(port, process.env.HOST ?? '127.0.0.1', () => {
+  console.log(JSON.stringify({ msg: 'floor listening', port }));
+});
+const stop = () => server.close(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -1,0 +1,316 @@
+// The contact flow end to end: two messages sent from /en/Contact (one with JavaScript, one
+// without), then read, marked unread, filtered and deleted in the admin console's inbox.
+// This file starts its own production server on a throw-away DATA_DIR with an admin user, so
+// that the inbox starts empty and the counts are exact.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectProblems, contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const ADMIN = { userName: 'root', password: 'correct horse 1' };
+/** The contact form refuses answers sent less than 3 s after the page was served. */
+const FILL_WAIT_MS = 3_200;
+
+const WITH_JS = {
+  name: 'Jana Browser',
+  email: 'jana@example.com',
+  subject: 'Question from the browser',
+  message: 'Hello,\nthis message was sent with JavaScript.\n\nRegards, Jana',
+};
+const WITHOUT_JS = {
+  name: 'Nico Plain',
+  email: 'nico@example.com',
+  subject: 'Sent without JavaScript',
+  message: 'Hi there,\nno scripts were harmed in sending this message.',
+};
+
+let browser: Browser;
+let server: ChildProcess | undefined;
+let serverLog = '';
+let dataDir = '';
+let siteURL = '';
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited with code ${child.exitCode}:\n${serverLog}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`The server did not answer ${url}/healthz in time:\n${serverLog}`);
+}
+
+function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      done();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'e2e-inbox-'));
+  execFileSync(
+    process.execPath,
+    [
+      'scripts/user.ts',
+      'add',
+      '--userName',
+      ADMIN.userName,
+      '--password',
+      ADMIN.password,
+      '--role',
+      'ADMIN',
+      '--name',
+      'Rosa',
+      '--lastName',
+      'Admin',
+    ],
+    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, stdio: 'pipe' },
+  );
+  const port = await freePort();
+  siteURL = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      DATA_DIR: dataDir,
+      PUBLIC_URL: siteURL,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const collect = (chunk: Buffer) => {
+    serverLog += chunk.toString();
+  };
+  server.stdout?.on('data', collect);
+  server.stderr?.on('data', collect);
+  await waitForHealth(siteURL, server);
+  browser = await launchBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stop(server);
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  // Warnings from the server would point at a problem the pages did not show.
+  if (serverLog.trim()) console.info(`[inbox server]\n${serverLog}`);
+}, 30_000);
+
+/** A context on this file's server, as a visitor who already answered the cookie banner. */
+async function newContext(options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(contextOptions({ baseURL: siteURL, ...options }));
+  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: siteURL }]);
+  return context;
+}
+
+async function fillContactForm(page: Page, values: typeof WITH_JS): Promise<void> {
+  await page.locator('#contact-name').fill(values.name);
+  await page.locator('#contact-email').fill(values.email);
+  await page.locator('#contact-subject').fill(values.subject);
+  await page.locator('#contact-message').fill(values.message);
+  await page.locator('#contact-consent').check();
+}
+
+const THANKS = 'Thank you: your message has been sent.';
+
+describe('the contact inbox', () => {
+  it('receives messages sent with and without JavaScript and lets the admin read, mark and delete them', { timeout: 90_000 }, async () => {
+    // 1. With JavaScript: the form is sent in the background, the page shows the thank-you.
+    const jsContext = await newContext();
+    try {
+      const page = await jsContext.newPage();
+      const problems = collectProblems(page);
+      await page.goto('/en/Contact');
+      const loadedAt = Date.now();
+      await waitForHydration(page);
+      await fillContactForm(page, WITH_JS);
+      await page.waitForTimeout(Math.max(0, FILL_WAIT_MS - (Date.now() - loadedAt)));
+      const documentRequests: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'document') documentRequests.push(request.url());
+      });
+      await page.getByRole('button', { name: 'Send message' }).click();
+      await page.getByRole('status').filter({ hasText: THANKS }).waitFor();
+      expect(new URL(page.url()).search).toBe('?sent=1');
+      // No full page load: the client sent it with fetch and navigated in place.
+      expect(documentRequests).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await jsContext.close();
+    }
+
+    // 2. Without JavaScript: a real POST, answered 303 to ?sent=1 with the thank-you.
+    const plainContext = await newContext({ javaScriptEnabled: false });
+    try {
+      const page = await plainContext.newPage();
+      const problems = collectProblems(page);
+      await page.goto('/en/Contact');
+      const loadedAt = Date.now();
+      expect(await page.locator('html').getAttribute('class')).toBeNull();
+      await fillContactForm(page, WITHOUT_JS);
+      await page.waitForTimeout(Math.max(0, FILL_WAIT_MS - (Date.now() - loadedAt)));
+      const posted = page.waitForResponse((response) => response.request().method() === 'POST');
+      await page.getByRole('button', { name: 'Send message' }).click();
+      const response = await posted;
+      expect(response.status()).toBe(303);
+      expect(response.headers().location).toMatch(/\/en\/Contact\?sent=1$/);
+      await page.waitForURL('**/en/Contact?sent=1');
+      expect(await page.getByRole('status').innerText()).toContain(THANKS);
+      expect(problems).toEqual([]);
+    } finally {
+      await plainContext.close();
+    }
+
+    // 3. The admin signs in and opens the console.
+    const context = await newContext();
+    try {
+      const page = await context.newPage();
+      const problems = collectProblems(page);
+      await page.goto('/en/login');
+      await waitForHydration(page);
+      await page.locator('#login-identifier').fill(ADMIN.userName);
+      await page.locator('#login-password').fill(ADMIN.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => !url.pathname.endsWith('/login'));
+
+      await page.goto('/en/admin');
+      await waitForHydration(page);
+      const inbox = page.locator('section.admin-inbox');
+      const heading = inbox.getByRole('heading', { level: 2 });
+      // Server-rendered without messages: they load once the section is shown.
+      expect(await heading.innerText()).toBe('Contact inbox');
+      await page.getByRole('navigation', { name: 'Sections of the administration' }).getByRole('link', { name: 'Contact inbox' }).click();
+      await expect.poll(() => heading.innerText()).toBe('Contact inbox 2 unread');
+
+      // Newest first; both unread (bold, with the New badge).
+      const rows = inbox.locator('tbody tr');
+      await expect.poll(() => rows.count()).toBe(2);
+      expect(await rows.nth(0).locator('th').innerText()).toContain(WITHOUT_JS.name);
+      expect(await rows.nth(1).locator('th').innerText()).toContain(WITH_JS.name);
+      expect(await inbox.locator('tbody tr.admin-inbox-unread').count()).toBe(2);
+      expect(await inbox.locator('tbody .badge-new').allInnerTexts()).toEqual(['New', 'New']);
+      expect(await inbox.getByRole('status').first().innerText()).toBe('2 messages.');
+
+      // 4. Opening a message shows it, moves the focus to it and marks it read.
+      const openJs = inbox.getByRole('button', { name: new RegExp(`^${WITH_JS.subject} \\(message from ${WITH_JS.name}, received `) });
+      await openJs.click();
+      const detail = inbox.locator('.admin-inbox-detail');
+      const detailHeading = detail.getByRole('heading', { level: 3, name: WITH_JS.subject });
+      await detailHeading.waitFor();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(WITH_JS.subject);
+      await expect.poll(() => heading.innerText()).toBe('Contact inbox 1 unread');
+      await expect.poll(() => inbox.locator('tbody tr.admin-inbox-unread').count()).toBe(1);
+      const mail = detail.getByRole('link', { name: WITH_JS.email });
+      expect(await mail.getAttribute('href')).toBe(`mailto:${WITH_JS.email}?subject=${encodeURIComponent(`Re: ${WITH_JS.subject}`)}`);
+      const meta = await detail.locator('dl').innerText();
+      expect(meta).toContain(WITH_JS.name);
+      expect(meta).toMatch(/Language\s+English/);
+      expect(meta).toMatch(/Received\s+\w+ \d{1,2}, \d{4} at \d{2}:\d{2}/);
+      const text = detail.locator('.admin-inbox-text');
+      expect(await text.innerText()).toBe(WITH_JS.message);
+      expect(await text.evaluate((element) => getComputedStyle(element).whiteSpace)).toBe('pre-wrap');
+      // No SMTP here: notifyStatus is "none", so there is no notification warning.
+      expect(await detail.locator('.admin-inbox-notify').count()).toBe(0);
+
+      // Back to the list: the focus returns to the message's button.
+      await detail.getByRole('button', { name: /^Back to the list/ }).click();
+      expect(await detail.count()).toBe(0);
+      await expect.poll(() => openJs.evaluate((element) => element === document.activeElement)).toBe(true);
+
+      // 5. Mark as unread (from the reopened, already read message).
+      await openJs.click();
+      await detailHeading.waitFor();
+      await detail.getByRole('button', { name: `Mark as unread the message “${WITH_JS.subject}” from ${WITH_JS.name}` }).click();
+      await inbox
+        .getByRole('status')
+        .filter({ hasText: `The message “${WITH_JS.subject}” from ${WITH_JS.name} is marked as unread.` })
+        .waitFor();
+      await expect.poll(() => heading.innerText()).toBe('Contact inbox 2 unread');
+      expect(await detail.count()).toBe(0);
+      await expect.poll(() => openJs.evaluate((element) => element === document.activeElement)).toBe(true);
+
+      // 6. Only unread: reading the other message takes it out of the filtered list.
+      const openPlain = inbox.getByRole('button', { name: new RegExp(`^${WITHOUT_JS.subject} \\(message from `) });
+      await openPlain.click();
+      await expect.poll(() => heading.innerText()).toBe('Contact inbox 1 unread');
+      await detail.getByRole('button', { name: /^Back to the list/ }).click();
+      await inbox.getByRole('checkbox', { name: 'Show only unread messages' }).check();
+      await expect.poll(() => rows.count()).toBe(1);
+      expect(await rows.nth(0).locator('th').innerText()).toContain(WITH_JS.name);
+      await expect.poll(() => inbox.getByRole('status').first().innerText()).toBe('1 unread message.');
+      await inbox.getByRole('checkbox', { name: 'Show only unread messages' }).uncheck();
+      await expect.poll(() => rows.count()).toBe(2);
+
+      // 7. Delete, after the confirmation: cancel first, then confirm.
+      await openPlain.click();
+      await detail.getByRole('heading', { level: 3, name: WITHOUT_JS.subject }).waitFor();
+      const deleteButton = detail.getByRole('button', { name: `Delete the message “${WITHOUT_JS.subject}” from ${WITHOUT_JS.name}` });
+      await deleteButton.click();
+      const dialog = page.getByRole('alertdialog', { name: `Delete the message “${WITHOUT_JS.subject}”?` });
+      await dialog.waitFor();
+      expect(await dialog.innerText()).toContain(`The message from ${WITHOUT_JS.name} (${WITHOUT_JS.email}) will be deleted permanently.`);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await rows.count()).toBe(2);
+      await deleteButton.click();
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await inbox
+        .getByRole('status')
+        .filter({ hasText: `The message “${WITHOUT_JS.subject}” from ${WITHOUT_JS.name} has been deleted.` })
+        .waitFor();
+      await expect.poll(() => rows.count()).toBe(1);
+      expect(await rows.nth(0).locator('th').innerText()).toContain(WITH_JS.name);
+      await expect.poll(() => heading.innerText()).toBe('Contact inbox 1 unread');
+      expect(await detail.count()).toBe(0);
+      await expect.poll(() => heading.evaluate((element) => element === document.activeElement)).toBe(true);
+
+      // 8. The same inbox in Spanish.
+      await page.goto('/admin');
+      await waitForHydration(page);
+      await page
+        .getByRole('navigation', { name: 'Secciones de la administración' })
+        .getByRole('link', { name: 'Buzón de contacto' })
+        .click();
+      await expect.poll(() => heading.innerText()).toBe('Buzón de contacto 1 sin leer');
+      await expect.poll(() => rows.count()).toBe(1);
+      expect(await inbox.locator('tbody .badge-new').allInnerTexts()).toEqual(['Nuevo']);
+      expect(await inbox.getByRole('status').first().innerText()).toBe('1 mensaje.');
+
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
