@@ -146,7 +146,7 @@ test('the footer links the four legal pages and Contact in the current locale', 
 test('/healthz answers ok without caching', async () => {
   const res = await request(await testApp()).get('/healthz');
   expect(res.status).toBe(200);
-  expect(res.body).toEqual({ status: 'ok' });
+  expect(res.body).toEqual({ status: 'ok', worker: null });
   expect(res.headers['cache-control']).toBe('no-store');
 });
 

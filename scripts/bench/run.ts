@@ -20,19 +20,38 @@
 // BENCH_LOG_LEVEL (info: the server's production default, one log line per request, written
 // to a file), BENCH_NO_BUILD=1 (reuse dist/), BENCH_STRICT=1 (exit 1 when a budget fails).
 import * as esbuild from 'esbuild';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { firstLoadJs, FIRST_LOAD_JS_BUDGET_BYTES, type FirstLoadJs } from './first-load-js.ts';
+import {
+  APP_SERVER,
+  buildApp,
+  CLK_TCK,
+  cleanup,
+  getText,
+  installCleanup,
+  makeTempDir,
+  MANIFEST,
+  PINNED,
+  pinned,
+  pinSelf,
+  RESULTS,
+  ROOT,
+  seedUser,
+  signIn,
+  startServer,
+  startupMsFromLog,
+  stopProcess,
+  track,
+  type Started,
+} from './harness.ts';
 import type { LoadResult } from './load.ts';
 import type { FloorPage } from './floor-server.tsx';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const RESULTS = join(ROOT, 'bench-results');
 const FLOOR_DIR = join(RESULTS, '.floor');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -54,71 +73,6 @@ export const BUDGETS = {
 const CLIENT_USER = { userName: 'bench-client', password: `Bench-${randomBytes(6).toString('hex')}-9!`, color: '#1d4ed8' };
 
 // ---------------------------------------------------------------------------------------------
-// Processes: every child is tracked and ended on exit, error or Ctrl-C.
-
-const children = new Set<ChildProcess>();
-let tempDir: string | null = null;
-
-function cleanup() {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null && child.pid) {
-      try {
-        process.kill(child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  }
-  children.clear();
-  if (tempDir) rmSync(tempDir, { recursive: true, force: true });
-  tempDir = null;
-}
-process.on('exit', cleanup);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping`);
-    cleanup();
-    process.exit(130);
-  });
-}
-
-function track(child: ChildProcess): ChildProcess {
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-const hasTaskset = spawnSync('sh', ['-c', 'command -v taskset'], { encoding: 'utf8' }).status === 0;
-const PINNED = hasTaskset && cpus().length >= 2;
-const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
-
-/** The command, pinned to `core` when pinning is possible. */
-function pinned(core: number, command: string, args: string[]): [string, string[]] {
-  return PINNED ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
-}
-
-// ---------------------------------------------------------------------------------------------
 // /proc: server CPU time and memory.
 
 function cpuTicks(pid: number): number {
@@ -126,6 +80,13 @@ function cpuTicks(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
   return Number(fields[11]) + Number(fields[12]);
+}
+
+/** CPU ticks of the whole machine (all cores) from /proc/stat: busy (user to softirq) and stolen by the host. */
+function machineTicks(): { busy: number; steal: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).slice(1).map(Number);
+  return { busy: user + nice + system + irq + softirq, steal };
 }
 
 function statusKb(pid: number, key: 'VmRSS' | 'VmHWM'): number {
@@ -156,18 +117,13 @@ function rssSampler(pid: number) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Build, data, servers.
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const result = spawnSync(command, args, { cwd: ROOT, env, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal})`);
-}
+// Build, pages, the floor.
 
 async function buildAll(): Promise<void> {
-  if (NO_BUILD && existsSync(join(ROOT, 'dist', 'server', 'main.js'))) console.log('BENCH_NO_BUILD=1: using the existing dist/');
-  else run(process.execPath, ['scripts/build.ts'], { ...process.env, NODE_ENV: 'production' });
+  if (NO_BUILD && existsSync(APP_SERVER)) console.log('BENCH_NO_BUILD=1: using the existing dist/');
+  else buildApp();
   mkdirSync(FLOOR_DIR, { recursive: true });
-  // Beside node_modules' parent, so that the external packages resolve as they do for dist/server.
+  // Under the project folder, so that the external packages resolve as they do for dist/server.
   await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: ['scripts/bench/floor-server.tsx'],
@@ -183,102 +139,12 @@ async function buildAll(): Promise<void> {
   });
 }
 
-async function prepareData(dataDir: string): Promise<void> {
-  // The app's own modules, natively (.ts): the schema, the password hashing, the branding rows.
-  const { databaseFile, openDatabase } = await import('../../server/db/index.ts');
-  const { createUser } = await import('../../server/api/users.ts');
-  const { embeddedBranding } = await import('../../server/branding/embedded.ts');
-  const db = openDatabase(databaseFile(dataDir));
-  try {
-    await createUser(db, {
-      userName: CLIENT_USER.userName,
-      password: CLIENT_USER.password,
-      role: 'CLI',
-      name: 'Bench',
-      lastName: 'Client',
-      email: null,
-    });
-    embeddedBranding(db).setBranding(CLIENT_USER.userName, { color: CLIENT_USER.color });
-  } finally {
-    db.close();
-  }
-}
-
-type Started = { child: ChildProcess; pid: number; port: number; base: string; coldStartMs: number; logFile: string };
-
-async function waitForHealth(child: ChildProcess, base: string, started: number, timeoutMs = 20_000): Promise<number> {
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`The server exited (${child.exitCode ?? child.signalCode}) before answering`);
-    try {
-      const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      if (res.ok) return performance.now() - started;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() - started > timeoutMs) throw new Error(`No answer from ${base}/healthz after ${timeoutMs} ms`);
-    await sleep(5);
-  }
-}
-
-async function startServer(name: string, script: string, env: NodeJS.ProcessEnv, logDir: string): Promise<Started> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const logFile = join(logDir, `${name}.log`);
-  const out = openSync(logFile, 'w');
-  const [command, args] = pinned(0, process.execPath, [script]);
-  const started = performance.now();
-  const child = track(
-    spawn(command, args, {
-      cwd: ROOT,
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base },
-      stdio: ['ignore', out, out],
-    }),
-  );
-  closeSync(out);
-  const coldStartMs = await waitForHealth(child, base, started).catch((error: unknown) => {
-    console.error(readFileSync(logFile, 'utf8').slice(-4000));
-    throw error;
-  });
-  if (!child.pid) throw new Error(`${name} has no pid`);
-  return { child, pid: child.pid, port, base, coldStartMs, logFile };
-}
-
-/** The server's own figure, from its "listening" log line (pino JSON). */
-function startupMsFromLog(logFile: string): number | null {
-  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
-    if (!line.includes('startupMs')) continue;
-    try {
-      const value = (JSON.parse(line) as { startupMs?: unknown }).startupMs;
-      if (typeof value === 'number') return value;
-    } catch {
-      // not JSON
-    }
-  }
-  return null;
-}
-
-async function signIn(base: string): Promise<string> {
-  const res = await fetch(`${base}/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: base, Accept: 'text/html' },
-    body: new URLSearchParams({ identifier: CLIENT_USER.userName, password: CLIENT_USER.password }).toString(),
-  });
-  await res.arrayBuffer();
-  const cookies = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0] ?? '')
-    .filter((c) => c && !c.endsWith('='));
-  if (res.status !== 303 || !cookies.some((c) => c.startsWith('auth._token.local='))) {
-    throw new Error(`Sign-in failed: ${res.status}, cookies ${cookies.map((c) => c.split('=')[0]).join(', ') || 'none'}`);
-  }
-  return cookies.join('; ');
-}
-
-async function getText(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  const res = await fetch(url, { headers, redirect: 'manual' });
-  return { status: res.status, body: await res.text() };
+/** Cores busy on the whole machine over `ms` (before the run: is the machine quiet?). */
+async function machineBusy(ms = 1000): Promise<number> {
+  const before = machineTicks();
+  await sleep(ms);
+  const after = machineTicks();
+  return (after.busy - before.busy + after.steal - before.steal) / CLK_TCK / (ms / 1000);
 }
 
 /** A blog post's path: the first post linked from /en/blog, else the first folder of content/blog. */
@@ -337,6 +203,10 @@ export type PageResult = {
   /** Server CPU time ÷ wall time during the measured run (1 = its core saturated). */
   serverCpu: number;
   generatorCpu: number;
+  /** CPU used by other processes on the machine during the run, in cores: > 0.1 makes the figures suspect. */
+  otherCpu: number;
+  /** CPU stolen by the hypervisor during the run, in cores. */
+  stealCpu: number;
   peakRssBytes: number;
 };
 
@@ -354,11 +224,20 @@ async function measure(
   if (WARMUP_SECONDS > 0) await load(url, WARMUP_SECONDS, headers);
   sampler.take();
   const ticksBefore = cpuTicks(server.pid);
+  const machineBefore = machineTicks();
+  const selfBefore = process.cpuUsage();
   const wallStart = performance.now();
   const result = await load(url, SECONDS, headers);
   const wallS = (performance.now() - wallStart) / 1000;
   const ticks = cpuTicks(server.pid) - ticksBefore;
+  const machineAfter = machineTicks();
+  const self = process.cpuUsage(selfBefore);
   const peakRssBytes = sampler.take();
+  // Whatever else ran on the machine meanwhile, in cores (the generator's own process start
+  // and exit fall outside its figure: a few hundredths of a core).
+  const ours = ticks / CLK_TCK + result.generatorCpu * result.seconds + (self.user + self.system) / 1e6;
+  const otherCpu = Math.max(0, ((machineAfter.busy - machineBefore.busy) / CLK_TCK - ours) / wallS);
+  const stealCpu = (machineAfter.steal - machineBefore.steal) / CLK_TCK / wallS;
   const page: PageResult = {
     name,
     path,
@@ -374,9 +253,12 @@ async function measure(
     cpuUsPerReq: result.requests ? (ticks * 1e6) / CLK_TCK / result.requests : 0,
     serverCpu: ticks / CLK_TCK / wallS,
     generatorCpu: result.generatorCpu,
+    otherCpu,
+    stealCpu,
     peakRssBytes,
   };
-  console.log(`${Math.round(page.reqPerSec)} req/s, p99 ${page.latencyMs.p99} ms`);
+  const busy = otherCpu > 0.1 ? ` (other processes used ${fmt(otherCpu * 100)} % of a core meanwhile)` : '';
+  console.log(`${Math.round(page.reqPerSec)} req/s, p99 ${page.latencyMs.p99} ms${busy}`);
   return page;
 }
 
@@ -388,7 +270,7 @@ const mib = (bytes: number) => bytes / 1024 / 1024;
 const mark = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 
 function table(pages: PageResult[], floorRps: number | null): string {
-  const head = ['page', 'path', 'req/s', 'vs floor', 'p50 ms', 'p99 ms', 'errors', 'CPU µs/req', 'srv CPU', 'gen CPU', 'KB/req', 'peak RSS MiB'];
+  const head = ['page', 'path', 'req/s', 'vs floor', 'p50 ms', 'p99 ms', 'errors', 'CPU µs/req', 'srv CPU', 'gen CPU', 'other CPU', 'KB/req', 'peak RSS MiB'];
   const rows = pages.map((p) => [
     p.name,
     p.path,
@@ -400,6 +282,7 @@ function table(pages: PageResult[], floorRps: number | null): string {
     fmt(p.cpuUsPerReq),
     `${fmt(p.serverCpu * 100)} %`,
     `${fmt(p.generatorCpu * 100)} %`,
+    `${fmt((p.otherCpu + p.stealCpu) * 100)} %`,
     fmt(p.bytesPerReq / 1000, 1),
     fmt(mib(p.peakRssBytes), 1),
   ]);
@@ -409,25 +292,28 @@ function table(pages: PageResult[], floorRps: number | null): string {
 }
 
 async function main() {
-  if (PINNED) spawnSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' });
+  installCleanup();
+  pinSelf(1);
   console.log(
     `bench: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per page, uncompressed (Accept-Encoding: identity), ` +
       (PINNED ? 'server on core 0, load on core 1' : 'NOT pinned (no taskset or one core): figures are less stable'),
   );
   const startedAt = new Date();
+  const busyBefore = await machineBusy();
+  if (busyBefore > 0.15) {
+    console.log(`WARNING: the machine is not quiet (${fmt(busyBefore * 100)} % of a core busy before the run): the figures will be low and noisy`);
+  }
   await buildAll();
-  const firstLoad: FirstLoadJs = firstLoadJs(join(ROOT, 'dist', 'client', 'manifest.json'), 'home');
+  const firstLoad: FirstLoadJs = firstLoadJs(MANIFEST, 'home');
 
-  tempDir = mkdtempSync(join(tmpdir(), 'bench-'));
+  const tempDir = makeTempDir('bench-');
   const dataDir = join(tempDir, 'data');
-  await prepareData(dataDir);
-  // undici's first fetch costs tens of ms: not the server's cold start.
-  await fetch('http://127.0.0.1:9/').catch(() => undefined);
+  await seedUser(dataDir, { userName: CLIENT_USER.userName, password: CLIENT_USER.password, role: 'CLI', color: CLIENT_USER.color });
 
   console.log('app:');
   const app = await startServer(
     'app',
-    join(ROOT, 'dist', 'server', 'main.js'),
+    APP_SERVER,
     {
       NODE_ENV: 'production',
       WEB_CONCURRENCY: '1',
@@ -442,7 +328,7 @@ async function main() {
   const sampler = rssSampler(app.pid);
 
   const identity = { 'Accept-Encoding': 'identity' };
-  const cookie = await signIn(app.base);
+  const cookie = await signIn(app.base, CLIENT_USER.userName, CLIENT_USER.password);
   const client = await getText(`${app.base}/client`, { ...identity, Cookie: cookie });
   const brandingApplied = client.status === 200 && client.body.toLowerCase().includes(CLIENT_USER.color);
   const blog = await getText(`${app.base}/en/blog`, identity);
@@ -505,6 +391,10 @@ async function main() {
   console.log(`\n  /client branding in the first paint: ${brandingApplied ? 'yes' : 'NO'}; floor HTML identical to the app's: ${sameHtml ? 'yes' : 'NO'}`);
   const generatorBound = [...pages, floorPage].filter((p) => p.generatorCpu > 0.9).map((p) => p.name);
   if (generatorBound.length) console.log(`  note: the load generator was near one full core on ${generatorBound.join(', ')}: those req/s may be its limit`);
+  const disturbed = [...pages, floorPage].filter((p) => p.otherCpu + p.stealCpu > 0.1).map((p) => p.name);
+  if (disturbed.length) {
+    console.log(`  WARNING: other processes (or the hypervisor) took > 10 % of a core during ${disturbed.join(', ')}: run again on a quiet machine`);
+  }
 
   const report = {
     startedAt: startedAt.toISOString(),
@@ -514,12 +404,13 @@ async function main() {
       model: cpus()[0]?.model ?? '',
       memoryBytes: totalmem(),
       loadavg: loadavg(),
+      busyCoresBeforeRun: busyBefore,
       node: process.version,
       pinned: PINNED,
       clkTck: CLK_TCK,
     },
     settings: { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, logLevel: LOG_LEVEL, acceptEncoding: 'identity' },
-    buildId: (JSON.parse(readFileSync(join(ROOT, 'dist', 'client', 'manifest.json'), 'utf8')) as { buildId: string }).buildId,
+    buildId: (JSON.parse(readFileSync(MANIFEST, 'utf8')) as { buildId: string }).buildId,
     coldStart: { spawnToHealthzMs: Math.round(app.coldStartMs), startupMs },
     memory: { peakRssBytes: appPeakRss, hwmBytes: appHwm },
     pages,

@@ -1,5 +1,12 @@
 // Shared pieces of the browser tests: the system Chromium (never a downloaded one), the list of
 // public pages, and waiting for hydration.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
@@ -89,4 +96,113 @@ export function collectProblems(page: Page, options: { documentStatus?: number }
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.stack ?? error.message}`));
   return problems;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers of the client-runtime tests (transition, loading, prefetch, chunk reload, consent…).
+
+/** The repository root (the production server runs from dist/ there). */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Each page's lazy chunk, e.g. { blog: '/assets/blog-XXXX.js' }, from the build's manifest. */
+export function pageChunks(): Record<string, string> {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'dist', 'client', 'manifest.json'), 'utf8')) as {
+    pages: Record<string, { file: string }>;
+  };
+  return Object.fromEntries(Object.entries(manifest.pages).map(([page, { file }]) => [page, file]));
+}
+
+/** Resolves true once `predicate` holds, polling every 25 ms, or false after `timeoutMs`. */
+export async function eventually(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return true;
+}
+
+export type ServerInstance = { baseURL: string; dataDir: string; stop: () => Promise<void> };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A second production server (like the global setup's, from the same build) with extra
+ * environment, e.g. analytics ids, and its own data directory (made here unless given, and
+ * removed by stop()). For the tests that need a configuration or data the shared server lacks.
+ */
+export async function startServer(env: Record<string, string> = {}, dataDir?: string): Promise<ServerInstance> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'e2e-extra-'));
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dir,
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      API_JWT_SECRET: randomBytes(32).toString('base64url'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise<void>((resolve) => {
+        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', () => {
+          clearTimeout(killer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      });
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`The extra server exited with code ${child.exitCode}:\n${log}`);
+    }
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`The extra server did not answer /healthz within 20 s:\n${log}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { baseURL: url, dataDir: dir, stop };
+}
+
+/** Runs the ops CLI (`node scripts/user.ts …`) against a data directory. */
+export function userCli(dataDir: string, args: string[]): string {
+  return execFileSync(process.execPath, [join(ROOT, 'scripts', 'user.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir },
+    encoding: 'utf8',
+  });
 }

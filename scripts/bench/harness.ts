@@ -1,0 +1,234 @@
+// What the benchmark (run.ts) and the Lighthouse run (scripts/lighthouse.ts) share: the
+// production build, a temporary DATA_DIR, the server as a child process (pinned to one core
+// where taskset exists), and the clean-up of every child on exit, error or Ctrl-C.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Role } from '../../shared/user.ts';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const RESULTS = join(ROOT, 'bench-results');
+export const APP_SERVER = join(ROOT, 'dist', 'server', 'main.js');
+export const MANIFEST = join(ROOT, 'dist', 'client', 'manifest.json');
+
+// ---------------------------------------------------------------------------------------------
+// Children and temporary folders: ended and removed on exit, error, Ctrl-C.
+
+const children = new Set<ChildProcess>();
+const tempDirs = new Set<string>();
+
+export function cleanup(): void {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null && child.pid) {
+      try {
+        process.kill(child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+  children.clear();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  tempDirs.clear();
+}
+
+let installed = false;
+/** Ends the children and removes the temporary folders however this process ends. */
+export function installCleanup(): void {
+  if (installed) return;
+  installed = true;
+  process.on('exit', cleanup);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      console.error(`\n${signal}: stopping`);
+      cleanup();
+      process.exit(130);
+    });
+  }
+}
+
+export function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+export function makeTempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cores.
+
+const hasTaskset = spawnSync('sh', ['-c', 'command -v taskset'], { encoding: 'utf8' }).status === 0;
+/** Server on core 0, everything else on core 1: only with taskset and two cores or more. */
+export const PINNED = hasTaskset && cpus().length >= 2;
+export const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+/** The command, pinned to `core` when pinning is possible. */
+export function pinned(core: number, command: string, args: string[]): [string, string[]] {
+  return PINNED ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
+}
+
+/** Moves this process to `core` (when pinning is possible). */
+export function pinSelf(core: number): void {
+  if (PINNED) spawnSync('taskset', ['-pc', String(core), String(process.pid)], { stdio: 'ignore' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Build and data.
+
+export function runOrThrow(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  const result = spawnSync(command, args, { cwd: ROOT, env, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status ?? result.signal})`);
+}
+
+/** The production build (scripts/build.ts), in a child process as `npm run build` would. */
+export function buildApp(): void {
+  runOrThrow(process.execPath, [join(ROOT, 'scripts', 'build.ts')], { ...process.env, NODE_ENV: 'production' });
+}
+
+/** Creates the database in `dataDir` with one user (and, when given, its branding) through the app's own modules. */
+export async function seedUser(
+  dataDir: string,
+  user: { userName: string; password: string; role: Role; color?: string },
+): Promise<void> {
+  const { databaseFile, openDatabase } = await import('../../server/db/index.ts');
+  const { createUser } = await import('../../server/api/users.ts');
+  const { embeddedBranding } = await import('../../server/branding/embedded.ts');
+  const db = openDatabase(databaseFile(dataDir));
+  try {
+    await createUser(db, { userName: user.userName, password: user.password, role: user.role, name: 'Bench', lastName: 'User', email: null });
+    if (user.color) embeddedBranding(db).setBranding(user.userName, { color: user.color });
+  } finally {
+    db.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers.
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export type Started = { name: string; child: ChildProcess; pid: number; port: number; base: string; coldStartMs: number; logFile: string };
+
+/** Milliseconds from `started` to the first 200 from /healthz. */
+async function waitForHealth(child: ChildProcess, base: string, started: number, timeoutMs = 20_000): Promise<number> {
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`The server exited (${child.exitCode ?? child.signalCode}) before answering`);
+    }
+    try {
+      const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.ok) return performance.now() - started;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > timeoutMs) throw new Error(`No answer from ${base}/healthz after ${timeoutMs} ms`);
+    await sleep(5);
+  }
+}
+
+let fetchReady = false;
+
+/**
+ * Starts `script` with Node on a free port of 127.0.0.1 (PUBLIC_URL is that origin), pinned to
+ * core 0 when possible (unless `pin` is false), its output to `logDir/name.log`; resolves once
+ * /healthz answers 200.
+ */
+export async function startServer(
+  name: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  logDir: string,
+  options: { pin?: boolean } = {},
+): Promise<Started> {
+  if (!fetchReady) {
+    // undici's first fetch costs tens of milliseconds: not the server's cold start.
+    await fetch('http://127.0.0.1:9/', { signal: AbortSignal.timeout(500) }).catch(() => undefined);
+    fetchReady = true;
+  }
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const logFile = join(logDir, `${name}.log`);
+  const out = openSync(logFile, 'w');
+  const [command, args] = options.pin === false ? [process.execPath, [script]] : pinned(0, process.execPath, [script]);
+  const started = performance.now();
+  const child = track(
+    spawn(command, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base },
+      stdio: ['ignore', out, out],
+    }),
+  );
+  closeSync(out);
+  const coldStartMs = await waitForHealth(child, base, started).catch((error: unknown) => {
+    console.error(readFileSync(logFile, 'utf8').slice(-4000));
+    throw error;
+  });
+  if (!child.pid) throw new Error(`${name} has no pid`);
+  return { name, child, pid: child.pid, port, base, coldStartMs, logFile };
+}
+
+/** The server's own start-up figure, from its "listening" log line (pino JSON). */
+export function startupMsFromLog(logFile: string): number | null {
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    if (!line.includes('startupMs')) continue;
+    try {
+      const value = (JSON.parse(line) as { startupMs?: unknown }).startupMs;
+      if (typeof value === 'number') return value;
+    } catch {
+      // not JSON
+    }
+  }
+  return null;
+}
+
+export async function getText(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  const res = await fetch(url, { headers, redirect: 'manual' });
+  return { status: res.status, body: await res.text() };
+}
+
+/** Signs in through the login form (POST, same Origin) and returns the Cookie header to send. */
+export async function signIn(base: string, identifier: string, password: string): Promise<string> {
+  const res = await fetch(`${base}/login`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: base, Accept: 'text/html' },
+    body: new URLSearchParams({ identifier, password }).toString(),
+  });
+  await res.arrayBuffer();
+  const cookies = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0] ?? '')
+    .filter((c) => c && !c.endsWith('='));
+  if (res.status !== 303 || !cookies.some((c) => c.startsWith('auth._token.local='))) {
+    throw new Error(`Sign-in failed: ${res.status}, cookies ${cookies.map((c) => c.split('=')[0]).join(', ') || 'none'}`);
+  }
+  return cookies.join('; ');
+}

@@ -1,0 +1,232 @@
+// `npm run lighthouse`: Lighthouse (the npm package) against the production build, in Debian's
+// Chromium (/usr/bin/chromium: never a downloaded browser), offline: only 127.0.0.1 is loaded.
+//
+// Builds, starts dist/server/main.js (NODE_ENV=production, a temporary DATA_DIR), then audits
+// the home page, the blog and the contact page (Spanish: /, /blog, /Contact) with the mobile
+// (Lighthouse's default) and desktop presets. Prints the four category scores per page and
+// form factor with PASS/FAIL against the targets (performance ≥ 95; accessibility, best
+// practices and SEO = 100), the failing audits of any category below its target, and writes
+// bench-results/lighthouse-latest.json (full reports in bench-results/lighthouse/).
+//
+// Each run starts from clean storage, so the cookie banner shows as on a first visit.
+// LIGHTHOUSE_COMPARE_CONSENT=1 runs everything a second time with the consent cookie set (no
+// banner), to tell what the banner costs. LIGHTHOUSE_NO_BUILD=1 reuses dist/.
+// LIGHTHOUSE_CHROME overrides the browser path.
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { desktopConfig, type Config, type Flags } from 'lighthouse';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { APP_SERVER, buildApp, cleanup, installCleanup, makeTempDir, RESULTS, startServer, stopProcess } from './bench/harness.ts';
+import { CONSENT_COOKIE, serializeConsent } from '../shared/consent.ts';
+
+const CHROME = process.env.LIGHTHOUSE_CHROME ?? '/usr/bin/chromium';
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--disable-domain-reliability',
+  '--disable-client-side-phishing-detection',
+  '--no-pings',
+];
+
+const PAGES = [
+  { name: 'home', path: '/' },
+  { name: 'blog', path: '/blog' },
+  { name: 'contact', path: '/Contact' },
+] as const;
+const FORM_FACTORS = ['mobile', 'desktop'] as const;
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+type Category = (typeof CATEGORIES)[number];
+const TARGETS: Record<Category, number> = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 };
+const METRICS = [
+  'first-contentful-paint',
+  'largest-contentful-paint',
+  'total-blocking-time',
+  'cumulative-layout-shift',
+  'speed-index',
+  'interactive',
+] as const;
+
+type FailingAudit = { id: string; title: string; score: number | null; displayValue?: string; weight: number };
+export type LighthouseRun = {
+  page: string;
+  path: string;
+  formFactor: (typeof FORM_FACTORS)[number];
+  consentCookie: boolean;
+  scores: Record<Category, number | null>;
+  pass: boolean;
+  metrics: Record<string, { value: number | null; display: string | null }>;
+  failing: Partial<Record<Category, FailingAudit[]>>;
+  runWarnings: string[];
+  runtimeError?: string;
+  report: string;
+};
+
+type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+
+function failingAudits(lhr: Lhr, category: Category): FailingAudit[] {
+  const refs = lhr.categories[category]?.auditRefs ?? [];
+  const failing: FailingAudit[] = [];
+  for (const ref of refs) {
+    const audit = lhr.audits[ref.id];
+    if (!audit) continue;
+    if (['notApplicable', 'manual', 'informative'].includes(audit.scoreDisplayMode)) continue;
+    // Performance: the metrics below their best score, and the insights that flag something.
+    if (audit.score === null ? audit.scoreDisplayMode === 'error' : audit.score < (category === 'performance' ? 0.9 : 1)) {
+      failing.push({
+        id: ref.id,
+        title: audit.title,
+        score: audit.score,
+        weight: ref.weight,
+        ...(audit.displayValue ? { displayValue: audit.displayValue } : {}),
+      });
+    }
+  }
+  return failing.sort((a, b) => b.weight - a.weight);
+}
+
+async function audit(
+  port: number,
+  url: string,
+  formFactor: LighthouseRun['formFactor'],
+  consentCookie: boolean,
+): Promise<Lhr> {
+  const flags: Flags = {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: [...CATEGORIES],
+    ...(consentCookie ? { extraHeaders: { Cookie: `${CONSENT_COOKIE}=${serializeConsent({ analytics: false })}` } } : {}),
+  };
+  const config: Config | undefined = formFactor === 'desktop' ? desktopConfig : undefined;
+  const result = await lighthouse(url, flags, config);
+  if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  return result.lhr;
+}
+
+const pad = (value: string, width: number) => value.padStart(width);
+
+async function main() {
+  installCleanup();
+  if (!existsSync(CHROME)) throw new Error(`No browser at ${CHROME} (apt-get install chromium, or set LIGHTHOUSE_CHROME)`);
+  if (process.env.LIGHTHOUSE_NO_BUILD === '1' && existsSync(APP_SERVER)) console.log('LIGHTHOUSE_NO_BUILD=1: using the existing dist/');
+  else buildApp();
+
+  const tempDir = makeTempDir('lighthouse-');
+  const app = await startServer(
+    'app',
+    APP_SERVER,
+    {
+      NODE_ENV: 'production',
+      WEB_CONCURRENCY: '1',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: join(tempDir, 'data'),
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+    },
+    tempDir,
+    { pin: false },
+  );
+  console.log(`app on ${app.base} (production build); browser ${CHROME}`);
+
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME,
+    chromeFlags: CHROME_FLAGS,
+    userDataDir: mkdirSync(join(tempDir, 'chrome-profile'), { recursive: true }) ?? join(tempDir, 'chrome-profile'),
+    logLevel: 'silent',
+    handleSIGINT: false,
+  });
+  const reportDir = join(RESULTS, 'lighthouse');
+  mkdirSync(reportDir, { recursive: true });
+
+  const runs: LighthouseRun[] = [];
+  const passes = process.env.LIGHTHOUSE_COMPARE_CONSENT === '1' ? [false, true] : [false];
+  try {
+    for (const consentCookie of passes) {
+      for (const page of PAGES) {
+        for (const formFactor of FORM_FACTORS) {
+          const url = app.base + page.path;
+          process.stdout.write(`  ${page.name} ${formFactor}${consentCookie ? ' (consent cookie: no banner)' : ''} … `);
+          const lhr = await audit(chrome.port, url, formFactor, consentCookie);
+          const scores = Object.fromEntries(
+            CATEGORIES.map((c) => [c, lhr.categories[c]?.score == null ? null : Math.round(lhr.categories[c].score * 100)]),
+          ) as Record<Category, number | null>;
+          const failing: LighthouseRun['failing'] = {};
+          for (const c of CATEGORIES) if ((scores[c] ?? 0) < TARGETS[c]) failing[c] = failingAudits(lhr, c);
+          const report = join(reportDir, `${page.name}-${formFactor}${consentCookie ? '-consent' : ''}.json`);
+          writeFileSync(report, JSON.stringify(lhr));
+          const run: LighthouseRun = {
+            page: page.name,
+            path: page.path,
+            formFactor,
+            consentCookie,
+            scores,
+            pass: CATEGORIES.every((c) => (scores[c] ?? 0) >= TARGETS[c]),
+            metrics: Object.fromEntries(
+              METRICS.map((m) => [m, { value: lhr.audits[m]?.numericValue ?? null, display: lhr.audits[m]?.displayValue ?? null }]),
+            ),
+            failing,
+            runWarnings: lhr.runWarnings.map(String),
+            ...(lhr.runtimeError ? { runtimeError: `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` } : {}),
+            report: report.slice(RESULTS.length - 'bench-results'.length),
+          };
+          runs.push(run);
+          console.log(CATEGORIES.map((c) => `${c} ${scores[c] ?? '-'}`).join(', '));
+        }
+      }
+    }
+  } finally {
+    chrome.kill();
+    await stopProcess(app.child);
+  }
+
+  // The table, the failing audits, the file.
+  console.log(`\n${'page'.padEnd(10)}${'form'.padEnd(9)}${'banner'.padEnd(8)}${pad('perf', 6)}${pad('a11y', 6)}${pad('bp', 6)}${pad('seo', 6)}  FCP / LCP / TBT / CLS`);
+  for (const run of runs) {
+    const s = run.scores;
+    const m = run.metrics;
+    console.log(
+      `${run.page.padEnd(10)}${run.formFactor.padEnd(9)}${(run.consentCookie ? 'no' : 'yes').padEnd(8)}` +
+        `${pad(String(s.performance ?? '-'), 6)}${pad(String(s.accessibility ?? '-'), 6)}${pad(String(s['best-practices'] ?? '-'), 6)}${pad(String(s.seo ?? '-'), 6)}` +
+        `  ${m['first-contentful-paint']?.display} / ${m['largest-contentful-paint']?.display} / ${m['total-blocking-time']?.display} / ${m['cumulative-layout-shift']?.display}` +
+        `  ${run.pass ? 'PASS' : 'FAIL'}`,
+    );
+  }
+  console.log('\ntargets: performance ≥ 95, accessibility = 100, best practices = 100, SEO = 100');
+  for (const run of runs.filter((r) => !r.pass)) {
+    console.log(`\n${run.page} ${run.formFactor}${run.consentCookie ? ' (consent cookie)' : ''}:`);
+    for (const [category, audits] of Object.entries(run.failing)) {
+      console.log(`  ${category} ${run.scores[category as Category]} (target ${TARGETS[category as Category]}):`);
+      for (const a of audits) console.log(`    - ${a.id}: ${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}${a.score === null ? '' : ` [score ${a.score}]`}`);
+    }
+  }
+  const warnings = [...new Set(runs.flatMap((r) => r.runWarnings))];
+  if (warnings.length) console.log(`\nLighthouse warnings:\n${warnings.map((w) => `  - ${w}`).join('\n')}`);
+  const errors = runs.filter((r) => r.runtimeError);
+  for (const r of errors) console.log(`runtime error on ${r.page} ${r.formFactor}: ${r.runtimeError}`);
+
+  const output = {
+    at: new Date().toISOString(),
+    lighthouse: (await import('lighthouse/package.json', { with: { type: 'json' } })).default.version as string,
+    chrome: CHROME,
+    targets: TARGETS,
+    runs,
+    pass: runs.every((r) => r.pass),
+  };
+  writeFileSync(join(RESULTS, 'lighthouse-latest.json'), JSON.stringify(output, null, 2));
+  console.log(`\nresults: bench-results/lighthouse-latest.json (full reports: bench-results/lighthouse/)`);
+  cleanup();
+  if (process.env.LIGHTHOUSE_STRICT === '1' && !output.pass) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  cleanup();
+  process.exitCode = 1;
+});

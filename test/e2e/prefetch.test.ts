@@ -1,0 +1,145 @@
+// Links prefetch their page's chunk when they become visible, once the browser is idle (2000 ms
+// timeout), and never on a 2g connection or in Save-Data mode (seed-spec §2, §9; DESIGN.md §4).
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseURL, contextOptions, launchBrowser, pageChunks, waitForHydration } from './helpers.ts';
+
+let browser: Browser;
+let chunks: Record<string, string>;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  chunks = pageChunks();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/**
+ * A context with the consent already given (so that the cookie banner, whose "Cookie policy"
+ * link points to a legal page, does not show) and the service worker blocked (it could fetch
+ * chunks itself). Records every page chunk the page requests.
+ */
+async function openContext(): Promise<{ context: BrowserContext; page: Page; requested: string[] }> {
+  const context = await browser.newContext(contextOptions({ serviceWorkers: 'block' }));
+  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: baseURL() }]);
+  const page = await context.newPage();
+  const requested: string[] = [];
+  const files = new Set(Object.values(chunks));
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (files.has(path)) requested.push(path);
+  });
+  return { context, page, requested };
+}
+
+/** Whether the page has a link to `href` that is inside the viewport. */
+function linkInViewport(page: Page, href: string): Promise<boolean> {
+  return page.evaluate(
+    (target) =>
+      [...document.querySelectorAll<HTMLAnchorElement>(`a[href="${target}"]`)].some((a) => {
+        const r = a.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight;
+      }),
+    href,
+  );
+}
+
+/**
+ * Emulates the connection for navigator.connection. Network.emulateNetworkConditions with only
+ * `connectionType: 'cellular2g'` leaves effectiveType at '4g' (Chromium derives it from the
+ * emulated latency, and a real ≥ 1.4 s latency would make the test crawl), so these use the
+ * CDP overrides that change what the page reads without slowing the network:
+ * Network.overrideNetworkState (effectiveType from the RTT: 1900 ms is '2g') and
+ * Emulation.setDataSaverOverride (saveData). If this Chromium lacks them, an init script
+ * defines navigator.connection instead.
+ */
+async function emulateConnection(context: BrowserContext, page: Page, mode: 'save-data' | '2g'): Promise<void> {
+  try {
+    const cdp = await context.newCDPSession(page);
+    if (mode === 'save-data') {
+      await cdp.send('Emulation.setDataSaverOverride' as never, { dataSaverEnabled: true } as never);
+    } else {
+      await cdp.send('Network.enable');
+      await cdp.send(
+        'Network.overrideNetworkState' as never,
+        {
+          offline: false,
+          latency: 1900,
+          downloadThroughput: 50_000 / 8,
+          uploadThroughput: 50_000 / 8,
+          connectionType: 'cellular2g',
+        } as never,
+      );
+    }
+  } catch {
+    await page.addInitScript((m) => {
+      const connection = m === 'save-data' ? { saveData: true, effectiveType: '4g' } : { saveData: false, effectiveType: '2g' };
+      Object.defineProperty(Navigator.prototype, 'connection', { configurable: true, get: () => connection });
+    }, mode);
+  }
+}
+
+describe('prefetching visible links', () => {
+  it('links that become visible prefetch their page chunk after idle, without any click', async () => {
+    const { context, page, requested } = await openContext();
+    try {
+      const blog = chunks.blog!;
+      const contact = chunks.contact!;
+      const legal = chunks.legal!;
+      // The server does not preload those chunks itself: only the current page's.
+      const html = await (await context.request.get('/en')).text();
+      for (const file of [blog, contact, legal]) expect(html).not.toContain(file);
+
+      await page.goto('/en');
+      const loadedAt = Date.now();
+      await page.waitForFunction(() => document.documentElement.classList.contains('js'));
+      expect(await linkInViewport(page, '/en/blog')).toBe(true);
+      expect(await linkInViewport(page, '/en/Contact')).toBe(true);
+
+      // Within ~3 s (the idle callback's timeout is 2 s).
+      await expect.poll(() => requested.includes(blog) && requested.includes(contact), { timeout: 3_000 }).toBe(true);
+      expect(Date.now() - loadedAt).toBeLessThan(3_500);
+      expect(page.url()).toMatch(/\/en$/);
+
+      // The legal pages are linked from the footer only, below the fold: not fetched yet…
+      await expect.poll(() => requested.includes(chunks.login!), { timeout: 3_000 }).toBe(true);
+      expect(await linkInViewport(page, '/en/legal')).toBe(false);
+      expect(requested).not.toContain(legal);
+      // …until the footer scrolls into view.
+      await page.locator('footer').scrollIntoViewIfNeeded();
+      await expect.poll(() => requested.includes(legal), { timeout: 3_000 }).toBe(true);
+      // Each chunk once.
+      expect(requested.filter((f) => f === blog)).toHaveLength(1);
+      expect(page.url()).toMatch(/\/en$/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  for (const mode of ['save-data', '2g'] as const) {
+    it.concurrent(`nothing is prefetched in ${mode} mode`, async ({ expect }) => {
+      const { context, page, requested } = await openContext();
+      try {
+        await emulateConnection(context, page, mode);
+        await page.goto('/en');
+        await waitForHydration(page);
+        const connection = await page.evaluate(() => {
+          const c = (navigator as { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
+          return { saveData: c?.saveData, effectiveType: c?.effectiveType };
+        });
+        if (mode === 'save-data') expect(connection.saveData).toBe(true);
+        else expect(connection.effectiveType).toBe('2g');
+        expect(await linkInViewport(page, '/en/blog')).toBe(true);
+        expect(await linkInViewport(page, '/en/Contact')).toBe(true);
+
+        // Twice the idle timeout: long enough for any prefetch to have started.
+        await page.waitForTimeout(4_000);
+        // Only the current page's own chunk was loaded.
+        expect(requested).toEqual([chunks.home]);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
