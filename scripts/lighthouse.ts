@@ -34,6 +34,9 @@ const CHROME_FLAGS = [
   '--disable-domain-reliability',
   '--disable-client-side-phishing-detection',
   '--no-pings',
+  // A Spanish browser: the bare root answers Spanish instead of redirecting to /en.
+  '--lang=es-ES',
+  '--accept-lang=es-ES,es',
 ];
 
 const PAGES = [
@@ -78,6 +81,7 @@ function failingAudits(lhr: Lhr, category: Category): FailingAudit[] {
     const audit = lhr.audits[ref.id];
     if (!audit) continue;
     if (['notApplicable', 'manual', 'informative'].includes(audit.scoreDisplayMode)) continue;
+    if (lhr.runtimeError) break;
     // Performance: the metrics below their best score, and the insights that flag something.
     if (audit.score === null ? audit.scoreDisplayMode === 'error' : audit.score < (category === 'performance' ? 0.9 : 1)) {
       failing.push({
@@ -153,7 +157,10 @@ async function main() {
         for (const formFactor of FORM_FACTORS) {
           const url = app.base + page.path;
           process.stdout.write(`  ${page.name} ${formFactor}${consentCookie ? ' (consent cookie: no banner)' : ''} … `);
-          const lhr = await audit(chrome.port, url, formFactor, consentCookie);
+          let lhr = await audit(chrome.port, url, formFactor, consentCookie);
+          // A failed trace (NO_NAVSTART and the like) happens now and then: once more.
+          if (lhr.runtimeError) lhr = await audit(chrome.port, url, formFactor, consentCookie);
+          if (lhr.finalDisplayedUrl !== url) lhr.runWarnings.push(`${url} ended at ${lhr.finalDisplayedUrl}`);
           const scores = Object.fromEntries(
             CATEGORIES.map((c) => [c, lhr.categories[c]?.score == null ? null : Math.round(lhr.categories[c].score * 100)]),
           ) as Record<Category, number | null>;

@@ -1,3 +1,4 @@
+import type { InputHTMLAttributes } from 'react';
 import type { FormState } from '../../shared/page-data.ts';
 import { useI18n } from '../i18n.tsx';
 
@@ -37,5 +38,23 @@ export function FieldError({ state, field, id }: { state: FormState | undefined;
     <p className="field-error" id={`${id}-error`}>
       {t(problem)}
     </p>
+  );
+}
+
+/** A labelled input with its field error wired for assistive technology (`${form}-${name}` ids). */
+export function TextField({
+  form,
+  state,
+  name,
+  label,
+  ...input
+}: { form: string; state: FormState | undefined; name: string; label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = `${form}-${name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name={name} {...input} {...fieldProps(state, name, id)} />
+      <FieldError state={state} field={name} id={id} />
+    </div>
   );
 }

@@ -3,7 +3,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { passwordProblem } from '../../shared/validation.ts';
-import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
+import { FormFeedback, TextField } from '../components/form-feedback.tsx';
 import { postForm } from '../forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
@@ -64,20 +64,18 @@ export default function ChangePasswordPage({ form, user }: PageProps<'changePass
         {/* Password managers use the user name to file the new password. */}
         <input type="text" name="username" autoComplete="username" value={user?.userName ?? ''} readOnly hidden />
         {FIELDS.map((field) => (
-          <div className="field" key={field.name}>
-            <label htmlFor={`password-${field.name}`}>{t(field.label)}</label>
-            <input
-              id={`password-${field.name}`}
-              name={field.name}
-              type="password"
-              autoComplete={field.autoComplete}
-              required
-              maxLength={200}
-              {...(field.name === 'currentPassword' ? {} : { minLength: 10 })}
-              {...fieldProps(state, field.name, `password-${field.name}`)}
-            />
-            <FieldError state={state} field={field.name} id={`password-${field.name}`} />
-          </div>
+          <TextField
+            key={field.name}
+            form="password"
+            state={state}
+            name={field.name}
+            label={t(field.label)}
+            type="password"
+            autoComplete={field.autoComplete}
+            required
+            maxLength={200}
+            {...(field.name === 'currentPassword' ? {} : { minLength: 10 })}
+          />
         ))}
         <button className="button button-primary" type="submit" disabled={pending || !online}>
           {t('changePassword.submit')}

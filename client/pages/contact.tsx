@@ -3,7 +3,7 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { CONTACT_LIMITS, contactProblems } from '../../shared/validation.ts';
-import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
+import { FieldError, FormFeedback, fieldProps, TextField } from '../components/form-feedback.tsx';
 import { postForm } from '../forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
@@ -83,20 +83,18 @@ export default function ContactPage({ data, form }: PageProps<'contact'>) {
           <input id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" />
         </div>
         {TEXT_FIELDS.map((field) => (
-          <div className="field" key={field.name}>
-            <label htmlFor={`contact-${field.name}`}>{t(`contact.fields.${field.name}`)}</label>
-            <input
-              id={`contact-${field.name}`}
-              name={field.name}
-              type={field.type}
-              autoComplete={field.autoComplete}
-              required
-              maxLength={CONTACT_LIMITS[field.name]}
-              defaultValue={state?.values?.[field.name] ?? ''}
-              {...fieldProps(state, field.name, `contact-${field.name}`)}
-            />
-            <FieldError state={state} field={field.name} id={`contact-${field.name}`} />
-          </div>
+          <TextField
+            key={field.name}
+            form="contact"
+            state={state}
+            name={field.name}
+            label={t(`contact.fields.${field.name}`)}
+            type={field.type}
+            autoComplete={field.autoComplete}
+            required
+            maxLength={CONTACT_LIMITS[field.name]}
+            defaultValue={state?.values?.[field.name] ?? ''}
+          />
         ))}
         <div className="field">
           <label htmlFor="contact-message">{t('contact.fields.message')}</label>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
-import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
+import { FormFeedback, TextField } from '../components/form-feedback.tsx';
 import { postForm } from '../forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
@@ -45,33 +45,27 @@ export default function LoginPage({ form }: PageProps<'login'>) {
       <FormFeedback state={state} />
       <OfflineFormNote />
       <form className="form" method="post" action={pathname} onSubmit={onSubmit} aria-busy={pending}>
-        <div className="field">
-          <label htmlFor="login-identifier">{t('login.identifier')}</label>
-          <input
-            id="login-identifier"
-            name="identifier"
-            type="text"
-            autoComplete="username"
-            required
-            maxLength={254}
-            defaultValue={state?.values?.identifier ?? ''}
-            {...fieldProps(state, 'identifier', 'login-identifier')}
-          />
-          <FieldError state={state} field="identifier" id="login-identifier" />
-        </div>
-        <div className="field">
-          <label htmlFor="login-password">{t('login.password')}</label>
-          <input
-            id="login-password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={200}
-            {...fieldProps(state, 'password', 'login-password')}
-          />
-          <FieldError state={state} field="password" id="login-password" />
-        </div>
+        <TextField
+          form="login"
+          state={state}
+          name="identifier"
+          label={t('login.identifier')}
+          type="text"
+          autoComplete="username"
+          required
+          maxLength={254}
+          defaultValue={state?.values?.identifier ?? ''}
+        />
+        <TextField
+          form="login"
+          state={state}
+          name="password"
+          label={t('login.password')}
+          type="password"
+          autoComplete="current-password"
+          required
+          maxLength={200}
+        />
         <button className="button button-primary" type="submit" disabled={pending || !online}>
           {t('login.submit')}
         </button>

@@ -2,7 +2,7 @@ import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
-import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
+import { FieldError, FormFeedback, fieldProps, TextField } from '../components/form-feedback.tsx';
 import { avatarSrc, documentPath, postForm } from '../forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
@@ -99,34 +99,28 @@ export default function ProfilePage({ data, form }: PageProps<'profile'>) {
         <FormFeedback state={state} successText={saved === 'profile' && !state ? t('profile.saved') : undefined} />
         <OfflineFormNote />
         <form className="form" method="post" action={pathname} onSubmit={onSubmit} aria-busy={pending}>
-          <div className="field">
-            <label htmlFor="profile-name">{t('profile.name')}</label>
-            <input
-              id="profile-name"
-              name="name"
-              type="text"
-              autoComplete="given-name"
-              required
-              maxLength={80}
-              defaultValue={state?.values?.name ?? user.name}
-              {...fieldProps(state, 'name', 'profile-name')}
-            />
-            <FieldError state={state} field="name" id="profile-name" />
-          </div>
-          <div className="field">
-            <label htmlFor="profile-lastName">{t('profile.lastName')}</label>
-            <input
-              id="profile-lastName"
-              name="lastName"
-              type="text"
-              autoComplete="family-name"
-              required
-              maxLength={80}
-              defaultValue={state?.values?.lastName ?? user.lastName}
-              {...fieldProps(state, 'lastName', 'profile-lastName')}
-            />
-            <FieldError state={state} field="lastName" id="profile-lastName" />
-          </div>
+          <TextField
+            form="profile"
+            state={state}
+            name="name"
+            label={t('profile.name')}
+            type="text"
+            autoComplete="given-name"
+            required
+            maxLength={80}
+            defaultValue={state?.values?.name ?? user.name}
+          />
+          <TextField
+            form="profile"
+            state={state}
+            name="lastName"
+            label={t('profile.lastName')}
+            type="text"
+            autoComplete="family-name"
+            required
+            maxLength={80}
+            defaultValue={state?.values?.lastName ?? user.lastName}
+          />
           <button className="button button-primary" type="submit" disabled={pending || !online}>
             {t('profile.save')}
           </button>

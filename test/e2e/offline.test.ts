@@ -70,7 +70,9 @@ describe('online / offline', () => {
     await waitForHydration(page);
     await context.setOffline(true);
     await expect.poll(() => banner().innerText()).toBe('Estás sin conexión. Puede que sigas viendo las páginas que ya has visitado.');
-    expect(await page.locator('main .form-offline').innerText()).toBe('Estás sin conexión: este formulario necesita conexión para enviarse.');
+    expect(await page.locator('main .form-offline').innerText()).toBe(
+      'Estás sin conexión: este formulario necesita conexión para enviarse.',
+    );
     expect(await page.locator('main form').getByRole('button', { name: 'Enviar mensaje' }).isDisabled()).toBe(true);
     await context.setOffline(false);
   });
