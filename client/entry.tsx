@@ -14,8 +14,8 @@ const root = document.getElementById('root');
 if (!bootElement || !root) throw new Error('Server markup is missing #root or the boot data');
 const boot = JSON.parse(bootElement.textContent ?? '') as BootData;
 
-// Styles that only apply when scripts run (the burger menu folds the links only then).
-document.documentElement.classList.add('js');
+// (The server's inline script has marked <html class="js"> before the first paint, so that
+// the burger menu starts folded without a layout shift.)
 // Every request the client starts shows the spinner while in flight.
 installFetchTracking();
 

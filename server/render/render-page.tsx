@@ -51,6 +51,8 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
   const parts = [
     `<!DOCTYPE html><html lang="${payload.locale}"><head><meta charset="utf-8">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    // Before the first paint, so that the burger menu starts folded (no layout shift later).
+    `<script nonce="${options.nonce}">document.documentElement.classList.add('js')</script>`,
     `<title>${escapeHtml(head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(head.description)}">`,
     head.robots ? `<meta name="robots" content="${escapeHtml(head.robots)}">` : '',
