@@ -77,7 +77,7 @@ export function App({ boot }: AppProps) {
     const controller = new AbortController();
     const aborted = () => controller.signal.aborted;
 
-    async function show(next: View) {
+    async function show(next: View, finalState: LoadState) {
       // Out-in: the leaving page finishes its exit before the entering page starts.
       if (!prefersReducedMotion()) {
         flushSync(() => setPhase('leave'));
@@ -88,7 +88,7 @@ export function App({ boot }: AppProps) {
       flushSync(() => {
         setSignedOut(false);
         setView(next);
-        setLoadState('done');
+        setLoadState(finalState);
         setPhase(prefersReducedMotion() ? 'idle' : 'enter');
       });
       if (!prefersReducedMotion()) {
@@ -97,6 +97,8 @@ export function App({ boot }: AppProps) {
         if (!aborted()) setPhase('idle');
       }
     }
+
+    const minimumDelay = delay(MIN_FETCH_DELAY_MS);
 
     async function navigateTo() {
       // Guards run in the browser before a navigation (seed-spec §2); a redirect that needs
@@ -111,8 +113,8 @@ export function App({ boot }: AppProps) {
         }
       }
       setLoadState('pending');
-      // A 200 ms minimum, so that fast answers do not flash (seed-spec §4, §9).
-      const [answer] = await track(Promise.all([fetchPageData(url, controller.signal), delay(MIN_FETCH_DELAY_MS)]));
+      // A 200 ms minimum, so that fast answers (and fast failures) do not flash (seed-spec §4, §9).
+      const [answer] = await track(Promise.all([fetchPageData(url, controller.signal), minimumDelay]));
       if (aborted()) return;
       if (answer.kind === 'redirect') {
         if (answer.to.startsWith('/')) navigate(answer.to, { replace: true });
@@ -124,7 +126,7 @@ export function App({ boot }: AppProps) {
         Promise.all([messagesFor(payload.locale, boot), payload.state.kind === 'page' ? loadPage(payload.state.page) : null]),
       );
       if (aborted()) return;
-      await show({ payload: { ...payload, url }, messages });
+      await show({ payload: { ...payload, url }, messages }, 'done');
     }
 
     navigateTo().catch((error: unknown) => {
@@ -141,8 +143,7 @@ export function App({ boot }: AppProps) {
         status: 500,
         state: { kind: 'error', error: { status: 500, message: '' } },
       };
-      setLoadState('error');
-      void show({ payload: failed, messages: view.messages });
+      void minimumDelay.then(() => (aborted() ? undefined : show({ payload: failed, messages: view.messages }, 'error')));
     });
     return () => controller.abort();
     // A revalidation is asked for per navigation (its key), not per URL.

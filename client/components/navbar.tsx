@@ -41,7 +41,8 @@ export function Navbar({
   useEffect(() => {
     if (!open) return;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
+      // Escape inside a dialog (the logout confirmation lives in the menu) is the dialog's.
+      if (event.key === 'Escape' && !document.querySelector('dialog[open]')) setOpen(false);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -50,6 +50,7 @@ afterAll(async () => {
 
 const banner = (page: Page) => page.locator('section.cookie-banner');
 
+/** The consent cookie; its value is URL-encoded on the wire (v1%3Aanalytics%3D0), like every cookie Express sets. */
 async function consentCookie(context: BrowserContext) {
   return (await context.cookies()).find((c) => c.name === 'cookie_consent');
 }
@@ -85,7 +86,7 @@ describe('cookie consent banner', () => {
         expect(await page.evaluate(() => window.__consentMarker)).toBe(1);
 
         const cookie = await consentCookie(context);
-        expect(cookie?.value).toBe('v1:analytics=0');
+        expect(decodeURIComponent(cookie?.value ?? '')).toBe('v1:analytics=0');
         const now = Date.now() / 1000;
         expect(cookie!.expires).toBeGreaterThan(now + 364 * DAY_S);
         expect(cookie!.expires).toBeLessThan(now + 366 * DAY_S);
@@ -121,7 +122,7 @@ describe('cookie consent banner', () => {
       await analytics.check();
       await banner(page).getByRole('button', { name: t.save, exact: true }).click();
       await banner(page).waitFor({ state: 'detached' });
-      await expect.poll(async () => (await consentCookie(context))?.value).toBe('v1:analytics=1');
+      await expect.poll(async () => decodeURIComponent((await consentCookie(context))?.value ?? '')).toBe('v1:analytics=1');
 
       // In Spanish the same button.
       await page.goto('/blog');
@@ -154,7 +155,7 @@ describe('cookie consent banner', () => {
         await page.waitForLoadState('load');
         expect(await banner(page).count()).toBe(0);
         const cookie = await consentCookie(context);
-        expect(cookie?.value).toBe(value);
+        expect(decodeURIComponent(cookie?.value ?? '')).toBe(value);
         expect(cookie!.expires).toBeGreaterThan(Date.now() / 1000 + 364 * DAY_S);
       } finally {
         await context.close();
@@ -207,7 +208,7 @@ describe('analytics only after consent (a server with an analytics id)', () => {
       await expect.poll(() => tagRequests).toContain(`${GTM_HOST}/gtag/js?id=${GA_ID}`);
       await waitForHydration(page);
       expect(await banner(page).count()).toBe(0);
-      expect((await consentCookie(context))?.value).toBe('v1:analytics=1');
+      expect(decodeURIComponent((await consentCookie(context))?.value ?? '')).toBe('v1:analytics=1');
       // The inline configuration ran under the CSP (it carries the nonce).
       expect(await page.evaluate(() => Array.isArray((window as { dataLayer?: unknown[] }).dataLayer))).toBe(true);
     } finally {
@@ -222,7 +223,7 @@ describe('analytics only after consent (a server with an analytics id)', () => {
       await waitForHydration(page);
       await banner(page).getByRole('button', { name: TEXTS.es.reject, exact: true }).click();
       await banner(page).waitFor({ state: 'detached' });
-      await expect.poll(async () => (await consentCookie(context))?.value).toBe('v1:analytics=0');
+      await expect.poll(async () => decodeURIComponent((await consentCookie(context))?.value ?? '')).toBe('v1:analytics=0');
       const again = await page.reload();
       await waitForHydration(page);
       expect(again?.headers()['content-security-policy']).not.toContain('googletagmanager');

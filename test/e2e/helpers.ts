@@ -112,16 +112,6 @@ export function pageChunks(): Record<string, string> {
   return Object.fromEntries(Object.entries(manifest.pages).map(([page, { file }]) => [page, file]));
 }
 
-/** Resolves true once `predicate` holds, polling every 25 ms, or false after `timeoutMs`. */
-export async function eventually(predicate: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return true;
-}
-
 export type ServerInstance = { baseURL: string; dataDir: string; stop: () => Promise<void> };
 
 function freePort(): Promise<number> {
