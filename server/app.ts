@@ -7,7 +7,7 @@ import helmet from 'helmet';
 import cluster from 'node:cluster';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { i18n } from 'i18next';
+import type { i18n, TFunction } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
 import type { PagePayload } from '../shared/page-data.ts';
 import { matchRoute } from '../shared/routes.ts';
@@ -41,11 +41,12 @@ import { createStrapiContent } from './cms/content.ts';
 import { createCmsProxy } from './cms/proxy.ts';
 import { loadEmbeddedContent } from './content/embedded.ts';
 import type { ContentSource } from './content/source.ts';
-import { hashedAssets } from './http/static-assets.ts';
+import { hashedAssets, publicFiles } from './http/static-assets.ts';
 import { createI18n, i18nMiddleware, messagesOf } from './i18n/index.ts';
 import { rootLocaleRedirect } from './i18n/root-redirect.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { PATHS } from './paths.ts';
+import { jsonForScript } from './render/html.ts';
 import { readManifest, type ClientManifest } from './render/manifest.ts';
 import { lastResortPage, renderPage } from './render/render-page.tsx';
 import { resolvePage, type ResolveDeps, type Resolution } from './render/resolve.ts';
@@ -217,6 +218,9 @@ export async function createApp(deps: AppDeps) {
   if (config.sessionSecretGenerated) {
     logger.warn('SESSION_SECRET is not set: using a random one for this process (sessions end when it restarts)');
   }
+  // Made once: a fixed translator and the messages serialised for the page, per locale.
+  const translators = Object.fromEntries(LOCALE_CODES.map((l) => [l, i18n.getFixedT(l)])) as Record<Locale, TFunction>;
+  const messagesJson = Object.fromEntries(LOCALE_CODES.map((l) => [l, jsonForScript(messagesOf(i18n, l))])) as Record<Locale, string>;
   const messageUrls = Object.fromEntries(LOCALE_CODES.map((l) => [l, manifest.messages[l] ?? ''])) as Record<Locale, string>;
 
   const resolveDeps: ResolveDeps = {
@@ -226,7 +230,7 @@ export async function createApp(deps: AppDeps) {
     formTokens,
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
-    translator: (locale) => i18n.getFixedT(locale),
+    translator: (locale) => translators[locale],
     onError: (error, url) => logger.error({ err: error, url }, 'page failed'),
   };
 
@@ -333,7 +337,7 @@ export async function createApp(deps: AppDeps) {
 
   // 5. Static files: hashed build assets are immutable; public/ files get a short cache.
   app.use('/assets', ...hashedAssets(join(PATHS.clientBuild, 'assets')));
-  app.use(express.static(PATHS.public, { maxAge: '1h', index: false }));
+  app.use(publicFiles(PATHS.public));
   // The service worker (scope /) and the offline fallback pages it shows.
   app.use(serviceWorkerRoutes({ manifest, workerFile: join(PATHS.clientBuild, 'sw.js'), siteName: config.SITE_NAME, logger }));
   app.get('/robots.txt', (_req, res) => {
@@ -354,7 +358,7 @@ export async function createApp(deps: AppDeps) {
   // 7. The API: built-in on SQLite, or the external one through a proxy. Browsers authenticate
   //    with the session cookie, which becomes the Bearer token here; never a token in JS.
   if (config.API_URL) {
-    app.use('/api', createApiProxy(config.API_URL, logger));
+    app.use('/api', await createApiProxy(config.API_URL, logger));
   } else {
     app.use(
       '/api',
@@ -453,6 +457,7 @@ export async function createApp(deps: AppDeps) {
       siteName: config.SITE_NAME,
       nonce: nonceOf(res),
       messages: messagesOf(i18n, payload.locale),
+      messagesJson: messagesJson[payload.locale],
       messageUrls,
       consent: { current: res.locals.consent ?? null, analyticsConfigured: Boolean(analyticsIds.gtm || analyticsIds.ga) },
       headExtra: analyticsAllowed(analyticsIds, res.locals.consent) ? analyticsTags(analyticsIds, nonceOf(res)) : '',

@@ -3,11 +3,12 @@
 // An upstream 401 ends the session.
 import type { Request, RequestHandler, Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from '../logger.ts';
 import { clearSession } from '../auth/session.ts';
 
-export function createApiProxy(apiUrl: string, logger: Logger): RequestHandler {
+/** Loaded only in external API mode (the proxy library is not needed otherwise). */
+export async function createApiProxy(apiUrl: string, logger: Logger): Promise<RequestHandler> {
+  const { createProxyMiddleware } = await import('http-proxy-middleware');
   return createProxyMiddleware<Request, Response>({
     target: apiUrl,
     changeOrigin: true,

@@ -1,7 +1,6 @@
 // Optional e-mail notification of new contact messages (SMTP_URL + CONTACT_NOTIFY_TO). The
 // message is already committed; a failed e-mail is retried in the background and, after
 // MAX_ATTEMPTS, flagged as failed in the inbox. It never loses the message.
-import nodemailer from 'nodemailer';
 import type { Logger } from '../logger.ts';
 import type { ContactMessage, ContactStore } from './messages.ts';
 
@@ -11,10 +10,14 @@ const RETRY_EVERY_MS = 60_000;
 export type Mailer = { send(message: ContactMessage): Promise<void> };
 
 export function smtpMailer(smtpUrl: string, to: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+  // nodemailer is loaded when the first e-mail goes out, not at start.
+  let transport: Promise<{ sendMail(options: object): Promise<unknown> }> | undefined;
   return {
     async send(message) {
-      await transport.sendMail({
+      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl));
+      await (
+        await transport
+      ).sendMail({
         from,
         to,
         replyTo: { name: message.name, address: message.email },

@@ -32,3 +32,13 @@ export function hashedAssets(dir: string): RequestHandler[] {
   });
   return [pickEncoded, serve];
 }
+
+/**
+ * public/ (favicon, logo, default avatar): a short cache. The file list is read once at start
+ * so that page requests never touch the disk on their way to the renderer.
+ */
+export function publicFiles(dir: string): RequestHandler {
+  const names = new Set(existsSync(dir) ? readdirSync(dir).map((name) => `/${name}`) : []);
+  const serve = express.static(dir, { maxAge: '1h', index: false });
+  return (req, res, next) => (names.has(req.path) ? serve(req, res, next) : next());
+}

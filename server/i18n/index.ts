@@ -5,7 +5,7 @@
 import type { RequestHandler } from 'express';
 import i18next, { type i18n } from 'i18next';
 import Backend from 'i18next-fs-backend';
-import { handle, LanguageDetector } from 'i18next-http-middleware';
+import { LanguageDetector } from 'i18next-http-middleware';
 import { join } from 'node:path';
 import { defaultLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import { formOfPath } from '../../shared/routes.ts';
@@ -46,8 +46,22 @@ export async function createI18n(localesDir: string): Promise<i18n> {
   return instance;
 }
 
+/**
+ * The request's language, by i18next-http-middleware's LanguageDetector (our URL-prefix
+ * detector, whitelisted codes only), announced in Content-Language. The package's `handle()`
+ * would also clone an i18next instance per request, which nothing here uses: translations go
+ * through fixed translators made once at start (issue 7: nothing per request that can be done
+ * at start).
+ */
 export function i18nMiddleware(instance: i18n): RequestHandler {
-  return handle(instance) as RequestHandler;
+  const detector = instance.services.languageDetector as LanguageDetector;
+  return (req, res, next) => {
+    const detect = detector.detect.bind(detector) as unknown as (req: unknown, res: unknown) => Locale;
+    const language = detect(req, res);
+    (req as { language?: string }).language = language;
+    res.setHeader('Content-Language', language);
+    next();
+  };
 }
 
 /** The whole message bundle of a locale (handed to React on both sides). */

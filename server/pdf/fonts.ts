@@ -2,7 +2,7 @@
 // (TTF: pdfmake reads TTF and WOFF, not WOFF2) and no access to URLs or local files.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import pdfmake from 'pdfmake';
+import type PdfMakeModule from 'pdfmake';
 
 /** Regular for text, Bold for headings and labels (pdfmake's `bold: true`). */
 export const BODY_FONT = 'Montserrat';
@@ -32,15 +32,17 @@ const VIRTUAL_NAMES = {
  */
 type VirtualFileSystem = { writeFileSync(name: string, content: Buffer): void };
 
-function virtualFileSystem(): VirtualFileSystem {
+function virtualFileSystem(pdfmake: PdfMake): VirtualFileSystem {
   const vfs = (pdfmake as unknown as { virtualfs?: VirtualFileSystem }).virtualfs;
   if (!vfs || typeof vfs.writeFileSync !== 'function') throw new Error('pdfmake has no virtual file system: is it 0.3.x?');
   return vfs;
 }
 
-export type PdfMake = typeof pdfmake;
+export type PdfMake = typeof PdfMakeModule;
 
 async function configure(): Promise<PdfMake> {
+  // Loaded on the first document, not at start: pdfmake and its font engine cost ~150 ms to load.
+  const pdfmake = (await import('pdfmake')).default;
   // Nothing in a document may make pdfmake fetch a URL or open a file: images, attachments and
   // fonts can only come from the virtual file system filled below.
   pdfmake.setUrlAccessPolicy(() => false);
@@ -49,7 +51,7 @@ async function configure(): Promise<PdfMake> {
   const [regular, bold, black] = await Promise.all(
     [FONT_FILES.regular, FONT_FILES.bold, FONT_FILES.black].map((specifier) => readFile(require.resolve(specifier))),
   );
-  const vfs = virtualFileSystem();
+  const vfs = virtualFileSystem(pdfmake);
   vfs.writeFileSync(VIRTUAL_NAMES.regular, regular!);
   vfs.writeFileSync(VIRTUAL_NAMES.bold, bold!);
   vfs.writeFileSync(VIRTUAL_NAMES.black, black!);

@@ -20,6 +20,8 @@ export type RenderOptions = {
   siteName: string;
   nonce: string;
   messages: Messages;
+  /** The same messages, serialised once at start (they are most of the page's boot data). */
+  messagesJson?: string;
   messageUrls: BootData['messageUrls'];
   consent: BootData['consent'];
   /** Extra tags for <head> (the analytics, after consent). */
@@ -69,11 +71,19 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
   return parts.join('');
 }
 
-function documentTail(payload: PagePayload, options: RenderOptions): string {
+/** The boot data as JSON for a <script>; the messages part comes pre-serialised when given. */
+function bootJson(payload: PagePayload, options: RenderOptions): string {
   const boot = bootOf(payload, options);
+  if (!options.messagesJson) return jsonForScript(boot);
+  const { messages: _serialised, ...rest } = boot;
+  const others = Object.entries(rest).map(([key, value]) => `${JSON.stringify(key)}:${jsonForScript(value)}`);
+  return `{${others.join(',')},"messages":${options.messagesJson}}`;
+}
+
+function documentTail(payload: PagePayload, options: RenderOptions): string {
   return (
     '</div>' +
-    `<script type="application/json" id="${BOOT_ELEMENT_ID}" nonce="${options.nonce}">${jsonForScript(boot)}</script>` +
+    `<script type="application/json" id="${BOOT_ELEMENT_ID}" nonce="${options.nonce}">${bootJson(payload, options)}</script>` +
     `<script type="module" src="${options.manifest.entry.file}" nonce="${options.nonce}"></script>` +
     '</body></html>'
   );
