@@ -3,8 +3,11 @@
 // i18next, no compression, no request log, no route matching or guards, no data loading: the
 // page data (the boot JSON: payload, messages) and the document shell around React's stream
 // are captured once from the running app's own /es answer (run.ts writes them to FLOOR_PAGE).
-// Each request then does the same React work as the app (StrictMode > StaticRouter > App with
-// the same boot) and writes the same bytes, with the captured nonce.
+// Each request then does the work any server must do for this very page: render the same
+// React tree (StrictMode > StaticRouter > App with the same boot data) and serialise the boot
+// data for hydration (JSON.stringify plus one escaping pass), and writes the same bytes as the
+// app, with the captured nonce. What it leaves out is the app's middleware and per-request
+// set-up: the floor is what this page costs at the least with React streaming on Express 5.
 //
 // Node cannot run TSX natively: run.ts bundles this file with esbuild (packages external, like
 // the app's server bundle) into bench-results/.floor/, then runs it with NODE_ENV=production.
@@ -18,7 +21,23 @@ import { App } from '../../client/app.tsx';
 import type { BootData } from '../../client/boot.ts';
 import { loadPage } from '../../client/pages/registry.ts';
 
-export type FloorPage = { head: string; tail: string; boot: BootData; nonce: string };
+export type FloorPage = {
+  /** The document up to and including `<div id="root">`. */
+  head: string;
+  /** From `</div>` after React's markup up to the boot script's opening tag, included. */
+  bootOpen: string;
+  /** From the boot script's `</script>` to the end of the document. */
+  bootClose: string;
+  boot: BootData;
+  nonce: string;
+};
+
+const SCRIPT_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+
+/** JSON safe inside <script>: the same output as server/render/html.ts jsonForScript, in one pass. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => SCRIPT_ESCAPES[c] ?? c);
+}
 
 const file = process.env.FLOOR_PAGE;
 if (!file) throw new Error('FLOOR_PAGE (the captured page JSON) is required');
@@ -49,7 +68,7 @@ app.get('/', (_req, res) => {
             else res.once('drain', () => callback());
           },
           final(callback) {
-            res.end(page.tail);
+            res.end(page.bootOpen + scriptJson(page.boot) + page.bootClose);
             callback();
           },
         });

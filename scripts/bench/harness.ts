@@ -8,6 +8,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Role } from '../../shared/user.ts';
+import type { LoadOptions, LoadResult } from './load.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const RESULTS = join(ROOT, 'bench-results');
@@ -94,16 +95,20 @@ export function buildApp(): void {
 }
 
 /** Creates the database in `dataDir` with one user (and, when given, its branding) through the app's own modules. */
-export async function seedUser(
-  dataDir: string,
-  user: { userName: string; password: string; role: Role; color?: string },
-): Promise<void> {
+export async function seedUser(dataDir: string, user: { userName: string; password: string; role: Role; color?: string }): Promise<void> {
   const { databaseFile, openDatabase } = await import('../../server/db/index.ts');
   const { createUser } = await import('../../server/api/users.ts');
   const { embeddedBranding } = await import('../../server/branding/embedded.ts');
   const db = openDatabase(databaseFile(dataDir));
   try {
-    await createUser(db, { userName: user.userName, password: user.password, role: user.role, name: 'Bench', lastName: 'User', email: null });
+    await createUser(db, {
+      userName: user.userName,
+      password: user.password,
+      role: user.role,
+      name: 'Bench',
+      lastName: 'User',
+      email: null,
+    });
     if (user.color) embeddedBranding(db).setBranding(user.userName, { color: user.color });
   } finally {
     db.close();
@@ -158,15 +163,15 @@ let fetchReady = false;
 
 /**
  * Starts `script` with Node on a free port of 127.0.0.1 (PUBLIC_URL is that origin), pinned to
- * core 0 when possible (unless `pin` is false), its output to `logDir/name.log`; resolves once
- * /healthz answers 200.
+ * core 0 when possible (unless `pin` is false), with `nodeArgs` before the script, its output to
+ * `logDir/name.log`; resolves once /healthz answers 200.
  */
 export async function startServer(
   name: string,
   script: string,
   env: NodeJS.ProcessEnv,
   logDir: string,
-  options: { pin?: boolean } = {},
+  options: { pin?: boolean; nodeArgs?: string[] } = {},
 ): Promise<Started> {
   if (!fetchReady) {
     // undici's first fetch costs tens of milliseconds: not the server's cold start.
@@ -177,7 +182,8 @@ export async function startServer(
   const base = `http://127.0.0.1:${port}`;
   const logFile = join(logDir, `${name}.log`);
   const out = openSync(logFile, 'w');
-  const [command, args] = options.pin === false ? [process.execPath, [script]] : pinned(0, process.execPath, [script]);
+  const nodeArgs = [...(options.nodeArgs ?? []), script];
+  const [command, args] = options.pin === false ? [process.execPath, nodeArgs] : pinned(0, process.execPath, nodeArgs);
   const started = performance.now();
   const child = track(
     spawn(command, args, {
@@ -231,4 +237,17 @@ export async function signIn(base: string, identifier: string, password: string)
     throw new Error(`Sign-in failed: ${res.status}, cookies ${cookies.map((c) => c.split('=')[0]).join(', ') || 'none'}`);
   }
   return cookies.join('; ');
+}
+
+/** One autocannon run (load.ts) in its own process, pinned to core 1 when possible. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const [command, args] = pinned(1, process.execPath, [join(ROOT, 'scripts', 'bench', 'load.ts'), JSON.stringify(options)]);
+  const child = track(spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] }));
+  let stdout = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  const killer = setTimeout(() => child.kill('SIGKILL'), (options.seconds + 60) * 1000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  clearTimeout(killer);
+  if (code !== 0) throw new Error(`The load generator failed (${code}) on ${options.url}`);
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as LoadResult;
 }
