@@ -85,7 +85,11 @@ const CLIENT_USER = { userName: 'bench-client', password: `Bench-${randomBytes(6
 // ---------------------------------------------------------------------------------------------
 // /proc: server CPU time and memory.
 
+/** Linux: /proc gives CPU time and memory; elsewhere those columns read n/a (NaN). */
+const HAS_PROC = existsSync('/proc/self/stat');
+
 function cpuTicks(pid: number): number {
+  if (!HAS_PROC) return NaN;
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
@@ -94,12 +98,14 @@ function cpuTicks(pid: number): number {
 
 /** CPU ticks of the whole machine (all cores) from /proc/stat: busy (user to softirq) and stolen by the host. */
 function machineTicks(): { busy: number; steal: number } {
+  if (!HAS_PROC) return { busy: NaN, steal: NaN };
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
   const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).slice(1).map(Number);
   return { busy: user + nice + system + irq + softirq, steal };
 }
 
 function statusKb(pid: number, key: 'VmRSS' | 'VmHWM'): number {
+  if (!HAS_PROC) return NaN;
   const match = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) : 0;
 }
@@ -522,8 +528,9 @@ async function main() {
   if (STRICT && failed.length) process.exitCode = 1;
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  cleanup();
-  process.exitCode = 1;
-});
+if (import.meta.filename === process.argv[1])
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    cleanup();
+    process.exitCode = 1;
+  });

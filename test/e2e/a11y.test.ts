@@ -36,7 +36,8 @@ describe('accessibility', () => {
   it.each(PUBLIC_PAGES)('axe-core reports no violations on $path', async ({ path }) => {
     // bypassCSP: the site's CSP allows only scripts carrying the request's nonce, so the injected
     // axe-core script would be blocked. Only this test relaxes it; the others run under the real CSP.
-    const context = await browser.newContext(contextOptions({ bypassCSP: true }));
+    // Reduced motion: no element is measured halfway through a fade (its contrast would be off).
+    const context = await browser.newContext(contextOptions({ bypassCSP: true, reducedMotion: 'reduce' }));
     try {
       const page = await context.newPage();
       await page.goto(path);
