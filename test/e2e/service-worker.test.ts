@@ -221,11 +221,14 @@ describe('service worker', () => {
     });
     expect(taken).toBe(`${baseURL()}/sw.js?next`);
 
+    // Generous: on a busy machine the new worker's activation can take a few seconds.
     await expect
-      .poll(async () =>
-        Object.keys(await cachedUrls(page))
-          .filter((name) => name !== 'another-app-cache')
-          .sort(),
+      .poll(
+        async () =>
+          Object.keys(await cachedUrls(page))
+            .filter((name) => name !== 'another-app-cache')
+            .sort(),
+        { timeout: 20_000 },
       )
       .toEqual([`${CACHE_PREFIX}pages-${version}`, `${CACHE_PREFIX}shell-${version}`]);
     // The current version's caches are kept, the page was not reloaded, nothing was logged.
