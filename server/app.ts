@@ -48,7 +48,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { PATHS } from './paths.ts';
 import { jsonForScript } from './render/html.ts';
 import { readManifest, type ClientManifest } from './render/manifest.ts';
-import { createBodyCache, lastResortPage, renderPage } from './render/render-page.tsx';
+import { lastResortPage, renderPage } from './render/render-page.tsx';
 import { resolvePage, type ResolveDeps, type Resolution } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo.ts';
 
@@ -447,20 +447,6 @@ export async function createApp(deps: AppDeps) {
   );
 
   // 12. Every page: match, guard, load, then stream.
-  // Anonymous public pages render the same markup for everybody: reuse it for a minute.
-  const bodyCache = createBodyCache(60_000);
-  const UNCACHED_PAGES = new Set(['contact']); // carries a per-render form token
-  const bodyCacheKey = (req: Request, res: express.Response, payload: PagePayload) =>
-    req.method === 'GET' &&
-    !payload.user &&
-    !payload.form &&
-    payload.status === 200 &&
-    payload.state.kind === 'page' &&
-    !UNCACHED_PAGES.has(payload.state.page) &&
-    !payload.url.includes('?')
-      ? `${payload.url}|${res.locals.consent ? 'chosen' : 'ask'}`
-      : null;
-
   const sendPage = async (req: Request, res: express.Response, payload: PagePayload) => {
     // Private pages, signed-in views and errors are never stored (DESIGN.md §3).
     const cacheable = !payload.user && payload.state.kind === 'page' && payload.status === 200;
@@ -472,10 +458,6 @@ export async function createApp(deps: AppDeps) {
       nonce: nonceOf(res),
       messages: messagesOf(i18n, payload.locale),
       messagesJson: messagesJson[payload.locale],
-      ...(() => {
-        const key = bodyCacheKey(req, res, payload);
-        return key ? { bodyCache: { key, cache: bodyCache } } : {};
-      })(),
       messageUrls,
       consent: { current: res.locals.consent ?? null, analyticsConfigured: Boolean(analyticsIds.gtm || analyticsIds.ga) },
       headExtra: analyticsAllowed(analyticsIds, res.locals.consent) ? analyticsTags(analyticsIds, nonceOf(res)) : '',

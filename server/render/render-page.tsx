@@ -26,11 +26,6 @@ export type RenderOptions = {
   consent: BootData['consent'];
   /** Extra tags for <head> (the analytics, after consent). */
   headExtra?: string;
-  /**
-   * The React markup of anonymous public pages is the same for every visitor: with a key, it is
-   * kept for a while and reused (only the shell, with its nonce, is written anew).
-   */
-  bodyCache?: { key: string; cache: BodyCache };
   /** Shown in the last-resort page in development only. */
   exposeErrors: boolean;
   onError: (error: unknown) => void;
@@ -109,17 +104,14 @@ export function lastResortPage(locale: string, details: string | null): string {
   );
 }
 
-function sinkInto(res: Response, tail: string, keep?: (body: string) => void): Writable {
-  const chunks: Buffer[] | null = keep ? [] : null;
+function sinkInto(res: Response, tail: string): Writable {
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      chunks?.push(chunk);
       if (res.write(chunk)) callback();
       else res.once('drain', () => callback());
     },
     final(callback) {
       res.end(tail);
-      if (chunks && keep) keep(Buffer.concat(chunks).toString('utf8'));
       callback();
     },
   });
@@ -127,27 +119,6 @@ function sinkInto(res: Response, tail: string, keep?: (body: string) => void): W
   Object.assign(sink, { flush: () => (res as Response & { flush?: () => void }).flush?.() });
   return sink;
 }
-
-/** Rendered React markup by key, for a limited time and number of entries. */
-export function createBodyCache(ttlMs: number, maxEntries = 200) {
-  const entries = new Map<string, { body: string; expires: number }>();
-  return {
-    get(key: string): string | null {
-      const entry = entries.get(key);
-      if (!entry) return null;
-      if (entry.expires < Date.now()) {
-        entries.delete(key);
-        return null;
-      }
-      return entry.body;
-    },
-    set(key: string, body: string) {
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-      entries.set(key, { body, expires: Date.now() + ttlMs });
-    },
-  };
-}
-export type BodyCache = ReturnType<typeof createBodyCache>;
 
 /**
  * Streams the page. If the shell fails, retries with the error page (500); if that fails
@@ -175,14 +146,6 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
     return fail(error);
   }
 
-  const cached = options.bodyCache ? options.bodyCache.cache.get(options.bodyCache.key) : null;
-  if (cached !== null) {
-    res.status(payload.status);
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.end(head + cached + tail);
-    return;
-  }
-
   return new Promise<void>((resolve) => {
     let settled = false;
     const finish = () => {
@@ -207,8 +170,7 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
         res.status(payload.status);
         res.setHeader('Content-Type', 'text/html; charset=utf-8');
         res.write(head);
-        const keep = options.bodyCache ? (body: string) => options.bodyCache!.cache.set(options.bodyCache!.key, body) : undefined;
-        const sink = sinkInto(res, tail, keep);
+        const sink = sinkInto(res, tail);
         sink.on('finish', finish);
         sink.on('error', finish);
         stream.pipe(sink);
