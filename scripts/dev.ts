@@ -1,6 +1,7 @@
 // `npm run dev`: rebuild on every change (esbuild watch) and restart the server.
 import * as esbuild from 'esbuild';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { watch } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,10 +10,13 @@ import { build, clientBuildOptions, ROOT, serverBuildOptions } from './build.ts'
 let server: ChildProcess | null = null;
 let restartTimer: NodeJS.Timeout | undefined;
 
+// One session secret for all restarts, so that a rebuild does not sign everybody out.
+const SESSION_SECRET = process.env.SESSION_SECRET ?? randomBytes(32).toString('base64url');
+
 function startServer() {
   server = spawn(process.execPath, ['--enable-source-maps', join(ROOT, 'dist', 'server', 'main.js')], {
     stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' },
+    env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development', SESSION_SECRET },
   });
 }
 

@@ -25,13 +25,3 @@ export function createTranslate(messages: Messages, fallback?: Messages): Transl
     );
   };
 }
-
-/** Messages as an array of strings, e.g. bullet lists kept in one key (`a|b|c` is not used). */
-export function lookupObject(messages: Messages, key: string): Messages | undefined {
-  let node: string | Messages | undefined = messages;
-  for (const part of key.split('.')) {
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) return undefined;
-    node = node[part];
-  }
-  return typeof node === 'object' ? node : undefined;
-}
