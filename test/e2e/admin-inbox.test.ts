@@ -2,19 +2,15 @@
 // without), then read, marked unread, filtered and deleted in the admin console's inbox.
 // This file starts its own production server on a throw-away DATA_DIR with an admin user, so
 // that the inbox starts empty and the counts are exact.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectProblems, contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+import { collectProblems, contextOptions, launchBrowser, startServer, userCli, waitForHydration, type ServerInstance } from './helpers.ts';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ADMIN = { userName: 'root', password: 'correct horse 1' };
 /** The contact form refuses answers sent less than 3 s after the page was served. */
@@ -34,101 +30,32 @@ const WITHOUT_JS = {
 };
 
 let browser: Browser;
-let server: ChildProcess | undefined;
-let serverLog = '';
-let dataDir = '';
+let server: ServerInstance | undefined;
 let siteURL = '';
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The server exited with code ${child.exitCode}:\n${serverLog}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`The server did not answer ${url}/healthz in time:\n${serverLog}`);
-}
-
-function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(killer);
-      done();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'e2e-inbox-'));
-  execFileSync(
-    process.execPath,
-    [
-      'scripts/user.ts',
-      'add',
-      '--userName',
-      ADMIN.userName,
-      '--password',
-      ADMIN.password,
-      '--role',
-      'ADMIN',
-      '--name',
-      'Rosa',
-      '--lastName',
-      'Admin',
-    ],
-    { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir }, stdio: 'pipe' },
-  );
-  const port = await freePort();
-  siteURL = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, [join(ROOT, 'dist', 'server', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      SESSION_SECRET: randomBytes(32).toString('base64url'),
-      DATA_DIR: dataDir,
-      PUBLIC_URL: siteURL,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const collect = (chunk: Buffer) => {
-    serverLog += chunk.toString();
-  };
-  server.stdout?.on('data', collect);
-  server.stderr?.on('data', collect);
-  await waitForHealth(siteURL, server);
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-inbox-'));
+  userCli(dataDir, [
+    'add',
+    '--userName',
+    ADMIN.userName,
+    '--password',
+    ADMIN.password,
+    '--role',
+    'ADMIN',
+    '--name',
+    'Rosa',
+    '--lastName',
+    'Admin',
+  ]);
+  server = await startServer({}, dataDir);
+  siteURL = server.baseURL;
   browser = await launchBrowser();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  await stop(server);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  // Warnings from the server would point at a problem the pages did not show.
-  if (serverLog.trim()) console.info(`[inbox server]\n${serverLog}`);
+  await server?.stop();
 }, 30_000);
 
 /** A context on this file's server, as a visitor who already answered the cookie banner. */
