@@ -2,7 +2,7 @@
 // blog slug: seed-spec §5, "a page may define its own route check; failure yields 404").
 import type { Locale } from '../../shared/locales.ts';
 import type { PageDataMap } from '../../shared/page-data.ts';
-import type { LegalPageKey, PageKey, Route, RouteParams } from '../../shared/routes.ts';
+import { LEGAL_PAGES, type LegalPageKey, type PageKey, type Route, type RouteParams } from '../../shared/routes.ts';
 import type { ContentSource } from '../content/source.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { Session } from '../auth/session.ts';
@@ -20,6 +20,12 @@ export type LoaderContext = {
   formTokens: FormTokens;
 };
 
+function legalPageOf(base: string): LegalPageKey {
+  const page = LEGAL_PAGES.find((p) => p === base);
+  if (!page) throw notFound();
+  return page;
+}
+
 function sessionOf(ctx: LoaderContext): Session {
   if (!ctx.session) throw new ApiError(401, 'unauthorized', 'Sign in first');
   return ctx.session;
@@ -30,6 +36,11 @@ export type PageMeta = { title?: string; description?: string };
 type Loader<K extends PageKey> = (ctx: LoaderContext) => Promise<{ data: PageDataMap[K]; meta?: PageMeta }>;
 
 const none = async () => ({ data: null });
+
+/** The loader of a page, for callers that only pass its data along (the page type is checked above). */
+export function loaderOf(page: PageKey): (ctx: LoaderContext) => Promise<{ data: PageDataMap[PageKey]; meta?: PageMeta }> {
+  return PAGE_LOADERS[page];
+}
 
 export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
   home: none,
@@ -49,7 +60,7 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
     return { data: { post }, meta: { title: post.title, description: post.description } };
   },
   legal: async ({ content, locale, route }) => {
-    const document = await content.getLegal(route.base as LegalPageKey, locale);
+    const document = await content.getLegal(legalPageOf(route.base), locale);
     if (!document) throw notFound();
     return { data: { document }, meta: { title: document.title, description: document.description } };
   },

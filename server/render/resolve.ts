@@ -13,7 +13,7 @@ import type { FormTokens } from '../contact/form-token.ts';
 import type { ContentSource } from '../content/source.ts';
 import { ApiError, HttpError } from '../http/errors.ts';
 import { headForError, headForRoute, pageTitle } from './head.ts';
-import { PAGE_LOADERS } from './loaders.ts';
+import { loaderOf } from './loaders.ts';
 
 export type ResolveDeps = {
   content: ContentSource;
@@ -96,9 +96,7 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
         payload: errorPayload(deps, input, route.locale, route.name, { status: outcome.status, message: t(outcome.messageKey) }, params),
       };
     }
-    const loader = PAGE_LOADERS[route.page] as (
-      ctx: Parameters<(typeof PAGE_LOADERS)['home']>[0],
-    ) => Promise<{ data: unknown; meta?: { title?: string; description?: string } }>;
+    const loader = loaderOf(route.page);
     const brandingUser = input.session && deps.branding && isBrandedPath(route.fullPath) ? input.session.user.userName : null;
     const [{ data, meta }, branding] = await Promise.all([
       loader({
