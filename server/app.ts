@@ -5,7 +5,7 @@ import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import cluster from 'node:cluster';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { i18n, TFunction } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
@@ -47,7 +47,9 @@ import { rootLocaleRedirect } from './i18n/root-redirect.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { PATHS } from './paths.ts';
 import { jsonForScript } from './render/html.ts';
+import { createNonceSource } from './http/nonce.ts';
 import { readManifest, type ClientManifest } from './render/manifest.ts';
+import { createRenderCache, renderKey } from './render/render-cache.ts';
 import { lastResortPage, renderPage } from './render/render-page.tsx';
 import { resolvePage, type ResolveDeps, type Resolution } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo.ts';
@@ -220,7 +222,13 @@ export async function createApp(deps: AppDeps) {
   }
   // Made once: a fixed translator and the messages serialised for the page, per locale.
   const translators = Object.fromEntries(LOCALE_CODES.map((l) => [l, i18n.getFixedT(l)])) as Record<Locale, TFunction>;
-  const messagesJson = Object.fromEntries(LOCALE_CODES.map((l) => [l, jsonForScript(messagesOf(i18n, l))])) as Record<Locale, string>;
+  const messagesJson = Object.fromEntries(
+    LOCALE_CODES.map((l) => {
+      const json = jsonForScript(messagesOf(i18n, l));
+      return [l, { bytes: Buffer.from(json), digest: renderKey(json) }];
+    }),
+  ) as Record<Locale, { bytes: Buffer; digest: string }>;
+  const renderCache = config.RENDER_CACHE_MB > 0 ? createRenderCache({ maxBytes: config.RENDER_CACHE_MB * 1024 * 1024 }) : undefined;
   const messageUrls = Object.fromEntries(LOCALE_CODES.map((l) => [l, manifest.messages[l] ?? ''])) as Record<Locale, string>;
 
   const resolveDeps: ResolveDeps = {
@@ -261,8 +269,9 @@ export async function createApp(deps: AppDeps) {
   });
 
   // 1. A fresh nonce per request, for every script the page carries (CSP below).
+  const nextNonce = createNonceSource();
   app.use((_req, res, next) => {
-    res.locals.cspNonce = randomBytes(16).toString('base64');
+    res.locals.cspNonce = nextNonce();
     next();
   });
 
@@ -458,6 +467,7 @@ export async function createApp(deps: AppDeps) {
       nonce: nonceOf(res),
       messages: messagesOf(i18n, payload.locale),
       messagesJson: messagesJson[payload.locale],
+      renderCache,
       messageUrls,
       consent: { current: res.locals.consent ?? null, analyticsConfigured: Boolean(analyticsIds.gtm || analyticsIds.ga) },
       headExtra: analyticsAllowed(analyticsIds, res.locals.consent) ? analyticsTags(analyticsIds, nonceOf(res)) : '',
@@ -520,5 +530,5 @@ export async function createApp(deps: AppDeps) {
     draining = true;
   }
 
-  return { app, logger, content, i18n, manifest, db, contactStore, notifier, close, drain };
+  return { app, logger, content, i18n, manifest, db, contactStore, notifier, renderCache, close, drain };
 }

@@ -18,6 +18,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Worker processes on the same port (node:cluster); sessions and rate limits are shared. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** Memory for reusing rendered page markup (server/render/render-cache.ts), in MiB; 0 turns it off. */
+  RENDER_CACHE_MB: z.coerce.number().int().min(0).max(1024).default(16),
   /** How long in-flight requests may take to finish after SIGTERM/SIGINT, in seconds. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
   /**

@@ -36,8 +36,36 @@ export type SessionCodec = {
   unseal(value: string): Promise<Session | null>;
 };
 
+/** How many opened cookies are remembered (see unseal). */
+const OPENED_CACHE_SIZE = 10_000;
+
+function frozen(session: Session): Session {
+  Object.freeze(session.user.scope);
+  Object.freeze(session.user);
+  return Object.freeze(session);
+}
+
 export function createSessionCodec(secret: string): SessionCodec {
   const key = new Uint8Array(hkdfSync('sha256', secret, 'the-product', 'session cookie v1', 32));
+  // Decrypting a cookie costs more than the rest of a page served from the render cache. A
+  // cookie is authenticated ciphertext: the same text always opens to the same session, so
+  // sessions already opened are kept by their cookie text (frozen, least recently used out)
+  // and only their expiry is checked again.
+  const opened = new Map<string, Session>();
+  const remember = (value: string, session: Session) => {
+    if (opened.size >= OPENED_CACHE_SIZE) opened.delete(opened.keys().next().value!);
+    opened.set(value, session);
+  };
+  const open = async (value: string): Promise<Session | null> => {
+    try {
+      const { payload } = await jwtDecrypt(value, key, { contentEncryptionAlgorithms: ['A256GCM'], keyManagementAlgorithms: ['dir'] });
+      const parsed = sessionSchema.safeParse(payload);
+      if (!parsed.success || typeof payload.exp !== 'number') return null;
+      return frozen({ ...parsed.data, exp: payload.exp });
+    } catch {
+      return null; // tampered, expired or sealed with another secret: signed out
+    }
+  };
   return {
     async seal(session) {
       return new EncryptJWT({ token: session.token, user: session.user })
@@ -47,14 +75,16 @@ export function createSessionCodec(secret: string): SessionCodec {
         .encrypt(key);
     },
     async unseal(value) {
-      try {
-        const { payload } = await jwtDecrypt(value, key, { contentEncryptionAlgorithms: ['A256GCM'], keyManagementAlgorithms: ['dir'] });
-        const parsed = sessionSchema.safeParse(payload);
-        if (!parsed.success || typeof payload.exp !== 'number') return null;
-        return { ...parsed.data, exp: payload.exp };
-      } catch {
-        return null; // tampered, expired or sealed with another secret: signed out
+      const known = opened.get(value);
+      if (known) {
+        opened.delete(value);
+        if (known.exp * 1000 <= Date.now()) return null;
+        opened.set(value, known);
+        return known;
       }
+      const session = await open(value);
+      if (session) remember(value, session);
+      return session;
     },
   };
 }

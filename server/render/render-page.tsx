@@ -14,18 +14,24 @@ import { BOOT_ELEMENT_ID, BRANDING_STYLE_ID, type BootData } from '../../client/
 import { loadPage } from '../../client/pages/registry.ts';
 import { escapeHtml, jsonForScript } from './html.ts';
 import { preloadsFor, stylesheetsFor, type ClientManifest } from './manifest.ts';
+import { renderKey, type RenderCache } from './render-cache.ts';
 
 export type RenderOptions = {
   manifest: ClientManifest;
   siteName: string;
   nonce: string;
   messages: Messages;
-  /** The same messages, serialised once at start (they are most of the page's boot data). */
-  messagesJson?: string;
+  /**
+   * The same messages, serialised once at start (they are most of the page's boot data), with
+   * a digest of that JSON (what the render cache's key uses instead of the whole text).
+   */
+  messagesJson?: { bytes: Buffer; digest: string };
   messageUrls: BootData['messageUrls'];
   consent: BootData['consent'];
   /** Extra tags for <head> (the analytics, after consent). */
   headExtra?: string;
+  /** Reuses React's markup for boot data already rendered (render-cache.ts). */
+  renderCache?: RenderCache;
   /** Shown in the last-resort page in development only. */
   exposeErrors: boolean;
   onError: (error: unknown) => void;
@@ -71,22 +77,36 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
   return parts.join('');
 }
 
-/** The boot data as JSON for a <script>; the messages part comes pre-serialised when given. */
-function bootJson(payload: PagePayload, options: RenderOptions): string {
+/** Written as they are: strings (UTF-8) and bytes prepared at start. */
+type Piece = string | Buffer;
+const toBuffer = (piece: Piece): Buffer => (typeof piece === 'string' ? Buffer.from(piece) : piece);
+
+/**
+ * The boot data as JSON for a <script> (the messages part comes pre-serialised when given),
+ * and the render cache's key: a digest of everything React's markup depends on.
+ */
+function bootJson(payload: PagePayload, options: RenderOptions): { json: Piece[]; key: string } {
   const boot = bootOf(payload, options);
-  if (!options.messagesJson) return jsonForScript(boot);
+  if (!options.messagesJson) {
+    const json = jsonForScript(boot);
+    return { json: [json], key: renderKey(json) };
+  }
   const { messages: _serialised, ...rest } = boot;
-  const others = Object.entries(rest).map(([key, value]) => `${JSON.stringify(key)}:${jsonForScript(value)}`);
-  return `{${others.join(',')},"messages":${options.messagesJson}}`;
+  const others = Object.entries(rest)
+    .map(([key, value]) => `${JSON.stringify(key)}:${jsonForScript(value)}`)
+    .join(',');
+  return {
+    json: [`{${others},"messages":`, options.messagesJson.bytes, '}'],
+    key: renderKey(`${others}\u0000${options.messagesJson.digest}`),
+  };
 }
 
-function documentTail(payload: PagePayload, options: RenderOptions): string {
-  return (
-    '</div>' +
-    `<script type="application/json" id="${BOOT_ELEMENT_ID}" nonce="${options.nonce}">${bootJson(payload, options)}</script>` +
-    `<script type="module" src="${options.manifest.entry.file}" nonce="${options.nonce}"></script>` +
-    '</body></html>'
-  );
+function documentTail(bootJson: Piece[], options: RenderOptions): Piece[] {
+  return [
+    `</div><script type="application/json" id="${BOOT_ELEMENT_ID}" nonce="${options.nonce}">`,
+    ...bootJson,
+    `</script><script type="module" src="${options.manifest.entry.file}" nonce="${options.nonce}"></script></body></html>`,
+  ];
 }
 
 /** seed-spec §8: if the error page itself fails, a plain page that cannot fail. */
@@ -104,14 +124,18 @@ export function lastResortPage(locale: string, details: string | null): string {
   );
 }
 
-function sinkInto(res: Response, tail: string): Writable {
+/** Writes React's stream to `res`, then `tail`; with `keep`, also hands over the whole markup. */
+function sinkInto(res: Response, tail: Piece[], keep?: (markup: Buffer) => void): Writable {
+  const chunks: Buffer[] | null = keep ? [] : null;
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
+      chunks?.push(chunk);
       if (res.write(chunk)) callback();
       else res.once('drain', () => callback());
     },
     final(callback) {
-      res.end(tail);
+      res.end(Buffer.concat(tail.map(toBuffer)));
+      if (chunks && keep) keep(Buffer.concat(chunks));
       callback();
     },
   });
@@ -137,14 +161,38 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
   };
 
   let head: string;
-  let tail: string;
+  let tail: Piece[];
+  let key: string;
   try {
     if (payload.state.kind === 'page') await loadPage(payload.state.page);
     head = documentHead(payload, options);
-    tail = documentTail(payload, options);
+    const boot = bootJson(payload, options);
+    tail = documentTail(boot.json, options);
+    key = boot.key;
   } catch (error) {
     return fail(error);
   }
+
+  const cache = options.renderCache;
+  const cached = cache?.get(key);
+  if (cached) {
+    // One buffer with its length: no chunked encoding, no string flattened or encoded again.
+    const nonce = Buffer.from(options.nonce);
+    const markup = cached.parts.flatMap((part, i) => (i === 0 ? [part] : [nonce, part]));
+    const body = Buffer.concat([Buffer.from(head), ...markup, ...tail.map(toBuffer)]);
+    res.status(payload.status);
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Content-Length', body.length);
+    res.end(body);
+    return;
+  }
+  // A render that reported an error is never kept.
+  let renderFailed = false;
+  const keep = cache?.wants(key)
+    ? (markup: Buffer) => {
+        if (!renderFailed) cache.set(key, markup, options.nonce);
+      }
+    : undefined;
 
   return new Promise<void>((resolve) => {
     let settled = false;
@@ -170,7 +218,7 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
         res.status(payload.status);
         res.setHeader('Content-Type', 'text/html; charset=utf-8');
         res.write(head);
-        const sink = sinkInto(res, tail);
+        const sink = sinkInto(res, tail, keep);
         sink.on('finish', finish);
         sink.on('error', finish);
         stream.pipe(sink);
@@ -180,6 +228,7 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
         fail(error).then(finish, finish);
       },
       onError(error) {
+        renderFailed = true;
         options.onError(error);
       },
     });
