@@ -6,6 +6,7 @@ import request from 'supertest';
 import { expect, test } from 'vitest';
 import { createUser } from '../server/api/users.ts';
 import { loadConfig } from '../server/config.ts';
+import { serverNodeFlags } from '../scripts/server-flags.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
 
 function capturingLogger() {
@@ -151,4 +152,13 @@ test('a 1 MB header is refused with 431 by the HTTP server, and the server keeps
   const ok = await fetch(`http://127.0.0.1:${port}/healthz`);
   expect(ok.status).toBe(200);
   server.close();
+});
+
+test('npm start bounds the V8 heap (young generation and old space), so that RSS under load stays within 150 MB', () => {
+  const flags = serverNodeFlags();
+  const value = (name: string) => Number(flags.find((f) => f.startsWith(`--${name}=`))?.split('=')[1]);
+  expect(value('max-semi-space-size')).toBeGreaterThan(0);
+  expect(value('max-semi-space-size')).toBeLessThanOrEqual(8);
+  expect(value('max-old-space-size')).toBeGreaterThanOrEqual(96);
+  expect(value('max-old-space-size')).toBeLessThanOrEqual(128);
 });

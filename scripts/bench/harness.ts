@@ -8,6 +8,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Role } from '../../shared/user.ts';
+import { serverNodeFlags } from '../server-flags.ts';
 import type { LoadOptions, LoadResult } from './load.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -163,7 +164,8 @@ let fetchReady = false;
 
 /**
  * Starts `script` with Node on a free port of 127.0.0.1 (PUBLIC_URL is that origin), pinned to
- * core 0 when possible (unless `pin` is false), with `nodeArgs` before the script, its output to
+ * core 0 when possible (unless `pin` is false), with production's Node flags (package.json's
+ * start script) and `nodeArgs` before the script, its output to
  * `logDir/name.log`; resolves once /healthz answers 200.
  */
 export async function startServer(
@@ -182,7 +184,8 @@ export async function startServer(
   const base = `http://127.0.0.1:${port}`;
   const logFile = join(logDir, `${name}.log`);
   const out = openSync(logFile, 'w');
-  const nodeArgs = [...(options.nodeArgs ?? []), script];
+  // The production flags first (npm start's), then the caller's (later flags win).
+  const nodeArgs = [...serverNodeFlags(), ...(options.nodeArgs ?? []), script];
   const [command, args] = options.pin === false ? [process.execPath, nodeArgs] : pinned(0, process.execPath, nodeArgs);
   const started = performance.now();
   const child = track(

@@ -21,8 +21,8 @@
 // Environment: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (50),
 // BENCH_ROUNDS (2), BENCH_RETRIES (1: a run disturbed by other processes is measured again
 // once the machine is quiet), BENCH_QUIET_WAIT_SECONDS (30), BENCH_LOG_LEVEL (info: the server's production default, one log line per
-// request, written to a file), BENCH_NODE_ARGS (Node flags for both servers, e.g.
-// "--max-semi-space-size=4"), BENCH_NO_BUILD=1 (reuse dist/), BENCH_STRICT=1 (exit 1 when a
+// request, written to a file), BENCH_NODE_ARGS (more Node flags for both servers, after those
+// of `npm start`, e.g. "--max-semi-space-size=8"), BENCH_NO_BUILD=1 (reuse dist/), BENCH_STRICT=1 (exit 1 when a
 // budget fails).
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -52,6 +52,7 @@ import {
   stopProcess,
   type Started,
 } from './harness.ts';
+import { serverNodeFlags } from '../server-flags.ts';
 import type { FloorPage } from './floor-server.tsx';
 import type { LoadResult } from './load.ts';
 
@@ -356,7 +357,8 @@ async function main() {
   pinSelf(1);
   console.log(
     `bench: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per page, uncompressed (Accept-Encoding: identity), ` +
-      (PINNED ? 'server on core 0, load on core 1' : 'NOT pinned (no taskset or one core): figures are less stable'),
+      (PINNED ? 'server on core 0, load on core 1' : 'NOT pinned (no taskset or one core): figures are less stable') +
+      `; Node flags of npm start: ${[...serverNodeFlags(), ...NODE_ARGS].join(' ') || 'none'}`,
   );
   const startedAt = new Date();
   let busyBefore = await machineBusy();
