@@ -1,9 +1,12 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { loadEmbeddedContent } from '../server/content/embedded.ts';
-import { markdownToSafeHtml, parseFrontMatter } from '../server/content/markdown.ts';
+import { parseFrontMatter } from '../server/content/front-matter.ts';
+import { markdownToSafeHtml } from '../server/content/markdown.ts';
+import { loadPrerendered, markdownDigest, PRERENDERED_FILE } from '../server/content/prerendered.ts';
 import { PATHS } from '../server/paths.ts';
 
 test('Markdown becomes sanitised HTML: scripts, event handlers and javascript: links are removed', () => {
@@ -67,4 +70,33 @@ test('a post with an invalid date is refused at start with the file and field na
     'blog/bad/en.md': '---\ntitle: T\ndescription: d\ndate: yesterday\nauthor: A\n---\nx',
   });
   await expect(loadEmbeddedContent(dir)).rejects.toThrow(/bad\/en\.md: date must be a date YYYY-MM-DD/);
+});
+
+/** Every Markdown body under content/ (after its front matter), by file. */
+function contentBodies(dir = PATHS.content): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.md')) continue;
+    const file = join(entry.parentPath, entry.name);
+    out.set(file, parseFrontMatter(readFileSync(file, 'utf8'), file).body);
+  }
+  return out;
+}
+
+test('the build renders every content Markdown file to the same HTML the renderer gives, beside the server bundle', () => {
+  const prerendered = loadPrerendered(join(PATHS.root, 'dist', 'server'));
+  const bodies = contentBodies();
+  expect(bodies.size).toBeGreaterThanOrEqual(16);
+  for (const [file, body] of bodies) {
+    expect(prerendered.get(markdownDigest(body)), file).toBe(markdownToSafeHtml(body));
+  }
+  expect(JSON.parse(readFileSync(join(PATHS.root, 'dist', 'server', PRERENDERED_FILE), 'utf8'))).toBeTypeOf('object');
+});
+
+test('at start, content takes the HTML the build rendered, and renders only Markdown the build did not see', async () => {
+  const [legalFile, legalBody] = [...contentBodies()].find(([file]) => file.includes(join('legal', 'privacy', 'en.md')))!;
+  const content = await loadEmbeddedContent(PATHS.content, new Map([[markdownDigest(legalBody), '<p>rendered by the build</p>']]));
+  expect((await content.getLegal('privacy', 'en'))?.html, legalFile).toBe('<p>rendered by the build</p>');
+  const cookies = contentBodies().get(join(PATHS.content, 'legal', 'cookies', 'en.md'))!;
+  expect((await content.getLegal('cookies', 'en'))?.html).toBe(markdownToSafeHtml(cookies));
 });

@@ -1,7 +1,7 @@
 // Where the server's time goes under load: runs the production server (or the floor) with
 // `node --cpu-prof`, loads one page with autocannon, stops the server, and summarises the
 // .cpuprofile: self time by function, by module (app modules are told apart by esbuild's
-// `// path/to/file.ts` comments in dist/server/main.js) and by package, and the inclusive time
+// source map of dist/server/main.js) and by package, and the inclusive time
 // of the busiest functions.
 //
 // Usage: node scripts/bench/profile.ts [path=/es] [seconds=10] [--floor] [--client] [--startup]
@@ -10,7 +10,8 @@
 //   PROFILE_NO_BUILD=1 reuses dist/ (and bench-results/.floor for --floor: run npm run bench once).
 //   The profile stays in bench-results/profiles/.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { SourceMap, type SourceMapPayload } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import {
   APP_SERVER,
@@ -46,27 +47,23 @@ export type ProfileSummary = {
   byStage: { stage: string; ms: number; percent: number }[];
 };
 
-/** Line → bundled module, from esbuild's `// server/app.ts` comments in an unminified bundle. */
-function bundleModules(bundleFile: string): (line: number) => string {
-  if (!existsSync(bundleFile)) return () => relative(ROOT, bundleFile);
-  const starts: { line: number; module: string }[] = [];
-  readFileSync(bundleFile, 'utf8')
-    .split('\n')
-    .forEach((text, index) => {
-      const match = /^\/\/ ((?:server|client|shared|scripts)\/[\w./-]+\.tsx?)$/.exec(text);
-      if (match?.[1]) starts.push({ line: index, module: match[1] });
-    });
-  return (line) => {
-    let found = relative(ROOT, bundleFile);
-    for (const start of starts) {
-      if (start.line > line) break;
-      found = start.module;
-    }
-    return found;
+/** Position in the bundle → the source module or package, from the bundle's source map. */
+function bundleModules(bundleFile: string): (line: number, column: number) => string {
+  const mapFile = `${bundleFile}.map`;
+  if (!existsSync(mapFile)) return () => relative(ROOT, bundleFile);
+  const map = new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8')) as SourceMapPayload);
+  const dir = dirname(bundleFile);
+  return (line, column) => {
+    const entry = map.findEntry(line, column);
+    const source = 'originalSource' in entry ? entry.originalSource : undefined;
+    if (!source) return relative(ROOT, bundleFile);
+    const path = source.startsWith('file://') ? decodeURIComponent(new URL(source).pathname) : join(dir, source);
+    const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+    return nm?.[1] ?? relative(ROOT, path);
   };
 }
 
-function moduleOf(frame: CallFrame, bundles: Map<string, (line: number) => string>): string {
+function moduleOf(frame: CallFrame, bundles: Map<string, (line: number, column: number) => string>): string {
   const { url, functionName } = frame;
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
   if (url.startsWith('node:')) return 'node: internals';
@@ -74,7 +71,7 @@ function moduleOf(frame: CallFrame, bundles: Map<string, (line: number) => strin
   const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
   if (nm?.[1]) return nm[1];
   const bundle = bundles.get(path);
-  if (bundle) return bundle(frame.lineNumber);
+  if (bundle) return bundle(frame.lineNumber, frame.columnNumber);
   return relative(ROOT, path);
 }
 

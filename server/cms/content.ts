@@ -29,7 +29,7 @@ import { defaultLocale as siteDefaultLocale, isLocale, type Locale } from '../..
 import type { LegalDocument, Post, PostSummary } from '../../shared/page-data.ts';
 import { LEGAL_PAGES, type LegalPageKey } from '../../shared/routes.ts';
 import type { ContentSource } from '../content/source.ts';
-import { markdownToSafeHtml } from '../content/markdown.ts';
+import { loadMarkdown } from '../content/markdown-lazy.ts';
 import { HttpError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { blocksToMarkdown } from './blocks.ts';
@@ -161,7 +161,8 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
     return proxiedMediaPath(url, cmsOrigin);
   }
 
-  function toHtml(content: PostEntry['content']): string {
+  async function toHtml(content: PostEntry['content']): Promise<string> {
+    const { markdownToSafeHtml } = await loadMarkdown();
     const markdown = typeof content === 'string' ? content : blocksToMarkdown(content, { mediaUrl });
     // Images and links to the CMS's uploads go through the proxy (absolute ones before the
     // sanitiser, which only lets https images through; relative ones after it).
@@ -209,7 +210,7 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   async function fetchPost(slug: string, locale: Locale): Promise<CmsPost | null> {
     const body = await client.get('/api/posts', { 'filters[slug][$eq]': slug, locale, populate: 'cover' });
     const entry = validEntries(postSchema, normalizeEntries(body), 'post').find((e) => e.slug === slug);
-    return entry ? { ...toSummary(entry, locale), html: toHtml(entry.content) } : null;
+    return entry ? { ...toSummary(entry, locale), html: await toHtml(entry.content) } : null;
   }
 
   async function fetchLegal(page: LegalPageKey, locale: Locale): Promise<LegalDocument | null> {
@@ -217,7 +218,7 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
     const entry = validEntries(legalSchema, normalizeEntries(body), 'legal page').find((e) => e.page === page);
     if (!entry) return null;
     const { title, description, updatedAt } = entry;
-    return { page, title, description, updated: updatedAt, html: toHtml(entry.content), locale: entryLocale(entry, locale) };
+    return { page, title, description, updated: updatedAt, html: await toHtml(entry.content), locale: entryLocale(entry, locale) };
   }
 
   /** The entry in the locale, else (a missing translation) the default locale's. */

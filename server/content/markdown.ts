@@ -32,21 +32,3 @@ export function markdownToSafeHtml(markdown: string): string {
   const html = marked.parse(markdown) as string;
   return sanitizeHtml(html, SANITIZE).trim();
 }
-
-export type FrontMatter = Record<string, string>;
-
-/** A `---` block of `key: value` lines at the top of a file, and the body after it. */
-export function parseFrontMatter(source: string, fileName: string): { attributes: FrontMatter; body: string } {
-  const text = source.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
-  const match = /^---\n([\s\S]*?)\n---\n?/.exec(text);
-  if (!match) throw new Error(`${fileName}: missing front matter (a --- block with title, description…)`);
-  const attributes: FrontMatter = {};
-  for (const line of (match[1] ?? '').split('\n')) {
-    if (!line.trim()) continue;
-    const colon = line.indexOf(':');
-    if (colon < 1) throw new Error(`${fileName}: front matter line is not "key: value": ${JSON.stringify(line)}`);
-    const value = line.slice(colon + 1).trim().replace(/^(['"])(.*)\1$/, '$2');
-    attributes[line.slice(0, colon).trim()] = value;
-  }
-  return { attributes, body: text.slice(match[0].length) };
-}

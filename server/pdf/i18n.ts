@@ -126,7 +126,8 @@ export const TEXTS: Readonly<Record<PdfLocale, Texts>> = {
   },
 };
 
-// Intl objects are costly to build: one set per locale for the life of the process.
+// Intl objects are costly to build: one set per locale for the life of the process, made on
+// first use (not at start: they cost tens of milliseconds of the server's cold start).
 type Formatters = {
   date: Intl.DateTimeFormat;
   time: Intl.DateTimeFormat;
@@ -147,18 +148,23 @@ function formattersFor(locale: PdfLocale): Formatters {
   };
 }
 
-const FORMATTERS: Readonly<Record<PdfLocale, Formatters>> = { es: formattersFor('es'), en: formattersFor('en') };
+const made = new Map<PdfLocale, Formatters>();
+function formatters(locale: PdfLocale): Formatters {
+  let f = made.get(locale);
+  if (!f) made.set(locale, (f = formattersFor(locale)));
+  return f;
+}
 
 /** "22 de noviembre de 2026, 10:05" / "22 November 2026, 10:05": dateStyle+timeStyle would give "… at 10:05" in en-GB. */
 export function formatDateTime(date: Date, locale: PdfLocale): string {
-  const f = FORMATTERS[locale];
+  const f = formatters(locale);
   return `${f.date.format(date)}, ${f.time.format(date)}`;
 }
 
 /** A stored ISO timestamp as a table date ("22 nov 2026" / "22 Nov 2026"); unparseable input shown as is. */
 export function formatStoredDate(value: string, locale: PdfLocale): string {
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : FORMATTERS[locale].shortDate.format(date);
+  return Number.isNaN(date.getTime()) ? value : formatters(locale).shortDate.format(date);
 }
 
 /** A stored ISO timestamp with its time, for messages, where the hour matters. */
@@ -168,12 +174,12 @@ export function formatStoredDateTime(value: string, locale: PdfLocale): string {
 }
 
 export function formatNumber(value: number, locale: PdfLocale): string {
-  return FORMATTERS[locale].number.format(value);
+  return formatters(locale).number.format(value);
 }
 
 /** "1.234 usuarios" / "1 user": the plural category comes from Intl, the number is grouped. */
 export function formatCount(count: number, forms: { one: string; other: string }, locale: PdfLocale): string {
-  const form = FORMATTERS[locale].plural.select(count) === 'one' ? forms.one : forms.other;
+  const form = formatters(locale).plural.select(count) === 'one' ? forms.one : forms.other;
   return form.replace('{{count}}', formatNumber(count, locale));
 }
 
