@@ -1,13 +1,13 @@
 // `npm start`: build when the build is missing or older than any source, then serve.
-import module from 'node:module';
+// The build tools (esbuild) load only when a build is needed; dist/server/main.js turns on
+// Node's compile cache before it loads the server.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, isBuildStale, ROOT } from './build.ts';
+import { isBuildStale, ROOT } from './build-state.ts';
 
 if (isBuildStale()) {
   console.log('Building (the build is missing or older than the sources)…');
+  const { build } = await import('./build.ts');
   await build();
 }
-// Compiled code is cached on disk between starts (node_modules/.cache), for a faster cold start.
-module.enableCompileCache?.(join(ROOT, 'node_modules', '.cache', 'node-compile-cache'));
 await import(pathToFileURL(join(ROOT, 'dist', 'server', 'main.js')).href);

@@ -1,6 +1,7 @@
 // The server process: configuration, the app, listening, and a graceful stop. With
 // WEB_CONCURRENCY > 1 this process is the primary of a node:cluster and forks the workers.
 import cluster from 'node:cluster';
+import module from 'node:module';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { databaseFile, openDatabase } from './db/index.ts';
@@ -28,6 +29,9 @@ async function serve(config: Config, logger: Logger) {
       { port, startupMs: Math.round(performance.now() - started), worker: cluster.worker?.id },
       `listening on http://localhost:${port}`,
     );
+    // The modules of a start are compiled by now: write the compile cache (turned on by the
+    // build's entry, dist/server/main.js) for the next start, rather than only at exit.
+    module.flushCompileCache?.();
   });
   server.on('error', (error) => {
     logger.fatal({ err: error }, 'server error');

@@ -14,6 +14,8 @@ import type { LoadOptions, LoadResult } from './load.ts';
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const RESULTS = join(ROOT, 'bench-results');
 export const APP_SERVER = join(ROOT, 'dist', 'server', 'main.js');
+/** The bundle the entry (APP_SERVER) loads, with its source map (for profiles). */
+export const APP_BUNDLE = join(ROOT, 'dist', 'server', 'server.js');
 export const MANIFEST = join(ROOT, 'dist', 'client', 'manifest.json');
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // Where the server's time goes under load: runs the production server (or the floor) with
 // `node --cpu-prof`, loads one page with autocannon, stops the server, and summarises the
 // .cpuprofile: self time by function, by module (app modules are told apart by esbuild's
-// source map of dist/server/main.js) and by package, and the inclusive time
+// source map of dist/server/server.js) and by package, and the inclusive time
 // of the busiest functions.
 //
 // Usage: node scripts/bench/profile.ts [path=/es] [seconds=10] [--floor] [--client] [--startup]
@@ -14,6 +14,7 @@ import { SourceMap, type SourceMapPayload } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import {
+  APP_BUNDLE,
   APP_SERVER,
   buildApp,
   cleanup,
@@ -208,7 +209,7 @@ async function main() {
     await stopProcess(server.child, 15_000);
     const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`No .cpuprofile in ${profileDir}`);
-    print(summarise(JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile, [APP_SERVER, floorBundle]), 0);
+    print(summarise(JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile, [APP_BUNDLE, floorBundle]), 0);
     cleanup();
     return;
   }
@@ -225,7 +226,7 @@ async function main() {
   const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`No .cpuprofile in ${profileDir}`);
   const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
-  const summary = summarise(profile, [APP_SERVER, floorBundle]);
+  const summary = summarise(profile, [APP_BUNDLE, floorBundle]);
   // The whole run (start-up, warm-up, load) is in the profile: per-request figures divide by
   // every request served (warm-up included); start-up (~0.3 s of CPU) inflates them a little.
   print(summary, warm.requests + result.requests);
