@@ -7,9 +7,10 @@ import helmet from 'helmet';
 import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { i18n, TFunction } from 'i18next';
+import type { i18n } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
 import type { PagePayload } from '../shared/page-data.ts';
+import type { Translate } from '../shared/translate.ts';
 import { matchRoute } from '../shared/routes.ts';
 import { isSafeLocalPath } from '../shared/safe-path.ts';
 import { sanitizeBranding, type Branding } from '../shared/branding.ts';
@@ -42,7 +43,7 @@ import { createCmsProxy } from './cms/proxy.ts';
 import { loadEmbeddedContent } from './content/embedded.ts';
 import type { ContentSource } from './content/source.ts';
 import { hashedAssets, publicFiles } from './http/static-assets.ts';
-import { createI18n, i18nMiddleware, messagesOf } from './i18n/index.ts';
+import { createI18n, i18nMiddleware, messagesOf, rememberingTranslate } from './i18n/index.ts';
 import { rootLocaleRedirect } from './i18n/root-redirect.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { PATHS } from './paths.ts';
@@ -221,7 +222,7 @@ export async function createApp(deps: AppDeps) {
     logger.warn('SESSION_SECRET is not set: using a random one for this process (sessions end when it restarts)');
   }
   // Made once: a fixed translator and the messages serialised for the page, per locale.
-  const translators = Object.fromEntries(LOCALE_CODES.map((l) => [l, i18n.getFixedT(l)])) as Record<Locale, TFunction>;
+  const translators = Object.fromEntries(LOCALE_CODES.map((l) => [l, rememberingTranslate(i18n.getFixedT(l))])) as Record<Locale, Translate>;
   const messagesJson = Object.fromEntries(
     LOCALE_CODES.map((l) => {
       const json = jsonForScript(messagesOf(i18n, l));

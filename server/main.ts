@@ -25,13 +25,12 @@ async function serve(config: Config, logger: Logger) {
   const server = app.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
-    logger.info(
-      { port, startupMs: Math.round(performance.now() - started), worker: cluster.worker?.id },
-      `listening on http://localhost:${port}`,
-    );
+    const startupMs = Math.round(performance.now() - started);
     // The modules of a start are compiled by now: write the compile cache (turned on by the
-    // build's entry, dist/server/main.js) for the next start, rather than only at exit.
+    // build's entry, dist/server/main.js) for the next start, rather than only at exit. Before
+    // the log line: the build primes the cache by waiting for it.
     module.flushCompileCache?.();
+    logger.info({ port, startupMs, worker: cluster.worker?.id }, `listening on http://localhost:${port}`);
   });
   server.on('error', (error) => {
     logger.fatal({ err: error }, 'server error');

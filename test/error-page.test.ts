@@ -7,7 +7,7 @@ import { PATHS } from '../server/paths.ts';
 import { readManifest } from '../server/render/manifest.ts';
 import { renderPage } from '../server/render/render-page.tsx';
 import { errorInfo } from '../server/render/resolve.ts';
-import { createI18n, messagesOf } from '../server/i18n/index.ts';
+import { createI18n, messagesOf, rememberingTranslate } from '../server/i18n/index.ts';
 
 const i18n = await createI18n(PATHS.locales);
 const manifest = readManifest(PATHS.manifest);
@@ -74,7 +74,23 @@ test('the last-resort page is in Spanish for Spanish pages', async () => {
 });
 
 test("the error page shows the error's message; an unknown middleware reads 'Unknown middleware {name}' with 500", () => {
-  const t = i18n.getFixedT('en');
+  const t = rememberingTranslate(i18n.getFixedT('en'));
   expect(errorInfo(new UnknownMiddlewareError('isMagic'), t)).toEqual({ status: 500, message: 'Unknown middleware isMagic' });
   expect(errorInfo(new Error('secret internals'), t)).toEqual({ status: 500, message: 'Error' });
+});
+
+test('translations are remembered: the same answers as i18next, each key and parameters asked of it once', () => {
+  const real = i18n.getFixedT('es');
+  let calls = 0;
+  const counting = ((...args: Parameters<typeof real>) => {
+    calls++;
+    return real(...args);
+  }) as typeof real;
+  const t = rememberingTranslate(counting);
+  expect(t('pages.blog.title')).toBe(real('pages.blog.title'));
+  expect(t('pages.blog.title')).toBe('Blog');
+  expect(t('pages.home.description', { siteName: 'Uno' })).toBe(real('pages.home.description', { siteName: 'Uno' }));
+  expect(t('pages.home.description', { siteName: 'Dos' })).toBe(real('pages.home.description', { siteName: 'Dos' }));
+  expect(t('pages.home.description', { siteName: 'Uno' })).toContain('Uno');
+  expect(calls).toBe(3);
 });

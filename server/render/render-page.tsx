@@ -176,14 +176,17 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
   const cache = options.renderCache;
   const cached = cache?.get(key);
   if (cached) {
-    // One buffer with its length: no chunked encoding, no string flattened or encoded again.
-    const nonce = Buffer.from(options.nonce);
-    const markup = cached.parts.flatMap((part, i) => (i === 0 ? [part] : [nonce, part]));
-    const body = Buffer.concat([Buffer.from(head), ...markup, ...tail.map(toBuffer)]);
+    // The pieces as they are (the markup and the messages are bytes already: nothing copied or
+    // encoded again), with the length announced (no chunked encoding), in one corked write.
+    const pieces: Piece[] = [head, ...cached.parts.flatMap((part, i) => (i === 0 ? [part] : [options.nonce, part])), ...tail];
+    const length = pieces.reduce((sum, piece) => sum + (typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length), 0);
     res.status(payload.status);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.setHeader('Content-Length', body.length);
-    res.end(body);
+    res.setHeader('Content-Length', length);
+    res.cork();
+    for (let i = 0; i < pieces.length - 1; i++) res.write(pieces[i]!);
+    res.end(pieces[pieces.length - 1]);
+    res.uncork();
     return;
   }
   // A render that reported an error is never kept.

@@ -1,12 +1,12 @@
 // From a URL to what to show: match the route table, run the guards, load the page's data.
 // The HTML renderer and the /_data endpoint both call this, so a client navigation sees
 // exactly what a full page load would (same status, same redirects, same data).
-import type { TFunction } from 'i18next';
 import { runGuards, UnknownMiddlewareError } from '../../shared/guards.ts';
 import type { Locale } from '../../shared/locales.ts';
 import type { DataResponse, ErrorInfo, PagePayload } from '../../shared/page-data.ts';
 import { formOfPath, matchRoute, routePath, type Route, type RouteParams } from '../../shared/routes.ts';
 import { isBrandedPath, type Branding } from '../../shared/branding.ts';
+import type { Translate } from '../../shared/translate.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { Session } from '../auth/session.ts';
 import type { FormTokens } from '../contact/form-token.ts';
@@ -23,7 +23,7 @@ export type ResolveDeps = {
   branding?: (userName: string) => Promise<Branding | null>;
   origin: string;
   siteName: string;
-  translator: (locale: Locale) => TFunction;
+  translator: (locale: Locale) => Translate;
   onError?: (error: unknown, url: string) => void;
 };
 
@@ -63,7 +63,7 @@ export function errorPayload(
 }
 
 /** The error shown to a visitor: our own errors keep their message; anything else is "Error". */
-export function errorInfo(error: unknown, t: TFunction): ErrorInfo {
+export function errorInfo(error: unknown, t: Translate): ErrorInfo {
   if (error instanceof HttpError) {
     return { status: error.status, message: error.messageKey ? t(error.messageKey) : error.message };
   }
@@ -131,7 +131,7 @@ function pagePayload(
   params: Record<string, string>,
   data: unknown,
   meta: { title?: string; description?: string } | undefined,
-  t: TFunction,
+  t: Translate,
 ): PagePayload {
   const title = route.base === 'index' ? null : (meta?.title ?? t(`pages.${route.page}.title`));
   return {

@@ -1,0 +1,28 @@
+// Issue 7, cold start: what the build leaves for the server's start (the suite's global setup
+// builds when the build is stale).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { PATHS } from '../server/paths.ts';
+
+const SERVER_DIST = join(PATHS.root, 'dist', 'server');
+
+test('the build primes the compile cache beside the bundle, so that a deployed build starts without compiling', () => {
+  const files = readdirSync(join(SERVER_DIST, '.compile-cache'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  expect(files.length).toBeGreaterThan(0);
+});
+
+test('the entry turns the compile cache on before it loads the bundle', () => {
+  const entry = readFileSync(join(SERVER_DIST, 'main.js'), 'utf8');
+  expect(entry.indexOf('enableCompileCache')).toBeGreaterThan(-1);
+  expect(entry.indexOf('enableCompileCache')).toBeLessThan(entry.indexOf("import('./server.js')"));
+});
+
+test('the server bundle carries its dependencies, except the native, lazily loaded and React ones', () => {
+  const bundle = readFileSync(join(SERVER_DIST, 'server.js'), 'utf8');
+  const imported = [...bundle.matchAll(/\bfrom\s*"([^"./][^"]*)"|\bimport\(\s*"([^"./][^"]*)"\s*\)/g)].map((m) => m[1] ?? m[2]);
+  const packages = new Set(imported.filter((name) => name && !name.startsWith('node:')).map((name) => name!.split('/')[0]));
+  expect([...packages].sort()).toEqual(expect.arrayContaining(['better-sqlite3', 'react', 'react-dom']));
+  for (const bundled of ['express', 'zod', 'i18next', 'helmet', 'pino', 'jose', 'marked', 'sanitize-html'])
+    expect(packages).not.toContain(bundled);
+});
