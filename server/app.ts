@@ -222,7 +222,10 @@ export async function createApp(deps: AppDeps) {
     logger.warn('SESSION_SECRET is not set: using a random one for this process (sessions end when it restarts)');
   }
   // Made once: a fixed translator and the messages serialised for the page, per locale.
-  const translators = Object.fromEntries(LOCALE_CODES.map((l) => [l, rememberingTranslate(i18n.getFixedT(l))])) as Record<Locale, Translate>;
+  const translators = Object.fromEntries(LOCALE_CODES.map((l) => [l, rememberingTranslate(i18n.getFixedT(l))])) as Record<
+    Locale,
+    Translate
+  >;
   const messagesJson = Object.fromEntries(
     LOCALE_CODES.map((l) => {
       const json = jsonForScript(messagesOf(i18n, l));
