@@ -20,6 +20,7 @@ import { StaticRouter } from 'react-router-dom';
 import { App } from '../../client/app.tsx';
 import type { BootData } from '../../client/boot.ts';
 import { loadPage } from '../../client/pages/registry.ts';
+import { jsonForScript } from '../../server/render/html.ts';
 
 export type FloorPage = {
   /** The document up to and including `<div id="root">`. */
@@ -31,13 +32,6 @@ export type FloorPage = {
   boot: BootData;
   nonce: string;
 };
-
-const SCRIPT_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
-
-/** JSON safe inside <script>: the same output as server/render/html.ts jsonForScript, in one pass. */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => SCRIPT_ESCAPES[c] ?? c);
-}
 
 const file = process.env.FLOOR_PAGE;
 if (!file) throw new Error('FLOOR_PAGE (the captured page JSON) is required');
@@ -68,7 +62,7 @@ app.get('/', (_req, res) => {
             else res.once('drain', () => callback());
           },
           final(callback) {
-            res.end(page.bootOpen + scriptJson(page.boot) + page.bootClose);
+            res.end(page.bootOpen + jsonForScript(page.boot) + page.bootClose);
             callback();
           },
         });
