@@ -219,7 +219,7 @@ async function precompress(): Promise<void> {
   }
 }
 
-export async function build(options: { quiet?: boolean } = {}): Promise<void> {
+export async function build(options: { quiet?: boolean; primeCompileCache?: boolean } = {}): Promise<void> {
   const started = performance.now();
   // Keep earlier builds' hashed assets: pages already open in a browser may still ask for them
   // after a deploy. Only the manifest and the server bundle are replaced.
@@ -238,7 +238,8 @@ export async function build(options: { quiet?: boolean } = {}): Promise<void> {
   const buildId = createHash('sha256').update(JSON.stringify({ entry, pages, messages })).digest('hex').slice(0, 12);
   const manifest = { buildId, entry, pages, messages };
   await writeFile(join(CLIENT_OUT, 'manifest.json'), JSON.stringify(manifest, null, 2));
-  await primeCompileCache();
+  // Not for `npm run dev`, which rebuilds on every change and restarts the server anyway.
+  if (options.primeCompileCache !== false) await primeCompileCache();
   await writeFile(BUILD_INFO, JSON.stringify({ buildId, builtAt: new Date().toISOString() }));
   if (!options.quiet) console.log(`build ${buildId} done in ${Math.round(performance.now() - started)} ms`);
 }

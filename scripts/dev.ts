@@ -25,7 +25,7 @@ function restart(reason: string) {
   restartTimer = setTimeout(async () => {
     console.log(`[dev] ${reason}: rebuilding and restarting`);
     try {
-      await build({ quiet: true });
+      await build({ quiet: true, primeCompileCache: false });
     } catch (error) {
       console.error('[dev] build failed:', (error as Error).message);
       return;
@@ -37,7 +37,7 @@ function restart(reason: string) {
   }, 100);
 }
 
-await build();
+await build({ primeCompileCache: false });
 startServer();
 
 // esbuild's incremental contexts notice source changes precisely; the full build then writes
