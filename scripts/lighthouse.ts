@@ -12,7 +12,7 @@
 // LIGHTHOUSE_COMPARE_CONSENT=1 runs everything a second time with the consent cookie set (no
 // banner), to tell what the banner costs. LIGHTHOUSE_RUNS (3): audits per page and form factor,
 // the median (by performance score) reported. LIGHTHOUSE_NO_BUILD=1 reuses dist/.
-// LIGHTHOUSE_CHROME overrides the browser path.
+// LIGHTHOUSE_CHROME overrides the browser path. LIGHTHOUSE_PAGES=contact,blog audits only those.
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Config, type Flags } from 'lighthouse';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -50,11 +50,14 @@ const CHROME_FLAGS = [
   '--accept-lang=es-ES,es',
 ];
 
-const PAGES = [
+const ALL_PAGES = [
   { name: 'home', path: '/' },
   { name: 'blog', path: '/blog' },
   { name: 'contact', path: '/Contact' },
 ] as const;
+const ONLY = (process.env.LIGHTHOUSE_PAGES ?? '').split(',').filter(Boolean);
+const PAGES = ONLY.length ? ALL_PAGES.filter((p) => ONLY.includes(p.name)) : ALL_PAGES;
+if (PAGES.length === 0) throw new Error(`LIGHTHOUSE_PAGES names no page of ${ALL_PAGES.map((p) => p.name).join(', ')}`);
 const FORM_FACTORS = ['mobile', 'desktop'] as const;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 type Category = (typeof CATEGORIES)[number];
