@@ -39,9 +39,12 @@ function PageView({ payload }: { payload: PagePayload }) {
 
 const messageCache = new Map<Locale, Messages>();
 
-/** The other locale's messages load on demand: one request, then cached (seed-spec §4). */
-async function messagesFor(locale: Locale, boot: BootData): Promise<Messages> {
-  if (locale === boot.payload.locale) return boot.messages;
+/**
+ * A locale's messages: the hashed JSON file of the build (immutable, preloaded by the page for
+ * its own locale), one request per locale, then cached; the other locale's on demand when
+ * switching (seed-spec §4).
+ */
+export async function messagesFor(locale: Locale, boot: Pick<BootData, 'messageUrls'>): Promise<Messages> {
   const cached = messageCache.get(locale);
   if (cached) return cached;
   const response = await fetch(boot.messageUrls[locale]);

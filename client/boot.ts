@@ -7,12 +7,19 @@ import type { Messages } from '../shared/translate.ts';
 export type BootData = {
   payload: PagePayload;
   messages: Messages;
-  /** Hashed URLs of each locale's messages, loaded on demand when switching locale. */
+  /** Hashed URLs of each locale's messages (immutable JSON files of the build). */
   messageUrls: Record<Locale, string>;
   siteName: string;
   /** The visitor's cookie choice (null: not made yet) and whether there are analytics at all. */
   consent: { current: Consent | null; analyticsConfigured: boolean };
 };
+
+/**
+ * What the page carries in its boot script: the boot data but the messages, which the entry
+ * loads from `messageUrls` (preloaded by the page, cached by the browser and the service worker
+ * across pages) before hydrating. The server renders with the messages all the same.
+ */
+export type PageBoot = Omit<BootData, 'messages'>;
 
 export const BOOT_ELEMENT_ID = '__BOOT__';
 

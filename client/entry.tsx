@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { App } from './app.tsx';
-import { BOOT_ELEMENT_ID, type BootData } from './boot.ts';
+import { App, messagesFor } from './app.tsx';
+import { BOOT_ELEMENT_ID, type PageBoot } from './boot.ts';
 import { loadPage } from './pages/registry.ts';
 import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
 import { installFetchTracking } from './runtime/loading.ts';
@@ -12,7 +12,7 @@ import './styles/app.css';
 const bootElement = document.getElementById(BOOT_ELEMENT_ID);
 const root = document.getElementById('root');
 if (!bootElement || !root) throw new Error('Server markup is missing #root or the boot data');
-const boot = JSON.parse(bootElement.textContent ?? '') as BootData;
+const boot = JSON.parse(bootElement.textContent ?? '') as PageBoot;
 
 // (The server's inline script has marked <html class="js"> before the first paint, so that
 // the burger menu starts folded without a layout shift.)
@@ -20,14 +20,17 @@ const boot = JSON.parse(bootElement.textContent ?? '') as BootData;
 installFetchTracking();
 
 async function start() {
-  // The current page's chunk is already modulepreloaded: resolve it before hydrating so that
-  // hydration never suspends (no fallback flash, no mismatch).
-  if (boot.payload.state.kind === 'page') await loadPage(boot.payload.state.page);
+  // The current page's chunk and the messages are already preloaded: resolve both before
+  // hydrating so that hydration never suspends (no fallback flash, no mismatch).
+  const [messages] = await Promise.all([
+    messagesFor(boot.payload.locale, boot),
+    boot.payload.state.kind === 'page' && loadPage(boot.payload.state.page),
+  ]);
   hydrateRoot(
     root!,
     <StrictMode>
       <BrowserRouter>
-        <App boot={boot} />
+        <App boot={{ ...boot, messages }} />
       </BrowserRouter>
     </StrictMode>,
   );

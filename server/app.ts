@@ -47,7 +47,6 @@ import { createI18n, i18nMiddleware, messagesOf, rememberingTranslate } from './
 import { rootLocaleRedirect } from './i18n/root-redirect.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { PATHS } from './paths.ts';
-import { jsonForScript } from './render/html.ts';
 import { createNonceSource } from './http/nonce.ts';
 import { readManifest, type ClientManifest } from './render/manifest.ts';
 import { createRenderCache, renderKey } from './render/render-cache.ts';
@@ -226,14 +225,19 @@ export async function createApp(deps: AppDeps) {
     Locale,
     Translate
   >;
-  const messagesJson = Object.fromEntries(
-    LOCALE_CODES.map((l) => {
-      const json = jsonForScript(messagesOf(i18n, l));
-      return [l, { bytes: Buffer.from(json), digest: renderKey(json) }];
-    }),
-  ) as Record<Locale, { bytes: Buffer; digest: string }>;
+  const messagesDigest = Object.fromEntries(LOCALE_CODES.map((l) => [l, renderKey(JSON.stringify(messagesOf(i18n, l)))])) as Record<
+    Locale,
+    string
+  >;
   const renderCache = config.RENDER_CACHE_MB > 0 ? createRenderCache({ maxBytes: config.RENDER_CACHE_MB * 1024 * 1024 }) : undefined;
-  const messageUrls = Object.fromEntries(LOCALE_CODES.map((l) => [l, manifest.messages[l] ?? ''])) as Record<Locale, string>;
+  // The pages load their messages from the build's hashed files: a build without them cannot serve.
+  const messageUrls = Object.fromEntries(
+    LOCALE_CODES.map((l) => {
+      const url = manifest.messages[l];
+      if (!url) throw new Error(`The build has no messages for "${l}" (dist/client/manifest.json): run npm run build`);
+      return [l, url];
+    }),
+  ) as Record<Locale, string>;
 
   const resolveDeps: ResolveDeps = {
     content,
@@ -470,7 +474,7 @@ export async function createApp(deps: AppDeps) {
       siteName: config.SITE_NAME,
       nonce: nonceOf(res),
       messages: messagesOf(i18n, payload.locale),
-      messagesJson: messagesJson[payload.locale],
+      messagesDigest: messagesDigest[payload.locale],
       renderCache,
       messageUrls,
       consent: { current: res.locals.consent ?? null, analyticsConfigured: Boolean(analyticsIds.gtm || analyticsIds.ga) },

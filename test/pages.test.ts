@@ -224,3 +224,32 @@ test('a POST to a page that takes none is a clean 405', async () => {
   expect(res.status).toBe(405);
   expect(res.headers.allow).toBe('GET, HEAD');
 });
+
+test.each(['/', '/en', '/en/blog', '/en/login'])(
+  '%s carries no message bundle: the boot script names the hashed messages file, which the head preloads (with scripts) and /assets serves',
+  async (path) => {
+    const app = await testApp();
+    const res = await request(app).get(path).set('Accept-Encoding', 'identity');
+    const boot = JSON.parse(/<script type="application\/json" id="__BOOT__"[^>]*>([\s\S]*?)<\/script>/.exec(res.text)![1]!) as {
+      messages?: unknown;
+      messageUrls: Record<string, string>;
+      payload: { locale: string };
+    };
+    expect(boot.messages).toBeUndefined();
+    const url = boot.messageUrls[boot.payload.locale]!;
+    expect(url).toMatch(/^\/assets\/messages-(es|en)-[0-9a-f]{10}\.json$/);
+    // Preloaded only when scripts run (no wasted download without JavaScript): the head's first script adds the link.
+    const head = res.text.slice(0, res.text.indexOf('</head>'));
+    expect(head).toMatch(
+      /<script nonce="[^"]+">document\.documentElement\.classList\.add\('js'\);[^<]*l\.rel='preload';l\.as='fetch';l\.crossOrigin='anonymous';/,
+    );
+    expect(head).toContain(`l.href="${url}"`);
+    expect(head).not.toContain('<link rel="preload" href="/assets/messages-');
+    const messages = await request(app).get(url);
+    expect(messages.status).toBe(200);
+    expect(messages.headers['cache-control']).toContain('immutable');
+    expect((messages.body as { nav?: unknown }).nav).toBeTypeOf('object');
+    // The page itself is small: the messages (~20 kB) travel once, cached across pages.
+    expect(Buffer.byteLength(res.text)).toBeLessThan(12_000);
+  },
+);

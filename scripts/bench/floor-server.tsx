@@ -1,7 +1,7 @@
 // The benchmark's floor: a bare Express 5 server that streams the app's real home page React
 // tree with renderToPipeableStream, and nothing else. No helmet, no cookies, no session, no
 // i18next, no compression, no request log, no route matching or guards, no data loading: the
-// page data (the boot JSON: payload, messages) and the document shell around React's stream
+// page data (the boot JSON, and the messages it names) and the document shell around React's stream
 // are captured once from the running app's own /es answer (run.ts writes them to FLOOR_PAGE).
 // Each request then does the work any server must do for this very page: render the same
 // React tree (StrictMode > StaticRouter > App with the same boot data) and serialise the boot
@@ -18,7 +18,8 @@ import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { App } from '../../client/app.tsx';
-import type { BootData } from '../../client/boot.ts';
+import type { PageBoot } from '../../client/boot.ts';
+import type { Messages } from '../../shared/translate.ts';
 import { loadPage } from '../../client/pages/registry.ts';
 import { jsonForScript } from '../../server/render/html.ts';
 
@@ -29,7 +30,10 @@ export type FloorPage = {
   bootOpen: string;
   /** From the boot script's `</script>` to the end of the document. */
   bootClose: string;
-  boot: BootData;
+  /** The page's boot data (without the messages, as in the page)… */
+  boot: PageBoot;
+  /** …and the messages React renders with (the page loads them from their hashed URL). */
+  messages: Messages;
   nonce: string;
 };
 
@@ -48,7 +52,7 @@ app.get('/', (_req, res) => {
   const stream = renderToPipeableStream(
     <StrictMode>
       <StaticRouter location={page.boot.payload.url}>
-        <App boot={page.boot} />
+        <App boot={{ ...page.boot, messages: page.messages }} />
       </StaticRouter>
     </StrictMode>,
     {

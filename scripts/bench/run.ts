@@ -187,7 +187,7 @@ function blogPostPath(blogHtml: string): string {
 }
 
 /** Splits the app's page into the floor's parts: the shell before React, the boot data, the shell after. */
-function capturePage(html: string): FloorPage {
+function capturePage(html: string, messages: FloorPage['messages']): FloorPage {
   const rootOpen = '<div id="root">';
   const headEnd = html.indexOf(rootOpen);
   const boot = /<\/div>(<script type="application\/json" id="__BOOT__"[^>]*>)([\s\S]*?)(<\/script>[\s\S]*)$/.exec(html);
@@ -198,6 +198,7 @@ function capturePage(html: string): FloorPage {
     bootOpen: `</div>${boot[1]}`,
     bootClose: boot[3],
     boot: JSON.parse(boot[2]) as FloorPage['boot'],
+    messages,
     nonce: /nonce="([^"]+)"/.exec(boot[1])?.[1] ?? '',
   };
 }
@@ -406,7 +407,9 @@ async function main() {
   // machine hits both alike, and the best round of each is kept.
   const homeHtml = (await getText(`${app.base}/es`, identity)).body;
   const floorPageFile = join(FLOOR_DIR, 'home.json');
-  writeFileSync(floorPageFile, JSON.stringify(capturePage(homeHtml)));
+  const homeBoot = capturePage(homeHtml, {}).boot;
+  const messages = JSON.parse((await getText(`${app.base}${homeBoot.messageUrls[homeBoot.payload.locale]}`, identity)).body) as FloorPage['messages'];
+  writeFileSync(floorPageFile, JSON.stringify(capturePage(homeHtml, messages)));
   const floor = await startServer(
     'floor',
     join(FLOOR_DIR, 'floor-server.js'),

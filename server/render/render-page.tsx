@@ -10,7 +10,7 @@ import { brandingCssVariables } from '../../shared/branding.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
 import type { Messages } from '../../shared/translate.ts';
 import { App } from '../../client/app.tsx';
-import { BOOT_ELEMENT_ID, BRANDING_STYLE_ID, type BootData } from '../../client/boot.ts';
+import { BOOT_ELEMENT_ID, BRANDING_STYLE_ID, type BootData, type PageBoot } from '../../client/boot.ts';
 import { loadPage } from '../../client/pages/registry.ts';
 import { escapeHtml, jsonForScript } from './html.ts';
 import { preloadsFor, stylesheetsFor, type ClientManifest } from './manifest.ts';
@@ -21,11 +21,8 @@ export type RenderOptions = {
   siteName: string;
   nonce: string;
   messages: Messages;
-  /**
-   * The same messages, serialised once at start (they are most of the page's boot data), with
-   * a digest of that JSON (what the render cache's key uses instead of the whole text).
-   */
-  messagesJson?: { bytes: Buffer; digest: string };
+  /** A digest of those messages, made at start (the render cache's key uses it instead of the messages). */
+  messagesDigest?: string;
   messageUrls: BootData['messageUrls'];
   consent: BootData['consent'];
   /** Extra tags for <head> (the analytics, after consent). */
@@ -59,8 +56,12 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
   const parts = [
     `<!DOCTYPE html><html lang="${payload.locale}"><head><meta charset="utf-8">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    // Before the first paint, so that the burger menu starts folded (no layout shift later).
-    `<script nonce="${options.nonce}">document.documentElement.classList.add('js')</script>`,
+    // Before the first paint, so that the burger menu starts folded (no layout shift later);
+    // and, only when scripts run, the preload of the messages the entry fetches before
+    // hydrating (mode cors, same-origin credentials: hence crossOrigin, for the fetch to use it).
+    `<script nonce="${options.nonce}">document.documentElement.classList.add('js');` +
+      `var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='anonymous';` +
+      `l.href=${jsonForScript(options.messageUrls[payload.locale])};document.head.appendChild(l)</script>`,
     `<title>${escapeHtml(head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(head.description)}">`,
     head.robots ? `<meta name="robots" content="${escapeHtml(head.robots)}">` : '',
@@ -77,36 +78,25 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
   return parts.join('');
 }
 
-/** Written as they are: strings (UTF-8) and bytes prepared at start. */
+/** Written as they are: strings (UTF-8) and bytes kept from an earlier render. */
 type Piece = string | Buffer;
-const toBuffer = (piece: Piece): Buffer => (typeof piece === 'string' ? Buffer.from(piece) : piece);
 
 /**
- * The boot data as JSON for a <script> (the messages part comes pre-serialised when given),
- * and the render cache's key: a digest of everything React's markup depends on.
+ * The page's boot script: the boot data but the messages (PageBoot: the entry loads them from
+ * their hashed URL), and the render cache's key: a digest of everything React's markup depends
+ * on — that JSON and the messages.
  */
-function bootJson(payload: PagePayload, options: RenderOptions): { json: Piece[]; key: string } {
-  const boot = bootOf(payload, options);
-  if (!options.messagesJson) {
-    const json = jsonForScript(boot);
-    return { json: [json], key: renderKey(json) };
-  }
-  const { messages: _serialised, ...rest } = boot;
-  const others = Object.entries(rest)
-    .map(([key, value]) => `${JSON.stringify(key)}:${jsonForScript(value)}`)
-    .join(',');
-  return {
-    json: [`{${others},"messages":`, options.messagesJson.bytes, '}'],
-    key: renderKey(`${others}\u0000${options.messagesJson.digest}`),
-  };
+function bootJson(payload: PagePayload, options: RenderOptions): { json: string; key: string } {
+  const { messages, ...pageBoot } = bootOf(payload, options);
+  const json = jsonForScript(pageBoot satisfies PageBoot);
+  return { json, key: renderKey(`${json}\u0000${options.messagesDigest ?? renderKey(JSON.stringify(messages))}`) };
 }
 
-function documentTail(bootJson: Piece[], options: RenderOptions): Piece[] {
-  return [
-    `</div><script type="application/json" id="${BOOT_ELEMENT_ID}" nonce="${options.nonce}">`,
-    ...bootJson,
-    `</script><script type="module" src="${options.manifest.entry.file}" nonce="${options.nonce}"></script></body></html>`,
-  ];
+function documentTail(bootJson: string, options: RenderOptions): string {
+  return (
+    `</div><script type="application/json" id="${BOOT_ELEMENT_ID}" nonce="${options.nonce}">${bootJson}</script>` +
+    `<script type="module" src="${options.manifest.entry.file}" nonce="${options.nonce}"></script></body></html>`
+  );
 }
 
 /** seed-spec §8: if the error page itself fails, a plain page that cannot fail. */
@@ -125,7 +115,7 @@ export function lastResortPage(locale: string, details: string | null): string {
 }
 
 /** Writes React's stream to `res`, then `tail`; with `keep`, also hands over the whole markup. */
-function sinkInto(res: Response, tail: Piece[], keep?: (markup: Buffer) => void): Writable {
+function sinkInto(res: Response, tail: string, keep?: (markup: Buffer) => void): Writable {
   const chunks: Buffer[] | null = keep ? [] : null;
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -134,7 +124,7 @@ function sinkInto(res: Response, tail: Piece[], keep?: (markup: Buffer) => void)
       else res.once('drain', () => callback());
     },
     final(callback) {
-      res.end(Buffer.concat(tail.map(toBuffer)));
+      res.end(tail);
       if (chunks && keep) keep(Buffer.concat(chunks));
       callback();
     },
@@ -161,7 +151,7 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
   };
 
   let head: string;
-  let tail: Piece[];
+  let tail: string;
   let key: string;
   try {
     if (payload.state.kind === 'page') await loadPage(payload.state.page);
@@ -176,9 +166,9 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
   const cache = options.renderCache;
   const cached = cache?.get(key);
   if (cached) {
-    // The pieces as they are (the markup and the messages are bytes already: nothing copied or
-    // encoded again), with the length announced (no chunked encoding), in one corked write.
-    const pieces: Piece[] = [head, ...cached.parts.flatMap((part, i) => (i === 0 ? [part] : [options.nonce, part])), ...tail];
+    // The pieces as they are (the markup is bytes already: nothing copied or encoded again),
+    // with the length announced (no chunked encoding), in one corked write.
+    const pieces: Piece[] = [head, ...cached.parts.flatMap((part, i) => (i === 0 ? [part] : [options.nonce, part])), tail];
     const length = pieces.reduce((sum, piece) => sum + (typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length), 0);
     res.status(payload.status);
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
