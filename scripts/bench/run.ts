@@ -408,7 +408,9 @@ async function main() {
   const homeHtml = (await getText(`${app.base}/es`, identity)).body;
   const floorPageFile = join(FLOOR_DIR, 'home.json');
   const homeBoot = capturePage(homeHtml, {}).boot;
-  const messages = JSON.parse((await getText(`${app.base}${homeBoot.messageUrls[homeBoot.payload.locale]}`, identity)).body) as FloorPage['messages'];
+  const messages = JSON.parse(
+    (await getText(`${app.base}${homeBoot.messageUrls[homeBoot.payload.locale]}`, identity)).body,
+  ) as FloorPage['messages'];
   writeFileSync(floorPageFile, JSON.stringify(capturePage(homeHtml, messages)));
   const floor = await startServer(
     'floor',

@@ -42,7 +42,6 @@ test(`a ${SECONDS} s mixed load (pages, login, contact) at 50 connections: 0 err
         { method: 'POST', path: '/en/Contact', headers: form, body: contact.toString() },
       ],
     });
-    // eslint-disable-next-line no-console
     console.info(
       `mixed load: ${result.requests.total} requests, ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms`,
     );
