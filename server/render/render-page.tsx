@@ -60,8 +60,8 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
     // and, only when scripts run, the preload of the messages the entry fetches before
     // hydrating (mode cors, same-origin credentials: hence crossOrigin, for the fetch to use it).
     `<script nonce="${options.nonce}">document.documentElement.classList.add('js');` +
-      `var l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='anonymous';` +
-      `l.href=${jsonForScript(options.messageUrls[payload.locale])};document.head.appendChild(l)</script>`,
+      `{const l=document.createElement('link');l.rel='preload';l.as='fetch';l.crossOrigin='anonymous';` +
+      `l.href=${jsonForScript(options.messageUrls[payload.locale])};document.head.appendChild(l)}</script>`,
     `<title>${escapeHtml(head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(head.description)}">`,
     head.robots ? `<meta name="robots" content="${escapeHtml(head.robots)}">` : '',
