@@ -34,7 +34,7 @@ import { analyticsAllowed, analyticsTags, ANALYTICS_HOSTS, consentHandler, readC
 import { requireSameOrigin } from './http/same-origin.ts';
 import { serviceWorkerRoutes } from './sw/routes.ts';
 import { pdfRouter } from './pdf/routes.ts';
-import { findUser } from './api/users.ts';
+import { accountNameFor, findUser } from './api/users.ts';
 import type { Config } from './config.ts';
 import { createStrapiBranding } from './cms/branding.ts';
 import { createStrapiClient } from './cms/client.ts';
@@ -213,10 +213,12 @@ export async function createApp(deps: AppDeps) {
       : deps.mailer
         ? createNotifier(contactStore, deps.mailer, logger)
         : null;
-  const loginGuard = createLoginGuard(createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000), {
-    perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
-    perIp: config.LOGIN_MAX_FAILURES_PER_IP,
-  });
+  const loginGuard = createLoginGuard(
+    createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000),
+    { perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, perIp: config.LOGIN_MAX_FAILURES_PER_IP },
+    // With the built-in API, a user name and an e-mail of one account share its limit.
+    config.API_URL ? undefined : (identifier) => accountNameFor(db, identifier),
+  );
   if (config.sessionSecretGenerated) {
     logger.warn('SESSION_SECRET is not set: using a random one for this process (sessions end when it restarts)');
   }

@@ -222,6 +222,15 @@ test('after LOGIN_MAX_FAILURES_PER_ACCOUNT failures the account answers 429 with
   expect((await login(app, 'olga_org', DEFAULT_PASSWORD)).status).toBe(200);
 });
 
+test('failures by user name and by e-mail count against the same account limit', async () => {
+  const { app } = await freshApp([CARLA], { LOGIN_MAX_FAILURES_PER_ACCOUNT: '2' });
+  expectError(await login(app, 'carla.client', 'wrong password'), 401, 'invalid_credentials');
+  expectError(await login(app, 'carla@example.com', 'wrong password'), 401, 'invalid_credentials');
+  // Two failures on the one account, whichever identifier: the limit is reached for both.
+  expectError(await login(app, 'carla.client', DEFAULT_PASSWORD), 429, 'too_many_attempts');
+  expectError(await login(app, 'carla@example.com', DEFAULT_PASSWORD), 429, 'too_many_attempts');
+});
+
 test('after LOGIN_MAX_FAILURES_PER_IP failures on any accounts the address answers 429 with Retry-After', async () => {
   const { app } = await freshApp([CARLA], { LOGIN_MAX_FAILURES_PER_IP: '4' });
   for (const identifier of ['ghost1', 'ghost2', 'ghost3', 'carla.client']) {

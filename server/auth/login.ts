@@ -7,9 +7,19 @@ import type { RateLimiter } from './rate-limit.ts';
 
 export type LoginGuard = <T>(req: Request, identifier: string, attempt: () => Promise<T>) => Promise<T>;
 
-export function createLoginGuard(limiter: RateLimiter, limits: { perAccount: number; perIp: number }): LoginGuard {
+/**
+ * `accountOf` names the account behind an identifier (user name or e-mail), so that both count
+ * against one limit; without it (an external API) or for an unknown identifier, the identifier
+ * itself is the key (trimmed, case-insensitive).
+ */
+export function createLoginGuard(
+  limiter: RateLimiter,
+  limits: { perAccount: number; perIp: number },
+  accountOf?: (identifier: string) => string | null,
+): LoginGuard {
   return async (req, identifier, attempt) => {
-    const accountKey = `login:account:${identifier.trim().toLowerCase()}`;
+    const trimmed = identifier.trim();
+    const accountKey = `login:account:${(accountOf?.(trimmed) ?? trimmed).toLowerCase()}`;
     const ipKey = `login:ip:${req.ip ?? 'unknown'}`;
     const wait = Math.max(limiter.retryAfter(accountKey, limits.perAccount), limiter.retryAfter(ipKey, limits.perIp));
     if (wait > 0) throw new TooManyAttemptsError(wait);
