@@ -15,7 +15,7 @@ import { markdownDigest, PRERENDERED_FILE } from '../server/content/prerendered.
 import { serviceWorkerBuildOptions } from '../server/sw/build.ts';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { BUILD_INFO, DIST, ROOT } from './build-state.ts';
-import { serverNodeFlags } from './server-flags.ts';
+import { builtServerArgs } from './server-flags.ts';
 
 export { BUILD_INFO, isBuildStale, ROOT, SOURCE_DIRS, SOURCE_FILES } from './build-state.ts';
 
@@ -110,7 +110,7 @@ await import('./server.js');
  */
 async function primeCompileCache(): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'prime-'));
-  const child = spawn(process.execPath, [...serverNodeFlags(), join(DIST, 'server', 'main.js')], {
+  const child = spawn(process.execPath, builtServerArgs(), {
     env: {
       ...process.env,
       NODE_ENV: 'production',

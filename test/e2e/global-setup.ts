@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { build, isBuildStale, ROOT } from '../../scripts/build.ts';
-import { serverNodeFlags } from '../../scripts/server-flags.ts';
+import { builtServerArgs } from '../../scripts/server-flags.ts';
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -66,7 +66,7 @@ export default async function setup(project: TestProject) {
   const baseURL = `http://127.0.0.1:${port}`;
   // A throw-away data directory (database, uploads) and fresh secrets: production requires them.
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
-  const child = spawn(process.execPath, [...serverNodeFlags(), join(ROOT, 'dist', 'server', 'main.js')], {
+  const child = spawn(process.execPath, builtServerArgs(), {
     cwd: ROOT,
     env: {
       ...process.env,

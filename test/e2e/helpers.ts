@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { serverNodeFlags } from '../../scripts/server-flags.ts';
+import { builtServerArgs } from '../../scripts/server-flags.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -137,7 +137,7 @@ export async function startServer(env: Record<string, string> = {}, dataDir?: st
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'e2e-extra-'));
-  const child = spawn(process.execPath, [...serverNodeFlags(), join(ROOT, 'dist', 'server', 'main.js')], {
+  const child = spawn(process.execPath, builtServerArgs(), {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serverNodeFlags } from '../../scripts/server-flags.ts';
+import { builtServerArgs } from '../../scripts/server-flags.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -39,7 +39,7 @@ export async function startServer(env: Record<string, string> = {}, prepare?: (d
   const dataDir = mkdtempSync(join(tmpdir(), 'site-proc-'));
   prepare?.(dataDir);
   let output = '';
-  const child = spawn(process.execPath, [...serverNodeFlags(), join(ROOT, 'dist', 'server', 'main.js')], {
+  const child = spawn(process.execPath, builtServerArgs(), {
     cwd: ROOT,
     env: {
       ...process.env,
