@@ -1,11 +1,11 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { createUser } from '../server/api/users.ts';
 import { loadConfig } from '../server/config.ts';
+import { createLogger } from '../server/logger.ts';
 import { serverNodeFlags } from '../scripts/server-flags.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
 
@@ -18,7 +18,8 @@ function capturingLogger() {
     },
   });
   return {
-    logger: pino({ level: 'info', redact: { paths: ['req.headers.cookie', '*.password', '*.token'], censor: '[redacted]' } }, stream),
+    // The server's own logger, writing to the test's stream.
+    logger: createLogger('info', stream),
     lines,
   };
 }
