@@ -1,17 +1,15 @@
 // The Express application, composed in the order a request meets it. Read top to bottom to
 // know where a request goes.
 import compression from 'compression';
-import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import cluster from 'node:cluster';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { i18n } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
 import type { PagePayload } from '../shared/page-data.ts';
 import type { Translate } from '../shared/translate.ts';
-import { matchRoute } from '../shared/routes.ts';
+import { matchRoute, ROUTES } from '../shared/routes.ts';
 import { isSafeLocalPath } from '../shared/safe-path.ts';
 import { sanitizeBranding, type Branding } from '../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../shared/constants.ts';
@@ -30,10 +28,11 @@ import { databaseFile, openDatabase, type Db } from './db/index.ts';
 import { createFormTokens } from './contact/form-token.ts';
 import { contactMessages } from './contact/messages.ts';
 import { createNotifier, smtpMailer, type Mailer } from './contact/notify.ts';
-import { analyticsAllowed, analyticsTags, ANALYTICS_HOSTS, consentHandler, readConsent } from './http/consent.ts';
+import { analyticsAllowed, analyticsTags, ANALYTICS_HOSTS, consentHandler } from './http/consent.ts';
+import { requestContext } from './http/request-context.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
-import { serviceWorkerRoutes } from './sw/routes.ts';
-import { pdfRouter } from './pdf/routes.ts';
+import { mountServiceWorker } from './sw/routes.ts';
+import { pdfRoutes } from './pdf/routes.ts';
 import { accountNameFor, findUser } from './api/users.ts';
 import type { Config } from './config.ts';
 import { createStrapiBranding } from './cms/branding.ts';
@@ -47,7 +46,6 @@ import { createI18n, i18nMiddleware, messagesOf, rememberingTranslate } from './
 import { rootLocaleRedirect } from './i18n/root-redirect.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { PATHS } from './paths.ts';
-import { createNonceSource } from './http/nonce.ts';
 import { readManifest, type ClientManifest } from './render/manifest.ts';
 import { createRenderCache, renderKey } from './render/render-cache.ts';
 import { lastResortPage, renderPage } from './render/render-page.tsx';
@@ -259,70 +257,29 @@ export async function createApp(deps: AppDeps) {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('etag', false);
 
-  // 0. A request id (kept from a trusted proxy's X-Request-Id when well-formed) and one log
-  //    line per request: method, path (never the query), status, duration.
-  app.use((req, res, next) => {
-    const given = req.get('x-request-id');
-    const id = given && /^[A-Za-z0-9._-]{8,64}$/.test(given) ? given : randomUUID();
-    res.locals.requestId = id;
-    res.setHeader('X-Request-Id', id);
-    if (draining) res.setHeader('Connection', 'close');
-    // Which worker answered (WEB_CONCURRENCY > 1): a worker index, useful to ops, nothing more.
-    if (cluster.worker) res.setHeader('X-Worker', String(cluster.worker.id));
-    const started = process.hrtime.bigint();
-    res.once('finish', () => {
-      if (!logger.isLevelEnabled('info')) return;
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ reqId: id, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
-    });
-    next();
-  });
-
-  // 1. A fresh nonce per request, for every script the page carries (CSP below).
-  const nextNonce = createNonceSource();
-  app.use((_req, res, next) => {
-    res.locals.cspNonce = nextNonce();
-    next();
-  });
-
-  // 2. Cookies, and the visitor's cookie consent (the CSP below depends on it).
-  app.use(cookieParser());
-  app.use(readConsent());
+  // 0. What every request carries (http/request-context.ts): an id (kept from a trusted proxy's
+  //    X-Request-Id when well-formed) and one log line (method, path — never the query —,
+  //    status, duration); a fresh nonce for every script the page carries; its cookies and the
+  //    visitor's consent; and the strict Content-Security-Policy with that nonce: scripts only
+  //    from us and only with the nonce, no inline styles, no framing; analytics hosts only once
+  //    the visitor consented and the ids are configured (docs/decisions/003).
   const analyticsIds = {
     ...(config.ANALYTICS_GTM_ID ? { gtm: config.ANALYTICS_GTM_ID } : {}),
     ...(config.ANALYTICS_GA_ID ? { ga: config.ANALYTICS_GA_ID } : {}),
   };
-  const withAnalytics = (res: unknown, hosts: string[]) =>
-    analyticsAllowed(analyticsIds, (res as express.Response).locals.consent) ? hosts.join(' ') : '';
+  app.use(
+    requestContext({
+      logger,
+      csp: { upgradeInsecureRequests: isProduction, analyticsHosts: ANALYTICS_HOSTS },
+      analyticsAllowed: (consent) => analyticsAllowed(analyticsIds, consent),
+      draining: () => draining,
+    }),
+  );
 
-  // 3. Security headers with a strict Content-Security-Policy: scripts only from us and only
-  //    with this request's nonce; no inline styles; no framing.
+  // 1. The other security headers (the policy above is ours: helmet would build it per request).
   app.use(
     helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          // Analytics hosts only once the visitor consented and the ids are configured.
-          scriptSrc: [
-            "'self'",
-            (_req, res) => `'nonce-${nonceOf(res as express.Response)}'`,
-            (_req, res) => withAnalytics(res, ANALYTICS_HOSTS.script),
-          ],
-          // Nonce'd <style> only for the per-user branding colours of the first paint.
-          styleSrc: ["'self'", (_req, res) => `'nonce-${nonceOf(res as express.Response)}'`],
-          imgSrc: ["'self'", 'data:', (_req, res) => withAnalytics(res, ANALYTICS_HOSTS.img)],
-          fontSrc: ["'self'"],
-          connectSrc: ["'self'", (_req, res) => withAnalytics(res, ANALYTICS_HOSTS.connect)],
-          manifestSrc: ["'self'"],
-          workerSrc: ["'self'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-          ...(isProduction ? { upgradeInsecureRequests: [] } : {}),
-        },
-      },
+      contentSecurityPolicy: false,
       // Same-origin form posts must carry a real Origin header (docs/decisions/004-csrf.md).
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       strictTransportSecurity: isProduction ? { maxAge: 31536000, includeSubDomains: true } : false,
@@ -330,10 +287,10 @@ export async function createApp(deps: AppDeps) {
     }),
   );
 
-  // 3. Compression for everything dynamic (hashed assets are small and cached for a year).
+  // 2. Compression for everything dynamic (hashed assets are small and cached for a year).
   app.use(compression());
 
-  // 4. Liveness, and readiness (the database answers; the CMS too when there is one).
+  // 3. Liveness, and readiness (the database answers; the CMS too when there is one).
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok', worker: cluster.worker?.id ?? null });
   });
@@ -354,11 +311,11 @@ export async function createApp(deps: AppDeps) {
       .json({ status: ready ? 'ready' : 'not ready', checks });
   });
 
-  // 5. Static files: hashed build assets are immutable; public/ files get a short cache.
+  // 4. Static files: hashed build assets are immutable; public/ files get a short cache.
   app.use('/assets', ...hashedAssets(join(PATHS.clientBuild, 'assets')));
   app.use(publicFiles(PATHS.public));
   // The service worker (scope /) and the offline fallback pages it shows.
-  app.use(serviceWorkerRoutes({ manifest, workerFile: join(PATHS.clientBuild, 'sw.js'), siteName: config.SITE_NAME, logger }));
+  mountServiceWorker(app, { manifest, workerFile: join(PATHS.clientBuild, 'sw.js'), siteName: config.SITE_NAME, logger });
   app.get('/robots.txt', (_req, res) => {
     res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robotsTxt(config.PUBLIC_URL));
   });
@@ -369,12 +326,12 @@ export async function createApp(deps: AppDeps) {
       .send(await sitemapXml(config.PUBLIC_URL, content));
   });
 
-  // 6. Cookies and the session (a bad or expired one is cleared), then the CSRF check for
+  // 5. The session (a bad or expired one is cleared), then the CSRF check for
   //    every state-changing request.
   app.use(sessionMiddleware(codec));
   app.use(requireSameOrigin(config.PUBLIC_URL));
 
-  // 7. The API: built-in on SQLite, or the external one through a proxy. Browsers authenticate
+  // 6. The API: built-in on SQLite, or the external one through a proxy. Browsers authenticate
   //    with the session cookie, which becomes the Bearer token here; never a token in JS.
   if (config.API_URL) {
     app.use('/api', await createApiProxy(config.API_URL, logger));
@@ -397,14 +354,14 @@ export async function createApp(deps: AppDeps) {
     );
   }
 
-  // 7b. CMS media and public reads through our origin, so that the CSP stays 'self'.
+  // 6b. CMS media and public reads through our origin, so that the CSP stays 'self'.
   if (config.CMS_URL) app.use('/cms', createCmsProxy({ url: config.CMS_URL, logger }));
 
-  // 8. The request's language (whitelisted codes only), and the bare root's redirect.
+  // 7. The request's language (whitelisted codes only), and the bare root's redirect.
   app.use(i18nMiddleware(i18n));
-  app.use(rootLocaleRedirect({ cookieEnabled: config.LOCALE_COOKIE }));
+  app.get('/', rootLocaleRedirect({ cookieEnabled: config.LOCALE_COOKIE }));
 
-  // 9. Page data for client navigations: the same resolution as a page load.
+  // 8. Page data for client navigations: the same resolution as a page load.
   app.get('/_data', async (req, res) => {
     const path = typeof req.query.path === 'string' ? req.query.path : '';
     if (!path.startsWith('/') || path.startsWith('//') || path.length > 2048) {
@@ -419,7 +376,7 @@ export async function createApp(deps: AppDeps) {
     } else res.json({ kind: 'payload', payload: result.payload });
   });
 
-  // 10. Forms posted to their page (login, profile, change password) and logout.
+  // 9. Forms posted to their page (login, profile, change password) and logout.
   const forms = createFormHandlers({
     backend,
     codec,
@@ -446,26 +403,27 @@ export async function createApp(deps: AppDeps) {
   });
   app.post(['/logout', '/es/logout', '/en/logout'], forms.logout);
   app.post(['/consent', '/es/consent', '/en/consent'], ...consentHandler());
-  app.post('/{*splat}', ...forms.bodyParsers, (req, res, next) => {
+  // The pages that take a form, in all their forms (a POST anywhere else is a 405 below).
+  const formPaths = ROUTES.filter((route) => forms.pagePost(route)).map((route) => route.fullPath);
+  app.post(formPaths, ...forms.bodyParsers, (req, res, next) => {
     const match = matchRoute(req.path);
     const handler = match?.kind === 'route' ? forms.pagePost(match.route) : null;
     if (!handler) return next();
     return handler(req, res, next);
   });
 
-  // 11. PDF documents of the private area.
-  app.use(
-    pdfRouter({
-      backend,
-      contact: contactStore,
-      siteName: config.SITE_NAME,
-      logger,
-      userRecord: (userName) => (config.API_URL ? null : findUser(db, userName)),
-      brandColor: async (userName) => (await branding(userName))?.color ?? null,
-    }),
-  );
+  // 10. PDF documents of the private area.
+  const pdf = pdfRoutes({
+    backend,
+    contact: contactStore,
+    siteName: config.SITE_NAME,
+    logger,
+    userRecord: (userName) => (config.API_URL ? null : findUser(db, userName)),
+    brandColor: async (userName) => (await branding(userName))?.color ?? null,
+  });
+  app.get(pdf.paths, pdf.handler);
 
-  // 12. Every page: match, guard, load, then stream.
+  // 11. Every page: match, guard, load, then stream.
   const sendPage = async (req: Request, res: express.Response, payload: PagePayload) => {
     // Private pages, signed-in views and errors are never stored (DESIGN.md §3).
     const cacheable = !payload.user && payload.state.kind === 'page' && payload.status === 200;
@@ -495,14 +453,16 @@ export async function createApp(deps: AppDeps) {
     }
     await sendPage(req, res, result.payload);
   };
-  app.get('/{*splat}', renderHandler);
+  // Any path (unmatched ones answer the 404 page): a middleware rather than a '/{*splat}' route,
+  // whose wildcard Express would decode into a parameter nobody reads, on every page request.
+  app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? renderHandler(req, res, next) : next()));
 
-  // 13. Anything else (e.g. a POST to a page that takes none).
+  // 12. Anything else (e.g. a POST to a page that takes none).
   app.use((req, res) => {
     res.status(405).set('Allow', 'GET, HEAD').type('text/plain').send(`Method ${req.method} not allowed on ${req.path}`);
   });
 
-  // 14. Errors: a clean answer, never a stack trace in production.
+  // 13. Errors: a clean answer, never a stack trace in production.
   const onError: ErrorRequestHandler = (
     error: { status?: number; statusCode?: number; expose?: boolean; message?: string },
     req: Request,

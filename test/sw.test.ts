@@ -23,7 +23,7 @@ import {
   type SwConfig,
 } from '../client/sw/strategy.ts';
 import { serviceWorkerBuildOptions } from '../server/sw/build.ts';
-import { OFFLINE_PAGES, precacheUrls, serviceWorkerRoutes, serviceWorkerScript } from '../server/sw/routes.ts';
+import { OFFLINE_PAGES, precacheUrls, mountServiceWorker, serviceWorkerScript } from '../server/sw/routes.ts';
 import type { ClientManifest } from '../server/render/manifest.ts';
 import { ROOT } from '../server/paths.ts';
 
@@ -191,7 +191,7 @@ describe('the server: /sw.js and the offline pages', () => {
     writeFileSync(workerFile, WORKER_CODE);
     app = express();
     app.set('etag', false);
-    app.use(serviceWorkerRoutes({ manifest: MANIFEST, workerFile, siteName: 'the <product>' }));
+    mountServiceWorker(app, { manifest: MANIFEST, workerFile, siteName: 'the <product>' });
     app.use((_req, res) => {
       res.status(418).send('fell through');
     });
@@ -242,14 +242,12 @@ describe('the server: /sw.js and the offline pages', () => {
   it('without a built worker, /sw.js is a 404 that no cache keeps', async () => {
     const warnings: string[] = [];
     const bare = express();
-    bare.use(
-      serviceWorkerRoutes({
-        manifest: MANIFEST,
-        workerFile: join(dir, 'missing.js'),
-        siteName: 'x',
-        logger: { warn: (_details, message) => warnings.push(message) },
-      }),
-    );
+    mountServiceWorker(bare, {
+      manifest: MANIFEST,
+      workerFile: join(dir, 'missing.js'),
+      siteName: 'x',
+      logger: { warn: (_details, message) => warnings.push(message) },
+    });
     const res = await request(bare).get('/sw.js').expect(404);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(warnings).toHaveLength(1);

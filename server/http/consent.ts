@@ -1,14 +1,7 @@
 // Cookie consent on the server: which analytics a response may load, the CSP hosts that
 // follow from it, the scripts in the page, and POST /consent for browsers without JavaScript.
 import express, { type RequestHandler } from 'express';
-import {
-  CONSENT_COOKIE,
-  CONSENT_MAX_AGE_DAYS,
-  parseConsent,
-  serializeConsent,
-  type AnalyticsIds,
-  type Consent,
-} from '../../shared/consent.ts';
+import { CONSENT_COOKIE, CONSENT_MAX_AGE_DAYS, serializeConsent, type AnalyticsIds, type Consent } from '../../shared/consent.ts';
 import { safeRedirectPath } from '../../shared/safe-path.ts';
 
 declare module 'express-serve-static-core' {
@@ -27,13 +20,6 @@ export const ANALYTICS_HOSTS = {
   ],
   img: ['https://www.google-analytics.com', 'https://www.googletagmanager.com'],
 };
-
-export function readConsent(): RequestHandler {
-  return (req, res, next) => {
-    res.locals.consent = parseConsent((req.cookies as Record<string, unknown>)[CONSENT_COOKIE]);
-    next();
-  };
-}
 
 export function analyticsAllowed(ids: AnalyticsIds, consent: Consent | null | undefined): boolean {
   return Boolean((ids.gtm || ids.ga) && consent?.analytics);

@@ -1,6 +1,6 @@
 // The PDF documents (issue 6): "my profile" for every signed-in user, and for admins the users
 // report and the contact-messages report. Localised by the URL prefix, never cached.
-import express, { type Request, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import { formOfPath, routePath } from '../../shared/routes.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
@@ -48,10 +48,18 @@ async function allUsers(backend: Backend, token: string): Promise<UserList['item
   return users;
 }
 
-export function pdfRouter(deps: PdfDeps) {
-  const router = express.Router();
+type PdfKind = keyof typeof PDF_PATHS;
 
-  const handle = (kind: keyof typeof PDF_PATHS) => async (req: Request, res: Response) => {
+/** Each document in the three locale forms of seed-spec §2: path → document. */
+const PDF_ROUTES = new Map<string, PdfKind>(
+  ['', '/es', '/en'].flatMap((prefix) =>
+    (Object.keys(PDF_PATHS) as PdfKind[]).map((kind) => [`${prefix}/${PDF_PATHS[kind]}`, kind] as const),
+  ),
+);
+
+/** The documents' paths and their handler, for one GET route: `app.get(pdf.paths, pdf.handler)`. */
+export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHandler } {
+  const handle = async (kind: PdfKind, req: Request, res: Response) => {
     const form = formOfPath(req.path);
     const session = res.locals.session;
     if (!session) {
@@ -99,10 +107,13 @@ export function pdfRouter(deps: PdfDeps) {
     }
   };
 
-  for (const prefix of ['', '/es', '/en']) {
-    for (const kind of Object.keys(PDF_PATHS) as (keyof typeof PDF_PATHS)[]) {
-      router.get(`${prefix}/${PDF_PATHS[kind]}`, (req, res) => void handle(kind)(req, res));
-    }
-  }
-  return router;
+  return {
+    paths: [...PDF_ROUTES.keys()],
+    handler: (req, res, next) => {
+      // Express matches paths without regard to case or a trailing slash: the documents have one form.
+      const kind = PDF_ROUTES.get(req.path);
+      if (!kind) return next();
+      void handle(kind, req, res);
+    },
+  };
 }

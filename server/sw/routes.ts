@@ -2,7 +2,7 @@
 // this build's version, precache list and offline pages injected in front) and the offline
 // fallback pages (/offline, /es/offline, /en/offline): small static documents, no scripts,
 // shown by the worker when a page that is not stored on the device cannot be loaded.
-import express, { type RequestHandler, type Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { existsSync, readFileSync } from 'node:fs';
 import type { SwConfig } from '../../client/sw/strategy.ts';
 import { DEFAULT_LOCALE } from '../../shared/constants.ts';
@@ -133,10 +133,11 @@ export function offlineHandler(manifest: ClientManifest, siteName: string): Requ
   };
 }
 
-/** Both, as one router to mount before the pages: `app.use(serviceWorkerRoutes({ ... }))`. */
-export function serviceWorkerRoutes(options: { manifest: ClientManifest; workerFile: string; siteName: string; logger?: Warn }): Router {
-  const router = express.Router();
-  router.get(SERVICE_WORKER_PATH, serviceWorkerHandler(options));
-  router.get(OFFLINE_ROUTES, offlineHandler(options.manifest, options.siteName));
-  return router;
+/** Both, mounted on `app` before the pages: `mountServiceWorker(app, { ... })` (two GET routes, no sub-router). */
+export function mountServiceWorker(
+  app: Pick<Router, 'get'>,
+  options: { manifest: ClientManifest; workerFile: string; siteName: string; logger?: Warn },
+): void {
+  app.get(SERVICE_WORKER_PATH, serviceWorkerHandler(options));
+  app.get(OFFLINE_ROUTES, offlineHandler(options.manifest, options.siteName));
 }

@@ -1,0 +1,44 @@
+// The Content-Security-Policy (docs/decisions/003): scripts only from us and only with the
+// response's nonce, no inline styles but the nonce'd branding <style>, no framing. The policy
+// differs between responses only by the nonce and by the analytics hosts (allowed once the
+// visitor consented and the ids are configured), so both versions are written once at start
+// and a response's header is its template with the nonce put in: no directive list is built
+// per request (issue 7: nothing per request that can be done at start).
+export type AnalyticsHosts = { script: string[]; connect: string[]; img: string[] };
+
+export type CspOptions = {
+  /** Adds upgrade-insecure-requests (production is served over HTTPS). */
+  upgradeInsecureRequests: boolean;
+  analyticsHosts: AnalyticsHosts;
+};
+
+const NONCE = '\u0000nonce\u0000';
+
+function policy(options: CspOptions, analytics: boolean): string {
+  const hosts = (list: string[]) => (analytics ? list : []);
+  const directives: [string, ...string[]][] = [
+    ['default-src', "'self'"],
+    ['script-src', "'self'", `'nonce-${NONCE}'`, ...hosts(options.analyticsHosts.script)],
+    ['style-src', "'self'", `'nonce-${NONCE}'`],
+    ['img-src', "'self'", 'data:', ...hosts(options.analyticsHosts.img)],
+    ['font-src', "'self'"],
+    ['connect-src', "'self'", ...hosts(options.analyticsHosts.connect)],
+    ['manifest-src', "'self'"],
+    ['worker-src', "'self'"],
+    ['object-src', "'none'"],
+    ['base-uri', "'self'"],
+    ['form-action', "'self'"],
+    ['frame-ancestors', "'none'"],
+    ...(options.upgradeInsecureRequests ? [['upgrade-insecure-requests'] as [string]] : []),
+  ];
+  return directives.map((directive) => directive.join(' ')).join(';');
+}
+
+/** `(nonce, analytics) → header value`, from the two templates made here. */
+export function createCspHeader(options: CspOptions): (nonce: string, analytics: boolean) => string {
+  const [without, withAnalytics] = [policy(options, false), policy(options, true)].map((text) => text.split(NONCE));
+  return (nonce, analytics) => {
+    if (!/^[A-Za-z0-9+/=_-]+$/.test(nonce)) throw new Error(`Not a CSP nonce: ${JSON.stringify(nonce)}`);
+    return (analytics ? withAnalytics! : without!).join(nonce);
+  };
+}
