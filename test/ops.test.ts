@@ -157,6 +157,10 @@ test('a 1 MB header is refused with 431 by the HTTP server, and the server keeps
   server.close();
 });
 
+test('npm start turns allocation-site pretenuring off, so that in-flight requests do not fill the old generation (decision 007)', () => {
+  expect(serverNodeFlags()).toContain('--no-allocation-site-pretenuring');
+});
+
 test('npm start bounds the V8 heap (young generation and old space), so that RSS under load stays within 150 MB', () => {
   const flags = serverNodeFlags();
   const value = (name: string) => Number(flags.find((f) => f.startsWith(`--${name}=`))?.split('=')[1]);
