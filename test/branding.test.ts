@@ -2,7 +2,7 @@ import request from 'supertest';
 import { expect, test } from 'vitest';
 import { readableTextColor } from '../shared/branding.ts';
 import { createUser } from '../server/api/users.ts';
-import { embeddedBranding } from '../server/branding/embedded.ts';
+import { BRANDING_CACHE_MS, embeddedBranding } from '../server/branding/embedded.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -131,4 +131,29 @@ test('the navbar text stays readable on any branding colour', () => {
   expect(readableTextColor('#ffffff')).toBe('#062326');
   expect(readableTextColor('#30B7BB')).toBe('#062326');
   expect(readableTextColor('#1d4ed8')).toBe('#ffffff');
+});
+
+test('embedded branding is read from the database once per user within BRANDING_CACHE_MS, not on every page', async () => {
+  const { db } = await setup();
+  let now = 1_000;
+  const store = embeddedBranding(db, { now: () => now });
+  store.setBranding('acme', { color: '#1d4ed8' });
+  expect(await store.getBranding('acme')).toMatchObject({ color: '#1d4ed8' });
+  // Another process (a second worker) changes it: this one answers from memory for a while…
+  embeddedBranding(db).setBranding('acme', { color: '#ffcc00' });
+  now += BRANDING_CACHE_MS - 1;
+  expect(await store.getBranding('acme')).toMatchObject({ color: '#1d4ed8' });
+  // …then reads it again.
+  now += 2;
+  expect(await store.getBranding('acme')).toMatchObject({ color: '#ffcc00' });
+});
+
+test('a branding change made through this process shows at once', async () => {
+  const { db } = await setup();
+  const store = embeddedBranding(db);
+  expect(await store.getBranding('acme')).toBeNull();
+  store.setBranding('acme', { color: '#1d4ed8' });
+  expect(await store.getBranding('acme')).toMatchObject({ color: '#1d4ed8' });
+  store.setBranding('acme', { color: null });
+  expect(await store.getBranding('acme')).toBeNull();
 });

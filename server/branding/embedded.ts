@@ -1,7 +1,14 @@
 // Branding in embedded mode: one row per CLI/ORG user in the database, edited by the admin.
+// Read on every /client and /organization page, so kept in memory for a few seconds (no
+// database read per request, issue 7): a change made through this process shows at once, one
+// made through another worker (WEB_CONCURRENCY > 1) within BRANDING_CACHE_MS.
 import { sanitizeBranding, type Branding } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Db } from '../db/index.ts';
+import { createTtlCache } from '../cms/cache.ts';
+
+/** How long a worker keeps a user's branding before reading it again. */
+export const BRANDING_CACHE_MS = 10_000;
 
 export type BrandingSource = {
   /** The user's branding, or null for the defaults. Never throws for a missing record. */
@@ -10,14 +17,25 @@ export type BrandingSource = {
 
 type Row = { color: string | null; logo: string | null };
 
-export function embeddedBranding(db: Db): BrandingSource & {
+export function embeddedBranding(
+  db: Db,
+  options: { cacheMs?: number; now?: () => number } = {},
+): BrandingSource & {
   setBranding(userName: string, changes: { color?: string | null; logo?: string | null }): Branding | null;
 } {
   const read = db.prepare<[string], Row>('SELECT color, logo FROM branding WHERE user_name = ?');
   const toBranding = (row: Row | undefined): Branding | null => sanitizeBranding(row, DEFAULT_NAVBAR_COLOR);
+  const cacheMs = options.cacheMs ?? BRANDING_CACHE_MS;
+  const cache = createTtlCache<Branding | null>({ now: options.now ?? Date.now, maxEntries: 10_000 });
+  const load = (userName: string) => {
+    const branding = toBranding(read.get(userName));
+    cache.set(userName, branding, cacheMs);
+    return branding;
+  };
   return {
     async getBranding(userName) {
-      return toBranding(read.get(userName));
+      const cached = cache.get(userName);
+      return cached?.fresh ? cached.value : load(userName);
     },
     setBranding(userName, changes) {
       db.prepare(
@@ -33,7 +51,7 @@ export function embeddedBranding(db: Db): BrandingSource & {
         setColor: changes.color !== undefined ? 1 : 0,
         setLogo: changes.logo !== undefined ? 1 : 0,
       });
-      return toBranding(read.get(userName));
+      return load(userName);
     },
   };
 }
