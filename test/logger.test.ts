@@ -1,17 +1,11 @@
 // The server's logs (issue 7: structured logs with no secrets or tokens in them).
-import { Writable } from 'node:stream';
 import { expect, test } from 'vitest';
-import { CENSORED, censorSecrets, createLogger } from '../server/logger.ts';
+import { CENSORED, censorSecrets } from '../server/logger.ts';
+import { capturingLogger } from './helpers/log.ts';
 
 function capture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      lines.push(chunk.toString());
-      callback();
-    },
-  });
-  return { logger: createLogger('info', stream), lines: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+  const { logger, lines } = capturingLogger();
+  return { logger, lines: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
 test('a value under a password, token, jwt, secret, cookie or authorization key is redacted at any depth', () => {

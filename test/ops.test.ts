@@ -1,28 +1,12 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { createUser } from '../server/api/users.ts';
 import { loadConfig } from '../server/config.ts';
-import { createLogger } from '../server/logger.ts';
 import { serverNodeFlags } from '../scripts/server-flags.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
-
-function capturingLogger() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      lines.push(chunk.toString());
-      callback();
-    },
-  });
-  return {
-    // The server's own logger, writing to the test's stream.
-    logger: createLogger('info', stream),
-    lines,
-  };
-}
+import { capturingLogger } from './helpers/log.ts';
 
 test('every response carries a request id, and one structured log line per request names it', async () => {
   const { logger, lines } = capturingLogger();
