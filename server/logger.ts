@@ -52,5 +52,9 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     // formatter first): shaping them again would name their type "Object".
     serializers: { err: (shaped: unknown) => shaped },
   };
-  return destination ? pino(options, destination) : pino(options);
+  // Asynchronous writes to stdout: a line goes out at once when nothing is being written, and
+  // lines made meanwhile go out together, so that a busy server makes one write for many lines
+  // and a slow reader of stdout (a full pipe) never stalls the event loop. Pino flushes what is
+  // pending when the process exits.
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }

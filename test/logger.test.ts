@@ -1,6 +1,7 @@
 // The server's logs (issue 7: structured logs with no secrets or tokens in them).
 import { expect, test } from 'vitest';
-import { CENSORED, censorSecrets } from '../server/logger.ts';
+import { pino } from 'pino';
+import { CENSORED, censorSecrets, createLogger } from '../server/logger.ts';
 import { capturingLogger } from './helpers/log.ts';
 
 function capture() {
@@ -70,4 +71,10 @@ test('the request line is one JSON object with the fields given', () => {
   expect(lines()).toEqual([
     expect.objectContaining({ level: 30, reqId: 'r1', method: 'GET', path: '/es', status: 200, ms: 0.4, msg: 'request' }),
   ]);
+});
+
+test('the server logs to stdout asynchronously: a slow reader of its output never stalls a request', () => {
+  const logger = createLogger('info');
+  const stream = (logger as unknown as Record<symbol, { fd?: number; sync?: boolean }>)[pino.symbols.streamSym];
+  expect(stream).toMatchObject({ fd: 1, sync: false });
 });
