@@ -7,6 +7,9 @@ export const CENSORED = '[redacted]';
 /** Keys whose values never reach a log line, at any depth: passwords, tokens, cookies, secrets. */
 const SECRET_KEY = /pass(word)?$|token$|^jwt$|secret|^cookie$|^set-cookie$|^authorization$/i;
 
+/** How far the reader of stdout may fall behind before log lines are dropped (not buffered). */
+export const MAX_PENDING_LOG_BYTES = 8 * 1024 * 1024;
+
 /** How deep censorSecrets looks into nested objects (deeper values are dropped, not risked). */
 const MAX_DEPTH = 8;
 
@@ -16,6 +19,10 @@ const MAX_DEPTH = 8;
  * line logged per request costs no allocation (pino's own wildcard `redact` cloned every
  * field of every line: 15 % of a cached page's allocations, issue 7).
  */
+function isError(value: object): boolean {
+  return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
+}
+
 export function censorSecrets(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return CENSORED;
@@ -30,11 +37,21 @@ export function censorSecrets(value: unknown, depth = 0): unknown {
     }
     return copy ?? value;
   }
-  // An error logs as pino's serializer shapes it (type, message, stack, cause and its own
-  // properties): censor that shape, since an error may carry a request's headers.
-  const source =
-    value instanceof Error ? (stdSerializers.err(value) as unknown as Record<string, unknown>) : (value as Record<string, unknown>);
-  let copy: Record<string, unknown> | null = source === value ? null : { ...source };
+  // An error (from this realm or another: a vm context, a worker) logs as pino's serializer
+  // shapes it (type, message, stack, cause and its own properties): censor that shape, since an
+  // error may carry a request's headers. An object with toJSON logs as what that returns.
+  if (isError(value)) return censorSecrets(stdSerializers.err(value as Error), depth);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    let json: unknown;
+    try {
+      json = (value as { toJSON: () => unknown }).toJSON();
+    } catch {
+      return CENSORED;
+    }
+    return json === value ? value : censorSecrets(json, depth);
+  }
+  const source = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | null = null;
   for (const key of Object.keys(source)) {
     const item = source[key];
     const censored = SECRET_KEY.test(key) ? CENSORED : censorSecrets(item, depth + 1);
@@ -52,9 +69,21 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     // formatter first): shaping them again would name their type "Object".
     serializers: { err: (shaped: unknown) => shaped },
   };
-  // Asynchronous writes to stdout: a line goes out at once when nothing is being written, and
-  // lines made meanwhile go out together, so that a busy server makes one write for many lines
-  // and a slow reader of stdout (a full pipe) never stalls the event loop. Pino flushes what is
-  // pending when the process exits.
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+  if (destination) return pino(options, destination);
+  // Stdout as pino writes it by default (asynchronously: lines made while a write is in flight
+  // go out together, and a slow reader never stalls a request; pino flushes at exit), with one
+  // bound: when the reader of stdout falls MAX_PENDING_LOG_BYTES behind, new lines are dropped
+  // and counted rather than held in memory until the process runs out of it.
+  const stdout = pino.destination({ dest: 1, sync: false, maxLength: MAX_PENDING_LOG_BYTES });
+  const logger = pino(options, stdout);
+  let dropped = 0;
+  stdout.on('drop', (data: string | Buffer) => {
+    dropped += Buffer.byteLength(data);
+  });
+  setInterval(() => {
+    if (dropped === 0) return;
+    logger.warn({ droppedBytes: dropped }, 'log lines dropped: stdout is not read fast enough');
+    dropped = 0;
+  }, 10_000).unref();
+  return logger;
 }
