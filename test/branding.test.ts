@@ -154,6 +154,9 @@ test('a branding change made through this process shows at once', async () => {
   expect(await store.getBranding('acme')).toBeNull();
   store.setBranding('acme', { color: '#1d4ed8' });
   expect(await store.getBranding('acme')).toMatchObject({ color: '#1d4ed8' });
+  // A user name in another case is the same user (the database compares without case).
+  store.setBranding('ACME', { color: '#ffcc00' });
+  expect(await store.getBranding('acme')).toMatchObject({ color: '#ffcc00' });
   store.setBranding('acme', { color: null });
-  expect(await store.getBranding('acme')).toBeNull();
+  expect(await store.getBranding('Acme')).toBeNull();
 });

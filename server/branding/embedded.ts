@@ -27,14 +27,15 @@ export function embeddedBranding(
   const toBranding = (row: Row | undefined): Branding | null => sanitizeBranding(row, DEFAULT_NAVBAR_COLOR);
   const cacheMs = options.cacheMs ?? BRANDING_CACHE_MS;
   const cache = createTtlCache<Branding | null>({ now: options.now ?? Date.now, maxEntries: 10_000 });
+  // User names are compared without regard to case (the column is COLLATE NOCASE): so is the cache.
   const load = (userName: string) => {
     const branding = toBranding(read.get(userName));
-    cache.set(userName, branding, cacheMs);
+    cache.set(userName.toLowerCase(), branding, cacheMs);
     return branding;
   };
   return {
     async getBranding(userName) {
-      const cached = cache.get(userName);
+      const cached = cache.get(userName.toLowerCase());
       return cached?.fresh ? cached.value : load(userName);
     },
     setBranding(userName, changes) {
