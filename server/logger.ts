@@ -13,16 +13,17 @@ export const MAX_PENDING_LOG_BYTES = 8 * 1024 * 1024;
 /** How deep censorSecrets looks into nested objects (deeper values are dropped, not risked). */
 const MAX_DEPTH = 8;
 
+/** An Error of this realm or of another one (a vm context, a worker). */
+function isError(value: object): boolean {
+  return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
+}
+
 /**
  * The log object with every value under a secret-named key replaced by "[redacted]", at any
  * depth. Copy-on-write: an object with nothing to hide is returned as it is, so the one flat
  * line logged per request costs no allocation (pino's own wildcard `redact` cloned every
  * field of every line: 15 % of a cached page's allocations, issue 7).
  */
-function isError(value: object): boolean {
-  return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
-}
-
 export function censorSecrets(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return CENSORED;
