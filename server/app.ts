@@ -438,7 +438,8 @@ export async function createApp(deps: AppDeps) {
       renderCache,
       messageUrls,
       consent: { current: res.locals.consent ?? null, analyticsConfigured: Boolean(analyticsIds.gtm || analyticsIds.ga) },
-      headExtra: analyticsAllowed(analyticsIds, res.locals.consent) ? analyticsTags(analyticsIds, nonceOf(res)) : '',
+      // Decided once with the policy (request-context.ts): the tags come exactly when their hosts are allowed.
+      headExtra: res.locals.analytics ? analyticsTags(analyticsIds, nonceOf(res)) : '',
       exposeErrors: !isProduction,
       onError: (error) => logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'render failed'),
     });

@@ -19,6 +19,8 @@ declare module 'express-serve-static-core' {
   interface Locals {
     requestId?: string;
     cspNonce?: string;
+    /** This response may load analytics: the policy allows their hosts and the page carries their tags. */
+    analytics?: boolean;
   }
 }
 
@@ -64,8 +66,10 @@ export function requestContext(options: RequestContextOptions): RequestHandler {
     parseCookies(req, res, (error?: unknown) => {
       if (error) return next(error);
       const consent = parseConsent((req.cookies as Record<string, unknown>)[CONSENT_COOKIE]);
+      const analytics = options.analyticsAllowed(consent);
       res.locals.consent = consent;
-      res.setHeader('Content-Security-Policy', cspHeader(nonce, options.analyticsAllowed(consent)));
+      res.locals.analytics = analytics;
+      res.setHeader('Content-Security-Policy', cspHeader(nonce, analytics));
       next();
     });
   };
