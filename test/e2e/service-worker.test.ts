@@ -77,7 +77,6 @@ async function cachedUrls(p: Page): Promise<Record<string, string[]>> {
   return p.evaluate(async () => {
     const out: Record<string, string[]> = {};
     for (const name of await caches.keys()) {
-      if (!(await caches.has(name))) continue;
       const cache = await caches.open(name);
       out[name] = (await cache.keys()).map((request) => {
         const url = new URL(request.url);
