@@ -55,6 +55,20 @@ test('/readyz answers ready when the database answers, 503 when it does not', as
   expect(down.body.checks.database).toBe('failing');
 });
 
+test('while shutting down (draining), /readyz answers 503 and every answer says Connection: close', async () => {
+  const created = await createTestApp();
+  const before = await request(created.app).get('/en').set('Connection', 'keep-alive');
+  expect(before.headers.connection).toBe('keep-alive');
+  created.drain();
+  const ready = await request(created.app).get('/readyz').set('Connection', 'keep-alive');
+  expect(ready.status).toBe(503);
+  expect(ready.body.checks.shutdown).toBe('failing');
+  expect(ready.headers.connection).toBe('close');
+  const page = await request(created.app).get('/en').set('Connection', 'keep-alive');
+  expect(page.status).toBe(200);
+  expect(page.headers.connection).toBe('close');
+});
+
 test('/readyz reports an unreachable CMS', async () => {
   const { app } = await createTestApp({ CMS_URL: 'http://127.0.0.1:9', CMS_TOKEN: 't' });
   const res = await request(app).get('/readyz');
