@@ -35,7 +35,7 @@ test('the CLI user’s branding colour and logo are in the first paint of /clien
         .split(';')
         .find((d) => d.startsWith('style-src'))!,
     )![1];
-    expect(res.text).toContain(`<style id="__BRANDING__" nonce="${nonce}">:root{--navbar-bg:#1d4ed8;--navbar-fg:#ffffff}</style>`);
+    expect(res.text).toContain(`<style id="__BRANDING__" nonce="${nonce}">html:root{--navbar-bg:#1d4ed8;--navbar-fg:#ffffff}</style>`);
     expect(res.text).toContain('<img src="/api/branding-logos/0123456789abcdef0123456789abcdef.png" alt="" width="36" height="36"/>');
   }
 });

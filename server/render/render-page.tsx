@@ -40,14 +40,18 @@ function bootOf(payload: PagePayload, options: RenderOptions): BootData {
   return { payload, messages: options.messages, messageUrls: options.messageUrls, siteName: options.siteName, consent: options.consent };
 }
 
-/** Branding colours in the first paint, through a nonce'd <style> (no inline style attributes). */
+/**
+ * Branding colours in the first paint, through a nonce'd <style> (no inline style attributes).
+ * It must beat the stylesheet's `:root` defaults by construction, not by luck: it comes after
+ * the stylesheet links *and* its selector is more specific (`html:root` over `:root`).
+ */
 function brandingStyle(payload: PagePayload, nonce: string): string {
   const variables = brandingCssVariables(payload.branding);
   if (!variables) return '';
   const css = Object.entries(variables)
     .map(([name, value]) => `${name}:${value}`)
     .join(';');
-  return `<style id="${BRANDING_STYLE_ID}" nonce="${nonce}">:root{${css}}</style>`;
+  return `<style id="${BRANDING_STYLE_ID}" nonce="${nonce}">html:root{${css}}</style>`;
 }
 
 function documentHead(payload: PagePayload, options: RenderOptions): string {
@@ -68,10 +72,10 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
     `<link rel="canonical" href="${escapeHtml(head.canonical)}">`,
     ...head.alternates.map((a) => `<link rel="alternate" hreflang="${a.hrefLang}" href="${escapeHtml(a.href)}">`),
     '<meta name="theme-color" content="#30B7BB">',
-    brandingStyle(payload, options.nonce),
     options.headExtra ?? '',
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     ...stylesheetsFor(options.manifest, page).map((href) => `<link rel="stylesheet" href="${href}">`),
+    brandingStyle(payload, options.nonce),
     ...preloadsFor(options.manifest, page).map((href) => `<link rel="modulepreload" href="${href}">`),
     '</head><body><div id="root">',
   ];
