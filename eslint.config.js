@@ -29,6 +29,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript scripts run by Node itself (e.g. the Node version check).
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { globals: globals.node },
+  },
+  {
     // The server and tests may import anything.
     files: ['server/**', 'test/**', 'scripts/**', '*.ts', '*.js'],
     rules: { 'no-restricted-imports': 'off' },
