@@ -8,19 +8,33 @@ import type { PagePayload } from '../shared/page-data.ts';
 import { matchRoute } from '../shared/routes.ts';
 import type { Messages } from '../shared/translate.ts';
 import type { BootData } from './boot.ts';
-import { CookieBanner } from './components/cookie-banner.tsx';
+import { ErrorBoundary } from './components/error-boundary.tsx';
 import { ErrorView } from './components/error-view.tsx';
+import { LastResortView } from './components/last-resort-view.tsx';
 import { Layout } from './components/layout.tsx';
 import { I18nProvider } from './i18n.tsx';
 import { fetchPageData } from './navigation.ts';
 import { loadedPage, loadPage } from './pages/registry.ts';
 import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
+import { deferredComponent } from './runtime/deferred.tsx';
 import { applyBranding, applyHead } from './runtime/document.ts';
 import { delay, track } from './runtime/loading.ts';
 import { prefetchVisibleLinks } from './runtime/prefetch.ts';
 import { animationDone, nextFrame, prefersReducedMotion, TRANSITION_CLASS, type TransitionPhase } from './runtime/transition.ts';
 
 export type AppProps = { boot: BootData };
+
+// The cookie banner is shown once per visitor: its own chunk, not part of every first load.
+const cookieBanner = deferredComponent(() => import('./components/cookie-banner.tsx').then((m) => m.CookieBanner));
+const CookieBanner = cookieBanner.Deferred;
+
+/** What the server must have loaded before it renders the shell (null: nothing to wait for). */
+export function preloadShell(): Promise<unknown> | null {
+  return cookieBanner.preload();
+}
+
+/** A page that failed while rendering in the browser: the error page, status 500 (seed-spec §8). */
+const CLIENT_FAILURE = { status: 500, message: '' } as const;
 
 /** seed-spec §4: page loading goes pending → error | done. */
 export type LoadState = 'pending' | 'error' | 'done';
@@ -171,38 +185,44 @@ export function App({ boot }: AppProps) {
   useEffect(() => prefetchVisibleLinks(document.body), [view.payload]);
 
   const { payload, messages } = view;
+  // Two boundaries: a page that throws shows the error page inside the layout (the navbar stays);
+  // if the layout or the error page fails too, the last-resort page replaces everything.
   return (
-    <I18nProvider locale={payload.locale} messages={messages}>
-      {/* Logout resets the user and the logo at once (seed-spec §4). */}
-      <Layout
-        payload={payload}
-        siteName={boot.siteName}
-        mainRef={mainRef}
-        loadState={loadState}
-        user={signedOut ? null : payload.user}
-        branding={signedOut ? null : (payload.branding ?? null)}
-        cookieBanner={
-          consentOpen ? (
-            <CookieBanner
-              analyticsConfigured={boot.consent.analyticsConfigured}
-              current={consent}
-              onDone={(choice) => {
-                setConsent(choice);
-                setConsentOpen(false);
-              }}
-            />
-          ) : null
-        }
-        onCookieSettings={() => setConsentOpen(true)}
-        onSignedOut={() => {
-          setSignedOut(true);
-          applyBranding(null);
-        }}
-      >
-        <div ref={transitionRef} className={`page-transition ${TRANSITION_CLASS[phase]}`.trim()} data-transition-phase={phase}>
-          <PageView payload={payload} />
-        </div>
-      </Layout>
-    </I18nProvider>
+    <ErrorBoundary fallback={() => <LastResortView locale={payload.locale} />}>
+      <I18nProvider locale={payload.locale} messages={messages}>
+        {/* Logout resets the user and the logo at once (seed-spec §4). */}
+        <Layout
+          payload={payload}
+          siteName={boot.siteName}
+          mainRef={mainRef}
+          loadState={loadState}
+          user={signedOut ? null : payload.user}
+          branding={signedOut ? null : (payload.branding ?? null)}
+          cookieBanner={
+            consentOpen ? (
+              <CookieBanner
+                analyticsConfigured={boot.consent.analyticsConfigured}
+                current={consent}
+                onDone={(choice) => {
+                  setConsent(choice);
+                  setConsentOpen(false);
+                }}
+              />
+            ) : null
+          }
+          onCookieSettings={() => setConsentOpen(true)}
+          onSignedOut={() => {
+            setSignedOut(true);
+            applyBranding(null);
+          }}
+        >
+          <div ref={transitionRef} className={`page-transition ${TRANSITION_CLASS[phase]}`.trim()} data-transition-phase={phase}>
+            <ErrorBoundary resetKey={payload.url} fallback={() => <ErrorView error={CLIENT_FAILURE} />}>
+              <PageView payload={payload} />
+            </ErrorBoundary>
+          </div>
+        </Layout>
+      </I18nProvider>
+    </ErrorBoundary>
   );
 }

@@ -7,9 +7,10 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import { Writable } from 'node:stream';
 import { brandingCssVariables } from '../../shared/branding.ts';
+import { LAST_RESORT } from '../../shared/last-resort.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
 import type { Messages } from '../../shared/translate.ts';
-import { App } from '../../client/app.tsx';
+import { App, preloadShell } from '../../client/app.tsx';
 import { BOOT_ELEMENT_ID, BRANDING_STYLE_ID, type BootData, type PageBoot } from '../../client/boot.ts';
 import { loadPage } from '../../client/pages/registry.ts';
 import { escapeHtml, jsonForScript } from './html.ts';
@@ -105,12 +106,10 @@ function documentTail(bootJson: string, options: RenderOptions): string {
 
 /** seed-spec §8: if the error page itself fails, a plain page that cannot fail. */
 export function lastResortPage(locale: string, details: string | null): string {
-  const texts =
-    locale === 'en'
-      ? { title: 'An error occurred while showing the error page', home: 'Go back to home', href: '/en' }
-      : { title: 'Se ha producido un error al mostrar la página de error', home: 'Volver al inicio', href: '/' };
+  const lang = locale === 'en' ? 'en' : 'es';
+  const texts = LAST_RESORT[lang];
   return (
-    `<!DOCTYPE html><html lang="${locale === 'en' ? 'en' : 'es'}"><head><meta charset="utf-8">` +
+    `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">` +
     `<title>${texts.title}</title></head><body><main><h1>${texts.title}</h1>` +
     (details ? `<pre>${escapeHtml(details)}</pre>` : '') +
@@ -159,6 +158,7 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
   let key: string;
   try {
     if (payload.state.kind === 'page') await loadPage(payload.state.page);
+    await preloadShell();
     head = documentHead(payload, options);
     const boot = bootJson(payload, options);
     tail = documentTail(boot.json, options);

@@ -1,0 +1,19 @@
+import type { Locale } from '../../shared/locales.ts';
+import { LAST_RESORT } from '../../shared/last-resort.ts';
+
+/**
+ * seed-spec §8: the page shown when the error page itself (or the layout around it) fails.
+ * No messages, no router, no layout: nothing here can fail again. The link is a plain one, so
+ * that home loads as a fresh document.
+ */
+export function LastResortView({ locale }: { locale: Locale }) {
+  const texts = LAST_RESORT[locale];
+  return (
+    <main className="last-resort" lang={locale}>
+      <h1>{texts.title}</h1>
+      <p>
+        <a href={texts.href}>{texts.home}</a>
+      </p>
+    </main>
+  );
+}
