@@ -25,13 +25,7 @@ import { animationDone, nextFrame, prefersReducedMotion, TRANSITION_CLASS, type 
 export type AppProps = { boot: BootData };
 
 // The cookie banner is shown once per visitor: its own chunk, not part of every first load.
-const cookieBanner = deferredComponent(() => import('./components/cookie-banner.tsx').then((m) => m.CookieBanner));
-const CookieBanner = cookieBanner.Deferred;
-
-/** What the server must have loaded before it renders the shell (null: nothing to wait for). */
-export function preloadShell(): Promise<unknown> | null {
-  return cookieBanner.preload();
-}
+const CookieBanner = deferredComponent(() => import('./components/cookie-banner.tsx').then((m) => m.CookieBanner)).Deferred;
 
 /** A page that failed while rendering in the browser: the error page, status 500 (seed-spec §8). */
 const CLIENT_FAILURE = { status: 500, message: '' } as const;
@@ -189,7 +183,7 @@ export function App({ boot }: AppProps) {
   // if the layout or the error page fails too, the last-resort page replaces everything.
   return (
     <ErrorBoundary fallback={() => <LastResortView locale={payload.locale} />}>
-      <I18nProvider locale={payload.locale} messages={messages}>
+      <I18nProvider locale={payload.locale} messages={messages} localeCookie={boot.localeCookie}>
         {/* Logout resets the user and the logo at once (seed-spec §4). */}
         <Layout
           payload={payload}

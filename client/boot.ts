@@ -12,6 +12,8 @@ export type BootData = {
   siteName: string;
   /** The visitor's cookie choice (null: not made yet) and whether there are analytics at all. */
   consent: { current: Consent | null; analyticsConfigured: boolean };
+  /** LOCALE_COOKIE: the locale switcher records the choice in the i18n_redirected cookie. */
+  localeCookie: boolean;
 };
 
 /**

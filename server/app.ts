@@ -438,6 +438,7 @@ export async function createApp(deps: AppDeps) {
       renderCache,
       messageUrls,
       consent: { current: res.locals.consent ?? null, analyticsConfigured: Boolean(analyticsIds.gtm || analyticsIds.ga) },
+      localeCookie: config.LOCALE_COOKIE,
       // Decided once with the policy (request-context.ts): the tags come exactly when their hosts are allowed.
       headExtra: res.locals.analytics ? analyticsTags(analyticsIds, nonceOf(res)) : '',
       exposeErrors: !isProduction,

@@ -188,7 +188,12 @@ export function formOfPath(pathname: string): RouteForm {
   return { locale: defaultLocale, prefixed: false };
 }
 
-/** The same page in another locale (the locale switcher keeps the current page). */
-export function switchLocalePath(route: Route, params: RouteParams, locale: Locale): string {
-  return localePath(route.base, locale, params);
+/**
+ * The same page in another locale, for the locale switcher. The default locale's home is linked
+ * in its prefixed form (`/es`): the bare root `/` sends a browser that prefers another language
+ * to that language, so a visitor who chose Spanish there would be sent straight back.
+ */
+export function switchLocalePath(base: string, params: RouteParams, locale: Locale): string {
+  if (base === 'index' && locale === defaultLocale) return routePath(base, { locale, prefixed: true });
+  return localePath(base, locale, params);
 }

@@ -38,6 +38,7 @@ function appRendering(payload: PagePayload, siteName: unknown = 'the product', e
       messages: messagesOf(i18n, payload.locale),
       messageUrls: { es: '/es.json', en: '/en.json' },
       consent: { current: null, analyticsConfigured: false },
+      localeCookie: false,
       exposeErrors,
       onError: () => {},
     });

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { isLocale, preferredLocale, resolveRootLocale } from '../shared/locales.ts';
+import { switchLocalePath } from '../shared/routes.ts';
 import { testApp } from './helpers/app.ts';
 
 test('only es and en are locales (the whitelist before any path)', () => {
@@ -85,3 +86,17 @@ test('when enabled, the i18n_redirected cookie takes priority at / over Accept-L
   const garbage = await request(app).get('/').set('Cookie', 'i18n_redirected=../../etc').set('Accept-Language', 'es');
   expect(garbage.status).toBe(200);
 });
+
+test.each([
+  ['index', {}, 'es', '/es'],
+  ['index', {}, 'en', '/en'],
+  ['blog', {}, 'es', '/blog'],
+  ['blog', {}, 'en', '/en/blog'],
+  ['blog-slug', { slug: 'a-post' }, 'es', '/blog/a-post'],
+  ['Contact', {}, 'en', '/en/Contact'],
+] as const)(
+  'the switcher links %s to %s in %s as %s (Spanish home is /es: / would send an English browser back)',
+  (base, params, locale, path) => {
+    expect(switchLocalePath(base, params, locale)).toBe(path);
+  },
+);

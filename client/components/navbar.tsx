@@ -6,7 +6,10 @@ import { useI18n } from '../i18n.tsx';
 import { isSafeLogoPath, type Branding } from '../../shared/branding.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { LocaleSwitcher } from './locale-switcher.tsx';
-import { UserMenu } from './user-menu.tsx';
+import { deferredComponent } from '../runtime/deferred.tsx';
+
+// Only signed-in visitors see the user menu (and its logout dialog): its own chunk.
+const UserMenu = deferredComponent(() => import('./user-menu.tsx').then((m) => m.UserMenu)).Deferred;
 
 /**
  * seed-spec §2: teal bar with the logo, the Blog link, the locale switcher and the Private Area

@@ -3,10 +3,18 @@ import { createElement, lazy, Suspense, type ComponentType } from 'react';
 /**
  * A part of the shell that the page does not need in order to hydrate (the cookie banner): on
  * the client it is its own chunk, fetched only when the part is shown, so that it costs the
- * first load nothing; on the server it is rendered at once (`preload` is awaited before every
- * render). Both sides wrap it in the same Suspense boundary, so the server's markup stays as it
+ * first load nothing; on the server it is rendered at once (`preloadDeferred` is awaited before
+ * every render). Both sides wrap it in the same Suspense boundary, so the server's markup stays as it
  * is until the chunk has arrived and hydrates it then.
  */
+const everyPreload: (() => Promise<unknown> | null)[] = [];
+
+/** What the server awaits before it renders (null once everything is loaded: nothing to wait for). */
+export function preloadDeferred(): Promise<unknown> | null {
+  const pending = everyPreload.map((preload) => preload()).filter((p) => p !== null);
+  return pending.length ? Promise.all(pending) : null;
+}
+
 export function deferredComponent<P extends object>(load: () => Promise<ComponentType<P>>) {
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<unknown> | null = null;
@@ -24,5 +32,6 @@ export function deferredComponent<P extends object>(load: () => Promise<Componen
     return createElement(Suspense, { fallback: null }, createElement(onServer ? loaded! : Lazy, props));
   }
 
+  everyPreload.push(preload);
   return { Deferred, preload };
 }

@@ -10,7 +10,8 @@ import { brandingCssVariables } from '../../shared/branding.ts';
 import { LAST_RESORT } from '../../shared/last-resort.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
 import type { Messages } from '../../shared/translate.ts';
-import { App, preloadShell } from '../../client/app.tsx';
+import { App } from '../../client/app.tsx';
+import { preloadDeferred } from '../../client/runtime/deferred.tsx';
 import { BOOT_ELEMENT_ID, BRANDING_STYLE_ID, type BootData, type PageBoot } from '../../client/boot.ts';
 import { loadPage } from '../../client/pages/registry.ts';
 import { escapeHtml, jsonForScript } from './html.ts';
@@ -26,6 +27,7 @@ export type RenderOptions = {
   messagesDigest?: string;
   messageUrls: BootData['messageUrls'];
   consent: BootData['consent'];
+  localeCookie: boolean;
   /** Extra tags for <head> (the analytics, after consent). */
   headExtra?: string;
   /** Reuses React's markup for boot data already rendered (render-cache.ts). */
@@ -38,7 +40,14 @@ export type RenderOptions = {
 const RENDER_TIMEOUT_MS = 10_000;
 
 function bootOf(payload: PagePayload, options: RenderOptions): BootData {
-  return { payload, messages: options.messages, messageUrls: options.messageUrls, siteName: options.siteName, consent: options.consent };
+  return {
+    payload,
+    messages: options.messages,
+    messageUrls: options.messageUrls,
+    siteName: options.siteName,
+    consent: options.consent,
+    localeCookie: options.localeCookie,
+  };
 }
 
 /**
@@ -158,7 +167,7 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
   let key: string;
   try {
     if (payload.state.kind === 'page') await loadPage(payload.state.page);
-    await preloadShell();
+    await preloadDeferred();
     head = documentHead(payload, options);
     const boot = bootJson(payload, options);
     tail = documentTail(boot.json, options);
