@@ -15,6 +15,11 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALE_CODES as readonly string[]).includes(value);
 }
 
+/** The BCP 47 tag every date and number of a locale is formatted with (es-ES, en-US). */
+export function intlLocale(code: Locale): (typeof LOCALES)[number]['iso'] {
+  return localeInfo(code).iso;
+}
+
 export function localeInfo(code: Locale) {
   const info = LOCALES.find((l) => l.code === code);
   if (!info) throw new Error(`Unknown locale ${code}`);

@@ -8,7 +8,7 @@ import type { Translate } from '../../shared/translate.ts';
 import { useI18n } from '../i18n.tsx';
 import { callApi, failureText, useHydrated, type ApiAnswer, type ApiFailure } from './admin-users.tsx';
 import { AlertDialog } from './alert-dialog.tsx';
-import { formatDate } from './formatted-date.tsx';
+import { intlLocale, isLocale } from '../../shared/locales.ts';
 
 /* ------------------------------------------------------------------------------------------ */
 /* API calls                                                                                   */
@@ -99,18 +99,19 @@ export function inboxFailureText(t: Translate, error: ApiFailure): string {
   return text !== key ? text : failureText(t, error);
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
 /**
- * A timestamp as date and HH:MM in the browser's time zone, formatted by hand like
- * FormattedDate. Only ever rendered in the browser (the list is not server-rendered), so the
- * server's time zone and ICU never meet the browser's.
+ * A timestamp as date and time in the browser's time zone, in the locale's own style (es-ES
+ * 24 h, en-US 12 h). Only ever rendered in the browser (the list is not server-rendered), so
+ * the server's time zone never meets the browser's.
  */
 export function formatTimestamp(t: Translate, iso: string, locale: string): string {
   const date = new Date(iso);
-  if (!iso || Number.isNaN(date.getTime())) return iso;
-  const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-  return t('adminInbox.dateTime', { date: formatDate(day, locale), time: `${pad(date.getHours())}:${pad(date.getMinutes())}` });
+  if (!iso || Number.isNaN(date.getTime()) || !isLocale(locale)) return iso;
+  const tag = intlLocale(locale);
+  return t('adminInbox.dateTime', {
+    date: new Intl.DateTimeFormat(tag, { dateStyle: 'long' }).format(date),
+    time: new Intl.DateTimeFormat(tag, { timeStyle: 'short' }).format(date),
+  });
 }
 
 function languageName(t: Translate, locale: string): string {

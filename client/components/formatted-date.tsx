@@ -1,19 +1,19 @@
+import { intlLocale, isLocale, type Locale } from '../../shared/locales.ts';
 import { useI18n } from '../i18n.tsx';
 
-const MONTHS: Record<string, string[]> = {
-  es: ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'],
-  en: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
-};
+const formatters = new Map<Locale, Intl.DateTimeFormat>();
 
 /**
- * A calendar date (YYYY-MM-DD) in words. Formatted by hand rather than with Intl so that the
- * server's ICU and the browser's can never disagree during hydration.
+ * A calendar date (YYYY-MM-DD) in words, in the locale's own style (es-ES "22 de noviembre de
+ * 2026", en-US "November 22, 2026"). Read as a UTC day, so the server's and the browser's time
+ * zones cannot disagree during hydration.
  */
 export function formatDate(date: string, locale: string): string {
   const [y, m, d] = date.split('-').map(Number);
-  const month = MONTHS[locale]?.[(m ?? 1) - 1];
-  if (!y || !m || !d || !month) return date;
-  return locale === 'es' ? `${d} de ${month} de ${y}` : `${month} ${d}, ${y}`;
+  if (!y || !m || !d || !isLocale(locale)) return date;
+  let format = formatters.get(locale);
+  if (!format) formatters.set(locale, (format = new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'long', timeZone: 'UTC' })));
+  return format.format(Date.UTC(y, m - 1, d));
 }
 
 export function FormattedDate({ date }: { date: string }) {

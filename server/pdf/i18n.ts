@@ -2,13 +2,17 @@
 // because they are server-only and the PDF needs its own wording (footers, file names, counts).
 // Wording follows the site's own translations (roles, "Desactivado", "Apellidos"…).
 
+import enMessages from '../../locales/en/common.json' with { type: 'json' };
+import esMessages from '../../locales/es/common.json' with { type: 'json' };
+import { intlLocale } from '../../shared/locales.ts';
+
 export type PdfLocale = 'es' | 'en';
 
 /** The documents are read in Spain: times are Madrid time whatever the server's zone. */
 export const PDF_TIME_ZONE = 'Europe/Madrid';
 
-/** BCP 47 tags for Intl and the PDF /Lang entry: es-ES and en-GB (day-month-year, 24 h). */
-export const INTL_LOCALE: Readonly<Record<PdfLocale, 'es-ES' | 'en-GB'>> = { es: 'es-ES', en: 'en-GB' };
+/** BCP 47 tags for Intl and the PDF /Lang entry: the site's own (es-ES, en-US), as on screen. */
+export const INTL_LOCALE: Readonly<Record<PdfLocale, string>> = { es: intlLocale('es'), en: intlLocale('en') };
 
 export function isPdfLocale(value: unknown): value is PdfLocale {
   return value === 'es' || value === 'en';
@@ -85,16 +89,17 @@ export const TEXTS: Readonly<Record<PdfLocale, Texts>> = {
     truncated: '[Mensaje recortado: tiene {{count}} caracteres]',
     generatedAt: 'Generado el {{date}}',
     page: (current, total) => `Página ${current} de ${total}`,
-    roles: { ADMIN: 'Administrador', CLI: 'Cliente', ORG: 'Organización', CONS: 'Experto' },
+    // Role names are the site's own (one wording on screen and on paper).
+    roles: esMessages.roles,
     fileNames: { profile: 'mi-perfil', users: 'usuarios', messages: 'mensajes-contacto' },
   },
   en: {
     profileTitle: 'My profile',
     profileSubject: (siteName) => `Your account details at ${siteName}`,
     usersTitle: 'Users',
-    usersSubject: (siteName) => `Users of the ${siteName} private area`,
+    usersSubject: (siteName) => `Users of the private area of ${siteName}`,
     messagesTitle: 'Contact messages',
-    messagesSubject: (siteName) => `Messages sent through the ${siteName} contact form`,
+    messagesSubject: (siteName) => `Messages sent through the contact form of ${siteName}`,
     fields: {
       userName: 'User name',
       name: 'First name',
@@ -121,7 +126,7 @@ export const TEXTS: Readonly<Record<PdfLocale, Texts>> = {
     truncated: '[Message shortened: it has {{count}} characters]',
     generatedAt: 'Generated on {{date}}',
     page: (current, total) => `Page ${current} of ${total}`,
-    roles: { ADMIN: 'Administrator', CLI: 'Client', ORG: 'Organisation', CONS: 'Expert' },
+    roles: enMessages.roles,
     fileNames: { profile: 'my-profile', users: 'users', messages: 'contact-messages' },
   },
 };
@@ -155,7 +160,7 @@ function formatters(locale: PdfLocale): Formatters {
   return f;
 }
 
-/** "22 de noviembre de 2026, 10:05" / "22 November 2026, 10:05": dateStyle+timeStyle would give "… at 10:05" in en-GB. */
+/** "22 de noviembre de 2026, 10:05" / "November 22, 2026, 10:05 AM": dateStyle+timeStyle would give "… at …" in English. */
 export function formatDateTime(date: Date, locale: PdfLocale): string {
   const f = formatters(locale);
   return `${f.date.format(date)}, ${f.time.format(date)}`;

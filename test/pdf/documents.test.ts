@@ -116,11 +116,11 @@ describe('every document', () => {
   test('carries its localised title, the site as author and the document language', async () => {
     const cases = [
       [docs.profileEs, 'Mi perfil', 'es-ES'],
-      [docs.profileEn, 'My profile', 'en-GB'],
+      [docs.profileEn, 'My profile', 'en-US'],
       [docs.usersEs, 'Usuarios', 'es-ES'],
-      [docs.usersEn, 'Users', 'en-GB'],
+      [docs.usersEn, 'Users', 'en-US'],
       [docs.messagesEs, 'Mensajes de contacto', 'es-ES'],
-      [docs.messagesEn, 'Contact messages', 'en-GB'],
+      [docs.messagesEn, 'Contact messages', 'en-US'],
     ] as const;
     for (const [make, title, lang] of cases) {
       const pdf = await make();
@@ -178,8 +178,8 @@ describe('the profile', () => {
       'RoleExpert',
       'PermissionsNone',
       'StatusDisabled',
-      'Created2 Jan 2026',
-      'Generated on 22 November 2026, 10:05',
+      'CreatedJan 2, 2026',
+      'Generated on November 22, 2026, 10:05 AM',
       'Page 1 of 1',
     ]) {
       expect(text).toContain(expected);
@@ -189,10 +189,10 @@ describe('the profile', () => {
 
   test('names every known role in both languages and shows an unknown one as its code', async () => {
     const names = {
-      ADMIN: ['Administrador', 'Administrator'],
+      ADMIN: ['Administrador/a', 'Administrator'],
       CLI: ['Cliente', 'Client'],
       ORG: ['Organización', 'Organisation'],
-      CONS: ['Experto', 'Expert'],
+      CONS: ['Experto/a', 'Expert'],
     };
     for (const [role, [inSpanish, inEnglish]] of Object.entries(names)) {
       expect(TEXTS.es.roles[role]).toBe(inSpanish);
@@ -230,7 +230,7 @@ describe('the users report', () => {
     const text = pdfText(pdf);
     expect(text).toContain('40 users');
     for (const user of users40) {
-      expect(text).toContain(`${user.userName}Bruno Sáez${user.email}Expert${user.disabled ? 'Disabled' : 'Active'}2 Jan 2026`);
+      expect(text).toContain(`${user.userName}Bruno Sáez${user.email}Expert${user.disabled ? 'Disabled' : 'Active'}Jan 2, 2026`);
     }
     expect(text.split('User nameFull nameEmailRoleStatusCreated')).toHaveLength(pages + 1);
     expect(text).toContain(`Page ${pages} of ${pages}`);
