@@ -18,11 +18,20 @@ import { embeddedBranding, type BrandingSource } from './branding/embedded.ts';
 import { createApiProxy } from './api/proxy.ts';
 import { createApiRouter } from './api/router.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
+import { createAuthority } from './auth/authority.ts';
 import { createFormHandlers, sessionFromToken } from './auth/forms.ts';
 import { deriveKey } from './auth/keys.ts';
 import { createLoginGuard } from './auth/login.ts';
 import { createRateLimiter } from './auth/rate-limit.ts';
-import { clearSession, createSessionCodec, rememberPath, sessionMiddleware, writeSession, type SessionCodec } from './auth/session.ts';
+import {
+  clearSession,
+  createSessionCodec,
+  rememberPath,
+  sessionMiddleware,
+  writeSession,
+  type Session,
+  type SessionCodec,
+} from './auth/session.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
 import { databaseFile, openDatabase, type Db } from './db/index.ts';
 import { createFormTokens } from './contact/form-token.ts';
@@ -193,9 +202,19 @@ export async function createApp(deps: AppDeps) {
         ? hmacVerifier(apiKey)
         : unverifiedDecoder();
   const avatars = avatarStore(config.DATA_DIR);
-  const backend = config.API_URL
-    ? httpBackend(config.API_URL, deps.fetch)
-    : embeddedBackend({ db, key: apiKey, ttlMinutes: config.TOKEN_TTL_MINUTES, verify, saveAvatar: (image) => avatars.save(image) });
+  // With the built-in API every private answer asks the authority who the user is now; an
+  // external API's tokens are its own to end (it refuses them on every call we forward).
+  const authority = external ? null : createAuthority(db);
+  const backend = authority
+    ? embeddedBackend({
+        db,
+        authority,
+        key: apiKey,
+        ttlMinutes: config.TOKEN_TTL_MINUTES,
+        verify,
+        saveAvatar: (image) => avatars.save(image),
+      })
+    : httpBackend(config.API_URL!, deps.fetch);
   const brandingStore = embeddedBranding(db);
   const branding = withTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger);
   const codec = createSessionCodec(config.SESSION_SECRET);
@@ -328,7 +347,7 @@ export async function createApp(deps: AppDeps) {
 
   // 5. The session (a bad or expired one is cleared), then the CSRF check for
   //    every state-changing request.
-  app.use(sessionMiddleware(codec));
+  app.use(sessionMiddleware(codec, authority ? (session) => authority.currentSession(session) : undefined));
   app.use(requireSameOrigin(config.PUBLIC_URL));
 
   // 6. The API: built-in on SQLite, or the external one through a proxy. Browsers authenticate
@@ -341,6 +360,7 @@ export async function createApp(deps: AppDeps) {
       bridgeSessionToBearer(codec, verify, config.TOKEN_TTL_MINUTES),
       createApiRouter({
         db,
+        authority: authority!,
         backend,
         verify,
         loginGuard,
@@ -384,6 +404,7 @@ export async function createApp(deps: AppDeps) {
     loginGuard,
     tokenTtlMinutes: config.TOKEN_TTL_MINUTES,
     logger,
+    ...(authority ? { endSession: (session: Session) => authority.revoke(session.token, session.exp) } : {}),
     contact: {
       store: contactStore,
       limiter: createRateLimiter(db, config.CONTACT_WINDOW_MINUTES * 60_000),

@@ -8,6 +8,7 @@ import { ROLES } from '../../shared/user.ts';
 import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, USER_NAME_PATTERN } from '../../shared/validation.ts';
 import type { Logger } from '../logger.ts';
 import { INVALID_CREDENTIALS, type Backend } from '../auth/backend.ts';
+import type { Authority } from '../auth/authority.ts';
 import type { LoginGuard } from '../auth/login.ts';
 import type { TokenClaims, TokenVerifier } from '../auth/tokens.ts';
 import type { Db } from '../db/index.ts';
@@ -74,6 +75,8 @@ const handle =
 
 export type ApiDeps = {
   db: Db;
+  /** Decides whether a token still counts and who its user is now (auth/authority.ts). */
+  authority: Authority;
   backend: Backend;
   verify: TokenVerifier;
   loginGuard: LoginGuard;
@@ -116,10 +119,8 @@ export function createApiRouter(deps: ApiDeps) {
     } catch {
       throw new ApiError(401, 'unauthorized', 'The token is invalid or expired');
     }
-    const user = users.findUser(db, claims.userName);
-    if (!user || user.disabled || users.tokenPredatesPassword(user, claims.iat)) {
-      throw new ApiError(401, 'unauthorized', 'The token is invalid or expired');
-    }
+    const user = deps.authority.userFor(token, claims);
+    if (!user) throw new ApiError(401, 'unauthorized', 'The token is invalid or expired');
     res.locals.apiUser = user;
   }
   const authenticated: RequestHandler = (req, res, next) => {

@@ -6,6 +6,7 @@ import type { SessionUser } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import * as users from '../api/users.ts';
+import type { Authority } from './authority.ts';
 import { signToken, type TokenClaims, type TokenVerifier } from './tokens.ts';
 
 export type Backend = {
@@ -22,6 +23,7 @@ export const INVALID_CREDENTIALS = 'invalid_credentials';
 
 export type EmbeddedDeps = {
   db: Db;
+  authority: Authority;
   key: Uint8Array;
   ttlMinutes: number;
   verify: TokenVerifier;
@@ -37,10 +39,8 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
     } catch {
       throw new ApiError(401, 'unauthorized', 'The token is missing, invalid or expired');
     }
-    const user = users.findUser(db, claims.userName);
-    if (!user || user.disabled || users.tokenPredatesPassword(user, claims.iat)) {
-      throw new ApiError(401, 'unauthorized', 'The token is missing, invalid or expired');
-    }
+    const user = deps.authority.userFor(token, claims);
+    if (!user) throw new ApiError(401, 'unauthorized', 'The token is missing, invalid or expired');
     return user;
   }
   const issue = (user: users.User) => signToken(users.sessionUserOf(user), deps.key, deps.ttlMinutes);

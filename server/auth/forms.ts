@@ -33,6 +33,8 @@ export type FormDeps = {
     tokens: FormTokens;
     notify: ((message: ContactMessage) => void) | null;
   };
+  /** Ends the session's token on the server too (built-in API), so that a copied cookie stops working. */
+  endSession?: (session: Session) => void;
   /** Renders the page at req.originalUrl with a form state and a status (no-JS error path). */
   renderWithForm: (req: Request, res: Response, form: FormState, status: number) => Promise<void>;
 };
@@ -306,6 +308,8 @@ export function createFormHandlers(deps: FormDeps) {
   const avatarBody = express.raw({ type: (req) => (req.headers['content-type'] ?? '').startsWith('image/'), limit: AVATAR_MAX_BYTES });
 
   const logout: RequestHandler = (req, res) => {
+    const session = res.locals.session;
+    if (session) deps.endSession?.(session);
     clearSession(req, res);
     const locale = req.path.startsWith('/en/') ? 'en' : req.path.startsWith('/es/') ? 'es' : null;
     const to = routePath('index', locale ? { locale, prefixed: true } : { locale: 'es', prefixed: false });

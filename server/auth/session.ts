@@ -120,15 +120,21 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Reads the session cookie into res.locals.session; a bad or expired one is cleared. */
-export function sessionMiddleware(codec: SessionCodec): RequestHandler {
+/**
+ * Reads the session cookie into res.locals.session; a bad or expired one is cleared. With
+ * `current` (the built-in API's authority), the session is also checked against the user as
+ * they are now and carries their current role and name; one that no longer counts (user
+ * disabled or gone, password changed, logged out) is cleared like an expired one.
+ */
+export function sessionMiddleware(codec: SessionCodec, current?: (session: Session) => Session | null): RequestHandler {
   return async (req, res, next) => {
     const value: unknown = (req.cookies as Record<string, unknown>)[AUTH_TOKEN_COOKIE];
     if (typeof value !== 'string' || value === '') {
       res.locals.session = null;
       return next();
     }
-    const session = await codec.unseal(value);
+    const opened = await codec.unseal(value);
+    const session = opened && current ? current(opened) : opened;
     if (!session) clearSession(req, res);
     res.locals.session = session;
     next();
