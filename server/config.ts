@@ -38,6 +38,16 @@ const schema = z.object({
     .transform((v): boolean | number | string =>
       v === 'true' ? true : v === 'false' || v === '' ? false : /^\d+$/.test(v) ? Number(v) : v,
     ),
+  /**
+   * Limits for slow or idle clients (server/http/server.ts): the headers must arrive within
+   * HTTP_HEADERS_TIMEOUT_SECONDS, the whole request within HTTP_REQUEST_TIMEOUT_SECONDS; idle
+   * keep-alive connections close after HTTP_KEEP_ALIVE_TIMEOUT_SECONDS; at most
+   * HTTP_MAX_CONNECTIONS connections at once per process.
+   */
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Where the embedded SQLite database and uploaded avatars live. */
   DATA_DIR: z.string().min(1).default('./data'),
   /** Seals the session cookie (authenticated encryption). Required in production. */
@@ -116,6 +126,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (config.CMS_IDENTIFIER && !config.CMS_PASSWORD) {
     throw new ConfigError('CMS_PASSWORD is required with CMS_IDENTIFIER (the CMS service account).');
+  }
+  if (config.HTTP_REQUEST_TIMEOUT_SECONDS < config.HTTP_HEADERS_TIMEOUT_SECONDS) {
+    throw new ConfigError('HTTP_REQUEST_TIMEOUT_SECONDS must be at least HTTP_HEADERS_TIMEOUT_SECONDS (the request includes its headers).');
   }
   if (config.SMTP_URL && !config.CONTACT_NOTIFY_TO) {
     throw new ConfigError('CONTACT_NOTIFY_TO is required when SMTP_URL is set: the address that receives contact messages.');

@@ -5,6 +5,7 @@ import module from 'node:module';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { databaseFile, openDatabase } from './db/index.ts';
+import { createHttpServer } from './http/server.ts';
 import { createLogger, type Logger } from './logger.ts';
 
 function readConfig(): Config {
@@ -22,7 +23,13 @@ function readConfig(): Config {
 async function serve(config: Config, logger: Logger) {
   const started = performance.now();
   const { app, close, drain } = await createApp({ config, logger });
-  const server = app.listen(config.PORT, config.HOST, () => {
+  const server = createHttpServer(app, {
+    headersTimeoutSeconds: config.HTTP_HEADERS_TIMEOUT_SECONDS,
+    requestTimeoutSeconds: config.HTTP_REQUEST_TIMEOUT_SECONDS,
+    keepAliveTimeoutSeconds: config.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS,
+    maxConnections: config.HTTP_MAX_CONNECTIONS,
+  });
+  server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     const startupMs = Math.round(performance.now() - started);
