@@ -52,7 +52,10 @@ const schema = z.object({
   CMS_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** A Strapi API token (read access to posts, legal pages and the *-customs collections)… */
   CMS_TOKEN: z.string().min(1).optional(),
-  /** …or a service account, signed in with POST {CMS_URL}/api/auth/local. */
+  /**
+   * …or a service account, signed in with POST {CMS_URL}/api/auth/local, for the branding only
+   * (posts and legal pages are then read anonymously: a jwt would lose the Public role's rights).
+   */
   CMS_IDENTIFIER: z.string().min(1).optional(),
   CMS_PASSWORD: z.string().min(1).optional(),
   /** Seconds a user's branding and the CMS content are cached. */

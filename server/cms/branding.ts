@@ -74,7 +74,8 @@ export function createStrapiBranding(options: StrapiBrandingOptions): StrapiBran
 
   async function fetchOutcome(userName: string): Promise<Outcome> {
     try {
-      const body = await client.get(`/api/${userName}-customs`, { populate: '*' });
+      // Branding is not public: it is what the service account (or the API token) is for.
+      const body = await client.get(`/api/${userName}-customs`, { populate: '*' }, { as: 'service' });
       const entry = normalizeEntries(body)[0];
       if (!entry) return { branding: null, problem: { reason: 'empty', detail: 'the answer has no entry' }, definitive: true };
       return readBranding(entry, cmsOrigin);

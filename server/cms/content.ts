@@ -18,7 +18,9 @@
 //     content      Rich text (Markdown or Blocks)
 //     (updatedAt, set by Strapi, is shown as the "last updated" date)
 //
-//   The Public role (or the API token / service account) needs find + findOne on both.
+//   Read anonymously, so the Public role needs find + findOne on both (with CMS_TOKEN, the
+//   token does instead). Never with the service account: its jwt would get its role's
+//   permissions instead of the Public role's.
 //
 // Answers are validated entry by entry (an invalid entry is skipped with a warning), rendered
 // to sanitised HTML once, and cached per locale and slug/page for ttlMs. When the CMS fails,
@@ -198,23 +200,27 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   }
 
   async function fetchPosts(locale: Locale): Promise<CmsPostSummary[]> {
-    const body = await client.get('/api/posts', {
-      locale,
-      'sort[0]': 'date:desc',
-      populate: 'cover',
-      'pagination[pageSize]': LIST_PAGE_SIZE,
-    });
+    const body = await client.get(
+      '/api/posts',
+      {
+        locale,
+        'sort[0]': 'date:desc',
+        populate: 'cover',
+        'pagination[pageSize]': LIST_PAGE_SIZE,
+      },
+      { as: 'public' },
+    );
     return validEntries(postSchema, normalizeEntries(body), 'post').map((entry) => toSummary(entry, locale));
   }
 
   async function fetchPost(slug: string, locale: Locale): Promise<CmsPost | null> {
-    const body = await client.get('/api/posts', { 'filters[slug][$eq]': slug, locale, populate: 'cover' });
+    const body = await client.get('/api/posts', { 'filters[slug][$eq]': slug, locale, populate: 'cover' }, { as: 'public' });
     const entry = validEntries(postSchema, normalizeEntries(body), 'post').find((e) => e.slug === slug);
     return entry ? { ...toSummary(entry, locale), html: await toHtml(entry.content) } : null;
   }
 
   async function fetchLegal(page: LegalPageKey, locale: Locale): Promise<LegalDocument | null> {
-    const body = await client.get('/api/legal-pages', { 'filters[page][$eq]': page, locale });
+    const body = await client.get('/api/legal-pages', { 'filters[page][$eq]': page, locale }, { as: 'public' });
     const entry = validEntries(legalSchema, normalizeEntries(body), 'legal page').find((e) => e.page === page);
     if (!entry) return null;
     const { title, description, updatedAt } = entry;

@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { createStrapiClient } from '../../server/cms/client.ts';
 import { createStrapiContent, type StrapiContentOptions } from '../../server/cms/content.ts';
 import { HttpError } from '../../server/http/errors.ts';
-import { captureLogger, fixture, sendJson, startFakeStrapi, type FakeStrapi, type Received } from './fake-strapi.ts';
+import { captureLogger, fixture, LEAST_PRIVILEGE, sendJson, startFakeStrapi, type FakeStrapi, type Received } from './fake-strapi.ts';
 
 const SHAPES = [
   ['v4', 'v4-posts', 'v4-legal-pages'],
@@ -15,18 +15,24 @@ const EMPTY = { data: [], meta: { pagination: { page: 1, pageSize: 25, pageCount
 
 type Answers = { posts?: Partial<Record<string, unknown>>; legal?: Partial<Record<string, unknown>> };
 
-/** A Strapi that answers lists and filtered reads from per-locale answers (missing → empty). */
+/**
+ * A least-privilege Strapi (posts and legal pages public) that answers lists and filtered
+ * reads from per-locale answers (missing → empty).
+ */
 function strapiWith(answers: Answers, answer?: (req: Received, res: ServerResponse) => boolean) {
-  return startFakeStrapi((req, res) => {
-    if (answer?.(req, res)) return;
-    const locale = req.query.get('locale') ?? 'es';
-    const source = req.path === '/api/posts' ? answers.posts : req.path === '/api/legal-pages' ? answers.legal : undefined;
-    if (!source) return sendJson(res, 404, { data: null, error: { status: 404, name: 'NotFoundError' } });
-    const body = structuredClone(source[locale] ?? EMPTY) as { data: { slug?: string; attributes?: { slug?: string } }[] };
-    const slug = req.query.get('filters[slug][$eq]');
-    if (slug) body.data = body.data.filter((entry) => (entry.attributes?.slug ?? entry.slug) === slug);
-    sendJson(res, 200, body);
-  });
+  return startFakeStrapi(
+    (req, res) => {
+      if (answer?.(req, res)) return;
+      const locale = req.query.get('locale') ?? 'es';
+      const source = req.path === '/api/posts' ? answers.posts : req.path === '/api/legal-pages' ? answers.legal : undefined;
+      if (!source) return sendJson(res, 404, { data: null, error: { status: 404, name: 'NotFoundError' } });
+      const body = structuredClone(source[locale] ?? EMPTY) as { data: { slug?: string; attributes?: { slug?: string } }[] };
+      const slug = req.query.get('filters[slug][$eq]');
+      if (slug) body.data = body.data.filter((entry) => (entry.attributes?.slug ?? entry.slug) === slug);
+      sendJson(res, 200, body);
+    },
+    { access: LEAST_PRIVILEGE },
+  );
 }
 
 function contentFrom(cms: FakeStrapi, options: Partial<StrapiContentOptions> = {}) {
