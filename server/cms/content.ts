@@ -22,6 +22,9 @@
 //   token does instead). Never with the service account: its jwt would get its role's
 //   permissions instead of the Public role's.
 //
+// The list of posts is read page by page (Strapi answers at most 100 entries a page, its
+// default api.rest.maxLimit), following meta.pagination, up to 50 pages (5000 posts) per locale;
+// past that the newest 5000 are listed and a warning is logged.
 // Answers are validated entry by entry (an invalid entry is skipped with a warning), rendered
 // to sanitised HTML once, and cached per locale and slug/page for ttlMs. When the CMS fails,
 // the last good value is served (stale) and the CMS is left alone for failureTtlMs; with no
@@ -38,7 +41,7 @@ import { blocksToMarkdown } from './blocks.ts';
 import { createSingleFlight, createTtlCache } from './cache.ts';
 import type { StrapiClient } from './client.ts';
 import { CMS_PROXY_PREFIX, proxiedMediaPath } from './media-url.ts';
-import { normalizeEntries, type CmsEntry } from './normalize.ts';
+import { normalizeEntries, normalizeResponse, paginationOf, type CmsEntry } from './normalize.ts';
 
 /** A post summary as the CMS gives it: with the cover image's proxied path, when there is one. */
 export type CmsPostSummary = PostSummary & { coverUrl: string | null };
@@ -62,7 +65,13 @@ export type StrapiContentOptions = {
 };
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
+// Strapi answers at most `api.rest.maxLimit` entries a page (100 by default), whatever is asked:
+// lists are read page by page, following meta.pagination.
 const LIST_PAGE_SIZE = 100;
+// A bound on memory and on the time a list takes: at most this many pages (5000 posts) per locale.
+export const MAX_LIST_PAGES = 50;
+// Pages read at once after the first, which tells how many there are.
+const PAGES_AT_ONCE = 4;
 
 /** Newest first, ties by slug: the order does not depend on how the CMS sorts equal dates. */
 function newestFirst(a: PostSummary, b: PostSummary): number {
@@ -199,18 +208,48 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
     };
   }
 
-  async function fetchPosts(locale: Locale): Promise<CmsPostSummary[]> {
+  async function fetchPostPage(locale: Locale, page: number) {
     const body = await client.get(
       '/api/posts',
       {
         locale,
+        // The slug breaks ties between equal dates, so that pages do not overlap or skip.
         'sort[0]': 'date:desc',
+        'sort[1]': 'slug:asc',
         populate: 'cover',
+        'pagination[page]': page,
         'pagination[pageSize]': LIST_PAGE_SIZE,
       },
       { as: 'public' },
     );
-    return validEntries(postSchema, normalizeEntries(body), 'post').map((entry) => toSummary(entry, locale));
+    const answer = normalizeResponse(body);
+    const entries = answer.kind === 'collection' ? answer.entries : answer.entry ? [answer.entry] : [];
+    // Only the summaries are kept: a page's content bodies are garbage once it is read.
+    return {
+      posts: validEntries(postSchema, entries, 'post').map((entry) => toSummary(entry, locale)),
+      pagination: paginationOf(answer.meta),
+    };
+  }
+
+  async function fetchPosts(locale: Locale): Promise<CmsPostSummary[]> {
+    const first = await fetchPostPage(locale, 1);
+    const pageCount = first.pagination?.pageCount ?? 1;
+    const last = Math.min(pageCount, MAX_LIST_PAGES);
+    if (pageCount > MAX_LIST_PAGES) {
+      logger.warn(
+        { locale, total: first.pagination?.total, pageCount },
+        `CMS posts (${locale}): ${pageCount} pages in the CMS; only the first ${MAX_LIST_PAGES} (the newest posts) are listed`,
+      );
+    }
+    const pages = [first.posts];
+    for (let page = 2; page <= last; page += PAGES_AT_ONCE) {
+      const batch = Array.from({ length: Math.min(PAGES_AT_ONCE, last - page + 1) }, (_, i) => fetchPostPage(locale, page + i));
+      for (const { posts } of await Promise.all(batch)) pages.push(posts);
+    }
+    // A post published while the pages are read pushes another onto the next page twice.
+    const bySlug = new Map<string, CmsPostSummary>();
+    for (const post of pages.flat()) if (!bySlug.has(post.slug)) bySlug.set(post.slug, post);
+    return [...bySlug.values()];
   }
 
   async function fetchPost(slug: string, locale: Locale): Promise<CmsPost | null> {

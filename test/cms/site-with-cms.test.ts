@@ -9,6 +9,7 @@ import {
   captureLogger,
   fixture,
   LEAST_PRIVILEGE,
+  paginate,
   READ_ONLY_TOKEN,
   SERVICE_ACCOUNT,
   sendJson,
@@ -38,8 +39,10 @@ function legalPages(): V4Entry[] {
   return LEGAL_PAGES.map((page, i) => ({ id: 100 + i, attributes: { ...privacy!.attributes, page, title: `Página ${page}` } }));
 }
 
-/** Strapi 4 with posts, legal pages and acme's branding, under `access` (least privilege by default). */
-function strapiV4({ slowBranding = 0, access = LEAST_PRIVILEGE }: { slowBranding?: number; access?: StrapiAccess } = {}) {
+type StrapiV4Options = { slowBranding?: number; access?: StrapiAccess; posts?: V4Entry[] };
+
+/** Strapi 4 with posts (the fixture's unless given), legal pages and acme's branding, paged as Strapi pages. */
+function strapiV4({ slowBranding = 0, access = LEAST_PRIVILEGE, posts }: StrapiV4Options = {}) {
   return startFakeStrapi(
     async (req, res) => {
       if (req.path === '/api/acme-customs') {
@@ -48,7 +51,7 @@ function strapiV4({ slowBranding = 0, access = LEAST_PRIVILEGE }: { slowBranding
       }
       const entries =
         req.path === '/api/posts'
-          ? (fixture('v4-posts') as { data: V4Entry[] }).data
+          ? (posts ?? (fixture('v4-posts') as { data: V4Entry[] }).data)
           : req.path === '/api/legal-pages'
             ? legalPages()
             : null;
@@ -60,7 +63,7 @@ function strapiV4({ slowBranding = 0, access = LEAST_PRIVILEGE }: { slowBranding
             (req.query.get('locale') ?? 'es') === entry.attributes.locale &&
             filters.every(([key, value]) => entry.attributes[/^filters\[(\w+)\]/.exec(key)![1]!] === value),
         );
-        return sendJson(res, 200, { data, meta: { pagination: { page: 1, pageSize: 25, pageCount: 1, total: data.length } } });
+        return sendJson(res, 200, paginate(data, req.query));
       }
       if (req.path.startsWith('/uploads/')) {
         res.writeHead(200, { 'Content-Type': 'image/png', 'Set-Cookie': 'cms=1' });
@@ -144,6 +147,27 @@ test('blog and legal pages come from the CMS, sanitised, in the visitor’s loca
   expect(legal.status).toBe(200);
   expect(legal.text).not.toContain('<script>alert');
   expect(cms.reads().some((r) => r.path === '/api/posts' && r.query.get('locale') === 'es')).toBe(true);
+});
+
+test('with 250 posts in Strapi (at most 100 a page), posts 101 to 250 are in the blog list and in /sitemap.xml', async () => {
+  const posts = Array.from({ length: 250 }, (_, i) => ({
+    id: i + 1,
+    attributes: {
+      title: `Entrada número ${i + 1}`,
+      slug: `entrada-${i + 1}`,
+      content: 'Texto',
+      date: new Date(Date.UTC(2026, 0, 1) - i * 86_400_000).toISOString().slice(0, 10),
+      locale: 'es',
+    },
+  }));
+  const cms = await strapiV4({ posts });
+  const { app } = await siteWith(cms);
+  const blog = await request(app).get('/blog');
+  expect(blog.status).toBe(200);
+  for (const n of [1, 100, 101, 250]) expect(blog.text).toContain(`Entrada número ${n}<`);
+  const sitemap = await request(app).get('/sitemap.xml');
+  for (const n of [1, 101, 250]) expect(sitemap.text).toContain(`/blog/entrada-${n}</loc>`);
+  expect(cms.reads().filter((r) => r.path === '/api/posts' && r.query.get('locale') === 'es')).toHaveLength(3);
 });
 
 test('a Strapi whose Public role may not read posts: the blog is a 503 and the warning names the Public role', async () => {
