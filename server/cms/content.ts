@@ -40,7 +40,7 @@ import type { Logger } from '../logger.ts';
 import { blocksToMarkdown } from './blocks.ts';
 import { createSingleFlight, createTtlCache } from './cache.ts';
 import type { StrapiClient } from './client.ts';
-import { CMS_PROXY_PREFIX, proxiedMediaPath } from './media-url.ts';
+import { proxiedMediaPath } from './media-url.ts';
 import { normalizeEntries, normalizeResponse, paginationOf, type CmsEntry } from './normalize.ts';
 
 /** A post summary as the CMS gives it: with the cover image's proxied path, when there is one. */
@@ -175,10 +175,9 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   async function toHtml(content: PostEntry['content']): Promise<string> {
     const { markdownToSafeHtml } = await loadMarkdown();
     const markdown = typeof content === 'string' ? content : blocksToMarkdown(content, { mediaUrl });
-    // Images and links to the CMS's uploads go through the proxy (absolute ones before the
-    // sanitiser, which only lets https images through; relative ones after it).
-    const proxied = markdown.split(`${new URL(cmsOrigin).origin}/uploads/`).join(`${CMS_PROXY_PREFIX}/uploads/`);
-    return markdownToSafeHtml(proxied).replace(/(src|href)="\/uploads\//g, `$1="${CMS_PROXY_PREFIX}/uploads/`);
+    // Images and links to the CMS's uploads go through the proxy; the sanitiser keeps only
+    // images the CSP allows, so one on another host is dropped.
+    return markdownToSafeHtml(markdown, { rewriteUrl: mediaUrl });
   }
 
   function validEntries<T extends z.ZodType>(schema: T, entries: CmsEntry[], what: string): z.infer<T>[] {
