@@ -40,12 +40,14 @@ export function mediaHostUrl(value: unknown, hosts: readonly string[]): string |
 }
 
 /**
- * An https URL of the shape a media host's URL has, on whatever host. For the browser, which
- * does not know CMS_MEDIA_HOSTS: the server let only those hosts through, and the CSP's img-src
- * holds the browser to them.
+ * An https URL on whatever host, as mediaHostUrl writes one (lower-case host, no user info or
+ * port). For the browser, which does not know CMS_MEDIA_HOSTS: the server let only those hosts
+ * through, and the CSP's img-src holds the browser to them. Only the scheme and the host matter
+ * here (the rest goes into an escaped attribute), and the check is short: it is in the
+ * first-load JavaScript.
  */
 export function isHttpsMediaUrl(value: unknown): value is string {
-  return httpsUrl(value)?.href === value;
+  return typeof value === 'string' && /^https:\/\/[a-z0-9.-]+\//.test(value);
 }
 
 /** An image src a page may carry: a same-origin path, or an https URL on `hosts` (normalised). */

@@ -9,7 +9,8 @@
 //                  or Strapi 5 "Rich text (Blocks)"
 //     author       Text (short)
 //     date         Date (falls back to publishedAt when empty)
-//     cover        Media, single image, optional (served through /cms/uploads/...)
+//     cover        Media, single image, optional (served through /cms/uploads/..., or from
+//                  the upload provider's host when it is one of CMS_MEDIA_HOSTS)
 //
 //   Collection "legal-page" (REST /api/legal-pages), Internationalization on:
 //     page         Enumeration: cookies | legal | privacy | responsible, required
@@ -40,7 +41,7 @@ import type { Logger } from '../logger.ts';
 import { blocksToMarkdown } from './blocks.ts';
 import { createSingleFlight, createTtlCache } from './cache.ts';
 import type { StrapiClient } from './client.ts';
-import { proxiedMediaPath } from './media-url.ts';
+import { cmsMediaUrl } from './media-url.ts';
 import { normalizeEntries, normalizeResponse, paginationOf, type CmsEntry } from './normalize.ts';
 
 /** A post summary as the CMS gives it: with the cover image's proxied path, when there is one. */
@@ -60,6 +61,8 @@ export type StrapiContentOptions = {
   failureTtlMs?: number;
   /** Origin whose absolute /uploads URLs are accepted; by default the client's. */
   cmsOrigin?: string;
+  /** CMS_MEDIA_HOSTS: images (covers, images in the content) on these hosts are shown. */
+  mediaHosts?: readonly string[];
   logger: Logger;
   now?: () => number;
 };
@@ -162,6 +165,7 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   const ttlMs = options.ttlMs ?? 60_000;
   const failureTtlMs = options.failureTtlMs ?? 10_000;
   const cmsOrigin = options.cmsOrigin ?? client.origin;
+  const mediaHosts = options.mediaHosts ?? [];
   const now = options.now ?? Date.now;
   const settings = { ttlMs, failureTtlMs, now, logger };
   const cachedLists = staleOnFailure<CmsPostSummary[]>(settings);
@@ -169,7 +173,7 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   const cachedLegal = staleOnFailure<LegalDocument | null>(settings);
 
   function mediaUrl(url: unknown): string | null {
-    return proxiedMediaPath(url, cmsOrigin);
+    return cmsMediaUrl(url, { cmsOrigin, mediaHosts });
   }
 
   async function toHtml(content: PostEntry['content']): Promise<string> {
@@ -177,7 +181,7 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
     const markdown = typeof content === 'string' ? content : blocksToMarkdown(content, { mediaUrl });
     // Images and links to the CMS's uploads go through the proxy; the sanitiser keeps only
     // images the CSP allows, so one on another host is dropped.
-    return markdownToSafeHtml(markdown, { rewriteUrl: mediaUrl });
+    return markdownToSafeHtml(markdown, { mediaHosts, rewriteUrl: mediaUrl });
   }
 
   function validEntries<T extends z.ZodType>(schema: T, entries: CmsEntry[], what: string): z.infer<T>[] {

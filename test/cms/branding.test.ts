@@ -171,6 +171,25 @@ test('a logo on a foreign host is ignored, and the colour still applies', async 
   expect(warnings()[0]?.msg).toMatch(/logoNavbar/);
 });
 
+test.each([
+  [
+    'on a media host (CMS_MEDIA_HOSTS) is shown from there',
+    'https://res.cloudinary.com/acme/image/upload/v1/logo.png',
+    'https://res.cloudinary.com/acme/image/upload/v1/logo.png',
+  ],
+  ['on an unknown host is refused: the default logo', 'https://evil.example/acme/logo.png', null],
+  ['over http on a media host is refused: the default logo', 'http://res.cloudinary.com/acme/logo.png', null],
+])('a logo from an upload provider %s', async (_case, url, logo) => {
+  const cms = await strapiAnswering((_req, res) =>
+    sendJson(res, 200, { data: [{ id: 1, documentId: 'c', colorNavbar: '#abc', logoNavbar: { url, provider: 'cloudinary' } }] }),
+  );
+  const { branding, warnings } = brandingFrom(cms, { branding: { mediaHosts: ['res.cloudinary.com'] } });
+  expect(await branding.getBranding('acme')).toEqual({ color: '#abc', logo });
+  expect(warnings().map((w) => w.msg)).toEqual(
+    logo ? [] : [expect.stringMatching(/logoNavbar \(neither an upload of the CMS nor on CMS_MEDIA_HOSTS\)/)],
+  );
+});
+
 test('an absolute logo URL on the CMS origin is served through the /cms proxy', async () => {
   const cms = await strapiAnswering((_req, res) =>
     sendJson(res, 200, { data: [{ id: 1, documentId: 'c', colorNavbar: null, logoNavbar: { url: `${cms.url}/uploads/acme.svg` } }] }),

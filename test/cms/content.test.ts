@@ -159,6 +159,35 @@ test.each(SHAPES)('a %s post by slug is filtered by slug and locale and rendered
   expect(post?.html).not.toMatch(/<script/);
 });
 
+test('covers and images of an upload provider are shown from a media host; from any other host they are dropped', async () => {
+  const entry = (slug: string, cover: string) => ({
+    id: slug.length,
+    documentId: slug,
+    title: slug,
+    slug,
+    date: '2026-01-01',
+    cover: { url: cover, provider: 'aws-s3' },
+    content: `![on the bucket](https://acme-media.s3.eu-west-1.amazonaws.com/team.jpg)\n\n![elsewhere](https://evil.example/pixel.png)`,
+  });
+  const cms = await strapiWith({
+    posts: {
+      es: {
+        data: [
+          entry('listed', 'https://acme-media.s3.eu-west-1.amazonaws.com/cover.jpg'),
+          entry('unlisted', 'https://evil.example/cover.jpg'),
+        ],
+        meta: {},
+      },
+    },
+  });
+  const { content } = contentFrom(cms, { mediaHosts: ['acme-media.s3.eu-west-1.amazonaws.com'] });
+  const covers = Object.fromEntries((await content.listPosts('es')).map((post) => [post.slug, post.coverUrl]));
+  expect(covers).toEqual({ listed: 'https://acme-media.s3.eu-west-1.amazonaws.com/cover.jpg', unlisted: null });
+  const post = await content.getPost('listed', 'es');
+  expect(post?.coverUrl).toBe('https://acme-media.s3.eu-west-1.amazonaws.com/cover.jpg');
+  expect(post?.html).toBe('<p><img src="https://acme-media.s3.eu-west-1.amazonaws.com/team.jpg" alt="on the bucket" /></p>\n<p></p>');
+});
+
 test('a post whose translation is missing falls back to the default locale, and says so', async () => {
   const cms = await strapiWith({ posts: { es: fixture('v4-posts') } });
   const post = await contentFrom(cms).content.getPost('bienvenida', 'en');
