@@ -1,9 +1,9 @@
 // Navbar branding from Strapi (seed-spec §3 and §7, DESIGN.md §3): one `{userName}-customs`
 // collection per user, read server-side so the first paint is branded. The CMS is not trusted
 // with CSS or URLs: only hex colours pass, and only logos among the CMS's own uploads (shown
-// through the site's /cms proxy) or on its upload provider's hosts (CMS_MEDIA_HOSTS). Any failure means the default branding (null) and
-// one warning; answers are cached per user, failures for a shorter time so that a CMS that is
-// down is not asked on every page view.
+// through the site's /cms proxy) or on its upload provider's hosts (CMS_MEDIA_HOSTS). Any
+// failure means the default branding (null) and one warning; answers are cached per user,
+// failures for a shorter time so that a CMS that is down is not asked on every page view.
 import { isHexColor, type Branding } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Logger } from '../logger.ts';

@@ -72,7 +72,7 @@ const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
 // lists are read page by page, following meta.pagination.
 const LIST_PAGE_SIZE = 100;
 // A bound on memory and on the time a list takes: at most this many pages (5000 posts) per locale.
-export const MAX_LIST_PAGES = 50;
+const MAX_LIST_PAGES = 50;
 // Pages read at once after the first, which tells how many there are.
 const PAGES_AT_ONCE = 4;
 

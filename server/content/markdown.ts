@@ -30,12 +30,10 @@ function sanitizeOptions({ mediaHosts = [], rewriteUrl = () => null }: SanitizeO
       // Headings start at h2: the page title is the h1.
       h1: 'h2',
       a: (tagName, attribs) => {
-        const href = rewrite(attribs.href) ?? '';
-        const external = /^https?:/i.test(href);
-        return {
-          tagName,
-          attribs: { ...attribs, ...(attribs.href === undefined ? {} : { href }), ...(external ? { rel: 'noopener noreferrer', target: '_blank' } : {}) },
-        };
+        const href = rewrite(attribs.href);
+        const rewritten = href === undefined ? attribs : { ...attribs, href };
+        const external = href !== undefined && /^https?:/i.test(href);
+        return { tagName, attribs: external ? { ...rewritten, rel: 'noopener noreferrer', target: '_blank' } : rewritten };
       },
       img: (tagName, attribs) => {
         const allowed = allowedImageSrc(rewrite(attribs.src), mediaHosts);
