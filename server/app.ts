@@ -105,7 +105,7 @@ function cmsClientOptions(config: Config, logger: Logger, timeoutMs: number) {
 
 /** seed-spec §2 / issue 4: branding must never hold a page up: defaults after the timeout. */
 const BRANDING_TIMEOUT_MS = 1500;
-function withTimeout(source: BrandingSource, ms: number, logger: Logger) {
+function withTimeout(source: BrandingSource, ms: number, logger: Logger, mediaHosts: readonly string[]) {
   return async (userName: string): Promise<Branding | null> => {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<null>((resolve) => {
@@ -117,7 +117,7 @@ function withTimeout(source: BrandingSource, ms: number, logger: Logger) {
     try {
       return await Promise.race([
         source.getBranding(userName).then(
-          (found) => sanitizeBranding(found, DEFAULT_NAVBAR_COLOR),
+          (found) => sanitizeBranding(found, DEFAULT_NAVBAR_COLOR, mediaHosts),
           (error: unknown) => {
             logger.warn({ err: error, userName }, 'branding failed: default navbar');
             return null;
@@ -168,17 +168,21 @@ export async function createApp(deps: AppDeps) {
   const logger = deps.logger ?? createLogger(config.LOG_LEVEL);
   const isProduction = config.NODE_ENV === 'production';
   // Content and branding: a real Strapi when CMS_URL is set, else the embedded defaults.
+  // Images on the CMS's upload provider's hosts are shown (and allowed by the CSP) only then.
+  const mediaHosts = config.CMS_URL ? config.CMS_MEDIA_HOSTS : [];
   const cms = config.CMS_URL
     ? {
         // Branding sits on the first paint: 1.5 s at most. Content may take a little longer.
         branding: createStrapiBranding({
           client: createStrapiClient(cmsClientOptions(config, logger, 1500)),
           ttlMs: config.CMS_CACHE_SECONDS * 1000,
+          mediaHosts,
           logger,
         }),
         content: createStrapiContent({
           client: createStrapiClient(cmsClientOptions(config, logger, 5000)),
           ttlMs: config.CMS_CACHE_SECONDS * 1000,
+          mediaHosts,
           logger,
         }),
       }
@@ -216,7 +220,7 @@ export async function createApp(deps: AppDeps) {
       })
     : httpBackend(config.API_URL!, deps.fetch);
   const brandingStore = embeddedBranding(db);
-  const branding = withTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger);
+  const branding = withTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger, mediaHosts);
   const codec = createSessionCodec(config.SESSION_SECRET);
   const formTokens = createFormTokens(deriveKey(config.SESSION_SECRET, 'contact form v1'));
   const contactStore = contactMessages(db);
@@ -289,7 +293,7 @@ export async function createApp(deps: AppDeps) {
   app.use(
     requestContext({
       logger,
-      csp: { upgradeInsecureRequests: isProduction, analyticsHosts: ANALYTICS_HOSTS },
+      csp: { upgradeInsecureRequests: isProduction, analyticsHosts: ANALYTICS_HOSTS, mediaHosts },
       analyticsAllowed: (consent) => analyticsAllowed(analyticsIds, consent),
       draining: () => draining,
     }),

@@ -6,6 +6,41 @@ import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', '']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
+// A DNS host name: dot-separated labels, the last one starting with a letter (so neither an IP
+// address nor a bare `localhost`), no port, no wildcard.
+const HOST_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** One CMS_MEDIA_HOSTS entry (`cdn.example.com` or `https://cdn.example.com`) → its host name. */
+function mediaHost(entry: string): { host: string } | { error: string } {
+  // Named in the error, but never with a password someone put in it.
+  const shown = JSON.stringify(entry.replace(/\/\/[^/]*@/, '//…@'));
+  let host = entry.toLowerCase();
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//.exec(host)?.[1];
+  if (scheme !== undefined) {
+    if (scheme !== 'https') return { error: `${shown} is not https: media are only loaded over https` };
+    host = host.slice('https://'.length).replace(/\/$/, '');
+  }
+  if (!HOST_NAME.test(host)) {
+    return { error: `${shown} is not a bare host name (like cdn.example.com: no path, port, wildcard or IP address)` };
+  }
+  return { host };
+}
+
+/** Comma-separated host names of a Strapi upload provider (S3, Cloudinary, Strapi Cloud). */
+const mediaHosts = z
+  .string()
+  .default('')
+  .transform((value, context) => {
+    const hosts = new Set<string>();
+    for (const entry of value.split(',').map((part) => part.trim())) {
+      if (entry === '') continue;
+      const parsed = mediaHost(entry);
+      if ('error' in parsed) context.addIssue({ code: 'custom', message: parsed.error });
+      else hosts.add(parsed.host);
+    }
+    return [...hosts];
+  });
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -62,9 +97,17 @@ const schema = z.object({
   CMS_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** A Strapi API token (read access to posts, legal pages and the *-customs collections)… */
   CMS_TOKEN: z.string().min(1).optional(),
-  /** …or a service account, signed in with POST {CMS_URL}/api/auth/local. */
+  /**
+   * …or a service account, signed in with POST {CMS_URL}/api/auth/local, for the branding only
+   * (posts and legal pages are then read anonymously: a jwt would lose the Public role's rights).
+   */
   CMS_IDENTIFIER: z.string().min(1).optional(),
   CMS_PASSWORD: z.string().min(1).optional(),
+  /**
+   * Hosts of the CMS's upload provider (S3, Cloudinary, Strapi Cloud), whose media URLs are
+   * absolute: images there are shown (https only), and the CSP's img-src allows exactly them.
+   */
+  CMS_MEDIA_HOSTS: mediaHosts,
   /** Seconds a user's branding and the CMS content are cached. */
   CMS_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** Google Tag Manager container (GTM-XXXX) and Google Analytics 4 property (G-XXXX): loaded only after consent. */

@@ -1,5 +1,7 @@
 // Navbar branding (seed-spec §2: on /client and /organization, per user). The CMS and the
-// database are not trusted with CSS: only hex colours pass, only our own paths as logos.
+// database are not trusted with CSS: only hex colours pass, only our own paths as logos (and,
+// from the CMS, https logos on its upload provider's hosts, CMS_MEDIA_HOSTS).
+import { isHttpsMediaUrl, mediaHostUrl } from './media.ts';
 
 export type Branding = { color: string; logo: string | null };
 
@@ -20,6 +22,15 @@ export function isSafeLogoPath(value: unknown): value is string {
   return typeof value === 'string' && /^\/(?:cms|api\/branding-logos)\/[A-Za-z0-9/_.-]+$/.test(value) && !value.includes('..');
 }
 
+/**
+ * A logo the navbar may show: our own path, or an https media URL. The browser does not know
+ * CMS_MEDIA_HOSTS: the server let only those hosts through (sanitizeBranding), and the CSP's
+ * img-src holds the browser to the same list.
+ */
+export function isSafeLogoSrc(value: unknown): value is string {
+  return isSafeLogoPath(value) || isHttpsMediaUrl(value);
+}
+
 /** Dark or white text, whichever reads better on the branding colour (WCAG luminance). */
 export function readableTextColor(hex: string): string {
   const full = hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex;
@@ -38,10 +49,17 @@ export function brandingCssVariables(branding: Branding | null | undefined): Rec
   return { '--navbar-bg': branding.color, '--navbar-fg': readableTextColor(branding.color) };
 }
 
-/** What may reach a page: a hex colour (else the default) and a same-origin logo (else none). */
-export function sanitizeBranding(value: { color?: unknown; logo?: unknown } | null | undefined, defaultColor: string): Branding | null {
+/**
+ * What may reach a page: a hex colour (else the default) and a logo (else none) that is a
+ * same-origin path or an https URL on one of `mediaHosts` (CMS_MEDIA_HOSTS).
+ */
+export function sanitizeBranding(
+  value: { color?: unknown; logo?: unknown } | null | undefined,
+  defaultColor: string,
+  mediaHosts: readonly string[] = [],
+): Branding | null {
   if (!value) return null;
   const color = isHexColor(value.color) ? value.color : null;
-  const logo = isSafeLogoPath(value.logo) ? value.logo : null;
+  const logo = isSafeLogoPath(value.logo) ? value.logo : mediaHostUrl(value.logo, mediaHosts);
   return color || logo ? { color: color ?? defaultColor, logo } : null;
 }

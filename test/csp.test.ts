@@ -49,3 +49,31 @@ test('each call carries the nonce it is given', () => {
 test.each(["x' 'unsafe-inline", 'a;script-src *', 'with space', ''])('a nonce that could change the policy (%j) is refused', (nonce) => {
   expect(() => header(nonce, false)).toThrow(/Not a CSP nonce/);
 });
+
+test('the CMS media hosts are allowed as exactly https://{host} in img-src, in both policies; nothing else changes', () => {
+  const mediaHosts = ['res.cloudinary.com', 'acme.media.strapiapp.com'];
+  const withMedia = createCspHeader({ upgradeInsecureRequests: false, analyticsHosts: ANALYTICS_HOSTS, mediaHosts });
+  for (const analytics of [false, true]) {
+    const plain = directives(header('abc123', analytics));
+    const policy = directives(withMedia('abc123', analytics));
+    expect(policy.get('img-src')).toEqual([
+      "'self'",
+      'data:',
+      'https://res.cloudinary.com',
+      'https://acme.media.strapiapp.com',
+      ...(analytics ? ANALYTICS_HOSTS.img : []),
+    ]);
+    policy.delete('img-src');
+    plain.delete('img-src');
+    expect(policy).toEqual(plain);
+  }
+});
+
+test.each(['cdn.example.com; script-src *', "cdn.example.com 'unsafe-inline'", '*'])(
+  'a media host that could change the policy (%j) is refused',
+  (host) => {
+    expect(() => createCspHeader({ upgradeInsecureRequests: false, analyticsHosts: ANALYTICS_HOSTS, mediaHosts: [host] })).toThrow(
+      /Not a media host name for the CSP/,
+    );
+  },
+);

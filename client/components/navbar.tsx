@@ -3,7 +3,7 @@ import { Link, useLocation } from 'react-router-dom';
 import type { PagePayload } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';
-import { isSafeLogoPath, type Branding } from '../../shared/branding.ts';
+import { isSafeLogoSrc, type Branding } from '../../shared/branding.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { LocaleSwitcher } from './locale-switcher.tsx';
 import { deferredComponent } from '../runtime/deferred.tsx';
@@ -55,7 +55,7 @@ export function Navbar({
     <header className="navbar">
       <nav className="navbar-inner" aria-label={t('nav.label')}>
         <Link className="navbar-brand" to={localePath('index', locale)}>
-          <img src={branding?.logo && isSafeLogoPath(branding.logo) ? branding.logo : '/logo.svg'} alt="" width="36" height="36" />
+          <img src={branding?.logo && isSafeLogoSrc(branding.logo) ? branding.logo : '/logo.svg'} alt="" width="36" height="36" />
           <span>{siteName}</span>
         </Link>
         <button

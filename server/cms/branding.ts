@@ -1,16 +1,16 @@
 // Navbar branding from Strapi (seed-spec §3 and §7, DESIGN.md §3): one `{userName}-customs`
 // collection per user, read server-side so the first paint is branded. The CMS is not trusted
-// with CSS or URLs: only hex colours pass, and only logos among the CMS's own uploads, which
-// are shown through the site's /cms proxy. Any failure means the default branding (null) and
-// one warning; answers are cached per user, failures for a shorter time so that a CMS that is
-// down is not asked on every page view.
+// with CSS or URLs: only hex colours pass, and only logos among the CMS's own uploads (shown
+// through the site's /cms proxy) or on its upload provider's hosts (CMS_MEDIA_HOSTS). Any
+// failure means the default branding (null) and one warning; answers are cached per user,
+// failures for a shorter time so that a CMS that is down is not asked on every page view.
 import { isHexColor, type Branding } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Logger } from '../logger.ts';
 import { createSingleFlight, createTtlCache } from './cache.ts';
 import type { StrapiClient } from './client.ts';
 import { CmsError } from './errors.ts';
-import { proxiedMediaPath } from './media-url.ts';
+import { cmsMediaUrl, type CmsMediaOptions } from './media-url.ts';
 import { normalizeEntries, type CmsEntry } from './normalize.ts';
 
 export type { Branding };
@@ -19,6 +19,8 @@ export type StrapiBrandingOptions = {
   client: StrapiClient;
   /** Origin whose absolute /uploads URLs are accepted; by default the client's. */
   cmsOrigin?: string;
+  /** CMS_MEDIA_HOSTS: logos on these hosts are shown from there. */
+  mediaHosts?: readonly string[];
   ttlMs?: number;
   /** How long a failure is remembered before the CMS is asked again. */
   failureTtlMs?: number;
@@ -46,15 +48,15 @@ function firstMedia(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function readBranding(entry: CmsEntry, cmsOrigin: string): Outcome {
+function readBranding(entry: CmsEntry, media: CmsMediaOptions): Outcome {
   const rawColor = entry.colorNavbar;
-  const media = firstMedia(entry.logoNavbar);
-  const rawLogo = typeof media === 'object' && media !== null && 'url' in media ? media.url : null;
+  const logoMedia = firstMedia(entry.logoNavbar);
+  const rawLogo = typeof logoMedia === 'object' && logoMedia !== null && 'url' in logoMedia ? logoMedia.url : null;
   const color = isHexColor(rawColor) ? rawColor : null;
-  const logo = proxiedMediaPath(rawLogo, cmsOrigin);
+  const logo = cmsMediaUrl(rawLogo, media);
   const ignored = [
     ...(isGiven(rawColor) && !color ? ['colorNavbar (not a hex colour)'] : []),
-    ...(isGiven(rawLogo) && !logo ? ['logoNavbar (not an upload of the CMS)'] : []),
+    ...(isGiven(rawLogo) && !logo ? ['logoNavbar (neither an upload of the CMS nor on CMS_MEDIA_HOSTS)'] : []),
   ];
   return {
     branding: color || logo ? { color: color ?? DEFAULT_NAVBAR_COLOR, logo } : null,
@@ -65,7 +67,7 @@ function readBranding(entry: CmsEntry, cmsOrigin: string): Outcome {
 
 export function createStrapiBranding(options: StrapiBrandingOptions): StrapiBranding {
   const { client, logger } = options;
-  const cmsOrigin = options.cmsOrigin ?? client.origin;
+  const media = { cmsOrigin: options.cmsOrigin ?? client.origin, mediaHosts: options.mediaHosts ?? [] };
   const ttlMs = options.ttlMs ?? 60_000;
   const failureTtlMs = options.failureTtlMs ?? 10_000;
   const now = options.now ?? Date.now;
@@ -74,10 +76,11 @@ export function createStrapiBranding(options: StrapiBrandingOptions): StrapiBran
 
   async function fetchOutcome(userName: string): Promise<Outcome> {
     try {
-      const body = await client.get(`/api/${userName}-customs`, { populate: '*' });
+      // Branding is not public: it is what the service account (or the API token) is for.
+      const body = await client.get(`/api/${userName}-customs`, { populate: '*' }, { as: 'service' });
       const entry = normalizeEntries(body)[0];
       if (!entry) return { branding: null, problem: { reason: 'empty', detail: 'the answer has no entry' }, definitive: true };
-      return readBranding(entry, cmsOrigin);
+      return readBranding(entry, media);
     } catch (error) {
       if (!(error instanceof CmsError)) {
         return {

@@ -1,8 +1,11 @@
 // A small Strapi REST client for server-side reads (branding, content).
-// Auth (DESIGN.md §3, seed-spec §7): an API token (`CMS_TOKEN`) is sent as a Bearer token;
-// otherwise a service account logs in with POST /api/auth/local (no Authorization header) and
-// its jwt is reused until it expires or the CMS answers 401, then it logs in once more and the
-// request is retried once. Concurrent callers share one login in flight.
+// Auth (DESIGN.md §3, seed-spec §7): an API token (`CMS_TOKEN`) is sent as a Bearer token on
+// every read. Otherwise, what a read needs decides: Strapi gives a request with a user's jwt
+// only that user's role's permissions, never the Public role's, so public content (posts,
+// legal pages) is read anonymously; only the branding is read as the service account, which
+// logs in with POST /api/auth/local (no Authorization header) and whose jwt is reused until it
+// expires or the CMS answers 401, then it logs in once more and the request is retried once.
+// Concurrent callers share one login in flight.
 // Every failure is a CmsError; one deadline covers a whole call, login included, so a slow CMS
 // never holds a page for longer than timeoutMs. Secrets never reach a log line or a message.
 import { decodeJwt } from 'jose';
@@ -26,12 +29,22 @@ export type StrapiClientOptions = {
   now?: () => number;
 };
 
+/**
+ * Who a read is made as:
+ *   'public'   what Strapi's Public role may read: anonymously (the API token when there is one)
+ *   'service'  what only the service account may read: with its jwt (or the API token);
+ *              anonymously when neither is configured
+ */
+export type CmsAccess = 'public' | 'service';
+
+export type CmsGetOptions = { as?: CmsAccess };
+
 export type StrapiClient = {
   /** Origin of the CMS (scheme://host:port), to recognise its absolute media URLs. */
   readonly origin: string;
   readonly timeoutMs: number;
-  /** GET {url}{path}?query → the parsed JSON body. Throws CmsError. */
-  get(path: string, query?: CmsQuery): Promise<unknown>;
+  /** GET {url}{path}?query, as 'public' unless told → the parsed JSON body. Throws CmsError. */
+  get(path: string, query?: CmsQuery, options?: CmsGetOptions): Promise<unknown>;
 };
 
 type Session = { jwt: string; expiresAt: number | null };
@@ -157,9 +170,10 @@ export function createStrapiClient(options: StrapiClientOptions): StrapiClient {
     return pendingLogin;
   }
 
-  async function authorization(deadline: AbortSignal): Promise<string | null> {
+  async function authorization(as: CmsAccess, deadline: AbortSignal): Promise<string | null> {
     if (token) return `Bearer ${token}`;
-    if (!useLogin) return null;
+    // A jwt would swap the Public role's permissions for the service account's role's.
+    if (as === 'public' || !useLogin) return null;
     const jwt = await untilDeadline(currentJwt(), deadline, () => timeoutError('POST /api/auth/local', timeoutMs));
     return `Bearer ${jwt}`;
   }
@@ -172,7 +186,15 @@ export function createStrapiClient(options: StrapiClientOptions): StrapiClient {
     return `${baseUrl}${path}${search ? `?${search}` : ''}`;
   }
 
-  async function get(path: string, query?: CmsQuery): Promise<unknown> {
+  /** Who refused a read (403), for the message: the permission is granted to that one in Strapi. */
+  function refusedBy(auth: string | null): string {
+    if (token) return 'the API token (CMS_TOKEN)';
+    if (auth) return "the service account's role";
+    return 'the Public role';
+  }
+
+  async function get(path: string, query?: CmsQuery, options: CmsGetOptions = {}): Promise<unknown> {
+    const as = options.as ?? 'public';
     if (!API_PATH.test(path) || path.includes('..')) throw new TypeError(`Not a CMS API path: ${JSON.stringify(path)}`);
     const what = `GET ${path}`;
     const url = buildUrl(path, query);
@@ -180,18 +202,19 @@ export function createStrapiClient(options: StrapiClientOptions): StrapiClient {
     const request = async (auth: string | null) =>
       send(what, url, { method: 'GET', headers: { Accept: 'application/json', ...(auth ? { Authorization: auth } : {}) } }, deadline);
 
-    const auth = await authorization(deadline);
+    const auth = await authorization(as, deadline);
     let response = await request(auth);
     if (response.status === 401 && useLogin && auth) {
       // The jwt was refused (expired early, or the CMS's secret changed): one new login, one retry.
       await discard(response);
       if (session && `Bearer ${session.jwt}` === auth) session = null;
       logger.debug({ cms: base.origin }, 'CMS refused the service jwt: signing in again');
-      response = await request(await authorization(deadline));
+      response = await request(await authorization(as, deadline));
     }
     if (!response.ok) {
       await discard(response);
-      throw new CmsError('status', `CMS ${what}: answered ${response.status}`, response.status);
+      const hint = response.status === 403 ? ` (${refusedBy(auth)} may not read it: grant it find/findOne in Strapi)` : '';
+      throw new CmsError('status', `CMS ${what}: answered ${response.status}${hint}`, response.status);
     }
     return readJson(what, response, deadline);
   }

@@ -9,7 +9,8 @@
 //                  or Strapi 5 "Rich text (Blocks)"
 //     author       Text (short)
 //     date         Date (falls back to publishedAt when empty)
-//     cover        Media, single image, optional (served through /cms/uploads/...)
+//     cover        Media, single image, optional (served through /cms/uploads/..., or from
+//                  the upload provider's host when it is one of CMS_MEDIA_HOSTS)
 //
 //   Collection "legal-page" (REST /api/legal-pages), Internationalization on:
 //     page         Enumeration: cookies | legal | privacy | responsible, required
@@ -18,8 +19,13 @@
 //     content      Rich text (Markdown or Blocks)
 //     (updatedAt, set by Strapi, is shown as the "last updated" date)
 //
-//   The Public role (or the API token / service account) needs find + findOne on both.
+//   Read anonymously, so the Public role needs find + findOne on both (with CMS_TOKEN, the
+//   token does instead). Never with the service account: its jwt would get its role's
+//   permissions instead of the Public role's.
 //
+// The list of posts is read page by page (Strapi answers at most 100 entries a page, its
+// default api.rest.maxLimit), following meta.pagination, up to 50 pages (5000 posts) per locale;
+// past that the newest 5000 are listed and a warning is logged.
 // Answers are validated entry by entry (an invalid entry is skipped with a warning), rendered
 // to sanitised HTML once, and cached per locale and slug/page for ttlMs. When the CMS fails,
 // the last good value is served (stale) and the CMS is left alone for failureTtlMs; with no
@@ -35,8 +41,8 @@ import type { Logger } from '../logger.ts';
 import { blocksToMarkdown } from './blocks.ts';
 import { createSingleFlight, createTtlCache } from './cache.ts';
 import type { StrapiClient } from './client.ts';
-import { CMS_PROXY_PREFIX, proxiedMediaPath } from './media-url.ts';
-import { normalizeEntries, type CmsEntry } from './normalize.ts';
+import { cmsMediaUrl } from './media-url.ts';
+import { normalizeEntries, normalizeResponse, paginationOf, type CmsEntry } from './normalize.ts';
 
 /** A post summary as the CMS gives it: with the cover image's proxied path, when there is one. */
 export type CmsPostSummary = PostSummary & { coverUrl: string | null };
@@ -55,12 +61,20 @@ export type StrapiContentOptions = {
   failureTtlMs?: number;
   /** Origin whose absolute /uploads URLs are accepted; by default the client's. */
   cmsOrigin?: string;
+  /** CMS_MEDIA_HOSTS: images (covers, images in the content) on these hosts are shown. */
+  mediaHosts?: readonly string[];
   logger: Logger;
   now?: () => number;
 };
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
+// Strapi answers at most `api.rest.maxLimit` entries a page (100 by default), whatever is asked:
+// lists are read page by page, following meta.pagination.
 const LIST_PAGE_SIZE = 100;
+// A bound on memory and on the time a list takes: at most this many pages (5000 posts) per locale.
+const MAX_LIST_PAGES = 50;
+// Pages read at once after the first, which tells how many there are.
+const PAGES_AT_ONCE = 4;
 
 /** Newest first, ties by slug: the order does not depend on how the CMS sorts equal dates. */
 function newestFirst(a: PostSummary, b: PostSummary): number {
@@ -151,6 +165,7 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   const ttlMs = options.ttlMs ?? 60_000;
   const failureTtlMs = options.failureTtlMs ?? 10_000;
   const cmsOrigin = options.cmsOrigin ?? client.origin;
+  const mediaHosts = options.mediaHosts ?? [];
   const now = options.now ?? Date.now;
   const settings = { ttlMs, failureTtlMs, now, logger };
   const cachedLists = staleOnFailure<CmsPostSummary[]>(settings);
@@ -158,16 +173,15 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   const cachedLegal = staleOnFailure<LegalDocument | null>(settings);
 
   function mediaUrl(url: unknown): string | null {
-    return proxiedMediaPath(url, cmsOrigin);
+    return cmsMediaUrl(url, { cmsOrigin, mediaHosts });
   }
 
   async function toHtml(content: PostEntry['content']): Promise<string> {
     const { markdownToSafeHtml } = await loadMarkdown();
     const markdown = typeof content === 'string' ? content : blocksToMarkdown(content, { mediaUrl });
-    // Images and links to the CMS's uploads go through the proxy (absolute ones before the
-    // sanitiser, which only lets https images through; relative ones after it).
-    const proxied = markdown.split(`${new URL(cmsOrigin).origin}/uploads/`).join(`${CMS_PROXY_PREFIX}/uploads/`);
-    return markdownToSafeHtml(proxied).replace(/(src|href)="\/uploads\//g, `$1="${CMS_PROXY_PREFIX}/uploads/`);
+    // Images and links to the CMS's uploads go through the proxy; the sanitiser keeps only
+    // images the CSP allows, so one on another host is dropped.
+    return markdownToSafeHtml(markdown, { mediaHosts, rewriteUrl: mediaUrl });
   }
 
   function validEntries<T extends z.ZodType>(schema: T, entries: CmsEntry[], what: string): z.infer<T>[] {
@@ -197,24 +211,58 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
     };
   }
 
+  async function fetchPostPage(locale: Locale, page: number) {
+    const body = await client.get(
+      '/api/posts',
+      {
+        locale,
+        // The slug breaks ties between equal dates, so that pages do not overlap or skip.
+        'sort[0]': 'date:desc',
+        'sort[1]': 'slug:asc',
+        populate: 'cover',
+        'pagination[page]': page,
+        'pagination[pageSize]': LIST_PAGE_SIZE,
+      },
+      { as: 'public' },
+    );
+    const answer = normalizeResponse(body);
+    const entries = answer.kind === 'collection' ? answer.entries : answer.entry ? [answer.entry] : [];
+    // Only the summaries are kept: a page's content bodies are garbage once it is read.
+    return {
+      posts: validEntries(postSchema, entries, 'post').map((entry) => toSummary(entry, locale)),
+      pagination: paginationOf(answer.meta),
+    };
+  }
+
   async function fetchPosts(locale: Locale): Promise<CmsPostSummary[]> {
-    const body = await client.get('/api/posts', {
-      locale,
-      'sort[0]': 'date:desc',
-      populate: 'cover',
-      'pagination[pageSize]': LIST_PAGE_SIZE,
-    });
-    return validEntries(postSchema, normalizeEntries(body), 'post').map((entry) => toSummary(entry, locale));
+    const first = await fetchPostPage(locale, 1);
+    const pageCount = first.pagination?.pageCount ?? 1;
+    const last = Math.min(pageCount, MAX_LIST_PAGES);
+    if (pageCount > MAX_LIST_PAGES) {
+      logger.warn(
+        { locale, total: first.pagination?.total, pageCount },
+        `CMS posts (${locale}): ${pageCount} pages in the CMS; only the first ${MAX_LIST_PAGES} (the newest posts) are listed`,
+      );
+    }
+    const pages = [first.posts];
+    for (let page = 2; page <= last; page += PAGES_AT_ONCE) {
+      const batch = Array.from({ length: Math.min(PAGES_AT_ONCE, last - page + 1) }, (_, i) => fetchPostPage(locale, page + i));
+      for (const { posts } of await Promise.all(batch)) pages.push(posts);
+    }
+    // A post published while the pages are read pushes another onto the next page twice.
+    const bySlug = new Map<string, CmsPostSummary>();
+    for (const post of pages.flat()) if (!bySlug.has(post.slug)) bySlug.set(post.slug, post);
+    return [...bySlug.values()];
   }
 
   async function fetchPost(slug: string, locale: Locale): Promise<CmsPost | null> {
-    const body = await client.get('/api/posts', { 'filters[slug][$eq]': slug, locale, populate: 'cover' });
+    const body = await client.get('/api/posts', { 'filters[slug][$eq]': slug, locale, populate: 'cover' }, { as: 'public' });
     const entry = validEntries(postSchema, normalizeEntries(body), 'post').find((e) => e.slug === slug);
     return entry ? { ...toSummary(entry, locale), html: await toHtml(entry.content) } : null;
   }
 
   async function fetchLegal(page: LegalPageKey, locale: Locale): Promise<LegalDocument | null> {
-    const body = await client.get('/api/legal-pages', { 'filters[page][$eq]': page, locale });
+    const body = await client.get('/api/legal-pages', { 'filters[page][$eq]': page, locale }, { as: 'public' });
     const entry = validEntries(legalSchema, normalizeEntries(body), 'legal page').find((e) => e.page === page);
     if (!entry) return null;
     const { title, description, updatedAt } = entry;

@@ -89,6 +89,22 @@ export function normalizeResponse(body: unknown): NormalizedResponse {
   throw malformed('"data" is neither a list, an object nor null');
 }
 
+export type CmsPagination = { page: number; pageSize: number; pageCount: number; total: number };
+
+/**
+ * `meta.pagination` of a page-based answer, the same in v4 and v5:
+ * `{page, pageSize, pageCount, total}`. Null when it is missing or not made of counts (a custom
+ * controller, or an offset-based answer): the caller then has one page.
+ */
+export function paginationOf(meta: CmsMeta): CmsPagination | null {
+  const pagination = meta.pagination;
+  if (!isPlainObject(pagination)) return null;
+  const { page, pageSize, pageCount, total } = pagination;
+  const counts = [page, pageSize, pageCount, total];
+  if (!counts.every((count) => typeof count === 'number' && Number.isSafeInteger(count) && count >= 0)) return null;
+  return { page, pageSize, pageCount, total } as CmsPagination;
+}
+
 /** The entries of a collection answer; a single-type answer counts as a list of zero or one. */
 export function normalizeEntries(body: unknown): CmsEntry[] {
   const answer = normalizeResponse(body);

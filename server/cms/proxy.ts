@@ -1,6 +1,12 @@
 // The site's window on the CMS, mounted with app.use('/cms', createCmsProxy(...)): media
 // (/cms/uploads/...) and public REST reads (/cms/api/...) come from our own origin, so pages
 // keep a CSP of 'self' and the browser never talks to the CMS.
+// What it serves is an allow list, decided on a normalised path (Strapi's router ignores case
+// and has many more routes than a block list can name): files under /uploads/, and reads of
+// the public collections (posts, legal pages) — nothing else, in no spelling. The path is
+// percent-decoded once; what still holds a `%` (double encoding), a backslash, a `..`, an empty
+// segment or a character outside [A-Za-z0-9._~@+-] is refused; `;params` are dropped; the
+// collection is compared in lower case. The CMS then gets the canonical path, never the raw one.
 // It is a read-only, anonymous window: GET and HEAD only; a fresh upstream request carrying
 // only Accept / If-None-Match / If-Modified-Since / Range (never the visitor's cookies or
 // Authorization, never our CMS credentials); response headers copied from an allowlist (never
@@ -31,8 +37,8 @@ type Target = { kind: 'uploads' | 'api'; path: string; query: string };
 
 const FORWARDED_REQUEST_HEADERS = ['accept', 'if-none-match', 'if-modified-since', 'range'] as const;
 const COPIED_RESPONSE_HEADERS = ['content-type', 'etag', 'last-modified', 'accept-ranges', 'content-range'] as const;
-// Strapi routes under /api/ that are not content: accounts, logins, OAuth redirects, the media library.
-const BLOCKED_API_PREFIXES = new Set(['auth', 'connect', 'users', 'users-permissions', 'upload', 'admin']);
+// The collections whose reads are public (Strapi's Public role reads them): nothing else under /api/.
+const PUBLIC_COLLECTIONS = new Set(['posts', 'legal-pages']);
 // Raster images are safe to show inline; everything else (HTML, SVG, PDF…) is downloaded.
 const INLINE_TYPES = new Set([
   'image/png',
@@ -44,24 +50,54 @@ const INLINE_TYPES = new Set([
   'image/x-icon',
   'image/vnd.microsoft.icon',
 ]);
-const PATH = /^\/(uploads|api)\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]+$/;
+// A decoded path segment (after its ;params are dropped); upload names and entry ids fit.
+const SEGMENT = /^[A-Za-z0-9._~@+-]+$/;
+// A v4 id or a v5 documentId.
+const ENTRY_ID = /^[A-Za-z0-9]{1,64}$/;
+const MAX_PATH_LENGTH = 1024;
 const MAX_QUERY_LENGTH = 2048;
 
-/** The upstream path for a request URL, or null when it is not something we serve. */
+/**
+ * The decoded segments of a raw request path, or null when it cannot be read one way only:
+ * percent-decoded once (a `%` left over is double encoding), no backslash, no `..` or `.`, no
+ * empty segment (`//`), nothing outside SEGMENT; `;params` are dropped from each segment.
+ */
+function normalizedSegments(rawPath: string): string[] | null {
+  if (rawPath.length > MAX_PATH_LENGTH || !rawPath.startsWith('/')) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    // Malformed or overlong escapes (%zz, %c0%ae).
+    return null;
+  }
+  if (decoded.includes('%') || decoded.includes('\\') || decoded.includes('..')) return null;
+  const segments = decoded
+    .slice(1)
+    .split('/')
+    .map((segment) => segment.split(';')[0] ?? '');
+  return segments.every((segment) => SEGMENT.test(segment) && segment !== '.') ? segments : null;
+}
+
+/** The upstream request for a request URL, or null when it is not on the allow list. */
 function targetOf(url: string): Target | null {
   const mark = url.indexOf('?');
-  const path = mark === -1 ? url : url.slice(0, mark);
+  const rawPath = mark === -1 ? url : url.slice(0, mark);
   const query = mark === -1 ? '' : url.slice(mark + 1);
-  const match = PATH.exec(path);
-  if (!match || path.length > 1024) return null;
-  // No traversal in any spelling: dot segments, empty segments, encoded slashes, dots or NUL.
-  const segments = path.split('/').slice(1);
-  if (/%(?:2f|5c|2e|00)/i.test(path) || segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return null;
-  const kind = match[1] === 'uploads' ? 'uploads' : 'api';
-  if (kind === 'api' && BLOCKED_API_PREFIXES.has(segments[1] ?? '')) return null;
-  if (query.length > MAX_QUERY_LENGTH) return null;
-  // Media ignore queries; API reads keep theirs (filters, locale, populate…).
-  return { kind, path, query: kind === 'api' ? query : '' };
+  const segments = normalizedSegments(rawPath);
+  if (!segments) return null;
+  const [root = '', ...rest] = segments;
+  if (root.toLowerCase() === 'uploads' && rest.length > 0) {
+    // File names keep their case (Strapi's are case-sensitive); media ignore queries.
+    return { kind: 'uploads', path: `/uploads/${rest.join('/')}`, query: '' };
+  }
+  if (root.toLowerCase() !== 'api' || query.length > MAX_QUERY_LENGTH) return null;
+  const [name = '', id, ...more] = rest;
+  const collection = name.toLowerCase();
+  if (!PUBLIC_COLLECTIONS.has(collection) || more.length > 0) return null;
+  if (id !== undefined && !ENTRY_ID.test(id)) return null;
+  // API reads keep their query (filters, locale, populate…).
+  return { kind: 'api', path: `/api/${collection}${id === undefined ? '' : `/${id}`}`, query };
 }
 
 function sendError(res: Response, status: number, code: string, message: string) {

@@ -4,23 +4,32 @@
 // visitor consented and the ids are configured), so both versions are written once at start
 // and a response's header is its template with the nonce put in: no directive list is built
 // per request (issue 7: nothing per request that can be done at start).
+// Images may also come from the CMS's media hosts (CMS_MEDIA_HOSTS: an upload provider such as
+// S3 or Cloudinary), each allowed as exactly `https://{host}`; the sanitiser and the CMS
+// readers let through only images on those hosts (shared/media.ts), so the two lists agree.
 export type AnalyticsHosts = { script: string[]; connect: string[]; img: string[] };
 
 export type CspOptions = {
   /** Adds upgrade-insecure-requests (production is served over HTTPS). */
   upgradeInsecureRequests: boolean;
   analyticsHosts: AnalyticsHosts;
+  /** CMS_MEDIA_HOSTS: host names whose https images pages may show. */
+  mediaHosts?: readonly string[];
 };
 
 const NONCE = '\u0000nonce\u0000';
 
 function policy(options: CspOptions, analytics: boolean): string {
+  for (const host of options.mediaHosts ?? []) {
+    // A host is written into the policy: nothing that could end a directive or add a source.
+    if (!/^[a-z0-9.-]+$/.test(host)) throw new Error(`Not a media host name for the CSP: ${JSON.stringify(host)}`);
+  }
   const hosts = (list: string[]) => (analytics ? list : []);
   const directives: [string, ...string[]][] = [
     ['default-src', "'self'"],
     ['script-src', "'self'", `'nonce-${NONCE}'`, ...hosts(options.analyticsHosts.script)],
     ['style-src', "'self'", `'nonce-${NONCE}'`],
-    ['img-src', "'self'", 'data:', ...hosts(options.analyticsHosts.img)],
+    ['img-src', "'self'", 'data:', ...(options.mediaHosts ?? []).map((host) => `https://${host}`), ...hosts(options.analyticsHosts.img)],
     ['font-src', "'self'"],
     ['connect-src', "'self'", ...hosts(options.analyticsHosts.connect)],
     ['manifest-src', "'self'"],

@@ -2,18 +2,23 @@ import { expect, test } from 'vitest';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import { createStrapiBranding, type StrapiBrandingOptions } from '../../server/cms/branding.ts';
 import { createStrapiClient, type StrapiClientOptions } from '../../server/cms/client.ts';
-import { captureLogger, fixture, sendJson, startFakeStrapi, type FakeHandler, type FakeStrapi } from './fake-strapi.ts';
+import { captureLogger, fixture, LEAST_PRIVILEGE, sendJson, startFakeStrapi, type FakeHandler, type FakeStrapi } from './fake-strapi.ts';
 
 const IDENTIFIER = 'site-service';
 const PASSWORD = 'service-password-not-for-logs';
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJpZCI6MX0.c2lnbmF0dXJl';
+const API_TOKEN = 'strapi-api-token';
 const ACME = { color: '#1A2B3C', logo: '/cms/uploads/acme_logo_5f1e2d.png' };
 
-/** A Strapi whose login works and whose *-customs answers come from `customs`. */
+/**
+ * A least-privilege Strapi (the service account's role reads *-customs, nothing else; a
+ * read-only API token) that signs the service account in and whose *-customs answers come
+ * from `customs`.
+ */
 function strapiAnswering(customs: FakeHandler) {
-  return startFakeStrapi((req, res) =>
-    req.path === '/api/auth/local' ? sendJson(res, 200, { jwt: JWT, user: { id: 1 } }) : customs(req, res),
-  );
+  return startFakeStrapi(customs, {
+    access: { ...LEAST_PRIVILEGE, users: { [IDENTIFIER]: { password: PASSWORD } }, tokens: { [API_TOKEN]: 'read-only' } },
+  });
 }
 
 type Overrides = { client?: Partial<StrapiClientOptions>; branding?: Partial<StrapiBrandingOptions> };
@@ -37,7 +42,7 @@ test.each(['v4-customs', 'v5-customs', 'v5-customs-v4-format'])(
     expect(JSON.parse(login?.body ?? '')).toEqual({ identifier: IDENTIFIER, password: PASSWORD });
     expect(read).toMatchObject({ method: 'GET', path: '/api/acme-customs' });
     expect(read?.query.get('populate')).toBe('*');
-    expect(read?.headers.authorization).toBe(`Bearer ${JWT}`);
+    expect(read?.headers.authorization).toBe(`Bearer ${cms.issuedJwts()[0]}`);
   },
 );
 
@@ -76,10 +81,10 @@ test('a CMS that keeps answering 401 is not asked in a loop: one re-login, then 
 
 test('with CMS_TOKEN the token is sent as Bearer and /api/auth/local is never called', async () => {
   const cms = await strapiAnswering((_req, res) => sendJson(res, 200, fixture('v5-customs')));
-  const { branding } = brandingFrom(cms, { client: { token: 'strapi-api-token', identifier: undefined, password: undefined } });
+  const { branding } = brandingFrom(cms, { client: { token: API_TOKEN, identifier: undefined, password: undefined } });
   expect(await branding.getBranding('acme')).toEqual(ACME);
   expect(cms.logins()).toHaveLength(0);
-  expect(cms.received[0]?.headers.authorization).toBe('Bearer strapi-api-token');
+  expect(cms.received[0]?.headers.authorization).toBe(`Bearer ${API_TOKEN}`);
 });
 
 test('a CMS error (500) gives the default branding and one warning naming the reason', async () => {
@@ -166,6 +171,25 @@ test('a logo on a foreign host is ignored, and the colour still applies', async 
   expect(warnings()[0]?.msg).toMatch(/logoNavbar/);
 });
 
+test.each([
+  [
+    'on a media host (CMS_MEDIA_HOSTS) is shown from there',
+    'https://res.cloudinary.com/acme/image/upload/v1/logo.png',
+    'https://res.cloudinary.com/acme/image/upload/v1/logo.png',
+  ],
+  ['on an unknown host is refused: the default logo', 'https://evil.example/acme/logo.png', null],
+  ['over http on a media host is refused: the default logo', 'http://res.cloudinary.com/acme/logo.png', null],
+])('a logo from an upload provider %s', async (_case, url, logo) => {
+  const cms = await strapiAnswering((_req, res) =>
+    sendJson(res, 200, { data: [{ id: 1, documentId: 'c', colorNavbar: '#abc', logoNavbar: { url, provider: 'cloudinary' } }] }),
+  );
+  const { branding, warnings } = brandingFrom(cms, { branding: { mediaHosts: ['res.cloudinary.com'] } });
+  expect(await branding.getBranding('acme')).toEqual({ color: '#abc', logo });
+  expect(warnings().map((w) => w.msg)).toEqual(
+    logo ? [] : [expect.stringMatching(/logoNavbar \(neither an upload of the CMS nor on CMS_MEDIA_HOSTS\)/)],
+  );
+});
+
 test('an absolute logo URL on the CMS origin is served through the /cms proxy', async () => {
   const cms = await strapiAnswering((_req, res) =>
     sendJson(res, 200, { data: [{ id: 1, documentId: 'c', colorNavbar: null, logoNavbar: { url: `${cms.url}/uploads/acme.svg` } }] }),
@@ -237,7 +261,18 @@ test('no log line contains the password, the jwt or the API token', async () => 
   const { branding, text } = brandingFrom(cms);
   await branding.getBranding('acme');
   const tokenCms = await strapiAnswering((_req, res) => sendJson(res, 500, {}));
-  const tokenMode = brandingFrom(tokenCms, { client: { token: 'strapi-api-token' } });
+  const tokenMode = brandingFrom(tokenCms, { client: { token: API_TOKEN } });
   await tokenMode.branding.getBranding('acme');
-  for (const secret of [PASSWORD, JWT, 'strapi-api-token']) expect(text() + tokenMode.text()).not.toContain(secret);
+  expect(cms.issuedJwts()).toHaveLength(2);
+  for (const secret of [PASSWORD, ...cms.issuedJwts(), API_TOKEN]) expect(text() + tokenMode.text()).not.toContain(secret);
+});
+
+test('a jwt refused after Strapi’s secret changed: one new login, and the branding is read with the new jwt', async () => {
+  const cms = await strapiAnswering((_req, res) => sendJson(res, 200, fixture('v5-customs')));
+  const { branding } = brandingFrom(cms, { branding: { ttlMs: 0 } });
+  expect(await branding.getBranding('acme')).toEqual(ACME);
+  cms.rotateJwtSecret();
+  expect(await branding.getBranding('acme')).toEqual(ACME);
+  const [first, second] = cms.issuedJwts();
+  expect(cms.reads().map((r) => r.headers.authorization)).toEqual([`Bearer ${first}`, `Bearer ${first}`, `Bearer ${second}`]);
 });

@@ -2,10 +2,22 @@ import { SignJWT } from 'jose';
 import { expect, test } from 'vitest';
 import { createStrapiClient } from '../../server/cms/client.ts';
 import { CmsError } from '../../server/cms/errors.ts';
-import { captureLogger, sendJson, startFakeStrapi, unusedUrl } from './fake-strapi.ts';
+import {
+  captureLogger,
+  LEAST_PRIVILEGE,
+  READ_ONLY_TOKEN,
+  SERVICE_ACCOUNT,
+  sendJson,
+  startFakeStrapi,
+  TOKEN_ONLY,
+  unusedUrl,
+  type StrapiAccess,
+} from './fake-strapi.ts';
 
 const IDENTIFIER = 'site-service';
 const PASSWORD = 'service-password-not-for-logs';
+// The branding collection of a user: what only the service account may read.
+const SERVICE_READ = ['/api/acme-customs', undefined, { as: 'service' }] as const;
 
 async function jwtExpiringAt(seconds: number) {
   return new SignJWT({ id: 1 })
@@ -29,7 +41,7 @@ test('the service account logs in with identifier and password as JSON and no Au
     req.path === '/api/auth/local' ? sendJson(res, 200, { jwt: 'jwt-1', user: { id: 1 } }) : sendJson(res, 200, { data: [] }),
   );
   const client = createStrapiClient({ url: cms.url, identifier: IDENTIFIER, password: PASSWORD, logger: captureLogger().logger });
-  await client.get('/api/posts');
+  await client.get(...SERVICE_READ);
   const [login] = cms.logins();
   expect(login?.method).toBe('POST');
   expect(login?.headers.authorization).toBeUndefined();
@@ -53,13 +65,13 @@ test('the jwt is reused until it expires, then the client logs in again', async 
     logger: captureLogger().logger,
     now: () => clock,
   });
-  await client.get('/api/posts');
-  await client.get('/api/posts');
+  await client.get(...SERVICE_READ);
+  await client.get(...SERVICE_READ);
   clock += 30 * 60_000;
-  await client.get('/api/posts');
+  await client.get(...SERVICE_READ);
   expect(issued).toBe(1);
   clock += 31 * 60_000;
-  await client.get('/api/posts');
+  await client.get(...SERVICE_READ);
   expect(issued).toBe(2);
 });
 
@@ -69,7 +81,7 @@ test('concurrent callers share one login in flight', async () => {
     sendJson(res, 200, req.path === '/api/auth/local' ? { jwt: 'jwt-shared' } : { data: [] });
   });
   const client = createStrapiClient({ url: cms.url, identifier: IDENTIFIER, password: PASSWORD, logger: captureLogger().logger });
-  await Promise.all(Array.from({ length: 5 }, () => client.get('/api/posts')));
+  await Promise.all(Array.from({ length: 5 }, () => client.get(...SERVICE_READ)));
   expect(cms.logins()).toHaveLength(1);
   expect(cms.reads().map((r) => r.headers.authorization)).toEqual(Array(5).fill('Bearer jwt-shared'));
 });
@@ -81,13 +93,13 @@ test('a 401 answer causes exactly one new login and one retry; a second 401 is a
     sendJson(res, 401, { data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials' } });
   });
   const client = createStrapiClient({ url: cms.url, identifier: IDENTIFIER, password: PASSWORD, logger: captureLogger().logger });
-  const error = await caught(client.get('/api/posts'));
+  const error = await caught(client.get(...SERVICE_READ));
   expect(error).toMatchObject({ reason: 'status', status: 401 });
   expect(cms.logins()).toHaveLength(2);
   expect(cms.reads().map((r) => r.headers.authorization)).toEqual(['Bearer jwt-1', 'Bearer jwt-2']);
 });
 
-test('with an API token the token is sent and /api/auth/local is never called', async () => {
+test('with an API token the token is sent on every read and /api/auth/local is never called', async () => {
   const cms = await startFakeStrapi((_req, res) => sendJson(res, 200, { data: [] }));
   const client = createStrapiClient({
     url: cms.url,
@@ -97,8 +109,47 @@ test('with an API token the token is sent and /api/auth/local is never called', 
     logger: captureLogger().logger,
   });
   await client.get('/api/posts');
+  await client.get(...SERVICE_READ);
   expect(cms.logins()).toHaveLength(0);
-  expect(cms.received[0]?.headers.authorization).toBe('Bearer api-token-123');
+  expect(cms.received.map((r) => r.headers.authorization)).toEqual(['Bearer api-token-123', 'Bearer api-token-123']);
+});
+
+test('reads posts anonymously when only a service account is configured, and branding with its jwt', async () => {
+  const cms = await startFakeStrapi((_req, res) => sendJson(res, 200, { data: [] }), { access: LEAST_PRIVILEGE });
+  const client = createStrapiClient({ url: cms.url, ...SERVICE_ACCOUNT, logger: captureLogger().logger });
+  await client.get('/api/posts');
+  await client.get('/api/legal-pages', undefined, { as: 'public' });
+  expect(cms.logins()).toHaveLength(0);
+  await client.get(...SERVICE_READ);
+  expect(cms.reads().map((r) => [r.path, r.headers.authorization])).toEqual([
+    ['/api/posts', undefined],
+    ['/api/legal-pages', undefined],
+    ['/api/acme-customs', `Bearer ${cms.issuedJwts()[0]}`],
+  ]);
+});
+
+test.each<[string, StrapiAccess, { token?: string; identifier?: string; password?: string }, 'public' | 'service', RegExp]>([
+  ['the Public role', { ...LEAST_PRIVILEGE, public: [] }, SERVICE_ACCOUNT, 'public', /the Public role may not read it/],
+  [
+    'the service account’s role',
+    { ...LEAST_PRIVILEGE, roles: {} },
+    SERVICE_ACCOUNT,
+    'service',
+    /the service account's role may not read it/,
+  ],
+  [
+    'the API token',
+    { ...TOKEN_ONLY, tokens: { [READ_ONLY_TOKEN]: [] } },
+    { token: READ_ONLY_TOKEN },
+    'public',
+    /the API token \(CMS_TOKEN\) may not read it/,
+  ],
+])('a read refused with 403 says that %s lacks the permission', async (_who, access, credentials, as, message) => {
+  const cms = await startFakeStrapi((_req, res) => sendJson(res, 200, { data: [] }), { access });
+  const client = createStrapiClient({ url: cms.url, ...credentials, logger: captureLogger().logger });
+  const error = await caught(client.get(as === 'public' ? '/api/posts' : '/api/acme-customs', undefined, { as }));
+  expect(error).toMatchObject({ reason: 'status', status: 403 });
+  expect(error.message).toMatch(message);
 });
 
 test('without credentials the requests carry no Authorization header', async () => {
@@ -155,7 +206,7 @@ test('a CMS that cannot be reached is a CmsError with reason unreachable', async
 test('a failed service login is a status error and its credentials appear in no log line or message', async () => {
   const cms = await startFakeStrapi((_req, res) => sendJson(res, 400, { error: { message: 'Invalid identifier or password' } }));
   const { logger, text } = captureLogger();
-  const error = await caught(createStrapiClient({ url: cms.url, identifier: IDENTIFIER, password: PASSWORD, logger }).get('/api/posts'));
+  const error = await caught(createStrapiClient({ url: cms.url, identifier: IDENTIFIER, password: PASSWORD, logger }).get(...SERVICE_READ));
   expect(error).toMatchObject({ reason: 'status', status: 400 });
   expect(`${error.message} ${text()}`).not.toContain(PASSWORD);
 });

@@ -3,7 +3,16 @@ import { expect, test } from 'vitest';
 import { createStrapiClient } from '../../server/cms/client.ts';
 import { createStrapiContent, type StrapiContentOptions } from '../../server/cms/content.ts';
 import { HttpError } from '../../server/http/errors.ts';
-import { captureLogger, fixture, sendJson, startFakeStrapi, type FakeStrapi, type Received } from './fake-strapi.ts';
+import {
+  captureLogger,
+  fixture,
+  LEAST_PRIVILEGE,
+  paginate,
+  sendJson,
+  startFakeStrapi,
+  type FakeStrapi,
+  type Received,
+} from './fake-strapi.ts';
 
 const SHAPES = [
   ['v4', 'v4-posts', 'v4-legal-pages'],
@@ -15,18 +24,23 @@ const EMPTY = { data: [], meta: { pagination: { page: 1, pageSize: 25, pageCount
 
 type Answers = { posts?: Partial<Record<string, unknown>>; legal?: Partial<Record<string, unknown>> };
 
-/** A Strapi that answers lists and filtered reads from per-locale answers (missing → empty). */
+/**
+ * A least-privilege Strapi (posts and legal pages public) that answers lists and filtered
+ * reads from per-locale answers (missing → empty), paged as Strapi pages them.
+ */
 function strapiWith(answers: Answers, answer?: (req: Received, res: ServerResponse) => boolean) {
-  return startFakeStrapi((req, res) => {
-    if (answer?.(req, res)) return;
-    const locale = req.query.get('locale') ?? 'es';
-    const source = req.path === '/api/posts' ? answers.posts : req.path === '/api/legal-pages' ? answers.legal : undefined;
-    if (!source) return sendJson(res, 404, { data: null, error: { status: 404, name: 'NotFoundError' } });
-    const body = structuredClone(source[locale] ?? EMPTY) as { data: { slug?: string; attributes?: { slug?: string } }[] };
-    const slug = req.query.get('filters[slug][$eq]');
-    if (slug) body.data = body.data.filter((entry) => (entry.attributes?.slug ?? entry.slug) === slug);
-    sendJson(res, 200, body);
-  });
+  return startFakeStrapi(
+    (req, res) => {
+      if (answer?.(req, res)) return;
+      const locale = req.query.get('locale') ?? 'es';
+      const source = req.path === '/api/posts' ? answers.posts : req.path === '/api/legal-pages' ? answers.legal : undefined;
+      if (!source) return sendJson(res, 404, { data: null, error: { status: 404, name: 'NotFoundError' } });
+      const { data } = structuredClone(source[locale] ?? EMPTY) as { data: { slug?: string; attributes?: { slug?: string } }[] };
+      const slug = req.query.get('filters[slug][$eq]');
+      sendJson(res, 200, paginate(slug ? data.filter((entry) => (entry.attributes?.slug ?? entry.slug) === slug) : data, req.query));
+    },
+    { access: LEAST_PRIVILEGE },
+  );
 }
 
 function contentFrom(cms: FakeStrapi, options: Partial<StrapiContentOptions> = {}) {
@@ -61,12 +75,73 @@ test.each(SHAPES)('a %s answer gives the posts newest first, dated by date or el
   expect(await contentFrom(cms).content.listPosts('es')).toEqual(ES_POSTS);
 });
 
-test('the list is asked for with the locale, newest first, the cover populated and 100 per page', async () => {
+test('the list is asked for with the locale, newest first (ties by slug), the cover populated and 100 per page', async () => {
   const cms = await strapiWith({ posts: { es: fixture('v5-posts') } });
   await contentFrom(cms).content.listPosts('es');
   expect(cms.received.map((r) => [r.path, Object.fromEntries(r.query)])).toEqual([
-    ['/api/posts', { locale: 'es', 'sort[0]': 'date:desc', populate: 'cover', 'pagination[pageSize]': '100' }],
+    [
+      '/api/posts',
+      {
+        locale: 'es',
+        'sort[0]': 'date:desc',
+        'sort[1]': 'slug:asc',
+        populate: 'cover',
+        'pagination[page]': '1',
+        'pagination[pageSize]': '100',
+      },
+    ],
   ]);
+});
+
+/** `count` posts in the v4 or v5 shape, newest first: post-1 is the newest. */
+function manyPosts(count: number, shape: 'v4' | 'v5') {
+  const data = Array.from({ length: count }, (_, i) => {
+    const fields = { title: `Post ${i + 1}`, slug: `post-${i + 1}`, description: '', content: 'x', author: 'A', locale: 'es' };
+    const date = new Date(Date.UTC(2026, 0, 1) - i * 86_400_000).toISOString().slice(0, 10);
+    return shape === 'v4' ? { id: i + 1, attributes: { ...fields, date } } : { id: i + 1, documentId: `d${i + 1}`, ...fields, date };
+  });
+  return { data, meta: {} };
+}
+
+test.each(['v4', 'v5'] as const)('a list of 250 posts (%s) is read page by page: posts 101 to 250 are listed too', async (shape) => {
+  const cms = await strapiWith({ posts: { es: manyPosts(250, shape) } });
+  const list = await contentFrom(cms).content.listPosts('es');
+  expect(list).toHaveLength(250);
+  expect(list.map((p) => p.slug).slice(99, 102)).toEqual(['post-100', 'post-101', 'post-102']);
+  expect(list.at(-1)?.slug).toBe('post-250');
+  expect(cms.received.map((r) => r.query.get('pagination[page]'))).toEqual(['1', '2', '3']);
+});
+
+test('a CMS with more than 50 pages of posts: the newest 50 pages are listed, and a warning says so', async () => {
+  const cms = await strapiWith({ posts: { es: manyPosts(5150, 'v5') } });
+  const { content, warnings } = contentFrom(cms);
+  const list = await content.listPosts('es');
+  expect(list).toHaveLength(5000);
+  expect(list.at(-1)?.slug).toBe('post-5000');
+  expect(cms.received).toHaveLength(50);
+  expect(warnings().map((w) => w.msg)).toEqual(['CMS posts (es): 52 pages in the CMS; only the first 50 (the newest posts) are listed']);
+});
+
+test('an answer without meta.pagination is the whole list: one request', async () => {
+  const { data } = fixture('v5-posts') as { data: unknown[] };
+  const cms = await startFakeStrapi((_req, res) => sendJson(res, 200, { data }), { access: LEAST_PRIVILEGE });
+  expect(await contentFrom(cms).content.listPosts('es')).toHaveLength(2);
+  expect(cms.received).toHaveLength(1);
+});
+
+test('a post seen on two pages (published while the pages were read) is listed once', async () => {
+  const { data } = manyPosts(150, 'v5');
+  const cms = await startFakeStrapi(
+    (req, res) => {
+      const page = paginate(data, req.query);
+      // Page 2 starts one entry early, as if a post had been published after page 1 was read.
+      if (req.query.get('pagination[page]') === '2') page.data = data.slice(99, 150);
+      sendJson(res, 200, page);
+    },
+    { access: LEAST_PRIVILEGE },
+  );
+  const list = await contentFrom(cms).content.listPosts('es');
+  expect(list.map((p) => p.slug)).toEqual(Array.from({ length: 150 }, (_, i) => `post-${i + 1}`));
 });
 
 test.each(SHAPES)('a %s post by slug is filtered by slug and locale and rendered to safe HTML', async (_shape, posts) => {
@@ -82,6 +157,35 @@ test.each(SHAPES)('a %s post by slug is filtered by slug and locale and rendered
   expect(post?.html).toContain('<strong>inventario</strong>');
   expect(post?.html).toContain('<img src="/cms/uploads/equipo_9c8b7a.jpg" alt="Equipo" />');
   expect(post?.html).not.toMatch(/<script/);
+});
+
+test('covers and images of an upload provider are shown from a media host; from any other host they are dropped', async () => {
+  const entry = (slug: string, cover: string) => ({
+    id: slug.length,
+    documentId: slug,
+    title: slug,
+    slug,
+    date: '2026-01-01',
+    cover: { url: cover, provider: 'aws-s3' },
+    content: `![on the bucket](https://acme-media.s3.eu-west-1.amazonaws.com/team.jpg)\n\n![elsewhere](https://evil.example/pixel.png)`,
+  });
+  const cms = await strapiWith({
+    posts: {
+      es: {
+        data: [
+          entry('listed', 'https://acme-media.s3.eu-west-1.amazonaws.com/cover.jpg'),
+          entry('unlisted', 'https://evil.example/cover.jpg'),
+        ],
+        meta: {},
+      },
+    },
+  });
+  const { content } = contentFrom(cms, { mediaHosts: ['acme-media.s3.eu-west-1.amazonaws.com'] });
+  const covers = Object.fromEntries((await content.listPosts('es')).map((post) => [post.slug, post.coverUrl]));
+  expect(covers).toEqual({ listed: 'https://acme-media.s3.eu-west-1.amazonaws.com/cover.jpg', unlisted: null });
+  const post = await content.getPost('listed', 'es');
+  expect(post?.coverUrl).toBe('https://acme-media.s3.eu-west-1.amazonaws.com/cover.jpg');
+  expect(post?.html).toBe('<p><img src="https://acme-media.s3.eu-west-1.amazonaws.com/team.jpg" alt="on the bucket" /></p>\n<p></p>');
 });
 
 test('a post whose translation is missing falls back to the default locale, and says so', async () => {

@@ -1,5 +1,20 @@
 // A fake Strapi for the tests: node:http on 127.0.0.1, port 0, closed when the test ends.
 // It records what it received (method, URL, headers, body) so tests can assert on it.
+//
+// Two modes:
+//   scripted (no `access`)  the handler answers everything, login included: for the client's
+//                           reactions to given answers (a 401, a slow login, a body cut off).
+//   with `access`           Strapi's permission rules apply before the handler sees a request,
+//                           and the fake signs users in itself. This is how a real Strapi decides:
+//     - an anonymous request gets the Public role's permissions, and only it does;
+//     - a request with a user's jwt gets that user's role's permissions (Authenticated by
+//       default), never the Public role's: a user may read less than an anonymous visitor;
+//     - an API token gets its own permissions ('read-only': find and findOne on everything);
+//     - a jwt that is not valid (bad signature, expired, unknown) and is no API token: 401;
+//     - a read the permissions do not cover: 403 with Strapi's error body.
+//   Files under /uploads are served without any check (Strapi's public folder).
+import { SignJWT, jwtVerify } from 'jose';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
@@ -11,15 +26,63 @@ export type Received = { method: string; url: string; path: string; query: URLSe
 
 export type FakeHandler = (req: Received, res: ServerResponse) => unknown;
 
+/**
+ * `{api id}.{action}` as in Strapi's role editor, e.g. 'post.find', 'legal-page.findOne';
+ * `*` stands for any part of an api id ('*-custom.find': find on every `{user}-customs').
+ * The api id of `/api/{name}s` is `{name}` (every collection the site uses is named so).
+ */
+export type Permission = string;
+
+export type StrapiAccess = {
+  /** The Public role: what anonymous requests may do (and only they). */
+  public: readonly Permission[];
+  /** Roles by name; `authenticated` (none by default) is the role of a user without another. */
+  roles?: Record<string, readonly Permission[]>;
+  /** Accounts that can sign in at POST /api/auth/local; their role is 'authenticated' unless given. */
+  users?: Record<string, { password: string; role?: string }>;
+  /** API tokens, each with its own permissions; 'read-only' is find and findOne on everything. */
+  tokens?: Record<string, readonly Permission[] | 'read-only'>;
+  /** Lifetime of the jwts the fake issues (Strapi's default is 30 days). */
+  jwtTtlSeconds?: number;
+};
+
+/** The service account the site is configured with in these tests. */
+export const SERVICE_ACCOUNT = { identifier: 'svc@example.com', password: 'svc-password' } as const;
+export const READ_ONLY_TOKEN = 'read-only-api-token';
+
+/**
+ * What a Strapi admin grants for the site with a service account: the Public role reads posts
+ * and legal pages; the service account's role (Authenticated) reads the branding collections
+ * and nothing else.
+ */
+export const LEAST_PRIVILEGE: StrapiAccess = {
+  public: ['post.find', 'post.findOne', 'legal-page.find', 'legal-page.findOne'],
+  roles: { authenticated: ['*-custom.find'] },
+  users: { [SERVICE_ACCOUNT.identifier]: { password: SERVICE_ACCOUNT.password } },
+};
+
+/** What a Strapi admin grants for the site with an API token: a read-only token, nothing public. */
+export const TOKEN_ONLY: StrapiAccess = { public: [], tokens: { [READ_ONLY_TOKEN]: 'read-only' } };
+
+/** Strapi's maximum page size (`api.rest.maxLimit`, 100 by default); its default is 25. */
+export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 25;
+
 export type FakeStrapi = {
   url: string;
   received: Received[];
   /** Requests other than the login. */
   reads(): Received[];
   logins(): Received[];
+  /** The jwts the fake issued at login (with `access`), oldest first. */
+  issuedJwts(): string[];
+  /** Strapi's jwt secret changes: every jwt issued so far is refused (401) from now on. */
+  rotateJwtSecret(): void;
   /** Waits ms, unless the server is closed first (so no test waits for a late answer). */
   delay(ms: number): Promise<void>;
 };
+
+export type FakeStrapiOptions = { access?: StrapiAccess };
 
 export function fixture(name: string): unknown {
   return JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8'));
@@ -31,9 +94,127 @@ export function sendJson(res: ServerResponse, status: number, value: unknown) {
   res.end(JSON.stringify(value));
 }
 
-export async function startFakeStrapi(handler: FakeHandler): Promise<FakeStrapi> {
+/** Strapi's error body: `{data: null, error: {status, name, message, details}}`. */
+export function sendStrapiError(res: ServerResponse, status: number, name: string, message: string) {
+  sendJson(res, status, { data: null, error: { status, name, message, details: {} } });
+}
+
+/**
+ * A collection answer as Strapi pages it: `pagination[page]` (from 1) and
+ * `pagination[pageSize]` (25 by default, at most 100 whatever is asked), with the v4/v5 meta.
+ */
+export function paginate(
+  entries: readonly unknown[],
+  query: URLSearchParams,
+): { data: unknown[]; meta: { pagination: Record<string, number> } } {
+  const number = (name: string, fallback: number) => {
+    const value = Number(query.get(name) ?? fallback);
+    return Number.isInteger(value) && value > 0 ? value : fallback;
+  };
+  const page = number('pagination[page]', 1);
+  const pageSize = Math.min(number('pagination[pageSize]', DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE);
+  const total = entries.length;
+  return {
+    data: entries.slice((page - 1) * pageSize, page * pageSize),
+    meta: { pagination: { page, pageSize, pageCount: Math.ceil(total / pageSize), total } },
+  };
+}
+
+/** A permission pattern ('*-custom.find') as a test of `{api id}.{action}`. */
+function permits(patterns: readonly Permission[], wanted: string): boolean {
+  return patterns.some((pattern) => {
+    const regex = new RegExp(
+      `^${pattern
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\-]/g, '\\$&'))
+        .join('[a-z0-9-]+')}$`,
+    );
+    return regex.test(wanted);
+  });
+}
+
+const ACTIONS: Record<string, [collection: string, member: string]> = {
+  GET: ['find', 'findOne'],
+  HEAD: ['find', 'findOne'],
+  POST: ['create', 'create'],
+  PUT: ['update', 'update'],
+  DELETE: ['delete', 'delete'],
+};
+
+/** `GET /api/posts` → 'post.find', `GET /api/posts/4` → 'post.findOne'. Strapi's router ignores case. */
+function permissionFor(method: string, path: string): string {
+  const [, api, name = '', id] = path.toLowerCase().split('/');
+  const [collection, member] = ACTIONS[method] ?? ['unknown', 'unknown'];
+  return `${api === 'api' ? name.replace(/s$/, '') : name}.${id === undefined ? collection : member}`;
+}
+
+export async function startFakeStrapi(handler: FakeHandler, options: FakeStrapiOptions = {}): Promise<FakeStrapi> {
+  const { access } = options;
   const received: Received[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  const issued: { jwt: string; role: string }[] = [];
+  let secret = new Uint8Array(randomBytes(32));
+
+  async function signIn(req: Received, res: ServerResponse) {
+    let credentials: { identifier?: unknown; password?: unknown } = {};
+    try {
+      credentials = JSON.parse(req.body) as typeof credentials;
+    } catch {
+      // An unreadable body is a failed login below.
+    }
+    const identifier = typeof credentials.identifier === 'string' ? credentials.identifier.toLowerCase() : '';
+    const user = Object.entries(access?.users ?? {}).find(([name]) => name.toLowerCase() === identifier)?.[1];
+    if (!user || user.password !== credentials.password) {
+      return sendStrapiError(res, 400, 'ValidationError', 'Invalid identifier or password');
+    }
+    const jwt = await new SignJWT({ id: issued.length + 1 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt()
+      .setJti(String(issued.length + 1))
+      .setExpirationTime(Math.floor(Date.now() / 1000) + (access?.jwtTtlSeconds ?? 30 * 24 * 3600))
+      .sign(secret);
+    issued.push({ jwt, role: user.role ?? 'authenticated' });
+    sendJson(res, 200, { jwt, user: { id: issued.length, username: identifier, email: identifier, confirmed: true, blocked: false } });
+  }
+
+  /** The permissions of the request's caller, or null when its credentials are refused (401). */
+  async function permissionsOf(req: Received): Promise<readonly Permission[] | null> {
+    if (!access) return null;
+    const authorization = req.headers.authorization;
+    if (authorization === undefined) return access.public;
+    const bearer = /^Bearer (\S+)$/.exec(authorization)?.[1];
+    if (!bearer) return null;
+    const token = access.tokens?.[bearer];
+    if (token === 'read-only') return ['*.find', '*.findOne'];
+    if (token) return token;
+    try {
+      await jwtVerify(bearer, secret, { algorithms: ['HS256'] });
+    } catch {
+      return null;
+    }
+    const role = issued.find((entry) => entry.jwt === bearer)?.role;
+    return role === undefined ? null : (access.roles?.[role] ?? []);
+  }
+
+  /** Answers as Strapi does when a request does not get past its auth (true), else leaves it to the handler. */
+  async function gate(req: Received, res: ServerResponse): Promise<boolean> {
+    if (!access || req.path.startsWith('/uploads/')) return false;
+    if (req.method === 'POST' && req.path === '/api/auth/local' && access.users) {
+      await signIn(req, res);
+      return true;
+    }
+    const permissions = await permissionsOf(req);
+    if (permissions === null) {
+      sendStrapiError(res, 401, 'UnauthorizedError', 'Missing or invalid credentials');
+      return true;
+    }
+    if (!permits(permissions, permissionFor(req.method, req.path))) {
+      sendStrapiError(res, 403, 'ForbiddenError', 'Forbidden');
+      return true;
+    }
+    return false;
+  }
+
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -48,9 +229,11 @@ export async function startFakeStrapi(handler: FakeHandler): Promise<FakeStrapi>
         body,
       };
       received.push(seen);
-      Promise.resolve(handler(seen, res)).catch((error: unknown) => {
-        if (!res.headersSent) sendJson(res, 500, { error: { message: String(error) } });
-      });
+      gate(seen, res)
+        .then((answered) => (answered ? undefined : handler(seen, res)))
+        .catch((error: unknown) => {
+          if (!res.headersSent) sendJson(res, 500, { error: { message: String(error) } });
+        });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -64,6 +247,10 @@ export async function startFakeStrapi(handler: FakeHandler): Promise<FakeStrapi>
     received,
     reads: () => received.filter((r) => r.path !== '/api/auth/local'),
     logins: () => received.filter((r) => r.path === '/api/auth/local'),
+    issuedJwts: () => issued.map((entry) => entry.jwt),
+    rotateJwtSecret: () => {
+      secret = new Uint8Array(randomBytes(32));
+    },
     delay: (ms) =>
       new Promise((resolve) => {
         const timer = setTimeout(() => {

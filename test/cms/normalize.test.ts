@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { CmsError } from '../../server/cms/errors.ts';
-import { normalizeEntries, normalizeResponse } from '../../server/cms/normalize.ts';
+import { normalizeEntries, normalizeResponse, paginationOf } from '../../server/cms/normalize.ts';
 import { fixture } from './fake-strapi.ts';
 
 const SHAPES = ['v4', 'v5', 'v5-v4-format'] as const;
@@ -110,4 +110,18 @@ test('an answer nested absurdly deep is refused rather than exhausting the stack
   let value: unknown = { url: '/uploads/x.png' };
   for (let i = 0; i < 100; i += 1) value = { data: { id: i, attributes: { next: value } } };
   expect(() => normalizeResponse({ data: [{ id: 1, attributes: { next: value } }] })).toThrow(/deeper than/);
+});
+
+test.each([
+  [
+    'v4/v5 page-based meta',
+    { pagination: { page: 2, pageSize: 100, pageCount: 3, total: 250 } },
+    { page: 2, pageSize: 100, pageCount: 3, total: 250 },
+  ],
+  ['no pagination (a custom controller)', {}, null],
+  ['offset-based meta (start/limit)', { pagination: { start: 0, limit: 100, total: 250 } }, null],
+  ['counts that are not counts', { pagination: { page: 1, pageSize: 100, pageCount: '3', total: 250 } }, null],
+  ['a negative page count', { pagination: { page: 1, pageSize: 100, pageCount: -1, total: 0 } }, null],
+])('paginationOf reads meta.pagination: %s', (_case, meta, expected) => {
+  expect(paginationOf(meta)).toEqual(expected);
 });

@@ -1,36 +1,78 @@
-// The whole site against a (fake) Strapi: CMS_URL set, a service account, v4 answers.
+// The whole site against a (fake) Strapi: CMS_URL set, v4 answers, and Strapi's permission
+// rules (fake-strapi.ts): a least-privilege service account, or a read-only API token.
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { createUser } from '../../server/api/users.ts';
+import { LEGAL_PAGES } from '../../shared/routes.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
-import { fixture, sendJson, startFakeStrapi, type FakeStrapi } from './fake-strapi.ts';
+import {
+  captureLogger,
+  fixture,
+  LEAST_PRIVILEGE,
+  paginate,
+  READ_ONLY_TOKEN,
+  SERVICE_ACCOUNT,
+  sendJson,
+  startFakeStrapi,
+  TOKEN_ONLY,
+  type FakeStrapi,
+  type StrapiAccess,
+} from './fake-strapi.ts';
 
 const PASSWORD = 'correct horse battery';
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(16, 3)]);
+const SERVICE_ENV = { CMS_IDENTIFIER: SERVICE_ACCOUNT.identifier, CMS_PASSWORD: SERVICE_ACCOUNT.password };
 
-async function siteWith(cms: FakeStrapi) {
-  const { app, db } = await createTestApp({ CMS_URL: cms.url, CMS_IDENTIFIER: 'svc@example.com', CMS_PASSWORD: 'svc-password' });
+type V4Entry = { id: number; attributes: Record<string, unknown> };
+
+async function siteWith(cms: FakeStrapi, env: Record<string, string> = SERVICE_ENV) {
+  const { app, db } = await createTestApp({ CMS_URL: cms.url, ...env });
   await createUser(db, { userName: 'Acme', password: PASSWORD, role: 'CLI', name: 'Acme', lastName: 'Corp' });
   const login = await request(app).post('/en/login').set('Origin', ORIGIN).type('form').send({ identifier: 'acme', password: PASSWORD });
   const cookie = String(login.headers['set-cookie']).split(';')[0]!;
   return { app, cookie };
 }
 
-function strapiV4(slowBranding = 0) {
-  return startFakeStrapi(async (req, res) => {
-    if (req.path === '/api/auth/local') return sendJson(res, 200, { jwt: 'service-jwt', user: { id: 1 } });
-    if (req.path === '/api/acme-customs') {
-      if (slowBranding) await new Promise((r) => setTimeout(r, slowBranding));
-      return sendJson(res, 200, fixture('v4-customs'));
-    }
-    if (req.path === '/api/posts') return sendJson(res, 200, fixture('v4-posts'));
-    if (req.path === '/api/legal-pages') return sendJson(res, 200, fixture('v4-legal-pages'));
-    if (req.path.startsWith('/uploads/')) {
-      res.writeHead(200, { 'Content-Type': 'image/png', 'Set-Cookie': 'cms=1' });
-      return res.end(PNG);
-    }
-    return sendJson(res, 404, { data: null, error: { status: 404 } });
-  });
+/** The four legal pages in Spanish, made from the privacy page of the fixture. */
+function legalPages(): V4Entry[] {
+  const [privacy] = (fixture('v4-legal-pages') as { data: V4Entry[] }).data;
+  return LEGAL_PAGES.map((page, i) => ({ id: 100 + i, attributes: { ...privacy!.attributes, page, title: `Página ${page}` } }));
+}
+
+type StrapiV4Options = { slowBranding?: number; access?: StrapiAccess; posts?: V4Entry[] };
+
+/** Strapi 4 with posts (the fixture's unless given), legal pages and acme's branding, paged as Strapi pages. */
+function strapiV4({ slowBranding = 0, access = LEAST_PRIVILEGE, posts }: StrapiV4Options = {}) {
+  return startFakeStrapi(
+    async (req, res) => {
+      if (req.path === '/api/acme-customs') {
+        if (slowBranding) await new Promise((r) => setTimeout(r, slowBranding));
+        return sendJson(res, 200, fixture('v4-customs'));
+      }
+      const entries =
+        req.path === '/api/posts'
+          ? (posts ?? (fixture('v4-posts') as { data: V4Entry[] }).data)
+          : req.path === '/api/legal-pages'
+            ? legalPages()
+            : null;
+      if (entries) {
+        // Only Spanish entries: other locales fall back to them.
+        const filters = [...req.query].filter(([key]) => key.startsWith('filters['));
+        const data = entries.filter(
+          (entry) =>
+            (req.query.get('locale') ?? 'es') === entry.attributes.locale &&
+            filters.every(([key, value]) => entry.attributes[/^filters\[(\w+)\]/.exec(key)![1]!] === value),
+        );
+        return sendJson(res, 200, paginate(data, req.query));
+      }
+      if (req.path.startsWith('/uploads/')) {
+        res.writeHead(200, { 'Content-Type': 'image/png', 'Set-Cookie': 'cms=1' });
+        return res.end(PNG);
+      }
+      return sendJson(res, 404, { data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } });
+    },
+    { access },
+  );
 }
 
 test('with CMS_URL the client area is branded from {userName}-customs, fetched with the service account', async () => {
@@ -45,11 +87,46 @@ test('with CMS_URL the client area is branded from {userName}-customs, fetched w
   expect(login.headers.authorization).toBeUndefined();
   const read = cms.reads().find((r) => r.path === '/api/acme-customs')!;
   expect(read.query.get('populate')).toBe('*');
-  expect(read.headers.authorization).toBe('Bearer service-jwt');
+  expect(read.headers.authorization).toBe(`Bearer ${cms.issuedJwts()[0]}`);
+});
+
+test('a least-privilege Strapi (Public: posts and legal pages; service account: *-customs) serves the blog, a post, the legal pages and the branding', async () => {
+  const cms = await strapiV4();
+  const { app, cookie } = await siteWith(cms);
+  const blog = await request(app).get('/blog');
+  expect(blog.status).toBe(200);
+  expect(blog.text).toContain('Cómo preparar una auditoría de datos');
+  const post = await request(app).get('/en/blog/auditoria-de-datos');
+  expect(post.status).toBe(200);
+  expect(post.text).toContain('Antes de empezar');
+  for (const page of LEGAL_PAGES) {
+    const legal = await request(app).get(`/${page}`);
+    expect(legal.status, page).toBe(200);
+    expect(legal.text).toContain(`Página ${page}`);
+  }
+  const area = await request(app).get('/client').set('Cookie', cookie);
+  expect(area.text).toContain('--navbar-bg:#1A2B3C');
+  // Public content anonymously; the service account's jwt only for the branding.
+  const reads = cms.reads().filter((r) => r.path.startsWith('/api/'));
+  expect(reads.filter((r) => r.headers.authorization !== undefined).map((r) => r.path)).toEqual(['/api/acme-customs']);
+  expect(reads.filter((r) => r.path === '/api/legal-pages')).toHaveLength(4);
+});
+
+test('with CMS_TOKEN (a read-only token, nothing public) every read goes with the token and nobody signs in', async () => {
+  const cms = await strapiV4({ access: { ...TOKEN_ONLY, users: LEAST_PRIVILEGE.users } });
+  const { app, cookie } = await siteWith(cms, { CMS_TOKEN: READ_ONLY_TOKEN, ...SERVICE_ENV });
+  expect((await request(app).get('/blog')).status).toBe(200);
+  expect((await request(app).get('/en/blog/bienvenida')).status).toBe(200);
+  expect((await request(app).get('/en/privacy')).status).toBe(200);
+  expect((await request(app).get('/client').set('Cookie', cookie)).text).toContain('--navbar-bg:#1A2B3C');
+  expect(cms.logins()).toHaveLength(0);
+  const reads = cms.reads();
+  expect(new Set(reads.map((r) => r.path))).toEqual(new Set(['/api/posts', '/api/legal-pages', '/api/acme-customs']));
+  expect(reads.every((r) => r.headers.authorization === `Bearer ${READ_ONLY_TOKEN}`)).toBe(true);
 });
 
 test('a CMS that answers after 5 s: the area page answers within 2 s with the default branding', async () => {
-  const cms = await strapiV4(5000);
+  const cms = await strapiV4({ slowBranding: 5000 });
   const { app, cookie } = await siteWith(cms);
   const started = Date.now();
   const res = await request(app).get('/client').set('Cookie', cookie);
@@ -72,6 +149,37 @@ test('blog and legal pages come from the CMS, sanitised, in the visitor’s loca
   expect(cms.reads().some((r) => r.path === '/api/posts' && r.query.get('locale') === 'es')).toBe(true);
 });
 
+test('with 250 posts in Strapi (at most 100 a page), posts 101 to 250 are in the blog list and in /sitemap.xml', async () => {
+  const posts = Array.from({ length: 250 }, (_, i) => ({
+    id: i + 1,
+    attributes: {
+      title: `Entrada número ${i + 1}`,
+      slug: `entrada-${i + 1}`,
+      content: 'Texto',
+      date: new Date(Date.UTC(2026, 0, 1) - i * 86_400_000).toISOString().slice(0, 10),
+      locale: 'es',
+    },
+  }));
+  const cms = await strapiV4({ posts });
+  const { app } = await siteWith(cms);
+  const blog = await request(app).get('/blog');
+  expect(blog.status).toBe(200);
+  for (const n of [1, 100, 101, 250]) expect(blog.text).toContain(`Entrada número ${n}<`);
+  const sitemap = await request(app).get('/sitemap.xml');
+  for (const n of [1, 101, 250]) expect(sitemap.text).toContain(`/blog/entrada-${n}</loc>`);
+  expect(cms.reads().filter((r) => r.path === '/api/posts' && r.query.get('locale') === 'es')).toHaveLength(3);
+});
+
+test('a Strapi whose Public role may not read posts: the blog is a 503 and the warning names the Public role', async () => {
+  const cms = await strapiV4({ access: { ...LEAST_PRIVILEGE, public: ['legal-page.find'] } });
+  const { logger, warnings } = captureLogger();
+  const { app } = await createTestApp({ CMS_URL: cms.url, ...SERVICE_ENV }, { logger });
+  expect((await request(app).get('/blog')).status).toBe(503);
+  expect(warnings().map((w) => w.msg)).toContainEqual(
+    expect.stringMatching(/GET \/api\/posts: answered 403 \(the Public role may not read it/),
+  );
+});
+
 test('/cms/* proxies media without the visitor’s cookies and without the CMS’s', async () => {
   const cms = await strapiV4();
   const { app, cookie } = await siteWith(cms);
@@ -86,8 +194,8 @@ test('/cms/* proxies media without the visitor’s cookies and without the CMS�
 });
 
 test('with a CMS, the admin branding editor says branding lives in the CMS', async () => {
-  const cms = await strapiV4();
-  const { app, db } = await createTestApp({ CMS_URL: cms.url, CMS_TOKEN: 'api-token' });
+  const cms = await strapiV4({ access: TOKEN_ONLY });
+  const { app, db } = await createTestApp({ CMS_URL: cms.url, CMS_TOKEN: READ_ONLY_TOKEN });
   await createUser(db, { userName: 'root', password: PASSWORD, role: 'ADMIN', name: 'R', lastName: 'A' });
   await createUser(db, { userName: 'acme', password: PASSWORD, role: 'CLI', name: 'A', lastName: 'C' });
   const token = (await request(app).post('/api/login').send({ identifier: 'root', password: PASSWORD })).body.token as string;
