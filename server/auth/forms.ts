@@ -267,7 +267,8 @@ export function createFormHandlers(deps: FormDeps) {
     }
     deps.contact.limiter.hit(ipKey);
     // Committed before the answer: a crash right after the "sent" loses nothing.
-    const message = deps.contact.store.add(
+    const message = deps.contact.store.addOnce(
+      String(body.formToken),
       {
         name: input.name.trim(),
         email: input.email.trim(),
@@ -278,6 +279,13 @@ export function createFormHandlers(deps: FormDeps) {
       },
       deps.contact.notify !== null,
     );
+    if (!message) {
+      return fail(req, res, 409, {
+        form: 'contact',
+        values,
+        error: { code: 'form_used', message: 'This form has already been sent: reload the page to write another message' },
+      });
+    }
     deps.logger.info({ messageId: message.id }, 'contact message stored');
     deps.contact.notify?.(message);
     redirectAfterPost(req, res, thanks, 'contact');

@@ -1,5 +1,6 @@
 // Contact messages in the database: the inbox of the admin console and the notification queue.
 import type { Db } from '../db/index.ts';
+import { FORM_TOKEN_MAX_AGE_MS, formTokenDigest } from './form-token.ts';
 
 export type ContactMessage = {
   id: number;
@@ -47,7 +48,23 @@ export function contactMessages(db: Db) {
      VALUES (@name, @email, @subject, @message, @locale, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), @ip, @notifyStatus)`,
   );
   const byId = db.prepare<[number], Row>('SELECT * FROM contact_messages WHERE id = ?');
+  const useToken = db.prepare<[string, number]>('INSERT OR IGNORE INTO used_form_tokens (digest, expires_at) VALUES (?, ?)');
+  const purgeTokens = db.prepare<[number]>('DELETE FROM used_form_tokens WHERE expires_at < ?');
+  const addOnce = db.transaction((formToken: string, message: NewMessage, notify: boolean): ContactMessage | null => {
+    const now = Date.now();
+    purgeTokens.run(now);
+    if (useToken.run(formTokenDigest(formToken), now + FORM_TOKEN_MAX_AGE_MS).changes === 0) return null;
+    const { lastInsertRowid } = insert.run({ ...message, notifyStatus: notify ? 'pending' : 'none' });
+    return toMessage(byId.get(Number(lastInsertRowid))!);
+  });
   return {
+    /**
+     * Stores the message sent with a form token, once: null when that token already sent one.
+     * The token and the message are committed together (WAL, synchronous=FULL) when it returns.
+     */
+    addOnce(formToken: string, message: NewMessage, notify: boolean): ContactMessage | null {
+      return addOnce(formToken, message, notify);
+    },
     /** Synchronous and committed (WAL, synchronous=FULL) when it returns. */
     add(message: NewMessage, notify: boolean): ContactMessage {
       const { lastInsertRowid } = insert.run({ ...message, notifyStatus: notify ? 'pending' : 'none' });
