@@ -23,8 +23,25 @@ export function nameProblem(value: string): string | null {
 
 export const CONTACT_LIMITS = { name: 100, email: 254, subject: 150, message: 5000 } as const;
 export const MESSAGE_MIN_LENGTH = 10;
-// A practical e-mail check (the server's is the same): something@domain.tld, no spaces.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+
+// One address and nothing else: a local part of letters, digits and . _ % + ' - (no dot at
+// either end, none doubled), @, and a domain of dotted labels ending in a TLD of two or more
+// letters. Nothing that could smuggle more into a mailto: link or a mail header: no ? & , ;
+// whitespace, quotes, angle brackets or a second @.
+const EMAIL =
+  /^(?!\.)(?!.*\.\.)[\p{L}\p{N}._%+'-]{1,64}(?<!\.)@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/u;
+
+/** The rule for every e-mail address the site takes (contact form, users, settings). */
+export function isEmailAddress(value: string): boolean {
+  return value.length <= CONTACT_LIMITS.email && EMAIL.test(value);
+}
+
+/** A mailto: link to one address with a subject, each part percent-encoded (RFC 6068). */
+export function mailtoHref(email: string, subject: string): string {
+  const at = email.lastIndexOf('@');
+  const address = `${encodeURIComponent(email.slice(0, at))}@${encodeURIComponent(email.slice(at + 1))}`;
+  return `mailto:${address}?subject=${encodeURIComponent(subject)}`;
+}
 
 export type ContactValues = { name: string; email: string; subject: string; message: string; consent: boolean };
 
@@ -36,7 +53,7 @@ export function contactProblems(values: ContactValues): Record<string, string> {
     if (!value) problems[field] = 'validation.required';
     else if (value.length > CONTACT_LIMITS[field]) problems[field] = 'validation.tooLong';
   }
-  if (!problems.email && !EMAIL.test(values.email.trim())) problems.email = 'validation.invalidEmail';
+  if (!problems.email && !isEmailAddress(values.email.trim())) problems.email = 'validation.invalidEmail';
   if (!problems.message && values.message.trim().length < MESSAGE_MIN_LENGTH) problems.message = 'validation.messageTooShort';
   if (!values.consent) problems.consent = 'validation.consentRequired';
   return problems;

@@ -9,6 +9,7 @@ import { useI18n } from '../i18n.tsx';
 import { callApi, failureText, useHydrated, type ApiAnswer, type ApiFailure } from './admin-users.tsx';
 import { AlertDialog } from './alert-dialog.tsx';
 import { intlLocale, isLocale } from '../../shared/locales.ts';
+import { mailtoHref } from '../../shared/validation.ts';
 
 /* ------------------------------------------------------------------------------------------ */
 /* API calls                                                                                   */
@@ -518,7 +519,8 @@ function MessageDetail({
   const headingRef = useRef<HTMLHeadingElement>(null);
   const subject = subjectOf(t, message);
   const forMessage = (key: string) => <span className="visually-hidden"> {t(key, { subject, name: message.name })}</span>;
-  const mailto = `mailto:${message.email}?subject=${encodeURIComponent(`Re: ${message.subject}`)}`;
+  // Stored addresses were checked when they arrived; the link is encoded all the same.
+  const mailto = mailtoHref(message.email, `Re: ${message.subject}`);
 
   useEffect(() => {
     headingRef.current?.focus();

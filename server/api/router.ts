@@ -5,7 +5,7 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler, t
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ROLES } from '../../shared/user.ts';
-import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, USER_NAME_PATTERN } from '../../shared/validation.ts';
+import { isEmailAddress, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, USER_NAME_PATTERN } from '../../shared/validation.ts';
 import type { Logger } from '../logger.ts';
 import { INVALID_CREDENTIALS, type Backend } from '../auth/backend.ts';
 import type { Authority } from '../auth/authority.ts';
@@ -31,7 +31,7 @@ const passwordBody = z.object({
 });
 const newUserBody = z.object({
   userName: z.string().trim().regex(USER_NAME_PATTERN, 'must be 2–40 letters, digits, dots, hyphens or underscores'),
-  email: z.email().max(254).nullish(),
+  email: z.string().trim().refine(isEmailAddress, 'must be one e-mail address such as ana@example.com').nullish(),
   name,
   lastName: name,
   role: z.enum(ROLES),

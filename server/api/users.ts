@@ -2,7 +2,7 @@
 // the ops command line. Inputs arrive validated (zod at the edge); these enforce the rules.
 import { randomBytes } from 'node:crypto';
 import { isRole, type Role, type SessionUser } from '../../shared/user.ts';
-import { passwordProblem } from '../../shared/validation.ts';
+import { isEmailAddress, passwordProblem } from '../../shared/validation.ts';
 import type { Db } from '../db/index.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../auth/password.ts';
 import { ApiError } from '../http/errors.ts';
@@ -97,6 +97,12 @@ export type NewUser = {
 
 export async function createUser(db: Db, input: NewUser): Promise<User> {
   checkPassword(input.password, input.userName);
+  // The same rule as every other door (API, contact form): the ops CLI comes through here.
+  if (input.email != null && !isEmailAddress(input.email)) {
+    throw new ApiError(400, 'invalid_request', `Invalid request: email ${JSON.stringify(input.email)} is not one e-mail address`, {
+      email: 'validation.invalidEmail',
+    });
+  }
   const taken = db
     .prepare<[string, string | null], { user_name: string; email: string | null }>(
       'SELECT user_name, email FROM users WHERE user_name = ? OR (email IS NOT NULL AND email = ?)',
