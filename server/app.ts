@@ -13,7 +13,7 @@ import { matchRoute, ROUTES } from '../shared/routes.ts';
 import { isSafeLocalPath } from '../shared/safe-path.ts';
 import { sanitizeBranding, type Branding } from '../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../shared/constants.ts';
-import { avatarStore } from './api/avatars.ts';
+import { imageUploads } from './api/avatars.ts';
 import { embeddedBranding, type BrandingSource } from './branding/embedded.ts';
 import { createApiProxy } from './api/proxy.ts';
 import { createApiRouter } from './api/router.ts';
@@ -205,7 +205,12 @@ export async function createApp(deps: AppDeps) {
       : config.API_JWT_SECRET
         ? hmacVerifier(apiKey)
         : unverifiedDecoder();
-  const avatars = avatarStore(config.DATA_DIR);
+  const uploads = imageUploads({
+    db,
+    dataDir: config.DATA_DIR,
+    limiter: createRateLimiter(db, 60_000),
+    limits: { perMinute: config.UPLOADS_PER_MINUTE, quotaBytes: config.UPLOAD_QUOTA_MB * 1024 * 1024 },
+  });
   // With the built-in API every private answer asks the authority who the user is now; an
   // external API's tokens are its own to end (it refuses them on every call we forward).
   const authority = external ? null : createAuthority(db);
@@ -216,7 +221,7 @@ export async function createApp(deps: AppDeps) {
         key: apiKey,
         ttlMinutes: config.TOKEN_TTL_MINUTES,
         verify,
-        saveAvatar: (image) => avatars.save(image),
+        uploads,
       })
     : httpBackend(config.API_URL!, deps.fetch);
   const brandingStore = embeddedBranding(db);
@@ -296,6 +301,8 @@ export async function createApp(deps: AppDeps) {
       csp: { upgradeInsecureRequests: isProduction, analyticsHosts: ANALYTICS_HOSTS, mediaHosts },
       analyticsAllowed: (consent) => analyticsAllowed(analyticsIds, consent),
       draining: () => draining,
+      // Express compiled TRUST_PROXY into this function (the peer is hop 0).
+      trustedPeer: (address) => address !== undefined && (app.get('trust proxy fn') as (a: string, i: number) => boolean)(address, 0),
     }),
   );
 
@@ -373,7 +380,7 @@ export async function createApp(deps: AppDeps) {
         branding: brandingStore,
         brandingInCms: config.CMS_URL !== undefined,
         contact: contactStore,
-        logos: avatarStore(config.DATA_DIR, 'branding-logos'),
+        uploads,
       }),
     );
   }

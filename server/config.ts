@@ -83,6 +83,9 @@ const schema = z.object({
   HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** Uploads (avatars, branding logos) one user may make per minute, and the bytes one user may have stored. */
+  UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
+  UPLOAD_QUOTA_MB: z.coerce.number().min(1).max(10_000).default(5),
   /** Where the embedded SQLite database and uploaded avatars live. */
   DATA_DIR: z.string().min(1).default('./data'),
   /** Seals the session cookie (authenticated encryption). Required in production. */

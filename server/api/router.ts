@@ -16,7 +16,7 @@ import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import { HEX_COLOR } from '../../shared/branding.ts';
 import type { embeddedBranding } from '../branding/embedded.ts';
 import type { ContactStore } from '../contact/messages.ts';
-import { AVATAR_FILE, AVATAR_MAX_BYTES, AVATAR_TYPES, type avatarStore } from './avatars.ts';
+import { AVATAR_FILE, AVATAR_MAX_BYTES, AVATAR_TYPES, UPLOAD_FOLDERS, type ImageUploads } from './avatars.ts';
 import * as users from './users.ts';
 
 const name = z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH);
@@ -86,7 +86,7 @@ export type ApiDeps = {
   /** With a CMS, branding is edited there, not here. */
   brandingInCms: boolean;
   contact: ContactStore;
-  logos: ReturnType<typeof avatarStore>;
+  uploads: ImageUploads;
 };
 
 declare module 'express-serve-static-core' {
@@ -178,7 +178,7 @@ export function createApiRouter(deps: ApiDeps) {
   );
 
   // Uploaded images: random names, so they can be cached for good; served with nosniff.
-  for (const folder of ['avatars', 'branding-logos'] as const) {
+  for (const folder of UPLOAD_FOLDERS) {
     router.get(`/${folder}/:file`, (req, res, next) => {
       const file = String(req.params.file);
       if (!AVATAR_FILE.test(file)) return next(new ApiError(404, 'not_found', `No image ${JSON.stringify(file)}`));
@@ -323,16 +323,29 @@ export function createApiRouter(deps: ApiDeps) {
     express.raw({ type: () => true, limit: AVATAR_MAX_BYTES }),
     handle(async (req, res) => {
       const user = requireBrandable(String(req.params.userName));
-      const logo = await deps.logos.save(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-      const branding = deps.branding.setBranding(user.userName, { logo });
+      const image = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const logo = await deps.uploads.save('branding-logos', image, {
+        owner: user.userName,
+        uploader: userOf(res).userName,
+        replacing: (await deps.branding.getBranding(user.userName))?.logo ?? null,
+      });
+      const { branding, previous } = deps.branding.replaceLogo(user.userName, logo);
+      await deps.uploads.remove(previous);
       deps.logger.info({ admin: userOf(res).userName, userName: user.userName }, 'branding logo updated');
       res.json({ userName: user.userName, branding });
     }),
   );
-  router.delete('/admin/branding/:userName/logo', authenticated, requireAdmin, (req, res) => {
-    const user = requireBrandable(String(req.params.userName));
-    res.json({ userName: user.userName, branding: deps.branding.setBranding(user.userName, { logo: null }) });
-  });
+  router.delete(
+    '/admin/branding/:userName/logo',
+    authenticated,
+    requireAdmin,
+    handle(async (req, res) => {
+      const user = requireBrandable(String(req.params.userName));
+      const { branding, previous } = deps.branding.replaceLogo(user.userName, null);
+      await deps.uploads.remove(previous);
+      res.json({ userName: user.userName, branding });
+    }),
+  );
 
   router.use((req, _res, next) => next(new ApiError(404, 'not_found', `No API route ${req.method} /api${req.path}`)));
 

@@ -170,9 +170,17 @@ export function updateProfile(db: Db, userName: string, changes: { name: string;
 }
 
 export function setAvatar(db: Db, userName: string, avatar: string | null): User {
-  requireUser(db, userName);
+  return replaceAvatar(db, userName, avatar).user;
+}
+
+/**
+ * Sets the avatar and answers the one it replaced, read and written in one synchronous step:
+ * two uploads racing each get the other's file to delete, so none is left behind.
+ */
+export function replaceAvatar(db: Db, userName: string, avatar: string | null): { user: User; previous: string | null } {
+  const previous = requireUser(db, userName).avatar;
   db.prepare("UPDATE users SET avatar = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE user_name = ?").run(avatar, userName);
-  return requireUser(db, userName);
+  return { user: requireUser(db, userName), previous };
 }
 
 export async function changePassword(db: Db, userName: string, currentPassword: string, newPassword: string): Promise<User> {

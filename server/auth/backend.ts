@@ -6,6 +6,7 @@ import type { SessionUser } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import * as users from '../api/users.ts';
+import type { ImageUploads } from '../api/avatars.ts';
 import type { Authority } from './authority.ts';
 import { signToken, type TokenClaims, type TokenVerifier } from './tokens.ts';
 
@@ -27,7 +28,7 @@ export type EmbeddedDeps = {
   key: Uint8Array;
   ttlMinutes: number;
   verify: TokenVerifier;
-  saveAvatar: (image: Buffer, contentType: string) => Promise<string>;
+  uploads: ImageUploads;
 };
 
 export function embeddedBackend(deps: EmbeddedDeps): Backend {
@@ -58,11 +59,22 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
       const user = users.updateProfile(db, (await currentUser(token)).userName, changes);
       return { token: await issue(user), user: users.sessionUserOf(user) };
     },
-    async setAvatar(token, image, contentType) {
+    async setAvatar(token, image) {
       const current = await currentUser(token);
-      const url = await deps.saveAvatar(image, contentType);
-      const user = users.setAvatar(db, current.userName, url);
-      return { token: await issue(user), user: users.sessionUserOf(user) };
+      const url = await deps.uploads.save('avatars', image, {
+        owner: current.userName,
+        uploader: current.userName,
+        replacing: current.avatar,
+      });
+      let replaced: ReturnType<typeof users.replaceAvatar>;
+      try {
+        replaced = users.replaceAvatar(db, current.userName, url);
+      } catch (error) {
+        await deps.uploads.remove(url);
+        throw error;
+      }
+      await deps.uploads.remove(replaced.previous);
+      return { token: await issue(replaced.user), user: users.sessionUserOf(replaced.user) };
     },
     async changePassword(token, currentPassword, newPassword) {
       const user = await users.changePassword(db, (await currentUser(token)).userName, currentPassword, newPassword);

@@ -22,6 +22,8 @@ export function embeddedBranding(
   options: { cacheMs?: number; now?: () => number } = {},
 ): BrandingSource & {
   setBranding(userName: string, changes: { color?: string | null; logo?: string | null }): Branding | null;
+  /** Sets (or removes, with null) the logo and answers the one it replaced, in one synchronous step. */
+  replaceLogo(userName: string, logo: string | null): { branding: Branding | null; previous: string | null };
 } {
   const read = db.prepare<[string], Row>('SELECT color, logo FROM branding WHERE user_name = ?');
   const toBranding = (row: Row | undefined): Branding | null => sanitizeBranding(row, DEFAULT_NAVBAR_COLOR);
@@ -33,12 +35,12 @@ export function embeddedBranding(
     cache.set(userName.toLowerCase(), branding, cacheMs);
     return branding;
   };
-  return {
-    async getBranding(userName) {
+  const store = {
+    async getBranding(userName: string) {
       const cached = cache.get(userName.toLowerCase());
       return cached?.fresh ? cached.value : load(userName);
     },
-    setBranding(userName, changes) {
+    setBranding(userName: string, changes: { color?: string | null; logo?: string | null }) {
       db.prepare(
         `INSERT INTO branding (user_name, color, logo) VALUES (@userName, @color, @logo)
          ON CONFLICT (user_name) DO UPDATE SET
@@ -54,5 +56,10 @@ export function embeddedBranding(
       });
       return load(userName);
     },
+    replaceLogo(userName: string, logo: string | null) {
+      const previous = read.get(userName)?.logo ?? null;
+      return { branding: store.setBranding(userName, { logo }), previous };
+    },
   };
+  return store;
 }

@@ -2,7 +2,7 @@
 // server/db/migrations/NNN-name.sql are applied at start, each in its own transaction, and
 // recorded in PRAGMA user_version.
 import Database from 'better-sqlite3';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PATHS } from '../paths.ts';
 
@@ -31,9 +31,22 @@ export function migrate(db: Db, dir = MIGRATIONS_DIR): number[] {
   return applied;
 }
 
+/**
+ * Only the site's own user may read its data (users, messages, uploads): the folder is 0700
+ * and the database 0600 — set on every start, so that an install made before this rule is
+ * tightened too. SQLite gives its -wal and -shm files the database's mode.
+ */
+function restrictToOwner(file: string): void {
+  const dir = dirname(file);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
+}
+
 /** Opens (creating when needed) the database file, in WAL mode, migrated. ':memory:' for tests. */
 export function openDatabase(file: string): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') restrictToOwner(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // FULL: a committed write survives power loss, not only a crash of this process.

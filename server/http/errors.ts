@@ -32,8 +32,8 @@ export class ApiError extends HttpError {
 /** 429 with the seconds to wait (sent as Retry-After). */
 export class TooManyAttemptsError extends ApiError {
   readonly retryAfter: number;
-  constructor(retryAfter: number) {
-    super(429, 'too_many_attempts', `Too many failed attempts: try again in ${retryAfter} seconds`);
+  constructor(retryAfter: number, code = 'too_many_attempts', what = 'Too many failed attempts') {
+    super(429, code, `${what}: try again in ${retryAfter} seconds`);
     this.name = 'TooManyAttemptsError';
     this.retryAfter = retryAfter;
   }

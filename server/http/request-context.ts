@@ -31,6 +31,8 @@ export type RequestContextOptions = {
   analyticsAllowed: (consent: ReturnType<typeof parseConsent>) => boolean;
   /** Set on SIGTERM: answers say Connection: close, so that clients go elsewhere. */
   draining: () => boolean;
+  /** Is the connection's peer a trusted proxy (TRUST_PROXY)? Only then is its X-Request-Id kept. */
+  trustedPeer: (address: string | undefined) => boolean;
 };
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
@@ -46,7 +48,8 @@ export function requestContext(options: RequestContextOptions): RequestHandler {
   const logRequests = logger.isLevelEnabled('info');
 
   return (req, res, next) => {
-    const given = req.headers['x-request-id'];
+    // A proxy's id ties our log line to its own; anyone else could fill our logs with chosen ids.
+    const given = options.trustedPeer(req.socket.remoteAddress) ? req.headers['x-request-id'] : undefined;
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     res.locals.requestId = id;
     res.setHeader('X-Request-Id', id);
