@@ -20,7 +20,7 @@ import { createApiRouter } from './api/router.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
 import { createFormHandlers, sessionFromToken } from './auth/forms.ts';
 import { deriveKey } from './auth/keys.ts';
-import { createLoginGuard } from './auth/login.ts';
+import { createLoginGuard, type PasswordLimits } from './auth/login.ts';
 import { createRateLimiter } from './auth/rate-limit.ts';
 import { clearSession, createSessionCodec, rememberPath, sessionMiddleware, writeSession, type SessionCodec } from './auth/session.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
@@ -33,7 +33,7 @@ import { requestContext } from './http/request-context.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
 import { mountServiceWorker } from './sw/routes.ts';
 import { pdfRoutes } from './pdf/routes.ts';
-import { accountNameFor, findUser } from './api/users.ts';
+import { findUser } from './api/users.ts';
 import type { Config } from './config.ts';
 import { createStrapiBranding } from './cms/branding.ts';
 import { createStrapiClient } from './cms/client.ts';
@@ -211,12 +211,15 @@ export async function createApp(deps: AppDeps) {
       : deps.mailer
         ? createNotifier(contactStore, deps.mailer, logger)
         : null;
-  const loginGuard = createLoginGuard(
-    createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000),
-    { perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, perIp: config.LOGIN_MAX_FAILURES_PER_IP },
-    // With the built-in API, a user name and an e-mail of one account share its limit.
-    config.API_URL ? undefined : (identifier) => accountNameFor(db, identifier),
-  );
+  // Password guesses, on the login form and the API (docs/decisions/009).
+  const passwordLimiter = createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000);
+  const passwordLimits: PasswordLimits = {
+    perIdentifierIp: config.LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP,
+    perIp: config.LOGIN_MAX_FAILURES_PER_IP,
+    slowdownAfter: config.LOGIN_SLOWDOWN_FAILURES_PER_IDENTIFIER,
+    slowdownSeconds: config.LOGIN_SLOWDOWN_SECONDS,
+  };
+  const loginGuard = createLoginGuard(passwordLimiter, passwordLimits);
   if (config.sessionSecretGenerated) {
     logger.warn('SESSION_SECRET is not set: using a random one for this process (sessions end when it restarts)');
   }

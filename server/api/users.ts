@@ -127,19 +127,6 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
 }
 
 /**
- * The account an identifier (user name or e-mail) names, as `authenticate` would pick it, or
- * null: login limits count per account, whichever identifier is typed.
- */
-export function accountNameFor(db: Db, identifier: string): string | null {
-  const row = db
-    .prepare<{ id: string }, { user_name: string }>(
-      'SELECT user_name FROM users WHERE user_name = @id OR email = @id ORDER BY (user_name = @id) DESC LIMIT 1',
-    )
-    .get({ id: identifier });
-  return row?.user_name ?? null;
-}
-
-/**
  * The user for these credentials, or null. Unknown user, wrong password and disabled account
  * are indistinguishable to the caller and take the same time.
  */
