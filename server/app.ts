@@ -20,7 +20,7 @@ import { createApiRouter } from './api/router.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
 import { createFormHandlers, sessionFromToken } from './auth/forms.ts';
 import { deriveKey } from './auth/keys.ts';
-import { createLoginGuard, type PasswordLimits } from './auth/login.ts';
+import { createCurrentPasswordGuard, createLoginGuard, type PasswordLimits } from './auth/login.ts';
 import { createRateLimiter } from './auth/rate-limit.ts';
 import { clearSession, createSessionCodec, rememberPath, sessionMiddleware, writeSession, type SessionCodec } from './auth/session.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
@@ -211,15 +211,17 @@ export async function createApp(deps: AppDeps) {
       : deps.mailer
         ? createNotifier(contactStore, deps.mailer, logger)
         : null;
-  // Password guesses, on the login form and the API (docs/decisions/009).
+  // Password guesses, on the login and change-password forms and the API (docs/decisions/009).
   const passwordLimiter = createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000);
   const passwordLimits: PasswordLimits = {
     perIdentifierIp: config.LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP,
     perIp: config.LOGIN_MAX_FAILURES_PER_IP,
     slowdownAfter: config.LOGIN_SLOWDOWN_FAILURES_PER_IDENTIFIER,
     slowdownSeconds: config.LOGIN_SLOWDOWN_SECONDS,
+    perAccountPasswordChange: config.PASSWORD_CHANGE_MAX_FAILURES_PER_ACCOUNT,
   };
   const loginGuard = createLoginGuard(passwordLimiter, passwordLimits);
+  const currentPasswordGuard = createCurrentPasswordGuard(passwordLimiter, passwordLimits);
   if (config.sessionSecretGenerated) {
     logger.warn('SESSION_SECRET is not set: using a random one for this process (sessions end when it restarts)');
   }
@@ -347,6 +349,7 @@ export async function createApp(deps: AppDeps) {
         backend,
         verify,
         loginGuard,
+        currentPasswordGuard,
         dataDir: config.DATA_DIR,
         logger,
         branding: brandingStore,
@@ -385,6 +388,7 @@ export async function createApp(deps: AppDeps) {
     codec,
     verify,
     loginGuard,
+    currentPasswordGuard,
     tokenTtlMinutes: config.TOKEN_TTL_MINUTES,
     logger,
     contact: {

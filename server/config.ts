@@ -77,14 +77,15 @@ const schema = z.object({
    * Password guesses (docs/decisions/009-login-limits.md), all counted in windows of
    * LOGIN_WINDOW_MINUTES that start with the first failure and are never extended:
    * failed sign-ins on one identifier (user name or e-mail, as typed) from one IP before that IP
-   * gets 429 for it; failed sign-ins from one IP (any identifiers) before it gets 429; failed
-   * sign-ins on one identifier from all IPs before it is paced to one attempt per
-   * LOGIN_SLOWDOWN_SECONDS.
+   * gets 429 for it; wrong passwords from one IP (sign-in and change password, any account)
+   * before it gets 429; failed sign-ins on one identifier from all IPs before it is paced to one
+   * attempt per LOGIN_SLOWDOWN_SECONDS; wrong current passwords of one account in change password.
    */
   LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
   LOGIN_SLOWDOWN_FAILURES_PER_IDENTIFIER: z.coerce.number().int().min(1).default(50),
   LOGIN_SLOWDOWN_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  PASSWORD_CHANGE_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
   /** Contact messages accepted per IP per CONTACT_WINDOW_MINUTES before 429. */
   CONTACT_MAX_PER_IP: z.coerce.number().int().min(1).default(5),

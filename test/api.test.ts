@@ -500,6 +500,24 @@ test('POST /api/me/password with the wrong current password answers 422 wrong_cu
   expect(res.body.error.fields).toHaveProperty('currentPassword');
 });
 
+test('wrong current passwords count against the address together with failed sign-ins (LOGIN_MAX_FAILURES_PER_IP)', async () => {
+  const { app } = await freshApp([CARLA], { LOGIN_MAX_FAILURES_PER_IP: '3' });
+  const token = await loginToken(app, 'carla.client');
+  const change = (currentPassword: string) =>
+    request(app)
+      .post('/api/me/password')
+      .set('Authorization', bearer(token))
+      .send({ currentPassword, newPassword: 'a brand new password' });
+  expectError(await login(app, 'ghost', 'wrong password'), 401, 'invalid_credentials');
+  expectError(await change('not my password'), 422, 'wrong_current_password');
+  expectError(await change('nor this one'), 422, 'wrong_current_password');
+  // Three wrong passwords from this address: its next attempt of either kind is refused.
+  const res = await change(DEFAULT_PASSWORD);
+  expectError(res, 429, 'too_many_attempts');
+  expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  expectError(await login(app, 'carla.client', DEFAULT_PASSWORD), 429, 'too_many_attempts');
+});
+
 test.each([
   {
     what: 'shorter than 10 characters',

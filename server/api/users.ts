@@ -156,14 +156,24 @@ export function setAvatar(db: Db, userName: string, avatar: string | null): User
   return requireUser(db, userName);
 }
 
-export async function changePassword(db: Db, userName: string, currentPassword: string, newPassword: string): Promise<User> {
+export const WRONG_CURRENT_PASSWORD = 'wrong_current_password';
+
+export function wrongCurrentPassword(): ApiError {
+  return new ApiError(422, WRONG_CURRENT_PASSWORD, 'The current password is not correct', {
+    currentPassword: 'validation.wrongCurrentPassword',
+  });
+}
+
+/** Throws wrong_current_password unless `password` is the user's (422), or 401 for a gone user. */
+export async function verifyCurrentPassword(db: Db, userName: string, password: string): Promise<void> {
   const row = db.prepare<[string], UserRow>('SELECT * FROM users WHERE user_name = ?').get(userName);
   if (!row || row.disabled) throw new ApiError(401, 'unauthorized', 'Sign in again');
-  if (!(await verifyPassword(currentPassword, row.password_hash))) {
-    throw new ApiError(422, 'wrong_current_password', 'The current password is not correct', {
-      currentPassword: 'validation.wrongCurrentPassword',
-    });
-  }
+  if (!(await verifyPassword(password, row.password_hash))) throw wrongCurrentPassword();
+}
+
+/** The current password is judged before the new one: a guess is always answered as a guess. */
+export async function changePassword(db: Db, userName: string, currentPassword: string, newPassword: string): Promise<User> {
+  await verifyCurrentPassword(db, userName, currentPassword);
   checkPassword(newPassword, userName, 'newPassword');
   return setPassword(db, userName, newPassword);
 }

@@ -4,21 +4,25 @@
 // disabled account are one failure (the backend makes all three INVALID_CREDENTIALS).
 import type { Request } from 'express';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
-import { INVALID_CREDENTIALS } from './backend.ts';
+import { INVALID_CREDENTIALS, WRONG_CURRENT_PASSWORD } from './backend.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 export type LoginGuard = <T>(req: Request, identifier: string, attempt: () => Promise<T>) => Promise<T>;
+/** Guards a change of password: `userName` is the signed-in account whose password is guessed. */
+export type CurrentPasswordGuard = <T>(req: Request, userName: string, attempt: () => Promise<T>) => Promise<T>;
 
 /** Counts within the limiter's window (LOGIN_WINDOW_MINUTES), except the pace's own. */
 export type PasswordLimits = {
   /** Failed sign-ins on one identifier from one address before that address is refused it. */
   perIdentifierIp: number;
-  /** Failed sign-ins from one address, any identifiers, before it is refused. */
+  /** Wrong passwords from one address, sign-in and change password, any account, before it is refused. */
   perIp: number;
   /** Failed sign-ins on one identifier from all addresses before the identifier is paced. */
   slowdownAfter: number;
   /** Once paced: one attempt on the identifier per this many seconds, until the window ends. */
   slowdownSeconds: number;
+  /** Wrong current passwords for one account (change password) before it is refused. */
+  perAccountPasswordChange: number;
 };
 
 /** What the visitor typed, as the database compares it: trimmed, any case. */
@@ -26,7 +30,7 @@ export function normalizeIdentifier(identifier: string): string {
   return identifier.trim().toLowerCase();
 }
 
-// All wrong passwords from one address share one counter, whichever identifier.
+// All wrong passwords from one address share one counter, whichever form or account.
 const ipKey = (req: Request) => `password:ip:${req.ip ?? 'unknown'}`;
 
 /**
@@ -48,7 +52,7 @@ function takeAll(limiter: RateLimiter, limits: [key: string, max: number][]): st
 /**
  * Runs the attempt with its keys counted up front (synchronously, before the slow password
  * check, so that parallel guesses cannot all pass the limits). A failure keeps them counted;
- * anything else (success, an upstream error) takes them back.
+ * anything else (success, an upstream error, a refused new password) takes them back.
  */
 async function counted<T>(
   limiter: RateLimiter,
@@ -106,5 +110,21 @@ export function createLoginGuard(limiter: RateLimiter, limits: PasswordLimits): 
       // identifier's own count stays: an attacker elsewhere must not get a fresh budget from it.
       limiter.reset(identifierIpKey);
     });
+  };
+}
+
+/**
+ * Wrong current passwords in change password (page and API) count per account, against the same
+ * per-address counter as failed sign-ins. Only someone signed in as the account can fail here,
+ * so a lockout of the account's password changes blocks no one else and tells nothing new.
+ */
+export function createCurrentPasswordGuard(limiter: RateLimiter, limits: PasswordLimits): CurrentPasswordGuard {
+  return async (req, userName, attempt) => {
+    const accountKey = `password-change:account:${userName.toLowerCase()}`;
+    const taken = takeAll(limiter, [
+      [ipKey(req), limits.perIp],
+      [accountKey, limits.perAccountPasswordChange],
+    ]);
+    return counted(limiter, taken, isCode(WRONG_CURRENT_PASSWORD), attempt, () => limiter.reset(accountKey));
   };
 }

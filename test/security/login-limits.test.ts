@@ -13,6 +13,7 @@ const ATTACKER_IP = '203.0.113.66';
 /** The attacker's n-th address (a botnet). */
 const botIp = (n: number) => `192.0.2.${n + 1}`;
 const MINUTE = 60_000;
+const NEW_PASSWORD = 'a brand new passphrase';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -159,4 +160,108 @@ test('failures on the e-mail do not make the user name answer 429, from one addr
   ]);
   // And the user name, from a fresh address, is not slowed by what the e-mail went through.
   expect((await apiLogin(app, botIp(42), 'ana', 'a guess on the user name')).status).toBe(401);
+});
+
+/* Finding 3: the current password could be guessed without limit through change password ---- */
+
+/** Ana's session cookie and API token, as an attacker who stole them holds them. */
+async function stolenSession(app: Express) {
+  const page = await pageLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD);
+  expect(page.status).toBe(303);
+  const cookie = ([] as string[])
+    .concat(page.headers['set-cookie'] ?? [])
+    .find((c) => c.startsWith('auth._token.local=') && !c.startsWith('auth._token.local=;'))!
+    .split(';')[0]!;
+  const token = (await apiLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD)).body.token as string;
+  return { cookie, token };
+}
+
+function pageChange(app: Express, ip: string, cookie: string, body: Record<string, string>, json = false) {
+  const req = request(app).post('/en/changePassword').set('X-Forwarded-For', ip).set('Origin', ORIGIN).set('Cookie', cookie);
+  return json ? req.set('Accept', 'application/json').send(body) : req.type('form').send(body);
+}
+
+function apiChange(app: Express, ip: string, token: string, body: Record<string, string>) {
+  return request(app).post('/api/me/password').set('X-Forwarded-For', ip).set('Authorization', `Bearer ${token}`).send(body);
+}
+
+test('guessing the current password through change password is limited to 5 per window, on the page and the API together', async () => {
+  const app = await site();
+  const { cookie, token } = await stolenSession(app);
+  const guess = (n: number) => ({ currentPassword: `guess number ${n}`, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+  for (let n = 0; n < 3; n++) {
+    const res = await pageChange(app, ATTACKER_IP, cookie, guess(n));
+    expect(res.status).toBe(422);
+    expect(res.text).toContain('The current password is not correct.');
+  }
+  for (let n = 3; n < 5; n++) expect((await apiChange(app, ATTACKER_IP, token, guess(n))).body.error.code).toBe('wrong_current_password');
+
+  // The sixth is refused, even the right password, on the page and the API, from any address.
+  const right = { currentPassword: DEFAULT_PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD };
+  const page = await pageChange(app, ATTACKER_IP, cookie, right);
+  expect(page.status).toBe(429);
+  expect(retryAfter(page)).toBeGreaterThan(0);
+  expect(retryAfter(page)).toBeLessThanOrEqual(15 * 60);
+  expect(page.text).toMatch(/Too many failed attempts\. Try again in \d+ seconds\./);
+  const withJs = await pageChange(app, botIp(1), cookie, right, true);
+  expect(withJs.status).toBe(429);
+  expect(withJs.body.form.error).toMatchObject({ code: 'too_many_attempts', retryAfter: expect.any(Number) });
+  const api = await apiChange(app, botIp(2), token, right);
+  expect(api.status).toBe(429);
+  expect(api.body.error.code).toBe('too_many_attempts');
+  expect(retryAfter(api)).toBeGreaterThan(0);
+
+  // Nothing was changed: the old password still signs in, the new one does not.
+  expect((await apiLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD)).status).toBe(200);
+  expect((await apiLogin(app, OWNER_IP, 'ana', NEW_PASSWORD)).status).toBe(401);
+});
+
+test('a wrong current password is answered before the new password is checked, and every such probe counts', async () => {
+  const app = await site();
+  const { cookie, token } = await stolenSession(app);
+  // A guess with a new password that could never be accepted: the guess is what gets answered.
+  const page = await pageChange(app, ATTACKER_IP, cookie, { currentPassword: 'guess one', newPassword: 'short', confirmPassword: 'other' });
+  expect(page.status).toBe(422);
+  expect(page.text).toContain('The current password is not correct.');
+  expect(page.text).not.toContain('The password needs at least 10 characters.');
+  expect(page.text).not.toContain('The two new passwords do not match.');
+  const withJs = await pageChange(
+    app,
+    ATTACKER_IP,
+    cookie,
+    { currentPassword: 'guess two', newPassword: NEW_PASSWORD, confirmPassword: 'other' },
+    true,
+  );
+  expect(withJs.status).toBe(422);
+  expect(withJs.body.form.error).toMatchObject({
+    code: 'wrong_current_password',
+    fields: { currentPassword: 'validation.wrongCurrentPassword' },
+  });
+  const api = await apiChange(app, ATTACKER_IP, token, { currentPassword: 'guess three', newPassword: 'short' });
+  expect(api.status).toBe(422);
+  expect(api.body.error.code).toBe('wrong_current_password');
+
+  // The right current password with a bad new one: only then is the new one judged (not a guess).
+  const rightBadNew = await pageChange(app, ATTACKER_IP, cookie, {
+    currentPassword: DEFAULT_PASSWORD,
+    newPassword: 'short',
+    confirmPassword: 'short',
+  });
+  expect(rightBadNew.status).toBe(422);
+  expect(rightBadNew.text).toContain('The password needs at least 10 characters.');
+  expect(rightBadNew.text).not.toContain('The current password is not correct.');
+
+  // Five probes were five guesses: the sixth attempt is refused, whatever its new password.
+  for (const probe of ['guess four', 'guess five']) {
+    expect((await apiChange(app, ATTACKER_IP, token, { currentPassword: probe, newPassword: 'ana' })).body.error.code).toBe(
+      'wrong_current_password',
+    );
+  }
+  const refused = await pageChange(app, ATTACKER_IP, cookie, {
+    currentPassword: DEFAULT_PASSWORD,
+    newPassword: NEW_PASSWORD,
+    confirmPassword: NEW_PASSWORD,
+  });
+  expect(refused.status).toBe(429);
+  expect(retryAfter(refused)).toBeGreaterThan(0);
 });
