@@ -21,7 +21,7 @@ import { embeddedBackend, httpBackend } from './auth/backend.ts';
 import { createAuthority } from './auth/authority.ts';
 import { createFormHandlers, sessionFromToken } from './auth/forms.ts';
 import { deriveKey } from './auth/keys.ts';
-import { createLoginGuard } from './auth/login.ts';
+import { createCurrentPasswordGuard, createLoginGuard, type PasswordLimits } from './auth/login.ts';
 import { createRateLimiter } from './auth/rate-limit.ts';
 import {
   clearSession,
@@ -42,7 +42,7 @@ import { requestContext } from './http/request-context.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
 import { mountServiceWorker } from './sw/routes.ts';
 import { pdfRoutes } from './pdf/routes.ts';
-import { accountNameFor, findUser } from './api/users.ts';
+import { findUser } from './api/users.ts';
 import type { Config } from './config.ts';
 import { createStrapiBranding } from './cms/branding.ts';
 import { createStrapiClient } from './cms/client.ts';
@@ -239,12 +239,17 @@ export async function createApp(deps: AppDeps) {
       : deps.mailer
         ? createNotifier(contactStore, deps.mailer, logger)
         : null;
-  const loginGuard = createLoginGuard(
-    createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000),
-    { perAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, perIp: config.LOGIN_MAX_FAILURES_PER_IP },
-    // With the built-in API, a user name and an e-mail of one account share its limit.
-    config.API_URL ? undefined : (identifier) => accountNameFor(db, identifier),
-  );
+  // Password guesses, on the login and change-password forms and the API (docs/decisions/009).
+  const passwordLimiter = createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000);
+  const passwordLimits: PasswordLimits = {
+    perIdentifierIp: config.LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP,
+    perIp: config.LOGIN_MAX_FAILURES_PER_IP,
+    slowdownAfter: config.LOGIN_SLOWDOWN_FAILURES_PER_IDENTIFIER,
+    slowdownSeconds: config.LOGIN_SLOWDOWN_SECONDS,
+    perAccountPasswordChange: config.PASSWORD_CHANGE_MAX_FAILURES_PER_ACCOUNT,
+  };
+  const loginGuard = createLoginGuard(passwordLimiter, passwordLimits);
+  const currentPasswordGuard = createCurrentPasswordGuard(passwordLimiter, passwordLimits);
   if (config.sessionSecretGenerated) {
     logger.warn('SESSION_SECRET is not set: using a random one for this process (sessions end when it restarts)');
   }
@@ -375,6 +380,7 @@ export async function createApp(deps: AppDeps) {
         backend,
         verify,
         loginGuard,
+        currentPasswordGuard,
         dataDir: config.DATA_DIR,
         logger,
         branding: brandingStore,
@@ -413,6 +419,7 @@ export async function createApp(deps: AppDeps) {
     codec,
     verify,
     loginGuard,
+    currentPasswordGuard,
     tokenTtlMinutes: config.TOKEN_TTL_MINUTES,
     logger,
     ...(authority ? { endSession: (session: Session) => authority.revoke(session.token, session.exp) } : {}),

@@ -129,9 +129,19 @@ const schema = z.object({
     .min(5)
     .max(60 * 24 * 30)
     .default(480),
-  /** Failed logins allowed per account and per IP within LOGIN_WINDOW_MINUTES before 429. */
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  /**
+   * Password guesses (docs/decisions/009-login-limits.md), all counted in windows of
+   * LOGIN_WINDOW_MINUTES that start with the first failure and are never extended:
+   * failed sign-ins on one identifier (user name or e-mail, as typed) from one IP before that IP
+   * gets 429 for it; wrong passwords from one IP (sign-in and change password, any account)
+   * before it gets 429; failed sign-ins on one identifier from all IPs before it is paced to one
+   * attempt per LOGIN_SLOWDOWN_SECONDS; wrong current passwords of one account in change password.
+   */
+  LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(20),
+  LOGIN_SLOWDOWN_FAILURES_PER_IDENTIFIER: z.coerce.number().int().min(1).default(50),
+  LOGIN_SLOWDOWN_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  PASSWORD_CHANGE_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
   /** Contact messages accepted per IP per CONTACT_WINDOW_MINUTES before 429. */
   CONTACT_MAX_PER_IP: z.coerce.number().int().min(1).default(5),
@@ -157,6 +167,14 @@ export class ConfigError extends Error {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // A renamed limit must not be dropped in silence: whoever set it meant something by it.
+  if (env.LOGIN_MAX_FAILURES_PER_ACCOUNT !== undefined) {
+    throw new ConfigError(
+      'LOGIN_MAX_FAILURES_PER_ACCOUNT is no longer read: failed sign-ins now refuse one identifier from one IP ' +
+        '(LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP, default 5) and slow one identifier down from all IPs ' +
+        '(LOGIN_SLOWDOWN_FAILURES_PER_IDENTIFIER, default 50); see docs/decisions/009-login-limits.md. Unset it.',
+    );
+  }
   const result = schema.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);

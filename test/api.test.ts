@@ -207,8 +207,8 @@ test.each(BAD_LOGINS)('POST /api/login with $what answers $status $code, never 5
   }
 });
 
-test('after LOGIN_MAX_FAILURES_PER_ACCOUNT failures the account answers 429 with Retry-After, even with the right password', async () => {
-  const { app } = await freshApp([CARLA, OLGA], { LOGIN_MAX_FAILURES_PER_ACCOUNT: '3' });
+test('after LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP failures the identifier answers 429 to that address with Retry-After, even with the right password', async () => {
+  const { app } = await freshApp([CARLA, OLGA], { LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP: '3' });
   // The identifier counts whatever its case and surrounding spaces.
   for (const identifier of ['carla.client', 'CARLA.CLIENT', ' Carla.Client ']) {
     expectError(await login(app, identifier, 'wrong password'), 401, 'invalid_credentials');
@@ -222,13 +222,14 @@ test('after LOGIN_MAX_FAILURES_PER_ACCOUNT failures the account answers 429 with
   expect((await login(app, 'olga_org', DEFAULT_PASSWORD)).status).toBe(200);
 });
 
-test('failures by user name and by e-mail count against the same account limit', async () => {
-  const { app } = await freshApp([CARLA], { LOGIN_MAX_FAILURES_PER_ACCOUNT: '2' });
-  expectError(await login(app, 'carla.client', 'wrong password'), 401, 'invalid_credentials');
+test('failures by user name and by e-mail count apart: no limit tells that both name one account', async () => {
+  const { app } = await freshApp([CARLA], { LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP: '2' });
   expectError(await login(app, 'carla@example.com', 'wrong password'), 401, 'invalid_credentials');
-  // Two failures on the one account, whichever identifier: the limit is reached for both.
-  expectError(await login(app, 'carla.client', DEFAULT_PASSWORD), 429, 'too_many_attempts');
+  expectError(await login(app, 'carla@example.com', 'wrong password'), 401, 'invalid_credentials');
   expectError(await login(app, 'carla@example.com', DEFAULT_PASSWORD), 429, 'too_many_attempts');
+  // The user name answers as any other identifier would (docs/decisions/009-login-limits.md).
+  expectError(await login(app, 'carla.client', 'wrong password'), 401, 'invalid_credentials');
+  expect((await login(app, 'carla.client', DEFAULT_PASSWORD)).status).toBe(200);
 });
 
 test('after LOGIN_MAX_FAILURES_PER_IP failures on any accounts the address answers 429 with Retry-After', async () => {
@@ -241,8 +242,8 @@ test('after LOGIN_MAX_FAILURES_PER_IP failures on any accounts the address answe
   expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
 });
 
-test('a successful sign-in resets the account counter', async () => {
-  const { app } = await freshApp([CARLA], { LOGIN_MAX_FAILURES_PER_ACCOUNT: '2' });
+test("a successful sign-in resets the identifier's counter for that address", async () => {
+  const { app } = await freshApp([CARLA], { LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP: '2' });
   // Without the reset, the second failure would reach the limit and the last sign-in get 429.
   expect((await login(app, 'carla.client', 'wrong password')).status).toBe(401);
   expect((await login(app, 'carla.client', DEFAULT_PASSWORD)).status).toBe(200);
@@ -252,8 +253,8 @@ test('a successful sign-in resets the account counter', async () => {
 
 // APP BUG (reported): the limit is checked before the attempt and counted after it, so
 // concurrent attempts all pass the check (server/auth/login.ts).
-test('[app bug] concurrent wrong passwords cannot exceed LOGIN_MAX_FAILURES_PER_ACCOUNT', async () => {
-  const { app } = await freshApp([CARLA], { LOGIN_MAX_FAILURES_PER_ACCOUNT: '2' });
+test('[app bug] concurrent wrong passwords cannot exceed LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP', async () => {
+  const { app } = await freshApp([CARLA], { LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP: '2' });
   const answers = await Promise.all(Array.from({ length: 5 }, () => login(app, 'carla.client', 'wrong password')));
   const statuses = answers.map((res) => res.status).sort();
   expect(statuses).toEqual([401, 401, 429, 429, 429]);
@@ -497,6 +498,24 @@ test('POST /api/me/password with the wrong current password answers 422 wrong_cu
     .send({ currentPassword: 'not my password', newPassword: 'a brand new password' });
   expectError(res, 422, 'wrong_current_password');
   expect(res.body.error.fields).toHaveProperty('currentPassword');
+});
+
+test('wrong current passwords count against the address together with failed sign-ins (LOGIN_MAX_FAILURES_PER_IP)', async () => {
+  const { app } = await freshApp([CARLA], { LOGIN_MAX_FAILURES_PER_IP: '3' });
+  const token = await loginToken(app, 'carla.client');
+  const change = (currentPassword: string) =>
+    request(app)
+      .post('/api/me/password')
+      .set('Authorization', bearer(token))
+      .send({ currentPassword, newPassword: 'a brand new password' });
+  expectError(await login(app, 'ghost', 'wrong password'), 401, 'invalid_credentials');
+  expectError(await change('not my password'), 422, 'wrong_current_password');
+  expectError(await change('nor this one'), 422, 'wrong_current_password');
+  // Three wrong passwords from this address: its next attempt of either kind is refused.
+  const res = await change(DEFAULT_PASSWORD);
+  expectError(res, 429, 'too_many_attempts');
+  expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  expectError(await login(app, 'carla.client', DEFAULT_PASSWORD), 429, 'too_many_attempts');
 });
 
 test.each([

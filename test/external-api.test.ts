@@ -1,4 +1,4 @@
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -33,6 +33,26 @@ const upstream: Server = createServer((req, res) => {
       return send(200, { token: await tokenFor(identifier ?? 'x', identifier === 'boss' ? 'ADMIN' : 'CLI') });
     }
     if (refuseTokens) return send(401, { error: { code: 'unauthorized', message: 'expired' } });
+    if (req.method === 'GET' && req.url === '/v1/me') {
+      const claims = decodeJwt((req.headers.authorization ?? '').replace(/^Bearer /, ''));
+      return send(200, {
+        name: claims.name,
+        lastName: claims.lastName,
+        userName: claims.userName,
+        role: claims.role,
+        avatar: null,
+        scope: [],
+      });
+    }
+    if (req.method === 'POST' && req.url === '/v1/me/password') {
+      const { currentPassword } = JSON.parse(body || '{}') as { currentPassword?: string };
+      if (currentPassword !== 'upstream-password') {
+        return send(422, {
+          error: { code: 'wrong_current_password', message: 'no', fields: { currentPassword: 'validation.wrongCurrentPassword' } },
+        });
+      }
+      return send(200, {});
+    }
     if (req.url?.startsWith('/v1/admin/users')) return send(200, { items: [], total: 0, page: 1, pageSize: 20 });
     if (req.url === '/v1/echo') return send(200, { ok: true });
     return send(404, { error: { code: 'not_found', message: 'no' } });
@@ -111,6 +131,36 @@ test('an upstream 401 clears the session and sends the user to login with the pa
   } finally {
     refuseTokens = false;
   }
+});
+
+test('change password with an external API: the current password is checked first (as a sign-in), and guesses are counted', async () => {
+  const { app: site } = await createTestApp({ API_URL, API_JWT_SECRET: SHARED_SECRET, PASSWORD_CHANGE_MAX_FAILURES_PER_ACCOUNT: '2' });
+  const signedIn = await request(site)
+    .post('/en/login')
+    .set('Origin', ORIGIN)
+    .type('form')
+    .send({ identifier: 'dana', password: 'upstream-password' });
+  const cookie = sessionCookie(signedIn);
+  const post = (body: Record<string, string>) =>
+    request(site).post('/en/changePassword').set('Origin', ORIGIN).set('Cookie', cookie).set('Accept', 'application/json').send(body);
+  const newPassword = 'a brand new passphrase';
+
+  seen.length = 0;
+  const probe = await post({ currentPassword: 'a guess', newPassword: 'short', confirmPassword: 'short' });
+  expect(probe.status).toBe(422);
+  expect(probe.body.form.error.code).toBe('wrong_current_password');
+  // The contract has no password check: the site signs in as the session's user to make one.
+  expect(seen.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /v1/me', 'POST /v1/login']);
+  const rightBadNew = await post({ currentPassword: 'upstream-password', newPassword: 'short', confirmPassword: 'short' });
+  expect(rightBadNew.body.form.error).toMatchObject({ code: 'invalid_password', fields: { newPassword: 'validation.passwordTooShort' } });
+  const guess = await post({ currentPassword: 'another guess', newPassword, confirmPassword: newPassword });
+  expect(guess.body.form.error.code).toBe('wrong_current_password');
+  // Two guesses (PASSWORD_CHANGE_MAX_FAILURES_PER_ACCOUNT): the third attempt is refused here.
+  seen.length = 0;
+  const refused = await post({ currentPassword: 'upstream-password', newPassword, confirmPassword: newPassword });
+  expect(refused.status).toBe(429);
+  expect(refused.body.form.error.code).toBe('too_many_attempts');
+  expect(seen).toEqual([]);
 });
 
 test('external API down: login answers 503 with a clear message', async () => {

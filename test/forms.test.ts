@@ -53,7 +53,7 @@ test('login with empty fields answers 400 naming both fields, in the page withou
 });
 
 test('after repeated failures the login answers 429 with Retry-After, even with the right password', async () => {
-  const app = await appWithUser({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '3' });
+  const app = await appWithUser({ LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP: '3' });
   for (let i = 0; i < 3; i++) {
     const res = await request(app)
       .post('/en/login')

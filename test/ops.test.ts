@@ -85,13 +85,14 @@ test('configuration is validated at start with an error that names the variable'
   expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
   expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com' })).toThrow(/CONTACT_NOTIFY_TO/);
   expect(() => loadConfig({ WEB_CONCURRENCY: '0' })).toThrow(/WEB_CONCURRENCY/);
+  // A renamed limit is refused, not ignored (docs/decisions/009-login-limits.md).
+  expect(() => loadConfig({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '5' })).toThrow(/LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP/);
 });
 
 test('TRUST_PROXY: behind a trusted proxy the client IP is the forwarded one (rate limits per real client)', async () => {
   const { app, db } = await createTestApp({
     TRUST_PROXY: 'loopback',
     LOGIN_MAX_FAILURES_PER_IP: '2',
-    LOGIN_MAX_FAILURES_PER_ACCOUNT: '50',
   });
   await createUser(db, { userName: 'ivan', password: 'correct horse battery', role: 'CLI', name: 'I', lastName: 'V' });
   const attempt = (ip: string, identifier: string) =>

@@ -9,7 +9,7 @@ import { isEmailAddress, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, USER_NAME_PATTERN
 import type { Logger } from '../logger.ts';
 import { INVALID_CREDENTIALS, type Backend } from '../auth/backend.ts';
 import type { Authority } from '../auth/authority.ts';
-import type { LoginGuard } from '../auth/login.ts';
+import type { CurrentPasswordGuard, LoginGuard } from '../auth/login.ts';
 import type { TokenClaims, TokenVerifier } from '../auth/tokens.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
@@ -80,6 +80,7 @@ export type ApiDeps = {
   backend: Backend;
   verify: TokenVerifier;
   loginGuard: LoginGuard;
+  currentPasswordGuard: CurrentPasswordGuard;
   dataDir: string;
   logger: Logger;
   branding: ReturnType<typeof embeddedBranding>;
@@ -173,7 +174,12 @@ export function createApiRouter(deps: ApiDeps) {
     json,
     handle(async (req, res) => {
       const body = parse(passwordBody, req.body);
-      res.json(await backend.changePassword(tokenOf(req), body.currentPassword, body.newPassword));
+      // A wrong current password is a guess: counted, and answered before the new one is judged.
+      res.json(
+        await deps.currentPasswordGuard(req, userOf(res).userName, () =>
+          backend.changePassword(tokenOf(req), body.currentPassword, body.newPassword),
+        ),
+      );
     }),
   );
 

@@ -133,19 +133,6 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
 }
 
 /**
- * The account an identifier (user name or e-mail) names, as `authenticate` would pick it, or
- * null: login limits count per account, whichever identifier is typed.
- */
-export function accountNameFor(db: Db, identifier: string): string | null {
-  const row = db
-    .prepare<{ id: string }, { user_name: string }>(
-      'SELECT user_name FROM users WHERE user_name = @id OR email = @id ORDER BY (user_name = @id) DESC LIMIT 1',
-    )
-    .get({ id: identifier });
-  return row?.user_name ?? null;
-}
-
-/**
  * The user for these credentials, or null. Unknown user, wrong password and disabled account
  * are indistinguishable to the caller and take the same time.
  */
@@ -183,14 +170,24 @@ export function replaceAvatar(db: Db, userName: string, avatar: string | null): 
   return { user: requireUser(db, userName), previous };
 }
 
-export async function changePassword(db: Db, userName: string, currentPassword: string, newPassword: string): Promise<User> {
+export const WRONG_CURRENT_PASSWORD = 'wrong_current_password';
+
+export function wrongCurrentPassword(): ApiError {
+  return new ApiError(422, WRONG_CURRENT_PASSWORD, 'The current password is not correct', {
+    currentPassword: 'validation.wrongCurrentPassword',
+  });
+}
+
+/** Throws wrong_current_password unless `password` is the user's (422), or 401 for a gone user. */
+export async function verifyCurrentPassword(db: Db, userName: string, password: string): Promise<void> {
   const row = db.prepare<[string], UserRow>('SELECT * FROM users WHERE user_name = ?').get(userName);
   if (!row || row.disabled) throw new ApiError(401, 'unauthorized', 'Sign in again');
-  if (!(await verifyPassword(currentPassword, row.password_hash))) {
-    throw new ApiError(422, 'wrong_current_password', 'The current password is not correct', {
-      currentPassword: 'validation.wrongCurrentPassword',
-    });
-  }
+  if (!(await verifyPassword(password, row.password_hash))) throw wrongCurrentPassword();
+}
+
+/** The current password is judged before the new one: a guess is always answered as a guess. */
+export async function changePassword(db: Db, userName: string, currentPassword: string, newPassword: string): Promise<User> {
+  await verifyCurrentPassword(db, userName, currentPassword);
   checkPassword(newPassword, userName, 'newPassword');
   return setPassword(db, userName, newPassword);
 }

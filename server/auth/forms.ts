@@ -15,7 +15,7 @@ import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { AVATAR_MAX_BYTES } from '../api/avatars.ts';
 import type { Backend } from './backend.ts';
-import type { LoginGuard } from './login.ts';
+import type { CurrentPasswordGuard, LoginGuard } from './login.ts';
 import { clearSession, takeRememberedPath, writeSession, type Session, type SessionCodec } from './session.ts';
 import type { TokenVerifier } from './tokens.ts';
 
@@ -24,6 +24,7 @@ export type FormDeps = {
   codec: SessionCodec;
   verify: TokenVerifier;
   loginGuard: LoginGuard;
+  currentPasswordGuard: CurrentPasswordGuard;
   tokenTtlMinutes: number;
   logger: Logger;
   contact: {
@@ -61,10 +62,12 @@ const loginForm = z.object({
   password: z.string().min(1, 'validation.required').max(PASSWORD_MAX_LENGTH, 'validation.tooLong'),
 });
 const profileForm = z.object({ name: fieldText(NAME_MAX_LENGTH), lastName: fieldText(NAME_MAX_LENGTH) });
+// Only the shape here: the new password's rules are judged after the current password
+// (passwordProblem covers its length), so that a guess is always answered as a guess.
 const passwordForm = z.object({
   currentPassword: z.string().min(1, 'validation.required').max(PASSWORD_MAX_LENGTH, 'validation.tooLong'),
-  newPassword: z.string().max(PASSWORD_MAX_LENGTH, 'validation.passwordTooLong'),
-  confirmPassword: z.string().max(PASSWORD_MAX_LENGTH, 'validation.tooLong'),
+  newPassword: z.string(),
+  confirmPassword: z.string(),
 });
 
 function fieldErrors(error: z.ZodError): Record<string, string> {
@@ -200,14 +203,14 @@ export function createFormHandlers(deps: FormDeps) {
     const fields: Record<string, string> = {};
     if (problem) fields.newPassword = problem;
     if (newPassword !== confirmPassword) fields.confirmPassword = 'validation.passwordsDiffer';
-    if (Object.keys(fields).length > 0) {
-      return fail(req, res, 422, {
-        form: 'changePassword',
-        error: { code: 'invalid_password', message: 'Check the highlighted fields', fields },
-      });
-    }
     try {
-      const { token } = await deps.backend.changePassword(session.token, currentPassword, newPassword);
+      // The current password first, whatever the new one: a wrong one is a counted guess and its
+      // answer; only a right one lets the new password be judged (and then nothing is counted).
+      const { token } = await deps.currentPasswordGuard(req, session.user.userName, async () => {
+        if (Object.keys(fields).length === 0) return deps.backend.changePassword(session.token, currentPassword, newPassword);
+        await deps.backend.checkPassword(session.token, currentPassword);
+        throw new ApiError(422, 'invalid_password', 'Check the highlighted fields', fields);
+      });
       await writeSession(req, res, deps.codec, await sessionFromToken(token, deps.verify, deps.tokenTtlMinutes));
       redirectAfterPost(req, res, `${routePath('changePassword', route)}?saved=password`, 'password');
     } catch (error) {

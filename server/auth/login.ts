@@ -1,43 +1,130 @@
-// Login attempts: limited per account and per IP (counters in the database), the same answer
-// for an unknown user and a wrong password (the backend makes both INVALID_CREDENTIALS).
+// Password guesses, limited (docs/decisions/009-login-limits.md) so that nobody can lock another
+// person out, and no limit tells one identifier from another or a known name from an unknown
+// one. Counters in the database (rate-limit.ts). An unknown user, a wrong password and a
+// disabled account are one failure (the backend makes all three INVALID_CREDENTIALS).
 import type { Request } from 'express';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
-import { INVALID_CREDENTIALS } from './backend.ts';
+import { INVALID_CREDENTIALS, WRONG_CURRENT_PASSWORD } from './backend.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 export type LoginGuard = <T>(req: Request, identifier: string, attempt: () => Promise<T>) => Promise<T>;
+/** Guards a change of password: `userName` is the signed-in account whose password is guessed. */
+export type CurrentPasswordGuard = <T>(req: Request, userName: string, attempt: () => Promise<T>) => Promise<T>;
+
+/** Counts within the limiter's window (LOGIN_WINDOW_MINUTES), except the pace's own. */
+export type PasswordLimits = {
+  /** Failed sign-ins on one identifier from one address before that address is refused it. */
+  perIdentifierIp: number;
+  /** Wrong passwords from one address, sign-in and change password, any account, before it is refused. */
+  perIp: number;
+  /** Failed sign-ins on one identifier from all addresses before the identifier is paced. */
+  slowdownAfter: number;
+  /** Once paced: one attempt on the identifier per this many seconds, until the window ends. */
+  slowdownSeconds: number;
+  /** Wrong current passwords for one account (change password) before it is refused. */
+  perAccountPasswordChange: number;
+};
+
+/** What the visitor typed, as the database compares it: trimmed, any case. */
+export function normalizeIdentifier(identifier: string): string {
+  return identifier.trim().toLowerCase();
+}
+
+// All wrong passwords from one address share one counter, whichever form or account.
+const ipKey = (req: Request) => `password:ip:${req.ip ?? 'unknown'}`;
 
 /**
- * `accountOf` names the account behind an identifier (user name or e-mail), so that both count
- * against one limit; without it (an external API) or for an unknown identifier, the identifier
- * itself is the key (trimmed, case-insensitive).
+ * Counts one attempt on each key, or none: when a key is full, what was counted is taken back
+ * and the answer is 429 with the longest wait of the keys that refuse.
  */
-export function createLoginGuard(
-  limiter: RateLimiter,
-  limits: { perAccount: number; perIp: number },
-  accountOf?: (identifier: string) => string | null,
-): LoginGuard {
-  return async (req, identifier, attempt) => {
-    const trimmed = identifier.trim();
-    const accountKey = `login:account:${(accountOf?.(trimmed) ?? trimmed).toLowerCase()}`;
-    const ipKey = `login:ip:${req.ip ?? 'unknown'}`;
-    const wait = Math.max(limiter.retryAfter(accountKey, limits.perAccount), limiter.retryAfter(ipKey, limits.perIp));
-    if (wait > 0) throw new TooManyAttemptsError(wait);
-    // Counted before the (slow) password check, synchronously, so that parallel guesses cannot
-    // all pass the check above; taken back when the attempt was not a failed guess.
-    limiter.hit(accountKey);
-    limiter.hit(ipKey);
-    try {
-      const result = await attempt();
-      limiter.reset(accountKey);
-      limiter.release(ipKey);
-      return result;
-    } catch (error) {
-      if (!(error instanceof ApiError && error.code === INVALID_CREDENTIALS)) {
-        limiter.release(accountKey);
-        limiter.release(ipKey);
-      }
-      throw error;
+function takeAll(limiter: RateLimiter, limits: [key: string, max: number][]): string[] {
+  const taken: string[] = [];
+  for (const [key, max] of limits) {
+    if (limiter.take(key, max) > 0) {
+      for (const counted of taken) limiter.release(counted);
+      throw new TooManyAttemptsError(Math.max(...limits.map(([k, m]) => limiter.retryAfter(k, m)), 1));
     }
+    taken.push(key);
+  }
+  return taken;
+}
+
+/**
+ * Runs the attempt with its keys counted up front (synchronously, before the slow password
+ * check, so that parallel guesses cannot all pass the limits). A failure keeps them counted;
+ * anything else (success, an upstream error, a refused new password) takes them back.
+ */
+async function counted<T>(
+  limiter: RateLimiter,
+  taken: string[],
+  isFailure: (error: unknown) => boolean,
+  attempt: () => Promise<T>,
+  onSuccess: () => void,
+): Promise<T> {
+  try {
+    const result = await attempt();
+    for (const key of taken) limiter.release(key);
+    onSuccess();
+    return result;
+  } catch (error) {
+    if (!isFailure(error)) for (const key of taken) limiter.release(key);
+    throw error;
+  }
+}
+
+const isCode = (code: string) => (error: unknown) => error instanceof ApiError && error.code === code;
+
+/**
+ * Three counters, all keyed by what was typed (never by the account it names, which would make
+ * the limits an oracle for "this e-mail is that user name"):
+ * - identifier + address: the lockout. The guesser is refused; the owner elsewhere is not.
+ * - address: over all identifiers, so one address cannot spread guesses over many names.
+ * - identifier, from everywhere: past `slowdownAfter` failures the identifier is paced to one
+ *   checked attempt per `slowdownSeconds`, which bounds a guesser with many addresses and only
+ *   ever makes the owner wait that long. Unknown identifiers are paced the same way.
+ */
+export function createLoginGuard(limiter: RateLimiter, limits: PasswordLimits): LoginGuard {
+  return async (req, identifier, attempt) => {
+    const id = normalizeIdentifier(identifier);
+    const identifierIpKey = `login:identifier-ip:${JSON.stringify([id, req.ip ?? 'unknown'])}`;
+    const identifierKey = `login:identifier:${id}`;
+    const paceKey = `login:pace:${id}`;
+    const taken = takeAll(limiter, [
+      [ipKey(req), limits.perIp],
+      [identifierIpKey, limits.perIdentifierIp],
+    ]);
+    // Under the slow-down threshold the failure is counted; past it, the attempt needs the pace's
+    // one slot (and is not counted: the window's end stays where the first failure put it). The
+    // slot is spent by whatever attempt it lets through, a success included.
+    if (limiter.take(identifierKey, limits.slowdownAfter) === 0) taken.push(identifierKey);
+    else {
+      const wait = limiter.take(paceKey, 1, limits.slowdownSeconds * 1000);
+      if (wait > 0) {
+        for (const key of taken) limiter.release(key);
+        // The pace never outlasts the window that started it.
+        throw new TooManyAttemptsError(Math.min(wait, limiter.retryAfter(identifierKey, limits.slowdownAfter) || wait));
+      }
+    }
+    return counted(limiter, taken, isCode(INVALID_CREDENTIALS), attempt, () => {
+      // This address knows the password: its guesses on this identifier start over. The
+      // identifier's own count stays: an attacker elsewhere must not get a fresh budget from it.
+      limiter.reset(identifierIpKey);
+    });
+  };
+}
+
+/**
+ * Wrong current passwords in change password (page and API) count per account, against the same
+ * per-address counter as failed sign-ins. Only someone signed in as the account can fail here,
+ * so a lockout of the account's password changes blocks no one else and tells nothing new.
+ */
+export function createCurrentPasswordGuard(limiter: RateLimiter, limits: PasswordLimits): CurrentPasswordGuard {
+  return async (req, userName, attempt) => {
+    const accountKey = `password-change:account:${userName.toLowerCase()}`;
+    const taken = takeAll(limiter, [
+      [ipKey(req), limits.perIp],
+      [accountKey, limits.perAccountPasswordChange],
+    ]);
+    return counted(limiter, taken, isCode(WRONG_CURRENT_PASSWORD), attempt, () => limiter.reset(accountKey));
   };
 }

@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from 'vitest';
 import { addUser, startServer } from './server.ts';
 
-const server = await startServer({ WEB_CONCURRENCY: '2', LOGIN_MAX_FAILURES_PER_ACCOUNT: '4' }, (dataDir) =>
+const server = await startServer({ WEB_CONCURRENCY: '2', LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP: '4' }, (dataDir) =>
   addUser(dataDir, ['--userName', 'wanda', '--password', 'correct horse 1', '--role', 'CLI', '--name', 'Wanda', '--lastName', 'W']),
 );
 afterAll(() => server.stop());
@@ -53,7 +53,7 @@ test('rate-limit counters are shared by the workers (kept in the database)', asy
     });
   const statuses: number[] = [];
   for (let i = 0; i < 6; i++) statuses.push((await attempt()).status);
-  // 4 failures allowed per account in total, whichever worker counted them.
+  // 4 failures allowed on one identifier from one address, whichever worker counted them.
   expect(statuses.slice(0, 4)).toEqual([401, 401, 401, 401]);
   expect(statuses.slice(4)).toEqual([429, 429]);
 });
