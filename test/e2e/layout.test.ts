@@ -129,6 +129,23 @@ describe('from 1087 px the pages keep their vertical padding', () => {
   );
 });
 
+describe('from 1087 px the footer lines up', () => {
+  it('at 1366 px the footer’s text starts where the navbar’s and the page’s do', async () => {
+    await withPage({ viewport: LAPTOP }, async (page) => {
+      await load(page, '/en/blog');
+      const starts = await page.evaluate(() => {
+        const contentLeft = (selector: string) => {
+          const el = document.querySelector(selector)!;
+          return Math.round(el.getBoundingClientRect().left + parseFloat(getComputedStyle(el).paddingLeft));
+        };
+        return { navbar: contentLeft('.navbar-inner'), page: contentLeft('main .container'), footer: contentLeft('.footer-inner') };
+      });
+      expect(starts.footer).toBe(starts.navbar);
+      expect(starts.page).toBe(starts.navbar);
+    });
+  });
+});
+
 describe('the contact form’s consent row', () => {
   /** The consent field, its checkbox, label and error, measured once the error shows. */
   async function consentRow(page: Page) {
@@ -163,6 +180,8 @@ describe('the contact form’s consent row', () => {
       await page.locator('main form').getByRole('button', { name: 'Send message' }).click();
       await page.locator('#contact-consent-error').waitFor();
       expectOneRowAndErrorBelow(await consentRow(page));
+      // The checkbox has no border to turn red like the other fields': an outline marks it.
+      expect(await page.locator('#contact-consent').evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
     });
   });
 
