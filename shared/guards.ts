@@ -1,7 +1,7 @@
 // Named guards of the route table (seed-spec §2, §6; DESIGN.md §3). Pure functions of the
 // user and the route: the server runs them before rendering, the client before a navigation.
 import { routePath, type Route, type RouteParams } from './routes.ts';
-import { ROLE_AREA, type SessionUser } from './user.ts';
+import { confinedArea, type SessionUser } from './user.ts';
 
 export type GuardContext = {
   route: Route;
@@ -31,7 +31,7 @@ export const GUARDS: Readonly<Record<string, Guard>> = {
   role: (ctx) => {
     const { user, route } = ctx;
     if (!user || user.role === 'ADMIN') return null;
-    const area = ROLE_AREA[user.role];
+    const area = confinedArea(user.role);
     if (!area) return route.base === 'index' ? null : { kind: 'redirect', to: sameForm(ctx, 'index') };
     return route.base === area ? null : { kind: 'redirect', to: sameForm(ctx, area) };
   },

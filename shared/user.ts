@@ -17,12 +17,33 @@ export type SessionUser = {
   scope: string[];
 };
 
-/** seed-spec §6: each non-admin role is confined to its own area. */
-export const ROLE_AREA: Readonly<Record<string, 'client' | 'organization' | 'expert'>> = {
+/** A role's own area: the base name of its route. */
+export type Area = 'admin' | 'client' | 'organization' | 'expert';
+
+/**
+ * seed-spec §6: each role's own area, where the navbar's area link and the home page's call to
+ * action take the user. ADMIN's is the console, but ADMIN is confined to none (the role guard
+ * lets ADMIN pass everywhere); CLI, ORG and CONS are confined to theirs (see confinedArea).
+ */
+export const ROLE_AREA: Readonly<Record<string, Area>> = {
+  ADMIN: 'admin',
   CLI: 'client',
   ORG: 'organization',
   CONS: 'expert',
 };
+
+/**
+ * The role's area; undefined for a role the site does not know. Own keys only: an external
+ * API may send any string as a role, and "constructor" must not find Object's.
+ */
+export function roleArea(role: string): Area | undefined {
+  return Object.hasOwn(ROLE_AREA, role) ? ROLE_AREA[role] : undefined;
+}
+
+/** The area a role is confined to (role guard, home, after login): every role's but ADMIN's. */
+export function confinedArea(role: string): Area | undefined {
+  return role === 'ADMIN' ? undefined : roleArea(role);
+}
 
 /** seed-spec §6: a permission check by the user's `scope` key. */
 export function hasScope(user: Pick<SessionUser, 'scope'> | null | undefined, scope: string): boolean {

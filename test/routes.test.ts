@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { runGuards, UnknownMiddlewareError } from '../shared/guards.ts';
 import { BASE_ROUTES, formOfPath, localePath, matchRoute, routeByName, ROUTES, type Route } from '../shared/routes.ts';
+import { confinedArea, roleArea } from '../shared/user.ts';
 
 // seed-spec §2: every route exists in three forms: unprefixed (Spanish default), /es, /en.
 const FORMS = [
@@ -97,4 +98,26 @@ test("an unknown guard name is a 500 'Unknown middleware {name}'", () => {
   expect(caught).toBeInstanceOf(UnknownMiddlewareError);
   expect((caught as UnknownMiddlewareError).status).toBe(500);
   expect((caught as Error).message).toBe('Unknown middleware nonexistent');
+});
+
+test.each([
+  { role: 'ADMIN', area: 'admin', confined: undefined },
+  { role: 'CLI', area: 'client', confined: 'client' },
+  { role: 'ORG', area: 'organization', confined: 'organization' },
+  { role: 'CONS', area: 'expert', confined: 'expert' },
+  // Roles the site does not know, including the names of Object's own properties.
+  { role: 'GUEST', area: undefined, confined: undefined },
+  { role: 'constructor', area: undefined, confined: undefined },
+  { role: '__proto__', area: undefined, confined: undefined },
+])('role $role: its area (the navbar link) is $area, the area it is confined to $confined', ({ role, area, confined }) => {
+  expect(roleArea(role)).toBe(area);
+  expect(confinedArea(role)).toBe(confined);
+  // Every area is a route.
+  if (area) expect(localePath(area, 'en')).toBe(`/en/${area}`);
+});
+
+test('the role guard sends an unknown role named like an Object property home, like any other unknown role', () => {
+  const route = routeByName('client___en')!;
+  const user = { name: 'A', lastName: 'B', userName: 'ab', role: 'constructor', avatar: null, scope: [] };
+  expect(runGuards({ route, params: {}, url: '/en/client', user })).toEqual({ kind: 'redirect', to: '/en' });
 });

@@ -500,6 +500,9 @@ export function UserRow({
   const [choice, setChoice] = useState<{ from: string; role: Role } | null>(null);
   const selected: string = choice && choice.from === user.role ? choice.role : user.role;
   const forUser = (key: string) => <span className="visually-hidden"> {t(key, { userName: user.userName })}</span>;
+  // On a phone each row is a card with no header row above it: its cells show their column's
+  // name themselves (CSS, from data-label; screen readers keep the table's own headers).
+  const column = (key: string) => t(`adminConsole.list.${key}`);
 
   function onRoleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -512,8 +515,8 @@ export function UserRow({
         {user.userName}
         {self && <span className="admin-you"> {t('adminConsole.list.you')}</span>}
       </th>
-      <td>{fullName(user)}</td>
-      <td>
+      <td data-label={column('name')}>{fullName(user)}</td>
+      <td data-label={column('email')}>
         {user.email ?? (
           <>
             <span aria-hidden="true">—</span>
@@ -521,8 +524,8 @@ export function UserRow({
           </>
         )}
       </td>
-      <td>{roleLabel(t, user.role)}</td>
-      <td>
+      <td data-label={column('role')}>{roleLabel(t, user.role)}</td>
+      <td data-label={column('status')}>
         <span className={user.disabled ? 'badge badge-off' : 'badge badge-on'}>
           {t(user.disabled ? 'adminConsole.status.disabled' : 'adminConsole.status.active')}
         </span>

@@ -4,7 +4,7 @@ import type { PagePayload } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';
 import { isSafeLogoSrc, type Branding } from '../../shared/branding.ts';
-import type { SessionUser } from '../../shared/user.ts';
+import { roleArea, type SessionUser } from '../../shared/user.ts';
 import { LocaleSwitcher } from './locale-switcher.tsx';
 import { deferredComponent } from '../runtime/deferred.tsx';
 
@@ -12,9 +12,10 @@ import { deferredComponent } from '../runtime/deferred.tsx';
 const UserMenu = deferredComponent(() => import('./user-menu.tsx').then((m) => m.UserMenu)).Deferred;
 
 /**
- * seed-spec §2: teal bar with the logo, the Blog link, the locale switcher and the Private Area
- * entry. Under 1023 px the links fold behind a burger button (a real <button> with
- * aria-expanded), from 1087 px the wide layout.
+ * seed-spec §2: teal bar with the logo, the Blog and Contact links, the locale switcher and the
+ * Private Area entry, which for a signed-in user is the link to their own area (the only way to
+ * it from the interface: /login would bounce them home). Under 1023 px the links fold behind a
+ * burger button (a real <button> with aria-expanded), from 1087 px the wide layout.
  */
 export function Navbar({
   payload,
@@ -33,6 +34,7 @@ export function Navbar({
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const location = useLocation();
+  const area = user && roleArea(user.role);
 
   // A navigation closes the menu (state adjusted while rendering, not in an effect).
   const [menuPath, setMenuPath] = useState(location.pathname);
@@ -73,8 +75,18 @@ export function Navbar({
             <Link to={localePath('blog', locale)}>{t('nav.blog')}</Link>
           </li>
           <li>
+            <Link to={localePath('Contact', locale)}>{t('nav.contact')}</Link>
+          </li>
+          <li>
             <LocaleSwitcher payload={payload} />
           </li>
+          {area && (
+            <li>
+              <Link className="navbar-cta" to={localePath(area, locale)}>
+                {t(`nav.area.${area}`)}
+              </Link>
+            </li>
+          )}
           <li>
             {user ? (
               <UserMenu user={user} onSignedOut={onSignedOut} />

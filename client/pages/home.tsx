@@ -1,11 +1,13 @@
 import { Link } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
+import { roleArea } from '../../shared/user.ts';
 import { useI18n } from '../i18n.tsx';
+import type { PageProps } from './registry.ts';
 
 const SERVICES = ['digital', 'data', 'sustainability', 'compliance'] as const;
 const STEPS = ['clients', 'organizations', 'experts'] as const;
 
-export default function HomePage() {
+export default function HomePage({ user }: PageProps<'home'>) {
   const { t, locale } = useI18n();
   return (
     <>
@@ -62,7 +64,9 @@ export default function HomePage() {
             <Link className="button button-primary" to={localePath('Contact', locale)}>
               {t('home.cta.button')}
             </Link>
-            <Link className="button button-secondary" to={localePath('login', locale)}>
+            {/* Signed in, /login would bounce the user home: their area instead (a role with
+                none, their profile, the one private page every role has). */}
+            <Link className="button button-secondary" to={localePath(user ? (roleArea(user.role) ?? 'profile') : 'login', locale)}>
               {t('home.cta.login')}
             </Link>
           </p>

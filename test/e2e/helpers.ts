@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { builtServerArgs } from '../../scripts/server-flags.ts';
 
@@ -196,4 +196,65 @@ export function userCli(dataDir: string, args: string[]): string {
     env: { ...process.env, DATA_DIR: dataDir },
     encoding: 'utf8',
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signed-in tests: one user of each role on a server of the test file's own.
+
+export type RoleUser = { role: 'ADMIN' | 'CLI' | 'ORG' | 'CONS'; userName: string; name: string; lastName: string };
+
+/** The password of every ROLE_USERS account. */
+export const ROLE_PASSWORD = 'correct horse 1';
+
+/** One user of each role (seed-spec §6). */
+export const ROLE_USERS: readonly RoleUser[] = [
+  { role: 'ADMIN', userName: 'ada', name: 'Ada', lastName: 'Lovelace' },
+  { role: 'CLI', userName: 'carla', name: 'Carla', lastName: 'Cliente' },
+  { role: 'ORG', userName: 'olga', name: 'Olga', lastName: 'Organización' },
+  { role: 'CONS', userName: 'ernesto', name: 'Ernesto', lastName: 'Experto' },
+];
+
+/** A server of its own whose database holds ROLE_USERS (created with the ops CLI). */
+export async function startServerWithRoleUsers(): Promise<ServerInstance> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-roles-'));
+  for (const user of ROLE_USERS) {
+    userCli(dataDir, [
+      'add',
+      '--userName',
+      user.userName,
+      '--password',
+      ROLE_PASSWORD,
+      '--role',
+      user.role,
+      '--name',
+      user.name,
+      '--lastName',
+      user.lastName,
+    ]);
+  }
+  return startServer({}, dataDir);
+}
+
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/**
+ * Signs `user` in through the login form (with JavaScript) on `siteURL`, as a visitor who has
+ * answered the cookie banner, and returns the cookies to start signed-in contexts from
+ * (`contextOptions({ storageState })`): one login per role and file, not one per test.
+ */
+export async function signedInState(browser: Browser, siteURL: string, user: RoleUser): Promise<StorageState> {
+  const context = await browser.newContext(contextOptions({ baseURL: siteURL }));
+  try {
+    await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: siteURL }]);
+    const page = await context.newPage();
+    await page.goto('/en/login');
+    await waitForHydration(page);
+    await page.locator('#login-identifier').fill(user.userName);
+    await page.locator('#login-password').fill(ROLE_PASSWORD);
+    await page.locator('main form').getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => !url.pathname.endsWith('/login'));
+    return await context.storageState();
+  } finally {
+    await context.close();
+  }
 }
