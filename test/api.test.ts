@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import request from 'supertest';
 import { expect, test } from 'vitest';
-import { findUser, setDisabled } from '../server/api/users.ts';
+import { findUser, setDisabled } from '../server/users/users.ts';
 import type { Db } from '../server/db/index.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
 import { addUser, DEFAULT_PASSWORD, loginToken, type TestUser } from './helpers/users.ts';
@@ -443,7 +443,7 @@ test.each([
   const res = await request(app).put('/api/me/avatar').set('Authorization', bearer(tokens.CLI)).type(type).send(body);
   expectError(res, status, code);
   if (status === 415) expect(res.body.error.fields).toHaveProperty('avatar');
-  expect(findUser(db, 'carla.client')!.avatar).toBeNull();
+  expect((await findUser(db, 'carla.client'))!.avatar).toBeNull();
 });
 
 const HEX = 'a'.repeat(32);
@@ -893,5 +893,5 @@ test('a cross-site PATCH /api/me with the session cookie answers 403 and changes
     const res = await attempt.set('Accept', 'application/json').send({ name: 'Hacked', lastName: 'Name' });
     expectError(res, 403, 'cross_site_request');
   }
-  expect(findUser(db, 'carla.client')!.name).toBe('Carla');
+  expect((await findUser(db, 'carla.client'))!.name).toBe('Carla');
 });

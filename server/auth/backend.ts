@@ -5,9 +5,9 @@ import type { UserList } from '../../shared/page-data.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
-import * as users from '../api/users.ts';
-import type { ImageUploads } from '../api/avatars.ts';
-import type { Authority } from './authority.ts';
+import * as users from '../users/users.ts';
+import type { ImageUploads } from '../uploads/images.ts';
+import type { Sessions } from './sessions.ts';
 import { signToken, type TokenClaims, type TokenVerifier } from './tokens.ts';
 
 export type Backend = {
@@ -28,7 +28,7 @@ export const WRONG_CURRENT_PASSWORD = users.WRONG_CURRENT_PASSWORD;
 
 export type EmbeddedDeps = {
   db: Db;
-  authority: Authority;
+  sessions: Sessions;
   key: Uint8Array;
   ttlMinutes: number;
   verify: TokenVerifier;
@@ -44,11 +44,17 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
     } catch {
       throw new ApiError(401, 'unauthorized', 'The token is missing, invalid or expired');
     }
-    const user = deps.authority.userFor(token, claims);
+    const user = await deps.sessions.userForToken(token, claims);
     if (!user) throw new ApiError(401, 'unauthorized', 'The token is missing, invalid or expired');
     return user;
   }
   const issue = (user: users.User) => signToken(users.sessionUserOf(user), deps.key, deps.ttlMinutes);
+  /** A fresh token for the session of `token` (its claims follow the change): the row keeps it. */
+  async function reissue(token: string, user: users.User): Promise<string> {
+    const fresh = await issue(user);
+    await deps.sessions.replaceToken(token, fresh);
+    return fresh;
+  }
 
   return {
     async login(identifier, password) {
@@ -60,8 +66,8 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
       return users.sessionUserOf(await currentUser(token));
     },
     async updateProfile(token, changes) {
-      const user = users.updateProfile(db, (await currentUser(token)).userName, changes);
-      return { token: await issue(user), user: users.sessionUserOf(user) };
+      const user = await users.updateProfile(db, (await currentUser(token)).userName, changes);
+      return { token: await reissue(token, user), user: users.sessionUserOf(user) };
     },
     async setAvatar(token, image) {
       const current = await currentUser(token);
@@ -70,19 +76,22 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
         uploader: current.userName,
         replacing: current.avatar,
       });
-      let replaced: ReturnType<typeof users.replaceAvatar>;
+      let replaced: Awaited<ReturnType<typeof users.replaceAvatar>>;
       try {
-        replaced = users.replaceAvatar(db, current.userName, url);
+        replaced = await users.replaceAvatar(db, current.userName, url);
       } catch (error) {
         await deps.uploads.remove(url);
         throw error;
       }
       await deps.uploads.remove(replaced.previous);
-      return { token: await issue(replaced.user), user: users.sessionUserOf(replaced.user) };
+      return { token: await reissue(token, replaced.user), user: users.sessionUserOf(replaced.user) };
     },
     async changePassword(token, currentPassword, newPassword) {
       const user = await users.changePassword(db, (await currentUser(token)).userName, currentPassword, newPassword);
-      return { token: await issue(user) };
+      // The user's other sessions end; this one goes on with a token dated after the change.
+      const fresh = await reissue(token, user);
+      await deps.sessions.endOthersOf(user.userName, fresh);
+      return { token: fresh };
     },
     async checkPassword(token, password) {
       await users.verifyCurrentPassword(db, (await currentUser(token)).userName, password);

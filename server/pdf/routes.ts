@@ -23,7 +23,7 @@ export type PdfDeps = {
   siteName: string;
   logger: Logger;
   /** The full record of a user in embedded mode (e-mail, dates); null with an external API. */
-  userRecord: (userName: string) => PdfUser | null;
+  userRecord: (userName: string) => Promise<PdfUser | null>;
   brandColor: (userName: string) => Promise<string | null>;
 };
 
@@ -80,7 +80,7 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
     const now = new Date();
     try {
       if (kind === 'profile') {
-        const me = deps.userRecord(session.user.userName) ?? (await deps.backend.me(session.token));
+        const me = (await deps.userRecord(session.user.userName)) ?? (await deps.backend.me(session.token));
         return send(res, await renderProfilePdf(me, ctx), pdfFileName('profile', form.locale, now, me.userName));
       }
       if (kind === 'users') {
@@ -90,7 +90,7 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
           pdfFileName('users', form.locale, now),
         );
       }
-      const messages = deps.contact.all().map((m) => ({ ...m, read: m.read }));
+      const messages = (await deps.contact.all()).map((m) => ({ ...m, read: m.read }));
       return send(res, await renderMessagesReportPdf(messages, ctx), pdfFileName('messages', form.locale, now));
     } catch (error) {
       const status = (error as { status?: number }).status;

@@ -5,7 +5,7 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import { expect, test } from 'vitest';
-import { createUser, setDisabled, setPassword, setRole } from '../../server/api/users.ts';
+import { createUser, setDisabled, setPassword, setRole } from '../../server/users/users.ts';
 import type { Db } from '../../server/db/index.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 
