@@ -15,7 +15,8 @@ export type Backend = {
   updateProfile(token: string, changes: { name: string; lastName: string }): Promise<{ token: string; user: SessionUser }>;
   setAvatar(token: string, image: Buffer, contentType: string): Promise<{ token: string; user: SessionUser }>;
   changePassword(token: string, currentPassword: string, newPassword: string): Promise<{ token: string }>;
-  listUsers(token: string, query: { q?: string; page?: number }): Promise<UserList>;
+  /** A page of users; pageSize as the contract allows (1–100, default 20). */
+  listUsers(token: string, query: { q?: string; page?: number; pageSize?: number }): Promise<UserList>;
 };
 
 export const INVALID_CREDENTIALS = 'invalid_credentials';
@@ -164,6 +165,10 @@ export function httpBackend(apiUrl: string, fetchImpl: typeof fetch = fetch): Ba
       return { token: await freshToken(token, answer) };
     },
     listUsers: (token, query) =>
-      call<UserList>('GET', `/admin/users?${new URLSearchParams({ q: query.q ?? '', page: String(query.page ?? 1) })}`, { token }),
+      call<UserList>(
+        'GET',
+        `/admin/users?${new URLSearchParams({ q: query.q ?? '', page: String(query.page ?? 1), ...(query.pageSize ? { pageSize: String(query.pageSize) } : {}) })}`,
+        { token },
+      ),
   };
 }
