@@ -130,7 +130,15 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
       clearTimeout(idleTimer);
       idleTimer = null;
     }
-    const thread = (worker ??= startWorker());
+    let thread: Worker;
+    try {
+      thread = worker ??= startWorker();
+    } catch (error) {
+      // No thread (the worker file missing from a broken deploy): this job fails, not the caller of next().
+      pending.reject(error);
+      next();
+      return;
+    }
     const id = ++lastId;
     const timer = setTimeout(() => {
       // pdfmake cannot be interrupted: stop the whole thread (and free its heap).

@@ -80,6 +80,13 @@ test('a document that runs the thread out of memory fails alone: the process liv
   expect(pdfText(await next)).toContain('User nameana');
 }, 30_000);
 
+test('without its thread (a deploy that lost pdf-worker.js) each document fails alone and the process lives', async () => {
+  const pdfs = renderer({ workerUrl: new URL('./no-such-worker.js', import.meta.url) });
+  await expect(Promise.all([pdfs.render(profile('ana')), pdfs.render(profile('bea'))])).rejects.toThrow();
+  await expect(pdfs.render(profile('carla'))).rejects.toThrow();
+  expect(pdfs.state()).toEqual({ running: false, waiting: 0, thread: false });
+});
+
 test('a document that takes longer than the time limit is abandoned and its thread replaced', async () => {
   const pdfs = renderer({ timeoutMs: 1 });
   await expect(pdfs.render(profile('ana'))).rejects.toThrow('The PDF took longer than 1 ms to lay out and was abandoned');
