@@ -41,6 +41,7 @@ import { analyticsAllowed, analyticsTags, ANALYTICS_HOSTS, consentHandler } from
 import { requestContext } from './http/request-context.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
 import { mountServiceWorker } from './sw/routes.ts';
+import type { PdfRenderer } from './pdf/renderer.ts';
 import { pdfRoutes } from './pdf/routes.ts';
 import { findUser } from './api/users.ts';
 import type { Config } from './config.ts';
@@ -75,6 +76,8 @@ export type AppDeps = {
   mailer?: Mailer;
   /** Where branding comes from; by default the database (or the CMS when CMS_URL is set). */
   branding?: BrandingSource;
+  /** Lays out the PDF documents (tests); by default a layout thread of the app's own. */
+  pdfRenderer?: PdfRenderer;
 };
 
 const PRIVATE_NO_STORE = 'private, no-store';
@@ -459,6 +462,7 @@ export async function createApp(deps: AppDeps) {
     logger,
     userRecord: (userName) => (config.API_URL ? null : findUser(db, userName)),
     brandColor: async (userName) => (await branding(userName))?.color ?? null,
+    ...(deps.pdfRenderer ? { renderer: deps.pdfRenderer } : {}),
   });
   app.get(pdf.paths, pdf.handler);
 
@@ -534,6 +538,7 @@ export async function createApp(deps: AppDeps) {
   /** Releases what the app holds (graceful shutdown): timers and the database. */
   function close() {
     notifier?.stop();
+    void pdf.close();
     if (db.open) db.close();
   }
 

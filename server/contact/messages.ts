@@ -40,6 +40,29 @@ function toMessage(row: Row): ContactMessage {
   };
 }
 
+/** Messages received at `since` or later and before `before` (ISO timestamps, as stored); either may be left open. */
+export type CreatedRange = { since?: string | undefined; before?: string | undefined };
+
+/** One page of messages, newest first, for the report (see `page`). */
+export type MessagePage = { offset: number; limit: number; bodyChars: number } & CreatedRange;
+
+/** A message with its text cut to a page's bodyChars and the stored text's length in characters. */
+export type MessageExcerpt = ContactMessage & { length: number };
+
+function rangeWhere(range: CreatedRange): { where: string; params: { since?: string; before?: string } } {
+  const clauses: string[] = [];
+  const params: { since?: string; before?: string } = {};
+  if (range.since) {
+    clauses.push('created_at >= @since');
+    params.since = range.since;
+  }
+  if (range.before) {
+    clauses.push('created_at < @before');
+    params.before = range.before;
+  }
+  return { where: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
 export type NewMessage = { name: string; email: string; subject: string; message: string; locale: 'es' | 'en'; ip: string | null };
 
 export function contactMessages(db: Db) {
@@ -85,6 +108,34 @@ export function contactMessages(db: Db) {
         .all(pageSize, (page - 1) * pageSize) as Row[];
       return { items: rows.map(toMessage), total, unread: unreadCount, page, pageSize };
     },
+    /** How many messages the range holds, and how many of them are unread: one indexed pass, no rows read. */
+    count(range: CreatedRange = {}): { total: number; unread: number } {
+      const { where, params } = rangeWhere(range);
+      const row = db
+        .prepare(`SELECT COUNT(*) AS total, COUNT(*) - COALESCE(SUM(read), 0) AS unread FROM contact_messages ${where}`)
+        .get(params) as {
+        total: number;
+        unread: number;
+      };
+      return { total: row.total, unread: row.unread };
+    },
+    /**
+     * One page of the range, newest first: only `limit` rows are read, each text cut to
+     * `bodyChars` characters by SQLite (with its full length), so that a page costs the same
+     * memory however large the inbox and its messages are.
+     */
+    page(query: MessagePage): MessageExcerpt[] {
+      const { where, params } = rangeWhere(query);
+      const rows = db
+        .prepare(
+          `SELECT id, name, email, subject, substr(message, 1, @bodyChars) AS message, length(message) AS length, locale, read,
+                  notify_status, created_at
+           FROM contact_messages ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+        )
+        .all({ ...params, bodyChars: query.bodyChars, limit: query.limit, offset: query.offset }) as (Row & { length: number })[];
+      return rows.map((row) => ({ ...toMessage(row), length: row.length }));
+    },
+    /** Every message at once: for small inboxes and tests only (the report reads `page`s). */
     all(): ContactMessage[] {
       return (db.prepare('SELECT * FROM contact_messages ORDER BY created_at DESC, id DESC').all() as Row[]).map(toMessage);
     },
