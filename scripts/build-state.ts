@@ -21,7 +21,7 @@ function newestMtime(path: string): number {
 
 /** True when there is no build or a source is newer than it. */
 export function isBuildStale(): boolean {
-  if (!existsSync(BUILD_INFO) || !existsSync(join(DIST, 'server', 'main.js')) || !existsSync(join(DIST, 'server', 'server.js')))
+  if (!existsSync(BUILD_INFO) || !['main.js', 'server.js', 'pdf-worker.js'].every((file) => existsSync(join(DIST, 'server', file))))
     return true;
   const builtAt = statSync(BUILD_INFO).mtimeMs;
   return [...SOURCE_DIRS, ...SOURCE_FILES].some((p) => newestMtime(join(ROOT, p)) > builtAt);

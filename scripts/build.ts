@@ -58,16 +58,17 @@ export function clientBuildOptions(entryPoints: string[]): esbuild.BuildOptions 
  * native addon (better-sqlite3), what loads on first use only (pdfmake with its fonts,
  * nodemailer, http-proxy-middleware), esbuild, and React and React Router, which pick their
  * production or development build when loaded. Whitespace and syntax are minified (names are
- * kept, for readable stack traces; the source map maps positions back for profiles).
+ * kept, for readable stack traces; the source map maps positions back for profiles). The PDF
+ * layout thread is a second entry, pdf-worker.js, loaded by server/pdf/renderer.ts beside it.
  */
 export const serverBuildOptions: esbuild.BuildOptions = {
   absWorkingDir: ROOT,
-  entryPoints: ['server/main.ts'],
+  entryPoints: { server: 'server/main.ts', 'pdf-worker': 'server/pdf/worker.ts' },
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  outfile: join(DIST, 'server', 'server.js'),
+  outdir: join(DIST, 'server'),
   external: [
     'better-sqlite3',
     'pdfmake',

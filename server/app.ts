@@ -33,6 +33,7 @@ import { analyticsAllowed, analyticsTags, ANALYTICS_HOSTS, consentHandler } from
 import { requestContext } from './http/request-context.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
 import { mountServiceWorker } from './sw/routes.ts';
+import type { PdfRenderer } from './pdf/renderer.ts';
 import { pdfRoutes } from './pdf/routes.ts';
 import { findUser } from './users/users.ts';
 import type { Config } from './config.ts';
@@ -67,6 +68,8 @@ export type AppDeps = {
   mailer?: Mailer;
   /** Where branding comes from; by default the database (or the CMS when CMS_URL is set). */
   branding?: BrandingSource;
+  /** Lays out the PDF documents (tests); by default a layout thread of the app's own. */
+  pdfRenderer?: PdfRenderer;
 };
 
 const PRIVATE_NO_STORE = 'private, no-store';
@@ -443,6 +446,7 @@ export async function createApp(deps: AppDeps) {
     logger,
     userRecord: async (userName) => (config.API_URL ? null : findUser(db, userName)),
     brandColor: async (userName) => (await branding(userName))?.color ?? null,
+    ...(deps.pdfRenderer ? { renderer: deps.pdfRenderer } : {}),
   });
   app.get(pdf.paths, pdf.handler);
 
@@ -518,6 +522,7 @@ export async function createApp(deps: AppDeps) {
   /** Releases what the app holds (graceful shutdown): timers and the database. */
   async function close(): Promise<void> {
     notifier?.stop();
+    await pdf.close();
     await db.close();
   }
 

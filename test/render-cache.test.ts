@@ -6,7 +6,6 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createUser } from '../server/users/users.ts';
 import { createSessionCodec } from '../server/auth/session.ts';
 import { createRenderCache, renderKey, splitBuffer } from '../server/render/render-cache.ts';
-import type { SessionUser } from '../shared/user.ts';
 import { createTestApp, ORIGIN, TEST_SESSION_SECRET } from './helpers/app.ts';
 
 const cspNonce = (res: request.Response) => /'nonce-([^']+)'/.exec(String(res.headers['content-security-policy']))![1]!;

@@ -20,7 +20,8 @@ export type Backend = {
   changePassword(token: string, currentPassword: string, newPassword: string): Promise<{ token: string }>;
   /** Checks the signed-in user's password and changes nothing: 422 wrong_current_password if wrong. */
   checkPassword(token: string, password: string): Promise<void>;
-  listUsers(token: string, query: { q?: string; page?: number }): Promise<UserList>;
+  /** A page of users; pageSize as the contract allows (1–100, default 20). */
+  listUsers(token: string, query: { q?: string; page?: number; pageSize?: number }): Promise<UserList>;
 };
 
 export const INVALID_CREDENTIALS = 'invalid_credentials';
@@ -205,6 +206,10 @@ export function httpBackend(apiUrl: string, fetchImpl: typeof fetch = fetch): Ba
       }
     },
     listUsers: (token, query) =>
-      call<UserList>('GET', `/admin/users?${new URLSearchParams({ q: query.q ?? '', page: String(query.page ?? 1) })}`, { token }),
+      call<UserList>(
+        'GET',
+        `/admin/users?${new URLSearchParams({ q: query.q ?? '', page: String(query.page ?? 1), ...(query.pageSize ? { pageSize: String(query.pageSize) } : {}) })}`,
+        { token },
+      ),
   };
 }

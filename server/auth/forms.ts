@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { safeRedirectPath } from '../../shared/safe-path.ts';
 import type { FormResponse, FormState } from '../../shared/page-data.ts';
 import { routePath, type Route, type RouteForm } from '../../shared/routes.ts';
-import { confinedArea, type SessionUser } from '../../shared/user.ts';
+import { confinedArea } from '../../shared/user.ts';
 import { contactProblems, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, passwordProblem } from '../../shared/validation.ts';
 import { MIN_FILL_MS, type FormTokens } from '../contact/form-token.ts';
 import type { ContactMessage, ContactStore } from '../contact/messages.ts';

@@ -1,4 +1,5 @@
 // Contact messages in the database: the inbox of the admin console and the notification queue.
+import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { ContactMessageRow } from '../db/schema.ts';
 import { FORM_TOKEN_MAX_AGE_MS, formTokenDigest } from './form-token.ts';
@@ -29,6 +30,15 @@ function toMessage(row: ContactMessageRow): ContactMessage {
   };
 }
 
+/** Messages received at `since` or later and before `before` (ISO timestamps, as stored); either may be left open. */
+export type CreatedRange = { since?: string | undefined; before?: string | undefined };
+
+/** One page of messages, newest first, for the report (see `page`). */
+export type MessagePage = { offset: number; limit: number; bodyChars: number } & CreatedRange;
+
+/** A message with its text cut to a page's bodyChars and the stored text's length in characters. */
+export type MessageExcerpt = ContactMessage & { length: number };
+
 export type NewMessage = { name: string; email: string; subject: string; message: string; locale: 'es' | 'en'; ip: string | null };
 
 export function contactMessages(db: Db) {
@@ -50,6 +60,13 @@ export function contactMessages(db: Db) {
       .returningAll()
       .executeTakeFirstOrThrow();
     return toMessage(row);
+  }
+
+  function inRange(range: CreatedRange) {
+    let query = k.selectFrom('contact_messages');
+    if (range.since) query = query.where('created_at', '>=', range.since);
+    if (range.before) query = query.where('created_at', '<', range.before);
+    return query;
   }
 
   async function get(id: number): Promise<ContactMessage | null> {
@@ -102,6 +119,44 @@ export function contactMessages(db: Db) {
       ]);
       return { items: rows.map(toMessage), total: Number(total), unread: Number(unread), page, pageSize };
     },
+    /** How many messages the range holds, and how many of them are unread: one indexed pass, no rows read. */
+    async count(range: CreatedRange = {}): Promise<{ total: number; unread: number }> {
+      const row = await inRange(range)
+        .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.coalesce(eb.fn.sum<number>('read'), eb.lit(0)).as('read')])
+        .executeTakeFirstOrThrow();
+      const total = Number(row.total);
+      return { total, unread: total - Number(row.read) };
+    },
+    /**
+     * One page of the range, newest first: only `limit` rows are read, each text cut to
+     * `bodyChars` characters by the database (with its full length), so that a page costs the
+     * same memory however large the inbox and its messages are.
+     */
+    async page(query: MessagePage): Promise<MessageExcerpt[]> {
+      const rows = await inRange(query)
+        .select([
+          'id',
+          'name',
+          'email',
+          'subject',
+          sql<string>`substr(message, 1, ${query.bodyChars})`.as('message'),
+          sql<number>`length(message)`.as('length'),
+          'locale',
+          'read',
+          'notify_status',
+          'created_at',
+        ])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.limit)
+        .offset(query.offset)
+        .execute();
+      return rows.map((row) => ({
+        ...toMessage({ ...row, consent_at: '', ip: null, notify_attempts: 0, notify_error: null }),
+        length: Number(row.length),
+      }));
+    },
+    /** Every message at once: for small inboxes and tests only (the report reads `page`s). */
     async all(): Promise<ContactMessage[]> {
       const rows = await k.selectFrom('contact_messages').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
       return rows.map(toMessage);

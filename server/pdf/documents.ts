@@ -5,7 +5,7 @@ import { readableTextColor, isHexColor } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import { BODY_FONT, DISPLAY_FONT, pdfmakeWithFonts, type PdfMake } from './fonts.ts';
 import {
-  formatCount,
+  formatCoverage,
   formatDateTime,
   formatNumber,
   formatStoredDate,
@@ -15,6 +15,7 @@ import {
   isPdfLocale,
   roleName,
   TEXTS,
+  type Coverage,
   type PdfLocale,
 } from './i18n.ts';
 
@@ -32,7 +33,18 @@ export type PdfUser = {
   createdAt?: string;
 };
 
-export type PdfMessage = { id: number; name: string; email: string; subject: string; message: string; createdAt: string; read: boolean };
+export type PdfMessage = {
+  id: number;
+  name: string;
+  email: string;
+  subject: string;
+  /** The text, possibly already cut by the query (see `length`). */
+  message: string;
+  createdAt: string;
+  read: boolean;
+  /** Characters of the stored message when the query cut it; the note on a shortened message gives this. */
+  length?: number;
+};
 
 export type PdfContext = {
   locale: PdfLocale;
@@ -42,6 +54,12 @@ export type PdfContext = {
   /** When the document was made; defaults to now. Fixed in tests. */
   generatedAt?: Date;
 };
+
+/**
+ * A report's context: what part of the list it covers, said on its first page. Without a part
+ * the report covers exactly the items passed in (1–n of n).
+ */
+export type ReportContext = PdfContext & { part?: (Coverage & { unread?: number | undefined }) | undefined };
 
 /** Not for callers in the app: `compress: false` leaves content streams readable, for tests. */
 export type PdfRenderOptions = { compress?: boolean };
@@ -56,6 +74,33 @@ const MAX_FIELD_CHARS = 300;
 const MAX_SITE_NAME_CHARS = 40;
 /** The issue's limit for a contact message in the report; the full text stays in the database. */
 export const MAX_MESSAGE_CHARS = 5000;
+/**
+ * Line breaks kept in a message: after the 60th the rest of the text runs on (breaks become
+ * spaces). A message of 2,500 one-letter lines was 54 pages on its own: with this (and the piece
+ * limit below) a message is at most about three pages whatever its shape, and a report's size
+ * follows its number of messages.
+ */
+export const MAX_MESSAGE_LINES = 60;
+/**
+ * pdfmake lays the whole document out again for every page break keepHeadWithBody asks for:
+ * a few per document keep the common case tidy, and a crafted inbox (a head at the foot of
+ * every page) cannot make a report cost one layout per message.
+ */
+const MAX_KEPT_HEADS = 3;
+/**
+ * Pieces of a message's text, pdfmake's unit of work and memory: it lays text out word by word,
+ * a few hundred bytes of heap for each, until the document is written. Prose of 5,000 characters
+ * has about 900; "a a a …" or Chinese (a piece per character) have up to 5,000, and 50 of those
+ * filled the layout thread's heap. Past this many the message is cut (and marked as shortened).
+ */
+export const MAX_MESSAGE_PIECES = 1200;
+/**
+ * Where a piece may end, counted on the safe side (every place pdfmake's line breaker may break
+ * and more): spaces, punctuation and symbols, and each character of the scripts written without
+ * spaces.
+ */
+const PIECE_END =
+  /[^\p{L}\p{M}\p{N}]|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}\p{Script=Yi}]/gu;
 /** Unbroken runs in a message longer than a line of ordinary text are cut into lines this long. */
 const LONG_RUN = /\S{81,}/g;
 const RUN_PIECE = /\S{1,80}/gu;
@@ -108,21 +153,36 @@ function oneLine(value: unknown, max = MAX_FIELD_CHARS): string {
   );
 }
 
-/** Multi-line text (a message): line breaks kept, other control characters dropped, blank runs shortened. */
-function multiLine(value: string, max: number): string {
-  const text = truncate(
-    value
-      .slice(0, max * 2)
-      .replace(/\r\n?|[\u2028\u2029]/g, '\n')
-      .replace(/\t/g, '    ')
-      .replace(/[^\P{Cc}\n]/gu, '')
-      .replace(/\n{3,}/g, '\n\n')
-      .trim(),
-    max,
-  );
+/**
+ * A message's text as the report shows it: line breaks kept (MAX_MESSAGE_LINES of them), other
+ * control characters dropped, blank runs shortened, cut at `max` characters or MAX_MESSAGE_PIECES
+ * pieces, whichever comes first; `shortened` when anything was cut.
+ */
+function messageText(value: string, max: number): { text: string; shortened: boolean } {
+  const cleaned = value
+    .slice(0, max * 2)
+    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
+    .replace(/\t/g, '    ')
+    .replace(/[^\P{Cc}\n]/gu, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  const text = truncate(cleaned, max);
+  let breaks = 0;
+  const lines = text.replace(/\n/g, () => (++breaks > MAX_MESSAGE_LINES ? ' ' : '\n'));
   // pdfmake cuts a word wider than the line by bisecting it, re-measuring the whole rest of
   // the word each time: a 5,000-character token took seconds. Short pieces keep that cheap.
-  return text.replace(LONG_RUN, (run) => run.match(RUN_PIECE)!.join('\n'));
+  const split = lines.replace(LONG_RUN, (run) => run.match(RUN_PIECE)!.join('\n'));
+  let pieces = 0;
+  let cutAt = -1;
+  for (const match of split.matchAll(PIECE_END)) {
+    // The text up to the limit-th end holds `limit` pieces, the last one without its end.
+    if (++pieces >= MAX_MESSAGE_PIECES) {
+      cutAt = match.index;
+      break;
+    }
+  }
+  if (cutAt === -1) return { text: split, shortened: cleaned.length > max };
+  return { text: `${split.slice(0, cutAt).trimEnd()}…`, shortened: true };
 }
 
 /** The context as the documents use it: a known locale, a safe colour, a capped site name, a valid date. */
@@ -279,8 +339,18 @@ export async function renderProfilePdf(user: PdfUser, ctx: PdfContext, options: 
   return render(documentFrame({ settings, title: texts.profileTitle, subject: texts.profileSubject(settings.siteName), content, options }));
 }
 
-/** Admin report of the users passed in, one row each, the header row repeated on every page. */
-export async function renderUsersReportPdf(users: PdfUser[], ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
+/** The part a report covers: the caller's, or all the items passed in. */
+function coverageOf(ctx: ReportContext, count: number): Coverage {
+  const part = ctx.part;
+  if (!part) return { first: count === 0 ? 0 : 1, last: count, total: count };
+  return { first: part.first, last: part.last, total: part.total, from: part.from, to: part.to };
+}
+
+/**
+ * Admin report of the users passed in (one page of the list: see ctx.part), one row each, the
+ * header row repeated on every page.
+ */
+export async function renderUsersReportPdf(users: PdfUser[], ctx: ReportContext, options: PdfRenderOptions = {}): Promise<Buffer> {
   const settings = settingsOf(ctx);
   const { locale } = settings;
   const texts = TEXTS[locale];
@@ -302,7 +372,7 @@ export async function renderUsersReportPdf(users: PdfUser[], ctx: PdfContext, op
   });
   const content: Content = [
     { text: texts.usersTitle, style: 'heading' },
-    { text: formatCount(users.length, texts.userCount, locale), style: 'lead' },
+    { text: formatCoverage('users', coverageOf(ctx, users.length), locale), style: 'lead' },
     users.length === 0
       ? { text: texts.noUsers }
       : {
@@ -323,17 +393,21 @@ export async function renderUsersReportPdf(users: PdfUser[], ctx: PdfContext, op
   );
 }
 
-/** Admin report of contact messages, in the order given (the caller's query sorts them). */
-export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
+/**
+ * Admin report of contact messages (one page of the inbox: see ctx.part), in the order given
+ * (the caller's query sorts them). The unread count is the part's (all its pages) when given.
+ */
+export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: ReportContext, options: PdfRenderOptions = {}): Promise<Buffer> {
   const settings = settingsOf(ctx);
   const { locale, brand } = settings;
   const texts = TEXTS[locale];
-  const unread = messages.filter((m) => !m.read).length;
-  const count = formatCount(messages.length, texts.messageCount, locale);
+  const unread = ctx.part?.unread ?? messages.filter((m) => !m.read).length;
+  const count = formatCoverage('messages', coverageOf(ctx, messages.length), locale);
   const blocks: Content[] = messages.map((message, index) => {
     const original = typeof message.message === 'string' ? message.message : String(message.message ?? '');
-    const text = multiLine(original, MAX_MESSAGE_CHARS);
-    const cut = original.length > MAX_MESSAGE_CHARS;
+    const length = typeof message.length === 'number' && message.length > original.length ? message.length : original.length;
+    const { text, shortened } = messageText(original, MAX_MESSAGE_CHARS);
+    const cut = shortened || length > MAX_MESSAGE_CHARS;
     const short = text.length <= SHORT_MESSAGE_CHARS && text.split('\n').length <= SHORT_MESSAGE_LINES;
     const barWidth = message.read ? 1.5 : 3;
     return {
@@ -375,7 +449,7 @@ export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: PdfCo
                 ...(cut
                   ? [
                       {
-                        text: texts.truncated.replace('{{count}}', formatNumber(original.length, locale)),
+                        text: texts.truncated.replace('{{count}}', formatNumber(length, locale)),
                         fontSize: 8,
                         color: MUTED_COLOR,
                         margin: [0, 4, 0, 0] as [number, number, number, number],
@@ -413,7 +487,7 @@ export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: PdfCo
       subject: texts.messagesSubject(settings.siteName),
       content,
       options,
-      pageBreakBefore: keepHeadWithBody,
+      pageBreakBefore: keepHeadsWithBodies(MAX_KEPT_HEADS),
     }),
   );
 }
@@ -421,15 +495,21 @@ export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: PdfCo
 /**
  * A long message's subject and sender must not sit alone at the foot of a page: break before the
  * message when its text starts on a later page. Short messages are unbreakable, so this only costs
- * a re-layout (pdfmake lays the document out again per break) for long ones that would be split.
+ * a re-layout (pdfmake lays the document out again per break) for long ones that would be split,
+ * and at most `maxBreaks` of them per document (one function per document: it counts).
  */
-function keepHeadWithBody(
-  node: { id?: string | undefined },
-  queries: { getFollowingNodesOnPage: () => { id?: string | undefined }[] },
-): boolean {
-  if (!node.id?.startsWith(MESSAGE_ID)) return false;
-  const bodyId = `${MESSAGE_BODY_ID}${node.id.slice(MESSAGE_ID.length)}`;
-  return !queries.getFollowingNodesOnPage().some((following) => following.id === bodyId);
+function keepHeadsWithBodies(maxBreaks: number) {
+  let breaks = 0;
+  return function keepHeadWithBody(
+    node: { id?: string | undefined },
+    queries: { getFollowingNodesOnPage: () => { id?: string | undefined }[] },
+  ): boolean {
+    if (breaks >= maxBreaks || !node.id?.startsWith(MESSAGE_ID)) return false;
+    const bodyId = `${MESSAGE_BODY_ID}${node.id.slice(MESSAGE_ID.length)}`;
+    if (queries.getFollowingNodesOnPage().some((following) => following.id === bodyId)) return false;
+    breaks++;
+    return true;
+  };
 }
 
 /** ASCII slug for a file name: accents dropped, anything outside [a-z0-9] a hyphen, at most 40 characters. */

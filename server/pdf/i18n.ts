@@ -46,6 +46,11 @@ type Texts = {
   noMessages: string;
   userCount: { one: string; other: string };
   messageCount: { one: string; other: string };
+  /** What a report covers: "Mensajes 51–100 de 2.345"; `one` when the page holds a single item. */
+  usersPart: { one: string; other: string };
+  messagesPart: { one: string; other: string };
+  /** The date range asked for, after the part: "del 1 de enero de 2026 al 31 de enero de 2026". */
+  range: { between: string; since: string; until: string };
   unreadCount: string;
   messageFrom: string;
   truncated: string;
@@ -84,6 +89,9 @@ export const TEXTS: Readonly<Record<PdfLocale, Texts>> = {
     noMessages: 'No hay mensajes de contacto.',
     userCount: { one: '{{count}} usuario', other: '{{count}} usuarios' },
     messageCount: { one: '{{count}} mensaje', other: '{{count}} mensajes' },
+    usersPart: { one: 'Usuario {{first}} de {{total}}', other: 'Usuarios {{first}}–{{last}} de {{total}}' },
+    messagesPart: { one: 'Mensaje {{first}} de {{total}}', other: 'Mensajes {{first}}–{{last}} de {{total}}' },
+    range: { between: 'del {{from}} al {{to}}', since: 'desde el {{from}}', until: 'hasta el {{to}}' },
     unreadCount: '{{count}} sin leer',
     messageFrom: 'De',
     truncated: '[Mensaje recortado: tiene {{count}} caracteres]',
@@ -121,6 +129,9 @@ export const TEXTS: Readonly<Record<PdfLocale, Texts>> = {
     noMessages: 'There are no contact messages.',
     userCount: { one: '{{count}} user', other: '{{count}} users' },
     messageCount: { one: '{{count}} message', other: '{{count}} messages' },
+    usersPart: { one: 'User {{first}} of {{total}}', other: 'Users {{first}}–{{last}} of {{total}}' },
+    messagesPart: { one: 'Message {{first}} of {{total}}', other: 'Messages {{first}}–{{last}} of {{total}}' },
+    range: { between: 'from {{from}} to {{to}}', since: 'from {{from}} on', until: 'up to {{to}}' },
     unreadCount: '{{count}} unread',
     messageFrom: 'From',
     truncated: '[Message shortened: it has {{count}} characters]',
@@ -137,6 +148,7 @@ type Formatters = {
   date: Intl.DateTimeFormat;
   time: Intl.DateTimeFormat;
   shortDate: Intl.DateTimeFormat;
+  day: Intl.DateTimeFormat;
   number: Intl.NumberFormat;
   plural: Intl.PluralRules;
 };
@@ -147,6 +159,8 @@ function formattersFor(locale: PdfLocale): Formatters {
     date: new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: PDF_TIME_ZONE }),
     time: new Intl.DateTimeFormat(tag, { timeStyle: 'short', timeZone: PDF_TIME_ZONE }),
     shortDate: new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: PDF_TIME_ZONE }),
+    // A day of a query (YYYY-MM-DD) is a calendar day, not an instant: read and shown in UTC.
+    day: new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' }),
     // CLDR leaves four-digit Spanish numbers ungrouped ("1234"); the issue asks for 1.234 / 1,234.
     number: new Intl.NumberFormat(tag, { useGrouping: 'always' }),
     plural: new Intl.PluralRules(tag),
@@ -186,6 +200,45 @@ export function formatNumber(value: number, locale: PdfLocale): string {
 export function formatCount(count: number, forms: { one: string; other: string }, locale: PdfLocale): string {
   const form = formatters(locale).plural.select(count) === 'one' ? forms.one : forms.other;
   return form.replace('{{count}}', formatNumber(count, locale));
+}
+
+/** A YYYY-MM-DD day as in a sentence: "1 de enero de 2026" / "January 1, 2026". */
+export function formatDay(day: string, locale: PdfLocale): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? day : formatters(locale).day.format(date);
+}
+
+/** A report's part and range, for `formatCoverage`: items first–last of total, days as asked (YYYY-MM-DD). */
+export type Coverage = { first: number; last: number; total: number; from?: string | undefined; to?: string | undefined };
+
+/** The date range as a phrase that follows the part ("del … al …"), or '' without one. */
+export function formatRange(range: { from?: string | undefined; to?: string | undefined }, locale: PdfLocale): string {
+  const texts = TEXTS[locale].range;
+  const from = range.from ? formatDay(range.from, locale) : '';
+  const to = range.to ? formatDay(range.to, locale) : '';
+  if (from && to) return texts.between.replace('{{from}}', from).replace('{{to}}', to);
+  if (from) return texts.since.replace('{{from}}', from);
+  if (to) return texts.until.replace('{{to}}', to);
+  return '';
+}
+
+/**
+ * What a report covers, on its first page: "Mensajes 51–100 de 2.345 del 1 de enero de 2026 al
+ * 31 de enero de 2026" / "Messages 51–100 of 2,345 from January 1, 2026 to January 31, 2026";
+ * "0 mensajes …" when there is nothing to cover.
+ */
+export function formatCoverage(kind: 'users' | 'messages', coverage: Coverage, locale: PdfLocale): string {
+  const texts = TEXTS[locale];
+  const forms = kind === 'users' ? texts.usersPart : texts.messagesPart;
+  const part =
+    coverage.total === 0
+      ? formatCount(0, kind === 'users' ? texts.userCount : texts.messageCount, locale)
+      : (coverage.first === coverage.last ? forms.one : forms.other)
+          .replace('{{first}}', formatNumber(coverage.first, locale))
+          .replace('{{last}}', formatNumber(coverage.last, locale))
+          .replace('{{total}}', formatNumber(coverage.total, locale));
+  const range = formatRange(coverage, locale);
+  return range ? `${part} ${range}` : part;
 }
 
 /** The localised role name; a role this site does not know (an external API's) is shown as its code. */

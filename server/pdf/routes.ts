@@ -1,5 +1,7 @@
 // The PDF documents (issue 6): "my profile" for every signed-in user, and for admins the users
-// report and the contact-messages report. Localised by the URL prefix, never cached.
+// report and the contact-messages report. Localised by the URL prefix, never cached. A report
+// is one page of its list (`?page=N`, messages also `?from=…&to=…`): only that page is read,
+// and every document is laid out in the layout thread, one at a time (renderer.ts).
 import type { Request, RequestHandler, Response } from 'express';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import { formOfPath, routePath } from '../../shared/routes.ts';
@@ -9,7 +11,20 @@ import type { Backend } from '../auth/backend.ts';
 import { rememberPath } from '../auth/session.ts';
 import type { ContactStore } from '../contact/messages.ts';
 import type { Logger } from '../logger.ts';
-import { pdfFileName, renderMessagesReportPdf, renderProfilePdf, renderUsersReportPdf, type PdfUser } from './documents.ts';
+import { MAX_MESSAGE_CHARS, pdfFileName, type PdfUser, type ReportContext } from './documents.ts';
+import type { PdfJob } from './jobs.ts';
+import { PdfBusyError, pdfRenderer, type PdfRenderer } from './renderer.ts';
+import {
+  createdAtRange,
+  MESSAGES_PER_REPORT,
+  parseReportQuery,
+  reportPageCount,
+  reportPart,
+  reportSlice,
+  USERS_FETCH_SIZE,
+  USERS_PER_REPORT,
+  type ReportSlice,
+} from './report-query.ts';
 
 export const PDF_PATHS = {
   profile: 'documents/my-profile.pdf',
@@ -25,7 +40,17 @@ export type PdfDeps = {
   /** The full record of a user in embedded mode (e-mail, dates); null with an external API. */
   userRecord: (userName: string) => Promise<PdfUser | null>;
   brandColor: (userName: string) => Promise<string | null>;
+  /** Lays the documents out; by default a layout thread of this app's own. */
+  renderer?: PdfRenderer;
 };
+
+/**
+ * The report reads each message's text up to twice the shown length: the document cleans the
+ * text (control characters, blank runs) before it cuts it at MAX_MESSAGE_CHARS.
+ */
+const MESSAGE_READ_CHARS = MAX_MESSAGE_CHARS * 2;
+/** Calls to the users API for one report at most, should it hand out much smaller pages than asked. */
+const MAX_USER_CALLS = 50;
 
 function send(res: Response, pdf: Buffer, fileName: string) {
   res.set({
@@ -38,14 +63,45 @@ function send(res: Response, pdf: Buffer, fileName: string) {
   res.end(pdf);
 }
 
-async function allUsers(backend: Backend, token: string): Promise<UserList['items']> {
-  const users: UserList['items'] = [];
-  for (let page = 1; page <= 1000; page++) {
-    const list = await backend.listUsers(token, { page });
-    users.push(...list.items);
-    if (page * list.pageSize >= list.total || list.items.length === 0) break;
+function plainText(res: Response, status: number, text: string) {
+  res.status(status).set('Cache-Control', 'private, no-store').type('text/plain').send(text);
+}
+
+/**
+ * The users of one report page, read from the API in pages of USERS_FETCH_SIZE (the contract's
+ * largest): only the pages that overlap the slice. An API that hands out another page size
+ * than asked is followed; `items` may then stop short of the slice (MAX_USER_CALLS), and the
+ * document says which users it holds.
+ */
+export async function usersSlice(
+  backend: Backend,
+  token: string,
+  slice: ReportSlice,
+): Promise<{ items: UserList['items']; total: number }> {
+  const items: UserList['items'] = [];
+  const end = slice.offset + slice.limit;
+  let size = USERS_FETCH_SIZE;
+  let page = Math.floor(slice.offset / size) + 1;
+  let total = 0;
+  let replanned = false;
+  for (let calls = 0; calls < MAX_USER_CALLS; calls++) {
+    const list = await backend.listUsers(token, { page, pageSize: size });
+    total = list.total;
+    if (list.pageSize !== size && Number.isInteger(list.pageSize) && list.pageSize > 0 && !replanned) {
+      // Its pages are not ours: find the slice again in pages of its size.
+      replanned = true;
+      size = list.pageSize;
+      page = Math.floor(slice.offset / size) + 1;
+      continue;
+    }
+    const start = (page - 1) * size;
+    list.items.forEach((user, i) => {
+      if (start + i >= slice.offset && start + i < end) items.push(user);
+    });
+    if (list.items.length === 0 || start + size >= Math.min(total, end)) break;
+    page++;
   }
-  return users;
+  return { items, total };
 }
 
 type PdfKind = keyof typeof PDF_PATHS;
@@ -58,7 +114,29 @@ const PDF_ROUTES = new Map<string, PdfKind>(
 );
 
 /** The documents' paths and their handler, for one GET route: `app.get(pdf.paths, pdf.handler)`. */
-export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHandler } {
+export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHandler; close: () => Promise<void> } {
+  const renderer = deps.renderer ?? pdfRenderer();
+
+  /** Lays the job out and sends it; a full queue is a 503, a client gone while waiting gets nothing. */
+  const sendJob = async (res: Response, job: PdfJob, fileName: string) => {
+    const gone = new AbortController();
+    const onClose = () => gone.abort(new Error('The client went away'));
+    res.once('close', onClose);
+    try {
+      send(res, await renderer.render(job, gone.signal), fileName);
+    } catch (error) {
+      if (gone.signal.aborted && error === gone.signal.reason) return;
+      if (error instanceof PdfBusyError) {
+        res.set('Retry-After', String(error.retryAfterSeconds));
+        plainText(res, 503, error.message);
+        return;
+      }
+      throw error;
+    } finally {
+      res.off('close', onClose);
+    }
+  };
+
   const handle = async (kind: PdfKind, req: Request, res: Response) => {
     const form = formOfPath(req.path);
     const session = res.locals.session;
@@ -69,9 +147,16 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       return;
     }
     if (kind !== 'profile' && session.user.role !== 'ADMIN') {
-      res.status(403).set('Cache-Control', 'private, no-store').type('text/plain').send('Only administrators may download this report');
+      plainText(res, 403, 'Only administrators may download this report');
       return;
     }
+    // Checked before anything is read or laid out: a bad query costs nothing.
+    const parsed = kind === 'profile' ? null : parseReportQuery(req.query as Record<string, unknown>, { dates: kind === 'messages' });
+    if (parsed && !parsed.ok) {
+      plainText(res, 400, `Bad query parameter ${parsed.problem.param}: ${parsed.problem.message}`);
+      return;
+    }
+    const query = parsed?.query ?? { page: 1 };
     const ctx = {
       locale: form.locale,
       siteName: deps.siteName,
@@ -81,17 +166,32 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
     try {
       if (kind === 'profile') {
         const me = (await deps.userRecord(session.user.userName)) ?? (await deps.backend.me(session.token));
-        return send(res, await renderProfilePdf(me, ctx), pdfFileName('profile', form.locale, now, me.userName));
+        return await sendJob(res, { kind: 'profile', user: me, ctx }, pdfFileName('profile', form.locale, now, me.userName));
       }
-      if (kind === 'users') {
-        return send(
+      // A page past the end is a 404 that says where the end is: no empty document to make, and
+      // an empty report's page 1 still says that there is nothing.
+      const pastTheEnd = (total: number, perPage: number, what: string) =>
+        plainText(
           res,
-          await renderUsersReportPdf(await allUsers(deps.backend, session.token), ctx),
-          pdfFileName('users', form.locale, now),
+          404,
+          `Page ${query.page} is past the end of this report: ${total} ${what} make ${reportPageCount(total, perPage)} page(s) of ${perPage}`,
         );
+      if (kind === 'users') {
+        const slice = reportSlice(query.page, USERS_PER_REPORT);
+        const { items, total } = await usersSlice(deps.backend, session.token, slice);
+        const part = reportPart({ ...slice, limit: items.length }, total);
+        if (!part || (items.length === 0 && total > 0)) return pastTheEnd(total, USERS_PER_REPORT, 'users');
+        const report: ReportContext = { ...ctx, part };
+        return await sendJob(res, { kind: 'users', users: items, ctx: report }, pdfFileName('users', form.locale, now));
       }
-      const messages = (await deps.contact.all()).map((m) => ({ ...m, read: m.read }));
-      return send(res, await renderMessagesReportPdf(messages, ctx), pdfFileName('messages', form.locale, now));
+      const range = createdAtRange(query);
+      const { total, unread } = await deps.contact.count(range);
+      const slice = reportSlice(query.page, MESSAGES_PER_REPORT);
+      const part = reportPart(slice, total, query);
+      if (!part) return pastTheEnd(total, MESSAGES_PER_REPORT, 'messages');
+      const messages = await deps.contact.page({ ...slice, ...range, bodyChars: MESSAGE_READ_CHARS });
+      const report: ReportContext = { ...ctx, part: { ...part, last: slice.offset + messages.length, unread } };
+      return await sendJob(res, { kind: 'messages', messages, ctx: report }, pdfFileName('messages', form.locale, now));
     } catch (error) {
       const status = (error as { status?: number }).status;
       if (status === 401) {
@@ -108,6 +208,7 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
   };
 
   return {
+    close: () => renderer.close(),
     paths: [...PDF_ROUTES.keys()],
     handler: (req, res, next) => {
       // Express matches paths without regard to case or a trailing slash: the documents have one form.

@@ -1,6 +1,8 @@
 import { describe, expect, test, vi } from 'vitest';
 import {
   MAX_MESSAGE_CHARS,
+  MAX_MESSAGE_LINES,
+  MAX_MESSAGE_PIECES,
   pdfFileName,
   renderMessagesReportPdf,
   safeBrandColor,
@@ -228,12 +230,19 @@ describe('the users report', () => {
     const pages = pdfPageCount(pdf);
     expect(pages).toBeGreaterThan(1);
     const text = pdfText(pdf);
-    expect(text).toContain('40 users');
+    // The whole list passed in, no part given: it covers users 1–40 of 40.
+    expect(text).toContain('Users 1–40 of 40');
     for (const user of users40) {
       expect(text).toContain(`${user.userName}Bruno Sáez${user.email}Expert${user.disabled ? 'Disabled' : 'Active'}Jan 2, 2026`);
     }
     expect(text.split('User nameFull nameEmailRoleStatusCreated')).toHaveLength(pages + 1);
     expect(text).toContain(`Page ${pages} of ${pages}`);
+  });
+
+  test('says on its first page which part of the list it covers, in both languages', async () => {
+    const part = { first: 501, last: 502, total: 2345 };
+    expect(pdfText(await renderUsersReportPdf([ana, bruno], { ...es, part }, plain))).toContain('UsuariosUsuarios 501–502 de 2.345');
+    expect(pdfText(await renderUsersReportPdf([ana, bruno], { ...en, part }, plain))).toContain('UsersUsers 501–502 of 2,345');
   });
 
   test('says so when there are no users', async () => {
@@ -246,7 +255,7 @@ describe('the users report', () => {
 describe('the messages report', () => {
   test('lists each message with its date, sender, subject, read state and text', async () => {
     const text = pdfText(await docs.messagesEs());
-    expect(text).toContain('2 mensajes · 1 sin leer');
+    expect(text).toContain('Mensajes 1–2 de 2 · 1 sin leer');
     expect(text).toContain('PresupuestoNo leído20 de noviembre de 2026, 16:30 · De Lucía <lucia@example.com>Hola,quería saber más.');
     // Summer time: 08:00 UTC is 10:00 in Madrid.
     expect(text).toContain('FacturaLeído1 de julio de 2026, 10:00 · De Marc <marc@example.cat>Gracias.');
@@ -293,6 +302,55 @@ describe('the messages report', () => {
 
   test('says so when there are no messages', async () => {
     expect(pdfText(await renderMessagesReportPdf([], en, plain))).toContain('There are no contact messages.');
+  });
+
+  test('says on its first page which part of the inbox it covers, with the range and the unread of that range, in both languages', async () => {
+    const part = { first: 51, last: 52, total: 2345, from: '2026-01-01', to: '2026-01-31', unread: 120 };
+    const esText = pdfText(await renderMessagesReportPdf(twoMessages, { ...es, part }, plain));
+    const enText = pdfText(await renderMessagesReportPdf(twoMessages, { ...en, part }, plain));
+    expect(esText).toContain('Mensajes de contactoMensajes 51–52 de 2.345 del 1 de enero de 2026 al 31 de enero de 2026 · 120 sin leer');
+    expect(enText).toContain('Contact messagesMessages 51–52 of 2,345 from January 1, 2026 to January 31, 2026 · 120 unread');
+    // A page of one message, and a range open at one end.
+    const single = pdfText(
+      await renderMessagesReportPdf([twoMessages[0]!], { ...en, part: { first: 7, last: 7, total: 7, from: '2026-03-01' } }, plain),
+    );
+    expect(single).toContain('Message 7 of 7 from March 1, 2026 on');
+  });
+
+  test('says the range when nothing is in it', async () => {
+    const text = pdfText(await renderMessagesReportPdf([], { ...es, part: { first: 0, last: 0, total: 0, to: '2025-12-31' } }, plain));
+    expect(text).toContain('0 mensajes hasta el 31 de diciembre de 2025');
+    expect(text).toContain('No hay mensajes de contacto.');
+  });
+
+  test('keeps at most MAX_MESSAGE_LINES line breaks in a message: the rest of the text runs on', async () => {
+    expect(MAX_MESSAGE_LINES).toBe(60);
+    const pdf = await renderMessagesReportPdf([message({ message: 'línea\n'.repeat(800) })], en, plain);
+    // Without the cap this one message of 4,800 characters was 14 pages (800 lines).
+    expect(pdfPageCount(pdf)).toBeLessThanOrEqual(3);
+    expect(pdfText(pdf).match(/línea/g)).toHaveLength(800);
+  });
+
+  // Each of these is within 5,000 characters: the note is there only because of the piece limit.
+  test.each([
+    ['one-letter words', 'k '.repeat(2500), 'k'],
+    ['hyphenated letters', 'j-'.repeat(2500), 'j'],
+    ['Chinese (a piece per character)', '漢'.repeat(4000), null],
+  ])('cuts a message of %s at MAX_MESSAGE_PIECES pieces and says it was shortened', async (_shape, body, unit) => {
+    expect(MAX_MESSAGE_PIECES).toBe(1200);
+    const text = pdfText(await renderMessagesReportPdf([message({ message: body })], en, plain));
+    expect(text).toContain(`[Message shortened: it has ${body.length.toLocaleString('en-US')} characters]`);
+    // Montserrat has no Chinese glyphs: those pieces cannot be counted in the text. The line
+    // breaks that cut the unbroken hyphenated run into lines are pieces too.
+    if (unit) {
+      expect(text.split(unit).length - 1).toBeLessThanOrEqual(MAX_MESSAGE_PIECES);
+      expect(text.split(unit).length - 1).toBeGreaterThan(MAX_MESSAGE_PIECES * 0.95);
+    }
+  });
+
+  test('says how long the stored message was when the query read only its beginning', async () => {
+    const text = pdfText(await renderMessagesReportPdf([message({ message: 'Hola '.repeat(200), length: 12_345 })], en, plain));
+    expect(text).toContain('[Message shortened: it has 12,345 characters]');
   });
 });
 

@@ -1,0 +1,30 @@
+// The documents as jobs for the layout thread (server/pdf/worker.ts): plain data that crosses a
+// thread boundary (structured clone), and the one function that turns a job into PDF bytes.
+import {
+  renderMessagesReportPdf,
+  renderProfilePdf,
+  renderUsersReportPdf,
+  type PdfContext,
+  type PdfMessage,
+  type PdfUser,
+  type ReportContext,
+} from './documents.ts';
+
+export type PdfJob =
+  | { kind: 'profile'; user: PdfUser; ctx: PdfContext }
+  | { kind: 'users'; users: PdfUser[]; ctx: ReportContext }
+  | { kind: 'messages'; messages: PdfMessage[]; ctx: ReportContext };
+
+export function renderJob(job: PdfJob): Promise<Buffer> {
+  switch (job.kind) {
+    case 'profile':
+      return renderProfilePdf(job.user, job.ctx);
+    case 'users':
+      return renderUsersReportPdf(job.users, job.ctx);
+    case 'messages':
+      return renderMessagesReportPdf(job.messages, job.ctx);
+    default:
+      // Jobs cross a thread boundary untyped: say what came instead of failing on undefined.
+      throw new Error(`Unknown document kind ${JSON.stringify((job as { kind?: unknown }).kind)}`);
+  }
+}

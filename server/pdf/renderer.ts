@@ -1,0 +1,195 @@
+// Makes the PDF documents off the event loop, one at a time. pdfmake lays a document out in one
+// synchronous run that cannot be split or paused (no yielding between pages): a report of 50
+// long messages held the loop for seconds and /healthz with it. So the layout runs in one worker
+// thread per process (server/pdf/worker.ts), jobs wait in a short queue in front of it, and
+// when the queue is full a request is refused at once (503 with Retry-After) instead of piling
+// up work. A thread that dies (out of memory, a bug) or runs over its time is replaced on the
+// next job; the server's own heap never holds a layout.
+import { Worker } from 'node:worker_threads';
+import type { PdfJob } from './jobs.ts';
+import type { JobRequest, JobResult } from './worker.ts';
+
+/**
+ * From the sources (tests, scripts) this is server/pdf/renderer.ts and the worker is worker.ts
+ * beside it, which Node runs by stripping its types; in the build both are bundled, the worker
+ * as dist/server/pdf-worker.js beside the server's bundle (scripts/build.ts).
+ */
+export const PDF_WORKER_URL: URL = import.meta.url.endsWith('.ts')
+  ? new URL('./worker.ts', import.meta.url)
+  : new URL('./pdf-worker.js', import.meta.url);
+
+/** Requests that may wait while a document is being made; one more is refused (503). */
+export const MAX_WAITING_DOCUMENTS = 3;
+/** What the 503 asks a client to wait: about one large report's layout. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+/** A job running longer than this is abandoned and its thread replaced (the largest report takes a few seconds). */
+const JOB_TIMEOUT_MS = 60_000;
+/** An idle layout thread is stopped after this long: it holds pdfmake and the fonts, tens of MB. */
+const IDLE_MS = 60_000;
+/**
+ * The layout thread's heap, as the server's (`--max-old-space-size=128` in `npm start`). Node
+ * lets that flag win over this when it is given; this holds where it is not (tests, scripts).
+ */
+const LAYOUT_HEAP_MB = 128;
+
+/** Refused because MAX_WAITING_DOCUMENTS requests already wait: answer 503 with Retry-After. */
+export class PdfBusyError extends Error {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super(`Too many documents are being made: try again in ${retryAfterSeconds} seconds`);
+    this.name = 'PdfBusyError';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export type PdfRendererOptions = {
+  maxWaiting?: number;
+  retryAfterSeconds?: number;
+  timeoutMs?: number;
+  idleMs?: number;
+  /** The thread's heap in MB (tests: a small one to run out of); see LAYOUT_HEAP_MB. */
+  heapMb?: number;
+  workerUrl?: URL;
+};
+
+export type PdfRenderer = {
+  /** The job's PDF; rejects with PdfBusyError when the queue is full, with the signal's reason when aborted while waiting. */
+  render(job: PdfJob, signal?: AbortSignal): Promise<Buffer>;
+  /** What is going on, for tests and logs. */
+  state(): { running: boolean; waiting: number; thread: boolean };
+  /** Stops the thread and refuses what waits (graceful shutdown). */
+  close(): Promise<void>;
+};
+
+type Pending = { job: PdfJob; resolve: (pdf: Buffer) => void; reject: (error: unknown) => void; signal: AbortSignal | undefined };
+type Running = Pending & { id: number; timer: NodeJS.Timeout };
+
+export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
+  const maxWaiting = options.maxWaiting ?? MAX_WAITING_DOCUMENTS;
+  const retryAfterSeconds = options.retryAfterSeconds ?? BUSY_RETRY_AFTER_SECONDS;
+  const timeoutMs = options.timeoutMs ?? JOB_TIMEOUT_MS;
+  const idleMs = options.idleMs ?? IDLE_MS;
+  const workerUrl = options.workerUrl ?? PDF_WORKER_URL;
+  const heapMb = options.heapMb ?? LAYOUT_HEAP_MB;
+  const waiting: Pending[] = [];
+  let running: Running | null = null;
+  let worker: Worker | null = null;
+  let idleTimer: NodeJS.Timeout | null = null;
+  let lastId = 0;
+  let closed = false;
+
+  function startWorker(): Worker {
+    const thread = new Worker(workerUrl, { name: 'pdf-layout', resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    // An idle thread must not keep the process alive (a request in progress does anyway).
+    thread.unref();
+    thread.on('message', (result: JobResult) => {
+      if (thread !== worker || !running || result.id !== running.id) return;
+      if (result.ok) settle(null, Buffer.from(result.pdf.buffer, result.pdf.byteOffset, result.pdf.byteLength));
+      else settle(new Error(`The PDF could not be laid out: ${result.error}`));
+    });
+    // 'error' (an uncaught error, ERR_WORKER_OUT_OF_MEMORY) is followed by 'exit': the first one counts.
+    thread.on('error', (error) => lost(thread, error));
+    thread.on('exit', (code) => lost(thread, new Error(`The PDF layout thread stopped with exit code ${code}`)));
+    return thread;
+  }
+
+  /** The thread is gone: the job it had fails, the next job starts a new thread. */
+  function lost(thread: Worker, error: Error) {
+    if (thread !== worker) return;
+    worker = null;
+    if (running) settle(error);
+    else next();
+  }
+
+  function settle(error: Error | null, pdf?: Buffer) {
+    const done = running;
+    if (!done) return;
+    clearTimeout(done.timer);
+    running = null;
+    if (error) done.reject(error);
+    else done.resolve(pdf!);
+    next();
+  }
+
+  function next() {
+    if (running || closed) return;
+    const pending = waiting.shift();
+    if (!pending) {
+      if (worker && !idleTimer) {
+        idleTimer = setTimeout(() => {
+          idleTimer = null;
+          const thread = worker;
+          worker = null;
+          void thread?.terminate();
+        }, idleMs);
+        idleTimer.unref();
+      }
+      return;
+    }
+    if (idleTimer) {
+      clearTimeout(idleTimer);
+      idleTimer = null;
+    }
+    let thread: Worker;
+    try {
+      thread = worker ??= startWorker();
+    } catch (error) {
+      // No thread (the worker file missing from a broken deploy): this job fails, not the caller of next().
+      pending.reject(error);
+      next();
+      return;
+    }
+    const id = ++lastId;
+    const timer = setTimeout(() => {
+      // pdfmake cannot be interrupted: stop the whole thread (and free its heap).
+      worker = null;
+      void thread.terminate();
+      settle(new Error(`The PDF took longer than ${timeoutMs} ms to lay out and was abandoned`));
+    }, timeoutMs);
+    running = { ...pending, id, timer };
+    try {
+      const request: JobRequest = { id, job: pending.job };
+      thread.postMessage(request);
+    } catch (error) {
+      // The job could not be copied to the thread (a value structured clone refuses): a bug of the caller.
+      settle(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  return {
+    render(job, signal) {
+      return new Promise<Buffer>((resolve, reject) => {
+        if (closed) return reject(new Error('The PDF renderer is closed'));
+        if (signal?.aborted) return reject(signal.reason);
+        if (running && waiting.length >= maxWaiting) return reject(new PdfBusyError(retryAfterSeconds));
+        const pending: Pending = { job, resolve, reject, signal };
+        // A request whose client has gone stops waiting and frees its place; once started, a
+        // layout runs to its end (stopping it would mean restarting the thread).
+        signal?.addEventListener(
+          'abort',
+          () => {
+            const index = waiting.indexOf(pending);
+            if (index === -1) return;
+            waiting.splice(index, 1);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
+        waiting.push(pending);
+        next();
+      });
+    },
+    state() {
+      return { running: running !== null, waiting: waiting.length, thread: worker !== null };
+    },
+    async close() {
+      closed = true;
+      if (idleTimer) clearTimeout(idleTimer);
+      for (const pending of waiting.splice(0)) pending.reject(new Error('The server is stopping'));
+      const thread = worker;
+      worker = null;
+      if (running) settle(new Error('The server is stopping'));
+      await thread?.terminate();
+    },
+  };
+}
