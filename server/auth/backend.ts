@@ -8,7 +8,7 @@ import { ApiError } from '../http/errors.ts';
 import * as users from '../users/users.ts';
 import type { ImageUploads } from '../uploads/images.ts';
 import type { Sessions } from './sessions.ts';
-import { signToken, type TokenClaims, type TokenVerifier } from './tokens.ts';
+import { newSessionId, signToken, type TokenClaims, type TokenVerifier } from './tokens.ts';
 
 export type Backend = {
   login(identifier: string, password: string): Promise<{ token: string }>;
@@ -49,11 +49,17 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
     if (!user) throw new ApiError(401, 'unauthorized', 'The token is missing, invalid or expired');
     return user;
   }
-  const issue = (user: users.User) => signToken(users.sessionUserOf(user), deps.key, deps.ttlMinutes);
-  /** A fresh token for the session of `token` (its claims follow the change): the row keeps it. */
+  const issue = (user: users.User, sessionId: string) => signToken(users.sessionUserOf(user), deps.key, deps.ttlMinutes, sessionId);
+  /**
+   * A fresh token of the same session (its claims follow the change; the old one stays valid as
+   * long as the session): the row keeps the newest, for the browser's requests.
+   */
   async function reissue(token: string, user: users.User): Promise<string> {
-    const fresh = await issue(user);
+    const { sid } = await deps.verify(token);
+    const fresh = await issue(user, sid ?? newSessionId());
     await deps.sessions.replaceToken(token, fresh);
+    // What this process kept of the user's sessions shows the change at once.
+    deps.sessions.forgetUser(user.userName);
     return fresh;
   }
 
@@ -61,7 +67,8 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
     async login(identifier, password) {
       const user = await users.authenticate(db, identifier, password);
       if (!user) throw new ApiError(401, INVALID_CREDENTIALS, 'Incorrect user name or password');
-      return { token: await issue(user) };
+      // The token names the session it will be: the caller makes the row (auth/sessions.ts).
+      return { token: await issue(user, newSessionId()) };
     },
     async me(token) {
       return users.sessionUserOf(await currentUser(token));

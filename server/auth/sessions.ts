@@ -8,15 +8,16 @@
 // What a request is allowed is decided on the row *and* the user as they are now (enabled,
 // role, password not changed since the token): both are read together, kept by this process
 // for at most SESSION_CACHE_MS, and forgotten at once when this process changes them.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { SessionUser } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import type { SessionRow } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import * as users from '../users/users.ts';
 import { clearSession, writeSessionCookie, type Session, type SessionCodec } from './session.ts';
-import type { TokenClaims, TokenVerifier } from './tokens.ts';
+import { newSessionId, type TokenClaims, type TokenVerifier } from './tokens.ts';
 
 /** How long a process trusts what it read of a session and its user (another instance's change shows within this). */
 export const SESSION_CACHE_MS = 1_000;
@@ -85,8 +86,14 @@ export function createSessions(deps: {
   }
 
   async function insert(req: Request, token: string): Promise<{ id: string; claims: TokenClaims; expiresAt: number }> {
-    const claims = await claimsOf(token);
-    const id = randomBytes(32).toString('base64url');
+    let claims: TokenClaims;
+    try {
+      claims = await claimsOf(token);
+    } catch (error) {
+      throw new ApiError(502, 'bad_token', 'The API answered with a token this site cannot read', undefined, { cause: error });
+    }
+    // The built-in API's tokens name their session; an external API's get a new id.
+    const id = claims.sid ?? newSessionId();
     const at = new Date(now()).toISOString();
     const expiresAt = claims.exp ?? Math.floor(now() / 1000) + deps.ttlMinutes * 60;
     await k
@@ -171,10 +178,11 @@ export function createSessions(deps: {
       cache.delete(session.id);
     },
     async replaceToken(oldToken, newToken) {
+      const { sid } = await claimsOf(newToken);
       await k
         .updateTable('sessions')
         .set({ api_token: newToken, token_digest: digestOf(newToken) })
-        .where('token_digest', '=', digestOf(oldToken))
+        .where((eb) => (sid ? eb('id', '=', sid) : eb('token_digest', '=', digestOf(oldToken))))
         .execute();
     },
     async end(req, res, session) {
@@ -190,10 +198,16 @@ export function createSessions(deps: {
       return fresh.session;
     },
     async userForToken(token, claims) {
-      const row = await k.selectFrom('sessions').selectAll().where('token_digest', '=', digestOf(token)).executeTakeFirst();
+      // A built-in token names its session (every token of a session, old or fresh); another is found by its digest.
+      const row = await (claims.sid
+        ? k.selectFrom('sessions').selectAll().where('id', '=', claims.sid)
+        : k.selectFrom('sessions').selectAll().where('token_digest', '=', digestOf(token))
+      ).executeTakeFirst();
       if (!row || row.user_name.toLowerCase() !== claims.userName.toLowerCase()) return null;
       const judged = await judge(row);
-      if (judged.session) await touch(row.id);
+      // An older token of a live session still counts, unless the password changed since it was issued.
+      if (!judged.user || users.tokenPredatesPassword(judged.user, claims.iat)) return null;
+      await touch(row.id);
       return judged.user;
     },
     async endAllOf(userName, except) {
@@ -201,7 +215,12 @@ export function createSessions(deps: {
       this.forgetUser(userName);
     },
     async endOthersOf(userName, token) {
-      await k.deleteFrom('sessions').where('user_name', '=', userName).where('token_digest', '<>', digestOf(token)).execute();
+      const { sid } = await claimsOf(token);
+      await k
+        .deleteFrom('sessions')
+        .where('user_name', '=', userName)
+        .where((eb) => (sid ? eb('id', '<>', sid) : eb('token_digest', '<>', digestOf(token))))
+        .execute();
       this.forgetUser(userName);
     },
     async listOf(userName) {

@@ -49,7 +49,12 @@ export function contactMessages(db: Db) {
     const row = await trx
       .insertInto('contact_messages')
       .values({
-        ...message,
+        name: message.name,
+        email: message.email,
+        subject: message.subject,
+        message: message.message,
+        locale: message.locale,
+        ip: message.ip,
         consent_at: at,
         read: 0,
         notify_status: notify ? 'pending' : 'none',
