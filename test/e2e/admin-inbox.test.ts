@@ -173,7 +173,8 @@ describe('the contact inbox', () => {
       const meta = await detail.locator('dl').innerText();
       expect(meta).toContain(WITH_JS.name);
       expect(meta).toMatch(/Language\s+English/);
-      expect(meta).toMatch(/Received\s+\w+ \d{1,2}, \d{4} at \d{2}:\d{2}/);
+      // en-US: "November 23, 2026 at 1:01 AM" (the hour has one or two digits).
+      expect(meta).toMatch(/Received\s+\w+ \d{1,2}, \d{4} at \d{1,2}:\d{2}\s?[AP]M/);
       const text = detail.locator('.admin-inbox-text');
       expect(await text.innerText()).toBe(WITH_JS.message);
       expect(await text.evaluate((element) => getComputedStyle(element).whiteSpace)).toBe('pre-wrap');
