@@ -25,7 +25,7 @@ import { createCurrentPasswordGuard, createLoginGuard, type PasswordLimits } fro
 import { createRateLimiter } from './auth/rate-limit.ts';
 import { clearSession, createSessionCodec, rememberPath, sessionMiddleware } from './auth/session.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
-import { databaseFile, openDatabase, type Db } from './db/index.ts';
+import { databaseFile, isDatabaseUnavailable, openDatabase, type Db } from './db/index.ts';
 import { createFormTokens } from './contact/form-token.ts';
 import { contactMessages } from './contact/messages.ts';
 import { createNotifier, smtpMailer, type Mailer } from './contact/notify.ts';
@@ -498,8 +498,11 @@ export async function createApp(deps: AppDeps) {
     res,
     _next,
   ) => {
-    const status = error.status ?? error.statusCode ?? 500;
-    if (status >= 500) logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'request failed');
+    // The database down (PostgreSQL restarting, unreachable): 503, try again; the pool reconnects.
+    const unavailable = isDatabaseUnavailable(error);
+    const status = unavailable ? 503 : (error.status ?? error.statusCode ?? 500);
+    if (unavailable) logger.warn({ err: error, path: req.path, reqId: res.locals.requestId }, 'database unavailable: 503');
+    else if (status >= 500) logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'request failed');
     if (res.headersSent) {
       res.end();
       return;
@@ -511,7 +514,9 @@ export async function createApp(deps: AppDeps) {
     res.status(status).set('Cache-Control', PRIVATE_NO_STORE);
     if (req.accepts(['html', 'json']) === 'json') {
       res.json({
-        error: { code: status < 500 ? 'bad_request' : 'internal', message: status < 500 && error.expose ? error.message : 'Error' },
+        error: unavailable
+          ? { code: 'database_unavailable', message: 'The database is not available: try again in a moment' }
+          : { code: status < 500 ? 'bad_request' : 'internal', message: status < 500 && error.expose ? error.message : 'Error' },
       });
     } else {
       res.type('html').send(lastResortPage(req.path.startsWith('/en') ? 'en' : 'es', isProduction ? null : String(error.message)));

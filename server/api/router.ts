@@ -10,7 +10,7 @@ import { INVALID_CREDENTIALS, type Backend } from '../auth/backend.ts';
 import type { Sessions } from '../auth/sessions.ts';
 import type { CurrentPasswordGuard, LoginGuard } from '../auth/login.ts';
 import type { TokenClaims, TokenVerifier } from '../auth/tokens.ts';
-import type { Db } from '../db/index.ts';
+import { isDatabaseUnavailable, type Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import { HEX_COLOR } from '../../shared/branding.ts';
 import type { embeddedBranding } from '../branding/embedded.ts';
@@ -399,6 +399,9 @@ export function createApiRouter(deps: ApiDeps) {
       (error as { status: number }).status < 500
     ) {
       apiError = new ApiError((error as { status: number }).status, 'bad_request', 'The request could not be read');
+    } else if (isDatabaseUnavailable(error)) {
+      deps.logger.warn({ err: error }, 'database unavailable: 503');
+      apiError = new ApiError(503, 'database_unavailable', 'The database is not available: try again in a moment');
     } else {
       deps.logger.error({ err: error }, 'API request failed');
       apiError = new ApiError(500, 'internal', 'Internal error');

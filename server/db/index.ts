@@ -33,6 +33,21 @@ export type DatabaseOptions = {
   migrate?: boolean;
 };
 
+/**
+ * A failure of the database itself (down, unreachable, restarting, out of connections) rather
+ * than of a query: answered 503 (try again) instead of 500, and the pool reconnects by itself.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  // Node's socket errors, PostgreSQL's connection classes (08…) and shutdown/startup states (57P…).
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY'].includes(code)) return true;
+  if (/^08|^57P0[1-4]$|^53300$/.test(code)) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(message);
+}
+
 export function databaseFile(dataDir: string): string {
   return join(dataDir, 'site.db');
 }

@@ -39,6 +39,10 @@ export type PostgresCluster = {
   /** postgres://postgres@127.0.0.1:PORT/postgres */
   url: string;
   port: number;
+  /** Stops the server, keeping its data (a database that goes away)… */
+  pause: () => void;
+  /** …and starts it again on the same port. */
+  resume: () => void;
   stop: () => void;
 };
 
@@ -58,16 +62,21 @@ export async function startPostgres(): Promise<PostgresCluster> {
   run(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C'], asPostgres);
   // Durability off: a test cluster is thrown away, and fsync on every commit only slows the suite.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  run(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start'], asPostgres);
+  const start = () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start'], asPostgres);
+  start();
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    pause: () => run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop'], asPostgres),
+    resume: start,
     stop() {
       if (stopped) return;
       stopped = true;
       try {
         run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], asPostgres);
+      } catch {
+        // Already stopped (paused): nothing to stop.
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
