@@ -25,6 +25,7 @@ import { createCurrentPasswordGuard, createLoginGuard, type PasswordLimits } fro
 import { createRateLimiter } from './auth/rate-limit.ts';
 import { clearSession, createSessionCodec, rememberPath, sessionMiddleware } from './auth/session.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
+import { createChangeFeed } from './db/changes.ts';
 import { databaseFile, isDatabaseUnavailable, openDatabase, type Db } from './db/index.ts';
 import { createFormTokens } from './contact/form-token.ts';
 import { contactMessages } from './contact/messages.ts';
@@ -193,6 +194,8 @@ export async function createApp(deps: AppDeps) {
     }));
   // Files of an install from before uploads lived in the database move in (once).
   if (!deps.db) await moveUploadsIntoDatabase(db, config.DATA_DIR, logger);
+  // What the instances tell each other so that their caches agree (NOTIFY, or a change counter).
+  const changes = await createChangeFeed(db, { logger });
 
   // Auth: the API's token key (built-in) or verifier (external), the session's seal, the
   // backend the forms talk to, the shared login limits.
@@ -212,11 +215,11 @@ export async function createApp(deps: AppDeps) {
   });
   const codec = createSessionCodec(config.SESSION_SECRET);
   // Every sign-in is a session row; every private answer asks it who the user is now.
-  const sessions = createSessions({ db, codec, verify, builtIn: !external, ttlMinutes: config.TOKEN_TTL_MINUTES, logger });
+  const sessions = createSessions({ db, codec, verify, builtIn: !external, ttlMinutes: config.TOKEN_TTL_MINUTES, logger, changes });
   const backend = external
     ? httpBackend(config.API_URL!, deps.fetch)
     : embeddedBackend({ db, sessions, key: apiKey, ttlMinutes: config.TOKEN_TTL_MINUTES, verify, uploads });
-  const brandingStore = embeddedBranding(db);
+  const brandingStore = embeddedBranding(db, { changes, logger });
   const branding = withTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger, mediaHosts);
   const formTokens = createFormTokens(deriveKey(config.SESSION_SECRET, 'contact form v1'));
   const contactStore = contactMessages(db);
@@ -528,6 +531,7 @@ export async function createApp(deps: AppDeps) {
   async function close(): Promise<void> {
     notifier?.stop();
     await pdf.close();
+    await changes.close();
     await db.close();
   }
 

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { SessionUser } from '../../shared/user.ts';
+import { announceChange, type ChangeFeed } from '../db/changes.ts';
 import type { Db } from '../db/index.ts';
 import type { SessionRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
@@ -73,13 +74,25 @@ export function createSessions(deps: {
   builtIn: boolean;
   ttlMinutes: number;
   logger: Logger;
+  /** Tells the other instances what ended or changed, so that their caches forget it at once. */
+  changes?: ChangeFeed;
   now?: () => number;
 }): Sessions {
-  const { db, codec, verify, builtIn, logger } = deps;
+  const { db, codec, verify, builtIn, logger, changes } = deps;
   const now = deps.now ?? Date.now;
   const { k } = db;
   const cache = new Map<string, Cached>();
   const lastSeenWritten = new Map<string, number>();
+
+  function dropUser(userName: string) {
+    const name = userName.toLowerCase();
+    for (const [id, entry] of cache) if (entry.session?.user.userName.toLowerCase() === name) cache.delete(id);
+  }
+  changes?.subscribe('user:', (topic) => dropUser(topic.slice('user:'.length)));
+  changes?.subscribe('session:', (topic) => cache.delete(topic.slice('session:'.length)));
+  function announce(topic: string) {
+    changes?.publish(topic).catch((error: unknown) => logger.warn({ err: error, topic }, 'could not announce a change'));
+  }
 
   async function claimsOf(token: string): Promise<TokenClaims> {
     return verify(token);
@@ -190,6 +203,7 @@ export function createSessions(deps: {
       if (!session) return;
       await k.deleteFrom('sessions').where('id', '=', session.id).execute();
       cache.delete(session.id);
+      announce(`session:${session.id}`);
     },
     async current(id) {
       const cached = cache.get(id);
@@ -212,7 +226,7 @@ export function createSessions(deps: {
     },
     async endAllOf(userName, except) {
       await endSessionsOf(db, userName, except);
-      this.forgetUser(userName);
+      dropUser(userName);
     },
     async endOthersOf(userName, token) {
       const { sid } = await claimsOf(token);
@@ -241,8 +255,8 @@ export function createSessions(deps: {
       }));
     },
     forgetUser(userName) {
-      const name = userName.toLowerCase();
-      for (const [id, entry] of cache) if (entry.session?.user.userName.toLowerCase() === name) cache.delete(id);
+      dropUser(userName);
+      announce(`user:${userName.toLowerCase()}`);
     },
   };
 }
@@ -255,4 +269,5 @@ export async function endSessionsOf(db: Db, userName: string, except?: string): 
   let query = db.k.deleteFrom('sessions').where('user_name', '=', userName);
   if (except) query = query.where('id', '<>', except);
   await query.execute();
+  await announceChange(db, `user:${userName.toLowerCase()}`);
 }

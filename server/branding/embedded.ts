@@ -6,6 +6,8 @@ import { sanitizeBranding, type Branding } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Db } from '../db/index.ts';
 import { createTtlCache } from '../cms/cache.ts';
+import type { ChangeFeed } from '../db/changes.ts';
+import type { Logger } from '../logger.ts';
 
 /** How long a worker keeps a user's branding before reading it again. */
 export const BRANDING_CACHE_MS = 10_000;
@@ -23,7 +25,10 @@ export type EmbeddedBranding = BrandingSource & {
   replaceLogo(userName: string, logo: string | null): Promise<{ branding: Branding | null; previous: string | null }>;
 };
 
-export function embeddedBranding(db: Db, options: { cacheMs?: number; now?: () => number } = {}): EmbeddedBranding {
+export function embeddedBranding(
+  db: Db,
+  options: { cacheMs?: number; now?: () => number; changes?: ChangeFeed; logger?: Logger } = {},
+): EmbeddedBranding {
   const { k } = db;
   const read = (trx: Db['k'], userName: string) =>
     trx.selectFrom('branding').select(['color', 'logo']).where('user_name', '=', userName).executeTakeFirst();
@@ -36,6 +41,12 @@ export function embeddedBranding(db: Db, options: { cacheMs?: number; now?: () =
     cache.set(userName.toLowerCase(), branding, cacheMs);
     return branding;
   };
+  // Another instance's edit: forget the user's branding at once (else within cacheMs).
+  options.changes?.subscribe('branding:', (topic) => cache.delete(topic.slice('branding:'.length)));
+  const announce = (userName: string) =>
+    options.changes
+      ?.publish(`branding:${userName.toLowerCase()}`)
+      .catch((error: unknown) => options.logger?.warn({ err: error }, 'could not announce a branding change'));
   async function write(trx: Db['k'], userName: string, changes: { color?: string | null; logo?: string | null }) {
     const current = await read(trx, userName);
     const row = {
@@ -57,10 +68,12 @@ export function embeddedBranding(db: Db, options: { cacheMs?: number; now?: () =
     },
     async setBranding(userName, changes) {
       await k.transaction().execute((trx) => write(trx, userName, changes));
+      void announce(userName);
       return load(userName);
     },
     async replaceLogo(userName, logo) {
       const previous = await k.transaction().execute(async (trx) => (await write(trx, userName, { logo }))?.logo ?? null);
+      void announce(userName);
       return { branding: await load(userName), previous };
     },
   };

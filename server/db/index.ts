@@ -9,11 +9,14 @@ import { dirname, join } from 'node:path';
 import { PATHS } from '../paths.ts';
 import { MIGRATIONS, type Engine, type Migration } from './migrations.ts';
 import type { Schema } from './schema.ts';
+import type { Pool } from 'pg';
 
 export type { Engine } from './migrations.ts';
 
 export type Db = {
   engine: Engine;
+  /** PostgreSQL's pool (LISTEN/NOTIFY needs a connection of its own: db/changes.ts). */
+  pool?: Pool;
   /** The query builder: every store speaks through it. */
   k: Kysely<Schema>;
   /** Answers when the database does (readiness). */
@@ -89,6 +92,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Db> 
   const k = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return {
     engine: 'postgres',
+    pool,
     k,
     async ping() {
       await sql`SELECT 1`.execute(k);
