@@ -11,7 +11,9 @@ try {
   try {
     const applied = await migrate(db);
     const names = MIGRATIONS.filter((m) => applied.includes(m.version)).map((m) => `  ${m.version} ${m.name}`);
-    console.log(applied.length ? `Applied to ${target}:\n${names.join('\n')}` : `${target} is up to date (version ${MIGRATIONS.at(-1)!.version}).`);
+    console.log(
+      applied.length ? `Applied to ${target}:\n${names.join('\n')}` : `${target} is up to date (version ${MIGRATIONS.at(-1)!.version}).`,
+    );
   } finally {
     await db.close();
   }

@@ -17,7 +17,11 @@ if (process.env.NODE_ENV === 'production') {
   process.exit(1);
 }
 // DATABASE_URL (PostgreSQL) when set, else the SQLite database of DATA_DIR: the site's own.
-const db = await openDatabase({ url: process.env.DATABASE_URL || undefined, file: databaseFile(process.env.DATA_DIR || './data'), poolMax: 1 });
+const db = await openDatabase({
+  url: process.env.DATABASE_URL || undefined,
+  file: databaseFile(process.env.DATA_DIR || './data'),
+  poolMax: 1,
+});
 for (const user of DEMO) {
   if (await findUser(db, user.userName)) {
     console.log(`${user.userName} exists, skipped`);

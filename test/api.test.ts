@@ -306,7 +306,9 @@ test('a token signed with the API key for a live session is accepted (the contro
 test('a token signed with the API key but for no session (none, or one that ended) answers 401', async () => {
   const { app } = await sharedApp();
   for (const claims of [{}, { sid: 'a'.repeat(43) }]) {
-    const res = await request(app).get('/api/me').set('Authorization', bearer(await sign(claims)));
+    const res = await request(app)
+      .get('/api/me')
+      .set('Authorization', bearer(await sign(claims)));
     expect(res.status, JSON.stringify(claims)).toBe(401);
   }
 });

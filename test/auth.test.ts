@@ -49,7 +49,17 @@ async function cookieForUnknownRole(): Promise<string> {
   const at = new Date().toISOString();
   await externalDb.k
     .insertInto('sessions')
-    .values({ id, user_name: 'gus', created_at: at, last_seen_at: at, expires_at: exp, user_agent: null, ip: null, api_token: token, token_digest: id })
+    .values({
+      id,
+      user_name: 'gus',
+      created_at: at,
+      last_seen_at: at,
+      expires_at: exp,
+      user_agent: null,
+      ip: null,
+      api_token: token,
+      token_digest: id,
+    })
     .execute();
   return `auth._token.local=${await codec.seal({ id, exp })}`;
 }

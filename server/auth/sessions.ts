@@ -124,12 +124,22 @@ export function createSessions(deps: {
       })
       .execute();
     // Expired rows go now and then (a sign-in is rare enough to carry it).
-    await k.deleteFrom('sessions').where('expires_at', '<', Math.floor(now() / 1000)).execute();
+    await k
+      .deleteFrom('sessions')
+      .where('expires_at', '<', Math.floor(now() / 1000))
+      .execute();
     return { id, claims, expiresAt };
   }
 
   function userOf(claims: TokenClaims): SessionUser {
-    return { name: claims.name, lastName: claims.lastName, userName: claims.userName, role: claims.role, avatar: claims.avatar, scope: claims.scope };
+    return {
+      name: claims.name,
+      lastName: claims.lastName,
+      userName: claims.userName,
+      role: claims.role,
+      avatar: claims.avatar,
+      scope: claims.scope,
+    };
   }
 
   /** The row and its user as they are now: a session counts while both do. */
@@ -150,7 +160,8 @@ export function createSessions(deps: {
     } catch {
       return { session: null, user: null, at };
     }
-    if (!builtIn) return { session: { id: row.id, token: row.api_token, user: userOf(claims), exp: Number(row.expires_at) }, user: null, at };
+    if (!builtIn)
+      return { session: { id: row.id, token: row.api_token, user: userOf(claims), exp: Number(row.expires_at) }, user: null, at };
     const user = await users.findUser(db, row.user_name);
     if (!user || user.disabled || users.tokenPredatesPassword(user, claims.iat)) return { session: null, user: null, at };
     return { session: { id: row.id, token: row.api_token, user: users.sessionUserOf(user), exp: Number(row.expires_at) }, user, at };
@@ -213,9 +224,10 @@ export function createSessions(deps: {
     },
     async userForToken(token, claims) {
       // A built-in token names its session (every token of a session, old or fresh); another is found by its digest.
-      const row = await (claims.sid
-        ? k.selectFrom('sessions').selectAll().where('id', '=', claims.sid)
-        : k.selectFrom('sessions').selectAll().where('token_digest', '=', digestOf(token))
+      const row = await (
+        claims.sid
+          ? k.selectFrom('sessions').selectAll().where('id', '=', claims.sid)
+          : k.selectFrom('sessions').selectAll().where('token_digest', '=', digestOf(token))
       ).executeTakeFirst();
       if (!row || row.user_name.toLowerCase() !== claims.userName.toLowerCase()) return null;
       const judged = await judge(row);

@@ -27,23 +27,25 @@ export function keyFromSecret(secret: string): Uint8Array {
 
 /** A token of the built-in API for the session `sessionId` (every token of one session carries its id). */
 export async function signToken(user: SessionUser, key: Uint8Array, ttlMinutes: number, sessionId: string): Promise<string> {
-  return new SignJWT({
-    name: user.name,
-    lastName: user.lastName,
-    userName: user.userName,
-    role: user.role,
-    avatar: user.avatar,
-    scope: user.scope,
-    sid: sessionId,
-  })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(user.userName)
-    .setIssuer(TOKEN_ISSUER)
-    .setIssuedAt()
-    // Unique per token: two sign-ins in the same second are two sessions, each with its own token.
-    .setJti(randomUUID())
-    .setExpirationTime(`${ttlMinutes}m`)
-    .sign(key);
+  return (
+    new SignJWT({
+      name: user.name,
+      lastName: user.lastName,
+      userName: user.userName,
+      role: user.role,
+      avatar: user.avatar,
+      scope: user.scope,
+      sid: sessionId,
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.userName)
+      .setIssuer(TOKEN_ISSUER)
+      .setIssuedAt()
+      // Unique per token: two sign-ins in the same second are two sessions, each with its own token.
+      .setJti(randomUUID())
+      .setExpirationTime(`${ttlMinutes}m`)
+      .sign(key)
+  );
 }
 
 function toClaims(payload: JWTPayload): TokenClaims {

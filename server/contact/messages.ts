@@ -198,7 +198,11 @@ export function contactMessages(db: Db) {
     async markNotifyFailure(id: number, error: string, giveUp: boolean): Promise<void> {
       await k
         .updateTable('contact_messages')
-        .set((eb) => ({ notify_status: giveUp ? 'failed' : 'pending', notify_attempts: eb('notify_attempts', '+', 1), notify_error: error.slice(0, 500) }))
+        .set((eb) => ({
+          notify_status: giveUp ? 'failed' : 'pending',
+          notify_attempts: eb('notify_attempts', '+', 1),
+          notify_error: error.slice(0, 500),
+        }))
         .where('id', '=', id)
         .execute();
     },

@@ -81,7 +81,14 @@ export async function createChangeFeed(db: Db, options: { logger: Logger }): Pro
   // SQLite: one row per topic with the version of its last change; versions only grow.
   const { k } = db;
   const latest = async () =>
-    Number((await k.selectFrom('changes').select((eb) => eb.fn.max('version').as('v')).executeTakeFirst())?.v ?? 0);
+    Number(
+      (
+        await k
+          .selectFrom('changes')
+          .select((eb) => eb.fn.max('version').as('v'))
+          .executeTakeFirst()
+      )?.v ?? 0,
+    );
   let seen = await latest();
   let polling = false;
   const timer = setInterval(() => {

@@ -173,12 +173,16 @@ function adoptLegacySqlite(raw: Database.Database): void {
     }
     raw.pragma(`user_version = ${LEGACY_BASELINE_VERSION}`);
     raw.exec('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)');
-    raw.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (1, ?, ?)').run(MIGRATIONS[0]!.name, new Date().toISOString());
+    raw
+      .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (1, ?, ?)')
+      .run(MIGRATIONS[0]!.name, new Date().toISOString());
   })();
 }
 
 async function pending(k: Kysely<Schema>, migrations: readonly Migration[]): Promise<Migration[]> {
-  await sql`CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)`.execute(k);
+  await sql`CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)`.execute(
+    k,
+  );
   const rows = await sql<{ version: number }>`SELECT version FROM schema_migrations`.execute(k);
   const applied = new Set(rows.rows.map((r) => Number(r.version)));
   return migrations.filter((m) => !applied.has(m.version));

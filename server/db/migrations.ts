@@ -42,7 +42,12 @@ const baseline: Migration = {
       .addColumn('avatar', 'text')
       .addColumn('scopes', 'text', (c) => c.notNull().defaultTo('[]'))
       .addColumn('password_hash', 'text', (c) => c.notNull())
-      .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0).check(sql`disabled IN (0, 1)`))
+      .addColumn('disabled', 'integer', (c) =>
+        c
+          .notNull()
+          .defaultTo(0)
+          .check(sql`disabled IN (0, 1)`),
+      )
       .addColumn('password_changed_at', t.bigint, (c) => c.notNull().defaultTo(0))
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
@@ -70,7 +75,12 @@ const baseline: Migration = {
       .addColumn('locale', 'text', (c) => c.notNull().check(sql`locale IN ('es', 'en')`))
       .addColumn('consent_at', 'text', (c) => c.notNull())
       .addColumn('ip', 'text')
-      .addColumn('read', 'integer', (c) => c.notNull().defaultTo(0).check(sql`read IN (0, 1)`))
+      .addColumn('read', 'integer', (c) =>
+        c
+          .notNull()
+          .defaultTo(0)
+          .check(sql`read IN (0, 1)`),
+      )
       .addColumn('notify_status', 'text', (c) =>
         c
           .notNull()
@@ -132,7 +142,10 @@ const filesAndChanges: Migration = {
   async up(db, engine) {
     const t = types(engine);
     // Rows of files that were on disk are filled in by moveUploadsIntoDatabase (db/files.ts).
-    await db.schema.alterTable('uploads').addColumn('content_type', 'text', (c) => c.notNull().defaultTo('application/octet-stream')).execute();
+    await db.schema
+      .alterTable('uploads')
+      .addColumn('content_type', 'text', (c) => c.notNull().defaultTo('application/octet-stream'))
+      .execute();
     await db.schema.alterTable('uploads').addColumn('data', t.blob).execute();
     await db.schema
       .createTable('changes')

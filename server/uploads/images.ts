@@ -85,7 +85,14 @@ export function imageUploads(deps: { db: Db; limiter: RateLimiter; limits: Uploa
       const url = `/api/${folder}/${randomBytes(16).toString('hex')}.${type}`;
       await k
         .insertInto('uploads')
-        .values({ url, owner: who.owner, bytes: image.length, content_type: AVATAR_TYPES[type], data: image, created_at: new Date().toISOString() })
+        .values({
+          url,
+          owner: who.owner,
+          bytes: image.length,
+          content_type: AVATAR_TYPES[type],
+          data: image,
+          created_at: new Date().toISOString(),
+        })
         .execute();
       return url;
     },

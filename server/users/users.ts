@@ -255,7 +255,9 @@ export async function listUsers(db: Db, options: { q?: string | undefined; page?
   if (q) {
     base = base.where((eb) =>
       eb.or(
-        (['user_name', 'name', 'last_name', 'email'] as const).map((column) => eb(sql`lower(${sql.ref(column)})`, 'like', sql`${like} ESCAPE '\\'`)),
+        (['user_name', 'name', 'last_name', 'email'] as const).map((column) =>
+          eb(sql`lower(${sql.ref(column)})`, 'like', sql`${like} ESCAPE '\\'`),
+        ),
       ),
     );
   }

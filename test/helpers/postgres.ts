@@ -85,7 +85,10 @@ export async function startPostgres(): Promise<PostgresCluster> {
 }
 
 /** A fresh, empty database in the cluster, for one test file or test. */
-export async function createTestDatabase(clusterUrl: string, name = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`): Promise<string> {
+export async function createTestDatabase(
+  clusterUrl: string,
+  name = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`,
+): Promise<string> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: clusterUrl });
   await client.connect();

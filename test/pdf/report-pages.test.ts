@@ -109,7 +109,11 @@ describe('the contact-messages report', () => {
     const { db, get } = await site(renderer);
     await addMessages(db, 120, (i) => i % 2 === 0);
     // 23:30 UTC on 31 January is 00:30 on 1 February in Madrid: in February.
-    await db.k.updateTable('contact_messages').set({ created_at: '2026-01-31T23:30:00.000Z' }).where('subject', '=', 'Asunto 029').execute();
+    await db.k
+      .updateTable('contact_messages')
+      .set({ created_at: '2026-01-31T23:30:00.000Z' })
+      .where('subject', '=', 'Asunto 029')
+      .execute();
     const res = await get('/en/documents/contact-messages.pdf?from=2026-02-01&to=2026-02-28');
     expect(res.status).toBe(200);
     // 1–28 February are messages 31–58, and message 29 moved into 1 February.
@@ -144,7 +148,11 @@ describe('the contact store', () => {
     const db = await testDatabase();
     const store = contactMessages(db);
     await addMessages(db, 10);
-    await db.k.updateTable('contact_messages').set({ message: 'x'.repeat(1_000_000) }).where('subject', '=', 'Asunto 009').execute();
+    await db.k
+      .updateTable('contact_messages')
+      .set({ message: 'x'.repeat(1_000_000) })
+      .where('subject', '=', 'Asunto 009')
+      .execute();
     const page = await store.page({ offset: 0, limit: 3, bodyChars: 100 });
     expect(page.map((m) => m.subject)).toEqual(['Asunto 009', 'Asunto 008', 'Asunto 007']);
     expect(page[0]).toMatchObject({ message: 'x'.repeat(100), length: 1_000_000 });
@@ -231,7 +239,11 @@ describe('the users report', () => {
       updated_at: at,
     }));
     // In chunks: PostgreSQL takes at most 65,535 parameters in one statement.
-    for (let i = 0; i < rows.length; i += 500) await db.k.insertInto('users').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await db.k
+        .insertInto('users')
+        .values(rows.slice(i, i + 500))
+        .execute();
     const res = await get('/en/documents/users.pdf?page=3');
     expect(res.status).toBe(200);
     const job = jobs[0]!;

@@ -80,8 +80,16 @@ async function fill(dataDir: string, what: { messages: number; users: number }) 
       updated_at: at,
     }));
     await db.k.transaction().execute(async (trx) => {
-      for (let i = 0; i < messages.length; i += 200) await trx.insertInto('contact_messages').values(messages.slice(i, i + 200)).execute();
-      for (let i = 0; i < users.length; i += 200) await trx.insertInto('users').values(users.slice(i, i + 200)).execute();
+      for (let i = 0; i < messages.length; i += 200)
+        await trx
+          .insertInto('contact_messages')
+          .values(messages.slice(i, i + 200))
+          .execute();
+      for (let i = 0; i < users.length; i += 200)
+        await trx
+          .insertInto('users')
+          .values(users.slice(i, i + 200))
+          .execute();
     });
   } finally {
     await db.close();

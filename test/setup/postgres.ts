@@ -7,7 +7,9 @@ import { postgresBinDir, startPostgres } from '../helpers/postgres.ts';
 
 export default async function setup(project: TestProject) {
   if (!postgresBinDir()) {
-    throw new Error('The PostgreSQL tests need PostgreSQL 15 installed (Debian: apt-get install -y postgresql); `bash .ci/run` installs it.');
+    throw new Error(
+      'The PostgreSQL tests need PostgreSQL 15 installed (Debian: apt-get install -y postgresql); `bash .ci/run` installs it.',
+    );
   }
   const cluster = await startPostgres();
   project.provide('postgresUrl', cluster.url);
