@@ -1,11 +1,53 @@
 import { defineConfig } from 'vitest/config';
+import { postgresBinDir } from './test/helpers/postgres.ts';
+
+// The unit and API tests run on SQLite; the tests of everything that keeps data run a second
+// time on a real PostgreSQL (the `postgres` project: a throw-away cluster, TEST_ENGINE=postgres,
+// test/helpers/app.ts picks the engine). CI must have PostgreSQL (.ci/run installs it); a
+// developer's machine without it runs the SQLite project and says so.
+const POSTGRES_SUITES = [
+  'test/api.test.ts',
+  'test/auth.test.ts',
+  'test/branding.test.ts',
+  'test/contact.test.ts',
+  'test/forms.test.ts',
+  'test/openapi.test.ts',
+  'test/pdf/routes.test.ts',
+  'test/db/**/*.test.ts',
+];
+const withPostgres = Boolean(postgresBinDir()) || process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === '1';
+if (!withPostgres) console.warn('PostgreSQL is not installed: only the SQLite tests run (apt-get install -y postgresql to run both).');
+
+const shared = {
+  globalSetup: ['test/setup/build-once.ts'],
+  environment: 'node',
+  testTimeout: 15_000,
+};
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.{ts,tsx}'],
-    exclude: ['test/e2e/**', 'test/resilience/**', 'test/security/**', 'node_modules/**'],
-    globalSetup: ['test/setup/build-once.ts'],
-    environment: 'node',
-    testTimeout: 15_000,
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'sqlite',
+          include: ['test/**/*.test.{ts,tsx}'],
+          exclude: ['test/e2e/**', 'test/resilience/**', 'test/security/**', 'node_modules/**'],
+        },
+      },
+      ...(withPostgres
+        ? [
+            {
+              test: {
+                ...shared,
+                name: 'postgres',
+                include: POSTGRES_SUITES,
+                globalSetup: ['test/setup/build-once.ts', 'test/setup/postgres.ts'],
+                env: { TEST_ENGINE: 'postgres' },
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

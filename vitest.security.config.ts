@@ -1,14 +1,43 @@
 import { defineConfig } from 'vitest/config';
+import { postgresBinDir } from './test/helpers/postgres.ts';
 
 // The attack suite (test/security): each test is an attack as an outsider would send it and the
 // answer that must come back. Some start the built server as a real process (slow clients,
-// memory under the production heap limit), hence the build and the longer timeouts.
+// memory under the production heap limit), hence the build and the longer timeouts. The attacks
+// on what the site keeps run a second time on PostgreSQL (as in vitest.config.ts).
+const POSTGRES_ATTACKS = [
+  'test/security/stale-session.test.ts',
+  'test/security/contact-replay.test.ts',
+  'test/security/email-addresses.test.ts',
+  'test/security/login-limits.test.ts',
+  'test/security/uploads.test.ts',
+];
+const withPostgres = Boolean(postgresBinDir()) || process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === '1';
+
+const shared = {
+  globalSetup: ['test/setup/build-once.ts'],
+  environment: 'node',
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+};
+
 export default defineConfig({
   test: {
-    include: ['test/security/**/*.test.ts'],
-    globalSetup: ['test/setup/build-once.ts'],
-    environment: 'node',
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    projects: [
+      { test: { ...shared, name: 'sqlite', include: ['test/security/**/*.test.ts'] } },
+      ...(withPostgres
+        ? [
+            {
+              test: {
+                ...shared,
+                name: 'postgres',
+                include: POSTGRES_ATTACKS,
+                globalSetup: ['test/setup/build-once.ts', 'test/setup/postgres.ts'],
+                env: { TEST_ENGINE: 'postgres' },
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

@@ -1,6 +1,6 @@
 // `npm run seed:demo`: one demo user per role, for trying the private area locally. Never run
 // automatically. Prints the credentials; skips users that already exist.
-import { createUser, findUser } from '../server/api/users.ts';
+import { createUser, findUser } from '../server/users/users.ts';
 import { databaseFile, openDatabase } from '../server/db/index.ts';
 import type { Role } from '../shared/user.ts';
 
@@ -16,13 +16,18 @@ if (process.env.NODE_ENV === 'production') {
   console.error('seed:demo refuses to run with NODE_ENV=production');
   process.exit(1);
 }
-const db = openDatabase(databaseFile(process.env.DATA_DIR || './data'));
+// DATABASE_URL (PostgreSQL) when set, else the SQLite database of DATA_DIR: the site's own.
+const db = await openDatabase({
+  url: process.env.DATABASE_URL || undefined,
+  file: databaseFile(process.env.DATA_DIR || './data'),
+  poolMax: 1,
+});
 for (const user of DEMO) {
-  if (findUser(db, user.userName)) {
+  if (await findUser(db, user.userName)) {
     console.log(`${user.userName} exists, skipped`);
     continue;
   }
   await createUser(db, { ...user, password: PASSWORD, email: `${user.userName}@example.com` });
   console.log(`${user.userName} (${user.role}) password: ${PASSWORD}`);
 }
-db.close();
+await db.close();

@@ -5,7 +5,8 @@
 //   npm run user -- disable --userName ana        (enable: --enable)
 //   npm run user -- list [--q text]
 import { parseArgs } from 'node:util';
-import { createUser, listUsers, setDisabled, setPassword, setRole } from '../server/api/users.ts';
+import { createUser, listUsers, setDisabled, setPassword, setRole } from '../server/users/users.ts';
+import { endSessionsOf } from '../server/auth/sessions.ts';
 import { databaseFile, openDatabase } from '../server/db/index.ts';
 import { ApiError } from '../server/http/errors.ts';
 import { isRole, ROLES } from '../shared/user.ts';
@@ -51,7 +52,8 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
   });
   const role = values.role;
   if (role !== undefined && !isRole(role)) throw new UsageError(`Unknown role ${JSON.stringify(role)}: use one of ${ROLES.join(', ')}`);
-  const db = openDatabase(databaseFile(dataDir));
+  // DATABASE_URL (PostgreSQL) when set, else the SQLite database of DATA_DIR: the site's own.
+  const db = await openDatabase({ url: process.env.DATABASE_URL || undefined, file: databaseFile(dataDir), poolMax: 1 });
   try {
     switch (command) {
       case 'add': {
@@ -69,24 +71,28 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
       }
       case 'set-role': {
         const v = required(values, 'userName', 'role');
-        out(`${setRole(db, v.userName!, v.role!).userName} is now ${v.role}`);
+        out(`${(await setRole(db, v.userName!, v.role!)).userName} is now ${v.role}`);
         return;
       }
       case 'set-password': {
         const v = required(values, 'userName', 'password');
-        out(`Password of ${(await setPassword(db, v.userName!, v.password!)).userName} changed`);
+        const user = await setPassword(db, v.userName!, v.password!);
+        // Sessions signed in with the old password end (every instance sees it within a second).
+        await endSessionsOf(db, user.userName);
+        out(`Password of ${user.userName} changed`);
         return;
       }
       case 'disable': {
         const v = required(values, 'userName');
-        const user = setDisabled(db, v.userName!, !values.enable);
+        const user = await setDisabled(db, v.userName!, !values.enable);
+        if (user.disabled) await endSessionsOf(db, user.userName);
         out(`${user.userName} is ${user.disabled ? 'disabled' : 'enabled'}`);
         return;
       }
       case 'list': {
         let page = 1;
         for (;;) {
-          const result = listUsers(db, { q: values.q, page, pageSize: 100 });
+          const result = await listUsers(db, { q: values.q, page, pageSize: 100 });
           for (const u of result.items)
             out([u.userName, u.role, `${u.name} ${u.lastName}`, u.email ?? '-', u.disabled ? 'disabled' : 'active'].join('\t'));
           if (page * result.pageSize >= result.total) break;
@@ -98,7 +104,7 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
         throw new UsageError(`Unknown command ${JSON.stringify(command)}`);
     }
   } finally {
-    db.close();
+    await db.close();
   }
 }
 

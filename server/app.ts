@@ -13,27 +13,20 @@ import { matchRoute, ROUTES } from '../shared/routes.ts';
 import { isSafeLocalPath } from '../shared/safe-path.ts';
 import { sanitizeBranding, type Branding } from '../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../shared/constants.ts';
-import { imageUploads } from './api/avatars.ts';
+import { imageUploads, moveUploadsIntoDatabase } from './uploads/images.ts';
 import { embeddedBranding, type BrandingSource } from './branding/embedded.ts';
 import { createApiProxy } from './api/proxy.ts';
 import { createApiRouter } from './api/router.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
-import { createAuthority } from './auth/authority.ts';
-import { createFormHandlers, sessionFromToken } from './auth/forms.ts';
+import { createFormHandlers } from './auth/forms.ts';
+import { createSessions } from './auth/sessions.ts';
 import { deriveKey } from './auth/keys.ts';
 import { createCurrentPasswordGuard, createLoginGuard, type PasswordLimits } from './auth/login.ts';
 import { createRateLimiter } from './auth/rate-limit.ts';
-import {
-  clearSession,
-  createSessionCodec,
-  rememberPath,
-  sessionMiddleware,
-  writeSession,
-  type Session,
-  type SessionCodec,
-} from './auth/session.ts';
+import { clearSession, createSessionCodec, rememberPath, sessionMiddleware } from './auth/session.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
-import { databaseFile, openDatabase, type Db } from './db/index.ts';
+import { createChangeFeed } from './db/changes.ts';
+import { databaseFile, isDatabaseUnavailable, openDatabase, type Db } from './db/index.ts';
 import { createFormTokens } from './contact/form-token.ts';
 import { contactMessages } from './contact/messages.ts';
 import { createNotifier, smtpMailer, type Mailer } from './contact/notify.ts';
@@ -43,7 +36,7 @@ import { requireSameOrigin } from './http/same-origin.ts';
 import { mountServiceWorker } from './sw/routes.ts';
 import type { PdfRenderer } from './pdf/renderer.ts';
 import { pdfRoutes } from './pdf/routes.ts';
-import { findUser } from './api/users.ts';
+import { findUser } from './users/users.ts';
 import type { Config } from './config.ts';
 import { createStrapiBranding } from './cms/branding.ts';
 import { createStrapiClient } from './cms/client.ts';
@@ -142,10 +135,10 @@ function applyRedirectEffects(req: Request, res: express.Response, result: Resol
 
 /**
  * Browsers call the built-in API with the session cookie; the API itself speaks Bearer. The
- * browser never receives a token: one in an answer (profile, avatar, password) refreshes the
- * session cookie instead and is removed from the JSON.
+ * browser never receives a token: the session's row holds it (a fresh one in an answer —
+ * profile, avatar, password — was already put there by the API) and it is removed from the JSON.
  */
-function bridgeSessionToBearer(codec: SessionCodec, verify: TokenVerifier, ttlMinutes: number): RequestHandler {
+function bridgeSessionToBearer(): RequestHandler {
   return (req, res, next) => {
     const session = res.locals.session;
     if (!session || req.headers.authorization) return next();
@@ -153,12 +146,8 @@ function bridgeSessionToBearer(codec: SessionCodec, verify: TokenVerifier, ttlMi
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
       if (body && typeof body === 'object' && typeof (body as { token?: unknown }).token === 'string') {
-        const { token, ...rest } = body as { token: string };
-        sessionFromToken(token, verify, ttlMinutes)
-          .then((fresh) => writeSession(req, res, codec, fresh))
-          .catch(() => clearSession(req, res))
-          .finally(() => json(rest));
-        return res;
+        const { token: _kept, ...rest } = body as { token: string };
+        return json(rest);
       }
       return json(body);
     };
@@ -195,7 +184,18 @@ export async function createApp(deps: AppDeps) {
     deps.i18n ?? createI18n(PATHS.locales),
   ]);
   const manifest = deps.manifest ?? readManifest(PATHS.manifest);
-  const db = deps.db ?? openDatabase(databaseFile(config.DATA_DIR));
+  const db =
+    deps.db ??
+    (await openDatabase({
+      url: config.DATABASE_URL,
+      file: databaseFile(config.DATA_DIR),
+      poolMax: config.DATABASE_POOL_MAX,
+      onPoolError: (error) => logger.warn({ err: error }, 'a database connection failed'),
+    }));
+  // Files of an install from before uploads lived in the database move in (once).
+  if (!deps.db) await moveUploadsIntoDatabase(db, config.DATA_DIR, logger);
+  // What the instances tell each other so that their caches agree (NOTIFY, or a change counter).
+  const changes = await createChangeFeed(db, { logger });
 
   // Auth: the API's token key (built-in) or verifier (external), the session's seal, the
   // backend the forms talk to, the shared login limits.
@@ -210,26 +210,17 @@ export async function createApp(deps: AppDeps) {
         : unverifiedDecoder();
   const uploads = imageUploads({
     db,
-    dataDir: config.DATA_DIR,
     limiter: createRateLimiter(db, 60_000),
     limits: { perMinute: config.UPLOADS_PER_MINUTE, quotaBytes: config.UPLOAD_QUOTA_MB * 1024 * 1024 },
   });
-  // With the built-in API every private answer asks the authority who the user is now; an
-  // external API's tokens are its own to end (it refuses them on every call we forward).
-  const authority = external ? null : createAuthority(db);
-  const backend = authority
-    ? embeddedBackend({
-        db,
-        authority,
-        key: apiKey,
-        ttlMinutes: config.TOKEN_TTL_MINUTES,
-        verify,
-        uploads,
-      })
-    : httpBackend(config.API_URL!, deps.fetch);
-  const brandingStore = embeddedBranding(db);
-  const branding = withTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger, mediaHosts);
   const codec = createSessionCodec(config.SESSION_SECRET);
+  // Every sign-in is a session row; every private answer asks it who the user is now.
+  const sessions = createSessions({ db, codec, verify, builtIn: !external, ttlMinutes: config.TOKEN_TTL_MINUTES, logger, changes });
+  const backend = external
+    ? httpBackend(config.API_URL!, deps.fetch)
+    : embeddedBackend({ db, sessions, key: apiKey, ttlMinutes: config.TOKEN_TTL_MINUTES, verify, uploads });
+  const brandingStore = embeddedBranding(db, { changes, logger });
+  const branding = withTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger, mediaHosts);
   const formTokens = createFormTokens(deriveKey(config.SESSION_SECRET, 'contact form v1'));
   const contactStore = contactMessages(db);
   const notifier =
@@ -335,7 +326,7 @@ export async function createApp(deps: AppDeps) {
   app.get('/readyz', async (_req, res) => {
     const checks: Record<string, 'ok' | 'failing'> = {};
     try {
-      db.prepare('SELECT 1').get();
+      await db.ping();
       checks.database = 'ok';
     } catch {
       checks.database = 'failing';
@@ -366,7 +357,7 @@ export async function createApp(deps: AppDeps) {
 
   // 5. The session (a bad or expired one is cleared), then the CSRF check for
   //    every state-changing request.
-  app.use(sessionMiddleware(codec, authority ? (session) => authority.currentSession(session) : undefined));
+  app.use(sessionMiddleware(codec, (id) => sessions.current(id)));
   app.use(requireSameOrigin(config.PUBLIC_URL));
 
   // 6. The API: built-in on SQLite, or the external one through a proxy. Browsers authenticate
@@ -376,15 +367,14 @@ export async function createApp(deps: AppDeps) {
   } else {
     app.use(
       '/api',
-      bridgeSessionToBearer(codec, verify, config.TOKEN_TTL_MINUTES),
+      bridgeSessionToBearer(),
       createApiRouter({
         db,
-        authority: authority!,
+        sessions,
         backend,
         verify,
         loginGuard,
         currentPasswordGuard,
-        dataDir: config.DATA_DIR,
         logger,
         branding: brandingStore,
         brandingInCms: config.CMS_URL !== undefined,
@@ -419,13 +409,10 @@ export async function createApp(deps: AppDeps) {
   // 9. Forms posted to their page (login, profile, change password) and logout.
   const forms = createFormHandlers({
     backend,
-    codec,
-    verify,
     loginGuard,
     currentPasswordGuard,
-    tokenTtlMinutes: config.TOKEN_TTL_MINUTES,
     logger,
-    ...(authority ? { endSession: (session: Session) => authority.revoke(session.token, session.exp) } : {}),
+    sessions,
     contact: {
       store: contactStore,
       limiter: createRateLimiter(db, config.CONTACT_WINDOW_MINUTES * 60_000),
@@ -460,7 +447,7 @@ export async function createApp(deps: AppDeps) {
     contact: contactStore,
     siteName: config.SITE_NAME,
     logger,
-    userRecord: (userName) => (config.API_URL ? null : findUser(db, userName)),
+    userRecord: async (userName) => (config.API_URL ? null : findUser(db, userName)),
     brandColor: async (userName) => (await branding(userName))?.color ?? null,
     ...(deps.pdfRenderer ? { renderer: deps.pdfRenderer } : {}),
   });
@@ -514,8 +501,11 @@ export async function createApp(deps: AppDeps) {
     res,
     _next,
   ) => {
-    const status = error.status ?? error.statusCode ?? 500;
-    if (status >= 500) logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'request failed');
+    // The database down (PostgreSQL restarting, unreachable): 503, try again; the pool reconnects.
+    const unavailable = isDatabaseUnavailable(error);
+    const status = unavailable ? 503 : (error.status ?? error.statusCode ?? 500);
+    if (unavailable) logger.warn({ err: error, path: req.path, reqId: res.locals.requestId }, 'database unavailable: 503');
+    else if (status >= 500) logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'request failed');
     if (res.headersSent) {
       res.end();
       return;
@@ -527,7 +517,9 @@ export async function createApp(deps: AppDeps) {
     res.status(status).set('Cache-Control', PRIVATE_NO_STORE);
     if (req.accepts(['html', 'json']) === 'json') {
       res.json({
-        error: { code: status < 500 ? 'bad_request' : 'internal', message: status < 500 && error.expose ? error.message : 'Error' },
+        error: unavailable
+          ? { code: 'database_unavailable', message: 'The database is not available: try again in a moment' }
+          : { code: status < 500 ? 'bad_request' : 'internal', message: status < 500 && error.expose ? error.message : 'Error' },
       });
     } else {
       res.type('html').send(lastResortPage(req.path.startsWith('/en') ? 'en' : 'es', isProduction ? null : String(error.message)));
@@ -536,15 +528,16 @@ export async function createApp(deps: AppDeps) {
   app.use(onError);
 
   /** Releases what the app holds (graceful shutdown): timers and the database. */
-  function close() {
+  async function close(): Promise<void> {
     notifier?.stop();
-    void pdf.close();
-    if (db.open) db.close();
+    await pdf.close();
+    await changes.close();
+    await db.close();
   }
 
   function drain() {
     draining = true;
   }
 
-  return { app, logger, content, i18n, manifest, db, contactStore, notifier, renderCache, close, drain };
+  return { app, logger, content, i18n, manifest, db, contactStore, notifier, renderCache, sessions, close, drain };
 }

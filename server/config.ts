@@ -86,7 +86,17 @@ const schema = z.object({
   /** Uploads (avatars, branding logos) one user may make per minute, and the bytes one user may have stored. */
   UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   UPLOAD_QUOTA_MB: z.coerce.number().min(1).max(10_000).default(5),
-  /** Where the embedded SQLite database and uploaded avatars live. */
+  /**
+   * postgres://user:password@host:5432/db selects PostgreSQL (several machines share it);
+   * unset, the embedded SQLite database in DATA_DIR/site.db.
+   */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(?:ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  /** PostgreSQL connections per process (WEB_CONCURRENCY processes each have their own pool). */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** Where the embedded SQLite database lives (and, before they moved into it, the uploads). */
   DATA_DIR: z.string().min(1).default('./data'),
   /** Seals the session cookie (authenticated encryption). Required in production. */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

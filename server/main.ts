@@ -56,9 +56,10 @@ async function serve(config: Config, logger: Logger) {
     server.closeIdleConnections();
     setTimeout(() => {
       server.close(() => {
-        close();
-        logger.info('stopped');
-        process.exit(0);
+        void close().finally(() => {
+          logger.info('stopped');
+          process.exit(0);
+        });
       });
       server.closeIdleConnections();
     }, config.SHUTDOWN_DRAIN_SECONDS * 1000);
@@ -66,8 +67,7 @@ async function serve(config: Config, logger: Logger) {
       () => {
         logger.warn({ graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, 'in-flight requests did not finish in time');
         server.closeAllConnections();
-        close();
-        process.exit(1);
+        void close().finally(() => process.exit(1));
       },
       (config.SHUTDOWN_DRAIN_SECONDS + config.SHUTDOWN_GRACE_SECONDS) * 1000,
     ).unref();
@@ -76,9 +76,9 @@ async function serve(config: Config, logger: Logger) {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-function primary(config: Config, logger: Logger) {
+async function primary(config: Config, logger: Logger) {
   // Migrate once before the workers open the database, and give them one session secret.
-  openDatabase(databaseFile(config.DATA_DIR)).close();
+  await (await openDatabase({ url: config.DATABASE_URL, file: databaseFile(config.DATA_DIR), poolMax: 1 })).close();
   if (config.sessionSecretGenerated) process.env.SESSION_SECRET = config.SESSION_SECRET;
   let stopping = false;
   const fork = () => cluster.fork();
@@ -104,9 +104,7 @@ function primary(config: Config, logger: Logger) {
 
 const config = readConfig();
 const logger = createLogger(config.LOG_LEVEL);
-if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) primary(config, logger);
-else
-  serve(config, logger).catch((error: unknown) => {
-    logger.fatal({ err: error }, 'could not start');
-    process.exit(1);
-  });
+(config.WEB_CONCURRENCY > 1 && cluster.isPrimary ? primary(config, logger) : serve(config, logger)).catch((error: unknown) => {
+  logger.fatal({ err: error }, 'could not start');
+  process.exit(1);
+});

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import request from 'supertest';
 import { expect, test } from 'vitest';
-import { findUser, setDisabled } from '../server/api/users.ts';
+import { findUser, setDisabled } from '../server/users/users.ts';
 import type { Db } from '../server/db/index.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
 import { addUser, DEFAULT_PASSWORD, loginToken, type TestUser } from './helpers/users.ts';
@@ -146,7 +146,7 @@ test.each(['carla.client', 'CARLA.CLIENT', 'Carla.Client', '  carla.client  ', '
 
 test('an unknown user, a wrong password and a disabled account get the same 401, code and message', async () => {
   const { app, db } = await freshApp([CARLA, { userName: 'dora', role: 'CLI' }]);
-  setDisabled(db, 'dora', true);
+  await setDisabled(db, 'dora', true);
   const answers = [
     await login(app, 'nobody', DEFAULT_PASSWORD),
     await login(app, 'carla.client', 'not the password'),
@@ -294,13 +294,23 @@ function tamper(token: string): string {
   return `${header}.${forged}.${signature}`;
 }
 
-test('a token signed with the API key by someone else is accepted (the control for the cases below)', async () => {
-  const { app } = await sharedApp();
+test('a token signed with the API key for a live session is accepted (the control for the cases below)', async () => {
+  const { app, tokens } = await sharedApp();
   const res = await request(app)
     .get('/api/me')
-    .set('Authorization', bearer(await sign({})));
+    .set('Authorization', bearer(await sign({ sid: decodeJwt(tokens.CLI).sid })));
   expect(res.status).toBe(200);
   expect(res.body.userName).toBe('carla.client');
+});
+
+test('a token signed with the API key but for no session (none, or one that ended) answers 401', async () => {
+  const { app } = await sharedApp();
+  for (const claims of [{}, { sid: 'a'.repeat(43) }]) {
+    const res = await request(app)
+      .get('/api/me')
+      .set('Authorization', bearer(await sign(claims)));
+    expect(res.status, JSON.stringify(claims)).toBe(401);
+  }
 });
 
 const BAD_AUTHORIZATIONS: [string, (tokens: Shared['tokens']) => Promise<string | null>][] = [
@@ -386,7 +396,7 @@ test.each([
   const res = await request(app).patch('/api/me').set('Authorization', bearer(tokens.CLI)).send(body);
   expectError(res, 400, 'invalid_request');
   expect(Object.keys(res.body.error.fields).sort()).toEqual([...fields].sort());
-  expect(findUser(db, 'carla.client')).toMatchObject({ name: 'Carla', lastName: 'Cliente' });
+  expect(await findUser(db, 'carla.client')).toMatchObject({ name: 'Carla', lastName: 'Cliente' });
 });
 
 /* Avatar ------------------------------------------------------------------------------------ */
@@ -443,7 +453,7 @@ test.each([
   const res = await request(app).put('/api/me/avatar').set('Authorization', bearer(tokens.CLI)).type(type).send(body);
   expectError(res, status, code);
   if (status === 415) expect(res.body.error.fields).toHaveProperty('avatar');
-  expect(findUser(db, 'carla.client')!.avatar).toBeNull();
+  expect((await findUser(db, 'carla.client'))!.avatar).toBeNull();
 });
 
 const HEX = 'a'.repeat(32);
@@ -583,12 +593,12 @@ test.each(ADMIN_ROUTES.flatMap((route) => NON_ADMIN_ROLES.map((role) => ({ ...ro
   '$METHOD $path as $role answers 403 forbidden and changes nothing',
   async ({ method, path, body, role }) => {
     const { app, db, tokens } = await sharedApp();
-    const olga = findUser(db, 'olga_org');
+    const olga = await findUser(db, 'olga_org');
     let req = request(app)[method](path).set('Authorization', bearer(tokens[role]));
     if (body) req = req.send(body);
     expectError(await req, 403, 'forbidden');
-    expect(findUser(db, 'olga_org')).toEqual(olga);
-    expect(findUser(db, 'intruder')).toBeNull();
+    expect(await findUser(db, 'olga_org')).toEqual(olga);
+    expect(await findUser(db, 'intruder')).toBeNull();
   },
 );
 
@@ -749,7 +759,7 @@ test.each([
     .send({ ...VALID_NEW_USER, ...change });
   expectError(res, 400, 'invalid_request');
   expect(Object.keys(res.body.error.fields)).toEqual([field]);
-  expect(findUser(db, 'valid.user')).toBeNull();
+  expect(await findUser(db, 'valid.user')).toBeNull();
 });
 
 test.each([
@@ -763,7 +773,7 @@ test.each([
     .send({ ...VALID_NEW_USER, password });
   expectError(res, 422, 'invalid_password');
   expect(res.body.error.fields).toEqual({ password: problem });
-  expect(findUser(db, 'valid.user')).toBeNull();
+  expect(await findUser(db, 'valid.user')).toBeNull();
 });
 
 test('PATCH /api/admin/users/:userName changes the role', async () => {
@@ -824,7 +834,7 @@ test.each([
   const { app, db, tokens } = await sharedApp();
   const res = await request(app).patch(`/api/admin/users/${target}`).set('Authorization', bearer(tokens.ADMIN)).send(body);
   expectError(res, 409, 'self_lockout');
-  expect(findUser(db, 'admin')).toMatchObject({ role: 'ADMIN', disabled: false });
+  expect(await findUser(db, 'admin')).toMatchObject({ role: 'ADMIN', disabled: false });
 });
 
 test.each([
@@ -834,11 +844,11 @@ test.each([
   [{}, '_'],
 ])('PATCH /api/admin/users/:userName with %j answers 400 naming %s', async (body, field) => {
   const { app, db, tokens } = await sharedApp();
-  const olga = findUser(db, 'olga_org');
+  const olga = await findUser(db, 'olga_org');
   const res = await request(app).patch('/api/admin/users/olga_org').set('Authorization', bearer(tokens.ADMIN)).send(body);
   expectError(res, 400, 'invalid_request');
   expect(Object.keys(res.body.error.fields)).toEqual([field]);
-  expect(findUser(db, 'olga_org')).toEqual(olga);
+  expect(await findUser(db, 'olga_org')).toEqual(olga);
 });
 
 test.each([
@@ -853,13 +863,13 @@ test.each([
 
 test('an admin password reset that is too short answers 422 and keeps the old password', async () => {
   const { app, db, tokens } = await sharedApp();
-  const olga = findUser(db, 'olga_org');
+  const olga = await findUser(db, 'olga_org');
   const res = await request(app)
     .post('/api/admin/users/olga_org/password')
     .set('Authorization', bearer(tokens.ADMIN))
     .send({ password: 'short' });
   expectError(res, 422, 'invalid_password');
-  expect(findUser(db, 'olga_org')).toEqual(olga);
+  expect(await findUser(db, 'olga_org')).toEqual(olga);
 });
 
 /* The browser's session --------------------------------------------------------------------- */
@@ -893,5 +903,5 @@ test('a cross-site PATCH /api/me with the session cookie answers 403 and changes
     const res = await attempt.set('Accept', 'application/json').send({ name: 'Hacked', lastName: 'Name' });
     expectError(res, 403, 'cross_site_request');
   }
-  expect(findUser(db, 'carla.client')!.name).toBe('Carla');
+  expect((await findUser(db, 'carla.client'))!.name).toBe('Carla');
 });

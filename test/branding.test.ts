@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { readableTextColor } from '../shared/branding.ts';
-import { createUser } from '../server/api/users.ts';
+import { createUser } from '../server/users/users.ts';
 import { BRANDING_CACHE_MS, embeddedBranding } from '../server/branding/embedded.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
 
@@ -25,7 +25,7 @@ async function setup(deps = {}) {
 
 test('the CLI user’s branding colour and logo are in the first paint of /client, in every locale form', async () => {
   const { app, db, cookie } = await setup();
-  embeddedBranding(db).setBranding('acme', { color: '#1d4ed8', logo: '/api/branding-logos/0123456789abcdef0123456789abcdef.png' });
+  await embeddedBranding(db).setBranding('acme', { color: '#1d4ed8', logo: '/api/branding-logos/0123456789abcdef0123456789abcdef.png' });
   const acme = await cookie('acme');
   for (const path of ['/client', '/es/client', '/en/client']) {
     const res = await request(app).get(path).set('Cookie', acme);
@@ -42,7 +42,7 @@ test('the CLI user’s branding colour and logo are in the first paint of /clien
 
 test('branding applies on /organization too, and not on other pages', async () => {
   const { app, db, cookie } = await setup();
-  embeddedBranding(db).setBranding('ngo', { color: '#ffcc00' });
+  await embeddedBranding(db).setBranding('ngo', { color: '#ffcc00' });
   const ngo = await cookie('ngo');
   const area = await request(app).get('/en/organization').set('Cookie', ngo);
   expect(area.text).toContain('--navbar-bg:#ffcc00;--navbar-fg:#062326');
@@ -137,10 +137,10 @@ test('embedded branding is read from the database once per user within BRANDING_
   const { db } = await setup();
   let now = 1_000;
   const store = embeddedBranding(db, { now: () => now });
-  store.setBranding('acme', { color: '#1d4ed8' });
+  await store.setBranding('acme', { color: '#1d4ed8' });
   expect(await store.getBranding('acme')).toMatchObject({ color: '#1d4ed8' });
   // Another process (a second worker) changes it: this one answers from memory for a while…
-  embeddedBranding(db).setBranding('acme', { color: '#ffcc00' });
+  await embeddedBranding(db).setBranding('acme', { color: '#ffcc00' });
   now += BRANDING_CACHE_MS - 1;
   expect(await store.getBranding('acme')).toMatchObject({ color: '#1d4ed8' });
   // …then reads it again.
@@ -152,11 +152,11 @@ test('a branding change made through this process shows at once', async () => {
   const { db } = await setup();
   const store = embeddedBranding(db);
   expect(await store.getBranding('acme')).toBeNull();
-  store.setBranding('acme', { color: '#1d4ed8' });
+  await store.setBranding('acme', { color: '#1d4ed8' });
   expect(await store.getBranding('acme')).toMatchObject({ color: '#1d4ed8' });
   // A user name in another case is the same user (the database compares without case).
-  store.setBranding('ACME', { color: '#ffcc00' });
+  await store.setBranding('ACME', { color: '#ffcc00' });
   expect(await store.getBranding('acme')).toMatchObject({ color: '#ffcc00' });
-  store.setBranding('acme', { color: null });
+  await store.setBranding('acme', { color: null });
   expect(await store.getBranding('Acme')).toBeNull();
 });

@@ -68,5 +68,5 @@ test('a malformed consent cookie counts as no choice', async () => {
 });
 
 test('invalid analytics ids stop the server at start, naming the variable', async () => {
-  expect(() => createTestApp({ ANALYTICS_GTM_ID: "GTM-1');alert(1)//" })).toThrow(/ANALYTICS_GTM_ID/);
+  await expect(createTestApp({ ANALYTICS_GTM_ID: "GTM-1');alert(1)//" })).rejects.toThrow(/ANALYTICS_GTM_ID/);
 });

@@ -33,7 +33,7 @@ test('a valid message is committed before the answer: 303 to the thank-you state
   const res = await post(app, VALID);
   expect(res.status).toBe(303);
   expect(res.headers.location).toBe('/en/Contact?sent=1');
-  const [stored] = contactStore.all();
+  const [stored] = await contactStore.all();
   expect(stored).toMatchObject({ name: 'Lucía Pérez', email: 'lucia@example.com', subject: 'Data project', locale: 'en', read: false });
   const thanks = await request(app).get('/en/Contact?sent=1');
   expect(thanks.text).toContain('Thank you: your message has been sent.');
@@ -43,8 +43,8 @@ test('with JavaScript the contact form answers JSON', async () => {
   const { app, contactStore } = await createTestApp();
   const res = await post(app, VALID, '/Contact', true);
   expect(res.body).toEqual({ ok: true, redirect: '/Contact?sent=1', success: 'contact' });
-  expect(contactStore.all()).toHaveLength(1);
-  expect(contactStore.all()[0]!.locale).toBe('es');
+  expect(await contactStore.all()).toHaveLength(1);
+  expect((await contactStore.all())[0]!.locale).toBe('es');
 });
 
 test.each([
@@ -63,7 +63,7 @@ test.each([
   const res = await post(app, { ...VALID, ...change }, '/en/Contact', true);
   expect(res.status).toBe(422);
   expect(res.body.form.error.fields[field]).toBe(key);
-  expect(contactStore.all()).toHaveLength(0);
+  expect(await contactStore.all()).toHaveLength(0);
 });
 
 test('without JavaScript a rejected message comes back with the field messages and what was typed', async () => {
@@ -79,7 +79,7 @@ test('the honeypot: a filled hidden field looks sent but stores nothing', async 
   const { app, contactStore } = await createTestApp();
   const res = await post(app, { ...VALID, website: 'http://spam.example' });
   expect(res.status).toBe(303);
-  expect(contactStore.all()).toHaveLength(0);
+  expect(await contactStore.all()).toHaveLength(0);
 });
 
 test('the minimum fill time: a form sent within 3 s of being shown is refused, nothing stored', async () => {
@@ -93,7 +93,7 @@ test('the minimum fill time: a form sent within 3 s of being shown is refused, n
   expect(res.status).toBe(400);
   expect(res.body.form.error.code).toBe('too_fast');
   expect(res.body.form.values.message).toBe(VALID.message);
-  expect(contactStore.all()).toHaveLength(0);
+  expect(await contactStore.all()).toHaveLength(0);
 });
 
 test('a missing or forged form token is refused', async () => {
@@ -117,7 +117,7 @@ test('the per-IP rate limit answers 429 with Retry-After', async () => {
   const blocked = await post(app, VALID, '/en/Contact', true);
   expect(blocked.status).toBe(429);
   expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-  expect(contactStore.all()).toHaveLength(2);
+  expect(await contactStore.all()).toHaveLength(2);
 });
 
 test('a cross-site contact post is refused', async () => {
@@ -138,31 +138,31 @@ test('with a mailer, a message is notified; a failed e-mail keeps the message an
   const { app, contactStore, notifier } = await createTestApp(undefined, { mailer });
   expect((await post(app, VALID)).status).toBe(303);
   await new Promise((r) => setTimeout(r, 50));
-  const [stored] = contactStore.all();
+  const [stored] = await contactStore.all();
   expect(stored?.notifyStatus).toBe('pending'); // kept, to be retried
   failing = false;
   await notifier!.retryPending();
   expect(sent.map((m) => m.id)).toEqual([stored!.id]);
-  expect(contactStore.get(stored!.id)?.notifyStatus).toBe('sent');
+  expect((await contactStore.get(stored!.id))?.notifyStatus).toBe('sent');
 
   failing = true;
   await post(app, { ...VALID, subject: 'Second' });
   for (let i = 0; i < 6; i++) await notifier!.retryPending();
-  const second = contactStore.all().find((m) => m.subject === 'Second')!;
+  const second = (await contactStore.all()).find((m) => m.subject === 'Second')!;
   expect(second.notifyStatus).toBe('failed');
   expect(second.message).toBe(VALID.message);
 });
 
 test('the admin contact inbox: list (unread first count), read/unread, view, delete — admins only', async () => {
   const { app, db, contactStore } = await createTestApp();
-  const { createUser } = await import('../server/api/users.ts');
+  const { createUser } = await import('../server/users/users.ts');
   await createUser(db, { userName: 'root', password: 'correct horse battery', role: 'ADMIN', name: 'R', lastName: 'A' });
   await createUser(db, { userName: 'carla', password: 'correct horse battery', role: 'CLI', name: 'C', lastName: 'L' });
   const token = async (identifier: string) =>
     (await request(app).post('/api/login').send({ identifier, password: 'correct horse battery' })).body.token as string;
   const admin = { Authorization: `Bearer ${await token('root')}` };
-  const first = contactStore.add({ ...VALID, consent: undefined, locale: 'es', ip: null } as never, false);
-  contactStore.add({ ...VALID, subject: 'Second', locale: 'en', ip: null } as never, false);
+  const first = await contactStore.add({ ...VALID, consent: undefined, locale: 'es', ip: null } as never, false);
+  await contactStore.add({ ...VALID, subject: 'Second', locale: 'en', ip: null } as never, false);
 
   const list = await request(app).get('/api/admin/messages').set(admin);
   expect(list.body).toMatchObject({ total: 2, unread: 2, page: 1 });
@@ -180,5 +180,5 @@ test('the admin contact inbox: list (unread first count), read/unread, view, del
   expect((await request(app).get('/api/admin/messages').set(client)).status).toBe(403);
   expect((await request(app).delete('/api/admin/messages/2').set(client)).status).toBe(403);
   expect((await request(app).get('/api/admin/messages')).status).toBe(401);
-  expect(contactStore.all()).toHaveLength(1);
+  expect(await contactStore.all()).toHaveLength(1);
 });

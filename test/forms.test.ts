@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { expect, test } from 'vitest';
-import { createUser } from '../server/api/users.ts';
+import { createUser } from '../server/users/users.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -82,7 +82,7 @@ test('the login limit also counts per IP across accounts', async () => {
   expect(blocked.body.form.error.code).toBe('too_many_attempts');
 });
 
-test('profile edit: POST then 303, and the session carries the new name', async () => {
+test('profile edit: POST then 303, and the same session shows the new name', async () => {
   const app = await appWithUser();
   const cookie = await signedIn(app);
   const res = await request(app)
@@ -93,7 +93,7 @@ test('profile edit: POST then 303, and the session carries the new name', async 
     .send({ name: 'Patricia', lastName: 'Lee Gómez' });
   expect(res.status).toBe(303);
   expect(res.headers.location).toBe('/en/profile?saved=profile');
-  const page = await request(app).get('/en/profile?saved=profile').set('Cookie', sessionCookie(res));
+  const page = await request(app).get('/en/profile?saved=profile').set('Cookie', cookie);
   expect(page.text).toContain('navbar-user-name">Patricia<!-- --> <!-- -->Lee Gómez');
   expect(page.text).toContain('Your profile has been saved.');
   expect(page.text).toContain('value="Patricia"');
@@ -135,7 +135,7 @@ test('avatar upload with a wrong type is refused (415) and a PNG is accepted and
     .send(PNG);
   expect(ok.status).toBe(200);
   expect(ok.body).toEqual({ ok: true, redirect: '/en/profile?saved=avatar', success: 'avatar' });
-  const page = await request(app).get('/en/profile').set('Cookie', sessionCookie(ok));
+  const page = await request(app).get('/en/profile').set('Cookie', cookie);
   const src = /navbar-user"><img src="(\/api\/avatars\/[a-f0-9]+\.png)"/.exec(page.text)?.[1];
   expect(src).toBeDefined();
   const image = await request(app).get(src!);
@@ -158,9 +158,10 @@ test('an avatar over 1 MB is refused with 413', async () => {
   expect(res.status).toBe(413);
 });
 
-test('password change: at least 10 characters, not the user name, confirmed; then a fresh session', async () => {
+test('password change: at least 10 characters, not the user name, confirmed; then this session goes on and the others end', async () => {
   const app = await appWithUser();
   const cookie = await signedIn(app);
+  const elsewhere = await signedIn(app);
   const post = (body: Record<string, string>) =>
     request(app).post('/en/changePassword').set('Origin', ORIGIN).set('Cookie', cookie).type('form').send(body);
 
@@ -178,7 +179,9 @@ test('password change: at least 10 characters, not the user name, confirmed; the
   const ok = await post({ currentPassword: PASSWORD, newPassword: 'a new passphrase', confirmPassword: 'a new passphrase' });
   expect(ok.status).toBe(303);
   expect(ok.headers.location).toBe('/en/changePassword?saved=password');
-  expect(sessionCookie(ok)).not.toBe(cookie);
+  // This browser stays signed in with the cookie it has; the session signed in elsewhere ends.
+  expect((await request(app).get('/en/profile').set('Cookie', cookie)).status).toBe(200);
+  expect((await request(app).get('/en/profile').set('Cookie', elsewhere)).status).toBe(302);
   const old = await request(app).post('/login').set('Origin', ORIGIN).type('form').send({ identifier: 'pat', password: PASSWORD });
   expect(old.status).toBe(401);
   await signedIn(app, 'a new passphrase');

@@ -52,8 +52,8 @@ function documentedRoutes(doc: OpenApi): string[] {
     .sort();
 }
 
-function apiRouter() {
-  const deps = { db: openDatabase(':memory:'), logger: createLogger('silent') } as unknown as ApiDeps;
+async function apiRouter() {
+  const deps = { db: await openDatabase({ file: ':memory:' }), logger: createLogger('silent') } as unknown as ApiDeps;
   return createApiRouter(deps);
 }
 
@@ -64,8 +64,8 @@ test('docs/openapi.json parses and is an OpenAPI 3 document served at /api', () 
   expect(Object.keys(doc.paths).length).toBeGreaterThan(0);
 });
 
-test('the document has exactly the routes of the built-in API router (method and path)', () => {
-  const implemented = routesOf(apiRouter());
+test('the document has exactly the routes of the built-in API router (method and path)', async () => {
+  const implemented = routesOf(await apiRouter());
   expect(implemented).toContain('POST /login');
   expect(new Set(implemented).size).toBe(implemented.length);
   expect(documentedRoutes(readDocument())).toEqual(implemented);
@@ -79,7 +79,7 @@ test('the app mounts that router at /api', async () => {
   const matches = (path: string) => mounted[0]!.matchers!.some((match) => Boolean(match(path)));
   expect(matches('/api/login')).toBe(true);
   expect(matches('/login')).toBe(false);
-  expect(routesOf(mounted[0]!.handle as unknown as Router)).toEqual(routesOf(apiRouter()));
+  expect(routesOf(mounted[0]!.handle as unknown as Router)).toEqual(routesOf(await apiRouter()));
 });
 
 test('every path parameter is declared, and every declared path parameter is in the path', () => {

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { expect, test } from 'vitest';
-import { createUser } from '../server/api/users.ts';
+import { createUser } from '../server/users/users.ts';
 import { loadConfig } from '../server/config.ts';
 import { serverNodeFlags } from '../scripts/server-flags.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';

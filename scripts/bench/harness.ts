@@ -100,9 +100,9 @@ export function buildApp(): void {
 /** Creates the database in `dataDir` with one user (and, when given, its branding) through the app's own modules. */
 export async function seedUser(dataDir: string, user: { userName: string; password: string; role: Role; color?: string }): Promise<void> {
   const { databaseFile, openDatabase } = await import('../../server/db/index.ts');
-  const { createUser } = await import('../../server/api/users.ts');
+  const { createUser } = await import('../../server/users/users.ts');
   const { embeddedBranding } = await import('../../server/branding/embedded.ts');
-  const db = openDatabase(databaseFile(dataDir));
+  const db = await openDatabase({ url: process.env.DATABASE_URL || undefined, file: databaseFile(dataDir), poolMax: 1 });
   try {
     await createUser(db, {
       userName: user.userName,
@@ -112,9 +112,9 @@ export async function seedUser(dataDir: string, user: { userName: string; passwo
       lastName: 'User',
       email: null,
     });
-    if (user.color) embeddedBranding(db).setBranding(user.userName, { color: user.color });
+    if (user.color) await embeddedBranding(db).setBranding(user.userName, { color: user.color });
   } finally {
-    db.close();
+    await db.close();
   }
 }
 

@@ -2,22 +2,21 @@
 // zod validation at the edge, errors as {error: {code, message, fields?}}. The contract is
 // docs/openapi.json (a test keeps the two in step).
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
-import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ROLES } from '../../shared/user.ts';
 import { isEmailAddress, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, USER_NAME_PATTERN } from '../../shared/validation.ts';
 import type { Logger } from '../logger.ts';
 import { INVALID_CREDENTIALS, type Backend } from '../auth/backend.ts';
-import type { Authority } from '../auth/authority.ts';
+import type { Sessions } from '../auth/sessions.ts';
 import type { CurrentPasswordGuard, LoginGuard } from '../auth/login.ts';
 import type { TokenClaims, TokenVerifier } from '../auth/tokens.ts';
-import type { Db } from '../db/index.ts';
+import { isDatabaseUnavailable, type Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import { HEX_COLOR } from '../../shared/branding.ts';
 import type { embeddedBranding } from '../branding/embedded.ts';
 import type { ContactStore } from '../contact/messages.ts';
-import { AVATAR_FILE, AVATAR_MAX_BYTES, AVATAR_TYPES, UPLOAD_FOLDERS, type ImageUploads } from './avatars.ts';
-import * as users from './users.ts';
+import { AVATAR_FILE, AVATAR_MAX_BYTES, UPLOAD_FOLDERS, type ImageUploads } from '../uploads/images.ts';
+import * as users from '../users/users.ts';
 
 const name = z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH);
 const loginBody = z.object({
@@ -75,13 +74,12 @@ const handle =
 
 export type ApiDeps = {
   db: Db;
-  /** Decides whether a token still counts and who its user is now (auth/authority.ts). */
-  authority: Authority;
+  /** Decides whether a token still counts and who its user is now (auth/sessions.ts). */
+  sessions: Sessions;
   backend: Backend;
   verify: TokenVerifier;
   loginGuard: LoginGuard;
   currentPasswordGuard: CurrentPasswordGuard;
-  dataDir: string;
   logger: Logger;
   branding: ReturnType<typeof embeddedBranding>;
   /** With a CMS, branding is edited there, not here. */
@@ -120,7 +118,7 @@ export function createApiRouter(deps: ApiDeps) {
     } catch {
       throw new ApiError(401, 'unauthorized', 'The token is invalid or expired');
     }
-    const user = deps.authority.userFor(token, claims);
+    const user = await deps.sessions.userForToken(token, claims);
     if (!user) throw new ApiError(401, 'unauthorized', 'The token is invalid or expired');
     res.locals.apiUser = user;
   }
@@ -140,8 +138,10 @@ export function createApiRouter(deps: ApiDeps) {
     json,
     handle(async (req, res) => {
       const body = parse(loginBody, req.body);
-      const token = await deps.loginGuard(req, body.identifier, () => backend.login(body.identifier, body.password));
-      res.json(token);
+      const answer = await deps.loginGuard(req, body.identifier, () => backend.login(body.identifier, body.password));
+      // An API client's token is a session too: logout elsewhere, a disable or a password change end it.
+      await deps.sessions.startForBearer(req, answer.token);
+      res.json(answer);
     }),
   );
 
@@ -185,28 +185,34 @@ export function createApiRouter(deps: ApiDeps) {
 
   // Uploaded images: random names, so they can be cached for good; served with nosniff.
   for (const folder of UPLOAD_FOLDERS) {
-    router.get(`/${folder}/:file`, (req, res, next) => {
-      const file = String(req.params.file);
-      if (!AVATAR_FILE.test(file)) return next(new ApiError(404, 'not_found', `No image ${JSON.stringify(file)}`));
-      const type = AVATAR_TYPES[file.slice(file.lastIndexOf('.') + 1) as keyof typeof AVATAR_TYPES];
-      // Headers given to sendFile apply only when the file is sent: a 404 is not cached.
-      const headers = {
-        'Content-Type': type,
-        'X-Content-Type-Options': 'nosniff',
-        'Cache-Control': 'public, max-age=31536000, immutable',
-        'Content-Security-Policy': "default-src 'none'",
-      };
-      res.sendFile(resolve(deps.dataDir, folder, file), { headers }, (error) => {
-        if (error && !res.headersSent) next(new ApiError(404, 'not_found', `No image ${JSON.stringify(file)}`));
-      });
-    });
+    router.get(
+      `/${folder}/:file`,
+      handle(async (req, res) => {
+        const file = String(req.params.file);
+        const stored = AVATAR_FILE.test(file) ? await deps.uploads.read(`/api/${folder}/${file}`) : null;
+        if (!stored) throw new ApiError(404, 'not_found', `No image ${JSON.stringify(file)}`);
+        res.set({
+          'Content-Type': stored.contentType,
+          'Content-Length': String(stored.data.length),
+          'X-Content-Type-Options': 'nosniff',
+          'Cache-Control': 'public, max-age=31536000, immutable',
+          'Content-Security-Policy': "default-src 'none'",
+        });
+        res.end(stored.data);
+      }),
+    );
   }
 
   // Admin: every route checks the role on the server.
-  router.get('/admin/users', authenticated, requireAdmin, (req, res) => {
-    const query = parse(listQuery, req.query);
-    res.json(users.listUsers(db, query));
-  });
+  router.get(
+    '/admin/users',
+    authenticated,
+    requireAdmin,
+    handle(async (req, res) => {
+      const query = parse(listQuery, req.query);
+      res.json(await users.listUsers(db, query));
+    }),
+  );
 
   router.post(
     '/admin/users',
@@ -233,12 +239,13 @@ export function createApiRouter(deps: ApiDeps) {
       if (target.toLowerCase() === userOf(res).userName.toLowerCase() && (body.disabled === true || (body.role && body.role !== 'ADMIN'))) {
         throw new ApiError(409, 'self_lockout', 'Administrators cannot disable themselves or drop their own ADMIN role');
       }
-      let user = users.findUser(db, target);
+      let user = await users.findUser(db, target);
       if (!user) throw new ApiError(404, 'user_not_found', `No user named ${JSON.stringify(target)}`);
-      db.transaction(() => {
-        if (body.role) user = users.setRole(db, target, body.role);
-        if (body.disabled !== undefined) user = users.setDisabled(db, target, body.disabled);
-      })();
+      if (body.role) user = await users.setRole(db, target, body.role);
+      if (body.disabled !== undefined) user = await users.setDisabled(db, target, body.disabled);
+      // A disabled user's sessions end; a new role is what their sessions see from now on.
+      if (body.disabled === true) await deps.sessions.endAllOf(target);
+      else deps.sessions.forgetUser(target);
       deps.logger.info({ admin: userOf(res).userName, userName: target, ...body }, 'user updated');
       res.json({ user: users.publicUser(user) });
     }),
@@ -253,6 +260,7 @@ export function createApiRouter(deps: ApiDeps) {
       const body = parse(resetPasswordBody, req.body ?? {});
       const password = body.password ?? users.randomPassword();
       const user = await users.setPassword(db, String(req.params.userName), password);
+      await deps.sessions.endAllOf(user.userName);
       deps.logger.info({ admin: userOf(res).userName, userName: user.userName }, 'password reset');
       res.json(body.password ? { user: users.publicUser(user) } : { user: users.publicUser(user), password });
     }),
@@ -264,36 +272,57 @@ export function createApiRouter(deps: ApiDeps) {
     if (!Number.isSafeInteger(id) || id < 1) throw new ApiError(404, 'message_not_found', `No message ${JSON.stringify(String(value))}`);
     return id;
   };
-  const requireMessage = (value: unknown) => {
-    const message = deps.contact.get(messageId(value));
+  const requireMessage = async (value: unknown) => {
+    const message = await deps.contact.get(messageId(value));
     if (!message) throw new ApiError(404, 'message_not_found', `No message ${JSON.stringify(String(value))}`);
     return message;
   };
-  router.get('/admin/messages', authenticated, requireAdmin, (req, res) => {
-    const query = parse(messagesQuery, req.query);
-    res.json(deps.contact.list({ page: query.page, pageSize: query.pageSize, unread: query.unread === 'true' }));
-  });
-  router.get('/admin/messages/:id', authenticated, requireAdmin, (req, res) => {
-    res.json({ message: requireMessage(req.params.id) });
-  });
-  router.patch('/admin/messages/:id', authenticated, requireAdmin, json, (req, res) => {
-    const message = requireMessage(req.params.id);
-    const body = parse(messageUpdateBody, req.body);
-    res.json({ message: deps.contact.setRead(message.id, body.read) });
-  });
-  router.delete('/admin/messages/:id', authenticated, requireAdmin, (req, res) => {
-    const message = requireMessage(req.params.id);
-    deps.contact.remove(message.id);
-    deps.logger.info({ admin: userOf(res).userName, messageId: message.id }, 'contact message deleted');
-    res.status(204).end();
-  });
+  router.get(
+    '/admin/messages',
+    authenticated,
+    requireAdmin,
+    handle(async (req, res) => {
+      const query = parse(messagesQuery, req.query);
+      res.json(await deps.contact.list({ page: query.page, pageSize: query.pageSize, unread: query.unread === 'true' }));
+    }),
+  );
+  router.get(
+    '/admin/messages/:id',
+    authenticated,
+    requireAdmin,
+    handle(async (req, res) => {
+      res.json({ message: await requireMessage(req.params.id) });
+    }),
+  );
+  router.patch(
+    '/admin/messages/:id',
+    authenticated,
+    requireAdmin,
+    json,
+    handle(async (req, res) => {
+      const message = await requireMessage(req.params.id);
+      const body = parse(messageUpdateBody, req.body);
+      res.json({ message: await deps.contact.setRead(message.id, body.read) });
+    }),
+  );
+  router.delete(
+    '/admin/messages/:id',
+    authenticated,
+    requireAdmin,
+    handle(async (req, res) => {
+      const message = await requireMessage(req.params.id);
+      await deps.contact.remove(message.id);
+      deps.logger.info({ admin: userOf(res).userName, messageId: message.id }, 'contact message deleted');
+      res.status(204).end();
+    }),
+  );
 
   // Branding of CLI and ORG users (embedded mode; with a CMS it is edited there).
-  const requireBrandable = (userName: string) => {
+  const requireBrandable = async (userName: string) => {
     if (deps.brandingInCms) {
       throw new ApiError(409, 'branding_in_cms', 'Branding is managed in the CMS (the {username}-customs collections), not here');
     }
-    const user = users.findUser(db, userName);
+    const user = await users.findUser(db, userName);
     if (!user) throw new ApiError(404, 'user_not_found', `No user named ${JSON.stringify(userName)}`);
     if (user.role !== 'CLI' && user.role !== 'ORG') {
       throw new ApiError(409, 'not_brandable', `Branding applies to CLI and ORG users; ${user.userName} is ${user.role}`);
@@ -305,7 +334,7 @@ export function createApiRouter(deps: ApiDeps) {
     authenticated,
     requireAdmin,
     handle(async (req, res) => {
-      const user = requireBrandable(String(req.params.userName));
+      const user = await requireBrandable(String(req.params.userName));
       res.json({ userName: user.userName, branding: await deps.branding.getBranding(user.userName) });
     }),
   );
@@ -315,9 +344,9 @@ export function createApiRouter(deps: ApiDeps) {
     requireAdmin,
     json,
     handle(async (req, res) => {
-      const user = requireBrandable(String(req.params.userName));
+      const user = await requireBrandable(String(req.params.userName));
       const body = parse(brandingBody, req.body);
-      const branding = deps.branding.setBranding(user.userName, { color: body.color });
+      const branding = await deps.branding.setBranding(user.userName, { color: body.color });
       deps.logger.info({ admin: userOf(res).userName, userName: user.userName, color: body.color }, 'branding updated');
       res.json({ userName: user.userName, branding });
     }),
@@ -328,14 +357,14 @@ export function createApiRouter(deps: ApiDeps) {
     requireAdmin,
     express.raw({ type: () => true, limit: AVATAR_MAX_BYTES }),
     handle(async (req, res) => {
-      const user = requireBrandable(String(req.params.userName));
+      const user = await requireBrandable(String(req.params.userName));
       const image = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const logo = await deps.uploads.save('branding-logos', image, {
         owner: user.userName,
         uploader: userOf(res).userName,
         replacing: (await deps.branding.getBranding(user.userName))?.logo ?? null,
       });
-      const { branding, previous } = deps.branding.replaceLogo(user.userName, logo);
+      const { branding, previous } = await deps.branding.replaceLogo(user.userName, logo);
       await deps.uploads.remove(previous);
       deps.logger.info({ admin: userOf(res).userName, userName: user.userName }, 'branding logo updated');
       res.json({ userName: user.userName, branding });
@@ -346,8 +375,8 @@ export function createApiRouter(deps: ApiDeps) {
     authenticated,
     requireAdmin,
     handle(async (req, res) => {
-      const user = requireBrandable(String(req.params.userName));
-      const { branding, previous } = deps.branding.replaceLogo(user.userName, null);
+      const user = await requireBrandable(String(req.params.userName));
+      const { branding, previous } = await deps.branding.replaceLogo(user.userName, null);
       await deps.uploads.remove(previous);
       res.json({ userName: user.userName, branding });
     }),
@@ -370,6 +399,9 @@ export function createApiRouter(deps: ApiDeps) {
       (error as { status: number }).status < 500
     ) {
       apiError = new ApiError((error as { status: number }).status, 'bad_request', 'The request could not be read');
+    } else if (isDatabaseUnavailable(error)) {
+      deps.logger.warn({ err: error }, 'database unavailable: 503');
+      apiError = new ApiError(503, 'database_unavailable', 'The database is not available: try again in a moment');
     } else {
       deps.logger.error({ err: error }, 'API request failed');
       apiError = new ApiError(500, 'internal', 'Internal error');

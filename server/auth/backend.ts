@@ -5,10 +5,10 @@ import type { UserList } from '../../shared/page-data.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
-import * as users from '../api/users.ts';
-import type { ImageUploads } from '../api/avatars.ts';
-import type { Authority } from './authority.ts';
-import { signToken, type TokenClaims, type TokenVerifier } from './tokens.ts';
+import * as users from '../users/users.ts';
+import type { ImageUploads } from '../uploads/images.ts';
+import type { Sessions } from './sessions.ts';
+import { newSessionId, signToken, type TokenClaims, type TokenVerifier } from './tokens.ts';
 
 export type Backend = {
   login(identifier: string, password: string): Promise<{ token: string }>;
@@ -29,7 +29,7 @@ export const WRONG_CURRENT_PASSWORD = users.WRONG_CURRENT_PASSWORD;
 
 export type EmbeddedDeps = {
   db: Db;
-  authority: Authority;
+  sessions: Sessions;
   key: Uint8Array;
   ttlMinutes: number;
   verify: TokenVerifier;
@@ -45,24 +45,37 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
     } catch {
       throw new ApiError(401, 'unauthorized', 'The token is missing, invalid or expired');
     }
-    const user = deps.authority.userFor(token, claims);
+    const user = await deps.sessions.userForToken(token, claims);
     if (!user) throw new ApiError(401, 'unauthorized', 'The token is missing, invalid or expired');
     return user;
   }
-  const issue = (user: users.User) => signToken(users.sessionUserOf(user), deps.key, deps.ttlMinutes);
+  const issue = (user: users.User, sessionId: string) => signToken(users.sessionUserOf(user), deps.key, deps.ttlMinutes, sessionId);
+  /**
+   * A fresh token of the same session (its claims follow the change; the old one stays valid as
+   * long as the session): the row keeps the newest, for the browser's requests.
+   */
+  async function reissue(token: string, user: users.User): Promise<string> {
+    const { sid } = await deps.verify(token);
+    const fresh = await issue(user, sid ?? newSessionId());
+    await deps.sessions.replaceToken(token, fresh);
+    // What this process kept of the user's sessions shows the change at once.
+    deps.sessions.forgetUser(user.userName);
+    return fresh;
+  }
 
   return {
     async login(identifier, password) {
       const user = await users.authenticate(db, identifier, password);
       if (!user) throw new ApiError(401, INVALID_CREDENTIALS, 'Incorrect user name or password');
-      return { token: await issue(user) };
+      // The token names the session it will be: the caller makes the row (auth/sessions.ts).
+      return { token: await issue(user, newSessionId()) };
     },
     async me(token) {
       return users.sessionUserOf(await currentUser(token));
     },
     async updateProfile(token, changes) {
-      const user = users.updateProfile(db, (await currentUser(token)).userName, changes);
-      return { token: await issue(user), user: users.sessionUserOf(user) };
+      const user = await users.updateProfile(db, (await currentUser(token)).userName, changes);
+      return { token: await reissue(token, user), user: users.sessionUserOf(user) };
     },
     async setAvatar(token, image) {
       const current = await currentUser(token);
@@ -71,19 +84,22 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
         uploader: current.userName,
         replacing: current.avatar,
       });
-      let replaced: ReturnType<typeof users.replaceAvatar>;
+      let replaced: Awaited<ReturnType<typeof users.replaceAvatar>>;
       try {
-        replaced = users.replaceAvatar(db, current.userName, url);
+        replaced = await users.replaceAvatar(db, current.userName, url);
       } catch (error) {
         await deps.uploads.remove(url);
         throw error;
       }
       await deps.uploads.remove(replaced.previous);
-      return { token: await issue(replaced.user), user: users.sessionUserOf(replaced.user) };
+      return { token: await reissue(token, replaced.user), user: users.sessionUserOf(replaced.user) };
     },
     async changePassword(token, currentPassword, newPassword) {
       const user = await users.changePassword(db, (await currentUser(token)).userName, currentPassword, newPassword);
-      return { token: await issue(user) };
+      // The user's other sessions end; this one goes on with a token dated after the change.
+      const fresh = await reissue(token, user);
+      await deps.sessions.endOthersOf(user.userName, fresh);
+      return { token: fresh };
     },
     async checkPassword(token, password) {
       await users.verifyCurrentPassword(db, (await currentUser(token)).userName, password);

@@ -6,26 +6,25 @@ import { z } from 'zod';
 import { safeRedirectPath } from '../../shared/safe-path.ts';
 import type { FormResponse, FormState } from '../../shared/page-data.ts';
 import { routePath, type Route, type RouteForm } from '../../shared/routes.ts';
-import { confinedArea, type SessionUser } from '../../shared/user.ts';
+import { confinedArea } from '../../shared/user.ts';
 import { contactProblems, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, passwordProblem } from '../../shared/validation.ts';
 import { MIN_FILL_MS, type FormTokens } from '../contact/form-token.ts';
 import type { ContactMessage, ContactStore } from '../contact/messages.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
-import { AVATAR_MAX_BYTES } from '../api/avatars.ts';
+import { AVATAR_MAX_BYTES } from '../uploads/images.ts';
 import type { Backend } from './backend.ts';
 import type { CurrentPasswordGuard, LoginGuard } from './login.ts';
-import { clearSession, takeRememberedPath, writeSession, type Session, type SessionCodec } from './session.ts';
-import type { TokenVerifier } from './tokens.ts';
+import { takeRememberedPath, type Session } from './session.ts';
+import type { Sessions } from './sessions.ts';
 
 export type FormDeps = {
   backend: Backend;
-  codec: SessionCodec;
-  verify: TokenVerifier;
+  /** Sign-in makes a session, logout ends it, a fresh token from the API is kept in it. */
+  sessions: Sessions;
   loginGuard: LoginGuard;
   currentPasswordGuard: CurrentPasswordGuard;
-  tokenTtlMinutes: number;
   logger: Logger;
   contact: {
     store: ContactStore;
@@ -34,8 +33,6 @@ export type FormDeps = {
     tokens: FormTokens;
     notify: ((message: ContactMessage) => void) | null;
   };
-  /** Ends the session's token on the server too (built-in API), so that a copied cookie stops working. */
-  endSession?: (session: Session) => void;
   /** Renders the page at req.originalUrl with a form state and a status (no-JS error path). */
   renderWithForm: (req: Request, res: Response, form: FormState, status: number) => Promise<void>;
 };
@@ -81,24 +78,6 @@ function stringValues(body: unknown, keys: string[]): Record<string, string> {
   const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   for (const key of keys) if (typeof record[key] === 'string') values[key] = (record[key] as string).slice(0, 300);
   return values;
-}
-
-export async function sessionFromToken(token: string, verify: TokenVerifier, ttlMinutes: number): Promise<Session> {
-  let claims;
-  try {
-    claims = await verify(token);
-  } catch (error) {
-    throw new ApiError(502, 'bad_token', 'The API answered with a token this site cannot read', undefined, { cause: error });
-  }
-  const user: SessionUser = {
-    name: claims.name,
-    lastName: claims.lastName,
-    userName: claims.userName,
-    role: claims.role,
-    avatar: claims.avatar,
-    scope: claims.scope,
-  };
-  return { token, user, exp: claims.exp ?? Math.floor(Date.now() / 1000) + ttlMinutes * 60 };
 }
 
 export function createFormHandlers(deps: FormDeps) {
@@ -153,8 +132,7 @@ export function createFormHandlers(deps: FormDeps) {
     const { identifier, password } = parsed.data;
     try {
       const { token } = await deps.loginGuard(req, identifier, () => deps.backend.login(identifier, password));
-      const session = await sessionFromToken(token, deps.verify, deps.tokenTtlMinutes);
-      await writeSession(req, res, deps.codec, session);
+      const session = await deps.sessions.start(req, res, token);
       // seed-spec §5: back to the remembered path only when it is a safe local path.
       const target = safeRedirectPath(takeRememberedPath(req, res), roleHome(session.user.role, route));
       deps.logger.info({ userName: session.user.userName }, 'signed in');
@@ -183,7 +161,7 @@ export function createFormHandlers(deps: FormDeps) {
         }
         answer = await deps.backend.updateProfile(session.token, parsed.data);
       }
-      await writeSession(req, res, deps.codec, await sessionFromToken(answer.token, deps.verify, deps.tokenTtlMinutes));
+      await deps.sessions.refresh(session, answer.token);
       redirectAfterPost(req, res, `${routePath('profile', route)}?saved=${isImage ? 'avatar' : 'profile'}`, isImage ? 'avatar' : 'profile');
     } catch (error) {
       await failWith(req, res, isImage ? 'avatar' : 'profile', error, values);
@@ -211,7 +189,7 @@ export function createFormHandlers(deps: FormDeps) {
         await deps.backend.checkPassword(session.token, currentPassword);
         throw new ApiError(422, 'invalid_password', 'Check the highlighted fields', fields);
       });
-      await writeSession(req, res, deps.codec, await sessionFromToken(token, deps.verify, deps.tokenTtlMinutes));
+      await deps.sessions.refresh(session, token);
       redirectAfterPost(req, res, `${routePath('changePassword', route)}?saved=password`, 'password');
     } catch (error) {
       await failWith(req, res, 'changePassword', error, {});
@@ -260,7 +238,7 @@ export function createFormHandlers(deps: FormDeps) {
       });
     }
     const ipKey = `contact:ip:${req.ip ?? 'unknown'}`;
-    const wait = deps.contact.limiter.retryAfter(ipKey, deps.contact.maxPerIp);
+    const wait = await deps.contact.limiter.retryAfter(ipKey, deps.contact.maxPerIp);
     if (wait > 0) {
       return fail(req, res, 429, {
         form: 'contact',
@@ -268,9 +246,9 @@ export function createFormHandlers(deps: FormDeps) {
         error: { code: 'too_many_messages', message: `Too many messages: try again in ${wait} seconds`, retryAfter: wait },
       });
     }
-    deps.contact.limiter.hit(ipKey);
+    await deps.contact.limiter.hit(ipKey);
     // Committed before the answer: a crash right after the "sent" loses nothing.
-    const message = deps.contact.store.addOnce(
+    const message = await deps.contact.store.addOnce(
       String(body.formToken),
       {
         name: input.name.trim(),
@@ -318,10 +296,13 @@ export function createFormHandlers(deps: FormDeps) {
 
   const avatarBody = express.raw({ type: (req) => (req.headers['content-type'] ?? '').startsWith('image/'), limit: AVATAR_MAX_BYTES });
 
-  const logout: RequestHandler = (req, res) => {
-    const session = res.locals.session;
-    if (session) deps.endSession?.(session);
-    clearSession(req, res);
+  const logout: RequestHandler = async (req, res, next) => {
+    try {
+      // The row goes: a copy of the cookie is refused from now on, on every instance.
+      await deps.sessions.end(req, res, res.locals.session);
+    } catch (error) {
+      return next(error);
+    }
     const locale = req.path.startsWith('/en/') ? 'en' : req.path.startsWith('/es/') ? 'es' : null;
     const to = routePath('index', locale ? { locale, prefixed: true } : { locale: 'es', prefixed: false });
     redirectAfterPost(req, res, to);

@@ -37,21 +37,26 @@ const ipKey = (req: Request) => `password:ip:${req.ip ?? 'unknown'}`;
  * Counts one attempt on each key, or none: when a key is full, what was counted is taken back
  * and the answer is 429 with the longest wait of the keys that refuse.
  */
-function takeAll(limiter: RateLimiter, limits: [key: string, max: number][]): string[] {
+async function takeAll(limiter: RateLimiter, limits: [key: string, max: number][]): Promise<string[]> {
   const taken: string[] = [];
   for (const [key, max] of limits) {
-    if (limiter.take(key, max) > 0) {
-      for (const counted of taken) limiter.release(counted);
-      throw new TooManyAttemptsError(Math.max(...limits.map(([k, m]) => limiter.retryAfter(k, m)), 1));
+    if ((await limiter.take(key, max)) > 0) {
+      await releaseAll(limiter, taken);
+      const waits = await Promise.all(limits.map(([k, m]) => limiter.retryAfter(k, m)));
+      throw new TooManyAttemptsError(Math.max(...waits, 1));
     }
     taken.push(key);
   }
   return taken;
 }
 
+async function releaseAll(limiter: RateLimiter, keys: string[]): Promise<void> {
+  for (const key of keys) await limiter.release(key);
+}
+
 /**
- * Runs the attempt with its keys counted up front (synchronously, before the slow password
- * check, so that parallel guesses cannot all pass the limits). A failure keeps them counted;
+ * Runs the attempt with its keys counted up front (each by one atomic statement, before the slow
+ * password check, so that parallel guesses cannot all pass the limits). A failure keeps them counted;
  * anything else (success, an upstream error, a refused new password) takes them back.
  */
 async function counted<T>(
@@ -59,15 +64,15 @@ async function counted<T>(
   taken: string[],
   isFailure: (error: unknown) => boolean,
   attempt: () => Promise<T>,
-  onSuccess: () => void,
+  onSuccess: () => Promise<void>,
 ): Promise<T> {
   try {
     const result = await attempt();
-    for (const key of taken) limiter.release(key);
-    onSuccess();
+    await releaseAll(limiter, taken);
+    await onSuccess();
     return result;
   } catch (error) {
-    if (!isFailure(error)) for (const key of taken) limiter.release(key);
+    if (!isFailure(error)) await releaseAll(limiter, taken);
     throw error;
   }
 }
@@ -89,27 +94,25 @@ export function createLoginGuard(limiter: RateLimiter, limits: PasswordLimits): 
     const identifierIpKey = `login:identifier-ip:${JSON.stringify([id, req.ip ?? 'unknown'])}`;
     const identifierKey = `login:identifier:${id}`;
     const paceKey = `login:pace:${id}`;
-    const taken = takeAll(limiter, [
+    const taken = await takeAll(limiter, [
       [ipKey(req), limits.perIp],
       [identifierIpKey, limits.perIdentifierIp],
     ]);
     // Under the slow-down threshold the failure is counted; past it, the attempt needs the pace's
     // one slot (and is not counted: the window's end stays where the first failure put it). The
     // slot is spent by whatever attempt it lets through, a success included.
-    if (limiter.take(identifierKey, limits.slowdownAfter) === 0) taken.push(identifierKey);
+    if ((await limiter.take(identifierKey, limits.slowdownAfter)) === 0) taken.push(identifierKey);
     else {
-      const wait = limiter.take(paceKey, 1, limits.slowdownSeconds * 1000);
+      const wait = await limiter.take(paceKey, 1, limits.slowdownSeconds * 1000);
       if (wait > 0) {
-        for (const key of taken) limiter.release(key);
+        await releaseAll(limiter, taken);
         // The pace never outlasts the window that started it.
-        throw new TooManyAttemptsError(Math.min(wait, limiter.retryAfter(identifierKey, limits.slowdownAfter) || wait));
+        throw new TooManyAttemptsError(Math.min(wait, (await limiter.retryAfter(identifierKey, limits.slowdownAfter)) || wait));
       }
     }
-    return counted(limiter, taken, isCode(INVALID_CREDENTIALS), attempt, () => {
-      // This address knows the password: its guesses on this identifier start over. The
-      // identifier's own count stays: an attacker elsewhere must not get a fresh budget from it.
-      limiter.reset(identifierIpKey);
-    });
+    // On success this address knows the password: its guesses on this identifier start over. The
+    // identifier's own count stays: an attacker elsewhere must not get a fresh budget from it.
+    return counted(limiter, taken, isCode(INVALID_CREDENTIALS), attempt, () => limiter.reset(identifierIpKey));
   };
 }
 
@@ -121,7 +124,7 @@ export function createLoginGuard(limiter: RateLimiter, limits: PasswordLimits): 
 export function createCurrentPasswordGuard(limiter: RateLimiter, limits: PasswordLimits): CurrentPasswordGuard {
   return async (req, userName, attempt) => {
     const accountKey = `password-change:account:${userName.toLowerCase()}`;
-    const taken = takeAll(limiter, [
+    const taken = await takeAll(limiter, [
       [ipKey(req), limits.perIp],
       [accountKey, limits.perAccountPasswordChange],
     ]);

@@ -1,85 +1,91 @@
 // Fixed-window counters in the database, so every worker process shares them (issue 7). A
 // window starts with the first attempt a key counts and ends at a time fixed then: later
 // attempts, counted or refused, never extend it (docs/decisions/009-login-limits.md).
+import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 
 export type RateLimiter = {
   /** Seconds until the key may try again, or 0 when it is under `max`. Counts nothing. */
-  retryAfter(key: string, max: number): number;
+  retryAfter(key: string, max: number): Promise<number>;
   /** Counts one attempt for the key. */
-  hit(key: string): void;
+  hit(key: string): Promise<void>;
   /**
    * Counts one attempt for the key if its window holds fewer than `max`, in one atomic statement
    * (parallel attempts, in any process, cannot all pass): 0 when counted, else the seconds until
    * the window ends, and nothing is counted. `windowMs` overrides the limiter's window.
    */
-  take(key: string, max: number, windowMs?: number): number;
-  reset(key: string): void;
+  take(key: string, max: number, windowMs?: number): Promise<number>;
+  reset(key: string): Promise<void>;
   /** Takes back one hit (an attempt counted up front that turned out not to be a failure). */
-  release(key: string): void;
+  release(key: string): Promise<void>;
 };
 
 // Read at every call (not captured once), so that a test can move the clock with a fake Date.
 const systemNow = () => Date.now();
 
 export function createRateLimiter(db: Db, windowMs: number, now: () => number = systemNow): RateLimiter {
-  const read = db.prepare<[string], { count: number; reset_at: number }>('SELECT count, reset_at FROM rate_limits WHERE key = ?');
-  const upsert = db.prepare(
-    `INSERT INTO rate_limits (key, count, reset_at) VALUES (@key, 1, @resetAt)
-     ON CONFLICT (key) DO UPDATE SET
-       count = CASE WHEN reset_at <= @now THEN 1 ELSE count + 1 END,
-       reset_at = CASE WHEN reset_at <= @now THEN @resetAt ELSE reset_at END`,
-  );
-  // The same upsert, but a full window is left untouched: then no row is returned. Plain SQL
-  // (INSERT … ON CONFLICT … DO UPDATE … WHERE … RETURNING) that PostgreSQL runs as well.
-  const takeOne = db.prepare<{ key: string; now: number; resetAt: number; max: number }, { count: number }>(
-    `INSERT INTO rate_limits (key, count, reset_at) VALUES (@key, 1, @resetAt)
-     ON CONFLICT (key) DO UPDATE SET
-       count = CASE WHEN reset_at <= @now THEN 1 ELSE count + 1 END,
-       reset_at = CASE WHEN reset_at <= @now THEN @resetAt ELSE reset_at END
-     WHERE reset_at <= @now OR count < @max
-     RETURNING count`,
-  );
-  const remove = db.prepare('DELETE FROM rate_limits WHERE key = ?');
-  const decrement = db.prepare('UPDATE rate_limits SET count = MAX(count - 1, 0) WHERE key = ?');
-  const prune = db.prepare('DELETE FROM rate_limits WHERE reset_at <= ?');
+  const { k } = db;
   let lastPrune = 0;
 
-  function wait(key: string, max: number, t: number): number {
-    const row = read.get(key);
-    if (!row || row.reset_at <= t || row.count < max) return 0;
-    return Math.max(1, Math.ceil((row.reset_at - t) / 1000));
+  async function wait(key: string, max: number, t: number): Promise<number> {
+    const row = await k.selectFrom('rate_limits').select(['count', 'reset_at']).where('key', '=', key).executeTakeFirst();
+    if (!row || Number(row.reset_at) <= t || row.count < max) return 0;
+    return Math.max(1, Math.ceil((Number(row.reset_at) - t) / 1000));
   }
-  function pruneNowAndThen(t: number) {
+  async function pruneNowAndThen(t: number) {
     if (t - lastPrune > windowMs) {
       lastPrune = t;
-      prune.run(t);
+      await k.deleteFrom('rate_limits').where('reset_at', '<=', t).execute();
     }
+  }
+  /**
+   * One statement on both engines (INSERT … ON CONFLICT … DO UPDATE … [WHERE] RETURNING): a new
+   * window when the old one ended, else one more in it; with `max`, a full window is left as
+   * it is and nothing is returned.
+   */
+  function upsert(key: string, t: number, window: number, max?: number) {
+    return k
+      .insertInto('rate_limits')
+      .values({ key, count: 1, reset_at: t + window })
+      .onConflict((oc) => {
+        const update = oc.column('key').doUpdateSet({
+          count: sql`CASE WHEN rate_limits.reset_at <= ${t} THEN 1 ELSE rate_limits.count + 1 END`,
+          reset_at: sql`CASE WHEN rate_limits.reset_at <= ${t} THEN ${t + window} ELSE rate_limits.reset_at END`,
+        });
+        return max === undefined
+          ? update
+          : update.where((eb) => eb.or([eb('rate_limits.reset_at', '<=', t), eb('rate_limits.count', '<', max)]));
+      })
+      .returning('count');
   }
 
   return {
     retryAfter(key, max) {
       return wait(key, max, now());
     },
-    hit(key) {
+    async hit(key) {
       const t = now();
-      upsert.run({ key, now: t, resetAt: t + windowMs });
-      pruneNowAndThen(t);
+      await upsert(key, t, windowMs).execute();
+      await pruneNowAndThen(t);
     },
-    take(key, max, window = windowMs) {
+    async take(key, max, window = windowMs) {
       const t = now();
-      const counted = takeOne.get({ key, now: t, resetAt: t + window, max });
-      pruneNowAndThen(t);
+      const counted = await upsert(key, t, window, max).executeTakeFirst();
+      await pruneNowAndThen(t);
       if (counted) return 0;
       // Refused: the window was full. Its end, read after the fact (at least 1 s: a window that
       // ended in between is still answered with a wait rather than 0, which means "counted").
-      return Math.max(1, wait(key, max, t));
+      return Math.max(1, await wait(key, max, t));
     },
-    reset(key) {
-      remove.run(key);
+    async reset(key) {
+      await k.deleteFrom('rate_limits').where('key', '=', key).execute();
     },
-    release(key) {
-      decrement.run(key);
+    async release(key) {
+      await k
+        .updateTable('rate_limits')
+        .set({ count: sql`CASE WHEN count > 0 THEN count - 1 ELSE 0 END` })
+        .where('key', '=', key)
+        .execute();
     },
   };
 }

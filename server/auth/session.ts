@@ -1,6 +1,7 @@
-// The session (DESIGN.md §3): cookie `auth._token.local`, sealed with SESSION_SECRET by
-// authenticated encryption (JWE, dir + A256GCM), carrying the API's Bearer token and the user
-// claims; it expires with the token. The browser can neither read nor forge it.
+// The session cookie (DESIGN.md §3): `auth._token.local`, sealed with SESSION_SECRET by
+// authenticated encryption (JWE, dir + A256GCM). It carries only the id of the session's row
+// (auth/sessions.ts) and its expiry: the browser can neither read nor forge it, and everything
+// else about the session — whose it is, its token — stays on the server.
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import { EncryptJWT, jwtDecrypt } from 'jose';
 import { hkdfSync } from 'node:crypto';
@@ -14,64 +15,51 @@ import {
 } from '../../shared/constants.ts';
 import type { SessionUser } from '../../shared/user.ts';
 
-export type Session = { token: string; user: SessionUser; /** seconds since epoch */ exp: number };
+/** A signed-in request's session: its row's id, the API token it holds, the user as they are now. */
+export type Session = { id: string; token: string; user: SessionUser; /** seconds since epoch */ exp: number };
 
-const sessionSchema = z.object({
-  token: z.string().min(1),
-  user: z.object({
-    name: z.string(),
-    lastName: z.string(),
-    userName: z.string().min(1),
-    role: z.string().min(1),
-    avatar: z.string().nullable(),
-    scope: z.array(z.string()),
-  }),
-});
+/** What the cookie holds. */
+export type SessionCookie = { id: string; exp: number };
+
+const cookieSchema = z.object({ sid: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });
 
 /** How long the remembered path of a visitor sent to login lives. */
 const REDIRECT_COOKIE_MAX_AGE_MS = 10 * 60 * 1000;
 
 export type SessionCodec = {
-  seal(session: Session): Promise<string>;
-  unseal(value: string): Promise<Session | null>;
+  seal(cookie: SessionCookie): Promise<string>;
+  unseal(value: string): Promise<SessionCookie | null>;
 };
 
 /** How many opened cookies are remembered (see unseal). */
 const OPENED_CACHE_SIZE = 10_000;
 
-function frozen(session: Session): Session {
-  Object.freeze(session.user.scope);
-  Object.freeze(session.user);
-  return Object.freeze(session);
-}
-
 export function createSessionCodec(secret: string): SessionCodec {
-  const key = new Uint8Array(hkdfSync('sha256', secret, 'the-product', 'session cookie v1', 32));
+  const key = new Uint8Array(hkdfSync('sha256', secret, 'the-product', 'session cookie v2', 32));
   // Decrypting a cookie costs more than the rest of a page served from the render cache. A
-  // cookie is authenticated ciphertext: the same text always opens to the same session, so
-  // sessions already opened are kept by their cookie text (frozen, least recently used out)
-  // and only their expiry is checked again.
-  const opened = new Map<string, Session>();
-  const remember = (value: string, session: Session) => {
+  // cookie is authenticated ciphertext: the same text always opens to the same id, so cookies
+  // already opened are kept by their text (least recently used out); only expiry is checked again.
+  const opened = new Map<string, SessionCookie>();
+  const remember = (value: string, cookie: SessionCookie) => {
     if (opened.size >= OPENED_CACHE_SIZE) opened.delete(opened.keys().next().value!);
-    opened.set(value, session);
+    opened.set(value, cookie);
   };
-  const open = async (value: string): Promise<Session | null> => {
+  const open = async (value: string): Promise<SessionCookie | null> => {
     try {
       const { payload } = await jwtDecrypt(value, key, { contentEncryptionAlgorithms: ['A256GCM'], keyManagementAlgorithms: ['dir'] });
-      const parsed = sessionSchema.safeParse(payload);
+      const parsed = cookieSchema.safeParse(payload);
       if (!parsed.success || typeof payload.exp !== 'number') return null;
-      return frozen({ ...parsed.data, exp: payload.exp });
+      return Object.freeze({ id: parsed.data.sid, exp: payload.exp });
     } catch {
       return null; // tampered, expired or sealed with another secret: signed out
     }
   };
   return {
-    async seal(session) {
-      return new EncryptJWT({ token: session.token, user: session.user })
+    async seal(cookie) {
+      return new EncryptJWT({ sid: cookie.id })
         .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
         .setIssuedAt()
-        .setExpirationTime(session.exp)
+        .setExpirationTime(cookie.exp)
         .encrypt(key);
     },
     async unseal(value) {
@@ -82,9 +70,9 @@ export function createSessionCodec(secret: string): SessionCodec {
         opened.set(value, known);
         return known;
       }
-      const session = await open(value);
-      if (session) remember(value, session);
-      return session;
+      const cookie = await open(value);
+      if (cookie) remember(value, cookie);
+      return cookie;
     },
   };
 }
@@ -93,9 +81,9 @@ function baseCookie(req: Request): CookieOptions {
   return { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' };
 }
 
-export async function writeSession(req: Request, res: Response, codec: SessionCodec, session: Session): Promise<void> {
-  const maxAge = Math.max(0, session.exp * 1000 - Date.now());
-  res.cookie(AUTH_TOKEN_COOKIE, await codec.seal(session), { ...baseCookie(req), maxAge });
+export async function writeSessionCookie(req: Request, res: Response, codec: SessionCodec, cookie: SessionCookie): Promise<void> {
+  const maxAge = Math.max(0, cookie.exp * 1000 - Date.now());
+  res.cookie(AUTH_TOKEN_COOKIE, await codec.seal(cookie), { ...baseCookie(req), maxAge });
   res.cookie(AUTH_STRATEGY_COOKIE, AUTH_STRATEGY, { ...baseCookie(req), maxAge });
   res.clearCookie(AUTH_REFRESH_TOKEN_COOKIE, baseCookie(req));
 }
@@ -121,22 +109,24 @@ declare module 'express-serve-static-core' {
 }
 
 /**
- * Reads the session cookie into res.locals.session; a bad or expired one is cleared. With
- * `current` (the built-in API's authority), the session is also checked against the user as
- * they are now and carries their current role and name; one that no longer counts (user
- * disabled or gone, password changed, logged out) is cleared like an expired one.
+ * Reads the session cookie into res.locals.session: the row it names, as it is now (`current`,
+ * auth/sessions.ts). A bad, expired or ended one is cleared.
  */
-export function sessionMiddleware(codec: SessionCodec, current?: (session: Session) => Session | null): RequestHandler {
+export function sessionMiddleware(codec: SessionCodec, current: (id: string) => Promise<Session | null>): RequestHandler {
   return async (req, res, next) => {
     const value: unknown = (req.cookies as Record<string, unknown>)[AUTH_TOKEN_COOKIE];
     if (typeof value !== 'string' || value === '') {
       res.locals.session = null;
       return next();
     }
-    const opened = await codec.unseal(value);
-    const session = opened && current ? current(opened) : opened;
-    if (!session) clearSession(req, res);
-    res.locals.session = session;
-    next();
+    try {
+      const cookie = await codec.unseal(value);
+      const session = cookie ? await current(cookie.id) : null;
+      if (!session) clearSession(req, res);
+      res.locals.session = session;
+      next();
+    } catch (error) {
+      next(error);
+    }
   };
 }

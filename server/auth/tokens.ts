@@ -1,5 +1,6 @@
 // The API's tokens: HS256 JWTs (jose) carrying the user claims of seed-spec §3.
 import { jwtVerify, SignJWT, decodeJwt, createRemoteJWKSet, type JWTPayload } from 'jose';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { SessionUser } from '../../shared/user.ts';
 
@@ -14,34 +15,47 @@ const claimsSchema = z.object({
   scope: z.array(z.string()).default([]),
   exp: z.number().int().optional(),
   iat: z.number().int().optional(),
+  sid: z.string().optional(),
 });
 
-export type TokenClaims = SessionUser & { exp?: number; iat?: number };
+/** `sid`: the server-side session a built-in API token belongs to (auth/sessions.ts). */
+export type TokenClaims = SessionUser & { exp?: number; iat?: number; sid?: string };
 
 export function keyFromSecret(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 
-export async function signToken(user: SessionUser, key: Uint8Array, ttlMinutes: number): Promise<string> {
-  return new SignJWT({
-    name: user.name,
-    lastName: user.lastName,
-    userName: user.userName,
-    role: user.role,
-    avatar: user.avatar,
-    scope: user.scope,
-  })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(user.userName)
-    .setIssuer(TOKEN_ISSUER)
-    .setIssuedAt()
-    .setExpirationTime(`${ttlMinutes}m`)
-    .sign(key);
+/** A token of the built-in API for the session `sessionId` (every token of one session carries its id). */
+export async function signToken(user: SessionUser, key: Uint8Array, ttlMinutes: number, sessionId: string): Promise<string> {
+  return (
+    new SignJWT({
+      name: user.name,
+      lastName: user.lastName,
+      userName: user.userName,
+      role: user.role,
+      avatar: user.avatar,
+      scope: user.scope,
+      sid: sessionId,
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.userName)
+      .setIssuer(TOKEN_ISSUER)
+      .setIssuedAt()
+      // Unique per token: two sign-ins in the same second are two sessions, each with its own token.
+      .setJti(randomUUID())
+      .setExpirationTime(`${ttlMinutes}m`)
+      .sign(key)
+  );
 }
 
 function toClaims(payload: JWTPayload): TokenClaims {
-  const { exp, iat, ...claims } = claimsSchema.parse(payload);
-  return { ...claims, ...(exp === undefined ? {} : { exp }), ...(iat === undefined ? {} : { iat }) };
+  const { exp, iat, sid, ...claims } = claimsSchema.parse(payload);
+  return { ...claims, ...(exp === undefined ? {} : { exp }), ...(iat === undefined ? {} : { iat }), ...(sid === undefined ? {} : { sid }) };
+}
+
+/** A new session's id: 32 random bytes, base64url (43 characters). */
+export function newSessionId(): string {
+  return randomBytes(32).toString('base64url');
 }
 
 export type TokenVerifier = (token: string) => Promise<TokenClaims>;

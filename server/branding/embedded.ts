@@ -6,6 +6,8 @@ import { sanitizeBranding, type Branding } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Db } from '../db/index.ts';
 import { createTtlCache } from '../cms/cache.ts';
+import type { ChangeFeed } from '../db/changes.ts';
+import type { Logger } from '../logger.ts';
 
 /** How long a worker keeps a user's branding before reading it again. */
 export const BRANDING_CACHE_MS = 10_000;
@@ -17,49 +19,62 @@ export type BrandingSource = {
 
 type Row = { color: string | null; logo: string | null };
 
+export type EmbeddedBranding = BrandingSource & {
+  setBranding(userName: string, changes: { color?: string | null; logo?: string | null }): Promise<Branding | null>;
+  /** Sets (or removes, with null) the logo and answers the one it replaced, in one transaction. */
+  replaceLogo(userName: string, logo: string | null): Promise<{ branding: Branding | null; previous: string | null }>;
+};
+
 export function embeddedBranding(
   db: Db,
-  options: { cacheMs?: number; now?: () => number } = {},
-): BrandingSource & {
-  setBranding(userName: string, changes: { color?: string | null; logo?: string | null }): Branding | null;
-  /** Sets (or removes, with null) the logo and answers the one it replaced, in one synchronous step. */
-  replaceLogo(userName: string, logo: string | null): { branding: Branding | null; previous: string | null };
-} {
-  const read = db.prepare<[string], Row>('SELECT color, logo FROM branding WHERE user_name = ?');
+  options: { cacheMs?: number; now?: () => number; changes?: ChangeFeed; logger?: Logger } = {},
+): EmbeddedBranding {
+  const { k } = db;
+  const read = (trx: Db['k'], userName: string) =>
+    trx.selectFrom('branding').select(['color', 'logo']).where('user_name', '=', userName).executeTakeFirst();
   const toBranding = (row: Row | undefined): Branding | null => sanitizeBranding(row, DEFAULT_NAVBAR_COLOR);
   const cacheMs = options.cacheMs ?? BRANDING_CACHE_MS;
   const cache = createTtlCache<Branding | null>({ now: options.now ?? Date.now, maxEntries: 10_000 });
-  // User names are compared without regard to case (the column is COLLATE NOCASE): so is the cache.
-  const load = (userName: string) => {
-    const branding = toBranding(read.get(userName));
+  // User names are compared without regard to case: so is the cache.
+  const load = async (userName: string) => {
+    const branding = toBranding(await read(k, userName));
     cache.set(userName.toLowerCase(), branding, cacheMs);
     return branding;
   };
-  const store = {
-    async getBranding(userName: string) {
+  // Another instance's edit: forget the user's branding at once (else within cacheMs).
+  options.changes?.subscribe('branding:', (topic) => cache.delete(topic.slice('branding:'.length)));
+  const announce = (userName: string) =>
+    options.changes
+      ?.publish(`branding:${userName.toLowerCase()}`)
+      .catch((error: unknown) => options.logger?.warn({ err: error }, 'could not announce a branding change'));
+  async function write(trx: Db['k'], userName: string, changes: { color?: string | null; logo?: string | null }) {
+    const current = await read(trx, userName);
+    const row = {
+      color: changes.color !== undefined ? changes.color : (current?.color ?? null),
+      logo: changes.logo !== undefined ? changes.logo : (current?.logo ?? null),
+      updated_at: new Date().toISOString(),
+    };
+    await trx
+      .insertInto('branding')
+      .values({ user_name: userName, ...row })
+      .onConflict((oc) => oc.column('user_name').doUpdateSet(row))
+      .execute();
+    return current;
+  }
+  return {
+    async getBranding(userName) {
       const cached = cache.get(userName.toLowerCase());
       return cached?.fresh ? cached.value : load(userName);
     },
-    setBranding(userName: string, changes: { color?: string | null; logo?: string | null }) {
-      db.prepare(
-        `INSERT INTO branding (user_name, color, logo) VALUES (@userName, @color, @logo)
-         ON CONFLICT (user_name) DO UPDATE SET
-           color = CASE WHEN @setColor THEN @color ELSE color END,
-           logo = CASE WHEN @setLogo THEN @logo ELSE logo END,
-           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
-      ).run({
-        userName,
-        color: changes.color ?? null,
-        logo: changes.logo ?? null,
-        setColor: changes.color !== undefined ? 1 : 0,
-        setLogo: changes.logo !== undefined ? 1 : 0,
-      });
+    async setBranding(userName, changes) {
+      await k.transaction().execute((trx) => write(trx, userName, changes));
+      void announce(userName);
       return load(userName);
     },
-    replaceLogo(userName: string, logo: string | null) {
-      const previous = read.get(userName)?.logo ?? null;
-      return { branding: store.setBranding(userName, { logo }), previous };
+    async replaceLogo(userName, logo) {
+      const previous = await k.transaction().execute(async (trx) => (await write(trx, userName, { logo }))?.logo ?? null);
+      void announce(userName);
+      return { branding: await load(userName), previous };
     },
   };
-  return store;
 }

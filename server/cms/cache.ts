@@ -7,6 +7,8 @@ export type TtlCache<T> = {
   /** The entry, fresh or expired; `fresh` tells which. */
   get(key: string): { value: T; fresh: boolean } | undefined;
   set(key: string, value: T, ttlMs: number): void;
+  /** Forgets a key (it changed elsewhere). */
+  delete(key: string): void;
 };
 
 const DEFAULT_MAX_ENTRIES = 1000;
@@ -29,6 +31,9 @@ export function createTtlCache<T>(options: { now: () => number; maxEntries?: num
         if (oldest === undefined) break;
         entries.delete(oldest);
       }
+    },
+    delete(key) {
+      entries.delete(key);
     },
   };
 }

@@ -1,5 +1,7 @@
 // Contact messages in the database: the inbox of the admin console and the notification queue.
+import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
+import type { ContactMessageRow } from '../db/schema.ts';
 import { FORM_TOKEN_MAX_AGE_MS, formTokenDigest } from './form-token.ts';
 
 export type ContactMessage = {
@@ -14,28 +16,16 @@ export type ContactMessage = {
   createdAt: string;
 };
 
-type Row = {
-  id: number;
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-  locale: 'es' | 'en';
-  read: 0 | 1;
-  notify_status: ContactMessage['notifyStatus'];
-  created_at: string;
-};
-
-function toMessage(row: Row): ContactMessage {
+function toMessage(row: ContactMessageRow): ContactMessage {
   return {
-    id: row.id,
+    id: Number(row.id),
     name: row.name,
     email: row.email,
     subject: row.subject,
     message: row.message,
-    locale: row.locale,
-    read: row.read === 1,
-    notifyStatus: row.notify_status,
+    locale: row.locale as ContactMessage['locale'],
+    read: Number(row.read) === 1,
+    notifyStatus: row.notify_status as ContactMessage['notifyStatus'],
     createdAt: row.created_at,
   };
 }
@@ -49,121 +39,172 @@ export type MessagePage = { offset: number; limit: number; bodyChars: number } &
 /** A message with its text cut to a page's bodyChars and the stored text's length in characters. */
 export type MessageExcerpt = ContactMessage & { length: number };
 
-function rangeWhere(range: CreatedRange): { where: string; params: { since?: string; before?: string } } {
-  const clauses: string[] = [];
-  const params: { since?: string; before?: string } = {};
-  if (range.since) {
-    clauses.push('created_at >= @since');
-    params.since = range.since;
-  }
-  if (range.before) {
-    clauses.push('created_at < @before');
-    params.before = range.before;
-  }
-  return { where: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
-}
-
 export type NewMessage = { name: string; email: string; subject: string; message: string; locale: 'es' | 'en'; ip: string | null };
 
 export function contactMessages(db: Db) {
-  const insert = db.prepare(
-    `INSERT INTO contact_messages (name, email, subject, message, locale, consent_at, ip, notify_status)
-     VALUES (@name, @email, @subject, @message, @locale, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), @ip, @notifyStatus)`,
-  );
-  const byId = db.prepare<[number], Row>('SELECT * FROM contact_messages WHERE id = ?');
-  const useToken = db.prepare<[string, number]>('INSERT OR IGNORE INTO used_form_tokens (digest, expires_at) VALUES (?, ?)');
-  const purgeTokens = db.prepare<[number]>('DELETE FROM used_form_tokens WHERE expires_at < ?');
-  const addOnce = db.transaction((formToken: string, message: NewMessage, notify: boolean): ContactMessage | null => {
-    const now = Date.now();
-    purgeTokens.run(now);
-    if (useToken.run(formTokenDigest(formToken), now + FORM_TOKEN_MAX_AGE_MS).changes === 0) return null;
-    const { lastInsertRowid } = insert.run({ ...message, notifyStatus: notify ? 'pending' : 'none' });
-    return toMessage(byId.get(Number(lastInsertRowid))!);
-  });
+  const { k } = db;
+
+  async function insert(trx: Db['k'], message: NewMessage, notify: boolean): Promise<ContactMessage> {
+    const at = new Date().toISOString();
+    const row = await trx
+      .insertInto('contact_messages')
+      .values({
+        name: message.name,
+        email: message.email,
+        subject: message.subject,
+        message: message.message,
+        locale: message.locale,
+        ip: message.ip,
+        consent_at: at,
+        read: 0,
+        notify_status: notify ? 'pending' : 'none',
+        notify_attempts: 0,
+        notify_error: null,
+        created_at: at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toMessage(row);
+  }
+
+  function inRange(range: CreatedRange) {
+    let query = k.selectFrom('contact_messages');
+    if (range.since) query = query.where('created_at', '>=', range.since);
+    if (range.before) query = query.where('created_at', '<', range.before);
+    return query;
+  }
+
+  async function get(id: number): Promise<ContactMessage | null> {
+    const row = await k.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toMessage(row) : null;
+  }
+
   return {
+    /** Committed (SQLite: WAL, synchronous=FULL; PostgreSQL: commit) when it resolves. */
+    add(message: NewMessage, notify: boolean): Promise<ContactMessage> {
+      return insert(k, message, notify);
+    },
     /**
      * Stores the message sent with a form token, once: null when that token already sent one.
-     * The token and the message are committed together (WAL, synchronous=FULL) when it returns.
+     * The token and the message are committed together.
      */
-    addOnce(formToken: string, message: NewMessage, notify: boolean): ContactMessage | null {
-      return addOnce(formToken, message, notify);
+    addOnce(formToken: string, message: NewMessage, notify: boolean): Promise<ContactMessage | null> {
+      return k.transaction().execute(async (trx) => {
+        const now = Date.now();
+        await trx.deleteFrom('used_form_tokens').where('expires_at', '<', now).execute();
+        const used = await trx
+          .insertInto('used_form_tokens')
+          .values({ digest: formTokenDigest(formToken), expires_at: now + FORM_TOKEN_MAX_AGE_MS })
+          .onConflict((oc) => oc.column('digest').doNothing())
+          .returning('digest')
+          .executeTakeFirst();
+        return used ? insert(trx, message, notify) : null;
+      });
     },
-    /** Synchronous and committed (WAL, synchronous=FULL) when it returns. */
-    add(message: NewMessage, notify: boolean): ContactMessage {
-      const { lastInsertRowid } = insert.run({ ...message, notifyStatus: notify ? 'pending' : 'none' });
-      return toMessage(byId.get(Number(lastInsertRowid))!);
-    },
-    get(id: number): ContactMessage | null {
-      const row = byId.get(id);
-      return row ? toMessage(row) : null;
-    },
-    list(options: { page?: number; pageSize?: number; unread?: boolean } = {}) {
+    get,
+    async list(options: { page?: number; pageSize?: number; unread?: boolean } = {}) {
       const page = Math.max(1, options.page ?? 1);
       const pageSize = Math.min(100, Math.max(1, options.pageSize ?? 20));
-      const where = options.unread ? 'WHERE read = 0' : '';
-      const total = (db.prepare(`SELECT COUNT(*) AS n FROM contact_messages ${where}`).get() as { n: number }).n;
-      const unreadCount = (db.prepare('SELECT COUNT(*) AS n FROM contact_messages WHERE read = 0').get() as { n: number }).n;
-      const rows = db
-        .prepare(`SELECT * FROM contact_messages ${where} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`)
-        .all(pageSize, (page - 1) * pageSize) as Row[];
-      return { items: rows.map(toMessage), total, unread: unreadCount, page, pageSize };
+      let base = k.selectFrom('contact_messages');
+      if (options.unread) base = base.where('read', '=', 0);
+      const [{ total }, { unread }, rows] = await Promise.all([
+        base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+        k
+          .selectFrom('contact_messages')
+          .select((eb) => eb.fn.countAll<number>().as('unread'))
+          .where('read', '=', 0)
+          .executeTakeFirstOrThrow(),
+        base
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(pageSize)
+          .offset((page - 1) * pageSize)
+          .execute(),
+      ]);
+      return { items: rows.map(toMessage), total: Number(total), unread: Number(unread), page, pageSize };
     },
     /** How many messages the range holds, and how many of them are unread: one indexed pass, no rows read. */
-    count(range: CreatedRange = {}): { total: number; unread: number } {
-      const { where, params } = rangeWhere(range);
-      const row = db
-        .prepare(`SELECT COUNT(*) AS total, COUNT(*) - COALESCE(SUM(read), 0) AS unread FROM contact_messages ${where}`)
-        .get(params) as {
-        total: number;
-        unread: number;
-      };
-      return { total: row.total, unread: row.unread };
+    async count(range: CreatedRange = {}): Promise<{ total: number; unread: number }> {
+      const row = await inRange(range)
+        .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.coalesce(eb.fn.sum<number>('read'), eb.lit(0)).as('read')])
+        .executeTakeFirstOrThrow();
+      const total = Number(row.total);
+      return { total, unread: total - Number(row.read) };
     },
     /**
      * One page of the range, newest first: only `limit` rows are read, each text cut to
-     * `bodyChars` characters by SQLite (with its full length), so that a page costs the same
-     * memory however large the inbox and its messages are.
+     * `bodyChars` characters by the database (with its full length), so that a page costs the
+     * same memory however large the inbox and its messages are.
      */
-    page(query: MessagePage): MessageExcerpt[] {
-      const { where, params } = rangeWhere(query);
-      const rows = db
-        .prepare(
-          `SELECT id, name, email, subject, substr(message, 1, @bodyChars) AS message, length(message) AS length, locale, read,
-                  notify_status, created_at
-           FROM contact_messages ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
-        )
-        .all({ ...params, bodyChars: query.bodyChars, limit: query.limit, offset: query.offset }) as (Row & { length: number })[];
-      return rows.map((row) => ({ ...toMessage(row), length: row.length }));
+    async page(query: MessagePage): Promise<MessageExcerpt[]> {
+      const rows = await inRange(query)
+        .select([
+          'id',
+          'name',
+          'email',
+          'subject',
+          sql<string>`substr(message, 1, ${query.bodyChars})`.as('message'),
+          sql<number>`length(message)`.as('length'),
+          'locale',
+          'read',
+          'notify_status',
+          'created_at',
+        ])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(query.limit)
+        .offset(query.offset)
+        .execute();
+      return rows.map((row) => ({
+        ...toMessage({ ...row, consent_at: '', ip: null, notify_attempts: 0, notify_error: null }),
+        length: Number(row.length),
+      }));
     },
     /** Every message at once: for small inboxes and tests only (the report reads `page`s). */
-    all(): ContactMessage[] {
-      return (db.prepare('SELECT * FROM contact_messages ORDER BY created_at DESC, id DESC').all() as Row[]).map(toMessage);
+    async all(): Promise<ContactMessage[]> {
+      const rows = await k.selectFrom('contact_messages').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+      return rows.map(toMessage);
     },
-    setRead(id: number, read: boolean): ContactMessage | null {
-      db.prepare('UPDATE contact_messages SET read = ? WHERE id = ?').run(read ? 1 : 0, id);
-      return this.get(id);
+    async setRead(id: number, read: boolean): Promise<ContactMessage | null> {
+      await k
+        .updateTable('contact_messages')
+        .set({ read: read ? 1 : 0 })
+        .where('id', '=', id)
+        .execute();
+      return get(id);
     },
-    remove(id: number): boolean {
-      return db.prepare('DELETE FROM contact_messages WHERE id = ?').run(id).changes > 0;
+    async remove(id: number): Promise<boolean> {
+      const result = await k.deleteFrom('contact_messages').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
     },
-    pendingNotifications(limit: number): (ContactMessage & { attempts: number })[] {
-      return (
-        db.prepare("SELECT * FROM contact_messages WHERE notify_status = 'pending' ORDER BY id LIMIT ?").all(limit) as (Row & {
-          notify_attempts: number;
-        })[]
-      ).map((row) => ({ ...toMessage(row), attempts: row.notify_attempts }));
+    async pendingNotifications(limit: number): Promise<(ContactMessage & { attempts: number })[]> {
+      const rows = await k
+        .selectFrom('contact_messages')
+        .selectAll()
+        .where('notify_status', '=', 'pending')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({ ...toMessage(row), attempts: Number(row.notify_attempts) }));
     },
-    markNotified(id: number): void {
-      db.prepare(
-        "UPDATE contact_messages SET notify_status = 'sent', notify_attempts = notify_attempts + 1, notify_error = NULL WHERE id = ?",
-      ).run(id);
+    async markNotified(id: number): Promise<void> {
+      await k
+        .updateTable('contact_messages')
+        .set((eb) => ({ notify_status: 'sent', notify_attempts: eb('notify_attempts', '+', 1), notify_error: null }))
+        .where('id', '=', id)
+        .execute();
     },
-    markNotifyFailure(id: number, error: string, giveUp: boolean): void {
-      db.prepare('UPDATE contact_messages SET notify_status = ?, notify_attempts = notify_attempts + 1, notify_error = ? WHERE id = ?').run(
-        giveUp ? 'failed' : 'pending',
-        error.slice(0, 500),
-        id,
-      );
+    async markNotifyFailure(id: number, error: string, giveUp: boolean): Promise<void> {
+      await k
+        .updateTable('contact_messages')
+        .set((eb) => ({
+          notify_status: giveUp ? 'failed' : 'pending',
+          notify_attempts: eb('notify_attempts', '+', 1),
+          notify_error: error.slice(0, 500),
+        }))
+        .where('id', '=', id)
+        .execute();
     },
   };
 }

@@ -33,18 +33,25 @@ export function createNotifier(store: ContactStore, mailer: Mailer, logger: Logg
   async function deliver(message: ContactMessage & { attempts?: number }) {
     try {
       await mailer.send(message);
-      store.markNotified(message.id);
     } catch (error) {
       const giveUp = (message.attempts ?? 0) + 1 >= MAX_ATTEMPTS;
-      store.markNotifyFailure(message.id, (error as Error).message ?? String(error), giveUp);
       logger.warn({ err: error, messageId: message.id, giveUp }, 'contact notification failed');
+      await store.markNotifyFailure(message.id, (error as Error).message ?? String(error), giveUp).catch((dbError: unknown) => {
+        logger.error({ err: dbError, messageId: message.id }, 'could not record a failed contact notification');
+      });
+      return;
     }
+    await store.markNotified(message.id).catch((error: unknown) => {
+      logger.error({ err: error, messageId: message.id }, 'could not record a sent contact notification');
+    });
   }
   async function retryPending() {
     if (running) return;
     running = true;
     try {
-      for (const message of store.pendingNotifications(20)) await deliver(message);
+      for (const message of await store.pendingNotifications(20)) await deliver(message);
+    } catch (error) {
+      logger.warn({ err: error }, 'contact notifications could not be read: retried later');
     } finally {
       running = false;
     }

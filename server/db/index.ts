@@ -1,34 +1,62 @@
-// The embedded SQLite database (better-sqlite3, WAL). Versioned migrations from
-// server/db/migrations/NNN-name.sql are applied at start, each in its own transaction, and
-// recorded in PRAGMA user_version.
+// The site's database: one typed query layer (Kysely) over two engines. SQLite (better-sqlite3,
+// WAL, synchronous=FULL) in DATA_DIR/site.db is the embedded default; DATABASE_URL=postgres://…
+// selects PostgreSQL (pg, a pool sized by DATABASE_POOL_MAX), which several machines can share.
+// The migrations (db/migrations.ts) are applied when the database is opened.
 import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PATHS } from '../paths.ts';
+import { MIGRATIONS, type Engine, type Migration } from './migrations.ts';
+import type { Schema } from './schema.ts';
+import type { Pool } from 'pg';
 
-export type Db = Database.Database;
+export type { Engine } from './migrations.ts';
 
-export const MIGRATIONS_DIR = join(PATHS.root, 'server', 'db', 'migrations');
+export type Db = {
+  engine: Engine;
+  /** PostgreSQL's pool (LISTEN/NOTIFY needs a connection of its own: db/changes.ts). */
+  pool?: Pool;
+  /** The query builder: every store speaks through it. */
+  k: Kysely<Schema>;
+  /** Answers when the database does (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
 
-export function listMigrations(dir = MIGRATIONS_DIR): { version: number; name: string; sql: string }[] {
-  return readdirSync(dir)
-    .filter((f) => /^\d{3}-[a-z0-9-]+\.sql$/.test(f))
-    .sort()
-    .map((name) => ({ version: Number(name.slice(0, 3)), name, sql: readFileSync(join(dir, name), 'utf8') }));
+export type DatabaseOptions = {
+  /** postgres://… (PostgreSQL), else SQLite at `file` (':memory:' for tests). */
+  url?: string | undefined;
+  file?: string;
+  /** PostgreSQL connections per process. */
+  poolMax?: number;
+  /** Where a PostgreSQL connection error that no query awaited is reported. */
+  onPoolError?: (error: Error) => void;
+  /** Apply pending migrations (default true). */
+  migrate?: boolean;
+};
+
+/**
+ * A failure of the database itself (down, unreachable, restarting, out of connections) rather
+ * than of a query: answered 503 (try again) instead of 500, and the pool reconnects by itself.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  // Node's socket errors, PostgreSQL's connection classes (08…) and shutdown/startup states (57P…).
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY'].includes(code)) return true;
+  if (/^08|^57P0[1-4]$|^53300$/.test(code)) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(message);
 }
 
-export function migrate(db: Db, dir = MIGRATIONS_DIR): number[] {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const applied: number[] = [];
-  for (const migration of listMigrations(dir)) {
-    if (migration.version <= current) continue;
-    db.transaction(() => {
-      db.exec(migration.sql);
-      db.pragma(`user_version = ${migration.version}`);
-    })();
-    applied.push(migration.version);
-  }
-  return applied;
+export function databaseFile(dataDir: string): string {
+  return join(dataDir, 'site.db');
+}
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(?:ql)?:\/\//.test(url);
 }
 
 /**
@@ -44,19 +72,154 @@ function restrictToOwner(file: string): void {
   for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
 }
 
-/** Opens (creating when needed) the database file, in WAL mode, migrated. ':memory:' for tests. */
-export function openDatabase(file: string): Db {
+let pgTypesSet = false;
+
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Db> {
+  const { default: pg } = await import('pg');
+  if (!pgTypesSet) {
+    // bigint (counts, sums, epoch times) as numbers: every value the site keeps fits in 2^53.
+    pg.types.setTypeParser(20, (value: string) => Number(value));
+    pgTypesSet = true;
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolMax ?? 10,
+    connectionTimeoutMillis: 3_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // A connection that breaks while idle is reported here; without a listener it would end the process.
+  pool.on('error', (error) => options.onPoolError?.(error));
+  const k = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    engine: 'postgres',
+    pool,
+    k,
+    async ping() {
+      await sql`SELECT 1`.execute(k);
+    },
+    close: () => k.destroy(),
+  };
+}
+
+function openSqlite(file: string): { db: Db; raw: Database.Database } {
   if (file !== ':memory:') restrictToOwner(file);
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  const raw = new Database(file);
+  raw.pragma('journal_mode = WAL');
   // FULL: a committed write survives power loss, not only a crash of this process.
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
+  raw.pragma('synchronous = FULL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  const k = new Kysely<Schema>({ dialect: new SqliteDialect({ database: raw }) });
+  return {
+    raw,
+    db: {
+      engine: 'sqlite',
+      k,
+      async ping() {
+        raw.prepare('SELECT 1').get();
+      },
+      close: () => k.destroy(),
+    },
+  };
+}
+
+/** Opens the database of the options (PostgreSQL for a postgres:// URL, else SQLite), migrated. */
+export async function openDatabase(options: DatabaseOptions): Promise<Db> {
+  if (isPostgresUrl(options.url)) {
+    const db = await openPostgres(options.url, options);
+    if (options.migrate !== false) {
+      try {
+        await migrate(db);
+      } catch (error) {
+        await db.close();
+        throw error;
+      }
+    }
+    return db;
+  }
+  const { db, raw } = openSqlite(options.file ?? ':memory:');
+  if (options.migrate !== false) {
+    adoptLegacySqlite(raw);
+    await migrate(db);
+  }
   return db;
 }
 
-export function databaseFile(dataDir: string): string {
-  return join(dataDir, 'site.db');
+// -------------------------------------------------------------------------------------------
+// Migrations
+
+export const LEGACY_SQLITE_DIR = join(PATHS.root, 'server', 'db', 'legacy-sqlite');
+/** The last legacy migration: what the baseline migration (version 1) describes. */
+const LEGACY_BASELINE_VERSION = 7;
+/** Any number, the same on every instance: the advisory lock that makes migrations take turns. */
+const MIGRATION_LOCK_ID = 7_310_842_031;
+
+/**
+ * Installs made before the query layer kept their schema in SQL files and PRAGMA user_version.
+ * Such a database is brought up to the last of them (the baseline) and the baseline is marked
+ * as applied, so that the migrations that follow run on it like on a new one.
+ */
+function adoptLegacySqlite(raw: Database.Database): void {
+  const hasTable = (name: string) => raw.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+  if (!hasTable('users') || hasTable('schema_migrations')) return;
+  const current = raw.pragma('user_version', { simple: true }) as number;
+  const files = readdirSync(LEGACY_SQLITE_DIR)
+    .filter((f) => /^\d{3}-[a-z0-9-]+\.sql$/.test(f))
+    .sort();
+  raw.transaction(() => {
+    for (const name of files) {
+      const version = Number(name.slice(0, 3));
+      if (version > current) raw.exec(readFileSync(join(LEGACY_SQLITE_DIR, name), 'utf8'));
+    }
+    raw.pragma(`user_version = ${LEGACY_BASELINE_VERSION}`);
+    raw.exec('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)');
+    raw
+      .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (1, ?, ?)')
+      .run(MIGRATIONS[0]!.name, new Date().toISOString());
+  })();
+}
+
+async function pending(k: Kysely<Schema>, migrations: readonly Migration[]): Promise<Migration[]> {
+  await sql`CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)`.execute(
+    k,
+  );
+  const rows = await sql<{ version: number }>`SELECT version FROM schema_migrations`.execute(k);
+  const applied = new Set(rows.rows.map((r) => Number(r.version)));
+  return migrations.filter((m) => !applied.has(m.version));
+}
+
+/**
+ * Applies the pending migrations in one transaction, one instance at a time (PostgreSQL: an
+ * advisory lock held by the transaction; SQLite: BEGIN IMMEDIATE takes the write lock first).
+ * Returns the versions applied.
+ */
+export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  const applied: number[] = [];
+  const runAll = async (k: Kysely<Schema>) => {
+    for (const migration of await pending(k, migrations)) {
+      await migration.up(k, db.engine);
+      await sql`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${migration.version}, ${migration.name}, ${new Date().toISOString()})`.execute(
+        k,
+      );
+      applied.push(migration.version);
+    }
+  };
+  if (db.engine === 'postgres') {
+    await db.k.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`.execute(trx);
+      await runAll(trx);
+    });
+  } else {
+    await db.k.connection().execute(async (conn) => {
+      await sql`BEGIN IMMEDIATE`.execute(conn);
+      try {
+        await runAll(conn);
+        await sql`COMMIT`.execute(conn);
+      } catch (error) {
+        await sql`ROLLBACK`.execute(conn);
+        throw error;
+      }
+    });
+  }
+  return applied;
 }

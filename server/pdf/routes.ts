@@ -38,7 +38,7 @@ export type PdfDeps = {
   siteName: string;
   logger: Logger;
   /** The full record of a user in embedded mode (e-mail, dates); null with an external API. */
-  userRecord: (userName: string) => PdfUser | null;
+  userRecord: (userName: string) => Promise<PdfUser | null>;
   brandColor: (userName: string) => Promise<string | null>;
   /** Lays the documents out; by default a layout thread of this app's own. */
   renderer?: PdfRenderer;
@@ -165,7 +165,7 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
     const now = new Date();
     try {
       if (kind === 'profile') {
-        const me = deps.userRecord(session.user.userName) ?? (await deps.backend.me(session.token));
+        const me = (await deps.userRecord(session.user.userName)) ?? (await deps.backend.me(session.token));
         return await sendJob(res, { kind: 'profile', user: me, ctx }, pdfFileName('profile', form.locale, now, me.userName));
       }
       // A page past the end is a 404 that says where the end is: no empty document to make, and
@@ -185,11 +185,11 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
         return await sendJob(res, { kind: 'users', users: items, ctx: report }, pdfFileName('users', form.locale, now));
       }
       const range = createdAtRange(query);
-      const { total, unread } = deps.contact.count(range);
+      const { total, unread } = await deps.contact.count(range);
       const slice = reportSlice(query.page, MESSAGES_PER_REPORT);
       const part = reportPart(slice, total, query);
       if (!part) return pastTheEnd(total, MESSAGES_PER_REPORT, 'messages');
-      const messages = deps.contact.page({ ...slice, ...range, bodyChars: MESSAGE_READ_CHARS });
+      const messages = await deps.contact.page({ ...slice, ...range, bodyChars: MESSAGE_READ_CHARS });
       const report: ReportContext = { ...ctx, part: { ...part, last: slice.offset + messages.length, unread } };
       return await sendJob(res, { kind: 'messages', messages, ctx: report }, pdfFileName('messages', form.locale, now));
     } catch (error) {

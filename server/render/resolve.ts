@@ -1,6 +1,7 @@
 // From a URL to what to show: match the route table, run the guards, load the page's data.
 // The HTML renderer and the /_data endpoint both call this, so a client navigation sees
 // exactly what a full page load would (same status, same redirects, same data).
+import { isDatabaseUnavailable } from '../db/index.ts';
 import { runGuards, UnknownMiddlewareError } from '../../shared/guards.ts';
 import type { Locale } from '../../shared/locales.ts';
 import type { DataResponse, ErrorInfo, PagePayload } from '../../shared/page-data.ts';
@@ -70,6 +71,7 @@ export function errorInfo(error: unknown, t: Translate): ErrorInfo {
   if (error instanceof UnknownMiddlewareError) {
     return { status: 500, message: t('errors.unknownMiddleware', { name: error.middleware }) };
   }
+  if (isDatabaseUnavailable(error)) return { status: 503, message: t('errors.unavailable') };
   return { status: 500, message: t('errors.generic') };
 }
 

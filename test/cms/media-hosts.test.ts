@@ -3,7 +3,7 @@
 // allows exactly those hosts; images on any other host stay refused.
 import request from 'supertest';
 import { expect, test } from 'vitest';
-import { createUser } from '../../server/api/users.ts';
+import { createUser } from '../../server/users/users.ts';
 import { loadConfig } from '../../server/config.ts';
 import { isSafeLogoSrc, sanitizeBranding } from '../../shared/branding.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';

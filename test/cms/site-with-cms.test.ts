@@ -2,7 +2,7 @@
 // rules (fake-strapi.ts): a least-privilege service account, or a read-only API token.
 import request from 'supertest';
 import { expect, test } from 'vitest';
-import { createUser } from '../../server/api/users.ts';
+import { createUser } from '../../server/users/users.ts';
 import { LEGAL_PAGES } from '../../shared/routes.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import {

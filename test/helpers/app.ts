@@ -1,13 +1,36 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { createApp, type AppDeps } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
-import { openDatabase } from '../../server/db/index.ts';
+import { openDatabase, type Db } from '../../server/db/index.ts';
 import { createLogger } from '../../server/logger.ts';
+import { createTestDatabase } from './postgres.ts';
 
 export const ORIGIN = 'https://www.example.test';
 export const TEST_SESSION_SECRET = 'test-session-secret-that-is-long-enough-123';
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** The throw-away PostgreSQL cluster of the run (test/setup/postgres.ts), or '' when none. */
+    postgresUrl: string;
+  }
+}
+
+/**
+ * The engine these tests run on: the `postgres` project of the suite (vitest.config.ts) sets
+ * TEST_ENGINE=postgres and runs the same files against a real PostgreSQL; else SQLite.
+ */
+export const TEST_ENGINE: 'sqlite' | 'postgres' = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A fresh, empty, migrated database of the run's engine (an in-memory SQLite, or a new PostgreSQL database). */
+export async function testDatabase(): Promise<Db> {
+  if (TEST_ENGINE === 'sqlite') return openDatabase({ file: ':memory:' });
+  const cluster = inject('postgresUrl');
+  if (!cluster) throw new Error('TEST_ENGINE=postgres but no PostgreSQL cluster was started (test/setup/postgres.ts)');
+  return openDatabase({ url: await createTestDatabase(cluster), poolMax: 5 });
+}
 
 export function testConfig(env: Record<string, string> = {}) {
   return loadConfig({
@@ -22,10 +45,15 @@ export function testConfig(env: Record<string, string> = {}) {
 
 let shared: ReturnType<typeof createApp> | undefined;
 
-/** A fresh app on an in-memory database (and a temporary DATA_DIR). */
-export function createTestApp(env?: Record<string, string>, deps: Partial<AppDeps> = {}) {
-  const app = createApp({ config: testConfig(env), logger: deps.logger ?? createLogger('silent'), db: openDatabase(':memory:'), ...deps });
-  void app.then((a) => a.notifier?.stop());
+/** A fresh app on a fresh database of the run's engine (and a temporary DATA_DIR). */
+export async function createTestApp(env?: Record<string, string>, deps: Partial<AppDeps> = {}) {
+  const app = await createApp({
+    config: testConfig(env),
+    logger: deps.logger ?? createLogger('silent'),
+    db: deps.db ?? (await testDatabase()),
+    ...deps,
+  });
+  app.notifier?.stop();
   return app;
 }
 

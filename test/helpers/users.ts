@@ -3,7 +3,7 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import { expect } from 'vitest';
-import { createUser, type User } from '../../server/api/users.ts';
+import { createUser, type User } from '../../server/users/users.ts';
 import type { Db } from '../../server/db/index.ts';
 import type { Role } from '../../shared/user.ts';
 import { ORIGIN } from './app.ts';

@@ -2,16 +2,16 @@
 // OFFSET, texts cut in SQL), says what it covers, and hands the layout to the renderer.
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { createUser } from '../../server/api/users.ts';
+import { createUser } from '../../server/users/users.ts';
 import type { Backend } from '../../server/auth/backend.ts';
 import { contactMessages } from '../../server/contact/messages.ts';
-import { openDatabase, type Db } from '../../server/db/index.ts';
+import type { Db } from '../../server/db/index.ts';
 import { renderJob, type PdfJob } from '../../server/pdf/jobs.ts';
 import { pdfRenderer, type PdfRenderer } from '../../server/pdf/renderer.ts';
 import { reportSlice } from '../../server/pdf/report-query.ts';
 import { usersSlice } from '../../server/pdf/routes.ts';
 import type { UserList } from '../../shared/page-data.ts';
-import { createTestApp, ORIGIN } from '../helpers/app.ts';
+import { createTestApp, ORIGIN, testDatabase } from '../helpers/app.ts';
 import { pdfText } from './pdf-text.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -31,17 +31,23 @@ function recordingRenderer(): { renderer: PdfRenderer; jobs: PdfJob[] } {
 }
 
 /** Messages 0…count-1, one a day at noon UTC from 1 January 2026, message i read when `read(i)`. */
-function addMessages(db: Db, count: number, read: (i: number) => boolean = () => false) {
-  const insert = db.prepare(
-    `INSERT INTO contact_messages (name, email, subject, message, locale, consent_at, read, created_at)
-     VALUES (?, ?, ?, ?, 'es', ?, ?, ?)`,
-  );
-  db.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      const at = new Date(Date.UTC(2026, 0, 1 + i, 12)).toISOString();
-      insert.run(`Sender ${i}`, `s${i}@example.com`, `Asunto ${String(i).padStart(3, '0')}`, `Texto ${i}.`, at, read(i) ? 1 : 0, at);
-    }
-  })();
+async function addMessages(db: Db, count: number, read: (i: number) => boolean = () => false) {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const at = new Date(Date.UTC(2026, 0, 1 + i, 12)).toISOString();
+    return {
+      name: `Sender ${i}`,
+      email: `s${i}@example.com`,
+      subject: `Asunto ${String(i).padStart(3, '0')}`,
+      message: `Texto ${i}.`,
+      locale: 'es',
+      consent_at: at,
+      read: read(i) ? 1 : 0,
+      notify_status: 'none',
+      notify_attempts: 0,
+      created_at: at,
+    };
+  });
+  await db.k.insertInto('contact_messages').values(rows).execute();
 }
 
 function binary(req: request.Test) {
@@ -67,7 +73,7 @@ describe('the contact-messages report', () => {
   test('is one page of 50 messages, newest first: page 3 of 120 holds messages 101–120 and says so', async () => {
     const { renderer, jobs } = recordingRenderer();
     const { db, get } = await site(renderer);
-    addMessages(db, 120);
+    await addMessages(db, 120);
     const res = await get('/documents/contact-messages.pdf?page=3');
     expect(res.status).toBe(200);
     expect(subjects(jobs[0])).toEqual(Array.from({ length: 20 }, (_, i) => `Asunto ${String(19 - i).padStart(3, '0')}`));
@@ -81,7 +87,7 @@ describe('the contact-messages report', () => {
   test('a page past the end is a 404 that says where the end is, and nothing is laid out', async () => {
     const { renderer, jobs } = recordingRenderer();
     const { db, get } = await site(renderer);
-    addMessages(db, 120);
+    await addMessages(db, 120);
     const res = await get('/en/documents/contact-messages.pdf?page=4');
     expect(res.status).toBe(404);
     expect(res.headers['cache-control']).toBe('private, no-store');
@@ -101,9 +107,13 @@ describe('the contact-messages report', () => {
   test('a date range takes whole days in Madrid, and the document gives its count and unread', async () => {
     const { renderer, jobs } = recordingRenderer();
     const { db, get } = await site(renderer);
-    addMessages(db, 120, (i) => i % 2 === 0);
+    await addMessages(db, 120, (i) => i % 2 === 0);
     // 23:30 UTC on 31 January is 00:30 on 1 February in Madrid: in February.
-    db.prepare("UPDATE contact_messages SET created_at = '2026-01-31T23:30:00.000Z' WHERE subject = 'Asunto 029'").run();
+    await db.k
+      .updateTable('contact_messages')
+      .set({ created_at: '2026-01-31T23:30:00.000Z' })
+      .where('subject', '=', 'Asunto 029')
+      .execute();
     const res = await get('/en/documents/contact-messages.pdf?from=2026-02-01&to=2026-02-28');
     expect(res.status).toBe(200);
     // 1–28 February are messages 31–58, and message 29 moved into 1 February.
@@ -134,28 +144,32 @@ describe('the contact-messages report', () => {
 });
 
 describe('the contact store', () => {
-  test('reads one page with LIMIT/OFFSET, each text cut by SQLite with its full length', () => {
-    const db = openDatabase(':memory:');
+  test('reads one page with LIMIT/OFFSET, each text cut by the database with its full length', async () => {
+    const db = await testDatabase();
     const store = contactMessages(db);
-    addMessages(db, 10);
-    db.prepare("UPDATE contact_messages SET message = ? WHERE subject = 'Asunto 009'").run('x'.repeat(1_000_000));
-    const page = store.page({ offset: 0, limit: 3, bodyChars: 100 });
+    await addMessages(db, 10);
+    await db.k
+      .updateTable('contact_messages')
+      .set({ message: 'x'.repeat(1_000_000) })
+      .where('subject', '=', 'Asunto 009')
+      .execute();
+    const page = await store.page({ offset: 0, limit: 3, bodyChars: 100 });
     expect(page.map((m) => m.subject)).toEqual(['Asunto 009', 'Asunto 008', 'Asunto 007']);
     expect(page[0]).toMatchObject({ message: 'x'.repeat(100), length: 1_000_000 });
     expect(page[1]).toMatchObject({ message: 'Texto 8.', length: 8 });
-    expect(store.page({ offset: 9, limit: 3, bodyChars: 100 }).map((m) => m.subject)).toEqual(['Asunto 000']);
-    expect(store.page({ offset: 10, limit: 3, bodyChars: 100 })).toEqual([]);
+    expect((await store.page({ offset: 9, limit: 3, bodyChars: 100 })).map((m) => m.subject)).toEqual(['Asunto 000']);
+    expect(await store.page({ offset: 10, limit: 3, bodyChars: 100 })).toEqual([]);
   });
 
-  test('counts a range and its unread without reading the rows', () => {
-    const db = openDatabase(':memory:');
+  test('counts a range and its unread without reading the rows', async () => {
+    const db = await testDatabase();
     const store = contactMessages(db);
-    addMessages(db, 10, (i) => i < 4);
-    expect(store.count()).toEqual({ total: 10, unread: 6 });
+    await addMessages(db, 10, (i) => i < 4);
+    expect(await store.count()).toEqual({ total: 10, unread: 6 });
     const range = { since: '2026-01-03T00:00:00.000Z', before: '2026-01-06T00:00:00.000Z' };
     // Messages 2, 3 (read) and 4 (unread).
-    expect(store.count(range)).toEqual({ total: 3, unread: 1 });
-    expect(store.page({ ...range, offset: 0, limit: 50, bodyChars: 10 }).map((m) => m.subject)).toEqual([
+    expect(await store.count(range)).toEqual({ total: 3, unread: 1 });
+    expect((await store.page({ ...range, offset: 0, limit: 50, bodyChars: 10 })).map((m) => m.subject)).toEqual([
       'Asunto 004',
       'Asunto 003',
       'Asunto 002',
@@ -209,10 +223,27 @@ describe('the users report', () => {
   test('over HTTP: page 3 of 1,235 users holds users 1,001–1,235 and says so; page 4 is a 404; a date range is refused', async () => {
     const { renderer, jobs } = recordingRenderer();
     const { db, get } = await site(renderer);
-    const insert = db.prepare("INSERT INTO users (user_name, name, last_name, role, password_hash) VALUES (?, 'Test', 'User', 'CLI', 'x')");
-    db.transaction(() => {
-      for (let i = 0; i < 1234; i++) insert.run(`user-${String(i).padStart(4, '0')}`);
-    })();
+    const at = new Date().toISOString();
+    const rows = Array.from({ length: 1234 }, (_, i) => ({
+      user_name: `user-${String(i).padStart(4, '0')}`,
+      email: null,
+      name: 'Test',
+      last_name: 'User',
+      role: 'CLI',
+      avatar: null,
+      scopes: '[]',
+      password_hash: 'x',
+      disabled: 0,
+      password_changed_at: 0,
+      created_at: at,
+      updated_at: at,
+    }));
+    // In chunks: PostgreSQL takes at most 65,535 parameters in one statement.
+    for (let i = 0; i < rows.length; i += 500)
+      await db.k
+        .insertInto('users')
+        .values(rows.slice(i, i + 500))
+        .execute();
     const res = await get('/en/documents/users.pdf?page=3');
     expect(res.status).toBe(200);
     const job = jobs[0]!;
@@ -233,7 +264,7 @@ describe('the layout queue', () => {
     const renderer = pdfRenderer({ maxWaiting: 0 });
     try {
       const { db, get } = await site(renderer);
-      addMessages(db, 50);
+      await addMessages(db, 50);
       const answers = await Promise.all([get('/en/documents/contact-messages.pdf'), get('/en/documents/contact-messages.pdf')]);
       const [made, refused] = answers.sort((a, b) => a.status - b.status);
       expect(made!.status).toBe(200);

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { expect, test } from 'vitest';
-import { createUser } from '../../server/api/users.ts';
+import { createUser } from '../../server/users/users.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import { pdfInfo } from './pdf-text.ts';
 

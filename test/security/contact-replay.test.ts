@@ -37,7 +37,7 @@ test('a contact form token sends one message: replaying it is refused (409) and 
     expect(replay.status).toBe(409);
     expect(replay.body.form.error.code).toBe('form_used');
   }
-  expect(contactStore.all()).toHaveLength(1);
+  expect(await contactStore.all()).toHaveLength(1);
 });
 
 test('replays sent in parallel still store one message', async () => {
@@ -54,7 +54,7 @@ test('replays sent in parallel still store one message', async () => {
   );
   expect(answers.filter((a) => a.status === 303)).toHaveLength(1);
   expect(answers.filter((a) => a.status === 409)).toHaveLength(9);
-  expect(contactStore.all()).toHaveLength(1);
+  expect(await contactStore.all()).toHaveLength(1);
 });
 
 test('a token older than its lifetime is refused as expired, without JavaScript too', async () => {
@@ -67,7 +67,7 @@ test('a token older than its lifetime is refused as expired, without JavaScript 
     .send({ ...MESSAGE, formToken: stale });
   expect(res.status).toBe(400);
   expect(res.text).toContain('The form has expired. Reload the page and send it again.');
-  expect(contactStore.all()).toHaveLength(0);
+  expect(await contactStore.all()).toHaveLength(0);
   // The page shown again carries a fresh token that works.
   const fresh = /name="formToken" value="([^"]+)"/.exec(res.text)![1]!;
   expect(fresh).not.toBe(stale);
@@ -81,5 +81,5 @@ test('a token dated in the future (a forged clock) is refused', async () => {
     .type('form')
     .send({ ...MESSAGE, formToken: tokenAged(-60_000) });
   expect(res.status).toBe(400);
-  expect(contactStore.all()).toHaveLength(0);
+  expect(await contactStore.all()).toHaveLength(0);
 });

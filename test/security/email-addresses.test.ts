@@ -4,7 +4,7 @@
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { deriveKey } from '../../server/auth/keys.ts';
-import { createUser } from '../../server/api/users.ts';
+import { createUser } from '../../server/users/users.ts';
 import { createFormTokens } from '../../server/contact/form-token.ts';
 import { isEmailAddress, mailtoHref } from '../../shared/validation.ts';
 import { createTestApp, ORIGIN, TEST_SESSION_SECRET } from '../helpers/app.ts';
@@ -69,7 +69,7 @@ test.each(HOSTILE.slice(0, 10))('the contact form refuses %j and stores nothing'
     .send({ name: 'Mallory', email, subject: 'Hello', message: 'Please answer this message.', consent: 'yes', formToken });
   expect(res.status).toBe(422);
   expect(res.body.form.error.fields.email).toBe('validation.invalidEmail');
-  expect(contactStore.all()).toHaveLength(0);
+  expect(await contactStore.all()).toHaveLength(0);
 });
 
 test('an admin cannot create a user with a smuggled address, through the API or the ops CLI’s store', async () => {

@@ -45,33 +45,54 @@ function worstCaseBody(i: number): string {
   return shapes[i % shapes.length]!().slice(0, 5000);
 }
 
-function fill(dataDir: string, what: { messages: number; users: number }) {
-  const db = openDatabase(databaseFile(dataDir));
+async function fill(dataDir: string, what: { messages: number; users: number }) {
+  const db = await openDatabase({ file: databaseFile(dataDir) });
   try {
-    const message = db.prepare(
-      `INSERT INTO contact_messages (name, email, subject, message, locale, consent_at, created_at)
-       VALUES (?, ?, ?, ?, 'es', ?, ?)`,
-    );
-    const user = db.prepare('INSERT INTO users (user_name, email, name, last_name, role, password_hash) VALUES (?, ?, ?, ?, ?, ?)');
-    db.transaction(() => {
-      for (let i = 0; i < what.messages; i++) {
-        const at = new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
-        message.run(`${'N'.repeat(90)} ${i}`, `${'e'.repeat(240)}${i}@example.com`, `${'S '.repeat(70)}${i}`, worstCaseBody(i), at, at);
-      }
-      // Every cell as long as the report shows it (120 characters), in one-letter words.
-      for (let i = 0; i < what.users; i++) {
-        user.run(
-          `u${String(i).padStart(5, '0')}${' u'.repeat(55)}`,
-          `${'m'.repeat(100)}${i}@example.com`,
-          'a '.repeat(60),
-          'b '.repeat(60),
-          'CONS',
-          'x',
-        );
-      }
-    })();
+    const messages = Array.from({ length: what.messages }, (_, i) => {
+      const at = new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
+      return {
+        name: `${'N'.repeat(90)} ${i}`,
+        email: `${'e'.repeat(240)}${i}@example.com`,
+        subject: `${'S '.repeat(70)}${i}`,
+        message: worstCaseBody(i),
+        locale: 'es',
+        consent_at: at,
+        read: 0,
+        notify_status: 'none',
+        notify_attempts: 0,
+        created_at: at,
+      };
+    });
+    const at = new Date().toISOString();
+    // Every cell as long as the report shows it (120 characters), in one-letter words.
+    const users = Array.from({ length: what.users }, (_, i) => ({
+      user_name: `u${String(i).padStart(5, '0')}${' u'.repeat(55)}`,
+      email: `${'m'.repeat(100)}${i}@example.com`,
+      name: 'a '.repeat(60),
+      last_name: 'b '.repeat(60),
+      role: 'CONS',
+      avatar: null,
+      scopes: '[]',
+      password_hash: 'x',
+      disabled: 0,
+      password_changed_at: 0,
+      created_at: at,
+      updated_at: at,
+    }));
+    await db.k.transaction().execute(async (trx) => {
+      for (let i = 0; i < messages.length; i += 200)
+        await trx
+          .insertInto('contact_messages')
+          .values(messages.slice(i, i + 200))
+          .execute();
+      for (let i = 0; i < users.length; i += 200)
+        await trx
+          .insertInto('users')
+          .values(users.slice(i, i + 200))
+          .execute();
+    });
   } finally {
-    db.close();
+    await db.close();
   }
   const added = spawnSync(
     process.execPath,
@@ -102,7 +123,7 @@ async function start(what: { messages: number; users: number }): Promise<Server>
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'pdf-attack-'));
   const probeFile = join(dataDir, 'loop-probe.json');
-  fill(dataDir, what);
+  await fill(dataDir, what);
   const args = builtServerArgs();
   // The probe goes in before the entry (dist/server/main.js), after production's own flags.
   const probe = pathToFileURL(join(import.meta.dirname, 'loop-probe.ts')).href;

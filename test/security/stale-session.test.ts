@@ -5,7 +5,8 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import { expect, test } from 'vitest';
-import { createUser, setDisabled, setPassword, setRole } from '../../server/api/users.ts';
+import { endSessionsOf, SESSION_CACHE_MS } from '../../server/auth/sessions.ts';
+import { createUser, setDisabled, setPassword, setRole } from '../../server/users/users.ts';
 import type { Db } from '../../server/db/index.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 
@@ -25,10 +26,27 @@ async function setup() {
   return { app, db, cookie: await signIn(app, 'eve') };
 }
 
+/** Another admin's change to eve through the admin API, answered at once on this instance. */
+async function byBoss(app: Express, body: Record<string, unknown>): Promise<void> {
+  const boss = await signIn(app, 'boss');
+  const res = await request(app).patch('/api/admin/users/eve').set('Origin', ORIGIN).set('Cookie', boss).send(body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
 /** What each change does to eve, made the way the site makes it (admin console, ops CLI, logout). */
 const CHANGES: { change: string; apply: (ctx: { app: Express; db: Db; cookie: string }) => Promise<void>; signedOut: boolean }[] = [
-  { change: 'demoted to CLI', apply: async ({ db }) => void setRole(db, 'eve', 'CLI'), signedOut: false },
-  { change: 'disabled', apply: async ({ db }) => void setDisabled(db, 'eve', true), signedOut: true },
+  { change: 'demoted to CLI', apply: ({ app }) => byBoss(app, { role: 'CLI' }), signedOut: false },
+  { change: 'disabled', apply: ({ app }) => byBoss(app, { disabled: true }), signedOut: true },
+  {
+    // As the ops CLI does it, from another process: every instance sees it within a second.
+    change: 'disabled from the command line',
+    apply: async ({ db }) => {
+      await setDisabled(db, 'eve', true);
+      await endSessionsOf(db, 'eve');
+      await new Promise((resolve) => setTimeout(resolve, SESSION_CACHE_MS + 100));
+    },
+    signedOut: true,
+  },
   {
     change: 'whose password was changed',
     apply: async ({ db }) => {
@@ -103,7 +121,7 @@ test.each(CHANGES.filter((c) => c.signedOut))(
 
 test('the navbar shows the user as they are now (name and role), not as sealed at sign-in', async () => {
   const { app, db, cookie } = await setup();
-  setRole(db, 'eve', 'CONS');
+  await setRole(db, 'eve', 'CONS');
   const res = await request(app).get('/en/expert').set('Cookie', cookie);
   expect(res.status).toBe(200);
   expect(res.text).toContain('"role":"CONS"');

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { expect, test } from 'vitest';
-import { createUser } from '../../server/api/users.ts';
-import { databaseFile, openDatabase } from '../../server/db/index.ts';
+import { createUser } from '../../server/users/users.ts';
+import { databaseFile, openDatabase, type Db } from '../../server/db/index.ts';
 import { createTestApp } from '../helpers/app.ts';
 import { loginToken } from '../helpers/users.ts';
 
@@ -19,12 +19,10 @@ function png(bytes = 2048, fill = 7): Buffer {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(bytes - 8, fill)]);
 }
 
-function filesIn(dataDir: string, folder: string): string[] {
-  try {
-    return readdirSync(join(dataDir, folder));
-  } catch {
-    return [];
-  }
+/** The names of the stored uploads of a folder (they live in the database, on every engine). */
+async function filesIn(db: Db, folder: string): Promise<string[]> {
+  const rows = await db.k.selectFrom('uploads').select('url').where('url', 'like', `/api/${folder}/%`).execute();
+  return rows.map((r) => r.url.split('/').pop()!);
 }
 
 /** An app whose uploads go to a fresh DATA_DIR (returned), with a CLI user and an admin signed in. */
@@ -33,15 +31,15 @@ async function setup(env: Record<string, string> = {}) {
   const { app, db } = await createTestApp({ ...env, DATA_DIR: dataDir });
   await createUser(db, { userName: 'mallory', password: PASSWORD, role: 'CLI', name: 'Mal', lastName: 'Lory' });
   await createUser(db, { userName: 'root', password: PASSWORD, role: 'ADMIN', name: 'Root', lastName: 'Admin' });
-  return { app, dataDir, mallory: await loginToken(app, 'mallory'), root: await loginToken(app, 'root') };
+  return { app, db, dataDir, mallory: await loginToken(app, 'mallory'), root: await loginToken(app, 'root') };
 }
 
 function uploadAvatar(app: Express, token: string, image = png()) {
   return request(app).put('/api/me/avatar').set('Authorization', `Bearer ${token}`).set('Content-Type', 'image/png').send(image);
 }
 
-test('thirty avatar uploads in a row: the uploads past the rate answer 429 with Retry-After, and one file is left on disk', async () => {
-  const { app, dataDir, mallory } = await setup({ UPLOADS_PER_MINUTE: '10' });
+test('thirty avatar uploads in a row: the uploads past the rate answer 429 with Retry-After, and one file is left stored', async () => {
+  const { app, db, mallory } = await setup({ UPLOADS_PER_MINUTE: '10' });
   const statuses: number[] = [];
   let retryAfter: string | undefined;
   for (let i = 0; i < 30; i++) {
@@ -52,28 +50,28 @@ test('thirty avatar uploads in a row: the uploads past the rate answer 429 with 
   expect(statuses.filter((s) => s === 200)).toHaveLength(10);
   expect(statuses.filter((s) => s === 429)).toHaveLength(20);
   expect(Number(retryAfter)).toBeGreaterThan(0);
-  expect(filesIn(dataDir, 'avatars')).toHaveLength(1);
+  expect(await filesIn(db, 'avatars')).toHaveLength(1);
 });
 
 test('a replaced avatar is deleted: its URL answers 404 and only the new file stays', async () => {
-  const { app, dataDir, mallory } = await setup();
+  const { app, db, mallory } = await setup();
   const first = (await uploadAvatar(app, mallory, png(2048, 1))).body.user.avatar as string;
   const second = (await uploadAvatar(app, mallory, png(2048, 2))).body.user.avatar as string;
   expect(second).not.toBe(first);
   expect((await request(app).get(first)).status).toBe(404);
   expect((await request(app).get(second)).status).toBe(200);
-  expect(filesIn(dataDir, 'avatars')).toEqual([second.split('/').pop()]);
+  expect(await filesIn(db, 'avatars')).toEqual([second.split('/').pop()]);
 });
 
 test('uploads racing each other leave no file behind', async () => {
-  const { app, dataDir, mallory } = await setup({ UPLOADS_PER_MINUTE: '100' });
+  const { app, db, mallory } = await setup({ UPLOADS_PER_MINUTE: '100' });
   const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => uploadAvatar(app, mallory, png(4096, i))));
   expect(answers.every((a) => a.status === 200)).toBe(true);
-  expect(filesIn(dataDir, 'avatars')).toHaveLength(1);
+  expect(await filesIn(db, 'avatars')).toHaveLength(1);
 });
 
 test('a replaced or removed branding logo is deleted too', async () => {
-  const { app, dataDir, root } = await setup();
+  const { app, db, root } = await setup();
   const put = (image: Buffer) =>
     request(app)
       .put('/api/admin/branding/mallory/logo')
@@ -82,15 +80,15 @@ test('a replaced or removed branding logo is deleted too', async () => {
       .send(image);
   const first = (await put(png(2048, 1))).body.branding.logo as string;
   const second = (await put(png(2048, 2))).body.branding.logo as string;
-  expect(filesIn(dataDir, 'branding-logos')).toEqual([second.split('/').pop()]);
+  expect(await filesIn(db, 'branding-logos')).toEqual([second.split('/').pop()]);
   expect((await request(app).get(first)).status).toBe(404);
   const removed = await request(app).delete('/api/admin/branding/mallory/logo').set('Authorization', `Bearer ${root}`);
   expect(removed.status).toBe(200);
-  expect(filesIn(dataDir, 'branding-logos')).toEqual([]);
+  expect(await filesIn(db, 'branding-logos')).toEqual([]);
 });
 
 test('each user has a quota of stored bytes: past it an upload answers 413, while replacing one’s own file still works', async () => {
-  const { app, dataDir, mallory, root } = await setup({ UPLOAD_QUOTA_MB: '1' });
+  const { app, db, mallory, root } = await setup({ UPLOAD_QUOTA_MB: '1' });
   const big = 700 * 1024;
   expect((await uploadAvatar(app, mallory, png(big, 1))).status).toBe(200);
   // Replacing the avatar with another of the same size is within the quota (the old one goes).
@@ -103,22 +101,22 @@ test('each user has a quota of stored bytes: past it an upload answers 413, whil
     .send(png(big, 3));
   expect(logo.status).toBe(413);
   expect(logo.body.error.code).toBe('upload_quota_exceeded');
-  expect(filesIn(dataDir, 'branding-logos')).toEqual([]);
+  expect(await filesIn(db, 'branding-logos')).toEqual([]);
 });
 
 test('the database, its folder and the uploads are readable by the site’s own user only (0600 / 0700)', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'uploads-'));
   const { app, mallory } = await setup({ DATA_DIR: join(dataDir, 'data') });
-  // The app of createTestApp runs on an in-memory database: open the real file as the server does.
-  const db = openDatabase(databaseFile(join(dataDir, 'data')));
-  db.prepare('SELECT 1').get();
+  // The app of createTestApp runs on a database of its own: open the real file as the server does.
+  const file = await openDatabase({ file: databaseFile(join(dataDir, 'data')) });
+  await file.k.selectFrom('users').select('id').execute();
   const mode = (path: string) => statSync(path).mode & 0o777;
   expect(mode(join(dataDir, 'data'))).toBe(0o700);
-  for (const file of ['site.db', 'site.db-wal', 'site.db-shm']) expect(mode(join(dataDir, 'data', file)), file).toBe(0o600);
-  db.close();
-  const avatar = (await uploadAvatar(app, mallory)).body.user.avatar as string;
-  expect(mode(join(dataDir, 'data', 'avatars'))).toBe(0o700);
-  expect(mode(join(dataDir, 'data', 'avatars', avatar.split('/').pop()!))).toBe(0o600);
+  for (const name of ['site.db', 'site.db-wal', 'site.db-shm']) expect(mode(join(dataDir, 'data', name)), name).toBe(0o600);
+  await file.close();
+  // Uploads live in the database now: nothing is written beside it.
+  expect((await uploadAvatar(app, mallory)).status).toBe(200);
+  expect(readdirSync(join(dataDir, 'data')).filter((name) => !name.startsWith('site.db'))).toEqual([]);
 });
 
 test('a client-chosen X-Request-Id is ignored unless it comes through a trusted proxy', async () => {

@@ -1,0 +1,285 @@
+// Server-side sessions. Every sign-in — the login form or POST /api/login — is a row in the
+// `sessions` table: whose it is, when it was made and last seen, when it expires, the browser
+// and address it came from, and the API's Bearer token of the session (never sent to a
+// browser). A browser's cookie carries only the row's random id, sealed; an API client's Bearer
+// token finds its row by the token's digest. So ending a session is deleting its row: logout,
+// an admin's disable, a password change elsewhere take effect at once, on every instance.
+//
+// What a request is allowed is decided on the row *and* the user as they are now (enabled,
+// role, password not changed since the token): both are read together, kept by this process
+// for at most SESSION_CACHE_MS, and forgotten at once when this process changes them.
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { SessionUser } from '../../shared/user.ts';
+import { announceChange, type ChangeFeed } from '../db/changes.ts';
+import type { Db } from '../db/index.ts';
+import type { SessionRow } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import type { Logger } from '../logger.ts';
+import * as users from '../users/users.ts';
+import { clearSession, writeSessionCookie, type Session, type SessionCodec } from './session.ts';
+import { newSessionId, type TokenClaims, type TokenVerifier } from './tokens.ts';
+
+/** How long a process trusts what it read of a session and its user (another instance's change shows within this). */
+export const SESSION_CACHE_MS = 1_000;
+/** last_seen_at is written at most this often per session (not on every request). */
+const LAST_SEEN_EVERY_MS = 60_000;
+
+export type SessionInfo = {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: number;
+  userAgent: string | null;
+  ip: string | null;
+};
+
+export type Sessions = {
+  /** Makes the session of a sign-in (its token as the API answered it) and sets the cookie. */
+  start(req: Request, res: Response, token: string): Promise<Session>;
+  /** A session row for an API client (POST /api/login answers the token itself). */
+  startForBearer(req: Request, token: string): Promise<void>;
+  /** The API answered the session a fresh token (profile, password): the row keeps the new one. */
+  refresh(session: Session, token: string): Promise<void>;
+  /** The same for an API client: the session of `oldToken` now holds `newToken`. */
+  replaceToken(oldToken: string, newToken: string): Promise<void>;
+  /** Logout: the row goes, the cookie is cleared. */
+  end(req: Request, res: Response, session: Session | null | undefined): Promise<void>;
+  /** The session a cookie's id names, as it is now (null: ended, expired, user gone or disabled). */
+  current(id: string): Promise<Session | null>;
+  /** The user behind an API client's Bearer token, as they are now (null: no live session). */
+  userForToken(token: string, claims: TokenClaims): Promise<users.User | null>;
+  /** Ends every session of a user (disabled, password set by an admin), or all but one (own password change). */
+  endAllOf(userName: string, except?: string): Promise<void>;
+  /** Ends every session of a user but the one holding `token` (the user changed their own password). */
+  endOthersOf(userName: string, token: string): Promise<void>;
+  /** The user's sessions, newest first (their own list). */
+  listOf(userName: string): Promise<SessionInfo[]>;
+  /** Forgets what this process keeps of the user's sessions (after changing the user). */
+  forgetUser(userName: string): void;
+};
+
+function digestOf(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+type Cached = { session: Session | null; user: users.User | null; at: number };
+
+export function createSessions(deps: {
+  db: Db;
+  codec: SessionCodec;
+  /** Reads a token's claims (checked when the token was received). */
+  verify: TokenVerifier;
+  /** With the built-in API the user is the database's; an external API's user is its token's claims. */
+  builtIn: boolean;
+  ttlMinutes: number;
+  logger: Logger;
+  /** Tells the other instances what ended or changed, so that their caches forget it at once. */
+  changes?: ChangeFeed;
+  now?: () => number;
+}): Sessions {
+  const { db, codec, verify, builtIn, logger, changes } = deps;
+  const now = deps.now ?? Date.now;
+  const { k } = db;
+  const cache = new Map<string, Cached>();
+  const lastSeenWritten = new Map<string, number>();
+
+  function dropUser(userName: string) {
+    const name = userName.toLowerCase();
+    for (const [id, entry] of cache) if (entry.session?.user.userName.toLowerCase() === name) cache.delete(id);
+  }
+  changes?.subscribe('user:', (topic) => dropUser(topic.slice('user:'.length)));
+  changes?.subscribe('session:', (topic) => cache.delete(topic.slice('session:'.length)));
+  function announce(topic: string) {
+    changes?.publish(topic).catch((error: unknown) => logger.warn({ err: error, topic }, 'could not announce a change'));
+  }
+
+  async function claimsOf(token: string): Promise<TokenClaims> {
+    return verify(token);
+  }
+
+  async function insert(req: Request, token: string): Promise<{ id: string; claims: TokenClaims; expiresAt: number }> {
+    let claims: TokenClaims;
+    try {
+      claims = await claimsOf(token);
+    } catch (error) {
+      throw new ApiError(502, 'bad_token', 'The API answered with a token this site cannot read', undefined, { cause: error });
+    }
+    // The built-in API's tokens name their session; an external API's get a new id.
+    const id = claims.sid ?? newSessionId();
+    const at = new Date(now()).toISOString();
+    const expiresAt = claims.exp ?? Math.floor(now() / 1000) + deps.ttlMinutes * 60;
+    await k
+      .insertInto('sessions')
+      .values({
+        id,
+        user_name: claims.userName,
+        created_at: at,
+        last_seen_at: at,
+        expires_at: expiresAt,
+        user_agent: (req.get('user-agent') ?? '').slice(0, 300) || null,
+        ip: req.ip ?? null,
+        api_token: token,
+        token_digest: digestOf(token),
+      })
+      .execute();
+    // Expired rows go now and then (a sign-in is rare enough to carry it).
+    await k
+      .deleteFrom('sessions')
+      .where('expires_at', '<', Math.floor(now() / 1000))
+      .execute();
+    return { id, claims, expiresAt };
+  }
+
+  function userOf(claims: TokenClaims): SessionUser {
+    return {
+      name: claims.name,
+      lastName: claims.lastName,
+      userName: claims.userName,
+      role: claims.role,
+      avatar: claims.avatar,
+      scope: claims.scope,
+    };
+  }
+
+  /** The row and its user as they are now: a session counts while both do. */
+  async function load(id: string): Promise<Cached> {
+    const row = await k.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    const result = await judge(row);
+    cache.set(id, result);
+    if (cache.size > 50_000) cache.delete(cache.keys().next().value!);
+    return result;
+  }
+
+  async function judge(row: SessionRow | undefined): Promise<Cached> {
+    const at = now();
+    if (!row || Number(row.expires_at) * 1000 <= at) return { session: null, user: null, at };
+    let claims: TokenClaims;
+    try {
+      claims = await claimsOf(row.api_token);
+    } catch {
+      return { session: null, user: null, at };
+    }
+    if (!builtIn)
+      return { session: { id: row.id, token: row.api_token, user: userOf(claims), exp: Number(row.expires_at) }, user: null, at };
+    const user = await users.findUser(db, row.user_name);
+    if (!user || user.disabled || users.tokenPredatesPassword(user, claims.iat)) return { session: null, user: null, at };
+    return { session: { id: row.id, token: row.api_token, user: users.sessionUserOf(user), exp: Number(row.expires_at) }, user, at };
+  }
+
+  async function touch(id: string): Promise<void> {
+    const at = now();
+    if (at - (lastSeenWritten.get(id) ?? 0) < LAST_SEEN_EVERY_MS) return;
+    lastSeenWritten.set(id, at);
+    if (lastSeenWritten.size > 50_000) lastSeenWritten.delete(lastSeenWritten.keys().next().value!);
+    try {
+      await k
+        .updateTable('sessions')
+        .set({ last_seen_at: new Date(at).toISOString() })
+        .where('id', '=', id)
+        .execute();
+    } catch (error) {
+      logger.warn({ err: error }, 'could not record when a session was last seen');
+    }
+  }
+
+  return {
+    async start(req, res, token) {
+      const { id, claims, expiresAt } = await insert(req, token);
+      await writeSessionCookie(req, res, codec, { id, exp: expiresAt });
+      const user = builtIn ? await users.findUser(db, claims.userName) : null;
+      return { id, token, user: user ? users.sessionUserOf(user) : userOf(claims), exp: expiresAt };
+    },
+    async startForBearer(req, token) {
+      await insert(req, token);
+    },
+    async refresh(session, token) {
+      await k
+        .updateTable('sessions')
+        .set({ api_token: token, token_digest: digestOf(token) })
+        .where('id', '=', session.id)
+        .execute();
+      cache.delete(session.id);
+    },
+    async replaceToken(oldToken, newToken) {
+      const { sid } = await claimsOf(newToken);
+      await k
+        .updateTable('sessions')
+        .set({ api_token: newToken, token_digest: digestOf(newToken) })
+        .where((eb) => (sid ? eb('id', '=', sid) : eb('token_digest', '=', digestOf(oldToken))))
+        .execute();
+    },
+    async end(req, res, session) {
+      clearSession(req, res);
+      if (!session) return;
+      await k.deleteFrom('sessions').where('id', '=', session.id).execute();
+      cache.delete(session.id);
+      announce(`session:${session.id}`);
+    },
+    async current(id) {
+      const cached = cache.get(id);
+      const fresh = cached && now() - cached.at < SESSION_CACHE_MS ? cached : await load(id);
+      if (fresh.session) await touch(id);
+      return fresh.session;
+    },
+    async userForToken(token, claims) {
+      // A built-in token names its session (every token of a session, old or fresh); another is found by its digest.
+      const row = await (
+        claims.sid
+          ? k.selectFrom('sessions').selectAll().where('id', '=', claims.sid)
+          : k.selectFrom('sessions').selectAll().where('token_digest', '=', digestOf(token))
+      ).executeTakeFirst();
+      if (!row || row.user_name.toLowerCase() !== claims.userName.toLowerCase()) return null;
+      const judged = await judge(row);
+      // An older token of a live session still counts, unless the password changed since it was issued.
+      if (!judged.user || users.tokenPredatesPassword(judged.user, claims.iat)) return null;
+      await touch(row.id);
+      return judged.user;
+    },
+    async endAllOf(userName, except) {
+      await endSessionsOf(db, userName, except);
+      dropUser(userName);
+    },
+    async endOthersOf(userName, token) {
+      const { sid } = await claimsOf(token);
+      await k
+        .deleteFrom('sessions')
+        .where('user_name', '=', userName)
+        .where((eb) => (sid ? eb('id', '<>', sid) : eb('token_digest', '<>', digestOf(token))))
+        .execute();
+      this.forgetUser(userName);
+    },
+    async listOf(userName) {
+      const rows = await k
+        .selectFrom('sessions')
+        .select(['id', 'created_at', 'last_seen_at', 'expires_at', 'user_agent', 'ip'])
+        .where('user_name', '=', userName)
+        .where('expires_at', '>', Math.floor(now() / 1000))
+        .orderBy('last_seen_at', 'desc')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        createdAt: r.created_at,
+        lastSeenAt: r.last_seen_at,
+        expiresAt: Number(r.expires_at),
+        userAgent: r.user_agent,
+        ip: r.ip,
+      }));
+    },
+    forgetUser(userName) {
+      dropUser(userName);
+      announce(`user:${userName.toLowerCase()}`);
+    },
+  };
+}
+
+/**
+ * Ends a user's sessions (all, or all but `except`) in the database: what the ops CLI does too.
+ * Other processes see it within SESSION_CACHE_MS.
+ */
+export async function endSessionsOf(db: Db, userName: string, except?: string): Promise<void> {
+  let query = db.k.deleteFrom('sessions').where('user_name', '=', userName);
+  if (except) query = query.where('id', '<>', except);
+  await query.execute();
+  await announceChange(db, `user:${userName.toLowerCase()}`);
+}

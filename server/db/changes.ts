@@ -1,0 +1,123 @@
+// How the instances of one site tell each other that something they may have cached changed
+// (a user, a session, a branding record): through the database they share. PostgreSQL sends
+// each change at once with NOTIFY to every instance that LISTENs; SQLite (the workers of one
+// machine) keeps a change counter that each process reads every POLL_MS. A change made by this
+// process reaches its own listeners at once, on both engines.
+import { sql } from 'kysely';
+import type { PoolClient } from 'pg';
+import type { Db } from './index.ts';
+import type { Logger } from '../logger.ts';
+
+export const CHANNEL = 'site_changes';
+/** How often a SQLite process looks for changes made by the other workers. */
+export const POLL_MS = 500;
+
+type Listener = (topic: string) => void;
+
+export type ChangeFeed = {
+  /** Tells every instance (this one at once) that `topic` changed, e.g. 'user:ana'. */
+  publish(topic: string): Promise<void>;
+  /** Calls `listener` with each changed topic that starts with `prefix` (e.g. 'user:'). */
+  subscribe(prefix: string, listener: Listener): void;
+  close(): Promise<void>;
+};
+
+/** Tells every instance that `topic` changed, from a process that listens to nothing (the ops CLI). */
+export async function announceChange(db: Db, topic: string): Promise<void> {
+  if (db.engine === 'postgres') await sql`SELECT pg_notify(${CHANNEL}, ${topic})`.execute(db.k);
+  else {
+    await sql`INSERT INTO changes (topic, version) VALUES (${topic}, (SELECT COALESCE(MAX(version), 0) + 1 FROM changes))
+              ON CONFLICT (topic) DO UPDATE SET version = excluded.version`.execute(db.k);
+  }
+}
+
+export async function createChangeFeed(db: Db, options: { logger: Logger }): Promise<ChangeFeed> {
+  const listeners: { prefix: string; listener: Listener }[] = [];
+  const deliver = (topic: string) => {
+    for (const { prefix, listener } of listeners) if (topic.startsWith(prefix)) listener(topic);
+  };
+  const subscribe = (prefix: string, listener: Listener) => void listeners.push({ prefix, listener });
+
+  if (db.engine === 'postgres' && db.pool) {
+    const pool = db.pool;
+    let client: PoolClient | null = null;
+    let closed = false;
+    let retry: NodeJS.Timeout | undefined;
+    // One connection that listens; when it breaks (the database restarted), listen again.
+    const listen = async () => {
+      try {
+        client = await pool.connect();
+        client.on('notification', (message) => {
+          if (message.channel === CHANNEL && message.payload) deliver(message.payload);
+        });
+        client.on('error', () => {
+          client?.release(true);
+          client = null;
+          if (!closed) retry = setTimeout(() => void listen(), 1_000);
+        });
+        await client.query(`LISTEN ${CHANNEL}`);
+      } catch (error) {
+        options.logger.warn({ err: error }, 'could not listen for changes: retrying');
+        client?.release(true);
+        client = null;
+        if (!closed) retry = setTimeout(() => void listen(), 1_000);
+      }
+    };
+    await listen();
+    return {
+      async publish(topic) {
+        deliver(topic);
+        await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, topic]);
+      },
+      subscribe,
+      async close() {
+        closed = true;
+        clearTimeout(retry);
+        client?.release(true);
+      },
+    };
+  }
+
+  // SQLite: one row per topic with the version of its last change; versions only grow.
+  const { k } = db;
+  const latest = async () =>
+    Number(
+      (
+        await k
+          .selectFrom('changes')
+          .select((eb) => eb.fn.max('version').as('v'))
+          .executeTakeFirst()
+      )?.v ?? 0,
+    );
+  let seen = await latest();
+  let polling = false;
+  const timer = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    k.selectFrom('changes')
+      .select(['topic', 'version'])
+      .where('version', '>', seen)
+      .orderBy('version')
+      .execute()
+      .then((rows) => {
+        for (const row of rows) {
+          seen = Math.max(seen, Number(row.version));
+          deliver(row.topic);
+        }
+      })
+      .catch((error: unknown) => options.logger.warn({ err: error }, 'could not read changes'))
+      .finally(() => (polling = false));
+  }, POLL_MS);
+  timer.unref();
+  return {
+    async publish(topic) {
+      deliver(topic);
+      // One statement (atomic against the other workers): the next version of all.
+      await announceChange(db, topic);
+    },
+    subscribe,
+    async close() {
+      clearInterval(timer);
+    },
+  };
+}

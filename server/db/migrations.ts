@@ -1,0 +1,158 @@
+// The schema's history, written once for both engines with Kysely's schema builder; the few
+// differences (auto-increment ids, case-insensitive text, binary data) come from `types`.
+// Applied at start (and by `npm run db:migrate`), in one transaction, by one instance at a time:
+// PostgreSQL holds an advisory lock, SQLite a write lock (BEGIN IMMEDIATE). Never edit a
+// migration that has shipped: add the next one.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+
+export type Engine = 'sqlite' | 'postgres';
+
+// A migration sees the database without the app's types: the schema it builds is the point.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+export type Migration = { version: number; name: string; up: (db: AnyDb, engine: Engine) => Promise<void> };
+
+function types(engine: Engine) {
+  const pg = engine === 'postgres';
+  return {
+    /** An id the database numbers. */
+    serial: pg ? sql`serial` : sql`integer`,
+    /** Text compared without regard to case (user names, e-mails). */
+    nocase: (pg ? sql`citext` : sql`text collate nocase`) as RawBuilder<unknown>,
+    blob: pg ? sql`bytea` : sql`blob`,
+    bigint: sql`bigint`,
+  };
+}
+
+const baseline: Migration = {
+  version: 1,
+  name: 'baseline: users, rate limits, branding, contact messages, form tokens, uploads',
+  async up(db, engine) {
+    const t = types(engine);
+    if (engine === 'postgres') await sql`CREATE EXTENSION IF NOT EXISTS citext`.execute(db);
+    await db.schema
+      .createTable('users')
+      .addColumn('id', t.serial, (c) => c.primaryKey())
+      .addColumn('user_name', t.nocase, (c) => c.notNull().unique())
+      .addColumn('email', t.nocase, (c) => c.unique())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('last_name', 'text', (c) => c.notNull())
+      .addColumn('role', 'text', (c) => c.notNull().check(sql`role IN ('ADMIN', 'CLI', 'ORG', 'CONS')`))
+      .addColumn('avatar', 'text')
+      .addColumn('scopes', 'text', (c) => c.notNull().defaultTo('[]'))
+      .addColumn('password_hash', 'text', (c) => c.notNull())
+      .addColumn('disabled', 'integer', (c) =>
+        c
+          .notNull()
+          .defaultTo(0)
+          .check(sql`disabled IN (0, 1)`),
+      )
+      .addColumn('password_changed_at', t.bigint, (c) => c.notNull().defaultTo(0))
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('rate_limits')
+      .addColumn('key', 'text', (c) => c.primaryKey())
+      .addColumn('count', 'integer', (c) => c.notNull())
+      .addColumn('reset_at', t.bigint, (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('branding')
+      .addColumn('user_name', t.nocase, (c) => c.primaryKey().references('users.user_name').onUpdate('cascade').onDelete('cascade'))
+      .addColumn('color', 'text')
+      .addColumn('logo', 'text')
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('contact_messages')
+      .addColumn('id', t.serial, (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('email', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('message', 'text', (c) => c.notNull())
+      .addColumn('locale', 'text', (c) => c.notNull().check(sql`locale IN ('es', 'en')`))
+      .addColumn('consent_at', 'text', (c) => c.notNull())
+      .addColumn('ip', 'text')
+      .addColumn('read', 'integer', (c) =>
+        c
+          .notNull()
+          .defaultTo(0)
+          .check(sql`read IN (0, 1)`),
+      )
+      .addColumn('notify_status', 'text', (c) =>
+        c
+          .notNull()
+          .defaultTo('none')
+          .check(sql`notify_status IN ('none', 'pending', 'sent', 'failed')`),
+      )
+      .addColumn('notify_attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('notify_error', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('contact_messages_created').on('contact_messages').columns(['created_at desc', 'id desc']).execute();
+    await db.schema.createIndex('contact_messages_notify').on('contact_messages').column('notify_status').execute();
+    await db.schema
+      .createTable('used_form_tokens')
+      .addColumn('digest', 'text', (c) => c.primaryKey())
+      .addColumn('expires_at', t.bigint, (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('used_form_tokens_expiry').on('used_form_tokens').column('expires_at').execute();
+    await db.schema
+      .createTable('uploads')
+      .addColumn('url', 'text', (c) => c.primaryKey())
+      .addColumn('owner', t.nocase, (c) => c.notNull())
+      .addColumn('bytes', 'integer', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('uploads_owner').on('uploads').column('owner').execute();
+  },
+};
+
+const sessions: Migration = {
+  version: 2,
+  name: 'server-side sessions (instead of revoked tokens)',
+  async up(db, engine) {
+    const t = types(engine);
+    await db.schema
+      .createTable('sessions')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      // No foreign key: with an external API (API_URL) the users are the API's, not ours.
+      .addColumn('user_name', t.nocase, (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('last_seen_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', t.bigint, (c) => c.notNull())
+      .addColumn('user_agent', 'text')
+      .addColumn('ip', 'text')
+      .addColumn('api_token', 'text', (c) => c.notNull())
+      .addColumn('token_digest', 'text', (c) => c.notNull())
+      .execute();
+    // Not unique: an external API may answer two sign-ins with the same token.
+    await db.schema.createIndex('sessions_token').on('sessions').column('token_digest').execute();
+    await db.schema.createIndex('sessions_user').on('sessions').column('user_name').execute();
+    await db.schema.createIndex('sessions_expiry').on('sessions').column('expires_at').execute();
+    await db.schema.dropTable('revoked_tokens').ifExists().execute();
+  },
+};
+
+const filesAndChanges: Migration = {
+  version: 3,
+  name: 'uploaded files in the database; the change counter of shared caches',
+  async up(db, engine) {
+    const t = types(engine);
+    // Rows of files that were on disk are filled in by moveUploadsIntoDatabase (db/files.ts).
+    await db.schema
+      .alterTable('uploads')
+      .addColumn('content_type', 'text', (c) => c.notNull().defaultTo('application/octet-stream'))
+      .execute();
+    await db.schema.alterTable('uploads').addColumn('data', t.blob).execute();
+    await db.schema
+      .createTable('changes')
+      .addColumn('topic', 'text', (c) => c.primaryKey())
+      .addColumn('version', t.bigint, (c) => c.notNull())
+      .execute();
+  },
+};
+
+export const MIGRATIONS: readonly Migration[] = [baseline, sessions, filesAndChanges];

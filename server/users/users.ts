@@ -1,0 +1,277 @@
+// Users of the site's database: the operations behind the built-in API, the login form and
+// the ops command line, on either engine. Inputs arrive validated (zod at the edge); these
+// enforce the rules. User names and e-mails compare without regard to case.
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { isRole, type Role, type SessionUser } from '../../shared/user.ts';
+import { isEmailAddress, passwordProblem } from '../../shared/validation.ts';
+import type { Db } from '../db/index.ts';
+import type { UserRow } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
+
+export type User = SessionUser & {
+  email: string | null;
+  /** Seconds since epoch; tokens issued earlier are refused. */
+  passwordChangedAt: number;
+  disabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
+
+function toUser(row: UserRow): User {
+  return {
+    userName: row.user_name,
+    email: row.email,
+    name: row.name,
+    lastName: row.last_name,
+    role: row.role as Role,
+    avatar: row.avatar,
+    scope: JSON.parse(row.scopes) as string[],
+    disabled: Number(row.disabled) === 1,
+    passwordChangedAt: Number(row.password_changed_at),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** A token issued before the user's last password change no longer counts. */
+export function tokenPredatesPassword(user: User, issuedAt: number | undefined): boolean {
+  return user.passwordChangedAt > 0 && (issuedAt ?? 0) < user.passwordChangedAt;
+}
+
+/** The user as an admin sees it (no password data). */
+export function publicUser(user: User): Omit<User, 'passwordChangedAt'> {
+  const { passwordChangedAt: _hidden, ...rest } = user;
+  return rest;
+}
+
+export function sessionUserOf(user: User): SessionUser {
+  return { name: user.name, lastName: user.lastName, userName: user.userName, role: user.role, avatar: user.avatar, scope: user.scope };
+}
+
+const passwordMessages: Record<string, string> = {
+  'validation.passwordTooShort': 'The password must have at least 10 characters',
+  'validation.passwordTooLong': 'The password must have at most 200 characters',
+  'validation.passwordIsUserName': 'The password must not be the user name',
+};
+
+function checkPassword(password: string, userName: string, field = 'password') {
+  const problem = passwordProblem(password, userName);
+  if (problem) throw new ApiError(422, 'invalid_password', passwordMessages[problem] ?? problem, { [field]: problem });
+}
+
+const now = () => new Date().toISOString();
+
+export async function findUser(db: Db, userName: string): Promise<User | null> {
+  const row = await db.k.selectFrom('users').selectAll().where('user_name', '=', userName).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+async function requireUser(db: Db, userName: string): Promise<User> {
+  const user = await findUser(db, userName);
+  if (!user) throw new ApiError(404, 'user_not_found', `No user named ${JSON.stringify(userName)}`);
+  return user;
+}
+
+export type NewUser = {
+  userName: string;
+  password: string;
+  role: Role;
+  name: string;
+  lastName: string;
+  email?: string | null | undefined;
+  scope?: string[] | undefined;
+};
+
+function taken(field: 'userName' | 'email', value: string): ApiError {
+  return new ApiError(
+    409,
+    `${field}_taken`,
+    `The ${field === 'userName' ? 'user name' : 'email'} ${JSON.stringify(value)} is already in use`,
+    { [field]: `validation.${field}Taken` },
+  );
+}
+
+export async function createUser(db: Db, input: NewUser): Promise<User> {
+  checkPassword(input.password, input.userName);
+  // The same rule as every other door (API, contact form): the ops CLI comes through here.
+  if (input.email != null && !isEmailAddress(input.email)) {
+    throw new ApiError(400, 'invalid_request', `Invalid request: email ${JSON.stringify(input.email)} is not one e-mail address`, {
+      email: 'validation.invalidEmail',
+    });
+  }
+  const clash = await db.k
+    .selectFrom('users')
+    .select(['user_name', 'email'])
+    .where((eb) => eb.or([eb('user_name', '=', input.userName), ...(input.email ? [eb('email', '=', input.email)] : [])]))
+    .executeTakeFirst();
+  if (clash) {
+    throw clash.user_name.toLowerCase() === input.userName.toLowerCase() ? taken('userName', input.userName) : taken('email', input.email!);
+  }
+  const hash = await hashPassword(input.password);
+  const at = now();
+  try {
+    await db.k
+      .insertInto('users')
+      .values({
+        user_name: input.userName,
+        email: input.email ?? null,
+        name: input.name,
+        last_name: input.lastName,
+        role: input.role,
+        avatar: null,
+        scopes: JSON.stringify(input.scope ?? []),
+        password_hash: hash,
+        disabled: 0,
+        password_changed_at: 0,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  } catch (error) {
+    // Two creations racing past the check above: the unique index decides.
+    if (await findUser(db, input.userName)) throw taken('userName', input.userName);
+    throw error;
+  }
+  return requireUser(db, input.userName);
+}
+
+/**
+ * The user for these credentials, or null. Unknown user, wrong password and disabled account
+ * are indistinguishable to the caller and take the same time.
+ */
+export async function authenticate(db: Db, identifier: string, password: string): Promise<User | null> {
+  // An exact user name wins over an e-mail address that happens to look the same.
+  const rows = await db.k
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb.or([eb('user_name', '=', identifier), eb('email', '=', identifier)]))
+    .limit(2)
+    .execute();
+  const row = rows.find((r) => r.user_name.toLowerCase() === identifier.toLowerCase()) ?? rows[0];
+  const ok = await verifyPassword(password, row?.password_hash ?? (await dummyPasswordHash()));
+  if (!row || !ok || Number(row.disabled) === 1) return null;
+  return toUser(row);
+}
+
+export async function updateProfile(db: Db, userName: string, changes: { name: string; lastName: string }): Promise<User> {
+  await requireUser(db, userName);
+  await db.k
+    .updateTable('users')
+    .set({ name: changes.name, last_name: changes.lastName, updated_at: now() })
+    .where('user_name', '=', userName)
+    .execute();
+  return requireUser(db, userName);
+}
+
+export async function setAvatar(db: Db, userName: string, avatar: string | null): Promise<User> {
+  return (await replaceAvatar(db, userName, avatar)).user;
+}
+
+/**
+ * Sets the avatar and answers the one it replaced, in one transaction that locks the row:
+ * two uploads racing each get the other's file to delete, so none is left behind.
+ */
+export async function replaceAvatar(db: Db, userName: string, avatar: string | null): Promise<{ user: User; previous: string | null }> {
+  const previous = await db.k.transaction().execute(async (trx) => {
+    const row = await lockedUser(db, trx, userName);
+    await trx.updateTable('users').set({ avatar, updated_at: now() }).where('user_name', '=', userName).execute();
+    return row.avatar;
+  });
+  return { user: await requireUser(db, userName), previous };
+}
+
+/** The user's row inside a transaction, locked against a concurrent update (PostgreSQL: FOR UPDATE). */
+async function lockedUser(db: Db, trx: Db['k'], userName: string): Promise<UserRow> {
+  let query = trx.selectFrom('users').selectAll().where('user_name', '=', userName);
+  if (db.engine === 'postgres') query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  if (!row) throw new ApiError(404, 'user_not_found', `No user named ${JSON.stringify(userName)}`);
+  return row;
+}
+
+export const WRONG_CURRENT_PASSWORD = 'wrong_current_password';
+
+export function wrongCurrentPassword(): ApiError {
+  return new ApiError(422, WRONG_CURRENT_PASSWORD, 'The current password is not correct', {
+    currentPassword: 'validation.wrongCurrentPassword',
+  });
+}
+
+/** Throws wrong_current_password unless `password` is the user's (422), or 401 for a gone user. */
+export async function verifyCurrentPassword(db: Db, userName: string, password: string): Promise<void> {
+  const row = await db.k.selectFrom('users').selectAll().where('user_name', '=', userName).executeTakeFirst();
+  if (!row || Number(row.disabled) === 1) throw new ApiError(401, 'unauthorized', 'Sign in again');
+  if (!(await verifyPassword(password, row.password_hash))) throw wrongCurrentPassword();
+}
+
+/** The current password is judged before the new one: a guess is always answered as a guess. */
+export async function changePassword(db: Db, userName: string, currentPassword: string, newPassword: string): Promise<User> {
+  await verifyCurrentPassword(db, userName, currentPassword);
+  checkPassword(newPassword, userName, 'newPassword');
+  return setPassword(db, userName, newPassword);
+}
+
+export async function setPassword(db: Db, userName: string, password: string): Promise<User> {
+  const user = await requireUser(db, userName);
+  checkPassword(password, user.userName);
+  const hash = await hashPassword(password);
+  await db.k
+    .updateTable('users')
+    .set({ password_hash: hash, password_changed_at: Math.floor(Date.now() / 1000), updated_at: now() })
+    .where('user_name', '=', userName)
+    .execute();
+  return requireUser(db, userName);
+}
+
+export async function setRole(db: Db, userName: string, role: string): Promise<User> {
+  if (!isRole(role)) throw new ApiError(422, 'invalid_role', `Unknown role ${JSON.stringify(role)}: use ADMIN, CLI, ORG or CONS`);
+  await requireUser(db, userName);
+  await db.k.updateTable('users').set({ role, updated_at: now() }).where('user_name', '=', userName).execute();
+  return requireUser(db, userName);
+}
+
+export async function setDisabled(db: Db, userName: string, disabled: boolean): Promise<User> {
+  await requireUser(db, userName);
+  await db.k
+    .updateTable('users')
+    .set({ disabled: disabled ? 1 : 0, updated_at: now() })
+    .where('user_name', '=', userName)
+    .execute();
+  return requireUser(db, userName);
+}
+
+export type UserPage = { items: Omit<User, 'passwordChangedAt'>[]; total: number; page: number; pageSize: number };
+
+export async function listUsers(db: Db, options: { q?: string | undefined; page?: number; pageSize?: number } = {}): Promise<UserPage> {
+  const page = Math.max(1, options.page ?? 1);
+  const pageSize = Math.min(100, Math.max(1, options.pageSize ?? 20));
+  const q = options.q?.trim() ?? '';
+  // A search matches any part of the user name, names or e-mail, whatever the case, on both
+  // engines (lower() LIKE lower(); the pattern's own % and _ are escaped).
+  const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  let base = db.k.selectFrom('users');
+  if (q) {
+    base = base.where((eb) =>
+      eb.or(
+        (['user_name', 'name', 'last_name', 'email'] as const).map((column) =>
+          eb(sql`lower(${sql.ref(column)})`, 'like', sql`${like} ESCAPE '\\'`),
+        ),
+      ),
+    );
+  }
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await base
+    .selectAll()
+    .orderBy(sql`lower(user_name)`)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+  return { items: rows.map((row) => publicUser(toUser(row))), total: Number(total), page, pageSize };
+}
+
+/** A random password for resets and demo users: 20 URL-safe characters. */
+export function randomPassword(): string {
+  return randomBytes(15).toString('base64url');
+}

@@ -1,0 +1,58 @@
+// Caches of several instances agree through the database: a change published by one instance
+// reaches the others (PostgreSQL NOTIFY, or SQLite's change counter for the workers of a machine).
+import { expect, test } from 'vitest';
+import { announceChange, createChangeFeed, POLL_MS } from '../../server/db/changes.ts';
+import { createLogger } from '../../server/logger.ts';
+import { TEST_ENGINE, testDatabase } from '../helpers/app.ts';
+
+const logger = createLogger('silent');
+
+test(`a change published by one instance reaches another's listeners (${TEST_ENGINE})`, async () => {
+  const db = await testDatabase();
+  const one = await createChangeFeed(db, { logger });
+  const other = await createChangeFeed(db, { logger });
+  try {
+    const heard: string[] = [];
+    other.subscribe('user:', (topic) => heard.push(topic));
+    other.subscribe('branding:', (topic) => heard.push(topic));
+    await one.publish('user:ana');
+    await one.publish('branding:acme');
+    await one.publish('session:xyz'); // nobody listens to sessions here
+    await expect.poll(() => heard, { timeout: POLL_MS * 6 }).toEqual(['user:ana', 'branding:acme']);
+  } finally {
+    await one.close();
+    await other.close();
+    await db.close();
+  }
+});
+
+test(`a change announced by a process that listens to nothing (the ops CLI) reaches the instances (${TEST_ENGINE})`, async () => {
+  const db = await testDatabase();
+  const feed = await createChangeFeed(db, { logger });
+  try {
+    const heard: string[] = [];
+    feed.subscribe('user:', (topic) => heard.push(topic));
+    await announceChange(db, 'user:dora');
+    await announceChange(db, 'user:dora');
+    await expect.poll(() => heard.length, { timeout: POLL_MS * 6 }).toBeGreaterThanOrEqual(1);
+    expect(new Set(heard)).toEqual(new Set(['user:dora']));
+  } finally {
+    await feed.close();
+    await db.close();
+  }
+});
+
+test(`the instance that publishes hears its own change at once (${TEST_ENGINE})`, async () => {
+  const db = await testDatabase();
+  const feed = await createChangeFeed(db, { logger });
+  try {
+    const heard: string[] = [];
+    feed.subscribe('user:', (topic) => heard.push(topic));
+    const publishing = feed.publish('user:eve');
+    expect(heard).toEqual(['user:eve']);
+    await publishing;
+  } finally {
+    await feed.close();
+    await db.close();
+  }
+});

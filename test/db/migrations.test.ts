@@ -1,0 +1,131 @@
+// The schema is written once and migrated on both engines; an install from before the query
+// layer (SQLite, PRAGMA user_version) keeps its data; files it kept on disk move in.
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { expect, test } from 'vitest';
+import { databaseFile, LEGACY_SQLITE_DIR, migrate, openDatabase } from '../../server/db/index.ts';
+import { MIGRATIONS } from '../../server/db/migrations.ts';
+import { createLogger } from '../../server/logger.ts';
+import { moveUploadsIntoDatabase } from '../../server/uploads/images.ts';
+import { findUser } from '../../server/users/users.ts';
+import { TEST_ENGINE, testDatabase } from '../helpers/app.ts';
+
+test(`a new database gets every migration, recorded once; migrating again applies nothing (${TEST_ENGINE})`, async () => {
+  const db = await testDatabase();
+  try {
+    const rows = await sql<{ version: number }>`SELECT version FROM schema_migrations ORDER BY version`.execute(db.k);
+    expect(rows.rows.map((r) => Number(r.version))).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(await migrate(db)).toEqual([]);
+  } finally {
+    await db.close();
+  }
+});
+
+test(`user names and e-mails compare without regard to case, and stay unique that way (${TEST_ENGINE})`, async () => {
+  const db = await testDatabase();
+  try {
+    const at = new Date().toISOString();
+    const row = {
+      email: 'Ana@Example.com',
+      name: 'A',
+      last_name: 'R',
+      role: 'CLI',
+      avatar: null,
+      scopes: '[]',
+      password_hash: 'x',
+      disabled: 0,
+      password_changed_at: 0,
+      created_at: at,
+      updated_at: at,
+    };
+    await db.k
+      .insertInto('users')
+      .values({ ...row, user_name: 'Ana' })
+      .execute();
+    expect((await findUser(db, 'ANA'))?.userName).toBe('Ana');
+    await expect(
+      db.k
+        .insertInto('users')
+        .values({ ...row, user_name: 'ana', email: null })
+        .execute(),
+    ).rejects.toThrow();
+    await expect(
+      db.k
+        .insertInto('users')
+        .values({ ...row, user_name: 'other', email: 'ana@example.COM' })
+        .execute(),
+    ).rejects.toThrow();
+  } finally {
+    await db.close();
+  }
+});
+
+test.runIf(TEST_ENGINE === 'sqlite')(
+  'an install from before the query layer (SQLite, user_version 4) keeps its users and gets the new tables',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'legacy-'));
+    const file = databaseFile(dir);
+    const legacy = new Database(file);
+    for (const name of readdirSync(LEGACY_SQLITE_DIR).sort().slice(0, 4)) legacy.exec(readFileSync(join(LEGACY_SQLITE_DIR, name), 'utf8'));
+    legacy.pragma('user_version = 4');
+    legacy
+      .prepare("INSERT INTO users (user_name, name, last_name, role, password_hash) VALUES ('old.timer', 'Old', 'Timer', 'ORG', 'x')")
+      .run();
+    legacy.close();
+    const db = await openDatabase({ file });
+    try {
+      expect((await findUser(db, 'old.timer'))?.role).toBe('ORG');
+      const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table'`.execute(db.k);
+      expect(tables.rows.map((r) => r.name)).toEqual(
+        expect.arrayContaining(['sessions', 'uploads', 'changes', 'used_form_tokens', 'schema_migrations']),
+      );
+      expect(tables.rows.map((r) => r.name)).not.toContain('revoked_tokens');
+    } finally {
+      await db.close();
+    }
+  },
+);
+
+test(`files an older install kept in DATA_DIR move into the database; files nobody uses are deleted (${TEST_ENGINE})`, async () => {
+  const db = await testDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'uploads-move-'));
+  try {
+    mkdirSync(join(dataDir, 'avatars'));
+    const used = `${'a'.repeat(32)}.png`;
+    const orphan = `${'b'.repeat(32)}.png`;
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(40, 3)]);
+    writeFileSync(join(dataDir, 'avatars', used), png);
+    writeFileSync(join(dataDir, 'avatars', orphan), png);
+    const at = new Date().toISOString();
+    await db.k
+      .insertInto('users')
+      .values({
+        user_name: 'pat',
+        email: null,
+        name: 'P',
+        last_name: 'L',
+        role: 'CLI',
+        avatar: `/api/avatars/${used}`,
+        scopes: '[]',
+        password_hash: 'x',
+        disabled: 0,
+        password_changed_at: 0,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    expect(await moveUploadsIntoDatabase(db, dataDir, createLogger('silent'))).toBe(1);
+    const row = await db.k.selectFrom('uploads').selectAll().where('url', '=', `/api/avatars/${used}`).executeTakeFirstOrThrow();
+    expect(Buffer.compare(Buffer.from(row.data), png)).toBe(0);
+    expect(row).toMatchObject({ owner: 'pat', bytes: png.length, content_type: 'image/png' });
+    expect(existsSync(join(dataDir, 'avatars', used))).toBe(false);
+    expect(existsSync(join(dataDir, 'avatars', orphan))).toBe(false);
+    // Nothing to do the second time.
+    expect(await moveUploadsIntoDatabase(db, dataDir, createLogger('silent'))).toBe(0);
+  } finally {
+    await db.close();
+  }
+});
