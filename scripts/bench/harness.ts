@@ -98,11 +98,15 @@ export function buildApp(): void {
 }
 
 /** Creates the database in `dataDir` with one user (and, when given, its branding) through the app's own modules. */
-export async function seedUser(dataDir: string, user: { userName: string; password: string; role: Role; color?: string }): Promise<void> {
+export async function seedUser(
+  dataDir: string,
+  user: { userName: string; password: string; role: Role; color?: string },
+  databaseUrl?: string,
+): Promise<void> {
   const { databaseFile, openDatabase } = await import('../../server/db/index.ts');
   const { createUser } = await import('../../server/users/users.ts');
   const { embeddedBranding } = await import('../../server/branding/embedded.ts');
-  const db = await openDatabase({ url: process.env.DATABASE_URL || undefined, file: databaseFile(dataDir), poolMax: 1 });
+  const db = await openDatabase({ url: databaseUrl, file: databaseFile(dataDir), poolMax: 1 });
   try {
     await createUser(db, {
       userName: user.userName,

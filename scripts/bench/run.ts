@@ -26,6 +26,7 @@
 // request, written to a file), BENCH_NODE_ARGS (more Node flags for both servers, after those
 // of `npm start`, e.g. "--max-semi-space-size=8"), BENCH_NO_BUILD=1 (reuse dist/), BENCH_STRICT=1 (exit 1 when a
 // budget fails).
+import { createTestDatabase, postgresBinDir, startPostgres } from '../../test/helpers/postgres.ts';
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -76,6 +77,8 @@ const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolea
 
 export const BUDGETS = {
   homeVsFloor: 0.5,
+  /** The signed-in /client on PostgreSQL ÷ on SQLite, in the same run (within 20 %). */
+  postgresVsSqlite: 0.8,
   p99Ms: 25,
   firstLoadJsGzipBytes: FIRST_LOAD_JS_BUDGET_BYTES,
   coldStartMs: 500,
@@ -457,6 +460,36 @@ async function main() {
   sampler.stop();
   await stopProcess(app.child);
 
+  // PostgreSQL mode: the same signed-in /client with DATABASE_URL on a throw-away PostgreSQL
+  // cluster (Debian's, as the tests start it). Each request reads the session and the user (at
+  // most once a second per session and process) and the branding (cached): the budget keeps it
+  // within 20 % of the SQLite figure of this run. PostgreSQL itself is not pinned to a core.
+  let postgresClient: PageResult | null = null;
+  if (postgresBinDir()) {
+    console.log('app on PostgreSQL:');
+    const cluster = await startPostgres();
+    try {
+      const databaseUrl = await createTestDatabase(cluster.url);
+      const pgData = join(tempDir, 'pg-data');
+      await seedUser(
+        pgData,
+        { userName: CLIENT_USER.userName, password: CLIENT_USER.password, role: 'CLI', color: CLIENT_USER.color },
+        databaseUrl,
+      );
+      const pgApp = await startServer('app-postgres', APP_SERVER, { ...appEnv, DATA_DIR: pgData, DATABASE_URL: databaseUrl }, tempDir, {
+        nodeArgs: NODE_ARGS,
+      });
+      const pgSampler = rssSampler(pgApp.pid);
+      const pgCookie = await signIn(pgApp.base, CLIENT_USER.userName, CLIENT_USER.password);
+      postgresClient = await measure(pgApp, pgSampler, 'client (PostgreSQL)', '/client', { ...identity, Cookie: pgCookie });
+      pgSampler.stop();
+      await stopProcess(pgApp.child);
+    } finally {
+      cluster.stop();
+    }
+  } else console.log('PostgreSQL is not installed (apt-get install -y postgresql): the PostgreSQL mode is skipped');
+  const sqliteClient = pages.find((p) => p.name === 'client')!;
+
   const ratio = homeRendering.reqPerSec / floorPage.reqPerSec;
   const budgets = {
     homeVsFloor: { value: ratio, budget: BUDGETS.homeVsFloor, pass: ratio >= BUDGETS.homeVsFloor },
@@ -469,9 +502,18 @@ async function main() {
     firstLoadJsGzipBytes: { value: firstLoad.gzipBytes, budget: BUDGETS.firstLoadJsGzipBytes, pass: firstLoad.withinBudget },
     coldStartMs: { value: Math.round(app.coldStartMs), budget: BUDGETS.coldStartMs, pass: app.coldStartMs <= BUDGETS.coldStartMs },
     peakRssBytes: { value: appPeakRss, budget: BUDGETS.rssBytes, pass: appPeakRss <= BUDGETS.rssBytes },
+    ...(postgresClient
+      ? {
+          postgresVsSqlite: {
+            value: postgresClient.reqPerSec / sqliteClient.reqPerSec,
+            budget: BUDGETS.postgresVsSqlite,
+            pass: postgresClient.reqPerSec / sqliteClient.reqPerSec >= BUDGETS.postgresVsSqlite,
+          },
+        }
+      : {}),
   };
 
-  console.log('\n' + table([...pages, homeRendering, floorPage], floorPage.reqPerSec));
+  console.log('\n' + table([...pages, ...(postgresClient ? [postgresClient] : []), homeRendering, floorPage], floorPage.reqPerSec));
   console.log('  home* = home with the render cache off (RENDER_CACHE_MB=0): React renders every request, as in the floor');
   console.log(
     `\nhome* vs floor, back to back: ${rounds.map((r, i) => `round ${i + 1}: ${fmt(r.homeRendering.reqPerSec)} / ${fmt(r.floor.reqPerSec)} req/s = ${fmt(r.ratio * 100, 1)} %`).join('; ')} (best of each kept); ` +
@@ -492,6 +534,11 @@ async function main() {
   console.log(
     `  ${mark(budgets.peakRssBytes.pass)}  peak RSS under load        ${fmt(mib(appPeakRss), 1)} MiB (≤ 150 MiB; VmHWM ${fmt(mib(appHwm), 1)} MiB)`,
   );
+  if (budgets.postgresVsSqlite) {
+    console.log(
+      `  ${mark(budgets.postgresVsSqlite.pass)}  /client PostgreSQL ÷ SQLite ${fmt(budgets.postgresVsSqlite.value * 100, 1)} % (≥ 80 %: ${fmt(postgresClient!.reqPerSec)} / ${fmt(sqliteClient.reqPerSec)} req/s)`,
+    );
+  }
   console.log(
     `\n  /client branding in the first paint: ${brandingApplied ? 'yes' : 'NO'}; floor HTML identical to the app's: ${sameHtml ? 'yes' : 'NO'}`,
   );
@@ -529,6 +576,7 @@ async function main() {
     coldStart: { spawnToHealthzMs: Math.round(app.coldStartMs), startupMs },
     memory: { peakRssBytes: appPeakRss, hwmBytes: appHwm },
     pages,
+    postgresClient,
     homeRenderCacheOff: homeRendering,
     floor: { ...floorPage, sameHtml },
     rounds,
