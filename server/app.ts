@@ -9,7 +9,7 @@ import type { i18n } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
 import type { PagePayload } from '../shared/page-data.ts';
 import type { Translate } from '../shared/translate.ts';
-import { matchRoute, ROUTES } from '../shared/routes.ts';
+import { localeForms, matchRoute, ROUTES } from '../shared/routes.ts';
 import { isSafeLocalPath } from '../shared/safe-path.ts';
 import { sanitizeBranding, type Branding } from '../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../shared/constants.ts';
@@ -430,8 +430,8 @@ export async function createApp(deps: AppDeps) {
       await sendPage(req, res, { ...result.payload, status, form });
     },
   });
-  app.post(['/logout', '/es/logout', '/en/logout'], forms.logout);
-  app.post(['/consent', '/es/consent', '/en/consent'], ...consentHandler());
+  app.post(localeForms('/logout'), forms.logout);
+  app.post(localeForms('/consent'), ...consentHandler());
   // The pages that take a form, in all their forms (a POST anywhere else is a 405 below).
   const formPaths = ROUTES.filter((route) => forms.pagePost(route)).map((route) => route.fullPath);
   app.post(formPaths, ...forms.bodyParsers, (req, res, next) => {

@@ -31,9 +31,14 @@ export function isSafeLogoSrc(value: unknown): value is string {
   return isSafeLogoPath(value) || isHttpsMediaUrl(value);
 }
 
+/** `#rgb` widened to `#rrggbb` (what colour inputs, PDFs and luminance need); `#rrggbb` as it is. */
+export function sixDigitHex(hex: string): string {
+  return hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex;
+}
+
 /** Dark or white text, whichever reads better on the branding colour (WCAG luminance). */
 export function readableTextColor(hex: string): string {
-  const full = hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex;
+  const full = sixDigitHex(hex);
   const [r, g, b] = [1, 3, 5].map((i) => {
     const c = parseInt(full.slice(i, i + 2), 16) / 255;
     return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;

@@ -181,6 +181,14 @@ export function matchRoute(pathname: string): RouteMatch | null {
   return null;
 }
 
+/**
+ * Every locale form of a path that is not a page (logout, consent, documents, offline):
+ * `localeForms('/logout')` → ['/logout', '/es/logout', '/en/logout'], in ROUTE_FORMS' order.
+ */
+export function localeForms(path: string): string[] {
+  return ROUTE_FORMS.map((form) => joinPath(prefixFor(form), path));
+}
+
 /** The locale form of any path, matched or not: `/en/...` is English, anything else default. */
 export function formOfPath(pathname: string): RouteForm {
   const first = pathname.split('/')[1];

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { runGuards, UnknownMiddlewareError } from '../shared/guards.ts';
-import { BASE_ROUTES, formOfPath, localePath, matchRoute, routeByName, ROUTES, type Route } from '../shared/routes.ts';
+import { BASE_ROUTES, formOfPath, localeForms, localePath, matchRoute, routeByName, ROUTES, type Route } from '../shared/routes.ts';
 import { confinedArea, roleArea } from '../shared/user.ts';
 
 // seed-spec §2: every route exists in three forms: unprefixed (Spanish default), /es, /en.
@@ -120,4 +120,9 @@ test('the role guard sends an unknown role named like an Object property home, l
   const route = routeByName('client___en')!;
   const user = { name: 'A', lastName: 'B', userName: 'ab', role: 'constructor', avatar: null, scope: [] };
   expect(runGuards({ route, params: {}, url: '/en/client', user })).toEqual({ kind: 'redirect', to: '/en' });
+});
+
+test('every locale form of a path that is not a page comes from the route forms (unprefixed, /es, /en)', () => {
+  expect(localeForms('/logout')).toEqual(['/logout', '/es/logout', '/en/logout']);
+  expect(localeForms('/documents/users.pdf')).toEqual(['/documents/users.pdf', '/es/documents/users.pdf', '/en/documents/users.pdf']);
 });

@@ -2,7 +2,7 @@
 // hex code, with a live preview) and the logo (uploaded raw, removed after a confirmation).
 // It talks to /api/admin/branding/:userName; the server checks everything again.
 import { useEffect, useEffectEvent, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { isHexColor, isSafeLogoPath, readableTextColor, type Branding } from '../../shared/branding.ts';
+import { isHexColor, isSafeLogoPath, readableTextColor, sixDigitHex, type Branding } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { AdminUser } from '../../shared/page-data.ts';
 import type { Translate } from '../../shared/translate.ts';
@@ -71,8 +71,7 @@ export function logoProblem(file: Pick<File, 'type' | 'size'> | null): string | 
 
 /** `#rgb` or `#rrggbb` as the `#rrggbb` (lower case) that `<input type="color">` needs. */
 export function sixDigitColor(hex: string): string {
-  const full = hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex;
-  return full.toLowerCase();
+  return sixDigitHex(hex).toLowerCase();
 }
 
 /** The editor's own text for a failure, else the console's and the shared ones. */

@@ -1,7 +1,7 @@
 // PDF documents rendered on the server with pdfmake: the user's own profile and two admin
 // reports (users, contact messages). Montserrat is embedded (Regular, Bold, Black), texts,
 // dates and numbers follow the locale, and the header band carries the site's branding colour.
-import { readableTextColor, isHexColor } from '../../shared/branding.ts';
+import { isHexColor, readableTextColor, sixDigitHex } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import { BODY_FONT, DISPLAY_FONT, pdfmakeWithFonts, type PdfMake } from './fonts.ts';
 import {
@@ -129,7 +129,7 @@ const ZEBRA_COLOR = '#f4f6f8';
 /** The site's teal unless the colour is a valid hex one; #rgb is widened for pdfkit and the contrast check. */
 export function safeBrandColor(value: unknown): string {
   const color = isHexColor(value) ? value : DEFAULT_NAVBAR_COLOR;
-  return color.length === 4 ? `#${[...color.slice(1)].map((c) => c + c).join('')}` : color;
+  return sixDigitHex(color);
 }
 
 function truncate(value: string, max: number): string {

@@ -4,7 +4,7 @@
 // and every document is laid out in the layout thread, one at a time (renderer.ts).
 import type { Request, RequestHandler, Response } from 'express';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
-import { formOfPath, routePath } from '../../shared/routes.ts';
+import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import type { UserList } from '../../shared/page-data.ts';
 import type { Backend } from '../auth/backend.ts';
@@ -108,9 +108,7 @@ type PdfKind = keyof typeof PDF_PATHS;
 
 /** Each document in the three locale forms of seed-spec §2: path → document. */
 const PDF_ROUTES = new Map<string, PdfKind>(
-  ['', '/es', '/en'].flatMap((prefix) =>
-    (Object.keys(PDF_PATHS) as PdfKind[]).map((kind) => [`${prefix}/${PDF_PATHS[kind]}`, kind] as const),
-  ),
+  (Object.keys(PDF_PATHS) as PdfKind[]).flatMap((kind) => localeForms(`/${PDF_PATHS[kind]}`).map((path) => [path, kind] as const)),
 );
 
 /** The documents' paths and their handler, for one GET route: `app.get(pdf.paths, pdf.handler)`. */

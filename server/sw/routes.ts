@@ -2,6 +2,7 @@
 // this build's version, precache list and offline pages injected in front) and the offline
 // fallback pages (/offline, /es/offline, /en/offline): small static documents, no scripts,
 // shown by the worker when a page that is not stored on the device cannot be loaded.
+import { localeForms } from '../../shared/routes.ts';
 import type { RequestHandler, Router } from 'express';
 import { existsSync, readFileSync } from 'node:fs';
 import type { SwConfig } from '../../client/sw/strategy.ts';
@@ -21,7 +22,7 @@ export const OFFLINE_PAGES: Record<Locale, string> = Object.fromEntries(
 ) as Record<Locale, string>;
 
 /** Every path that answers an offline page: the three forms of seed-spec §2. */
-export const OFFLINE_ROUTES = ['/offline', ...LOCALE_CODES.map((locale) => `/${locale}/offline`)];
+export const OFFLINE_ROUTES = localeForms('/offline');
 
 type Warn = { warn: (details: object, message: string) => void };
 
