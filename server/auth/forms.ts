@@ -1,16 +1,14 @@
 // The forms of the private area, posted to their page's own URL: login, profile, change
-// password; and logout. Without JavaScript: POST, then 303 (or the page again with the error).
+// password; and logout (the public contact form lives in server/contact/form.ts). Without JavaScript: POST, then 303 (or the page again with the error).
 // With JavaScript (Accept: application/json): a JSON FormResponse, no reload.
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { safeRedirectPath } from '../../shared/safe-path.ts';
-import type { FormResponse, FormState } from '../../shared/page-data.ts';
 import { routePath, type Route, type RouteForm } from '../../shared/routes.ts';
 import { confinedArea } from '../../shared/user.ts';
-import { contactProblems, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, passwordProblem } from '../../shared/validation.ts';
-import { MIN_FILL_MS, type FormTokens } from '../contact/form-token.ts';
-import type { ContactMessage, ContactStore } from '../contact/messages.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, passwordProblem } from '../../shared/validation.ts';
+import { createContactForm, type ContactFormDeps } from '../contact/form.ts';
+import { formFailure, redirectAfterPost, stringValues, type RenderWithForm } from '../http/form-answers.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { AVATAR_MAX_BYTES } from '../uploads/images.ts';
@@ -26,31 +24,15 @@ export type FormDeps = {
   loginGuard: LoginGuard;
   currentPasswordGuard: CurrentPasswordGuard;
   logger: Logger;
-  contact: {
-    store: ContactStore;
-    limiter: RateLimiter;
-    maxPerIp: number;
-    tokens: FormTokens;
-    notify: ((message: ContactMessage) => void) | null;
-  };
+  /** The public contact form (server/contact/form.ts) is posted to its page like the others. */
+  contact: ContactFormDeps;
   /** Renders the page at req.originalUrl with a form state and a status (no-JS error path). */
-  renderWithForm: (req: Request, res: Response, form: FormState, status: number) => Promise<void>;
+  renderWithForm: RenderWithForm;
 };
 
 /** DESIGN.md §3: CLI, ORG and CONS go to their area, anyone else home; same locale form. */
 export function roleHome(role: string, form: RouteForm): string {
   return routePath(confinedArea(role) ?? 'index', form);
-}
-
-function wantsJson(req: Request): boolean {
-  return req.accepts(['html', 'json']) === 'json';
-}
-
-function redirectAfterPost(req: Request, res: Response, to: string, success?: string) {
-  if (wantsJson(req)) {
-    const body: FormResponse = { ok: true, redirect: to, ...(success ? { success } : {}) };
-    res.json(body);
-  } else res.redirect(303, to);
 }
 
 const fieldText = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
@@ -73,25 +55,13 @@ function fieldErrors(error: z.ZodError): Record<string, string> {
   return fields;
 }
 
-function stringValues(body: unknown, keys: string[]): Record<string, string> {
-  const values: Record<string, string> = {};
-  const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-  for (const key of keys) if (typeof record[key] === 'string') values[key] = (record[key] as string).slice(0, 300);
-  return values;
-}
-
 export function createFormHandlers(deps: FormDeps) {
   const urlencoded = express.urlencoded({ extended: false, limit: '32kb' });
   const json = express.json({ limit: '32kb' });
   const bodyParsers: RequestHandler[] = [urlencoded, json];
 
-  async function fail(req: Request, res: Response, status: number, form: FormState) {
-    if (form.error?.retryAfter) res.set('Retry-After', String(form.error.retryAfter));
-    if (wantsJson(req)) {
-      const body: FormResponse = { ok: false, form };
-      res.status(status).json(body);
-    } else await deps.renderWithForm(req, res, form, status);
-  }
+  const fail = formFailure(deps.renderWithForm);
+  const contact = createContactForm({ ...deps.contact, logger: deps.logger, fail });
 
   /** Maps a backend failure to the form's error, logging what is not the visitor's doing. */
   async function failWith(req: Request, res: Response, formName: string, error: unknown, values: Record<string, string>) {
@@ -194,82 +164,6 @@ export function createFormHandlers(deps: FormDeps) {
     } catch (error) {
       await failWith(req, res, 'changePassword', error, {});
     }
-  }
-
-  async function contact(req: Request, res: Response, route: Route) {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const text = (key: string) => (typeof body[key] === 'string' ? (body[key] as string) : '');
-    const values = stringValues(body, ['name', 'email', 'subject', 'message']);
-    values.message = text('message').slice(0, 5000);
-    const thanks = `${routePath('Contact', route)}?sent=1`;
-    // A honeypot field people never see: a bot filled it. Answer as if sent, store nothing.
-    if (text('website')) {
-      deps.logger.info({ ip: req.ip }, 'contact spam dropped (honeypot)');
-      return redirectAfterPost(req, res, thanks, 'contact');
-    }
-    const age = deps.contact.tokens.age(body.formToken);
-    if (age === null) {
-      return fail(req, res, 400, {
-        form: 'contact',
-        values,
-        error: { code: 'form_expired', message: 'The form has expired: reload the page and send it again' },
-      });
-    }
-    if (age < MIN_FILL_MS) {
-      return fail(req, res, 400, {
-        form: 'contact',
-        values,
-        error: { code: 'too_fast', message: 'The form was sent too quickly: wait a moment and send it again' },
-      });
-    }
-    const input = {
-      name: text('name'),
-      email: text('email'),
-      subject: text('subject'),
-      message: text('message'),
-      consent: ['yes', 'on', 'true'].includes(text('consent')),
-    };
-    const problems = contactProblems(input);
-    if (Object.keys(problems).length > 0) {
-      return fail(req, res, 422, {
-        form: 'contact',
-        values,
-        error: { code: 'invalid_request', message: 'Check the highlighted fields', fields: problems },
-      });
-    }
-    const ipKey = `contact:ip:${req.ip ?? 'unknown'}`;
-    const wait = await deps.contact.limiter.retryAfter(ipKey, deps.contact.maxPerIp);
-    if (wait > 0) {
-      return fail(req, res, 429, {
-        form: 'contact',
-        values,
-        error: { code: 'too_many_messages', message: `Too many messages: try again in ${wait} seconds`, retryAfter: wait },
-      });
-    }
-    await deps.contact.limiter.hit(ipKey);
-    // Committed before the answer: a crash right after the "sent" loses nothing.
-    const message = await deps.contact.store.addOnce(
-      String(body.formToken),
-      {
-        name: input.name.trim(),
-        email: input.email.trim(),
-        subject: input.subject.trim(),
-        message: input.message.trim(),
-        locale: route.locale,
-        ip: req.ip ?? null,
-      },
-      deps.contact.notify !== null,
-    );
-    if (!message) {
-      return fail(req, res, 409, {
-        form: 'contact',
-        values,
-        error: { code: 'form_used', message: 'This form has already been sent: reload the page to write another message' },
-      });
-    }
-    deps.logger.info({ messageId: message.id }, 'contact message stored');
-    deps.contact.notify?.(message);
-    redirectAfterPost(req, res, thanks, 'contact');
   }
 
   /** POST to a page: dispatched by the matched route's page; other pages take no POST. */
