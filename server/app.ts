@@ -1,9 +1,8 @@
 // The Express application, composed in the order a request meets it. Read top to bottom to
 // know where a request goes.
 import compression from 'compression';
-import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import cluster from 'node:cluster';
 import { join } from 'node:path';
 import type { i18n } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
@@ -26,11 +25,13 @@ import { createRateLimiter } from './auth/rate-limit.ts';
 import { clearSession, createSessionCodec, rememberPath, sessionMiddleware } from './auth/session.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
 import { createChangeFeed } from './db/changes.ts';
-import { databaseFile, isDatabaseUnavailable, openDatabase, type Db } from './db/index.ts';
+import { databaseFile, openDatabase, type Db } from './db/index.ts';
 import { createFormTokens } from './contact/form-token.ts';
 import { contactMessages } from './contact/messages.ts';
 import { createNotifier, smtpMailer, type Mailer } from './contact/notify.ts';
 import { analyticsAllowed, analyticsTags, ANALYTICS_HOSTS, consentHandler } from './http/consent.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { liveness, readiness } from './http/health.ts';
 import { requestContext } from './http/request-context.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
 import { mountServiceWorker } from './sw/routes.ts';
@@ -51,7 +52,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { PATHS } from './paths.ts';
 import { readManifest, type ClientManifest } from './render/manifest.ts';
 import { createRenderCache, renderKey } from './render/render-cache.ts';
-import { lastResortPage, renderPage } from './render/render-page.tsx';
+import { renderPage } from './render/render-page.tsx';
 import { resolvePage, type ResolveDeps, type Resolution } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo.ts';
 
@@ -77,16 +78,6 @@ const PRIVATE_NO_STORE = 'private, no-store';
 
 function nonceOf(res: express.Response): string {
   return res.locals.cspNonce as string;
-}
-
-/** The CMS answers at all (Strapi's /_health, or any non-5xx answer), within a second. */
-async function cmsReachable(cmsUrl: string): Promise<boolean> {
-  try {
-    const response = await fetch(new URL('/_health', cmsUrl), { method: 'GET', signal: AbortSignal.timeout(1000), redirect: 'manual' });
-    return response.status < 500;
-  } catch {
-    return false;
-  }
 }
 
 function cmsClientOptions(config: Config, logger: Logger, timeoutMs: number) {
@@ -320,25 +311,8 @@ export async function createApp(deps: AppDeps) {
   app.use(compression());
 
   // 3. Liveness, and readiness (the database answers; the CMS too when there is one).
-  app.get('/healthz', (_req, res) => {
-    res.set('Cache-Control', 'no-store').json({ status: 'ok', worker: cluster.worker?.id ?? null });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const checks: Record<string, 'ok' | 'failing'> = {};
-    try {
-      await db.ping();
-      checks.database = 'ok';
-    } catch {
-      checks.database = 'failing';
-    }
-    if (config.CMS_URL) checks.cms = (await cmsReachable(config.CMS_URL)) ? 'ok' : 'failing';
-    if (draining) checks.shutdown = 'failing';
-    const ready = Object.values(checks).every((c) => c === 'ok');
-    res
-      .status(ready ? 200 : 503)
-      .set('Cache-Control', 'no-store')
-      .json({ status: ready ? 'ready' : 'not ready', checks });
-  });
+  app.get('/healthz', liveness());
+  app.get('/readyz', readiness({ db, cmsUrl: config.CMS_URL, draining: () => draining }));
 
   // 4. Static files: hashed build assets are immutable; public/ files get a short cache.
   app.use('/assets', ...hashedAssets(join(PATHS.clientBuild, 'assets')));
@@ -495,37 +469,7 @@ export async function createApp(deps: AppDeps) {
   });
 
   // 13. Errors: a clean answer, never a stack trace in production.
-  const onError: ErrorRequestHandler = (
-    error: { status?: number; statusCode?: number; expose?: boolean; message?: string },
-    req: Request,
-    res,
-    _next,
-  ) => {
-    // The database down (PostgreSQL restarting, unreachable): 503, try again; the pool reconnects.
-    const unavailable = isDatabaseUnavailable(error);
-    const status = unavailable ? 503 : (error.status ?? error.statusCode ?? 500);
-    if (unavailable) logger.warn({ err: error, path: req.path, reqId: res.locals.requestId }, 'database unavailable: 503');
-    else if (status >= 500) logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'request failed');
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    if (status < 500 && req.path.startsWith('/assets/')) {
-      res.status(status).set('Cache-Control', 'no-store').type('text/plain').send('Not found');
-      return;
-    }
-    res.status(status).set('Cache-Control', PRIVATE_NO_STORE);
-    if (req.accepts(['html', 'json']) === 'json') {
-      res.json({
-        error: unavailable
-          ? { code: 'database_unavailable', message: 'The database is not available: try again in a moment' }
-          : { code: status < 500 ? 'bad_request' : 'internal', message: status < 500 && error.expose ? error.message : 'Error' },
-      });
-    } else {
-      res.type('html').send(lastResortPage(req.path.startsWith('/en') ? 'en' : 'es', isProduction ? null : String(error.message)));
-    }
-  };
-  app.use(onError);
+  app.use(errorHandler({ logger, isProduction }));
 
   /** Releases what the app holds (graceful shutdown): timers and the database. */
   async function close(): Promise<void> {
