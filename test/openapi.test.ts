@@ -25,10 +25,14 @@ function readDocument(): OpenApi {
 
 type Layer = { route?: { path: string | string[]; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
 
-/** `METHOD /path` for every route of an Express 5 router, with `:param` written `{param}`. */
+/**
+ * `METHOD /path` for every route of an Express 5 router, with `:param` written `{param}`: its own
+ * routes and those of the routers it mounts without a path (one router per API resource).
+ */
 function routesOf(router: Router): string[] {
   const routes: string[] = [];
   for (const layer of (router as unknown as { stack: Layer[] }).stack) {
+    if (!layer.route && layer.handle?.stack) routes.push(...routesOf(layer.handle as unknown as Router));
     if (!layer.route) continue;
     const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
     for (const path of paths) {
@@ -74,7 +78,7 @@ test('the document has exactly the routes of the built-in API router (method and
 test('the app mounts that router at /api', async () => {
   const { app } = await createTestApp();
   const layers = (app as unknown as { router: { stack: (Layer & { matchers?: ((path: string) => unknown)[] })[] } }).router.stack;
-  const mounted = layers.filter((layer) => layer.handle?.stack?.some((inner) => inner.route?.path === '/login'));
+  const mounted = layers.filter((layer) => layer.handle?.stack && routesOf(layer.handle as unknown as Router).includes('POST /login'));
   expect(mounted).toHaveLength(1);
   const matches = (path: string) => mounted[0]!.matchers!.some((match) => Boolean(match(path)));
   expect(matches('/api/login')).toBe(true);

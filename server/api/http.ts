@@ -1,0 +1,92 @@
+// What every resource of the built-in API shares: its dependencies, the checks at the edge
+// (parse), async handlers, and authentication (a Bearer token of a live session, the user as
+// they are now) with the admin check.
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
+import type { Backend } from '../auth/backend.ts';
+import type { CurrentPasswordGuard, LoginGuard } from '../auth/login.ts';
+import type { Sessions } from '../auth/sessions.ts';
+import type { TokenClaims, TokenVerifier } from '../auth/tokens.ts';
+import type { EmbeddedBranding } from '../branding/embedded.ts';
+import type { ContactStore } from '../contact/messages.ts';
+import type { Db } from '../db/index.ts';
+import { ApiError } from '../http/errors.ts';
+import type { Logger } from '../logger.ts';
+import type { ImageUploads } from '../uploads/images.ts';
+import type * as users from '../users/users.ts';
+
+export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const fields: Record<string, string> = {};
+  for (const issue of result.error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
+  const summary = Object.entries(fields)
+    .map(([field, message]) => `${field} ${message}`)
+    .join('; ');
+  throw new ApiError(400, 'invalid_request', `Invalid request: ${summary}`, fields);
+}
+
+type Handler = (req: Request, res: Response) => Promise<void> | void;
+export const handle =
+  (fn: Handler): RequestHandler =>
+  (req, res, next) => {
+    Promise.resolve(fn(req, res)).catch(next);
+  };
+
+export type ApiDeps = {
+  db: Db;
+  /** Decides whether a token still counts and who its user is now (auth/sessions.ts). */
+  sessions: Sessions;
+  backend: Backend;
+  verify: TokenVerifier;
+  loginGuard: LoginGuard;
+  currentPasswordGuard: CurrentPasswordGuard;
+  logger: Logger;
+  branding: EmbeddedBranding;
+  /** With a CMS, branding is edited there, not here. */
+  brandingInCms: boolean;
+  contact: ContactStore;
+  uploads: ImageUploads;
+};
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    apiUser?: users.User;
+  }
+}
+
+export type ApiAuth = ReturnType<typeof createApiAuth>;
+
+export function createApiAuth(deps: ApiDeps) {
+  const bearer = (req: Request) => {
+    const header = req.get('authorization') ?? '';
+    const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header);
+    return match?.[1] ?? null;
+  };
+
+  async function authenticate(req: Request, res: Response) {
+    const token = bearer(req);
+    if (!token) throw new ApiError(401, 'unauthorized', 'Send a Bearer token in the Authorization header');
+    let claims: TokenClaims;
+    try {
+      claims = await deps.verify(token);
+    } catch {
+      throw new ApiError(401, 'unauthorized', 'The token is invalid or expired');
+    }
+    const user = await deps.sessions.userForToken(token, claims);
+    if (!user) throw new ApiError(401, 'unauthorized', 'The token is invalid or expired');
+    res.locals.apiUser = user;
+  }
+  const authenticated: RequestHandler = (req, res, next) => {
+    authenticate(req, res).then(() => next(), next);
+  };
+  const requireAdmin: RequestHandler = (_req, res, next) => {
+    if (res.locals.apiUser?.role !== 'ADMIN') return next(new ApiError(403, 'forbidden', 'Only administrators may do this'));
+    next();
+  };
+  const json = express.json({ limit: '32kb' });
+  const userOf = (res: Response) => res.locals.apiUser!;
+  const tokenOf = (req: Request) => bearer(req)!;
+
+  return { authenticated, requireAdmin, json, userOf, tokenOf };
+}

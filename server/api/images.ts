@@ -1,0 +1,30 @@
+// Uploaded images (avatars, branding logos), served from the database to anyone with the URL.
+import express, { type Router } from 'express';
+import { ApiError } from '../http/errors.ts';
+import { AVATAR_FILE, UPLOAD_FOLDERS } from '../uploads/images.ts';
+import { handle, type ApiAuth, type ApiDeps } from './http.ts';
+
+export function imageRoutes(deps: ApiDeps, _auth: ApiAuth): Router {
+  const router = express.Router();
+
+  // Uploaded images: random names, so they can be cached for good; served with nosniff.
+  for (const folder of UPLOAD_FOLDERS) {
+    router.get(
+      `/${folder}/:file`,
+      handle(async (req, res) => {
+        const file = String(req.params.file);
+        const stored = AVATAR_FILE.test(file) ? await deps.uploads.read(`/api/${folder}/${file}`) : null;
+        if (!stored) throw new ApiError(404, 'not_found', `No image ${JSON.stringify(file)}`);
+        res.set({
+          'Content-Type': stored.contentType,
+          'Content-Length': String(stored.data.length),
+          'X-Content-Type-Options': 'nosniff',
+          'Cache-Control': 'public, max-age=31536000, immutable',
+          'Content-Security-Policy': "default-src 'none'",
+        });
+        res.end(stored.data);
+      }),
+    );
+  }
+  return router;
+}

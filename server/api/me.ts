@@ -1,0 +1,63 @@
+// Signing in (POST /login: a token of a new session) and the signed-in user's own account.
+import express, { type Router } from 'express';
+import { AVATAR_MAX_BYTES } from '../uploads/images.ts';
+import * as users from '../users/users.ts';
+import { loginBody, passwordBody, profileBody } from './schemas.ts';
+import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
+
+export function meRoutes(deps: ApiDeps, auth: ApiAuth): Router {
+  const { backend } = deps;
+  const { authenticated, json, userOf, tokenOf } = auth;
+  const router = express.Router();
+
+  router.post(
+    '/login',
+    json,
+    handle(async (req, res) => {
+      const body = parse(loginBody, req.body);
+      const answer = await deps.loginGuard(req, body.identifier, () => backend.login(body.identifier, body.password));
+      // An API client's token is a session too: logout elsewhere, a disable or a password change end it.
+      await deps.sessions.startForBearer(req, answer.token);
+      res.json(answer);
+    }),
+  );
+
+  router.get('/me', authenticated, (_req, res) => {
+    res.json(users.sessionUserOf(userOf(res)));
+  });
+
+  router.patch(
+    '/me',
+    authenticated,
+    json,
+    handle(async (req, res) => {
+      res.json(await backend.updateProfile(tokenOf(req), parse(profileBody, req.body)));
+    }),
+  );
+
+  router.put(
+    '/me/avatar',
+    authenticated,
+    express.raw({ type: () => true, limit: AVATAR_MAX_BYTES }),
+    handle(async (req, res) => {
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      res.json(await backend.setAvatar(tokenOf(req), body, req.get('content-type') ?? ''));
+    }),
+  );
+
+  router.post(
+    '/me/password',
+    authenticated,
+    json,
+    handle(async (req, res) => {
+      const body = parse(passwordBody, req.body);
+      // A wrong current password is a guess: counted, and answered before the new one is judged.
+      res.json(
+        await deps.currentPasswordGuard(req, userOf(res).userName, () =>
+          backend.changePassword(tokenOf(req), body.currentPassword, body.newPassword),
+        ),
+      );
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,41 @@
+// The shapes the built-in API accepts, checked at the edge (zod): a bad value is a 400 naming it.
+import { z } from 'zod';
+import { HEX_COLOR } from '../../shared/branding.ts';
+import { ROLES } from '../../shared/user.ts';
+import { isEmailAddress, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, USER_NAME_PATTERN } from '../../shared/validation.ts';
+
+export const name = z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH);
+export const loginBody = z.object({
+  identifier: z.string().trim().min(1, 'is required').max(254),
+  password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+});
+export const profileBody = z.object({ name, lastName: name });
+export const passwordBody = z.object({
+  currentPassword: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+  newPassword: z.string().max(PASSWORD_MAX_LENGTH),
+});
+export const newUserBody = z.object({
+  userName: z.string().trim().regex(USER_NAME_PATTERN, 'must be 2–40 letters, digits, dots, hyphens or underscores'),
+  email: z.string().trim().refine(isEmailAddress, 'must be one e-mail address such as ana@example.com').nullish(),
+  name,
+  lastName: name,
+  role: z.enum(ROLES),
+  password: z.string().max(PASSWORD_MAX_LENGTH).optional(),
+  scope: z.array(z.string().min(1).max(60)).max(50).optional(),
+});
+export const updateUserBody = z
+  .object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional() })
+  .refine((b) => b.role !== undefined || b.disabled !== undefined, 'give role or disabled');
+export const resetPasswordBody = z.object({ password: z.string().max(PASSWORD_MAX_LENGTH).optional() });
+export const brandingBody = z.object({ color: z.string().regex(HEX_COLOR, 'must be a hex colour such as #30B7BB').nullable() });
+export const messagesQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  unread: z.enum(['true', 'false']).optional(),
+});
+export const messageUpdateBody = z.object({ read: z.boolean() });
+export const listQuery = z.object({
+  q: z.string().max(100).optional(),
+  page: z.coerce.number().int().min(1).max(100000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
