@@ -266,6 +266,10 @@ describe('the contact inbox', () => {
       const open = inbox.locator('tbody .admin-inbox-open').first();
       await open.click();
       await inbox.locator('.admin-inbox-detail h3').waitFor();
+      // Opening marks the message read (a request in flight): the full-screen spinner's veil
+      // would dim everything axe measures. Measure once nothing is in flight.
+      await page.waitForLoadState('networkidle');
+      await page.getByTestId('loading-overlay').waitFor({ state: 'detached' });
       await page.addScriptTag({ content: AXE_SOURCE });
       const results = await page.evaluate(() =>
         (window as unknown as { axe: { run: (context: string) => Promise<AxeResults> } }).axe.run('section.admin-inbox'),
