@@ -388,7 +388,7 @@ export function AdminInbox() {
 
       {list && list.items.length > 0 && (
         <div className="table-wrap" aria-busy={loading || working !== null}>
-          <table className="data-table admin-inbox-table">
+          <table className="data-table admin-inbox-table cards-on-phone">
             <caption className="visually-hidden">{t('adminInbox.caption', { page: list.page, pages })}</caption>
             <thead>
               <tr>
@@ -415,7 +415,7 @@ export function AdminInbox() {
                         </>
                       )}
                     </th>
-                    <td>
+                    <td data-label={t('adminInbox.subject')}>
                       <button
                         className="admin-inbox-open"
                         type="button"
@@ -426,7 +426,7 @@ export function AdminInbox() {
                         <span className="visually-hidden"> ({t('adminInbox.openFor', { name: message.name, date })})</span>
                       </button>
                     </td>
-                    <td>
+                    <td data-label={t('adminInbox.received')}>
                       <time dateTime={message.createdAt}>{date}</time>
                     </td>
                   </tr>

@@ -353,7 +353,7 @@ export function AdminUsers({ initial, currentUserName }: { initial: UserList; cu
 
         {list.items.length > 0 && (
           <div className="table-wrap" aria-busy={loading || working}>
-            <table className="data-table admin-users-table">
+            <table className="data-table admin-users-table cards-on-phone">
               <caption className="visually-hidden">{t('adminConsole.list.caption', { page: list.page, pages })}</caption>
               <thead>
                 <tr>

@@ -226,6 +226,60 @@ describe('the admin users list at 390 px', () => {
   });
 });
 
+describe('the admin contact inbox at 390 px', () => {
+  it('shows each message as a card: sender, subject and date on screen, words unbroken, nothing scrolling sideways', async () => {
+    // A message with a long subject, sent through the form as a visitor would.
+    const context = await browser.newContext(contextOptions({ baseURL: server.baseURL }));
+    try {
+      const page = await context.newPage();
+      await page.goto('/en/Contact');
+      const formToken = await page.locator('input[name="formToken"]').inputValue();
+      await page.waitForTimeout(FILL_WAIT_MS);
+      const sent = await page.request.post('/en/Contact', {
+        headers: { Origin: server.baseURL },
+        form: {
+          name: 'Valentina Domínguez',
+          email: 'valentina@example.com',
+          subject: 'Presupuesto para un proyecto de transformación digital',
+          message: 'Queremos saber más sobre vuestro trabajo.',
+          consent: 'yes',
+          formToken,
+        },
+        maxRedirects: 0,
+      });
+      expect(sent.status()).toBe(303);
+    } finally {
+      await context.close();
+    }
+    await withPage({ viewport: PHONE, role: 'ADMIN' }, async (page) => {
+      await load(page, '/en/admin');
+      // The inbox loads its list when it comes into view.
+      await page.locator('section.admin-inbox').scrollIntoViewIfNeeded();
+      const row = page.locator('.admin-inbox-table tbody tr').first();
+      await row.waitFor();
+      for (const cell of await row.locator('th, td').all()) {
+        const b = await box(cell);
+        expect(b.left, 'cell left').toBeGreaterThanOrEqual(0);
+        expect(b.right, 'cell right').toBeLessThanOrEqual(PHONE.width);
+      }
+      const dateBox = await box(row.locator('time'));
+      expect(dateBox.right).toBeLessThanOrEqual(PHONE.width);
+      // The subject breaks between words only: no line of it ends inside a word.
+      const subjectLines = await row.locator('.admin-inbox-open').evaluate((button) => {
+        const range = document.createRange();
+        range.selectNodeContents(button.firstChild!);
+        return range.getClientRects().length;
+      });
+      expect(subjectLines).toBeLessThanOrEqual(3);
+      const wrap = await page.locator('.admin-inbox-table').evaluate((table) => {
+        const scroller = table.parentElement!;
+        return { scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth };
+      });
+      expect(wrap.scrollWidth).toBeLessThanOrEqual(wrap.clientWidth);
+    });
+  });
+});
+
 describe('the burger', () => {
   /** The angle (degrees) of a bar of the icon, from its computed transform; 0 when none. */
   function barAngles(page: Page) {
