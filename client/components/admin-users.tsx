@@ -324,9 +324,6 @@ export function AdminUsers({ initial, currentUserName }: { initial: UserList; cu
               onChange={(event) => setSearchText(event.target.value)}
               aria-describedby={`${searchId}-hint`}
             />
-            <p className="field-hint" id={`${searchId}-hint`}>
-              {t('adminConsole.search.hint')}
-            </p>
           </div>
           <div className="actions">
             <button className="button button-primary" type="submit" disabled={!hydrated}>
@@ -338,6 +335,10 @@ export function AdminUsers({ initial, currentUserName }: { initial: UserList; cu
               </button>
             )}
           </div>
+          {/* Below the whole row, so that the button lines up with the box, not with the hint. */}
+          <p className="field-hint" id={`${searchId}-hint`}>
+            {t('adminConsole.search.hint')}
+          </p>
         </form>
 
         <p className="admin-summary" aria-live="polite">

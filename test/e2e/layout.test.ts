@@ -226,6 +226,20 @@ describe('the admin users list at 390 px', () => {
   });
 });
 
+describe('the admin users search at 1366 px', () => {
+  it('lines the Search button up with the search box, not with the hint under it', async () => {
+    await withPage({ viewport: LAPTOP, role: 'ADMIN' }, async (page) => {
+      await load(page, '/en/admin');
+      const form = page.locator('form.admin-search');
+      const input = await box(form.locator('input[type="search"]'));
+      const button = await box(form.getByRole('button', { name: 'Search' }));
+      expect(Math.abs(button.bottom - input.bottom)).toBeLessThanOrEqual(4);
+      const hint = await box(form.locator('.field-hint'));
+      expect(hint.top).toBeGreaterThanOrEqual(input.bottom);
+    });
+  });
+});
+
 describe('the admin contact inbox at 390 px', () => {
   it('shows each message as a card: sender, subject and date on screen, words unbroken, nothing scrolling sideways', async () => {
     // A message with a long subject, sent through the form as a visitor would.
