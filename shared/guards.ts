@@ -1,7 +1,7 @@
 // Named guards of the route table (seed-spec §2, §6; DESIGN.md §3). Pure functions of the
 // user and the route: the server runs them before rendering, the client before a navigation.
 import { routePath, type Route, type RouteParams } from './routes.ts';
-import { confinedArea, type SessionUser } from './user.ts';
+import { confinedArea, hasRole, type SessionUser } from './user.ts';
 
 export type GuardContext = {
   route: Route;
@@ -30,13 +30,13 @@ export const GUARDS: Readonly<Record<string, Guard>> = {
   /** ADMIN passes; CLI, ORG, CONS are confined to their area; other roles go home. */
   role: (ctx) => {
     const { user, route } = ctx;
-    if (!user || user.role === 'ADMIN') return null;
+    if (!user || hasRole(user, 'ADMIN')) return null;
     const area = confinedArea(user.role);
     if (!area) return route.base === 'index' ? null : { kind: 'redirect', to: sameForm(ctx, 'index') };
     return route.base === area ? null : { kind: 'redirect', to: sameForm(ctx, area) };
   },
 
-  isAdmin: (ctx) => (ctx.user?.role === 'ADMIN' ? null : { kind: 'error', status: 403, messageKey: 'errors.forbidden' }),
+  isAdmin: (ctx) => (hasRole(ctx.user, 'ADMIN') ? null : { kind: 'error', status: 403, messageKey: 'errors.forbidden' }),
 };
 
 export class UnknownMiddlewareError extends Error {

@@ -42,7 +42,15 @@ export function roleArea(role: string): Area | undefined {
 
 /** The area a role is confined to (role guard, home, after login): every role's but ADMIN's. */
 export function confinedArea(role: string): Area | undefined {
-  return role === 'ADMIN' ? undefined : roleArea(role);
+  return hasRole({ role }, 'ADMIN') ? undefined : roleArea(role);
+}
+
+/**
+ * The one role check of the site: the pages' isAdmin guard, the API's admin routes, the PDF
+ * reports and the backend all ask it (each with the user as they are now).
+ */
+export function hasRole(user: Pick<SessionUser, 'role'> | null | undefined, role: Role): boolean {
+  return user?.role === role;
 }
 
 /** seed-spec §6: a permission check by the user's `scope` key. */

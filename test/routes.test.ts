@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { runGuards, UnknownMiddlewareError } from '../shared/guards.ts';
 import { BASE_ROUTES, formOfPath, localeForms, localePath, matchRoute, routeByName, ROUTES, type Route } from '../shared/routes.ts';
-import { confinedArea, roleArea } from '../shared/user.ts';
+import { confinedArea, hasRole, roleArea } from '../shared/user.ts';
 
 // seed-spec §2: every route exists in three forms: unprefixed (Spanish default), /es, /en.
 const FORMS = [
@@ -125,4 +125,15 @@ test('the role guard sends an unknown role named like an Object property home, l
 test('every locale form of a path that is not a page comes from the route forms (unprefixed, /es, /en)', () => {
   expect(localeForms('/logout')).toEqual(['/logout', '/es/logout', '/en/logout']);
   expect(localeForms('/documents/users.pdf')).toEqual(['/documents/users.pdf', '/es/documents/users.pdf', '/en/documents/users.pdf']);
+});
+
+test.each([
+  [{ role: 'ADMIN' }, true],
+  [{ role: 'CLI' }, false],
+  [{ role: 'admin' }, false],
+  [{ role: 'constructor' }, false],
+  [null, false],
+  [undefined, false],
+] as const)('the one role check: %j is ADMIN → %s (pages, API, PDFs and the backend all ask it)', (user, admin) => {
+  expect(hasRole(user, 'ADMIN')).toBe(admin);
 });

@@ -1,6 +1,7 @@
 // What every resource of the built-in API shares: its dependencies, the checks at the edge
 // (parse), async handlers, and authentication (a Bearer token of a live session, the user as
 // they are now) with the admin check.
+import { hasRole } from '../../shared/user.ts';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import type { Backend } from '../auth/backend.ts';
@@ -81,7 +82,7 @@ export function createApiAuth(deps: ApiDeps) {
     authenticate(req, res).then(() => next(), next);
   };
   const requireAdmin: RequestHandler = (_req, res, next) => {
-    if (res.locals.apiUser?.role !== 'ADMIN') return next(new ApiError(403, 'forbidden', 'Only administrators may do this'));
+    if (!hasRole(res.locals.apiUser, 'ADMIN')) return next(new ApiError(403, 'forbidden', 'Only administrators may do this'));
     next();
   };
   const json = express.json({ limit: '32kb' });

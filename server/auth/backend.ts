@@ -2,7 +2,7 @@
 // called in-process (embedded), or the external API over HTTP (API_URL). Both answer with
 // the same contract (docs/openapi.json) and fail with ApiError.
 import type { UserList } from '../../shared/page-data.ts';
-import type { SessionUser } from '../../shared/user.ts';
+import { hasRole, type SessionUser } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import * as users from '../users/users.ts';
@@ -106,7 +106,7 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
     },
     async listUsers(token, query) {
       const user = await currentUser(token);
-      if (user.role !== 'ADMIN') throw new ApiError(403, 'forbidden', 'Only administrators may do this');
+      if (!hasRole(user, 'ADMIN')) throw new ApiError(403, 'forbidden', 'Only administrators may do this');
       return users.listUsers(db, query);
     },
   };

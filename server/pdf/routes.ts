@@ -2,6 +2,7 @@
 // report and the contact-messages report. Localised by the URL prefix, never cached. A report
 // is one page of its list (`?page=N`, messages also `?from=…&to=…`): only that page is read,
 // and every document is laid out in the layout thread, one at a time (renderer.ts).
+import { hasRole } from '../../shared/user.ts';
 import type { Request, RequestHandler, Response } from 'express';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
@@ -144,7 +145,7 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       res.set('Cache-Control', 'private, no-store').redirect(302, routePath('login', form));
       return;
     }
-    if (kind !== 'profile' && session.user.role !== 'ADMIN') {
+    if (kind !== 'profile' && !hasRole(session.user, 'ADMIN')) {
       plainText(res, 403, 'Only administrators may download this report');
       return;
     }
