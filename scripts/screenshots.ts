@@ -19,10 +19,8 @@
 // The plan (planShots) is plain data over four dimensions: viewport, who, locale and page.
 // A theme (dark mode) is meant to become a fifth: add it to THEMES, to Shot and to shotFile;
 // contexts are already opened per theme (colorScheme).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,7 +30,7 @@ import { CONSENT_COOKIE, serializeConsent } from '../shared/consent.ts';
 import type { Locale } from '../shared/locales.ts';
 import type { Role } from '../shared/user.ts';
 import { isBuildStale, ROOT } from './build-state.ts';
-import { builtServerArgs } from './server-flags.ts';
+import { launchServer } from './launch-server.ts';
 
 const OUT = join(ROOT, 'screenshots');
 const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -186,19 +184,6 @@ const USERS: Readonly<Record<Role, { userName: string; name: string; lastName: s
 /** Violet: far from the default teal, so that a branded navbar is told apart at a glance. */
 const CLIENT_BRAND_COLOR = '#6d28d9';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Creates the users with the ops CLI, as an operator would (scripts/user.ts). */
 function createUsers(dataDir: string): void {
   for (const role of ROLES) {
@@ -226,39 +211,10 @@ function createUsers(dataDir: string): void {
   }
 }
 
-/** The production server as `npm start` runs it (its Node flags), on loopback, logging warnings only. */
+/** The production server as `npm start` runs it (the one launcher: its Node flags), on loopback, logging warnings only. */
 async function startServer(dataDir: string): Promise<Server> {
-  const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, builtServerArgs(), {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      PUBLIC_URL: baseURL,
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir,
-      SESSION_SECRET: randomBytes(32).toString('base64url'),
-      API_JWT_SECRET: randomBytes(32).toString('base64url'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited with code ${child.exitCode}:\n${log}`);
-    const healthy = await fetch(`${baseURL}/healthz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (healthy) return { baseURL, dataDir, child };
-    if (Date.now() > deadline) throw new Error(`The server did not answer /healthz within 30 s:\n${log}`);
-    await sleep(100);
-  }
+  const server = await launchServer({ dataDir, startTimeoutMs: 30_000 });
+  return { baseURL: server.url, dataDir, child: server.child };
 }
 
 function stopServer(child: ChildProcess): Promise<void> {

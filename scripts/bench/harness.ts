@@ -2,13 +2,11 @@
 // production build, a temporary DATA_DIR, the server as a child process (pinned to one core
 // where taskset exists), and the clean-up of every child on exit, error or Ctrl-C.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Role } from '../../shared/user.ts';
-import { serverNodeFlags } from '../server-flags.ts';
+import { launchServer } from '../launch-server.ts';
 import type { LoadOptions, LoadResult } from './load.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -125,17 +123,10 @@ export async function seedUser(
 // ---------------------------------------------------------------------------------------------
 // Servers.
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../launch-server.ts';
+
+/** Set once undici has made its first request (that costs tens of milliseconds). */
+let fetchReady = false;
 
 export async function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -148,31 +139,11 @@ export async function stopProcess(child: ChildProcess, graceMs = 5000): Promise<
 
 export type Started = { name: string; child: ChildProcess; pid: number; port: number; base: string; coldStartMs: number; logFile: string };
 
-/** Milliseconds from `started` to the first 200 from /healthz. */
-async function waitForHealth(child: ChildProcess, base: string, started: number, timeoutMs = 20_000): Promise<number> {
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`The server exited (${child.exitCode ?? child.signalCode}) before answering`);
-    }
-    try {
-      const res = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      if (res.ok) return performance.now() - started;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() - started > timeoutMs) throw new Error(`No answer from ${base}/healthz after ${timeoutMs} ms`);
-    await sleep(5);
-  }
-}
-
-let fetchReady = false;
-
 /**
- * Starts `script` with Node on a free port of 127.0.0.1 (PUBLIC_URL is that origin), pinned to
- * core 0 when possible (unless `pin` is false), with production's Node flags (package.json's
- * start script) and `nodeArgs` before the script, its output to
- * `logDir/name.log`; resolves once /healthz answers 200.
+ * Starts `script` (the built server, or the floor) through the one launcher
+ * (scripts/launch-server.ts): pinned to core 0, its output in `logDir/<name>.log` (a file, so
+ * that this process does not read it while loading the server), cold start measured from spawn
+ * to the first /healthz 200.
  */
 export async function startServer(
   name: string,
@@ -186,28 +157,20 @@ export async function startServer(
     await fetch('http://127.0.0.1:9/', { signal: AbortSignal.timeout(500) }).catch(() => undefined);
     fetchReady = true;
   }
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   const logFile = join(logDir, `${name}.log`);
-  const out = openSync(logFile, 'w');
-  // The production flags first (npm start's), then the caller's (later flags win).
-  const nodeArgs = [...serverNodeFlags(), ...(options.nodeArgs ?? []), script];
-  const [command, args] = options.pin === false ? [process.execPath, nodeArgs] : pinned(0, process.execPath, nodeArgs);
-  const started = performance.now();
-  const child = track(
-    spawn(command, args, {
-      cwd: ROOT,
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base },
-      stdio: ['ignore', out, out],
-    }),
-  );
-  closeSync(out);
-  const coldStartMs = await waitForHealth(child, base, started).catch((error: unknown) => {
+  const server = await launchServer({
+    script,
+    env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+    ...(env.DATA_DIR ? { dataDir: env.DATA_DIR } : {}),
+    ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
+    ...(options.pin === false ? {} : { wrap: (command: string, args: string[]) => pinned(0, command, args) }),
+    logFile,
+  }).catch((error: unknown) => {
     console.error(readFileSync(logFile, 'utf8').slice(-4000));
     throw error;
   });
-  if (!child.pid) throw new Error(`${name} has no pid`);
-  return { name, child, pid: child.pid, port, base, coldStartMs, logFile };
+  track(server.child);
+  return { name, child: server.child, pid: server.pid, port: server.port, base: server.url, coldStartMs: server.coldStartMs, logFile };
 }
 
 /** The server's own start-up figure, from its "listening" log line (pino JSON). */

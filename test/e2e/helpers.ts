@@ -1,15 +1,13 @@
 // Shared pieces of the browser tests: the system Chromium (never a downloaded one), the list of
 // public pages, and waiting for hydration.
-import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { builtServerArgs } from '../../scripts/server-flags.ts';
+import { launchServer } from '../../scripts/launch-server.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -115,78 +113,22 @@ export function pageChunks(): Record<string, string> {
 
 export type ServerInstance = { baseURL: string; dataDir: string; stop: () => Promise<void> };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * A second production server (like the global setup's, from the same build) with extra
  * environment, e.g. analytics ids, and its own data directory (made here unless given, and
  * removed by stop()). For the tests that need a configuration or data the shared server lacks.
  */
 export async function startServer(env: Record<string, string> = {}, dataDir?: string): Promise<ServerInstance> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'e2e-extra-'));
-  const child = spawn(process.execPath, builtServerArgs(), {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      PUBLIC_URL: url,
-      LOG_LEVEL: 'warn',
-      DATA_DIR: dir,
-      SESSION_SECRET: randomBytes(32).toString('base64url'),
-      API_JWT_SECRET: randomBytes(32).toString('base64url'),
-      ...env,
+  const server = await launchServer({ env, dataDir: dir });
+  return {
+    baseURL: server.url,
+    dataDir: dir,
+    stop: async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      await new Promise<void>((resolve) => {
-        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        child.once('exit', () => {
-          clearTimeout(killer);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      });
-    }
-    rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`The extra server exited with code ${child.exitCode}:\n${log}`);
-    }
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`The extra server did not answer /healthz within 20 s:\n${log}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { baseURL: url, dataDir: dir, stop };
 }
 
 /** Runs the ops CLI (`node scripts/user.ts …`) against a data directory. */

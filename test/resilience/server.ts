@@ -1,21 +1,14 @@
-// Starts the built server (dist/server/main.js) as a real process on a free loopback port, with
-// its own DATA_DIR, for tests that need processes: workers, signals, load.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// The built server as a real process (scripts/launch-server.ts, the one launcher), with its own
+// DATA_DIR, for tests that need processes: workers, signals, load, several instances.
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { builtServerArgs } from '../../scripts/server-flags.ts';
+import { launchServer } from '../../scripts/launch-server.ts';
+
+export { freePort } from '../../scripts/launch-server.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 export type RunningServer = {
   url: string;
@@ -34,50 +27,21 @@ export function addUser(dataDir: string, args: string[]) {
   if (result.status !== 0) throw new Error(`user add failed: ${result.stderr}`);
 }
 
+/** One SESSION_SECRET for every process of a test: a cookie sealed by one opens on the others. */
+const SHARED_SESSION_SECRET = 'resilience-test-session-secret-0123456789';
+
 export async function startServer(env: Record<string, string> = {}, prepare?: (dataDir: string) => void): Promise<RunningServer> {
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'site-proc-'));
   prepare?.(dataDir);
-  let output = '';
-  const child = spawn(process.execPath, builtServerArgs(), {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      SESSION_SECRET: 'resilience-test-session-secret-0123456789',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const server = await launchServer({ env: { SESSION_SECRET: SHARED_SESSION_SECRET, ...env }, dataDir, startTimeoutMs: 15_000 });
   return {
-    url,
-    port,
-    process: child,
+    url: server.url,
+    port: server.port,
+    process: server.child,
     dataDir,
-    output: () => output,
+    output: server.output,
     stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      const code = await exited;
+      const code = await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
       return code;
     },

@@ -8,16 +8,15 @@
 // throw-away DATA_DIR filled with the worst case before it starts. While reports are being made,
 // /healthz is asked every 20 ms; a probe loaded into the server (loop-probe.ts) measures its event
 // loop from inside.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
-import { builtServerArgs } from '../../scripts/server-flags.ts';
 import { databaseFile, openDatabase } from '../../server/db/index.ts';
 import { pdfText } from '../pdf/pdf-text.ts';
-import { freePort } from '../resilience/server.ts';
+import { launchServer } from '../../scripts/launch-server.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const MESSAGES = 2000;
@@ -119,44 +118,13 @@ type Server = { url: string; child: ChildProcess; dataDir: string; probeFile: st
 
 /** A server of its own for each attack, so that one that falls (as before the fix) does not fail the other. */
 async function start(what: { messages: number; users: number }): Promise<Server> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'pdf-attack-'));
   const probeFile = join(dataDir, 'loop-probe.json');
   await fill(dataDir, what);
-  const args = builtServerArgs();
-  // The probe goes in before the entry (dist/server/main.js), after production's own flags.
+  // The probe goes in after production's own flags, before the entry (dist/server/main.js).
   const probe = pathToFileURL(join(import.meta.dirname, 'loop-probe.ts')).href;
-  const child = spawn(process.execPath, [...args.slice(0, -1), '--import', probe, args.at(-1)!], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      SESSION_SECRET: 'attack-suite-session-secret-0123456789',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      LOOP_PROBE_FILE: probeFile,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited early:\n${output}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error(`The server did not start:\n${output}`);
-    await sleep(100);
-  }
-  return { url, child, dataDir, probeFile, output: () => output };
+  const server = await launchServer({ dataDir, nodeArgs: ['--import', probe], env: { LOOP_PROBE_FILE: probeFile } });
+  return { url: server.url, child: server.child, dataDir, probeFile, output: server.output };
 }
 
 /** The admin's session cookie, through the login form as a browser sends it. */
