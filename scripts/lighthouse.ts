@@ -13,6 +13,7 @@
 // banner), to tell what the banner costs. LIGHTHOUSE_RUNS (3): audits per page and form factor,
 // the median (by performance score) reported. LIGHTHOUSE_NO_BUILD=1 reuses dist/.
 // LIGHTHOUSE_CHROME overrides the browser path. LIGHTHOUSE_PAGES=contact,blog audits only those.
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Config, type Flags } from 'lighthouse';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,15 +32,9 @@ import {
 } from './bench/harness.ts';
 import { CONSENT_COOKIE, serializeConsent } from '../shared/consent.ts';
 
-const CHROME = process.env.LIGHTHOUSE_CHROME ?? '/usr/bin/chromium';
+const CHROME = process.env.LIGHTHOUSE_CHROME ?? CHROMIUM_PATH;
 const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
+  ...CHROMIUM_ARGS,
   '--disable-default-apps',
   '--disable-extensions',
   '--disable-domain-reliability',

@@ -30,20 +30,10 @@ import { CONSENT_COOKIE, serializeConsent } from '../shared/consent.ts';
 import type { Locale } from '../shared/locales.ts';
 import type { Role } from '../shared/user.ts';
 import { isBuildStale, ROOT } from './build-state.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import { launchServer } from './launch-server.ts';
 
 const OUT = join(ROOT, 'screenshots');
-const CHROMIUM_PATH = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 // ---------------------------------------------------------------------------------------------
 // The plan.
@@ -235,7 +225,7 @@ function stopServer(child: ChildProcess): Promise<void> {
 type Session = Awaited<ReturnType<BrowserContext['storageState']>>;
 
 function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
 }
 
 /**

@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.ts';
 import { launchServer } from '../../scripts/launch-server.ts';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+export { CHROMIUM_PATH } from '../../scripts/chromium.ts';
 
 export function baseURL(): string {
   return inject('baseURL');
@@ -18,16 +19,7 @@ export function baseURL(): string {
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
+    args: [...CHROMIUM_ARGS],
   });
 }
 
