@@ -2,6 +2,7 @@
 // hex code, with a live preview) and the logo (uploaded raw, removed after a confirmation).
 // It talks to /api/admin/branding/:userName; the server checks everything again.
 import { useEffect, useEffectEvent, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '../../shared/uploads.ts';
 import { isHexColor, isSafeLogoPath, readableTextColor, sixDigitHex, type Branding } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { AdminUser } from '../../shared/page-data.ts';
@@ -57,13 +58,13 @@ export function removeBrandingLogo(userName: string): Promise<ApiAnswer<Branding
 /* Helpers                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-export const LOGO_MAX_BYTES = 1024 * 1024;
-export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+export const LOGO_MAX_BYTES = IMAGE_MAX_BYTES;
+export const LOGO_TYPES = IMAGE_MIME_TYPES;
 
 /** The browser's quick check of a chosen logo (a message key), or null when it may be sent. */
 export function logoProblem(file: Pick<File, 'type' | 'size'> | null): string | null {
   if (!file) return 'adminConsole.branding.logoRequired';
-  if (!(LOGO_TYPES as readonly string[]).includes(file.type)) return 'adminConsole.branding.logoType';
+  if (!LOGO_TYPES.includes(file.type)) return 'adminConsole.branding.logoType';
   if (file.size === 0) return 'adminConsole.branding.logoEmpty';
   if (file.size > LOGO_MAX_BYTES) return 'adminConsole.branding.logoTooLarge';
   return null;

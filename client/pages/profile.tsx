@@ -1,3 +1,4 @@
+import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '../../shared/uploads.ts';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
@@ -9,7 +10,7 @@ import { useI18n } from '../i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from './registry.ts';
 
-const AVATAR_ACCEPT = 'image/png,image/jpeg,image/webp';
+const AVATAR_ACCEPT = IMAGE_MIME_TYPES.join(',');
 
 export default function ProfilePage({ data, form }: PageProps<'profile'>) {
   const { t, locale } = useI18n();
@@ -51,7 +52,7 @@ export default function ProfilePage({ data, form }: PageProps<'profile'>) {
       setAvatarState({ form: 'avatar', error: { code: 'unsupported_image', message: '', fields: { avatar: 'validation.imageType' } } });
       return;
     }
-    if (file.size > 1024 * 1024) {
+    if (file.size > IMAGE_MAX_BYTES) {
       setAvatarState({ form: 'avatar', error: { code: 'image_too_large', message: '', fields: { avatar: 'validation.imageTooLarge' } } });
       return;
     }

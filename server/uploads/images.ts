@@ -3,6 +3,7 @@
 // instance serves every file), served with nosniff. Each has an owner and a size: a replaced
 // file is deleted, each uploader has a rate per minute and each owner a quota of bytes, so that
 // no signed-in user can fill the disk.
+import { IMAGE_MAX_BYTES, IMAGE_TYPES } from '../../shared/uploads.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +12,8 @@ import type { Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 
-export const AVATAR_MAX_BYTES = 1024 * 1024;
-export const AVATAR_TYPES = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' } as const;
+export const AVATAR_MAX_BYTES = IMAGE_MAX_BYTES;
+export const AVATAR_TYPES = IMAGE_TYPES;
 export type AvatarExtension = keyof typeof AVATAR_TYPES;
 export const AVATAR_FILE = /^[a-f0-9]{32}\.(png|jpg|webp)$/;
 export const UPLOAD_FOLDERS = ['avatars', 'branding-logos'] as const;
