@@ -1,15 +1,13 @@
 // The Express application, composed in the order a request meets it. Read top to bottom to
 // know where a request goes.
 import compression from 'compression';
-import express, { type Request, type RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { join } from 'node:path';
 import type { i18n } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
-import type { PagePayload } from '../shared/page-data.ts';
 import type { Translate } from '../shared/translate.ts';
 import { localeForms, matchRoute, ROUTES } from '../shared/routes.ts';
-import { isSafeLocalPath } from '../shared/safe-path.ts';
 import { sanitizeBranding, type Branding } from '../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../shared/constants.ts';
 import { imageUploads, moveUploadsIntoDatabase } from './uploads/images.ts';
@@ -22,7 +20,7 @@ import { createSessions } from './auth/sessions.ts';
 import { deriveKey } from './auth/keys.ts';
 import { createCurrentPasswordGuard, createLoginGuard, type PasswordLimits } from './auth/login.ts';
 import { createRateLimiter } from './auth/rate-limit.ts';
-import { clearSession, createSessionCodec, rememberPath, sessionMiddleware } from './auth/session.ts';
+import { createSessionCodec, sessionMiddleware } from './auth/session.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
 import { createChangeFeed } from './db/changes.ts';
 import { databaseFile, openDatabase, type Db } from './db/index.ts';
@@ -53,7 +51,8 @@ import { PATHS } from './paths.ts';
 import { readManifest, type ClientManifest } from './render/manifest.ts';
 import { createRenderCache, renderKey } from './render/render-cache.ts';
 import { renderPage } from './render/render-page.tsx';
-import { resolvePage, type ResolveDeps, type Resolution } from './render/resolve.ts';
+import { createPageHandlers } from './render/page-handlers.ts';
+import type { ResolveDeps } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo.ts';
 
 export type AppDeps = {
@@ -73,8 +72,6 @@ export type AppDeps = {
   /** Lays out the PDF documents (tests); by default a layout thread of the app's own. */
   pdfRenderer?: PdfRenderer;
 };
-
-const PRIVATE_NO_STORE = 'private, no-store';
 
 function nonceOf(res: express.Response): string {
   return res.locals.cspNonce as string;
@@ -116,12 +113,6 @@ function withTimeout(source: BrandingSource, ms: number, logger: Logger, mediaHo
       clearTimeout(timer);
     }
   };
-}
-
-/** The session side of a guard's redirect: remember the wanted page, end a refused session. */
-function applyRedirectEffects(req: Request, res: express.Response, result: Resolution & { kind: 'redirect' }) {
-  if (result.endSession) clearSession(req, res);
-  if (result.rememberPath && isSafeLocalPath(result.rememberPath)) rememberPath(req, res, result.rememberPath);
 }
 
 /**
@@ -365,20 +356,29 @@ export async function createApp(deps: AppDeps) {
   app.use(i18nMiddleware(i18n));
   app.get('/', rootLocaleRedirect({ cookieEnabled: config.LOCALE_COOKIE }));
 
-  // 8. Page data for client navigations: the same resolution as a page load.
-  app.get('/_data', async (req, res) => {
-    const path = typeof req.query.path === 'string' ? req.query.path : '';
-    if (!path.startsWith('/') || path.startsWith('//') || path.length > 2048) {
-      res.status(400).json({ error: { code: 'bad_path', message: `Invalid page path ${JSON.stringify(path.slice(0, 100))}` } });
-      return;
-    }
-    const result = await resolvePage(resolveDeps, { url: path, session: res.locals.session ?? null });
-    res.set('Cache-Control', PRIVATE_NO_STORE).vary('Cookie');
-    if (result.kind === 'redirect') {
-      applyRedirectEffects(req, res, result);
-      res.json({ kind: 'redirect', to: result.to, status: result.status });
-    } else res.json({ kind: 'payload', payload: result.payload });
+  // How a page is resolved and streamed (render/page-handlers.ts), with this app's options.
+  const pages = createPageHandlers({
+    resolve: resolveDeps,
+    render: (req, res, payload) =>
+      renderPage(res, payload, {
+        manifest,
+        siteName: config.SITE_NAME,
+        nonce: nonceOf(res),
+        messages: messagesOf(i18n, payload.locale),
+        messagesDigest: messagesDigest[payload.locale],
+        renderCache,
+        messageUrls,
+        consent: { current: res.locals.consent ?? null, analyticsConfigured: Boolean(analyticsIds.gtm || analyticsIds.ga) },
+        localeCookie: config.LOCALE_COOKIE,
+        // Decided once with the policy (request-context.ts): the tags come exactly when their hosts are allowed.
+        headExtra: res.locals.analytics ? analyticsTags(analyticsIds, nonceOf(res)) : '',
+        exposeErrors: !isProduction,
+        onError: (error) => logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'render failed'),
+      }),
   });
+
+  // 8. Page data for client navigations: the same resolution as a page load.
+  app.get('/_data', pages.pageData);
 
   // 9. Forms posted to their page (login, profile, change password) and logout.
   const forms = createFormHandlers({
@@ -394,15 +394,7 @@ export async function createApp(deps: AppDeps) {
       tokens: formTokens,
       notify: notifier ? (message) => notifier.notify(message) : null,
     },
-    renderWithForm: async (req, res, form, status) => {
-      const result = await resolvePage(resolveDeps, { url: req.originalUrl, session: res.locals.session ?? null });
-      if (result.kind === 'redirect') {
-        applyRedirectEffects(req, res, result);
-        res.redirect(303, result.to);
-        return;
-      }
-      await sendPage(req, res, { ...result.payload, status, form });
-    },
+    renderWithForm: pages.renderWithForm,
   });
   app.post(localeForms('/logout'), forms.logout);
   app.post(localeForms('/consent'), ...consentHandler());
@@ -427,41 +419,9 @@ export async function createApp(deps: AppDeps) {
   });
   app.get(pdf.paths, pdf.handler);
 
-  // 11. Every page: match, guard, load, then stream.
-  const sendPage = async (req: Request, res: express.Response, payload: PagePayload) => {
-    // Private pages, signed-in views and errors are never stored (DESIGN.md §3).
-    const cacheable = !payload.user && payload.state.kind === 'page' && payload.status === 200;
-    res.set('Cache-Control', cacheable ? 'no-cache' : PRIVATE_NO_STORE);
-    res.vary('Cookie');
-    await renderPage(res, payload, {
-      manifest,
-      siteName: config.SITE_NAME,
-      nonce: nonceOf(res),
-      messages: messagesOf(i18n, payload.locale),
-      messagesDigest: messagesDigest[payload.locale],
-      renderCache,
-      messageUrls,
-      consent: { current: res.locals.consent ?? null, analyticsConfigured: Boolean(analyticsIds.gtm || analyticsIds.ga) },
-      localeCookie: config.LOCALE_COOKIE,
-      // Decided once with the policy (request-context.ts): the tags come exactly when their hosts are allowed.
-      headExtra: res.locals.analytics ? analyticsTags(analyticsIds, nonceOf(res)) : '',
-      exposeErrors: !isProduction,
-      onError: (error) => logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'render failed'),
-    });
-  };
-  const renderHandler: RequestHandler = async (req, res) => {
-    const result = await resolvePage(resolveDeps, { url: req.originalUrl, session: res.locals.session ?? null });
-    if (result.kind === 'redirect') {
-      applyRedirectEffects(req, res, result);
-      res.set('Cache-Control', PRIVATE_NO_STORE);
-      res.redirect(result.status, result.to);
-      return;
-    }
-    await sendPage(req, res, result.payload);
-  };
-  // Any path (unmatched ones answer the 404 page): a middleware rather than a '/{*splat}' route,
-  // whose wildcard Express would decode into a parameter nobody reads, on every page request.
-  app.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? renderHandler(req, res, next) : next()));
+  // 11. Every page: match, guard, load, then stream (a middleware rather than a '/{*splat}'
+  //     route, whose wildcard Express would decode into a parameter nobody reads).
+  app.use(pages.page);
 
   // 12. Anything else (e.g. a POST to a page that takes none).
   app.use((req, res) => {

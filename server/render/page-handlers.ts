@@ -1,0 +1,73 @@
+// What a page request gets: match, guards and loaders (resolvePage), then a redirect — with its
+// session side — or the streamed page, with the cache policy of what it shows. The same
+// resolution answers /_data for client navigations and re-renders a page with a form's error.
+import type { Request, RequestHandler, Response } from 'express';
+import type { FormState, PagePayload } from '../../shared/page-data.ts';
+import { isSafeLocalPath } from '../../shared/safe-path.ts';
+import { clearSession, rememberPath } from '../auth/session.ts';
+import { resolvePage, type ResolveDeps, type Resolution } from './resolve.ts';
+
+const PRIVATE_NO_STORE = 'private, no-store';
+
+/** The session side of a guard's redirect: remember the wanted page, end a refused session. */
+function applyRedirectEffects(req: Request, res: Response, result: Resolution & { kind: 'redirect' }) {
+  if (result.endSession) clearSession(req, res);
+  if (result.rememberPath && isSafeLocalPath(result.rememberPath)) rememberPath(req, res, result.rememberPath);
+}
+
+export function createPageHandlers(deps: {
+  resolve: ResolveDeps;
+  /** Streams a resolved page (server/render/render-page.tsx with the app's options). */
+  render: (req: Request, res: Response, payload: PagePayload) => Promise<void>;
+}) {
+  const resolve = (url: string, res: Response) => resolvePage(deps.resolve, { url, session: res.locals.session ?? null });
+
+  async function sendPage(req: Request, res: Response, payload: PagePayload): Promise<void> {
+    // Private pages, signed-in views and errors are never stored (DESIGN.md §3).
+    const cacheable = !payload.user && payload.state.kind === 'page' && payload.status === 200;
+    res.set('Cache-Control', cacheable ? 'no-cache' : PRIVATE_NO_STORE);
+    res.vary('Cookie');
+    await deps.render(req, res, payload);
+  }
+
+  /** GET /_data?path=…: a client navigation's page data, or where it must go instead. */
+  const pageData: RequestHandler = async (req, res) => {
+    const path = typeof req.query.path === 'string' ? req.query.path : '';
+    if (!path.startsWith('/') || path.startsWith('//') || path.length > 2048) {
+      res.status(400).json({ error: { code: 'bad_path', message: `Invalid page path ${JSON.stringify(path.slice(0, 100))}` } });
+      return;
+    }
+    const result = await resolve(path, res);
+    res.set('Cache-Control', PRIVATE_NO_STORE).vary('Cookie');
+    if (result.kind === 'redirect') {
+      applyRedirectEffects(req, res, result);
+      res.json({ kind: 'redirect', to: result.to, status: result.status });
+    } else res.json({ kind: 'payload', payload: result.payload });
+  };
+
+  /** Any GET or HEAD (unmatched paths answer the 404 page). */
+  const page: RequestHandler = async (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const result = await resolve(req.originalUrl, res);
+    if (result.kind === 'redirect') {
+      applyRedirectEffects(req, res, result);
+      res.set('Cache-Control', PRIVATE_NO_STORE);
+      res.redirect(result.status, result.to);
+      return;
+    }
+    await sendPage(req, res, result.payload);
+  };
+
+  /** The page at req.originalUrl again, with a form's outcome and a status (the no-JS error path). */
+  async function renderWithForm(req: Request, res: Response, form: FormState, status: number): Promise<void> {
+    const result = await resolve(req.originalUrl, res);
+    if (result.kind === 'redirect') {
+      applyRedirectEffects(req, res, result);
+      res.redirect(303, result.to);
+      return;
+    }
+    await sendPage(req, res, { ...result.payload, status, form });
+  }
+
+  return { pageData, page, renderWithForm };
+}
