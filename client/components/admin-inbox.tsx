@@ -8,6 +8,7 @@ import type { Translate } from '../../shared/translate.ts';
 import { useI18n } from '../i18n.tsx';
 import { callApi, failureText, useHydrated, type ApiAnswer, type ApiFailure } from './admin-users.tsx';
 import { AlertDialog } from './alert-dialog.tsx';
+import { NOTIFY_STATUSES, type ContactMessage, type MessageList, type NotifyStatus } from '../../shared/contact.ts';
 import { intlLocale, isLocale } from '../../shared/locales.ts';
 import { mailtoHref } from '../../shared/validation.ts';
 
@@ -15,22 +16,9 @@ import { mailtoHref } from '../../shared/validation.ts';
 /* API calls                                                                                   */
 /* ------------------------------------------------------------------------------------------ */
 
-export type NotifyStatus = 'none' | 'pending' | 'sent' | 'failed';
-export type ContactMessage = {
-  id: number;
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-  locale: string;
-  read: boolean;
-  notifyStatus: NotifyStatus;
-  createdAt: string;
-};
-export type MessageList = { items: ContactMessage[]; total: number; unread: number; page: number; pageSize: number };
+export type { ContactMessage, MessageList, NotifyStatus } from '../../shared/contact.ts';
 
 const PAGE_SIZE = 10;
-const NOTIFY_STATUSES: readonly string[] = ['none', 'pending', 'sent', 'failed'];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -49,8 +37,9 @@ export function readContactMessage(value: unknown): ContactMessage | null {
     subject,
     message,
     read,
-    locale: typeof locale === 'string' ? locale : '',
-    notifyStatus: typeof notifyStatus === 'string' && NOTIFY_STATUSES.includes(notifyStatus) ? (notifyStatus as NotifyStatus) : 'none',
+    // The store only keeps es and en; anything else read here is shown as the default.
+    locale: locale === 'en' ? 'en' : 'es',
+    notifyStatus: (NOTIFY_STATUSES as readonly unknown[]).includes(notifyStatus) ? (notifyStatus as NotifyStatus) : 'none',
     createdAt: typeof createdAt === 'string' ? createdAt : '',
   };
 }

@@ -1,20 +1,11 @@
 // Contact messages in the database: the inbox of the admin console and the notification queue.
+import type { ContactMessage } from '../../shared/contact.ts';
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { ContactMessageRow } from '../db/schema.ts';
 import { FORM_TOKEN_MAX_AGE_MS, formTokenDigest } from './form-token.ts';
 
-export type ContactMessage = {
-  id: number;
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-  locale: 'es' | 'en';
-  read: boolean;
-  notifyStatus: 'none' | 'pending' | 'sent' | 'failed';
-  createdAt: string;
-};
+export type { ContactMessage } from '../../shared/contact.ts';
 
 function toMessage(row: ContactMessageRow): ContactMessage {
   return {
