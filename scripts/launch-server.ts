@@ -1,5 +1,5 @@
 // The one launcher of the built server as production runs it (the Node flags of `npm start`,
-// then dist/server/main.js): a free loopback port, its own DATA_DIR, fresh secrets, a wait for
+// then dist/server/main.js): a free loopback port, its own DATA_DIR, a fresh SESSION_SECRET, a wait for
 // /healthz, and a stop that lets it shut down gracefully. Used by the browser, resilience and
 // attack suites, the benchmark and the screenshots.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,7 +26,7 @@ export async function freePort(): Promise<number> {
 }
 
 export type LaunchOptions = {
-  /** Over the defaults (production, quiet logs, fresh SESSION_SECRET and API_JWT_SECRET). */
+  /** Over the defaults (production, quiet logs, a fresh SESSION_SECRET). */
   env?: Record<string, string>;
   /** The DATA_DIR to use (kept); by default a temporary one, removed by stop(). */
   dataDir?: string;
@@ -74,8 +74,9 @@ export async function launchServer(options: LaunchOptions = {}): Promise<Launche
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,
+      // API_JWT_SECRET is left to derive from it, as in production: processes given one
+      // SESSION_SECRET (several instances of a test) then verify each other's tokens.
       SESSION_SECRET: randomBytes(32).toString('base64url'),
-      API_JWT_SECRET: randomBytes(32).toString('base64url'),
       ...options.env,
       PORT: String(port),
       HOST: '127.0.0.1',
