@@ -21,6 +21,7 @@ import { App } from '../../client/app.tsx';
 import type { PageBoot } from '../../client/boot.ts';
 import type { Messages } from '../../shared/translate.ts';
 import { loadPage } from '../../client/pages/registry.ts';
+import { preloadDeferred } from '../../client/runtime/deferred.tsx';
 import { jsonForScript } from '../../server/render/html.ts';
 
 export type FloorPage = {
@@ -41,6 +42,8 @@ const file = process.env.FLOOR_PAGE;
 if (!file) throw new Error('FLOOR_PAGE (the captured page JSON) is required');
 const page = JSON.parse(readFileSync(file, 'utf8')) as FloorPage;
 if (page.boot.payload.state.kind === 'page') await loadPage(page.boot.payload.state.page);
+// The shell's deferred parts (cookie banner, user menu) are rendered at once on the server: loaded first, as the app does.
+await preloadDeferred();
 
 const app = express();
 app.disable('x-powered-by');
