@@ -22,12 +22,19 @@ export type ChangeFeed = {
   close(): Promise<void>;
 };
 
+/**
+ * How many of the latest changes SQLite keeps: each process reads them every POLL_MS, so older
+ * rows (one per topic, e.g. every ended session's) have been read long ago and only take room.
+ */
+export const KEPT_CHANGES = 10_000;
+
 /** Tells every instance that `topic` changed, from a process that listens to nothing (the ops CLI). */
-export async function announceChange(db: Db, topic: string): Promise<void> {
+export async function announceChange(db: Db, topic: string, keep = KEPT_CHANGES): Promise<void> {
   if (db.engine === 'postgres') await sql`SELECT pg_notify(${CHANNEL}, ${topic})`.execute(db.k);
   else {
     await sql`INSERT INTO changes (topic, version) VALUES (${topic}, (SELECT COALESCE(MAX(version), 0) + 1 FROM changes))
               ON CONFLICT (topic) DO UPDATE SET version = excluded.version`.execute(db.k);
+    await sql`DELETE FROM changes WHERE version <= (SELECT MAX(version) FROM changes) - ${keep}`.execute(db.k);
   }
 }
 

@@ -56,3 +56,20 @@ test(`the instance that publishes hears its own change at once (${TEST_ENGINE})`
     await db.close();
   }
 });
+
+// SQLite's counter table keeps one row per topic, and topics such as `session:<id>` are new every
+// time (PostgreSQL keeps nothing: NOTIFY is not stored, hence SQLite only).
+test.runIf(TEST_ENGINE === 'sqlite')(
+  'SQLite keeps only the latest changes: the table stays bounded however many topics change',
+  async () => {
+    const db = await testDatabase();
+    try {
+      for (let i = 0; i < 30; i++) await announceChange(db, `session:${i}`, 10);
+      const rows = await db.k.selectFrom('changes').select(['topic', 'version']).orderBy('version').execute();
+      expect(rows).toHaveLength(10);
+      expect(rows.map((r) => r.topic)).toEqual(Array.from({ length: 10 }, (_, i) => `session:${20 + i}`));
+    } finally {
+      await db.close();
+    }
+  },
+);
