@@ -12,7 +12,10 @@ const seen: { method: string; url: string; headers: IncomingMessage['headers'] }
 let refuseTokens = false;
 
 async function tokenFor(userName: string, role: string) {
-  return new SignJWT({ name: 'Up', lastName: 'Stream', userName, role, avatar: null, scope: ['reports:read'] })
+  // "kc" signs in like a Keycloak user: its tokens carry a `sid` claim of the upstream's own, the
+  // same for every sign-in of its browser session.
+  const sid = userName === 'kc' ? { sid: 'upstream-login-session-1' } : {};
+  return new SignJWT({ name: 'Up', lastName: 'Stream', userName, role, avatar: null, scope: ['reports:read'], ...sid })
     .setProtectedHeader({ alg: 'HS256' })
     .setExpirationTime('1h')
     .sign(key);
@@ -84,6 +87,16 @@ test('login posts to {API_URL}/login and signs in with the token it answers', as
   const page = await request(app).get('/en/client').set('Cookie', sessionCookie(res));
   expect(page.status).toBe(200);
   expect(page.text).toContain('navbar-user-name">Up<!-- --> <!-- -->Stream');
+});
+
+test('an upstream token’s own `sid` claim is not taken for the site’s session id: two sign-ins are two sessions, ended apart', async () => {
+  const first = sessionCookie(await signIn('kc'));
+  const second = sessionCookie(await signIn('kc'));
+  expect((await request(app).get('/en/client').set('Cookie', first)).status).toBe(200);
+  expect((await request(app).get('/en/client').set('Cookie', second)).status).toBe(200);
+  await request(app).post('/en/logout').set('Origin', ORIGIN).set('Cookie', first);
+  expect((await request(app).get('/en/client').set('Cookie', first)).status).toBe(302);
+  expect((await request(app).get('/en/client').set('Cookie', second)).status).toBe(200);
 });
 
 test('an upstream refusal is the same invalid-credentials message', async () => {

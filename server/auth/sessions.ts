@@ -105,8 +105,9 @@ export function createSessions(deps: {
     } catch (error) {
       throw new ApiError(502, 'bad_token', 'The API answered with a token this site cannot read', undefined, { cause: error });
     }
-    // The built-in API's tokens name their session; an external API's get a new id.
-    const id = claims.sid ?? newSessionId();
+    // The built-in API's tokens name their session; an external API's get a new id (its own
+    // `sid` claim, if any, means something else: Keycloak's tokens carry one per login session).
+    const id = (builtIn && claims.sid) || newSessionId();
     const at = new Date(now()).toISOString();
     const expiresAt = claims.exp ?? Math.floor(now() / 1000) + deps.ttlMinutes * 60;
     await k
@@ -225,7 +226,7 @@ export function createSessions(deps: {
     async userForToken(token, claims) {
       // A built-in token names its session (every token of a session, old or fresh); another is found by its digest.
       const row = await (
-        claims.sid
+        builtIn && claims.sid
           ? k.selectFrom('sessions').selectAll().where('id', '=', claims.sid)
           : k.selectFrom('sessions').selectAll().where('token_digest', '=', digestOf(token))
       ).executeTakeFirst();
