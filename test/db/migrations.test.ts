@@ -1,5 +1,6 @@
 // The schema is written once and migrated on both engines; an install from before the query
 // layer (SQLite, PRAGMA user_version) keeps its data; files it kept on disk move in.
+import { userRow } from '../helpers/users.ts';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,20 +28,7 @@ test(`a new database gets every migration, recorded once; migrating again applie
 test(`user names and e-mails compare without regard to case, and stay unique that way (${TEST_ENGINE})`, async () => {
   const db = await testDatabase();
   try {
-    const at = new Date().toISOString();
-    const row = {
-      email: 'Ana@Example.com',
-      name: 'A',
-      last_name: 'R',
-      role: 'CLI',
-      avatar: null,
-      scopes: '[]',
-      password_hash: 'x',
-      disabled: 0,
-      password_changed_at: 0,
-      created_at: at,
-      updated_at: at,
-    };
+    const row = userRow({ user_name: 'Ana', email: 'Ana@Example.com' });
     await db.k
       .insertInto('users')
       .values({ ...row, user_name: 'Ana' })
@@ -99,23 +87,9 @@ test(`files an older install kept in DATA_DIR move into the database; files nobo
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(40, 3)]);
     writeFileSync(join(dataDir, 'avatars', used), png);
     writeFileSync(join(dataDir, 'avatars', orphan), png);
-    const at = new Date().toISOString();
     await db.k
       .insertInto('users')
-      .values({
-        user_name: 'pat',
-        email: null,
-        name: 'P',
-        last_name: 'L',
-        role: 'CLI',
-        avatar: `/api/avatars/${used}`,
-        scopes: '[]',
-        password_hash: 'x',
-        disabled: 0,
-        password_changed_at: 0,
-        created_at: at,
-        updated_at: at,
-      })
+      .values(userRow({ user_name: 'pat', avatar: `/api/avatars/${used}` }))
       .execute();
     expect(await moveUploadsIntoDatabase(db, dataDir, createLogger('silent'))).toBe(1);
     const row = await db.k.selectFrom('uploads').selectAll().where('url', '=', `/api/avatars/${used}`).executeTakeFirstOrThrow();

@@ -1,5 +1,6 @@
 // Users for API tests: created straight in the database (one scrypt hash each, so create few),
 // and signed in through the API like any client.
+import type { NewUserRow } from '../../server/db/schema.ts';
 import type { Express } from 'express';
 import request from 'supertest';
 import { expect } from 'vitest';
@@ -42,4 +43,26 @@ export async function loginToken(app: Express, identifier: string, password = DE
   expect(res.status, `login of ${identifier}: ${JSON.stringify(res.body)}`).toBe(200);
   expect(typeof res.body.token).toBe('string');
   return res.body.token as string;
+}
+
+/**
+ * A users row as the database keeps it, for tests that fill the table straight (many users at
+ * once, or a state the API would not make); no usable password (`password_hash: 'x'`).
+ */
+export function userRow(fields: Partial<NewUserRow> & Pick<NewUserRow, 'user_name'>): NewUserRow {
+  const at = new Date().toISOString();
+  return {
+    email: null,
+    name: 'Test',
+    last_name: 'User',
+    role: 'CLI',
+    avatar: null,
+    scopes: '[]',
+    password_hash: 'x',
+    disabled: 0,
+    password_changed_at: 0,
+    created_at: at,
+    updated_at: at,
+    ...fields,
+  };
 }

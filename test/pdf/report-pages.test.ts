@@ -1,5 +1,6 @@
 // A report is one page of its list: the route checks the query, reads only that page (LIMIT /
 // OFFSET, texts cut in SQL), says what it covers, and hands the layout to the renderer.
+import { userRow } from '../helpers/users.ts';
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { createUser } from '../../server/users/users.ts';
@@ -223,21 +224,7 @@ describe('the users report', () => {
   test('over HTTP: page 3 of 1,235 users holds users 1,001–1,235 and says so; page 4 is a 404; a date range is refused', async () => {
     const { renderer, jobs } = recordingRenderer();
     const { db, get } = await site(renderer);
-    const at = new Date().toISOString();
-    const rows = Array.from({ length: 1234 }, (_, i) => ({
-      user_name: `user-${String(i).padStart(4, '0')}`,
-      email: null,
-      name: 'Test',
-      last_name: 'User',
-      role: 'CLI',
-      avatar: null,
-      scopes: '[]',
-      password_hash: 'x',
-      disabled: 0,
-      password_changed_at: 0,
-      created_at: at,
-      updated_at: at,
-    }));
+    const rows = Array.from({ length: 1234 }, (_, i) => userRow({ user_name: `user-${String(i).padStart(4, '0')}` }));
     // In chunks: PostgreSQL takes at most 65,535 parameters in one statement.
     for (let i = 0; i < rows.length; i += 500)
       await db.k

@@ -8,6 +8,7 @@
 // throw-away DATA_DIR filled with the worst case before it starts. While reports are being made,
 // /healthz is asked every 20 ms; a probe loaded into the server (loop-probe.ts) measures its event
 // loop from inside.
+import { userRow } from '../helpers/users.ts';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,22 +63,16 @@ async function fill(dataDir: string, what: { messages: number; users: number }) 
         created_at: at,
       };
     });
-    const at = new Date().toISOString();
     // Every cell as long as the report shows it (120 characters), in one-letter words.
-    const users = Array.from({ length: what.users }, (_, i) => ({
-      user_name: `u${String(i).padStart(5, '0')}${' u'.repeat(55)}`,
-      email: `${'m'.repeat(100)}${i}@example.com`,
-      name: 'a '.repeat(60),
-      last_name: 'b '.repeat(60),
-      role: 'CONS',
-      avatar: null,
-      scopes: '[]',
-      password_hash: 'x',
-      disabled: 0,
-      password_changed_at: 0,
-      created_at: at,
-      updated_at: at,
-    }));
+    const users = Array.from({ length: what.users }, (_, i) =>
+      userRow({
+        user_name: `u${String(i).padStart(5, '0')}${' u'.repeat(55)}`,
+        email: `${'m'.repeat(100)}${i}@example.com`,
+        name: 'a '.repeat(60),
+        last_name: 'b '.repeat(60),
+        role: 'CONS',
+      }),
+    );
     await db.k.transaction().execute(async (trx) => {
       for (let i = 0; i < messages.length; i += 200)
         await trx
