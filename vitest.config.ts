@@ -13,6 +13,7 @@ const POSTGRES_SUITES = [
   'test/forms.test.ts',
   'test/openapi.test.ts',
   'test/pdf/routes.test.ts',
+  'test/pdf/report-pages.test.ts',
   'test/db/**/*.test.ts',
 ];
 const withPostgres = Boolean(postgresBinDir()) || process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === '1';
