@@ -25,15 +25,6 @@ export const SESSION_CACHE_MS = 1_000;
 /** last_seen_at is written at most this often per session (not on every request). */
 const LAST_SEEN_EVERY_MS = 60_000;
 
-export type SessionInfo = {
-  id: string;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: number;
-  userAgent: string | null;
-  ip: string | null;
-};
-
 export type Sessions = {
   /** Makes the session of a sign-in (its token as the API answered it) and sets the cookie. */
   start(req: Request, res: Response, token: string): Promise<Session>;
@@ -53,8 +44,6 @@ export type Sessions = {
   endAllOf(userName: string, except?: string): Promise<void>;
   /** Ends every session of a user but the one holding `token` (the user changed their own password). */
   endOthersOf(userName: string, token: string): Promise<void>;
-  /** The user's sessions, newest first (their own list). */
-  listOf(userName: string): Promise<SessionInfo[]>;
   /** Forgets what this process keeps of the user's sessions (after changing the user). */
   forgetUser(userName: string): void;
 };
@@ -249,23 +238,6 @@ export function createSessions(deps: {
         .where((eb) => (sid ? eb('id', '<>', sid) : eb('token_digest', '<>', digestOf(token))))
         .execute();
       this.forgetUser(userName);
-    },
-    async listOf(userName) {
-      const rows = await k
-        .selectFrom('sessions')
-        .select(['id', 'created_at', 'last_seen_at', 'expires_at', 'user_agent', 'ip'])
-        .where('user_name', '=', userName)
-        .where('expires_at', '>', Math.floor(now() / 1000))
-        .orderBy('last_seen_at', 'desc')
-        .execute();
-      return rows.map((r) => ({
-        id: r.id,
-        createdAt: r.created_at,
-        lastSeenAt: r.last_seen_at,
-        expiresAt: Number(r.expires_at),
-        userAgent: r.user_agent,
-        ip: r.ip,
-      }));
     },
     forgetUser(userName) {
       dropUser(userName);
