@@ -14,6 +14,9 @@ import { imageUploads, moveUploadsIntoDatabase } from './uploads/images.ts';
 import { embeddedBranding, type BrandingSource } from './branding/embedded.ts';
 import { createApiProxy } from './api/proxy.ts';
 import { createApiRouter } from './api/router.ts';
+import { createConversation } from './projects/conversation.ts';
+import { createExpertise } from './projects/expertise.ts';
+import { createProjects } from './projects/service.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
 import { createFormHandlers } from './auth/forms.ts';
 import { createSessions } from './auth/sessions.ts';
@@ -205,6 +208,11 @@ export async function createApp(deps: AppDeps) {
   const branding = withTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger, mediaHosts);
   const formTokens = createFormTokens(deriveKey(config.SESSION_SECRET, 'contact form v1'));
   const contactStore = contactMessages(db);
+  // The private area's projects (DESIGN.md §8): always in the site's own database, for the
+  // built-in API and the pages alike (docs/decisions/012-projects.md).
+  const projects = createProjects({ db, notify: (notice) => logger.info({ notice: notice.kind, project: notice.project.id }, 'project notice') });
+  const conversation = createConversation({ db, projects });
+  const expertise = createExpertise({ db });
   const notifier =
     config.SMTP_URL && config.CONTACT_NOTIFY_TO
       ? createNotifier(
@@ -345,6 +353,9 @@ export async function createApp(deps: AppDeps) {
         brandingInCms: config.CMS_URL !== undefined,
         contact: contactStore,
         uploads,
+        projects,
+        conversation,
+        expertise,
       }),
     );
   }

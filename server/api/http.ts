@@ -15,6 +15,9 @@ import { ApiError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { ImageUploads } from '../uploads/images.ts';
 import type * as users from '../users/users.ts';
+import type { Conversation } from '../projects/conversation.ts';
+import type { ExpertiseService } from '../projects/expertise.ts';
+import type { Projects } from '../projects/service.ts';
 
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -48,6 +51,9 @@ export type ApiDeps = {
   brandingInCms: boolean;
   contact: ContactStore;
   uploads: ImageUploads;
+  projects: Projects;
+  conversation: Conversation;
+  expertise: ExpertiseService;
 };
 
 declare module 'express-serve-static-core' {

@@ -12,6 +12,7 @@ import { adminUserRoutes } from './admin-users.ts';
 import { createApiAuth, type ApiDeps } from './http.ts';
 import { imageRoutes } from './images.ts';
 import { meRoutes } from './me.ts';
+import { projectRoutes } from './projects.ts';
 
 export type { ApiDeps } from './http.ts';
 
@@ -22,7 +23,7 @@ export function createApiRouter(deps: ApiDeps) {
     next();
   });
   const auth = createApiAuth(deps);
-  for (const resource of [meRoutes, imageRoutes, adminUserRoutes, adminMessageRoutes, adminBrandingRoutes])
+  for (const resource of [meRoutes, imageRoutes, adminUserRoutes, adminMessageRoutes, adminBrandingRoutes, projectRoutes])
     router.use(resource(deps, auth));
 
   router.use((req, _res, next) => next(new ApiError(404, 'not_found', `No API route ${req.method} /api${req.path}`)));

@@ -93,6 +93,89 @@ export type ChangesTable = {
   version: number;
 };
 
+export type ProjectsTable = {
+  id: Generated<number>;
+  title: string;
+  description: string;
+  practice: string;
+  state: string;
+  owner: string;
+  owner_name: string;
+  owner_role: string;
+  organisation: string | null;
+  budget: string | null;
+  wished_start: string | null;
+  deadline: string | null;
+  procurement_ref: string | null;
+  proposal_scope: string | null;
+  proposal_fee: number | null;
+  proposal_timeline: string | null;
+  proposal_sent_at: string | null;
+  proposal_sent_by: string | null;
+  proposal_answered_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type ProjectExpertsTable = { project_id: number; user_name: string; name: string; added_at: string; added_by: string };
+
+export type ProjectMilestonesTable = {
+  id: Generated<number>;
+  project_id: number;
+  title: string;
+  due_date: string | null;
+  done_at: string | null;
+  done_by: string | null;
+  created_at: string;
+};
+
+export type ProjectMessagesTable = {
+  id: Generated<number>;
+  project_id: number;
+  author: string;
+  author_name: string;
+  author_role: string;
+  body: string;
+  created_at: string;
+};
+
+/** The newest message each participant has seen: the rest are unread. */
+export type ProjectReadsTable = { project_id: number; user_name: string; last_read_id: number };
+
+export type ProjectDocumentsTable = {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  content_type: string;
+  bytes: number;
+  data: Buffer;
+  uploaded_by: string;
+  uploaded_at: string;
+};
+
+export type ProjectEventsTable = {
+  id: Generated<number>;
+  project_id: number;
+  at: string;
+  actor: string;
+  kind: string;
+  from_state: string | null;
+  to_state: string | null;
+  detail: string | null;
+};
+
+export type ExpertiseTable = {
+  user_name: string;
+  name: string;
+  /** JSON array of practices. */
+  practices: string;
+  bio: string;
+  day_rate: number | null;
+  availability: string;
+  busy_until: string | null;
+  updated_at: string;
+};
+
 export type Schema = {
   users: UsersTable;
   rate_limits: RateLimitsTable;
@@ -102,9 +185,18 @@ export type Schema = {
   uploads: UploadsTable;
   sessions: SessionsTable;
   changes: ChangesTable;
+  projects: ProjectsTable;
+  project_experts: ProjectExpertsTable;
+  project_milestones: ProjectMilestonesTable;
+  project_messages: ProjectMessagesTable;
+  project_reads: ProjectReadsTable;
+  project_documents: ProjectDocumentsTable;
+  project_events: ProjectEventsTable;
+  expertise: ExpertiseTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type ContactMessageRow = Selectable<ContactMessagesTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;

@@ -1,0 +1,189 @@
+// The projects of the private area (DESIGN.md §8) and the experts' profiles. Every route asks
+// the services with the caller as they are now; a project the caller may not see is a 404.
+import express, { type Router } from 'express';
+import { PRACTICES, PROJECT_LIMITS, type ProjectAction } from '../../shared/projects.ts';
+import { ApiError } from '../http/errors.ts';
+import { readMultipartFile } from '../http/multipart.ts';
+import { projectId } from '../projects/access.ts';
+import { attachmentHeader } from '../projects/documents.ts';
+import {
+  actionSchema,
+  briefSchema,
+  expertSchema,
+  expertiseSchema,
+  listQuerySchema,
+  messageSchema,
+  milestoneDoneSchema,
+  milestoneSchema,
+} from '../projects/schemas.ts';
+import { z } from 'zod';
+import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
+
+const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).optional(),
+  pageSize: z.coerce.number().int().min(1).max(PROJECT_LIMITS.pageSizeMax).optional(),
+});
+const expertsQuery = z.object({ practice: z.enum(PRACTICES).optional(), available: z.enum(['true', 'false']).optional() });
+
+function itemId(raw: unknown, what: string): number {
+  const text = typeof raw === 'string' ? raw : '';
+  if (!/^[1-9][0-9]{0,9}$/.test(text) || Number(text) > 2_147_483_647) throw new ApiError(404, 'not_found', `No such ${what}`);
+  return Number(text);
+}
+
+export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
+  const { authenticated, json, userOf } = auth;
+  const { projects, conversation, expertise } = deps;
+  const router = express.Router();
+
+  router.get(
+    '/projects',
+    authenticated,
+    handle(async (req, res) => {
+      const query = parse(listQuerySchema, req.query);
+      res.json(await projects.list(userOf(res), { ...query, waiting: query.waiting === 'true' }));
+    }),
+  );
+  router.post(
+    '/projects',
+    authenticated,
+    json,
+    handle(async (req, res) => {
+      const brief = parse(briefSchema, req.body);
+      const project = await projects.create(userOf(res), brief);
+      res.status(201).location(`/api/projects/${project.id}`).json(project);
+    }),
+  );
+  router.get(
+    '/projects/:id',
+    authenticated,
+    handle(async (req, res) => {
+      res.json(await projects.get(userOf(res), projectId(req.params.id)));
+    }),
+  );
+  router.patch(
+    '/projects/:id',
+    authenticated,
+    json,
+    handle(async (req, res) => {
+      const id = projectId(req.params.id);
+      const body = parse(actionSchema, req.body);
+      res.json(await projects.act(userOf(res), id, body.action as ProjectAction, body.proposal));
+    }),
+  );
+  router.post(
+    '/projects/:id/experts',
+    authenticated,
+    json,
+    handle(async (req, res) => {
+      const id = projectId(req.params.id);
+      const { userName } = parse(expertSchema, req.body);
+      res.json(await projects.assignExpert(userOf(res), id, userName));
+    }),
+  );
+  router.delete(
+    '/projects/:id/experts/:userName',
+    authenticated,
+    handle(async (req, res) => {
+      const id = projectId(req.params.id);
+      res.json(await projects.removeExpert(userOf(res), id, String(req.params.userName).slice(0, 100)));
+    }),
+  );
+  router.post(
+    '/projects/:id/milestones',
+    authenticated,
+    json,
+    handle(async (req, res) => {
+      const id = projectId(req.params.id);
+      const milestone = parse(milestoneSchema, req.body);
+      res.status(201).json(await projects.addMilestone(userOf(res), id, milestone));
+    }),
+  );
+  router.patch(
+    '/projects/:id/milestones/:milestoneId',
+    authenticated,
+    json,
+    handle(async (req, res) => {
+      const id = projectId(req.params.id);
+      const { done } = parse(milestoneDoneSchema, req.body);
+      res.json(await projects.setMilestoneDone(userOf(res), id, itemId(req.params.milestoneId, 'milestone'), done));
+    }),
+  );
+  router.get(
+    '/projects/:id/messages',
+    authenticated,
+    handle(async (req, res) => {
+      const id = projectId(req.params.id);
+      res.json(await conversation.messages(userOf(res), id, parse(pageQuery, req.query)));
+    }),
+  );
+  router.post(
+    '/projects/:id/messages',
+    authenticated,
+    json,
+    handle(async (req, res) => {
+      const id = projectId(req.params.id);
+      const { body } = parse(messageSchema, req.body);
+      res.status(201).json(await conversation.postMessage(userOf(res), id, body));
+    }),
+  );
+  router.get(
+    '/projects/:id/documents',
+    authenticated,
+    handle(async (req, res) => {
+      res.json({ items: await conversation.documents(userOf(res), projectId(req.params.id)) });
+    }),
+  );
+  router.post(
+    '/projects/:id/documents',
+    authenticated,
+    handle(async (req, res) => {
+      const id = projectId(req.params.id);
+      // Who may write here is known before a byte of the file is read.
+      await projects.get(userOf(res), id);
+      const file = await readMultipartFile(req, { field: 'file', maxBytes: PROJECT_LIMITS.documentBytes });
+      res.status(201).json(await conversation.addDocument(userOf(res), id, file));
+    }),
+  );
+  router.get(
+    '/projects/:id/documents/:docId',
+    authenticated,
+    handle(async (req, res) => {
+      const id = projectId(req.params.id);
+      const doc = await conversation.readDocument(userOf(res), id, itemId(req.params.docId, 'document'));
+      res.set({
+        'Content-Type': doc.contentType,
+        'Content-Disposition': attachmentHeader(doc.name),
+        'Content-Length': String(doc.data.length),
+        'Cache-Control': 'private, no-store',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      res.end(doc.data);
+    }),
+  );
+
+  router.get(
+    '/me/expertise',
+    authenticated,
+    handle(async (_req, res) => {
+      res.json(await expertise.mine(userOf(res)));
+    }),
+  );
+  router.put(
+    '/me/expertise',
+    authenticated,
+    json,
+    handle(async (req, res) => {
+      res.json(await expertise.save(userOf(res), parse(expertiseSchema, req.body)));
+    }),
+  );
+  router.get(
+    '/experts',
+    authenticated,
+    handle(async (req, res) => {
+      const query = parse(expertsQuery, req.query);
+      res.json({ items: await expertise.experts(userOf(res), { practice: query.practice, available: query.available === 'true' }) });
+    }),
+  );
+  return router;
+}

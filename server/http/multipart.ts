@@ -1,0 +1,69 @@
+// One file from a multipart/form-data request (the documents of a project), read with busboy
+// into memory up to a limit and no further: a bigger file is refused as soon as it passes the
+// limit, without reading the rest into memory. Other fields are ignored (at most a few).
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { ApiError } from './errors.ts';
+
+export type UploadedFile = { name: string; data: Buffer; fields: Record<string, string> };
+
+export function isMultipart(req: Request): boolean {
+  return (req.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+}
+
+export function readMultipartFile(req: Request, options: { field: string; maxBytes: number }): Promise<UploadedFile> {
+  if (!isMultipart(req)) {
+    return Promise.reject(new ApiError(415, 'unsupported_media_type', `Send the file as multipart/form-data in the field "${options.field}"`));
+  }
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: { files: 1, fileSize: options.maxBytes, fields: 10, fieldSize: 1024, parts: 12 },
+        defParamCharset: 'utf8',
+      });
+    } catch {
+      reject(new ApiError(400, 'invalid_multipart', 'The multipart body could not be read'));
+      return;
+    }
+    let settled = false;
+    const fail = (error: ApiError) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(parser);
+      // Drain what the client still sends so that the answer reaches it.
+      req.resume();
+      reject(error);
+    };
+    let file: { name: string; chunks: Buffer[] } | null = null;
+    const fields: Record<string, string> = {};
+    parser.on('file', (name, stream, info) => {
+      if (name !== options.field || file) {
+        stream.resume();
+        return;
+      }
+      const current = { name: info.filename ?? 'document', chunks: [] as Buffer[] };
+      file = current;
+      stream.on('data', (chunk: Buffer) => current.chunks.push(chunk));
+      stream.on('limit', () =>
+        fail(new ApiError(413, 'file_too_large', `A document may have at most ${Math.round(options.maxBytes / 1024 / 1024)} MB`, { file: 'validation.fileTooLarge' })),
+      );
+    });
+    parser.on('field', (name, value) => {
+      fields[name] = value;
+    });
+    parser.on('error', () => fail(new ApiError(400, 'invalid_multipart', 'The multipart body could not be read')));
+    parser.on('close', () => {
+      if (settled) return;
+      settled = true;
+      if (!file) {
+        reject(new ApiError(400, 'invalid_request', `Invalid request: no file in the field "${options.field}"`, { file: 'validation.required' }));
+        return;
+      }
+      const found: { name: string; chunks: Buffer[] } = file;
+      resolve({ name: found.name, data: Buffer.concat(found.chunks), fields });
+    });
+    req.pipe(parser);
+  });
+}

@@ -1,0 +1,51 @@
+// Who may see a project (DESIGN.md §8): its owner, its assigned experts and admins. Everyone
+// else is told it does not exist (404), whatever they ask of it: the page, the API, a document.
+// Decided from the user as they are now (the session's current user) on every read and write.
+import { hasRole, type SessionUser } from '../../shared/user.ts';
+import type { Standing } from '../../shared/projects.ts';
+import type { Db } from '../db/index.ts';
+import type { ProjectRow } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+
+/** The caller: the signed-in user as the session knows them now. */
+export type Actor = Pick<SessionUser, 'userName' | 'role' | 'name' | 'lastName'>;
+
+export function displayName(actor: Pick<SessionUser, 'name' | 'lastName' | 'userName'>): string {
+  return `${actor.name} ${actor.lastName}`.trim() || actor.userName;
+}
+
+export function projectNotFound(): ApiError {
+  return new ApiError(404, 'not_found', 'No such project');
+}
+
+/** A project id from a URL: a positive integer that fits the column, else no such project. */
+export function projectId(raw: unknown): number {
+  const text = typeof raw === 'string' ? raw : '';
+  if (!/^[1-9][0-9]{0,9}$/.test(text)) throw projectNotFound();
+  const id = Number(text);
+  if (id > 2_147_483_647) throw projectNotFound();
+  return id;
+}
+
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * The project and how the actor stands to it, or 404. Admin first: an admin who also owns a
+ * project (a role change) acts on it as an admin.
+ */
+export async function projectFor(db: Db, actor: Actor, id: number): Promise<{ row: ProjectRow; standing: Standing }> {
+  const row = await db.k.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw projectNotFound();
+  if (hasRole(actor, 'ADMIN')) return { row, standing: 'admin' };
+  if ((hasRole(actor, 'CLI') || hasRole(actor, 'ORG')) && sameName(row.owner, actor.userName)) return { row, standing: 'owner' };
+  if (hasRole(actor, 'CONS')) {
+    const assigned = await db.k
+      .selectFrom('project_experts')
+      .select('user_name')
+      .where('project_id', '=', id)
+      .where('user_name', '=', actor.userName)
+      .executeTakeFirst();
+    if (assigned) return { row, standing: 'expert' };
+  }
+  throw projectNotFound();
+}

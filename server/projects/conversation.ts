@@ -1,0 +1,148 @@
+// The conversation of a project: its message thread (with what each participant has read) and
+// its documents, stored in the database so that every instance serves them. Open while the
+// project is (DESIGN.md §8); read-only once closed, declined or cancelled.
+import { isWritable, PROJECT_LIMITS, type MessagePage, type ProjectDocument, type ProjectMessage, type ProjectState } from '../../shared/projects.ts';
+import type { Db } from '../db/index.ts';
+import { ApiError } from '../http/errors.ts';
+import { displayName, projectFor, type Actor } from './access.ts';
+import { cleanFileName, documentType, DOCUMENT_EXTENSIONS } from './documents.ts';
+import type { Projects } from './service.ts';
+
+const MESSAGES_PAGE_SIZE = 50;
+
+function readOnly(): ApiError {
+  return new ApiError(409, 'read_only', 'The project is closed, declined or cancelled: it is read-only');
+}
+
+export function createConversation(deps: { db: Db; projects: Projects; now?: () => Date }) {
+  const { db, projects } = deps;
+  const { k } = db;
+  const now = () => (deps.now ?? (() => new Date()))();
+
+  /** Records that the actor has seen every message up to `lastId` (never moves back). */
+  async function markRead(projectId: number, userName: string, lastId: number) {
+    if (lastId <= 0) return;
+    await k
+      .insertInto('project_reads')
+      .values({ project_id: projectId, user_name: userName, last_read_id: lastId })
+      .onConflict((oc) =>
+        oc
+          .columns(['project_id', 'user_name'])
+          .doUpdateSet({ last_read_id: lastId })
+          .where('project_reads.last_read_id', '<', lastId),
+      )
+      .execute();
+  }
+
+  /**
+   * A page of the thread, oldest first within the page; page 1 is the newest messages. Reading
+   * the newest page marks the thread read for the actor.
+   */
+  async function messages(actor: Actor, id: number, query: { page?: number | undefined; pageSize?: number | undefined } = {}): Promise<MessagePage> {
+    await projectFor(db, actor, id);
+    const page = query.page ?? 1;
+    const pageSize = Math.min(query.pageSize ?? MESSAGES_PAGE_SIZE, PROJECT_LIMITS.pageSizeMax);
+    const [{ total } = { total: 0 }] = await k
+      .selectFrom('project_messages')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where('project_id', '=', id)
+      .execute();
+    const rows = await k
+      .selectFrom('project_messages')
+      .selectAll()
+      .where('project_id', '=', id)
+      .orderBy('id', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute();
+    if (page === 1 && rows[0]) await markRead(id, actor.userName, rows[0].id);
+    return {
+      items: rows.reverse().map(
+        (m): ProjectMessage => ({
+          id: m.id,
+          author: { userName: m.author, name: m.author_name, role: m.author_role },
+          body: m.body,
+          createdAt: m.created_at,
+        }),
+      ),
+      total: Number(total),
+      page,
+      pageSize,
+    };
+  }
+
+  async function postMessage(actor: Actor, id: number, body: string): Promise<ProjectMessage> {
+    const { row } = await projectFor(db, actor, id);
+    if (!isWritable(row.state as ProjectState)) throw readOnly();
+    const at = now().toISOString();
+    const inserted = await k.transaction().execute(async (trx) => {
+      const message = await trx
+        .insertInto('project_messages')
+        .values({ project_id: id, author: actor.userName, author_name: displayName(actor), author_role: actor.role, body, created_at: at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
+      return message.id;
+    });
+    // One's own message is read.
+    await markRead(id, actor.userName, inserted);
+    projects.announce('message_posted', actor, row, await projects.participants(id, row.owner), { excerpt: body });
+    return { id: inserted, author: { userName: actor.userName, name: displayName(actor), role: actor.role }, body, createdAt: at };
+  }
+
+  async function documents(actor: Actor, id: number): Promise<ProjectDocument[]> {
+    return (await projects.get(actor, id)).documents;
+  }
+
+  async function addDocument(actor: Actor, id: number, file: { name: string; data: Buffer }): Promise<ProjectDocument> {
+    const { row } = await projectFor(db, actor, id);
+    if (!isWritable(row.state as ProjectState)) throw readOnly();
+    if (file.data.length === 0) throw new ApiError(422, 'empty_file', 'The file is empty', { file: 'validation.fileEmpty' });
+    if (file.data.length > PROJECT_LIMITS.documentBytes) {
+      throw new ApiError(413, 'file_too_large', 'A document may have at most 10 MB', { file: 'validation.fileTooLarge' });
+    }
+    const name = cleanFileName(file.name);
+    const contentType = documentType(file.data, name);
+    if (!contentType) {
+      throw new ApiError(415, 'unsupported_file', `Documents are PDF, images or office files (${DOCUMENT_EXTENSIONS.join(', ')})`, {
+        file: 'validation.fileType',
+      });
+    }
+    const at = now().toISOString();
+    const inserted = await k.transaction().execute(async (trx) => {
+      const count = await trx
+        .selectFrom('project_documents')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', id)
+        .executeTakeFirstOrThrow();
+      if (Number(count.n) >= PROJECT_LIMITS.documentsPerProject) {
+        throw new ApiError(422, 'too_many_documents', `A project has at most ${PROJECT_LIMITS.documentsPerProject} documents`);
+      }
+      const doc = await trx
+        .insertInto('project_documents')
+        .values({ project_id: id, name, content_type: contentType, bytes: file.data.length, data: file.data, uploaded_by: actor.userName, uploaded_at: at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
+      return doc.id;
+    });
+    return { id: inserted, name, contentType, bytes: file.data.length, uploadedBy: actor.userName, uploadedAt: at };
+  }
+
+  /** The file of a document, for a participant of its project only (404 otherwise). */
+  async function readDocument(actor: Actor, id: number, documentId: number): Promise<{ name: string; contentType: string; data: Buffer }> {
+    await projectFor(db, actor, id);
+    const doc = await k
+      .selectFrom('project_documents')
+      .select(['name', 'content_type', 'data'])
+      .where('id', '=', documentId)
+      .where('project_id', '=', id)
+      .executeTakeFirst();
+    if (!doc) throw new ApiError(404, 'not_found', 'No such document');
+    return { name: doc.name, contentType: doc.content_type, data: Buffer.from(doc.data) };
+  }
+
+  return { messages, postMessage, markRead, documents, addDocument, readDocument };
+}
+
+export type Conversation = ReturnType<typeof createConversation>;

@@ -1,0 +1,18 @@
+// What the projects tell the mail module (server/mail): one notice per event, addressed by
+// user name; the mail module finds each recipient's address, language and area.
+export type ProjectNoticeKind = 'brief_submitted' | 'proposal_sent' | 'message_posted' | 'expert_assigned' | 'milestone_done' | 'state_changed';
+
+export type ProjectNoticeInput = {
+  kind: ProjectNoticeKind;
+  project: { id: number; title: string };
+  /** Who did it: never a recipient of their own action's mail. */
+  actor: { userName: string; name: string };
+  recipients: string[];
+  from?: string;
+  to?: string;
+  milestone?: string;
+  excerpt?: string;
+};
+
+/** Fire and forget: the action is committed before; a notice never makes it fail. */
+export type Notify = (notice: ProjectNoticeInput) => void;

@@ -1,0 +1,83 @@
+// The shapes of what callers send about projects, checked at the edge (API and page forms
+// alike). Error messages are i18n keys: the forms show them translated, the API as they are.
+import { z } from 'zod';
+import { AVAILABILITY, BUDGET_RANGES, PRACTICES, PROJECT_ACTIONS, PROJECT_LIMITS as L, PROJECT_STATES } from '../../shared/projects.ts';
+
+const text = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, 'validation.tooLong')
+    .transform((v) => v || null)
+    .nullish();
+
+/** A calendar day, YYYY-MM-DD, that exists. */
+export const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.date')
+  .refine((v) => {
+    const date = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === v && v >= '2000-01-01' && v <= '2100-12-31';
+  }, 'validation.date');
+const optionalDay = z.union([day, z.literal('').transform(() => null), z.null()]).optional();
+
+export const briefSchema = z
+  .object({
+    title: text(L.title),
+    description: text(L.description),
+    practice: z.enum(PRACTICES, { error: 'validation.practice' }),
+    budget: z.union([z.enum(BUDGET_RANGES, { error: 'validation.budget' }), z.literal('').transform(() => null), z.null()]).optional(),
+    wishedStart: optionalDay,
+    deadline: optionalDay,
+    organisation: optionalText(L.organisation),
+    procurementRef: optionalText(L.procurementRef),
+  })
+  .strict()
+  .refine((b) => !b.wishedStart || !b.deadline || b.wishedStart <= b.deadline, {
+    path: ['deadline'],
+    message: 'validation.deadlineBeforeStart',
+  });
+export type Brief = z.infer<typeof briefSchema>;
+
+const fee = z.coerce
+  .number({ error: 'validation.number' })
+  .int('validation.number')
+  .min(0, 'validation.number')
+  .max(L.feeMax, 'validation.tooLarge');
+
+export const proposalSchema = z.object({ scope: text(L.scope), fee, timeline: text(L.timeline) }).strict();
+export type ProposalInput = z.infer<typeof proposalSchema>;
+
+export const actionSchema = z
+  .object({
+    action: z.enum(PROJECT_ACTIONS as [string, ...string[]], { error: 'validation.action' }),
+    proposal: proposalSchema.optional(),
+  })
+  .strict();
+
+export const listQuerySchema = z.object({
+  status: z.enum(PROJECT_STATES).optional(),
+  practice: z.enum(PRACTICES).optional(),
+  q: z.string().trim().max(100).optional(),
+  waiting: z.enum(['true', 'false']).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).optional(),
+  pageSize: z.coerce.number().int().min(1).max(L.pageSizeMax).optional(),
+});
+
+export const messageSchema = z.object({ body: text(L.message) }).strict();
+export const expertSchema = z.object({ userName: z.string().trim().min(1, 'validation.required').max(100, 'validation.tooLong') }).strict();
+export const milestoneSchema = z.object({ title: text(L.milestoneTitle), dueDate: optionalDay }).strict();
+export const milestoneDoneSchema = z.object({ done: z.boolean() }).strict();
+
+export const expertiseSchema = z
+  .object({
+    practices: z.array(z.enum(PRACTICES, { error: 'validation.practice' })).max(PRACTICES.length),
+    bio: z.string().trim().max(L.bio, 'validation.tooLong'),
+    dayRate: z.union([z.coerce.number().int('validation.number').min(0, 'validation.number').max(L.dayRateMax, 'validation.tooLarge'), z.null()]),
+    availability: z.enum(AVAILABILITY, { error: 'validation.availability' }),
+    busyUntil: optionalDay,
+  })
+  .strict()
+  .refine((e) => e.availability !== 'busy' || Boolean(e.busyUntil), { path: ['busyUntil'], message: 'validation.busyUntil' });
+export type ExpertiseInput = z.infer<typeof expertiseSchema>;

@@ -1,0 +1,533 @@
+// The projects of the private area (DESIGN.md §8): briefs, proposals, the state machine,
+// experts, milestones and the history — every rule enforced here, for the API and the pages
+// alike, with the caller as they are now. Conversation and documents: conversation.ts.
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+import {
+  allowedActions,
+  isWritable,
+  OPEN_STATES,
+  ownsProjects,
+  PROJECT_LIMITS,
+  TRANSITIONS,
+  type Milestone,
+  type PersonRef,
+  type Practice,
+  type Project,
+  type ProjectAction,
+  type ProjectEvent,
+  type ProjectPage,
+  type ProjectState,
+  type ProjectSummary,
+  type Standing,
+} from '../../shared/projects.ts';
+import { hasRole } from '../../shared/user.ts';
+import type { Db } from '../db/index.ts';
+import type { ProjectRow, Schema } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import { displayName, projectFor, type Actor } from './access.ts';
+import type { Notify, ProjectNoticeKind } from './notices.ts';
+import type { Brief, ProposalInput } from './schemas.ts';
+
+export type ProjectDeps = { db: Db; notify: Notify; now?: () => Date };
+
+export type ListQuery = {
+  status?: ProjectState | undefined;
+  practice?: Practice | undefined;
+  q?: string | undefined;
+  /** Only the projects where something waits for the caller. */
+  waiting?: boolean | undefined;
+  page?: number | undefined;
+  pageSize?: number | undefined;
+};
+
+const DEFAULT_PAGE_SIZE = 20;
+/** Milestones due within this many days count as waiting for the experts. */
+const DUE_SOON_DAYS = 7;
+
+type Eb = ExpressionBuilder<Schema & { p: Schema['projects'] }, 'p'>;
+
+function conflict(): ApiError {
+  return new ApiError(409, 'conflict', 'The project changed meanwhile: reload it and try again');
+}
+
+function readOnly(): ApiError {
+  return new ApiError(409, 'read_only', 'The project is closed, declined or cancelled: it is read-only');
+}
+
+function forbidden(message: string): ApiError {
+  return new ApiError(403, 'forbidden', message);
+}
+
+export function createProjects(deps: ProjectDeps) {
+  const { db } = deps;
+  const { k } = db;
+  const now = () => (deps.now ?? (() => new Date()))();
+
+  const unreadOf = (eb: Eb, userName: string) =>
+    eb
+      .selectFrom('project_messages as m')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .whereRef('m.project_id', '=', 'p.id')
+      .where('m.author', '!=', userName)
+      .where(
+        'm.id',
+        '>',
+        eb.fn.coalesce(
+          eb
+            .selectFrom('project_reads as r')
+            .select('r.last_read_id')
+            .whereRef('r.project_id', '=', 'p.id')
+            .where('r.user_name', '=', userName),
+          sql<number>`0`,
+        ),
+      );
+  const expertCountOf = (eb: Eb) =>
+    eb
+      .selectFrom('project_experts as x')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .whereRef('x.project_id', '=', 'p.id');
+  const dueSoonOf = (eb: Eb) => {
+    const limit = new Date(now().getTime() + DUE_SOON_DAYS * 86_400_000).toISOString().slice(0, 10);
+    return eb
+      .selectFrom('project_milestones as ms')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .whereRef('ms.project_id', '=', 'p.id')
+      .where('ms.done_at', 'is', null)
+      .where('ms.due_date', '<=', limit);
+  };
+
+  /** The projects the actor may see, as a query to filter further; null: none at all. */
+  function visible(actor: Actor): SelectQueryBuilder<Schema & { p: Schema['projects'] }, 'p', object> | null {
+    const base = k.selectFrom('projects as p');
+    if (hasRole(actor, 'ADMIN')) return base;
+    if (ownsProjects(actor)) return base.where('p.owner', '=', actor.userName);
+    if (hasRole(actor, 'CONS')) {
+      return base.where('p.id', 'in', k.selectFrom('project_experts').select('project_id').where('user_name', '=', actor.userName));
+    }
+    return null;
+  }
+
+  function standingIn(actor: Actor): Standing {
+    if (hasRole(actor, 'ADMIN')) return 'admin';
+    return ownsProjects(actor) ? 'owner' : 'expert';
+  }
+
+  /** What waits for the caller in a project, first in the dashboards. */
+  function waitingFor(standing: Standing, state: ProjectState, counts: { unread: number; experts: number; dueSoon: number }): string | null {
+    if (standing === 'owner' && state === 'proposal') return 'answer_proposal';
+    if (standing === 'owner' && state === 'delivered') return 'confirm_delivery';
+    if (standing === 'admin' && state === 'brief') return 'send_proposal';
+    if (standing === 'admin' && state === 'declined') return 'revise_proposal';
+    if (standing === 'admin' && state === 'active' && counts.experts === 0) return 'assign_expert';
+    if (standing === 'expert' && state === 'active' && counts.dueSoon > 0) return 'milestones_due';
+    if (counts.unread > 0) return 'unread_messages';
+    return null;
+  }
+
+  function summaryOf(row: ProjectRow, standing: Standing, counts: { unread: number; experts: number; dueSoon: number }): ProjectSummary {
+    return {
+      id: row.id,
+      title: row.title,
+      practice: row.practice as Practice,
+      state: row.state as ProjectState,
+      owner: { userName: row.owner, name: row.owner_name, role: row.owner_role },
+      organisation: row.organisation,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      unread: counts.unread,
+      waiting: waitingFor(standing, row.state as ProjectState, counts),
+    };
+  }
+
+  async function list(actor: Actor, query: ListQuery = {}): Promise<ProjectPage> {
+    const page = query.page ?? 1;
+    const pageSize = Math.min(query.pageSize ?? DEFAULT_PAGE_SIZE, PROJECT_LIMITS.pageSizeMax);
+    let q = visible(actor);
+    if (!q) return { items: [], total: 0, page, pageSize };
+    const standing = standingIn(actor);
+    if (query.status) q = q.where('p.state', '=', query.status);
+    if (query.practice) q = q.where('p.practice', '=', query.practice);
+    const text = query.q?.trim();
+    if (text) {
+      const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where((eb) =>
+        eb.or(
+          (['p.title', 'p.organisation', 'p.owner_name', 'p.owner', 'p.procurement_ref'] as const).map((column) =>
+            eb(sql`lower(${sql.ref(column)})`, 'like', sql`${like} ESCAPE '\\'`),
+          ),
+        ),
+      );
+    }
+    if (query.waiting) {
+      q = q.where((eb) => {
+        const unread = eb(unreadOf(eb, actor.userName), '>', 0);
+        if (standing === 'owner') return eb.or([eb('p.state', 'in', ['proposal', 'delivered']), unread]);
+        if (standing === 'admin') {
+          return eb.or([eb('p.state', 'in', ['brief', 'declined']), eb.and([eb('p.state', '=', 'active'), eb(expertCountOf(eb), '=', 0)])]);
+        }
+        return eb.or([eb.and([eb('p.state', '=', 'active'), eb(dueSoonOf(eb), '>', 0)]), unread]);
+      });
+    }
+    const [{ total } = { total: 0 }] = await q.select((eb) => eb.fn.countAll<number>().as('total')).execute();
+    const rows = await q
+      .selectAll('p')
+      .select((eb) => [unreadOf(eb, actor.userName).as('unread'), expertCountOf(eb).as('experts'), dueSoonOf(eb).as('due_soon')])
+      .orderBy('p.created_at', 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute();
+    return {
+      items: rows.map((row) =>
+        summaryOf(row, standing, { unread: Number(row.unread), experts: Number(row.experts), dueSoon: Number(row.due_soon) }),
+      ),
+      total: Number(total),
+      page,
+      pageSize,
+    };
+  }
+
+  /** Messages the actor has not read, over every project they see (the navbar's badge). */
+  async function unreadTotal(actor: Actor): Promise<number> {
+    const q = visible(actor);
+    if (!q) return 0;
+    const rows = await q.select((eb) => unreadOf(eb, actor.userName).as('unread')).execute();
+    return rows.reduce((sum, row) => sum + Number(row.unread), 0);
+  }
+
+  async function detail(actor: Actor, row: ProjectRow, standing: Standing): Promise<Project> {
+    const id = row.id;
+    const [experts, milestones, events, documents, unreadRow] = await Promise.all([
+      k.selectFrom('project_experts').select(['user_name', 'name']).where('project_id', '=', id).orderBy('added_at').execute(),
+      k.selectFrom('project_milestones').selectAll().where('project_id', '=', id).orderBy('id').execute(),
+      k.selectFrom('project_events').selectAll().where('project_id', '=', id).orderBy('id').execute(),
+      k
+        .selectFrom('project_documents')
+        .select(['id', 'name', 'content_type', 'bytes', 'uploaded_by', 'uploaded_at'])
+        .where('project_id', '=', id)
+        .orderBy('id')
+        .execute(),
+      k
+        .selectFrom('projects as p')
+        .select((eb) => unreadOf(eb, actor.userName).as('unread'))
+        .where('p.id', '=', id)
+        .executeTakeFirst(),
+    ]);
+    const state = row.state as ProjectState;
+    const due = new Date(now().getTime() + DUE_SOON_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const counts = {
+      unread: Number(unreadRow?.unread ?? 0),
+      experts: experts.length,
+      dueSoon: milestones.filter((m) => !m.done_at && m.due_date && m.due_date <= due).length,
+    };
+    return {
+      ...summaryOf(row, standing, counts),
+      description: row.description,
+      budget: (row.budget as Project['budget']) ?? null,
+      wishedStart: row.wished_start,
+      deadline: row.deadline,
+      procurementRef: row.procurement_ref,
+      experts: experts.map((e): PersonRef => ({ userName: e.user_name, name: e.name, role: 'CONS' })),
+      milestones: milestones.map(
+        (m): Milestone => ({ id: m.id, title: m.title, dueDate: m.due_date, doneAt: m.done_at, doneBy: m.done_by }),
+      ),
+      proposal:
+        row.proposal_sent_at && row.proposal_scope !== null
+          ? {
+              scope: row.proposal_scope,
+              fee: Number(row.proposal_fee ?? 0),
+              timeline: row.proposal_timeline ?? '',
+              sentAt: row.proposal_sent_at,
+              sentBy: row.proposal_sent_by ?? '',
+              answeredAt: row.proposal_answered_at,
+            }
+          : null,
+      events: events.map(
+        (e): ProjectEvent => ({
+          id: e.id,
+          at: e.at,
+          actor: e.actor,
+          kind: e.kind as ProjectEvent['kind'],
+          from: e.from_state as ProjectState | null,
+          to: e.to_state as ProjectState | null,
+          detail: e.detail,
+        }),
+      ),
+      documents: documents.map((d) => ({
+        id: d.id,
+        name: d.name,
+        contentType: d.content_type,
+        bytes: Number(d.bytes),
+        uploadedBy: d.uploaded_by,
+        uploadedAt: d.uploaded_at,
+      })),
+      standing,
+      actions: allowedActions(state, standing),
+      writable: isWritable(state),
+    };
+  }
+
+  async function get(actor: Actor, id: number): Promise<Project> {
+    const { row, standing } = await projectFor(db, actor, id);
+    return detail(actor, row, standing);
+  }
+
+  /** Owner, assigned experts and admins: who hears about what happens to a project. */
+  async function participants(projectId: number, owner: string): Promise<string[]> {
+    const [experts, admins] = await Promise.all([
+      k.selectFrom('project_experts').select('user_name').where('project_id', '=', projectId).execute(),
+      adminNames(),
+    ]);
+    return [owner, ...experts.map((e) => e.user_name), ...admins];
+  }
+
+  async function adminNames(): Promise<string[]> {
+    const rows = await k.selectFrom('users').select('user_name').where('role', '=', 'ADMIN').where('disabled', '=', 0).execute();
+    return rows.map((r) => r.user_name);
+  }
+
+  function announce(
+    kind: ProjectNoticeKind,
+    actor: Actor,
+    project: { id: number; title: string },
+    recipients: string[],
+    extra: { from?: string; to?: string; milestone?: string; excerpt?: string } = {},
+  ) {
+    const others = [...new Set(recipients.map((r) => r.toLowerCase()))]
+      .filter((r) => r !== actor.userName.toLowerCase())
+      .map((lower) => recipients.find((r) => r.toLowerCase() === lower)!);
+    if (others.length === 0) return;
+    deps.notify({ kind, project, actor: { userName: actor.userName, name: displayName(actor) }, recipients: others, ...extra });
+  }
+
+  async function create(actor: Actor, brief: Brief): Promise<Project> {
+    if (!ownsProjects(actor)) throw forbidden('Only clients and organisations submit briefs');
+    const at = now().toISOString();
+    const id = await k.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('projects')
+        .values({
+          title: brief.title,
+          description: brief.description,
+          practice: brief.practice,
+          state: 'brief',
+          owner: actor.userName,
+          owner_name: displayName(actor),
+          owner_role: actor.role,
+          organisation: brief.organisation ?? null,
+          budget: brief.budget ?? null,
+          wished_start: brief.wishedStart ?? null,
+          deadline: brief.deadline ?? null,
+          procurement_ref: hasRole(actor, 'ORG') ? (brief.procurementRef ?? null) : null,
+          created_at: at,
+          updated_at: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('project_events')
+        .values({ project_id: inserted.id, at, actor: actor.userName, kind: 'created', from_state: null, to_state: 'brief', detail: null })
+        .execute();
+      return inserted.id;
+    });
+    announce('brief_submitted', actor, { id, title: brief.title }, await adminNames());
+    return get(actor, id);
+  }
+
+  /** A move of the state machine, if the caller's standing allows it from the current state. */
+  async function act(actor: Actor, id: number, action: ProjectAction, proposal?: ProposalInput): Promise<Project> {
+    const { row, standing } = await projectFor(db, actor, id);
+    const move = TRANSITIONS[action];
+    const from = row.state as ProjectState;
+    if (!(move.by as readonly Standing[]).includes(standing)) throw forbidden(`You may not ${action.replace('_', ' ')} this project`);
+    if (!(move.from as readonly ProjectState[]).includes(from)) {
+      throw new ApiError(409, 'invalid_transition', `A project in state "${from}" cannot be moved by "${action}"`);
+    }
+    if (action === 'send_proposal' && !proposal) {
+      throw new ApiError(400, 'invalid_request', 'Invalid request: proposal is required to send a proposal', { proposal: 'validation.required' });
+    }
+    const at = now().toISOString();
+    const to: ProjectState = move.to;
+    await k.transaction().execute(async (trx) => {
+      const changes: Partial<ProjectRow> = { state: to, updated_at: at };
+      if (action === 'send_proposal' && proposal) {
+        Object.assign(changes, {
+          proposal_scope: proposal.scope,
+          proposal_fee: proposal.fee,
+          proposal_timeline: proposal.timeline,
+          proposal_sent_at: at,
+          proposal_sent_by: actor.userName,
+          proposal_answered_at: null,
+        });
+      }
+      if (action === 'accept' || action === 'decline') changes.proposal_answered_at = at;
+      // The state read above must still be the state: two answers at once, one wins.
+      const result = await trx.updateTable('projects').set(changes).where('id', '=', id).where('state', '=', from).executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw conflict();
+      await trx
+        .insertInto('project_events')
+        .values({
+          project_id: id,
+          at,
+          actor: actor.userName,
+          kind: action === 'send_proposal' ? 'proposal' : 'state',
+          from_state: from,
+          to_state: to,
+          detail: action === 'send_proposal' && proposal ? String(proposal.fee) : null,
+        })
+        .execute();
+    });
+    const everyone = await participants(id, row.owner);
+    if (action === 'send_proposal') announce('proposal_sent', actor, row, [row.owner]);
+    announce('state_changed', actor, row, action === 'send_proposal' ? everyone.filter((u) => u !== row.owner) : everyone, { from, to });
+    return get(actor, id);
+  }
+
+  function requireOpen(row: ProjectRow) {
+    if (!OPEN_STATES.includes(row.state as ProjectState)) throw readOnly();
+  }
+
+  async function assignExpert(actor: Actor, id: number, userName: string): Promise<Project> {
+    const { row, standing } = await projectFor(db, actor, id);
+    if (standing !== 'admin') throw forbidden('Only administrators assign experts');
+    requireOpen(row);
+    const expert = await findExpert(userName);
+    if (!expert) {
+      throw new ApiError(422, 'unknown_expert', `No expert with the user name "${userName}"`, { userName: 'validation.unknownExpert' });
+    }
+    const count = await k
+      .selectFrom('project_experts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (Number(count.n) >= PROJECT_LIMITS.expertsPerProject) {
+      throw new ApiError(422, 'too_many_experts', `A project has at most ${PROJECT_LIMITS.expertsPerProject} experts`);
+    }
+    const at = now().toISOString();
+    const added = await k.transaction().execute(async (trx) => {
+      const result = await trx
+        .insertInto('project_experts')
+        .values({ project_id: id, user_name: expert.userName, name: expert.name, added_at: at, added_by: actor.userName })
+        .onConflict((oc) => oc.columns(['project_id', 'user_name']).doNothing())
+        .executeTakeFirst();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+      await trx
+        .insertInto('project_events')
+        .values({ project_id: id, at, actor: actor.userName, kind: 'expert_added', from_state: null, to_state: null, detail: expert.userName })
+        .execute();
+      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
+      return true;
+    });
+    // Assigning someone twice is harmless: the same answer, one history line, one e-mail.
+    if (added) announce('expert_assigned', actor, row, [expert.userName, row.owner]);
+    return get(actor, id);
+  }
+
+  async function removeExpert(actor: Actor, id: number, userName: string): Promise<Project> {
+    const { row, standing } = await projectFor(db, actor, id);
+    if (standing !== 'admin') throw forbidden('Only administrators remove experts');
+    requireOpen(row);
+    const at = now().toISOString();
+    await k.transaction().execute(async (trx) => {
+      const result = await trx.deleteFrom('project_experts').where('project_id', '=', id).where('user_name', '=', userName).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) throw new ApiError(404, 'not_found', `"${userName}" is not assigned to this project`);
+      await trx
+        .insertInto('project_events')
+        .values({ project_id: id, at, actor: actor.userName, kind: 'expert_removed', from_state: null, to_state: null, detail: userName })
+        .execute();
+      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
+    });
+    return get(actor, id);
+  }
+
+  /** An expert (CONS) by user name: the site's users first, else a profile they saved (external API). */
+  async function findExpert(userName: string): Promise<{ userName: string; name: string } | null> {
+    const user = await k
+      .selectFrom('users')
+      .select(['user_name', 'name', 'last_name', 'role', 'disabled'])
+      .where('user_name', '=', userName)
+      .executeTakeFirst();
+    if (user) {
+      return user.role === 'CONS' && Number(user.disabled) === 0
+        ? { userName: user.user_name, name: `${user.name} ${user.last_name}`.trim() }
+        : null;
+    }
+    const profile = await k.selectFrom('expertise').select(['user_name', 'name']).where('user_name', '=', userName).executeTakeFirst();
+    return profile ? { userName: profile.user_name, name: profile.name } : null;
+  }
+
+  function requireCrew(standing: Standing) {
+    if (standing === 'owner') throw forbidden('Milestones are kept by the company and its experts');
+  }
+
+  async function addMilestone(actor: Actor, id: number, input: { title: string; dueDate?: string | null | undefined }): Promise<Project> {
+    const { row, standing } = await projectFor(db, actor, id);
+    requireCrew(standing);
+    if (!isWritable(row.state as ProjectState)) throw readOnly();
+    const at = now().toISOString();
+    await k.transaction().execute(async (trx) => {
+      const count = await trx
+        .selectFrom('project_milestones')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', id)
+        .executeTakeFirstOrThrow();
+      if (Number(count.n) >= PROJECT_LIMITS.milestonesPerProject) {
+        throw new ApiError(422, 'too_many_milestones', `A project has at most ${PROJECT_LIMITS.milestonesPerProject} milestones`);
+      }
+      await trx
+        .insertInto('project_milestones')
+        .values({ project_id: id, title: input.title, due_date: input.dueDate ?? null, done_at: null, done_by: null, created_at: at })
+        .execute();
+      await trx
+        .insertInto('project_events')
+        .values({ project_id: id, at, actor: actor.userName, kind: 'milestone_added', from_state: null, to_state: null, detail: input.title })
+        .execute();
+      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
+    });
+    return get(actor, id);
+  }
+
+  async function setMilestoneDone(actor: Actor, id: number, milestoneId: number, done: boolean): Promise<Project> {
+    const { row, standing } = await projectFor(db, actor, id);
+    requireCrew(standing);
+    if (!isWritable(row.state as ProjectState)) throw readOnly();
+    const milestone = await k
+      .selectFrom('project_milestones')
+      .selectAll()
+      .where('id', '=', milestoneId)
+      .where('project_id', '=', id)
+      .executeTakeFirst();
+    if (!milestone) throw new ApiError(404, 'not_found', 'No such milestone in this project');
+    if (Boolean(milestone.done_at) === done) return get(actor, id);
+    const at = now().toISOString();
+    const changed = await k.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('project_milestones')
+        .set(done ? { done_at: at, done_by: actor.userName } : { done_at: null, done_by: null })
+        .where('id', '=', milestoneId)
+        .where('done_at', done ? 'is' : 'is not', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await trx
+        .insertInto('project_events')
+        .values({
+          project_id: id,
+          at,
+          actor: actor.userName,
+          kind: done ? 'milestone_done' : 'milestone_reopened',
+          from_state: null,
+          to_state: null,
+          detail: milestone.title,
+        })
+        .execute();
+      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
+      return true;
+    });
+    if (changed && done) announce('milestone_done', actor, row, await participants(id, row.owner), { milestone: milestone.title });
+    return get(actor, id);
+  }
+
+  return { list, get, create, act, assignExpert, removeExpert, addMilestone, setMilestoneDone, unreadTotal, participants, announce };
+}
+
+export type Projects = ReturnType<typeof createProjects>;

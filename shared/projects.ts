@@ -1,0 +1,205 @@
+// The projects of the private area (DESIGN.md §8): what a project is, its states, and who may
+// move it from one to another. Pure: the server enforces these rules, the client only uses them
+// to offer the actions the server would accept.
+import type { Locale } from './locales.ts';
+import { localePath } from './routes.ts';
+import { hasRole, type SessionUser } from './user.ts';
+
+export const PRACTICES = ['digital', 'data', 'sustainability', 'compliance'] as const;
+export type Practice = (typeof PRACTICES)[number];
+
+export const PROJECT_STATES = ['brief', 'proposal', 'active', 'delivered', 'closed', 'declined', 'cancelled'] as const;
+export type ProjectState = (typeof PROJECT_STATES)[number];
+
+/** Messages and documents are open in these; the others are read-only. */
+export const WRITABLE_STATES: readonly ProjectState[] = ['brief', 'proposal', 'active', 'delivered'];
+/** Admins may cancel, assign and propose in these (declined may get a new proposal). */
+export const OPEN_STATES: readonly ProjectState[] = ['brief', 'proposal', 'active', 'delivered', 'declined'];
+
+export const BUDGET_RANGES = ['lt10k', '10to50k', '50to150k', 'gt150k'] as const;
+export type BudgetRange = (typeof BUDGET_RANGES)[number];
+
+export const AVAILABILITY = ['available', 'busy'] as const;
+export type Availability = (typeof AVAILABILITY)[number];
+
+export const PROJECT_LIMITS = {
+  title: 200,
+  description: 5000,
+  procurementRef: 100,
+  organisation: 200,
+  scope: 5000,
+  timeline: 2000,
+  /** Euros, whole. */
+  feeMax: 10_000_000,
+  message: 5000,
+  milestoneTitle: 200,
+  bio: 2000,
+  dayRateMax: 100_000,
+  /** Bytes of one document. */
+  documentBytes: 10 * 1024 * 1024,
+  documentName: 200,
+  /** Documents of one project. */
+  documentsPerProject: 200,
+  milestonesPerProject: 50,
+  expertsPerProject: 10,
+  pageSizeMax: 100,
+} as const;
+
+/** How the caller stands to a project: decides what they may see and do. */
+export type Standing = 'admin' | 'owner' | 'expert';
+
+/**
+ * The moves of the state machine: an action, the states it starts from, where it goes and who
+ * may make it. `send_proposal` carries the proposal; the others carry nothing.
+ */
+export const TRANSITIONS = {
+  send_proposal: { from: ['brief', 'proposal', 'declined'], to: 'proposal', by: ['admin'] },
+  accept: { from: ['proposal'], to: 'active', by: ['owner'] },
+  decline: { from: ['proposal'], to: 'declined', by: ['owner'] },
+  deliver: { from: ['active'], to: 'delivered', by: ['admin', 'expert'] },
+  close: { from: ['delivered'], to: 'closed', by: ['admin', 'owner'] },
+  cancel: { from: OPEN_STATES, to: 'cancelled', by: ['admin'] },
+  withdraw: { from: ['brief'], to: 'cancelled', by: ['owner'] },
+} as const satisfies Record<string, { from: readonly ProjectState[]; to: ProjectState; by: readonly Standing[] }>;
+export type ProjectAction = keyof typeof TRANSITIONS;
+export const PROJECT_ACTIONS = Object.keys(TRANSITIONS) as ProjectAction[];
+
+export function isPractice(value: unknown): value is Practice {
+  return typeof value === 'string' && (PRACTICES as readonly string[]).includes(value);
+}
+export function isProjectState(value: unknown): value is ProjectState {
+  return typeof value === 'string' && (PROJECT_STATES as readonly string[]).includes(value);
+}
+
+/** The actions a caller of this standing may take in this state. */
+export function allowedActions(state: ProjectState, standing: Standing): ProjectAction[] {
+  return PROJECT_ACTIONS.filter((action) => {
+    const move = TRANSITIONS[action];
+    return (move.from as readonly ProjectState[]).includes(state) && (move.by as readonly Standing[]).includes(standing);
+  });
+}
+
+export function isWritable(state: ProjectState): boolean {
+  return WRITABLE_STATES.includes(state);
+}
+
+/** Roles that own projects (submit briefs), and the area each sees them in. */
+export function ownsProjects(user: Pick<SessionUser, 'role'> | null | undefined): boolean {
+  return hasRole(user, 'CLI') || hasRole(user, 'ORG');
+}
+
+const PROJECT_ROUTE: Readonly<Record<string, string>> = {
+  ADMIN: 'admin-project',
+  CLI: 'client-project',
+  ORG: 'organization-project',
+  CONS: 'expert-project',
+};
+
+/** The page of a project for a user of this role, in a locale; null for a role without an area. */
+export function projectPath(role: string, id: number, locale: Locale): string | null {
+  const base = Object.hasOwn(PROJECT_ROUTE, role) ? PROJECT_ROUTE[role] : undefined;
+  return base ? localePath(base, locale, { id: String(id) }) : null;
+}
+
+/** Where a CLI/ORG user writes a new brief. */
+export function newBriefPath(role: string, locale: Locale): string | null {
+  if (hasRole({ role }, 'CLI')) return localePath('client-projects-new', locale);
+  if (hasRole({ role }, 'ORG')) return localePath('organization-projects-new', locale);
+  return null;
+}
+
+// What the server answers (API and page data alike).
+
+export type PersonRef = { userName: string; name: string; role: string; deleted?: boolean };
+
+export type Proposal = {
+  scope: string;
+  /** Euros, whole. */
+  fee: number;
+  timeline: string;
+  sentAt: string;
+  sentBy: string;
+  answeredAt: string | null;
+};
+
+export type Milestone = {
+  id: number;
+  title: string;
+  dueDate: string | null;
+  doneAt: string | null;
+  doneBy: string | null;
+};
+
+export type ProjectSummary = {
+  id: number;
+  title: string;
+  practice: Practice;
+  state: ProjectState;
+  owner: PersonRef;
+  organisation: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Messages the caller has not read yet. */
+  unread: number;
+  /** What waits for the caller here (e.g. 'answer_proposal'), first in dashboards. */
+  waiting: string | null;
+};
+
+export type ProjectEvent = {
+  id: number;
+  at: string;
+  actor: string;
+  kind: 'created' | 'state' | 'proposal' | 'expert_added' | 'expert_removed' | 'milestone_added' | 'milestone_done' | 'milestone_reopened';
+  from: ProjectState | null;
+  to: ProjectState | null;
+  detail: string | null;
+};
+
+export type ProjectDocument = {
+  id: number;
+  name: string;
+  contentType: string;
+  bytes: number;
+  uploadedBy: string;
+  uploadedAt: string;
+};
+
+export type ProjectMessage = {
+  id: number;
+  author: PersonRef;
+  body: string;
+  createdAt: string;
+};
+
+export type Project = ProjectSummary & {
+  description: string;
+  budget: BudgetRange | null;
+  wishedStart: string | null;
+  deadline: string | null;
+  procurementRef: string | null;
+  experts: PersonRef[];
+  milestones: Milestone[];
+  proposal: Proposal | null;
+  events: ProjectEvent[];
+  documents: ProjectDocument[];
+  /** How the caller stands to it, and what they may do now. */
+  standing: Standing;
+  actions: ProjectAction[];
+  writable: boolean;
+};
+
+export type ProjectPage = { items: ProjectSummary[]; total: number; page: number; pageSize: number };
+export type MessagePage = { items: ProjectMessage[]; total: number; page: number; pageSize: number };
+
+export type Expertise = {
+  userName: string;
+  name: string;
+  practices: Practice[];
+  bio: string;
+  /** Euros per day, whole; null when not given. */
+  dayRate: number | null;
+  availability: Availability;
+  /** With `busy`: until when (YYYY-MM-DD). */
+  busyUntil: string | null;
+  updatedAt: string | null;
+};
