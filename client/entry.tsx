@@ -8,6 +8,7 @@ import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
 import { installFetchTracking } from './runtime/loading.ts';
 import { registerServiceWorker } from './sw/register.ts';
 import './styles/app.css';
+import './styles/projects.css';
 
 const bootElement = document.getElementById(BOOT_ELEMENT_ID);
 const root = document.getElementById('root');

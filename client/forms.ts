@@ -21,6 +21,23 @@ export async function postForm(action: string, body: FormData | Blob | URLSearch
   };
 }
 
+/** A form with a file, sent as multipart/form-data like the browser would without JavaScript. */
+export async function postMultipart(action: string, body: FormData): Promise<FormResponse> {
+  const response = await fetch(action, { method: 'POST', body, headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+  const answer = (await response.json().catch(() => null)) as FormResponse | null;
+  if (answer && typeof answer === 'object' && 'ok' in answer) return answer;
+  return {
+    ok: false,
+    form: {
+      form: 'unknown',
+      error: {
+        code: response.status === 413 ? 'file_too_large' : response.status === 503 ? 'api_unavailable' : 'internal',
+        message: `HTTP ${response.status}`,
+      },
+    },
+  };
+}
+
 /** A same-origin avatar path, or the default image (the CSP allows images from 'self' only). */
 export function avatarSrc(avatar: string | null | undefined): string {
   return avatar && /^\/(?![/\\])[A-Za-z0-9/_.-]+$/.test(avatar) ? avatar : '/avatar-default.svg';

@@ -1,8 +1,10 @@
-// `npm run seed:demo`: one demo user per role, for trying the private area locally. Never run
-// automatically. Prints the credentials; skips users that already exist.
+// `npm run seed:demo`: one demo user per role and a project in every state, for trying the
+// private area locally. Never run automatically. Prints the credentials; skips users that
+// already exist.
 import { createUser, findUser } from '../server/users/users.ts';
 import { databaseFile, openDatabase } from '../server/db/index.ts';
 import type { Role } from '../shared/user.ts';
+import { seedDemoProjects } from '../server/projects/demo.ts';
 
 const DEMO: { userName: string; role: Role; name: string; lastName: string }[] = [
   { userName: 'demo-admin', role: 'ADMIN', name: 'Ana', lastName: 'Admin' },
@@ -30,4 +32,7 @@ for (const user of DEMO) {
   await createUser(db, { ...user, password: PASSWORD, email: `${user.userName}@example.com` });
   console.log(`${user.userName} (${user.role}) password: ${PASSWORD}`);
 }
+// A project in every state, with milestones, messages and a document (skipped when there are projects).
+const made = await seedDemoProjects(db, { admin: 'demo-admin', client: 'demo-client', org: 'demo-org', expert: 'demo-expert' });
+console.log(made ? `${made} demo projects created` : 'projects exist, none created');
 await db.close();

@@ -17,6 +17,7 @@ import { createApiRouter } from './api/router.ts';
 import { createConversation } from './projects/conversation.ts';
 import { createExpertise } from './projects/expertise.ts';
 import { createProjects } from './projects/service.ts';
+import { documentDownload, DOWNLOAD_PATH } from './projects/download.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
 import { createFormHandlers } from './auth/forms.ts';
 import { createSessions } from './auth/sessions.ts';
@@ -210,7 +211,10 @@ export async function createApp(deps: AppDeps) {
   const contactStore = contactMessages(db);
   // The private area's projects (DESIGN.md §8): always in the site's own database, for the
   // built-in API and the pages alike (docs/decisions/012-projects.md).
-  const projects = createProjects({ db, notify: (notice) => logger.info({ notice: notice.kind, project: notice.project.id }, 'project notice') });
+  const projects = createProjects({
+    db,
+    notify: (notice) => logger.info({ notice: notice.kind, project: notice.project.id }, 'project notice'),
+  });
   const conversation = createConversation({ db, projects });
   const expertise = createExpertise({ db });
   const notifier =
@@ -261,6 +265,8 @@ export async function createApp(deps: AppDeps) {
     backend,
     branding,
     formTokens,
+    projects: { projects, conversation, expertise },
+    unread: (user) => projects.unreadTotal(user),
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
     translator: (locale) => translators[locale],
@@ -406,6 +412,7 @@ export async function createApp(deps: AppDeps) {
       notify: notifier ? (message) => notifier.notify(message) : null,
     },
     renderWithForm: pages.renderWithForm,
+    projects: { projects, conversation, expertise },
   });
   app.post(localeForms('/logout'), forms.logout);
   app.post(localeForms('/consent'), ...consentHandler());
@@ -417,6 +424,9 @@ export async function createApp(deps: AppDeps) {
     if (!handler) return next();
     return handler(req, res, next);
   });
+
+  // 9b. A project's documents, for its participants (projects/download.ts).
+  app.get(DOWNLOAD_PATH, documentDownload(conversation));
 
   // 10. PDF documents of the private area.
   const pdf = pdfRoutes({

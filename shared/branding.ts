@@ -11,10 +11,14 @@ export function isHexColor(value: unknown): value is string {
   return typeof value === 'string' && HEX_COLOR.test(value);
 }
 
-/** seed-spec §2: branding applies when the last path segment is 'organization' or 'client'. */
+/**
+ * seed-spec §2: branding applies on /client and /organization (the last path segment); DESIGN.md
+ * §8 extends it to every page of those areas, their project pages included.
+ */
 export function isBrandedPath(pathname: string): boolean {
-  const last = pathname.replace(/\/+$/, '').split('/').pop();
-  return last === 'client' || last === 'organization';
+  const segments = pathname.split('/').filter(Boolean);
+  const area = segments[0] === 'es' || segments[0] === 'en' ? segments[1] : segments[0];
+  return area === 'client' || area === 'organization';
 }
 
 /** A logo we may show: a same-origin path (our avatars or the /cms proxy), nothing else. */

@@ -33,7 +33,7 @@ export const GUARDS: Readonly<Record<string, Guard>> = {
     if (!user || hasRole(user, 'ADMIN')) return null;
     const area = confinedArea(user.role);
     if (!area) return route.base === 'index' ? null : { kind: 'redirect', to: sameForm(ctx, 'index') };
-    return route.base === area ? null : { kind: 'redirect', to: sameForm(ctx, area) };
+    return route.area === area ? null : { kind: 'redirect', to: sameForm(ctx, area) };
   },
 
   isAdmin: (ctx) => (hasRole(ctx.user, 'ADMIN') ? null : { kind: 'error', status: 403, messageKey: 'errors.forbidden' }),

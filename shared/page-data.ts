@@ -4,6 +4,7 @@ import type { Branding } from './branding.ts';
 import type { Locale } from './locales.ts';
 import type { LegalPageKey, PageKey, RouteParams } from './routes.ts';
 import type { SessionUser } from './user.ts';
+import type { Expertise, MessagePage, Project, ProjectPage, ProjectState, ProjectSummary, Practice } from './projects.ts';
 
 export type PostSummary = {
   slug: string;
@@ -37,12 +38,25 @@ export type PageDataMap = {
   blogPost: { post: Post };
   contact: { formToken: string };
   legal: { document: LegalDocument };
-  admin: { users: UserList };
-  client: null;
-  organization: null;
-  expert: null;
+  admin: { users: UserList; pipeline: AreaProjects };
+  client: AreaProjects;
+  organization: AreaProjects;
+  expert: AreaProjects & { expertise: Expertise | null };
+  projectNew: null;
+  project: ProjectView;
   notFound: null;
 };
+
+/** A role area's projects: what waits for the user first, then a page of their projects. */
+export type AreaProjects = {
+  waiting: ProjectSummary[];
+  projects: ProjectPage;
+  /** The list's filters, from the URL (`?status=&practice=&q=&page=`). */
+  filter: { status: ProjectState | null; practice: Practice | null; q: string };
+};
+
+/** A project's page: the project, the newest messages, and (admins) the experts to assign. */
+export type ProjectView = { project: Project; messages: MessagePage; candidates: Expertise[] | null };
 
 export type AdminUser = SessionUser & { email: string | null; disabled: boolean; createdAt: string; updatedAt: string };
 export type UserList = { items: AdminUser[]; total: number; page: number; pageSize: number };
@@ -90,6 +104,8 @@ export type PagePayload = {
   form?: FormState;
   /** Navbar branding of the signed-in user on /client and /organization (seed-spec §2). */
   branding?: Branding | null;
+  /** Project messages the signed-in user has not read (the navbar's badge); absent when none. */
+  unread?: number;
 };
 
 /** The answer of /_data: a page, or where to go instead. */

@@ -149,6 +149,7 @@ export type ProjectEvent = {
   id: number;
   at: string;
   actor: string;
+  actorName: string;
   kind: 'created' | 'state' | 'proposal' | 'expert_added' | 'expert_removed' | 'milestone_added' | 'milestone_done' | 'milestone_reopened';
   from: ProjectState | null;
   to: ProjectState | null;

@@ -1,6 +1,7 @@
 // The one route table (DESIGN.md §2). Server matching, client routing, links, the sitemap and
 // the hreflang alternates are all derived from it. Pure: no I/O.
 import { defaultLocale, isLocale, LOCALE_CODES, type Locale } from './locales.ts';
+import type { Area } from './user.ts';
 
 /** Guard names, run in order before a page renders (server) or a navigation (client). */
 export const GUARD_NAMES = ['auth', 'guest', 'role', 'isAdmin'] as const;
@@ -19,6 +20,8 @@ export type PageKey =
   | 'client'
   | 'organization'
   | 'expert'
+  | 'projectNew'
+  | 'project'
   | 'notFound';
 
 export type BaseRoute = {
@@ -35,6 +38,8 @@ export type BaseRoute = {
   indexable: boolean;
   /** Status of a successful render (the notFound page answers 404). */
   status?: number;
+  /** The role area the page belongs to (the role guard confines CLI, ORG and CONS to theirs). */
+  area?: Area;
 };
 
 export const BASE_ROUTES: readonly BaseRoute[] = [
@@ -49,10 +54,74 @@ export const BASE_ROUTES: readonly BaseRoute[] = [
   { base: 'legal', path: '/legal', page: 'legal', public: true, guards: [], indexable: true },
   { base: 'privacy', path: '/privacy', page: 'legal', public: true, guards: [], indexable: true },
   { base: 'responsible', path: '/responsible', page: 'legal', public: true, guards: [], indexable: true },
-  { base: 'admin', path: '/admin', page: 'admin', public: false, guards: ['role', 'isAdmin'], indexable: false },
-  { base: 'client', path: '/client', page: 'client', public: false, guards: ['role'], indexable: false },
-  { base: 'organization', path: '/organization', page: 'organization', public: false, guards: ['role'], indexable: false },
-  { base: 'expert', path: '/expert', page: 'expert', public: false, guards: ['role'], indexable: false },
+  { base: 'admin', path: '/admin', page: 'admin', public: false, guards: ['role', 'isAdmin'], indexable: false, area: 'admin' },
+  { base: 'client', path: '/client', page: 'client', public: false, guards: ['role'], indexable: false, area: 'client' },
+  {
+    base: 'organization',
+    path: '/organization',
+    page: 'organization',
+    public: false,
+    guards: ['role'],
+    indexable: false,
+    area: 'organization',
+  },
+  { base: 'expert', path: '/expert', page: 'expert', public: false, guards: ['role'], indexable: false, area: 'expert' },
+  // The projects of the private area (DESIGN.md §8): a brief is written in the owner's area; a
+  // project's page exists under each area (the server decides who may see which project).
+  {
+    base: 'client-projects-new',
+    path: '/client/projects/new',
+    page: 'projectNew',
+    public: false,
+    guards: ['role'],
+    indexable: false,
+    area: 'client',
+  },
+  {
+    base: 'organization-projects-new',
+    path: '/organization/projects/new',
+    page: 'projectNew',
+    public: false,
+    guards: ['role'],
+    indexable: false,
+    area: 'organization',
+  },
+  {
+    base: 'client-project',
+    path: '/client/projects/:id',
+    page: 'project',
+    public: false,
+    guards: ['role'],
+    indexable: false,
+    area: 'client',
+  },
+  {
+    base: 'organization-project',
+    path: '/organization/projects/:id',
+    page: 'project',
+    public: false,
+    guards: ['role'],
+    indexable: false,
+    area: 'organization',
+  },
+  {
+    base: 'expert-project',
+    path: '/expert/projects/:id',
+    page: 'project',
+    public: false,
+    guards: ['role'],
+    indexable: false,
+    area: 'expert',
+  },
+  {
+    base: 'admin-project',
+    path: '/admin/projects/:id',
+    page: 'project',
+    public: false,
+    guards: ['role', 'isAdmin'],
+    indexable: false,
+    area: 'admin',
+  },
   { base: 'notFound', path: '/notFound', page: 'notFound', public: true, guards: [], indexable: false, status: 404 },
 ];
 

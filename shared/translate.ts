@@ -17,8 +17,11 @@ function lookup(messages: Messages, key: string): string | undefined {
 }
 
 export function createTranslate(messages: Messages, fallback?: Messages): Translate {
+  const find = (key: string) => lookup(messages, key) ?? (fallback ? lookup(fallback, key) : undefined);
   return (key, params) => {
-    const template = lookup(messages, key) ?? (fallback ? lookup(fallback, key) : undefined) ?? key;
+    // i18next's plural keys: `key_one` / `key_other` when a `count` is given (es and en alike).
+    const plural = typeof params?.count === 'number' ? find(`${key}_${params.count === 1 ? 'one' : 'other'}`) : undefined;
+    const template = plural ?? find(key) ?? key;
     if (!params) return template;
     return template.replace(/\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g, (whole, name: string) =>
       Object.hasOwn(params, name) ? String(params[name]) : whole,

@@ -26,6 +26,13 @@ const EXPECTED_PATHS: Record<string, string> = {
   client: '/client',
   organization: '/organization',
   expert: '/expert',
+  // DESIGN.md §8 and issue 14: the projects of the private area.
+  'client-projects-new': '/client/projects/new',
+  'organization-projects-new': '/organization/projects/new',
+  'client-project': '/client/projects/:id',
+  'organization-project': '/organization/projects/:id',
+  'expert-project': '/expert/projects/:id',
+  'admin-project': '/admin/projects/:id',
   notFound: '/notFound',
 };
 
@@ -42,7 +49,7 @@ test.each(cases)(
     const name = `${base}${suffix}`;
     const route = routeByName(name);
     expect(route, name).toBeDefined();
-    const concrete = path.replace(':slug', 'a-post');
+    const concrete = path.replace(':slug', 'a-post').replace(':id', '42');
     const url = path === '/' ? prefix || '/' : prefix + concrete;
     const match = matchRoute(url);
     expect(match).toMatchObject({ kind: 'route', route: { name, locale } });
@@ -50,8 +57,9 @@ test.each(cases)(
 );
 
 test.each(Object.keys(EXPECTED_PATHS))('localePath(%s) links the default locale unprefixed and English under /en', (base) => {
-  const params = base === 'blog-slug' ? { slug: 'x' } : undefined;
-  const path = EXPECTED_PATHS[base]!.replace(':slug', 'x');
+  const params: Record<string, string> | undefined =
+    base === 'blog-slug' ? { slug: 'x' } : base.endsWith('-project') ? { id: '7' } : undefined;
+  const path = EXPECTED_PATHS[base]!.replace(':slug', 'x').replace(':id', '7');
   expect(localePath(base, 'es', params)).toBe(path);
   expect(localePath(base, 'en', params)).toBe(path === '/' ? '/en' : `/en${path}`);
 });

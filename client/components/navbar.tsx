@@ -84,6 +84,12 @@ export function Navbar({
             <li>
               <Link className="navbar-cta" to={localePath(area, locale)}>
                 {t(`nav.area.${area}`)}
+                {payload.unread ? (
+                  <span className="navbar-unread">
+                    <span aria-hidden="true">{payload.unread > 99 ? '99+' : payload.unread}</span>
+                    <span className="visually-hidden">{t('projects.navUnread', { count: payload.unread })}</span>
+                  </span>
+                ) : null}
               </Link>
             </li>
           )}

@@ -1,5 +1,6 @@
 import { AdminInbox } from '../components/admin-inbox.tsx';
 import { AdminUsers } from '../components/admin-users.tsx';
+import { AdminPipeline } from '../projects/admin-pipeline.tsx';
 import { documentPath } from '../forms.ts';
 import { useI18n } from '../i18n.tsx';
 import type { PageProps } from './registry.ts';
@@ -30,6 +31,9 @@ export default function AdminPage({ data, user }: PageProps<'admin'>) {
       <nav className="admin-sections" aria-label={t('adminInbox.sections.label')}>
         <ul>
           <li>
+            <a href="#pipeline-title">{t('adminInbox.sections.projects')}</a>
+          </li>
+          <li>
             <a href="#admin-users-title">{t('adminInbox.sections.users')}</a>
           </li>
           <li>
@@ -37,6 +41,7 @@ export default function AdminPage({ data, user }: PageProps<'admin'>) {
           </li>
         </ul>
       </nav>
+      <AdminPipeline data={data.pipeline} />
       <AdminUsers initial={data.users} currentUserName={user?.userName ?? null} />
       <AdminInbox />
     </div>

@@ -1,8 +1,8 @@
-import { AreaDashboard } from '../components/area-dashboard.tsx';
+import { AreaHome } from '../projects/area-home.tsx';
+import { useI18n } from '../i18n.tsx';
 import type { PageProps } from './registry.ts';
 
-const ITEMS = ['brief', 'projects', 'contact'] as const;
-
-export default function ClientPage({ user }: PageProps<'client'>) {
-  return <AreaDashboard area="client" items={ITEMS} user={user} />;
+export default function ClientPage({ data, user }: PageProps<'client'>) {
+  const { t } = useI18n();
+  return <AreaHome area="client" data={data} user={user} empty={t('projects.area.emptyOwner')} />;
 }

@@ -1,8 +1,13 @@
-import { AreaDashboard } from '../components/area-dashboard.tsx';
+import { AreaHome } from '../projects/area-home.tsx';
+import { ExpertiseForm } from '../projects/expertise-form.tsx';
+import { useI18n } from '../i18n.tsx';
 import type { PageProps } from './registry.ts';
 
-const ITEMS = ['profile', 'projects', 'community'] as const;
-
-export default function ExpertPage({ user }: PageProps<'expert'>) {
-  return <AreaDashboard area="expert" items={ITEMS} user={user} />;
+export default function ExpertPage({ data, user, form }: PageProps<'expert'>) {
+  const { t } = useI18n();
+  return (
+    <AreaHome area="expert" data={data} user={user} empty={t('projects.area.emptyExpert')}>
+      {data.expertise && <ExpertiseForm key={data.expertise.updatedAt ?? 'new'} expertise={data.expertise} form={form} />}
+    </AreaHome>
+  );
 }

@@ -1,8 +1,8 @@
-import { AreaDashboard } from '../components/area-dashboard.tsx';
+import { AreaHome } from '../projects/area-home.tsx';
+import { useI18n } from '../i18n.tsx';
 import type { PageProps } from './registry.ts';
 
-const ITEMS = ['proposals', 'reporting', 'team'] as const;
-
-export default function OrganizationPage({ user }: PageProps<'organization'>) {
-  return <AreaDashboard area="organization" items={ITEMS} user={user} />;
+export default function OrganizationPage({ data, user }: PageProps<'organization'>) {
+  const { t } = useI18n();
+  return <AreaHome area="organization" data={data} user={user} empty={t('projects.area.emptyOwner')} />;
 }

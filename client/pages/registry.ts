@@ -27,6 +27,8 @@ export const PAGE_MODULES: Record<PageKey, () => Promise<PageModule>> = {
   client: () => import('./client.tsx'),
   organization: () => import('./organization.tsx'),
   expert: () => import('./expert.tsx'),
+  projectNew: () => import('./projectNew.tsx'),
+  project: () => import('./project.tsx'),
   notFound: () => import('./notFound.tsx'),
 };
 

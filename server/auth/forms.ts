@@ -15,6 +15,8 @@ import { AVATAR_MAX_BYTES } from '../uploads/images.ts';
 import type { Backend } from './backend.ts';
 import type { CurrentPasswordGuard, LoginGuard } from './login.ts';
 import { takeRememberedPath, type Session } from './session.ts';
+import type { ProjectServices } from '../projects/index.ts';
+import { createProjectForms } from '../projects/forms.ts';
 import type { Sessions } from './sessions.ts';
 
 export type FormDeps = {
@@ -28,6 +30,8 @@ export type FormDeps = {
   contact: ContactFormDeps;
   /** Renders the page at req.originalUrl with a form state and a status (no-JS error path). */
   renderWithForm: RenderWithForm;
+  /** The private area's projects (a new brief, a project's page, the expert's profile). */
+  projects: ProjectServices;
 };
 
 /** DESIGN.md §3: CLI, ORG and CONS go to their area, anyone else home; same locale form. */
@@ -62,6 +66,7 @@ export function createFormHandlers(deps: FormDeps) {
 
   const fail = formFailure(deps.renderWithForm);
   const contact = createContactForm({ ...deps.contact, logger: deps.logger, fail });
+  const projectForms = createProjectForms({ services: deps.projects, fail, logger: deps.logger });
 
   /** Maps a backend failure to the form's error, logging what is not the visitor's doing. */
   async function failWith(req: Request, res: Response, formName: string, error: unknown, values: Record<string, string>) {
@@ -175,13 +180,27 @@ export function createFormHandlers(deps: FormDeps) {
         return (req, res) => contact(req, res, route);
       case 'profile':
       case 'changePassword':
+      case 'projectNew':
+      case 'project':
+      case 'expert':
         return (req, res) => {
           const session = res.locals.session;
           if (!session) {
             // The session ended meanwhile: sign in again, then come back.
             return redirectAfterPost(req, res, routePath('login', route));
           }
-          return route.page === 'profile' ? profile(req, res, route, session) : changePassword(req, res, route, session);
+          switch (route.page) {
+            case 'profile':
+              return profile(req, res, route, session);
+            case 'changePassword':
+              return changePassword(req, res, route, session);
+            case 'projectNew':
+              return projectForms.newBrief(req, res, route, session);
+            case 'project':
+              return projectForms.projectPage(req, res, session);
+            default:
+              return projectForms.expertProfile(req, res, route, session);
+          }
         };
       default:
         return null;

@@ -248,6 +248,7 @@ const projects: Migration = {
       .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
       .addColumn('at', 'text', (c) => c.notNull())
       .addColumn('actor', t.nocase, (c) => c.notNull())
+      .addColumn('actor_name', 'text', (c) => c.notNull())
       .addColumn('kind', 'text', (c) => c.notNull())
       .addColumn('from_state', 'text')
       .addColumn('to_state', 'text')
@@ -261,7 +262,12 @@ const projects: Migration = {
       .addColumn('practices', 'text', (c) => c.notNull().defaultTo('[]'))
       .addColumn('bio', 'text', (c) => c.notNull().defaultTo(''))
       .addColumn('day_rate', 'integer')
-      .addColumn('availability', 'text', (c) => c.notNull().defaultTo('available').check(sql`availability IN ('available', 'busy')`))
+      .addColumn('availability', 'text', (c) =>
+        c
+          .notNull()
+          .defaultTo('available')
+          .check(sql`availability IN ('available', 'busy')`),
+      )
       .addColumn('busy_until', 'text')
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();

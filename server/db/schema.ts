@@ -158,6 +158,7 @@ export type ProjectEventsTable = {
   project_id: number;
   at: string;
   actor: string;
+  actor_name: string;
   kind: string;
   from_state: string | null;
   to_state: string | null;

@@ -13,7 +13,9 @@ export function isMultipart(req: Request): boolean {
 
 export function readMultipartFile(req: Request, options: { field: string; maxBytes: number }): Promise<UploadedFile> {
   if (!isMultipart(req)) {
-    return Promise.reject(new ApiError(415, 'unsupported_media_type', `Send the file as multipart/form-data in the field "${options.field}"`));
+    return Promise.reject(
+      new ApiError(415, 'unsupported_media_type', `Send the file as multipart/form-data in the field "${options.field}"`),
+    );
   }
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -47,7 +49,11 @@ export function readMultipartFile(req: Request, options: { field: string; maxByt
       file = current;
       stream.on('data', (chunk: Buffer) => current.chunks.push(chunk));
       stream.on('limit', () =>
-        fail(new ApiError(413, 'file_too_large', `A document may have at most ${Math.round(options.maxBytes / 1024 / 1024)} MB`, { file: 'validation.fileTooLarge' })),
+        fail(
+          new ApiError(413, 'file_too_large', `A document may have at most ${Math.round(options.maxBytes / 1024 / 1024)} MB`, {
+            file: 'validation.fileTooLarge',
+          }),
+        ),
       );
     });
     parser.on('field', (name, value) => {
@@ -58,7 +64,9 @@ export function readMultipartFile(req: Request, options: { field: string; maxByt
       if (settled) return;
       settled = true;
       if (!file) {
-        reject(new ApiError(400, 'invalid_request', `Invalid request: no file in the field "${options.field}"`, { file: 'validation.required' }));
+        reject(
+          new ApiError(400, 'invalid_request', `Invalid request: no file in the field "${options.field}"`, { file: 'validation.required' }),
+        );
         return;
       }
       const found: { name: string; chunks: Buffer[] } = file;

@@ -1,7 +1,14 @@
 // The conversation of a project: its message thread (with what each participant has read) and
 // its documents, stored in the database so that every instance serves them. Open while the
 // project is (DESIGN.md §8); read-only once closed, declined or cancelled.
-import { isWritable, PROJECT_LIMITS, type MessagePage, type ProjectDocument, type ProjectMessage, type ProjectState } from '../../shared/projects.ts';
+import {
+  isWritable,
+  PROJECT_LIMITS,
+  type MessagePage,
+  type ProjectDocument,
+  type ProjectMessage,
+  type ProjectState,
+} from '../../shared/projects.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
@@ -26,10 +33,7 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
       .insertInto('project_reads')
       .values({ project_id: projectId, user_name: userName, last_read_id: lastId })
       .onConflict((oc) =>
-        oc
-          .columns(['project_id', 'user_name'])
-          .doUpdateSet({ last_read_id: lastId })
-          .where('project_reads.last_read_id', '<', lastId),
+        oc.columns(['project_id', 'user_name']).doUpdateSet({ last_read_id: lastId }).where('project_reads.last_read_id', '<', lastId),
       )
       .execute();
   }
@@ -38,7 +42,11 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
    * A page of the thread, oldest first within the page; page 1 is the newest messages. Reading
    * the newest page marks the thread read for the actor.
    */
-  async function messages(actor: Actor, id: number, query: { page?: number | undefined; pageSize?: number | undefined } = {}): Promise<MessagePage> {
+  async function messages(
+    actor: Actor,
+    id: number,
+    query: { page?: number | undefined; pageSize?: number | undefined } = {},
+  ): Promise<MessagePage> {
     await projectFor(db, actor, id);
     const page = query.page ?? 1;
     const pageSize = Math.min(query.pageSize ?? MESSAGES_PAGE_SIZE, PROJECT_LIMITS.pageSizeMax);
@@ -57,14 +65,12 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
       .execute();
     if (page === 1 && rows[0]) await markRead(id, actor.userName, rows[0].id);
     return {
-      items: rows.reverse().map(
-        (m): ProjectMessage => ({
-          id: m.id,
-          author: { userName: m.author, name: m.author_name, role: m.author_role },
-          body: m.body,
-          createdAt: m.created_at,
-        }),
-      ),
+      items: rows.reverse().map((m): ProjectMessage => ({
+        id: m.id,
+        author: { userName: m.author, name: m.author_name, role: m.author_role },
+        body: m.body,
+        createdAt: m.created_at,
+      })),
       total: Number(total),
       page,
       pageSize,
@@ -120,7 +126,15 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
       }
       const doc = await trx
         .insertInto('project_documents')
-        .values({ project_id: id, name, content_type: contentType, bytes: file.data.length, data: file.data, uploaded_by: actor.userName, uploaded_at: at })
+        .values({
+          project_id: id,
+          name,
+          content_type: contentType,
+          bytes: file.data.length,
+          data: file.data,
+          uploaded_by: actor.userName,
+          uploaded_at: at,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();

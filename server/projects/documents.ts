@@ -47,7 +47,10 @@ export function documentType(bytes: Buffer, name: string): string | null {
 export function cleanFileName(raw: string): string {
   const base = raw.split(/[/\\]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f"<>|*?:]/g, '').replace(/\s+/g, ' ').trim();
+  const cleaned = base
+    .replace(/[\u0000-\u001f\u007f"<>|*?:]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const max = PROJECT_LIMITS.documentName;
   if (cleaned.length <= max) return cleaned || 'document';
   const ext = extensionOf(cleaned);

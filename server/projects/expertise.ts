@@ -80,7 +80,10 @@ export function createExpertise(deps: { db: Db; now?: () => Date }) {
    * user of the site with their profile (empty when not written yet), and the profiles of
    * experts known only through an external API.
    */
-  async function experts(actor: Actor, filter: { practice?: Practice | undefined; available?: boolean | undefined } = {}): Promise<Expertise[]> {
+  async function experts(
+    actor: Actor,
+    filter: { practice?: Practice | undefined; available?: boolean | undefined } = {},
+  ): Promise<Expertise[]> {
     if (!hasRole(actor, 'ADMIN')) throw new ApiError(403, 'forbidden', 'Only administrators list experts');
     const users = await k
       .selectFrom('users')

@@ -1,6 +1,7 @@
 // What the projects tell the mail module (server/mail): one notice per event, addressed by
 // user name; the mail module finds each recipient's address, language and area.
-export type ProjectNoticeKind = 'brief_submitted' | 'proposal_sent' | 'message_posted' | 'expert_assigned' | 'milestone_done' | 'state_changed';
+export type ProjectNoticeKind =
+  'brief_submitted' | 'proposal_sent' | 'message_posted' | 'expert_assigned' | 'milestone_done' | 'state_changed';
 
 export type ProjectNoticeInput = {
   kind: ProjectNoticeKind;

@@ -74,7 +74,10 @@ export const expertiseSchema = z
   .object({
     practices: z.array(z.enum(PRACTICES, { error: 'validation.practice' })).max(PRACTICES.length),
     bio: z.string().trim().max(L.bio, 'validation.tooLong'),
-    dayRate: z.union([z.coerce.number().int('validation.number').min(0, 'validation.number').max(L.dayRateMax, 'validation.tooLarge'), z.null()]),
+    dayRate: z.union([
+      z.coerce.number().int('validation.number').min(0, 'validation.number').max(L.dayRateMax, 'validation.tooLarge'),
+      z.null(),
+    ]),
     availability: z.enum(AVAILABILITY, { error: 'validation.availability' }),
     busyUntil: optionalDay,
   })

@@ -113,7 +113,11 @@ export function createProjects(deps: ProjectDeps) {
   }
 
   /** What waits for the caller in a project, first in the dashboards. */
-  function waitingFor(standing: Standing, state: ProjectState, counts: { unread: number; experts: number; dueSoon: number }): string | null {
+  function waitingFor(
+    standing: Standing,
+    state: ProjectState,
+    counts: { unread: number; experts: number; dueSoon: number },
+  ): string | null {
     if (standing === 'owner' && state === 'proposal') return 'answer_proposal';
     if (standing === 'owner' && state === 'delivered') return 'confirm_delivery';
     if (standing === 'admin' && state === 'brief') return 'send_proposal';
@@ -228,9 +232,13 @@ export function createProjects(deps: ProjectDeps) {
       deadline: row.deadline,
       procurementRef: row.procurement_ref,
       experts: experts.map((e): PersonRef => ({ userName: e.user_name, name: e.name, role: 'CONS' })),
-      milestones: milestones.map(
-        (m): Milestone => ({ id: m.id, title: m.title, dueDate: m.due_date, doneAt: m.done_at, doneBy: m.done_by }),
-      ),
+      milestones: milestones.map((m): Milestone => ({
+        id: m.id,
+        title: m.title,
+        dueDate: m.due_date,
+        doneAt: m.done_at,
+        doneBy: m.done_by,
+      })),
       proposal:
         row.proposal_sent_at && row.proposal_scope !== null
           ? {
@@ -242,17 +250,16 @@ export function createProjects(deps: ProjectDeps) {
               answeredAt: row.proposal_answered_at,
             }
           : null,
-      events: events.map(
-        (e): ProjectEvent => ({
-          id: e.id,
-          at: e.at,
-          actor: e.actor,
-          kind: e.kind as ProjectEvent['kind'],
-          from: e.from_state as ProjectState | null,
-          to: e.to_state as ProjectState | null,
-          detail: e.detail,
-        }),
-      ),
+      events: events.map((e): ProjectEvent => ({
+        id: e.id,
+        at: e.at,
+        actor: e.actor,
+        actorName: e.actor_name,
+        kind: e.kind as ProjectEvent['kind'],
+        from: e.from_state as ProjectState | null,
+        to: e.to_state as ProjectState | null,
+        detail: e.detail,
+      })),
       documents: documents.map((d) => ({
         id: d.id,
         name: d.name,
@@ -326,7 +333,16 @@ export function createProjects(deps: ProjectDeps) {
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('project_events')
-        .values({ project_id: inserted.id, at, actor: actor.userName, kind: 'created', from_state: null, to_state: 'brief', detail: null })
+        .values({
+          project_id: inserted.id,
+          at,
+          actor: actor.userName,
+          actor_name: displayName(actor),
+          kind: 'created',
+          from_state: null,
+          to_state: 'brief',
+          detail: null,
+        })
         .execute();
       return inserted.id;
     });
@@ -344,7 +360,9 @@ export function createProjects(deps: ProjectDeps) {
       throw new ApiError(409, 'invalid_transition', `A project in state "${from}" cannot be moved by "${action}"`);
     }
     if (action === 'send_proposal' && !proposal) {
-      throw new ApiError(400, 'invalid_request', 'Invalid request: proposal is required to send a proposal', { proposal: 'validation.required' });
+      throw new ApiError(400, 'invalid_request', 'Invalid request: proposal is required to send a proposal', {
+        proposal: 'validation.required',
+      });
     }
     const at = now().toISOString();
     const to: ProjectState = move.to;
@@ -370,6 +388,7 @@ export function createProjects(deps: ProjectDeps) {
           project_id: id,
           at,
           actor: actor.userName,
+          actor_name: displayName(actor),
           kind: action === 'send_proposal' ? 'proposal' : 'state',
           from_state: from,
           to_state: to,
@@ -413,7 +432,16 @@ export function createProjects(deps: ProjectDeps) {
       if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return false;
       await trx
         .insertInto('project_events')
-        .values({ project_id: id, at, actor: actor.userName, kind: 'expert_added', from_state: null, to_state: null, detail: expert.userName })
+        .values({
+          project_id: id,
+          at,
+          actor: actor.userName,
+          actor_name: displayName(actor),
+          kind: 'expert_added',
+          from_state: null,
+          to_state: null,
+          detail: expert.name,
+        })
         .execute();
       await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
       return true;
@@ -429,11 +457,25 @@ export function createProjects(deps: ProjectDeps) {
     requireOpen(row);
     const at = now().toISOString();
     await k.transaction().execute(async (trx) => {
-      const result = await trx.deleteFrom('project_experts').where('project_id', '=', id).where('user_name', '=', userName).executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) throw new ApiError(404, 'not_found', `"${userName}" is not assigned to this project`);
+      const removed = await trx
+        .deleteFrom('project_experts')
+        .where('project_id', '=', id)
+        .where('user_name', '=', userName)
+        .returning('name')
+        .executeTakeFirst();
+      if (!removed) throw new ApiError(404, 'not_found', `"${userName}" is not assigned to this project`);
       await trx
         .insertInto('project_events')
-        .values({ project_id: id, at, actor: actor.userName, kind: 'expert_removed', from_state: null, to_state: null, detail: userName })
+        .values({
+          project_id: id,
+          at,
+          actor: actor.userName,
+          actor_name: displayName(actor),
+          kind: 'expert_removed',
+          from_state: null,
+          to_state: null,
+          detail: removed.name,
+        })
         .execute();
       await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
     });
@@ -480,7 +522,16 @@ export function createProjects(deps: ProjectDeps) {
         .execute();
       await trx
         .insertInto('project_events')
-        .values({ project_id: id, at, actor: actor.userName, kind: 'milestone_added', from_state: null, to_state: null, detail: input.title })
+        .values({
+          project_id: id,
+          at,
+          actor: actor.userName,
+          actor_name: displayName(actor),
+          kind: 'milestone_added',
+          from_state: null,
+          to_state: null,
+          detail: input.title,
+        })
         .execute();
       await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
     });
@@ -514,6 +565,7 @@ export function createProjects(deps: ProjectDeps) {
           project_id: id,
           at,
           actor: actor.userName,
+          actor_name: displayName(actor),
           kind: done ? 'milestone_done' : 'milestone_reopened',
           from_state: null,
           to_state: null,

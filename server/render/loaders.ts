@@ -8,6 +8,11 @@ import type { Backend } from '../auth/backend.ts';
 import type { Session } from '../auth/session.ts';
 import type { FormTokens } from '../contact/form-token.ts';
 import { ApiError, notFound } from '../http/errors.ts';
+import type { AreaProjects } from '../../shared/page-data.ts';
+import { isPractice, isProjectState } from '../../shared/projects.ts';
+import { hasRole } from '../../shared/user.ts';
+import { projectId, type Actor } from '../projects/access.ts';
+import type { ProjectServices } from '../projects/index.ts';
 
 export type LoaderContext = {
   route: Route;
@@ -18,6 +23,9 @@ export type LoaderContext = {
   /** Present on private pages (the auth guard ran first). */
   session: Session | null;
   formTokens: FormTokens;
+  /** The URL's query (filters and pages of lists). */
+  query: URLSearchParams;
+  projects: ProjectServices;
 };
 
 function legalPageOf(base: string): LegalPageKey {
@@ -29,6 +37,45 @@ function legalPageOf(base: string): LegalPageKey {
 function sessionOf(ctx: LoaderContext): Session {
   if (!ctx.session) throw new ApiError(401, 'unauthorized', 'Sign in first');
   return ctx.session;
+}
+
+/** The page number of a list from the URL: a positive integer, else 1. */
+function pageOf(query: URLSearchParams): number {
+  const page = Number(query.get('page') ?? '1');
+  return Number.isSafeInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+}
+
+/** The signed-in user's projects for their area: what waits for them, then the filtered list. */
+async function areaProjects(ctx: LoaderContext, actor: Actor): Promise<AreaProjects> {
+  const status = ctx.query.get('status');
+  const practice = ctx.query.get('practice');
+  const q = (ctx.query.get('q') ?? '').trim().slice(0, 100);
+  const filter = { status: isProjectState(status) ? status : null, practice: isPractice(practice) ? practice : null, q };
+  const [waiting, projects] = await Promise.all([
+    ctx.projects.projects.list(actor, { waiting: true, pageSize: 10 }),
+    ctx.projects.projects.list(actor, {
+      status: filter.status ?? undefined,
+      practice: filter.practice ?? undefined,
+      q: filter.q || undefined,
+      page: pageOf(ctx.query),
+    }),
+  ]);
+  return { waiting: waiting.items, projects, filter };
+}
+
+/** A project the page may show: anyone who is not a participant gets the plain 404 page. */
+async function projectView(ctx: LoaderContext, actor: Actor) {
+  try {
+    const id = projectId(ctx.params.id);
+    const project = await ctx.projects.projects.get(actor, id);
+    // Reading the page reads the thread: its unread count falls.
+    const messages = await ctx.projects.conversation.messages(actor, id);
+    const candidates = hasRole(actor, 'ADMIN') ? await ctx.projects.expertise.experts(actor) : null;
+    return { project: { ...project, unread: 0 }, messages, candidates };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw notFound();
+    throw error;
+  }
 }
 
 export type PageMeta = { title?: string; description?: string };
@@ -48,10 +95,27 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
   changePassword: none,
   profile: async (ctx) => ({ data: { user: await ctx.backend.me(sessionOf(ctx).token) } }),
   contact: async (ctx) => ({ data: { formToken: ctx.formTokens.issue() } }),
-  admin: async (ctx) => ({ data: { users: await ctx.backend.listUsers(sessionOf(ctx).token, { page: 1 }) } }),
-  client: none,
-  organization: none,
-  expert: none,
+  admin: async (ctx) => {
+    const session = sessionOf(ctx);
+    const [users, pipeline] = await Promise.all([ctx.backend.listUsers(session.token, { page: 1 }), areaProjects(ctx, session.user)]);
+    return { data: { users, pipeline } };
+  },
+  client: async (ctx) => ({ data: await areaProjects(ctx, sessionOf(ctx).user) }),
+  organization: async (ctx) => ({ data: await areaProjects(ctx, sessionOf(ctx).user) }),
+  expert: async (ctx) => {
+    const actor = sessionOf(ctx).user;
+    // An admin may look at the expert area (the role guard lets admins pass): no profile of theirs.
+    const [projects, expertise] = await Promise.all([
+      areaProjects(ctx, actor),
+      hasRole(actor, 'CONS') ? ctx.projects.expertise.mine(actor) : null,
+    ]);
+    return { data: { ...projects, expertise } };
+  },
+  projectNew: none,
+  project: async (ctx) => {
+    const data = await projectView(ctx, sessionOf(ctx).user);
+    return { data, meta: { title: data.project.title } };
+  },
   notFound: none,
   blog: async ({ content, locale }) => ({ data: { posts: await content.listPosts(locale) } }),
   blogPost: async ({ content, locale, params }) => {

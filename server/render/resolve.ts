@@ -15,11 +15,16 @@ import type { ContentSource } from '../content/source.ts';
 import { ApiError, HttpError } from '../http/errors.ts';
 import { headForError, headForRoute, pageTitle } from './head.ts';
 import { loaderOf } from './loaders.ts';
+import type { ProjectServices } from '../projects/index.ts';
+import type { SessionUser } from '../../shared/user.ts';
 
 export type ResolveDeps = {
   content: ContentSource;
   backend: Backend;
   formTokens: FormTokens;
+  projects: ProjectServices;
+  /** Unread project messages of the signed-in user (the navbar's badge). */
+  unread?: (user: SessionUser) => Promise<number>;
   /** The signed-in user's navbar branding; must answer quickly (it is raced with a timeout). */
   branding?: (userName: string) => Promise<Branding | null>;
   origin: string;
@@ -109,11 +114,15 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
         backend: deps.backend,
         session: input.session,
         formTokens: deps.formTokens,
+        query: new URLSearchParams(search),
+        projects: deps.projects,
       }),
       brandingUser ? deps.branding!(brandingUser) : null,
     ]);
+    // After the page's data: reading a project's page reads its thread.
+    const unread = input.session && deps.unread ? await deps.unread(input.session.user) : 0;
     const payload = pagePayload(deps, input, route, params, data, meta, t);
-    return { kind: 'payload', payload: branding ? { ...payload, branding } : payload };
+    return { kind: 'payload', payload: { ...payload, ...(branding ? { branding } : {}), ...(unread > 0 ? { unread } : {}) } };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401 && input.session) {
       // An upstream 401: the session is over; back to login, remembering the page.

@@ -96,7 +96,7 @@ describe('the access table of the projects API', () => {
     expect((await ENDPOINTS[endpoint]!('admin', id + 1000)).status).toBe(404);
   });
 
-  test('an outsider\'s 404 is the same answer as for a project that does not exist', async () => {
+  test("an outsider's 404 is the same answer as for a project that does not exist", async () => {
     const hidden = await api(app, tokens.otherClient).get(`/projects/${id}`);
     const missing = await api(app, tokens.otherClient).get(`/projects/${id + 1000}`);
     expect(hidden.status).toBe(404);

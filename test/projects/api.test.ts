@@ -90,19 +90,25 @@ describe('a project from brief to closed', () => {
     ['admin', 'accept', 403],
     ['owner', 'withdraw', 409],
     ['admin', 'close', 409],
-  ] as const)('only the right participant moves a project, from the right state: %s may not %s an active project (%i)', async (who, action, status) => {
-    const id = await activeProject(app, tokens);
-    const res = await api(app, tokens[who]).patch(`/projects/${id}`, { action });
-    expect(res.status).toBe(status);
-    expect(res.body.error.code).toBe(status === 403 ? 'forbidden' : 'invalid_transition');
-    expect((await api(app, tokens.admin).get(`/projects/${id}`)).body.state).toBe('active');
-  });
+  ] as const)(
+    'only the right participant moves a project, from the right state: %s may not %s an active project (%i)',
+    async (who, action, status) => {
+      const id = await activeProject(app, tokens);
+      const res = await api(app, tokens[who]).patch(`/projects/${id}`, { action });
+      expect(res.status).toBe(status);
+      expect(res.body.error.code).toBe(status === 403 ? 'forbidden' : 'invalid_transition');
+      expect((await api(app, tokens.admin).get(`/projects/${id}`)).body.state).toBe('active');
+    },
+  );
 
   test('two answers to one proposal at once: one wins, the other is told the project changed', async () => {
     const owner = api(app, tokens.owner);
     const id = (await owner.post('/projects', BRIEF)).body.id as number;
     await api(app, tokens.admin).patch(`/projects/${id}`, { action: 'send_proposal', proposal: { scope: 'A', fee: 1, timeline: 'B' } });
-    const [a, b] = await Promise.all([owner.patch(`/projects/${id}`, { action: 'accept' }), owner.patch(`/projects/${id}`, { action: 'decline' })]);
+    const [a, b] = await Promise.all([
+      owner.patch(`/projects/${id}`, { action: 'accept' }),
+      owner.patch(`/projects/${id}`, { action: 'decline' }),
+    ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const events = (await owner.get(`/projects/${id}`)).body.events.filter((e: { kind: string }) => e.kind === 'state');
     expect(events).toHaveLength(1);
@@ -172,7 +178,7 @@ describe('what the API refuses', () => {
     expect((await api(app, tokens.owner).get('/projects')).body.total).toBe(before);
   });
 
-  test.each(['0', '-1', 'abc', '1e3', '99999999999', '12345'])('a project id that is not one of the caller\'s is a 404: %s', async (id) => {
+  test.each(['0', '-1', 'abc', '1e3', '99999999999', '12345'])("a project id that is not one of the caller's is a 404: %s", async (id) => {
     const res = await api(app, tokens.admin).get(`/projects/${id}`);
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('not_found');
@@ -298,8 +304,19 @@ describe('lists and expert profiles', () => {
 
   test('an expert keeps a profile of expertise; admins filter experts by practice and availability', async () => {
     const expert = api(app, tokens.expert);
-    expect((await expert.get('/me/expertise')).body).toMatchObject({ userName: 'eva', practices: [], availability: 'available', updatedAt: null });
-    const saved = await expert.put('/me/expertise', { practices: ['data', 'digital'], bio: 'Ten years of BI.', dayRate: 650, availability: 'available', busyUntil: null });
+    expect((await expert.get('/me/expertise')).body).toMatchObject({
+      userName: 'eva',
+      practices: [],
+      availability: 'available',
+      updatedAt: null,
+    });
+    const saved = await expert.put('/me/expertise', {
+      practices: ['data', 'digital'],
+      bio: 'Ten years of BI.',
+      dayRate: 650,
+      availability: 'available',
+      busyUntil: null,
+    });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ practices: ['digital', 'data'], dayRate: 650 });
     const busy = await expert.put('/me/expertise', { practices: ['data'], bio: '', dayRate: null, availability: 'busy' });

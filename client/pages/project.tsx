@@ -1,0 +1,50 @@
+// A project's page (DESIGN.md §8), the same under every area: its brief, the next step, the
+// proposal, experts, milestones, conversation, documents and history. What the reader may do
+// comes from the server (`project.actions`, `standing`, `writable`); each form posts here.
+import { useLocation } from 'react-router-dom';
+import { useI18n } from '../i18n.tsx';
+import { ConversationSection } from '../projects/conversation-section.tsx';
+import { DocumentsSection } from '../projects/documents-section.tsx';
+import { ExpertsSection } from '../projects/experts-section.tsx';
+import { HistorySection } from '../projects/history-section.tsx';
+import { MilestonesSection } from '../projects/milestones-section.tsx';
+import { ProjectActions } from '../projects/project-actions.tsx';
+import { ProjectHeader } from '../projects/project-header.tsx';
+import { ProposalSection } from '../projects/proposal-section.tsx';
+import { doneText } from '../projects/section-form.tsx';
+import type { PageProps } from './registry.ts';
+
+export default function ProjectPage({ data, user, form }: PageProps<'project'>) {
+  const { t } = useI18n();
+  const { search } = useLocation();
+  const { project, messages, candidates } = data;
+  const of = (name: string) => (form?.form === name ? form : undefined);
+  const done = (intent: string, key: string) => doneText(search, intent, t(`projects.done.${key}`));
+  return (
+    <div className="container page project-page" key={project.id}>
+      <ProjectHeader project={project} role={user?.role ?? ''} />
+      <ProjectActions project={project} form={of('action')} success={done('action', 'action')} />
+      <div className="project-columns">
+        <div className="project-main">
+          <ConversationSection project={project} messages={messages} form={of('message')} success={done('message', 'message')} />
+          <DocumentsSection project={project} form={of('document')} success={done('document', 'document')} />
+        </div>
+        <div className="project-side">
+          <ProposalSection project={project} form={of('proposal')} success={done('proposal', 'action')} />
+          <ExpertsSection
+            project={project}
+            candidates={candidates}
+            forms={{ assign: of('assign'), unassign: of('unassign') }}
+            success={done('assign', 'expert') ?? done('unassign', 'expert')}
+          />
+          <MilestonesSection
+            project={project}
+            forms={{ milestone: of('milestone'), milestoneDone: of('milestoneDone') }}
+            success={done('milestone', 'milestone') ?? done('milestoneDone', 'milestone')}
+          />
+          <HistorySection project={project} />
+        </div>
+      </div>
+    </div>
+  );
+}

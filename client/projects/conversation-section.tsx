@@ -1,0 +1,74 @@
+// The project's thread: every participant reads and writes it while the project is open.
+import type { FormState } from '../../shared/page-data.ts';
+import { PROJECT_LIMITS, type MessagePage, type Project } from '../../shared/projects.ts';
+import { FieldError, fieldProps } from '../components/form-feedback.tsx';
+import { useI18n } from '../i18n.tsx';
+import { SectionForm } from './section-form.tsx';
+
+function when(iso: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale === 'en' ? 'en-US' : 'es-ES', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'Europe/Madrid',
+  }).format(new Date(iso));
+}
+
+export function ConversationSection({
+  project,
+  messages,
+  form,
+  success,
+}: {
+  project: Project;
+  messages: MessagePage;
+  form: FormState | undefined;
+  success?: string | undefined;
+}) {
+  const { t, locale } = useI18n();
+  const older = messages.total - messages.items.length;
+  return (
+    <section aria-labelledby="messages-title" className="project-section">
+      <h2 id="messages-title">{t('projects.page.messagesTitle')}</h2>
+      {older > 0 && <p className="field-hint">{t('projects.page.olderMessages', { count: older })}</p>}
+      {messages.items.length === 0 ? (
+        <p className="empty-state">{t('projects.page.noMessages')}</p>
+      ) : (
+        <ol className="thread">
+          {messages.items.map((m) => (
+            <li key={m.id} className="thread-message">
+              <p className="thread-meta">
+                <strong>{m.author.name}</strong> <span>{t(`roles.${m.author.role}`)}</span> ·{' '}
+                <time dateTime={m.createdAt}>{when(m.createdAt, locale)}</time>
+              </p>
+              <p className="project-text">{m.body}</p>
+            </li>
+          ))}
+        </ol>
+      )}
+      {project.writable && (
+        <SectionForm intent="message" form={form} success={success}>
+          {(state, pending) => (
+            <>
+              <div className="field">
+                <label htmlFor="message-body">{t('projects.page.message')}</label>
+                <textarea
+                  id="message-body"
+                  name="body"
+                  rows={3}
+                  required
+                  maxLength={PROJECT_LIMITS.message}
+                  defaultValue={state?.values?.body ?? ''}
+                  {...fieldProps(state, 'body', 'message-body')}
+                />
+                <FieldError state={state} field="body" id="message-body" />
+              </div>
+              <button type="submit" className="button button-primary" disabled={pending}>
+                {t('projects.page.send')}
+              </button>
+            </>
+          )}
+        </SectionForm>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+// The next step of a project for the reader: the moves of the state machine their standing
+// allows now (the server decides again). Moves that cannot be undone ask first, with JavaScript.
+import { useRef, useState } from 'react';
+import type { FormState } from '../../shared/page-data.ts';
+import type { Project, ProjectAction } from '../../shared/projects.ts';
+import { AlertDialog } from '../components/alert-dialog.tsx';
+import { useI18n } from '../i18n.tsx';
+import { SectionForm } from './section-form.tsx';
+
+const CONFIRM: readonly ProjectAction[] = ['decline', 'cancel', 'withdraw', 'close', 'deliver'];
+
+export function ProjectActions({
+  project,
+  form,
+  success,
+}: {
+  project: Project;
+  form: FormState | undefined;
+  success?: string | undefined;
+}) {
+  const { t } = useI18n();
+  const moves = project.actions.filter((a) => a !== 'send_proposal');
+  const [asking, setAsking] = useState<ProjectAction | null>(null);
+  const confirmed = useRef<ProjectAction | null>(null);
+  const formRef = useRef<HTMLDivElement>(null);
+  if (moves.length === 0) return null;
+  return (
+    <section aria-labelledby="next-title" className="project-section project-next" ref={formRef}>
+      <h2 id="next-title">{t('projects.page.nextStep')}</h2>
+      {project.waiting && <p className="project-card-waiting">{t(`projects.waiting.${project.waiting}`)}</p>}
+      <SectionForm intent="action" form={form} success={success} className="project-action-buttons">
+        {(_state, pending) =>
+          moves.map((action) => (
+            <button
+              key={action}
+              type="submit"
+              name="action"
+              value={action}
+              disabled={pending}
+              className={`button ${action === 'accept' || action === 'close' || action === 'deliver' ? 'button-primary' : 'button-secondary'}`}
+              onClick={(event) => {
+                if (!CONFIRM.includes(action) || confirmed.current === action) {
+                  confirmed.current = null;
+                  return;
+                }
+                event.preventDefault();
+                setAsking(action);
+              }}
+            >
+              {t(`projects.actions.${action}`)}
+            </button>
+          ))
+        }
+      </SectionForm>
+      <AlertDialog
+        open={asking !== null}
+        title={asking ? t(`projects.actions.${asking}`) : ''}
+        confirmLabel={t('projects.confirm.yes')}
+        cancelLabel={t('projects.confirm.no')}
+        onCancel={() => setAsking(null)}
+        onConfirm={() => {
+          const action = asking;
+          setAsking(null);
+          if (!action) return;
+          confirmed.current = action;
+          formRef.current?.querySelector<HTMLButtonElement>(`button[name="action"][value="${action}"]`)?.click();
+        }}
+      >
+        {asking && <p>{t(`projects.confirm.${asking}`)}</p>}
+      </AlertDialog>
+    </section>
+  );
+}

@@ -1,0 +1,125 @@
+// The company's proposal (scope, fee, timeline) as the owner reads it, and for admins the form
+// that sends it (again, after a decline).
+import type { FormState } from '../../shared/page-data.ts';
+import { intlLocale } from '../../shared/locales.ts';
+import { PROJECT_LIMITS as L, type Project } from '../../shared/projects.ts';
+import { FieldError, fieldProps } from '../components/form-feedback.tsx';
+import { FormattedDate } from '../components/formatted-date.tsx';
+import { useI18n } from '../i18n.tsx';
+import { SectionForm } from './section-form.tsx';
+
+export function euros(amount: number, locale: 'es' | 'en'): string {
+  return new Intl.NumberFormat(intlLocale(locale), { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).format(amount);
+}
+
+export function ProposalSection({
+  project,
+  form,
+  success,
+}: {
+  project: Project;
+  form: FormState | undefined;
+  success?: string | undefined;
+}) {
+  const { t, locale } = useI18n();
+  const { proposal } = project;
+  const canSend = project.actions.includes('send_proposal');
+  if (!proposal && !canSend && project.state === 'cancelled') return null;
+  return (
+    <section aria-labelledby="proposal-title" className="project-section">
+      <h2 id="proposal-title">{t('projects.page.proposalTitle')}</h2>
+      {proposal ? (
+        <dl className="project-facts project-proposal">
+          <div>
+            <dt>{t('projects.page.fee')}</dt>
+            <dd className="project-fee">{euros(proposal.fee, locale)}</dd>
+          </div>
+          <div>
+            <dt>{t('projects.page.sentAt')}</dt>
+            <dd>
+              <FormattedDate date={proposal.sentAt.slice(0, 10)} />
+            </dd>
+          </div>
+          {proposal.answeredAt && (
+            <div>
+              <dt>{t('projects.page.answeredAt')}</dt>
+              <dd>
+                <FormattedDate date={proposal.answeredAt.slice(0, 10)} />
+              </dd>
+            </div>
+          )}
+          <div className="project-facts-wide">
+            <dt>{t('projects.page.scope')}</dt>
+            <dd className="project-text">{proposal.scope}</dd>
+          </div>
+          <div className="project-facts-wide">
+            <dt>{t('projects.page.timeline')}</dt>
+            <dd className="project-text">{proposal.timeline}</dd>
+          </div>
+        </dl>
+      ) : (
+        <p className="empty-state">{t('projects.page.noProposal')}</p>
+      )}
+      {canSend && (
+        <>
+          <h3>{proposal ? t('projects.page.resendProposalTitle') : t('projects.page.sendProposalTitle')}</h3>
+          <SectionForm intent="proposal" form={form} success={success}>
+            {(state) => (
+              <>
+                <div className="field">
+                  <label htmlFor="proposal-scope">{t('projects.page.scope')}</label>
+                  <textarea
+                    id="proposal-scope"
+                    name="scope"
+                    rows={5}
+                    required
+                    maxLength={L.scope}
+                    defaultValue={state?.values?.scope ?? proposal?.scope ?? ''}
+                    {...fieldProps(state, 'scope', 'proposal-scope')}
+                  />
+                  <FieldError state={state} field="scope" id="proposal-scope" />
+                </div>
+                <div className="field">
+                  <label htmlFor="proposal-fee">{t('projects.page.fee')}</label>
+                  <input
+                    id="proposal-fee"
+                    name="fee"
+                    type="number"
+                    min={0}
+                    max={L.feeMax}
+                    step={1}
+                    required
+                    inputMode="numeric"
+                    aria-describedby="proposal-fee-hint"
+                    defaultValue={state?.values?.fee ?? (proposal ? String(proposal.fee) : '')}
+                    {...fieldProps(state, 'fee', 'proposal-fee')}
+                  />
+                  <p id="proposal-fee-hint" className="field-hint">
+                    {t('projects.page.feeHint')}
+                  </p>
+                  <FieldError state={state} field="fee" id="proposal-fee" />
+                </div>
+                <div className="field">
+                  <label htmlFor="proposal-timeline">{t('projects.page.timeline')}</label>
+                  <textarea
+                    id="proposal-timeline"
+                    name="timeline"
+                    rows={3}
+                    required
+                    maxLength={L.timeline}
+                    defaultValue={state?.values?.timeline ?? proposal?.timeline ?? ''}
+                    {...fieldProps(state, 'timeline', 'proposal-timeline')}
+                  />
+                  <FieldError state={state} field="timeline" id="proposal-timeline" />
+                </div>
+                <button type="submit" className="button button-primary">
+                  {t('projects.actions.send_proposal')}
+                </button>
+              </>
+            )}
+          </SectionForm>
+        </>
+      )}
+    </section>
+  );
+}

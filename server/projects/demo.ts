@@ -1,0 +1,135 @@
+// The demo projects of `npm run seed:demo`: one in every state, with messages, milestones and
+// documents, so that a new user of each role meets a living private area. Made through the
+// services (the same rules as the site), and only when there are no projects yet.
+import type { Db } from '../db/index.ts';
+import { findUser } from '../users/users.ts';
+import type { Actor } from './access.ts';
+import { createConversation } from './conversation.ts';
+import { createExpertise } from './expertise.ts';
+import { createProjects } from './service.ts';
+
+const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+  'latin1',
+);
+
+export type DemoPeople = { admin: string; client: string; org: string; expert: string };
+
+/** Creates the demo projects; returns how many (0 when the site already has projects). */
+export async function seedDemoProjects(db: Db, people: DemoPeople): Promise<number> {
+  const existing = await db.k
+    .selectFrom('projects')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(existing.n) > 0) return 0;
+  const actor = async (userName: string): Promise<Actor> => {
+    const user = await findUser(db, userName);
+    if (!user) throw new Error(`seed: no user ${userName}`);
+    return user;
+  };
+  const [admin, client, org, expert] = await Promise.all([
+    actor(people.admin),
+    actor(people.client),
+    actor(people.org),
+    actor(people.expert),
+  ]);
+  const projects = createProjects({ db, notify: () => {} });
+  const conversation = createConversation({ db, projects });
+  await createExpertise({ db }).save(expert, {
+    practices: ['data', 'digital'],
+    bio: 'Data architect; twelve years building reporting for retail and the public sector.',
+    dayRate: 650,
+    availability: 'available',
+    busyUntil: null,
+  });
+  const proposal = (fee: number) => ({
+    scope: 'Discovery workshop, data model, dashboards for each shop and training for the team.',
+    fee,
+    timeline: 'Eight weeks from the kick-off: discovery (2), build (4), rollout and training (2).',
+  });
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+  // brief: waits for the company's proposal.
+  await projects.create(client, {
+    title: 'Sales dashboards for 12 shops',
+    description: 'One place for the daily sales figures of our shops, by product line.',
+    practice: 'data',
+    budget: '10to50k',
+    wishedStart: day(30),
+    deadline: day(120),
+    organisation: 'Acme Retail S.L.',
+  });
+  // proposal: waits for the client's answer.
+  const p2 = await projects.create(client, {
+    title: 'Customer portal redesign',
+    description: 'Our customer portal is slow and hard to use on phones.',
+    practice: 'digital',
+    budget: '50to150k',
+    organisation: 'Acme Retail S.L.',
+  });
+  await projects.act(admin, p2.id, 'send_proposal', proposal(42000));
+  // active: an organisation's project with an expert, milestones, messages and a document.
+  const p3 = await projects.create(org, {
+    title: 'Open data portal',
+    description: 'Publish the city budget and contracts as open data, with an accessible portal.',
+    practice: 'data',
+    budget: '50to150k',
+    wishedStart: day(-20),
+    deadline: day(70),
+    organisation: 'Ayuntamiento de Ejemplo',
+    procurementRef: 'EXP-2026/114',
+  });
+  await projects.act(admin, p3.id, 'send_proposal', proposal(68000));
+  await projects.act(org, p3.id, 'accept');
+  await projects.assignExpert(admin, p3.id, expert.userName);
+  await projects.addMilestone(expert, p3.id, { title: 'Data inventory agreed', dueDate: day(-5) });
+  await projects.addMilestone(expert, p3.id, { title: 'Portal beta online', dueDate: day(5) });
+  await projects.addMilestone(admin, p3.id, { title: 'Training for the staff', dueDate: day(40) });
+  const first = (await projects.get(admin, p3.id)).milestones[0]!;
+  await projects.setMilestoneDone(expert, p3.id, first.id, true);
+  await conversation.postMessage(
+    expert,
+    p3.id,
+    'Hello! I have gone through the datasets: the contracts need a cleaning step first. Details in the inventory.',
+  );
+  await conversation.addDocument(expert, p3.id, { name: 'data-inventory.pdf', data: PDF });
+  await conversation.postMessage(org, p3.id, 'Thank you. Can the beta include the 2025 budget too?');
+  // delivered: waits for the client's confirmation.
+  const p4 = await projects.create(client, {
+    title: 'GDPR review of the loyalty programme',
+    description: 'Check that our loyalty programme complies with the GDPR.',
+    practice: 'compliance',
+    budget: 'lt10k',
+    organisation: 'Acme Retail S.L.',
+  });
+  await projects.act(admin, p4.id, 'send_proposal', proposal(8500));
+  await projects.act(client, p4.id, 'accept');
+  await projects.assignExpert(admin, p4.id, expert.userName);
+  await projects.act(expert, p4.id, 'deliver');
+  // closed, declined and cancelled: kept for reference.
+  const p5 = await projects.create(client, {
+    title: 'Carbon footprint baseline',
+    description: 'Measure the footprint of our shops and logistics.',
+    practice: 'sustainability',
+    budget: '10to50k',
+  });
+  await projects.act(admin, p5.id, 'send_proposal', proposal(16000));
+  await projects.act(client, p5.id, 'accept');
+  await projects.act(admin, p5.id, 'deliver');
+  await projects.act(client, p5.id, 'close');
+  const p6 = await projects.create(org, {
+    title: 'Accessibility audit of the council website',
+    description: 'An audit against EN 301 549.',
+    practice: 'compliance',
+    procurementRef: 'EXP-2026/087',
+  });
+  await projects.act(admin, p6.id, 'send_proposal', proposal(12000));
+  await projects.act(org, p6.id, 'decline');
+  const p7 = await projects.create(client, {
+    title: 'Warehouse sensors pilot',
+    description: 'A pilot of temperature sensors in one warehouse.',
+    practice: 'digital',
+  });
+  await projects.act(client, p7.id, 'withdraw');
+  return 7;
+}

@@ -1,0 +1,169 @@
+// The forms of the private area's projects, posted to their pages (a new brief, a project's page,
+// the expert's profile): without JavaScript a 303 back to the page (or the page again with the
+// error and what was typed), with it a JSON FormResponse. The same services and rules as the
+// API; the user is the session's, as they are now.
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import { PROJECT_LIMITS, projectPath, type ProjectAction } from '../../shared/projects.ts';
+import { routePath, type Route } from '../../shared/routes.ts';
+import type { Session } from '../auth/session.ts';
+import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
+import { ApiError } from '../http/errors.ts';
+import { isMultipart, readMultipartFile } from '../http/multipart.ts';
+import type { Logger } from '../logger.ts';
+import { projectId } from './access.ts';
+import type { ProjectServices } from './index.ts';
+import { actionSchema, briefSchema, expertSchema, expertiseSchema, messageSchema, milestoneSchema, proposalSchema } from './schemas.ts';
+
+const BRIEF_FIELDS = ['title', 'description', 'practice', 'budget', 'wishedStart', 'deadline', 'organisation', 'procurementRef'];
+
+/** Form fields are strings: '' is "not given". */
+function optional(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) fields[String(issue.path[issue.path.length - 1] ?? '_')] ??= issue.message;
+  return fields;
+}
+
+function parseForm<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ApiError(422, 'invalid_request', 'Check the highlighted fields', fieldErrors(parsed.error));
+}
+
+export function createProjectForms(deps: { services: ProjectServices; fail: FormFailure; logger: Logger }) {
+  const { projects, conversation, expertise } = deps.services;
+
+  async function failWith(req: Request, res: Response, form: string, error: unknown, values: Record<string, string>) {
+    if (error instanceof ApiError && error.status < 500) {
+      return deps.fail(req, res, error.status, {
+        form,
+        values,
+        error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
+      });
+    }
+    deps.logger.error({ err: error, form }, 'project form failed');
+    return deps.fail(req, res, 500, { form, values, error: { code: 'internal', message: 'Internal error' } });
+  }
+
+  async function newBrief(req: Request, res: Response, route: Route, session: Session) {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const values = stringValues(body, BRIEF_FIELDS);
+    try {
+      const brief = parseForm(briefSchema, {
+        title: body.title ?? '',
+        description: body.description ?? '',
+        practice: optional(body.practice) ?? '',
+        budget: optional(body.budget),
+        wishedStart: optional(body.wishedStart),
+        deadline: optional(body.deadline),
+        organisation: optional(body.organisation),
+        procurementRef: optional(body.procurementRef),
+      });
+      const project = await projects.create(session.user, brief);
+      redirectAfterPost(
+        req,
+        res,
+        `${projectPath(session.user.role, project.id, route.locale) ?? routePath('index', route)}?done=created`,
+        'created',
+      );
+    } catch (error) {
+      await failWith(req, res, 'brief', error, values);
+    }
+  }
+
+  /** One of the forms of a project's page, told apart by its `intent`. */
+  async function projectPage(req: Request, res: Response, session: Session) {
+    const actor = session.user;
+    let body = (req.body ?? {}) as Record<string, unknown>;
+    let intent = typeof body.intent === 'string' ? body.intent : '';
+    const back = (done: string, anchor: string) => `${req.path}?done=${done}#${anchor}`;
+    let values: Record<string, string> = {};
+    try {
+      const id = projectId(req.path.split('/').pop());
+      if (isMultipart(req)) {
+        // Who may write here is known before a byte of the file is read.
+        await projects.get(actor, id);
+        intent = 'document';
+        const file = await readMultipartFile(req, { field: 'file', maxBytes: PROJECT_LIMITS.documentBytes });
+        body = file.fields;
+        await conversation.addDocument(actor, id, file);
+        return redirectAfterPost(req, res, back('document', 'documents-title'), 'document');
+      }
+      switch (intent) {
+        case 'action': {
+          const { action } = parseForm(actionSchema, { action: body.action });
+          await projects.act(actor, id, action as ProjectAction);
+          return redirectAfterPost(req, res, back('action', 'next-title'), 'action');
+        }
+        case 'proposal': {
+          values = stringValues(body, ['scope', 'fee', 'timeline']);
+          const proposal = parseForm(proposalSchema, {
+            scope: body.scope ?? '',
+            fee: optional(body.fee) ?? '',
+            timeline: body.timeline ?? '',
+          });
+          await projects.act(actor, id, 'send_proposal', proposal);
+          return redirectAfterPost(req, res, back('proposal', 'proposal-title'), 'proposal');
+        }
+        case 'assign': {
+          const { userName } = parseForm(expertSchema, { userName: body.userName ?? '' });
+          await projects.assignExpert(actor, id, userName);
+          return redirectAfterPost(req, res, back('assign', 'experts-title'), 'assign');
+        }
+        case 'unassign': {
+          const { userName } = parseForm(expertSchema, { userName: body.userName ?? '' });
+          await projects.removeExpert(actor, id, userName);
+          return redirectAfterPost(req, res, back('unassign', 'experts-title'), 'unassign');
+        }
+        case 'milestone': {
+          values = stringValues(body, ['title', 'dueDate']);
+          const milestone = parseForm(milestoneSchema, { title: body.title ?? '', dueDate: optional(body.dueDate) });
+          await projects.addMilestone(actor, id, milestone);
+          return redirectAfterPost(req, res, back('milestone', 'milestones-title'), 'milestone');
+        }
+        case 'milestoneDone': {
+          const match = /^([1-9][0-9]{0,9}):(done|reopen)$/.exec(typeof body.milestone === 'string' ? body.milestone : '');
+          if (!match) throw new ApiError(400, 'invalid_request', 'Choose a milestone');
+          await projects.setMilestoneDone(actor, id, Number(match[1]), match[2] === 'done');
+          return redirectAfterPost(req, res, back('milestoneDone', 'milestones-title'), 'milestoneDone');
+        }
+        case 'message': {
+          values = stringValues(body, ['body']);
+          const message = parseForm(messageSchema, { body: body.body ?? '' });
+          await conversation.postMessage(actor, id, message.body);
+          return redirectAfterPost(req, res, back('message', 'messages-title'), 'message');
+        }
+        default:
+          throw new ApiError(400, 'invalid_request', 'This form is not one of the page');
+      }
+    } catch (error) {
+      // A project the user may not see: the same 404 page as for one that does not exist.
+      await failWith(req, res, intent || 'project', error, values);
+    }
+  }
+
+  async function expertProfile(req: Request, res: Response, route: Route, session: Session) {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const practices = ([] as unknown[]).concat(body.practices ?? []).filter((p): p is string => typeof p === 'string');
+    const values = { ...stringValues(body, ['bio', 'dayRate', 'availability', 'busyUntil']), practices: practices.join(',') };
+    try {
+      const input = parseForm(expertiseSchema, {
+        practices,
+        bio: typeof body.bio === 'string' ? body.bio : '',
+        dayRate: optional(body.dayRate) ?? null,
+        availability: optional(body.availability) ?? 'available',
+        busyUntil: optional(body.busyUntil),
+      });
+      await expertise.save(session.user, input);
+      redirectAfterPost(req, res, `${routePath('expert', route)}?saved=expertise#expertise-title`, 'expertise');
+    } catch (error) {
+      await failWith(req, res, 'expertise', error, values);
+    }
+  }
+
+  return { newBrief, projectPage, expertProfile };
+}
