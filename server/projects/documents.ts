@@ -46,8 +46,8 @@ export function documentType(bytes: Buffer, name: string): string | null {
  */
 export function cleanFileName(raw: string): string {
   const base = raw.split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const cleaned = base
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f"<>|*?:]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
