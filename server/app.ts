@@ -26,7 +26,6 @@ import { createChangeFeed } from './db/changes.ts';
 import { databaseFile, openDatabase, type Db } from './db/index.ts';
 import { createFormTokens } from './contact/form-token.ts';
 import { contactMessages } from './contact/messages.ts';
-import { createNotifier, smtpMailer, type Mailer } from './contact/notify.ts';
 import { analyticsAllowed, analyticsTags, ANALYTICS_HOSTS, consentHandler } from './http/consent.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { liveness, readiness } from './http/health.ts';
@@ -35,6 +34,7 @@ import { requireSameOrigin } from './http/same-origin.ts';
 import { mountServiceWorker } from './sw/routes.ts';
 import type { PdfRenderer } from './pdf/renderer.ts';
 import { pdfRoutes } from './pdf/routes.ts';
+import { userLocales } from './users/user-locales.ts';
 import { findUser } from './users/users.ts';
 import type { Config } from './config.ts';
 import { createStrapiBranding } from './cms/branding.ts';
@@ -47,6 +47,7 @@ import { hashedAssets, publicFiles } from './http/static-assets.ts';
 import { createI18n, i18nMiddleware, messagesOf, rememberingTranslate } from './i18n/index.ts';
 import { rootLocaleRedirect } from './i18n/root-redirect.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createMail, type MailDeps } from './mail/index.ts';
 import { PATHS } from './paths.ts';
 import { readManifest, type ClientManifest } from './render/manifest.ts';
 import { createRenderCache, renderKey } from './render/render-cache.ts';
@@ -65,8 +66,8 @@ export type AppDeps = {
   db?: Db;
   /** For the external API mode in tests. */
   fetch?: typeof fetch;
-  /** Sends contact notifications (tests); by default SMTP when SMTP_URL is set. */
-  mailer?: Mailer;
+  /** The e-mail module's transport and timing (tests); by default SMTP_URL, or the log outside production. */
+  mail?: Omit<MailDeps, 'db' | 'config' | 'logger'>;
   /** Where branding comes from; by default the database (or the CMS when CMS_URL is set). */
   branding?: BrandingSource;
   /** Lays out the PDF documents (tests); by default a layout thread of the app's own. */
@@ -205,16 +206,10 @@ export async function createApp(deps: AppDeps) {
   const branding = withTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger, mediaHosts);
   const formTokens = createFormTokens(deriveKey(config.SESSION_SECRET, 'contact form v1'));
   const contactStore = contactMessages(db);
-  const notifier =
-    config.SMTP_URL && config.CONTACT_NOTIFY_TO
-      ? createNotifier(
-          contactStore,
-          deps.mailer ?? smtpMailer(config.SMTP_URL, config.CONTACT_NOTIFY_TO, config.CONTACT_NOTIFY_FROM ?? config.CONTACT_NOTIFY_TO),
-          logger,
-        )
-      : deps.mailer
-        ? createNotifier(contactStore, deps.mailer, logger)
-        : null;
+  // Every e-mail of the site goes through the outbox (server/mail/); the language of a user's
+  // e-mails is the locale they last used.
+  const mail = createMail({ db, config, logger, ...deps.mail });
+  const locales = userLocales(db, logger);
   // Password guesses, on the login and change-password forms and the API (docs/decisions/009).
   const passwordLimiter = createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000);
   const passwordLimits: PasswordLimits = {
@@ -359,6 +354,7 @@ export async function createApp(deps: AppDeps) {
   // How a page is resolved and streamed (render/page-handlers.ts), with this app's options.
   const pages = createPageHandlers({
     resolve: resolveDeps,
+    signedInPage: (user, locale) => locales.seen(user.userName, locale),
     render: (req, res, payload) =>
       renderPage(res, payload, {
         manifest,
@@ -387,12 +383,13 @@ export async function createApp(deps: AppDeps) {
     currentPasswordGuard,
     logger,
     sessions,
+    signedIn: (user, locale) => locales.signedIn(user.userName, locale),
     contact: {
       store: contactStore,
       limiter: createRateLimiter(db, config.CONTACT_WINDOW_MINUTES * 60_000),
       maxPerIp: config.CONTACT_MAX_PER_IP,
       tokens: formTokens,
-      notify: notifier ? (message) => notifier.notify(message) : null,
+      notify: mail.canSend ? (message) => mail.notifyContact(message) : null,
     },
     renderWithForm: pages.renderWithForm,
   });
@@ -433,7 +430,7 @@ export async function createApp(deps: AppDeps) {
 
   /** Releases what the app holds (graceful shutdown): timers and the database. */
   async function close(): Promise<void> {
-    notifier?.stop();
+    await mail.stop();
     await pdf.close();
     await changes.close();
     await db.close();
@@ -443,5 +440,5 @@ export async function createApp(deps: AppDeps) {
     draining = true;
   }
 
-  return { app, logger, content, i18n, manifest, db, contactStore, notifier, renderCache, sessions, close, drain };
+  return { app, logger, content, i18n, manifest, db, contactStore, mail, renderCache, sessions, close, drain };
 }
