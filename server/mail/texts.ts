@@ -1,7 +1,9 @@
 // The words of the site's e-mails, es/en. They live here rather than in locales/*.json because
 // only the server sends e-mails: the browser's message bundle would carry them for nothing (the
 // PDF texts live beside the PDFs for the same reason). Every value is plain text: the layout
-// (templates.ts) escapes it for the HTML part.
+// (templates.ts) escapes it for the HTML part. Role names are the site's own (locales/).
+import enMessages from '../../locales/en/common.json' with { type: 'json' };
+import esMessages from '../../locales/es/common.json' with { type: 'json' };
 import type { Locale } from '../../shared/locales.ts';
 
 export type ProjectNoticeKind =
@@ -66,11 +68,11 @@ const es: Texts = {
       action: 'Leer y responder',
     },
     expert_assigned: {
-      subject: (w) => (w.role === 'CONS' ? `Te han asignado al proyecto «${w.title}»` : `Un experto se une a «${w.title}»`),
+      subject: (w) => (w.role === 'CONS' ? `Te han asignado al proyecto «${w.title}»` : `Una persona experta se une a «${w.title}»`),
       lead: (w) =>
         w.role === 'CONS'
-          ? `${w.actor} te ha asignado como experto al proyecto «${w.title}».`
-          : `${w.actor} ha asignado un experto al proyecto «${w.title}».`,
+          ? `${w.actor} te ha asignado al proyecto «${w.title}» como persona experta.`
+          : `${w.actor} ha asignado una persona experta al proyecto «${w.title}».`,
       action: 'Ver el proyecto',
     },
     milestone_done: {
@@ -96,7 +98,7 @@ const es: Texts = {
   noReply: 'Este correo se envía automáticamente: las respuestas no se leen.',
   footer: {
     participant: (title, site) => `Recibes este correo porque participas en el proyecto «${title}» en ${site}.`,
-    admin: (site) => `Recibes este correo porque eres administrador de ${site}.`,
+    admin: (site) => `Recibes este correo porque tu cuenta de ${site} tiene el rol ${esMessages.roles.ADMIN}.`,
   },
   contact: {
     subject: (subject) => `Mensaje de contacto: ${subject}`,
@@ -106,7 +108,8 @@ const es: Texts = {
     action: 'Abrir la bandeja de entrada',
     footer: {
       address: (site) => `Recibes este correo porque esta dirección recibe los mensajes del formulario de contacto de ${site}.`,
-      admin: (site) => `Recibes este correo porque eres administrador de ${site} y recibes los mensajes de su formulario de contacto.`,
+      admin: (site) =>
+        `Recibes este correo porque tu cuenta de ${site} tiene el rol ${esMessages.roles.ADMIN}: a ese rol le llegan los mensajes del formulario de contacto.`,
     },
   },
   languages: { es: 'español', en: 'inglés' },
@@ -164,7 +167,7 @@ const en: Texts = {
   noReply: 'This e-mail is sent automatically: replies are not read.',
   footer: {
     participant: (title, site) => `You are receiving this e-mail because you take part in the project “${title}” at ${site}.`,
-    admin: (site) => `You are receiving this e-mail because you are an administrator of ${site}.`,
+    admin: (site) => `You are receiving this e-mail because your account at ${site} has the ${enMessages.roles.ADMIN} role.`,
   },
   contact: {
     subject: (subject) => `Contact message: ${subject}`,
@@ -175,7 +178,7 @@ const en: Texts = {
     footer: {
       address: (site) => `You are receiving this e-mail because this address receives the messages of the contact form of ${site}.`,
       admin: (site) =>
-        `You are receiving this e-mail because you are an administrator of ${site} and receive the messages of its contact form.`,
+        `You are receiving this e-mail because your account at ${site} has the ${enMessages.roles.ADMIN} role, which receives the messages of its contact form.`,
     },
   },
   languages: { es: 'Spanish', en: 'English' },

@@ -32,13 +32,13 @@ const CASES: Record<ProjectNoticeKind, Record<'es' | 'en', Case>> = {
       role: 'ADMIN',
       notice: {},
       subject: 'Nuevo encargo: «Plan de datos»',
-      words: ['Ana Actora ha enviado un encargo nuevo', 'Ver el encargo', 'eres administrador de Acme Consulting'],
+      words: ['Ana Actora ha enviado un encargo nuevo', 'Ver el encargo', 'tu cuenta de Acme Consulting tiene el rol Administrador/a'],
     },
     en: {
       role: 'ADMIN',
       notice: {},
       subject: 'New brief: “Plan de datos”',
-      words: ['Ana Actora has submitted a new brief', 'View the brief', 'you are an administrator of Acme Consulting'],
+      words: ['Ana Actora has submitted a new brief', 'View the brief', 'your account at Acme Consulting has the Administrator role'],
     },
   },
   proposal_sent: {
@@ -84,7 +84,7 @@ const CASES: Record<ProjectNoticeKind, Record<'es' | 'en', Case>> = {
       role: 'CONS',
       notice: {},
       subject: 'Te han asignado al proyecto «Plan de datos»',
-      words: ['Ana Actora te ha asignado como experto', 'Ver el proyecto'],
+      words: ['Ana Actora te ha asignado al proyecto «Plan de datos» como persona experta', 'Ver el proyecto'],
     },
     en: {
       role: 'CONS',
@@ -181,8 +181,8 @@ test.each(Object.keys(CASES).flatMap((kind) => (['es', 'en'] as const).map((loca
 
 test('expert_assigned tells the expert they were assigned and the owner that an expert joined', async () => {
   const owner = await deliverOne('expert_assigned', 'es', 'CLI', {});
-  expect(owner.subject).toBe('Un experto se une a «Plan de datos»');
-  expect(owner.text).toContain('Ana Actora ha asignado un experto al proyecto «Plan de datos».');
+  expect(owner.subject).toBe('Una persona experta se une a «Plan de datos»');
+  expect(owner.text).toContain('Ana Actora ha asignado una persona experta al proyecto «Plan de datos».');
 });
 
 test('a project title with <script> is escaped in the HTML and kept as written in the subject and the text', async () => {
@@ -237,14 +237,14 @@ test.each(['es', 'en'] as const)(
             'ha escrito desde el formulario de contacto de Acme Consulting (en inglés)',
             'Correo electrónico',
             'Abrir la bandeja de entrada',
-            'eres administrador',
+            'tiene el rol Administrador/a',
           ]
         : [
             'Hello Rosa,',
             'wrote through the contact form of Acme Consulting (in English)',
             'Email',
             'Open the inbox',
-            'you are an administrator',
+            'has the Administrator role',
           ];
     expect(subject).toBe(locale === 'es' ? 'Mensaje de contacto: Data project' : 'Contact message: Data project');
     expect(received!.replyTo?.value[0]?.address).toBe('lucia@example.com');
