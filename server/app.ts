@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { i18n } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
 import type { Translate } from '../shared/translate.ts';
-import { localeForms, matchRoute, ROUTES } from '../shared/routes.ts';
+import { localeForms, localePath, matchRoute, ROUTES } from '../shared/routes.ts';
 import { sanitizeBranding, type Branding } from '../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../shared/constants.ts';
 import { imageUploads, moveUploadsIntoDatabase } from './uploads/images.ts';
@@ -17,6 +17,7 @@ import { createApiRouter } from './api/router.ts';
 import { createConversation } from './projects/conversation.ts';
 import { createExpertise } from './projects/expertise.ts';
 import { createProjects } from './projects/service.ts';
+import { projectPath } from '../shared/projects.ts';
 import { documentDownload, DOWNLOAD_PATH } from './projects/download.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
 import { createFormHandlers } from './auth/forms.ts';
@@ -30,7 +31,6 @@ import { createChangeFeed } from './db/changes.ts';
 import { databaseFile, openDatabase, type Db } from './db/index.ts';
 import { createFormTokens } from './contact/form-token.ts';
 import { contactMessages } from './contact/messages.ts';
-import { createNotifier, smtpMailer, type Mailer } from './contact/notify.ts';
 import { analyticsAllowed, analyticsTags, ANALYTICS_HOSTS, consentHandler } from './http/consent.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { liveness, readiness } from './http/health.ts';
@@ -39,6 +39,7 @@ import { requireSameOrigin } from './http/same-origin.ts';
 import { mountServiceWorker } from './sw/routes.ts';
 import type { PdfRenderer } from './pdf/renderer.ts';
 import { pdfRoutes } from './pdf/routes.ts';
+import { userLocales } from './users/user-locales.ts';
 import { findUser } from './users/users.ts';
 import type { Config } from './config.ts';
 import { createStrapiBranding } from './cms/branding.ts';
@@ -51,6 +52,7 @@ import { hashedAssets, publicFiles } from './http/static-assets.ts';
 import { createI18n, i18nMiddleware, messagesOf, rememberingTranslate } from './i18n/index.ts';
 import { rootLocaleRedirect } from './i18n/root-redirect.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createMail, type MailDeps } from './mail/index.ts';
 import { PATHS } from './paths.ts';
 import { readManifest, type ClientManifest } from './render/manifest.ts';
 import { createRenderCache, renderKey } from './render/render-cache.ts';
@@ -69,8 +71,8 @@ export type AppDeps = {
   db?: Db;
   /** For the external API mode in tests. */
   fetch?: typeof fetch;
-  /** Sends contact notifications (tests); by default SMTP when SMTP_URL is set. */
-  mailer?: Mailer;
+  /** The e-mail module's transport and timing (tests); by default SMTP_URL, or the log outside production. */
+  mail?: Omit<MailDeps, 'db' | 'config' | 'logger'>;
   /** Where branding comes from; by default the database (or the CMS when CMS_URL is set). */
   branding?: BrandingSource;
   /** Lays out the PDF documents (tests); by default a layout thread of the app's own. */
@@ -209,24 +211,25 @@ export async function createApp(deps: AppDeps) {
   const branding = withTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger, mediaHosts);
   const formTokens = createFormTokens(deriveKey(config.SESSION_SECRET, 'contact form v1'));
   const contactStore = contactMessages(db);
+  // Every e-mail of the site goes through the outbox (server/mail/); the language of a user's
+  // e-mails is the locale they last used.
+  const mail = createMail({ db, config, logger, ...deps.mail });
+  const locales = userLocales(db, logger);
   // The private area's projects (DESIGN.md §8): always in the site's own database, for the
-  // built-in API and the pages alike (docs/decisions/012-projects.md).
+  // built-in API and the pages alike (docs/decisions/013-projects.md).
   const projects = createProjects({
     db,
-    notify: (notice) => logger.info({ notice: notice.kind, project: notice.project.id }, 'project notice'),
+    // After the change is committed; an e-mail that cannot be queued is logged, never the action's failure.
+    notify: (notice) => {
+      mail
+        .notifyProject({ ...notice, path: (role, locale) => projectPath(role, notice.project.id, locale) ?? localePath('index', locale) })
+        .catch((error: unknown) =>
+          logger.error({ err: error, project: notice.project.id, kind: notice.kind }, 'project notice not queued'),
+        );
+    },
   });
   const conversation = createConversation({ db, projects });
   const expertise = createExpertise({ db });
-  const notifier =
-    config.SMTP_URL && config.CONTACT_NOTIFY_TO
-      ? createNotifier(
-          contactStore,
-          deps.mailer ?? smtpMailer(config.SMTP_URL, config.CONTACT_NOTIFY_TO, config.CONTACT_NOTIFY_FROM ?? config.CONTACT_NOTIFY_TO),
-          logger,
-        )
-      : deps.mailer
-        ? createNotifier(contactStore, deps.mailer, logger)
-        : null;
   // Password guesses, on the login and change-password forms and the API (docs/decisions/009).
   const passwordLimiter = createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000);
   const passwordLimits: PasswordLimits = {
@@ -376,6 +379,7 @@ export async function createApp(deps: AppDeps) {
   // How a page is resolved and streamed (render/page-handlers.ts), with this app's options.
   const pages = createPageHandlers({
     resolve: resolveDeps,
+    signedInPage: (user, locale) => locales.seen(user.userName, locale),
     render: (req, res, payload) =>
       renderPage(res, payload, {
         manifest,
@@ -404,12 +408,13 @@ export async function createApp(deps: AppDeps) {
     currentPasswordGuard,
     logger,
     sessions,
+    signedIn: (user, locale) => locales.signedIn(user.userName, locale),
     contact: {
       store: contactStore,
       limiter: createRateLimiter(db, config.CONTACT_WINDOW_MINUTES * 60_000),
       maxPerIp: config.CONTACT_MAX_PER_IP,
       tokens: formTokens,
-      notify: notifier ? (message) => notifier.notify(message) : null,
+      notify: mail.canSend ? (message) => mail.notifyContact(message) : null,
     },
     renderWithForm: pages.renderWithForm,
     projects: { projects, conversation, expertise },
@@ -454,7 +459,7 @@ export async function createApp(deps: AppDeps) {
 
   /** Releases what the app holds (graceful shutdown): timers and the database. */
   async function close(): Promise<void> {
-    notifier?.stop();
+    await mail.stop();
     await pdf.close();
     await changes.close();
     await db.close();
@@ -464,5 +469,5 @@ export async function createApp(deps: AppDeps) {
     draining = true;
   }
 
-  return { app, logger, content, i18n, manifest, db, contactStore, notifier, renderCache, sessions, close, drain };
+  return { app, logger, content, i18n, manifest, db, contactStore, mail, renderCache, sessions, close, drain };
 }

@@ -156,14 +156,23 @@ const schema = z.object({
   /** Contact messages accepted per IP per CONTACT_WINDOW_MINUTES before 429. */
   CONTACT_MAX_PER_IP: z.coerce.number().int().min(1).default(5),
   CONTACT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(10),
-  /** Optional notification of contact messages by e-mail, e.g. smtps://user:pass@smtp.example.com:465 */
+  /**
+   * The mail server every e-mail of the site goes through (server/mail/), e.g.
+   * smtps://user:pass@smtp.example.com:465. Unset: development and tests write the e-mails to
+   * the log; production sends none.
+   */
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  /** The sender of the site's e-mails; default no-reply@<host of PUBLIC_URL>. */
+  MAIL_FROM: z.email().optional(),
+  /** Who gets contact messages by e-mail; unset: the enabled ADMIN users with an e-mail address. */
   CONTACT_NOTIFY_TO: z.email().optional(),
+  /** The older name of MAIL_FROM, still read when MAIL_FROM is unset. */
   CONTACT_NOTIFY_FROM: z.email().optional(),
 });
 
-export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'SESSION_SECRET'> & {
+export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'SESSION_SECRET' | 'MAIL_FROM'> & {
   PUBLIC_URL: string;
+  MAIL_FROM: string;
   SESSION_SECRET: string;
   /** True when SESSION_SECRET was generated for this process (development only). */
   sessionSecretGenerated: boolean;
@@ -204,12 +213,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.HTTP_REQUEST_TIMEOUT_SECONDS < config.HTTP_HEADERS_TIMEOUT_SECONDS) {
     throw new ConfigError('HTTP_REQUEST_TIMEOUT_SECONDS must be at least HTTP_HEADERS_TIMEOUT_SECONDS (the request includes its headers).');
   }
-  if (config.SMTP_URL && !config.CONTACT_NOTIFY_TO) {
-    throw new ConfigError('CONTACT_NOTIFY_TO is required when SMTP_URL is set: the address that receives contact messages.');
-  }
   return {
     ...config,
     PUBLIC_URL: publicUrl,
+    MAIL_FROM: config.MAIL_FROM ?? config.CONTACT_NOTIFY_FROM ?? `no-reply@${new URL(publicUrl).hostname}`,
     DATA_DIR: resolve(config.DATA_DIR),
     SESSION_SECRET: config.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
     sessionSecretGenerated: !config.SESSION_SECRET,

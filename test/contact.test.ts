@@ -2,7 +2,7 @@ import request from 'supertest';
 import { expect, test } from 'vitest';
 import { deriveKey } from '../server/auth/keys.ts';
 import { createFormTokens } from '../server/contact/form-token.ts';
-import type { ContactMessage } from '../server/contact/messages.ts';
+import type { OutgoingMail } from '../server/mail/index.ts';
 import { createTestApp, ORIGIN, TEST_SESSION_SECRET } from './helpers/app.ts';
 
 const tokens = (ageMs: number) => createFormTokens(deriveKey(TEST_SESSION_SECRET, 'contact form v1'), () => Date.now() - ageMs);
@@ -126,28 +126,37 @@ test('a cross-site contact post is refused', async () => {
   expect(res.status).toBe(403);
 });
 
-test('with a mailer, a message is notified; a failed e-mail keeps the message and is retried, then flagged', async () => {
-  const sent: ContactMessage[] = [];
+test('a message is e-mailed through the outbox; a failed e-mail keeps the message, is retried, then flagged failed in the inbox', async () => {
+  const sent: OutgoingMail[] = [];
   let failing = true;
-  const mailer = {
-    async send(message: ContactMessage) {
+  let clock = Date.now();
+  const transport = {
+    async send(mail: OutgoingMail) {
       if (failing) throw new Error('SMTP down');
-      sent.push(message);
+      sent.push(mail);
     },
   };
-  const { app, contactStore, notifier } = await createTestApp(undefined, { mailer });
+  const hour = 3_600_000;
+  const { app, contactStore, mail } = await createTestApp(
+    { CONTACT_NOTIFY_TO: 'staff@example.com' },
+    { mail: { transport, now: () => clock, maxAttempts: 3 } },
+  );
   expect((await post(app, VALID)).status).toBe(303);
-  await new Promise((r) => setTimeout(r, 50));
+  await mail.flush();
   const [stored] = await contactStore.all();
   expect(stored?.notifyStatus).toBe('pending'); // kept, to be retried
   failing = false;
-  await notifier!.retryPending();
-  expect(sent.map((m) => m.id)).toEqual([stored!.id]);
+  clock += hour;
+  await mail.flush();
+  expect(sent.map((m) => [m.to, m.replyTo])).toEqual([['staff@example.com', VALID.email]]);
   expect((await contactStore.get(stored!.id))?.notifyStatus).toBe('sent');
 
   failing = true;
   await post(app, { ...VALID, subject: 'Second' });
-  for (let i = 0; i < 6; i++) await notifier!.retryPending();
+  for (let i = 0; i < 3; i++) {
+    await mail.flush();
+    clock += hour;
+  }
   const second = (await contactStore.all()).find((m) => m.subject === 'Second')!;
   expect(second.notifyStatus).toBe('failed');
   expect(second.message).toBe(VALID.message);

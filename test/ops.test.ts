@@ -83,10 +83,19 @@ test('configuration is validated at start with an error that names the variable'
   expect(() => loadConfig({ PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PUBLIC_URL/);
   expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is required in production/);
   expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/SESSION_SECRET/);
-  expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com' })).toThrow(/CONTACT_NOTIFY_TO/);
+  expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL/);
+  expect(() => loadConfig({ MAIL_FROM: 'site at example.com' })).toThrow(/MAIL_FROM/);
   expect(() => loadConfig({ WEB_CONCURRENCY: '0' })).toThrow(/WEB_CONCURRENCY/);
   // A renamed limit is refused, not ignored (docs/decisions/009-login-limits.md).
   expect(() => loadConfig({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '5' })).toThrow(/LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP/);
+});
+
+test('e-mail: MAIL_FROM defaults to no-reply@ the host of PUBLIC_URL (or the older CONTACT_NOTIFY_FROM); SMTP_URL needs no CONTACT_NOTIFY_TO', () => {
+  const smtp = { SMTP_URL: 'smtps://user:secret@mail.example.com:465' };
+  expect(loadConfig({ ...smtp, PUBLIC_URL: 'https://www.example.org/' }).MAIL_FROM).toBe('no-reply@www.example.org');
+  expect(loadConfig({ ...smtp, CONTACT_NOTIFY_FROM: 'web@example.org' }).MAIL_FROM).toBe('web@example.org');
+  expect(loadConfig({ ...smtp, MAIL_FROM: 'hola@example.org', CONTACT_NOTIFY_FROM: 'web@example.org' }).MAIL_FROM).toBe('hola@example.org');
+  expect(loadConfig(smtp).CONTACT_NOTIFY_TO).toBeUndefined();
 });
 
 test('TRUST_PROXY: behind a trusted proxy the client IP is the forwarded one (rate limits per real client)', async () => {

@@ -5,7 +5,8 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import { z } from 'zod';
 import { safeRedirectPath } from '../../shared/safe-path.ts';
 import { routePath, type Route, type RouteForm } from '../../shared/routes.ts';
-import { confinedArea } from '../../shared/user.ts';
+import type { Locale } from '../../shared/locales.ts';
+import { confinedArea, type SessionUser } from '../../shared/user.ts';
 import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, passwordProblem } from '../../shared/validation.ts';
 import { createContactForm, type ContactFormDeps } from '../contact/form.ts';
 import { formFailure, redirectAfterPost, stringValues, type RenderWithForm } from '../http/form-answers.ts';
@@ -26,6 +27,8 @@ export type FormDeps = {
   loginGuard: LoginGuard;
   currentPasswordGuard: CurrentPasswordGuard;
   logger: Logger;
+  /** A user signed in on a form in this locale (the language of their e-mails). */
+  signedIn?: (user: SessionUser, locale: Locale) => Promise<void>;
   /** The public contact form (server/contact/form.ts) is posted to its page like the others. */
   contact: ContactFormDeps;
   /** Renders the page at req.originalUrl with a form state and a status (no-JS error path). */
@@ -111,6 +114,7 @@ export function createFormHandlers(deps: FormDeps) {
       // seed-spec §5: back to the remembered path only when it is a safe local path.
       const target = safeRedirectPath(takeRememberedPath(req, res), roleHome(session.user.role, route));
       deps.logger.info({ userName: session.user.userName }, 'signed in');
+      await deps.signedIn?.(session.user, route.locale);
       redirectAfterPost(req, res, target);
     } catch (error) {
       await failWith(req, res, 'login', error, values);

@@ -15,7 +15,8 @@ export type ContactFormDeps = {
   limiter: RateLimiter;
   maxPerIp: number;
   tokens: FormTokens;
-  notify: ((message: ContactMessage) => void) | null;
+  /** Queues the e-mail notification (server/mail/; never throws); null when the site sends no e-mail. */
+  notify: ((message: ContactMessage) => Promise<void>) | null;
 };
 
 export function createContactForm(deps: ContactFormDeps & { logger: Logger; fail: FormFailure }) {
@@ -92,7 +93,7 @@ export function createContactForm(deps: ContactFormDeps & { logger: Logger; fail
       });
     }
     deps.logger.info({ messageId: message.id }, 'contact message stored');
-    deps.notify?.(message);
+    await deps.notify?.(message);
     redirectAfterPost(req, res, thanks, 'contact');
   };
 }

@@ -1,5 +1,6 @@
-// Contact messages in the database: the inbox of the admin console and the notification queue.
-import type { ContactMessage } from '../../shared/contact.ts';
+// Contact messages in the database: the inbox of the admin console, with where each one's
+// e-mail notification stands.
+import type { ContactMessage, NotifyStatus } from '../../shared/contact.ts';
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { ContactMessageRow } from '../db/schema.ts';
@@ -169,31 +170,11 @@ export function contactMessages(db: Db) {
       const result = await k.deleteFrom('contact_messages').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     },
-    async pendingNotifications(limit: number): Promise<(ContactMessage & { attempts: number })[]> {
-      const rows = await k
-        .selectFrom('contact_messages')
-        .selectAll()
-        .where('notify_status', '=', 'pending')
-        .orderBy('id')
-        .limit(limit)
-        .execute();
-      return rows.map((row) => ({ ...toMessage(row), attempts: Number(row.notify_attempts) }));
-    },
-    async markNotified(id: number): Promise<void> {
+    /** Where the e-mail notification of the message stands (kept in step with its outbox rows by server/mail/). */
+    async setNotifyState(id: number, state: { status: NotifyStatus; attempts: number; error: string | null }): Promise<void> {
       await k
         .updateTable('contact_messages')
-        .set((eb) => ({ notify_status: 'sent', notify_attempts: eb('notify_attempts', '+', 1), notify_error: null }))
-        .where('id', '=', id)
-        .execute();
-    },
-    async markNotifyFailure(id: number, error: string, giveUp: boolean): Promise<void> {
-      await k
-        .updateTable('contact_messages')
-        .set((eb) => ({
-          notify_status: giveUp ? 'failed' : 'pending',
-          notify_attempts: eb('notify_attempts', '+', 1),
-          notify_error: error.slice(0, 500),
-        }))
+        .set({ notify_status: state.status, notify_attempts: state.attempts, notify_error: state.error?.slice(0, 500) ?? null })
         .where('id', '=', id)
         .execute();
     },

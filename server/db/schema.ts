@@ -177,6 +177,37 @@ export type ExpertiseTable = {
   updated_at: string;
 };
 
+export type MailOutboxTable = {
+  id: Generated<number>;
+  /** The template: 'contact_message', 'brief_submitted', … */
+  kind: string;
+  recipient: string;
+  reply_to: string | null;
+  locale: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** pending (to be sent, maybe again), sent, failed (gave up after the last attempt). */
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  /** Milliseconds since epoch: not sent before. */
+  next_attempt_at: number;
+  /** Milliseconds since epoch when a sender took the row; null when none holds it. */
+  claimed_at: number | null;
+  /** What caused it: 'contact:<id>', 'project:<id>'. */
+  ref: string | null;
+  created_at: string;
+  sent_at: string | null;
+};
+
+export type UserLocalesTable = {
+  user_name: string;
+  /** The locale of the last page the user asked for (or signed in on): their e-mails' language. */
+  locale: string;
+  updated_at: string;
+};
+
 export type Schema = {
   users: UsersTable;
   rate_limits: RateLimitsTable;
@@ -194,6 +225,8 @@ export type Schema = {
   project_documents: ProjectDocumentsTable;
   project_events: ProjectEventsTable;
   expertise: ExpertiseTable;
+  mail_outbox: MailOutboxTable;
+  user_locales: UserLocalesTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -201,3 +234,4 @@ export type NewUserRow = Insertable<UsersTable>;
 export type ContactMessageRow = Selectable<ContactMessagesTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
+export type MailOutboxRow = Selectable<MailOutboxTable>;

@@ -2,7 +2,9 @@
 // session side — or the streamed page, with the cache policy of what it shows. The same
 // resolution answers /_data for client navigations and re-renders a page with a form's error.
 import type { Request, RequestHandler, Response } from 'express';
+import type { Locale } from '../../shared/locales.ts';
 import type { FormState, PagePayload } from '../../shared/page-data.ts';
+import type { SessionUser } from '../../shared/user.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { clearSession, rememberPath } from '../auth/session.ts';
 import { resolvePage, type ResolveDeps, type Resolution } from './resolve.ts';
@@ -19,8 +21,14 @@ export function createPageHandlers(deps: {
   resolve: ResolveDeps;
   /** Streams a resolved page (server/render/render-page.tsx with the app's options). */
   render: (req: Request, res: Response, payload: PagePayload) => Promise<void>;
+  /** A signed-in user is shown a page in this locale (the language of their e-mails); must not throw or wait. */
+  signedInPage?: (user: SessionUser, locale: Locale) => void;
 }) {
-  const resolve = (url: string, res: Response) => resolvePage(deps.resolve, { url, session: res.locals.session ?? null });
+  const resolve = async (url: string, res: Response) => {
+    const result = await resolvePage(deps.resolve, { url, session: res.locals.session ?? null });
+    if (result.kind === 'payload' && result.payload.user) deps.signedInPage?.(result.payload.user, result.payload.locale);
+    return result;
+  };
 
   async function sendPage(req: Request, res: Response, payload: PagePayload): Promise<void> {
     // Private pages, signed-in views and errors are never stored (DESIGN.md §3).

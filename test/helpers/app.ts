@@ -32,6 +32,21 @@ export async function testDatabase(): Promise<Db> {
   return openDatabase({ url: await createTestDatabase(cluster), poolMax: 5 });
 }
 
+/**
+ * A fresh database of the run's engine that can be closed and opened again (an SQLite file in a
+ * temporary folder, or a new PostgreSQL database): for what must survive a restart.
+ */
+export async function reopenableTestDatabase(): Promise<() => Promise<Db>> {
+  if (TEST_ENGINE === 'sqlite') {
+    const file = join(mkdtempSync(join(tmpdir(), 'site-db-')), 'site.db');
+    return () => openDatabase({ file });
+  }
+  const cluster = inject('postgresUrl');
+  if (!cluster) throw new Error('TEST_ENGINE=postgres but no PostgreSQL cluster was started (test/setup/postgres.ts)');
+  const url = await createTestDatabase(cluster);
+  return () => openDatabase({ url, poolMax: 5 });
+}
+
 export function testConfig(env: Record<string, string> = {}) {
   return loadConfig({
     NODE_ENV: 'test',
@@ -52,8 +67,9 @@ export async function createTestApp(env?: Record<string, string>, deps: Partial<
     logger: deps.logger ?? createLogger('silent'),
     db: deps.db ?? (await testDatabase()),
     ...deps,
+    // E-mails are queued but sent only when a test calls app.mail.flush(): no timers, no races.
+    mail: { background: false, ...deps.mail },
   });
-  app.notifier?.stop();
   return app;
 }
 

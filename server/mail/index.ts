@@ -1,0 +1,286 @@
+// The one way the site sends e-mail. A notice is rendered for each recipient (their language,
+// their link) and queued in the database's outbox after the action that caused it was
+// committed; a sender in every instance sends what is due — at once after a notice, else every
+// poll — retrying with growing pauses and, after the last attempt, marking the row failed. A
+// notice never fails the action it tells about: a problem is logged.
+import { isSafeLocalPath } from '../../shared/safe-path.ts';
+import { defaultLocale, type Locale } from '../../shared/locales.ts';
+import { localePath } from '../../shared/routes.ts';
+import type { ContactMessage } from '../../shared/contact.ts';
+import type { Config } from '../config.ts';
+import { contactMessages } from '../contact/messages.ts';
+import type { Db } from '../db/index.ts';
+import type { MailOutboxRow } from '../db/schema.ts';
+import type { Logger } from '../logger.ts';
+import { mailOutbox, type QueuedMail } from './outbox.ts';
+import { adminRecipients, findRecipients, type Recipient } from './recipients.ts';
+import { contactMail, projectMail } from './templates.ts';
+import type { ProjectNoticeKind } from './texts.ts';
+import { logTransport, smtpTransport, type MailTransport } from './transport.ts';
+
+export type { ProjectNoticeKind } from './texts.ts';
+export type { MailTransport, OutgoingMail } from './transport.ts';
+
+export type ProjectNotice = {
+  kind: ProjectNoticeKind;
+  project: { id: number; title: string };
+  /** Who did it (display name): never a recipient of their own action's mail. */
+  actor: { userName: string; name: string };
+  /** User names; the module finds each one's e-mail, display name, role and last-used locale. Unknown or address-less users are skipped (logged). */
+  recipients: string[];
+  from?: string;
+  to?: string; // states, for state_changed
+  milestone?: string; // milestone_done
+  excerpt?: string; // message_posted (cut to ~300 chars by the module)
+  /** The link to the project's page for a recipient of this role in this locale (absolute URL is built by the module from PUBLIC_URL). */
+  path: (role: string, locale: 'es' | 'en') => string;
+};
+
+export type Mail = {
+  notifyProject(notice: ProjectNotice): Promise<void>; // enqueues one rendered mail per recipient
+  notifyContact(message: ContactMessage): Promise<void>;
+  canSend: boolean;
+  /** Sends what is due now (tests, shutdown); the background loop calls it too. */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+export type MailConfig = Pick<Config, 'NODE_ENV' | 'PUBLIC_URL' | 'SITE_NAME' | 'SMTP_URL' | 'MAIL_FROM' | 'CONTACT_NOTIFY_TO'>;
+
+export type MailDeps = {
+  db: Db;
+  config: MailConfig;
+  logger: Logger;
+  /** Where e-mails go; by default SMTP_URL, else (not in production) the log. */
+  transport?: MailTransport;
+  /** The clock of due times and claims (tests move it). */
+  now?: () => number;
+  /** The pause before the next attempt after `failedAttempts` failed ones. */
+  retryDelayMs?: (failedAttempts: number) => number;
+  /** Attempts before a row is marked failed. */
+  maxAttempts?: number;
+  /** How often the background loop looks for due rows. */
+  pollMs?: number;
+  /** A claim older than this is a dead sender's: another may take the row. */
+  claimTimeoutMs?: number;
+  /** Send in the background (a poll, and at once after a notice); false: only flush() sends. */
+  background?: boolean;
+};
+
+export const MAX_ATTEMPTS = 5;
+/** 1, 2, 4, 8 minutes…, at most an hour. */
+export function defaultRetryDelayMs(failedAttempts: number): number {
+  return Math.min(60_000 * 2 ** (failedAttempts - 1), 3_600_000);
+}
+const POLL_MS = 30_000;
+/** Longer than nodemailer's timeouts together (transport.ts): a live sender finishes before. */
+const CLAIM_TIMEOUT_MS = 10 * 60_000;
+/** The first look at the outbox after start (what a restart left pending), after the start itself. */
+const FIRST_POLL_MS = 2_000;
+const BATCH = 20;
+
+const CONTACT_REF = /^contact:(\d+)$/;
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function createMail(deps: MailDeps): Mail {
+  const { db, config, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const retryDelayMs = deps.retryDelayMs ?? defaultRetryDelayMs;
+  const maxAttempts = deps.maxAttempts ?? MAX_ATTEMPTS;
+  const claimTimeoutMs = deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS;
+  const transport =
+    deps.transport ?? (config.SMTP_URL ? smtpTransport(config.SMTP_URL) : config.NODE_ENV === 'production' ? null : logTransport(logger));
+  const canSend = transport !== null;
+  const outbox = mailOutbox(db);
+  const contacts = contactMessages(db);
+  const site = { name: config.SITE_NAME };
+  const from = { name: config.SITE_NAME, address: config.MAIL_FROM };
+  const absolute = (path: string) => `${config.PUBLIC_URL}${path}`;
+
+  /** The contact message's notification status follows its rows (the admin inbox shows it). */
+  async function settled(row: Pick<MailOutboxRow, 'ref'>): Promise<void> {
+    const contactId = CONTACT_REF.exec(row.ref ?? '')?.[1];
+    if (contactId === undefined) return;
+    await contacts.setNotifyState(Number(contactId), await outbox.stateOf(row.ref!));
+  }
+
+  async function deliver(id: number): Promise<boolean> {
+    const row = await outbox.claim(id, now(), claimTimeoutMs);
+    if (!row) return false; // another sender has it
+    const about = { mailId: row.id, kind: row.kind, ref: row.ref };
+    try {
+      await transport!.send({
+        from,
+        to: row.recipient,
+        replyTo: row.reply_to ?? undefined,
+        subject: row.subject,
+        text: row.text,
+        html: row.html,
+      });
+    } catch (error) {
+      const attempts = Number(row.attempts) + 1;
+      const giveUp = attempts >= maxAttempts;
+      if (giveUp) logger.error({ err: error, ...about, attempts }, `e-mail failed ${attempts} times: given up (marked failed)`);
+      else logger.warn({ err: error, ...about, attempts, retryInMs: retryDelayMs(attempts) }, 'e-mail failed: it is tried again later');
+      await outbox.attemptFailed(row, errorText(error), giveUp ? null : now() + retryDelayMs(attempts));
+      await settled(row);
+      return true;
+    }
+    if (!(await outbox.sent(row, now()))) {
+      logger.warn(about, 'e-mail sent after its claim had expired: another sender may have sent it too');
+    }
+    await settled(row);
+    return true;
+  }
+
+  /** One pass over the due rows, a batch at a time while this sender gets rows to send. */
+  async function sendDue(): Promise<void> {
+    if (!canSend) return;
+    try {
+      for (;;) {
+        const ids = await outbox.due(now(), claimTimeoutMs, BATCH);
+        let handled = 0;
+        for (const id of ids) if (await deliver(id)) handled++;
+        if (ids.length < BATCH || handled === 0) return;
+      }
+    } catch (error) {
+      logger.warn({ err: error }, 'the outbox could not be worked through: tried again at the next poll');
+    }
+  }
+
+  // One pass at a time; a flush asked for during a pass gets one more pass after it (rows
+  // queued meanwhile are seen), and any number of such asks share that pass.
+  let running: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  function flush(): Promise<void> {
+    if (next) return next;
+    if (running) {
+      next = running.then(() => {
+        next = null;
+        return flush();
+      });
+      return next;
+    }
+    running = sendDue().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  let stopped = !canSend || deps.background === false;
+  let timer: NodeJS.Timeout | undefined;
+  function poll(afterMs: number) {
+    if (stopped) return;
+    timer = setTimeout(() => void flush().finally(() => poll(deps.pollMs ?? POLL_MS)), afterMs);
+    timer.unref();
+  }
+  poll(FIRST_POLL_MS);
+  if (!canSend) logger.warn('SMTP_URL is not set: the site sends no e-mail (production)');
+
+  async function enqueue(mails: QueuedMail[]): Promise<void> {
+    await outbox.add(mails, now());
+    if (!stopped && mails.length > 0) void flush();
+  }
+
+  /** The path, made absolute; null (logged) when the caller gave something that is not a local path. */
+  function linkFor(path: string, about: object): string | null {
+    if (isSafeLocalPath(path)) return absolute(path);
+    logger.error({ ...about, path }, 'e-mail not queued: its link is not a local path');
+    return null;
+  }
+
+  async function notifyProject(notice: ProjectNotice): Promise<void> {
+    const about = { kind: notice.kind, projectId: notice.project.id };
+    if (!canSend) {
+      logger.info(about, 'project e-mail not sent (no SMTP_URL)');
+      return;
+    }
+    try {
+      const actor = notice.actor.userName.toLowerCase();
+      const wanted = [...new Map(notice.recipients.map((name) => [name.toLowerCase(), name])).values()].filter(
+        (name) => name.toLowerCase() !== actor,
+      );
+      const found = await findRecipients(db, wanted);
+      const mails: QueuedMail[] = [];
+      for (const userName of wanted) {
+        const recipient = found.get(userName.toLowerCase());
+        if (!recipient) {
+          logger.warn({ ...about, userName }, 'project e-mail skipped: no such enabled user with an e-mail address');
+          continue;
+        }
+        const url = linkFor(notice.path(recipient.role, recipient.locale), { ...about, userName });
+        if (url === null) continue;
+        const rendered = projectMail({
+          kind: notice.kind,
+          locale: recipient.locale,
+          site,
+          recipient,
+          title: notice.project.title,
+          actor: notice.actor.name,
+          from: notice.from,
+          to: notice.to,
+          milestone: notice.milestone,
+          excerpt: notice.excerpt,
+          url,
+        });
+        mails.push(queued(notice.kind, recipient.email, recipient.locale, rendered, `project:${notice.project.id}`));
+      }
+      await enqueue(mails);
+    } catch (error) {
+      logger.error({ err: error, ...about }, 'project e-mail could not be queued');
+    }
+  }
+
+  async function notifyContact(message: ContactMessage): Promise<void> {
+    const about = { messageId: message.id };
+    const ref = `contact:${message.id}`;
+    if (!canSend) return;
+    try {
+      const to: (Recipient | { email: string; locale: Locale; name: null })[] = config.CONTACT_NOTIFY_TO
+        ? [{ email: config.CONTACT_NOTIFY_TO, locale: defaultLocale, name: null }]
+        : await adminRecipients(db);
+      if (to.length === 0)
+        logger.warn(about, 'contact message not e-mailed: no CONTACT_NOTIFY_TO and no enabled admin with an e-mail address');
+      const mails = to.map((recipient) => {
+        const rendered = contactMail({
+          locale: recipient.locale,
+          site,
+          recipient: recipient.name === null ? null : { name: recipient.name },
+          message,
+          url: absolute(localePath('admin', recipient.locale)),
+        });
+        return { ...queued('contact_message', recipient.email, recipient.locale, rendered, ref), replyTo: message.email };
+      });
+      await enqueue(mails);
+      if (mails.length === 0) await settled({ ref });
+    } catch (error) {
+      logger.error({ err: error, ...about }, 'contact e-mail could not be queued');
+      await contacts.setNotifyState(message.id, { status: 'failed', attempts: 0, error: errorText(error) }).catch(() => {});
+    }
+  }
+
+  return {
+    notifyProject,
+    notifyContact,
+    canSend,
+    flush,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await (next ?? running);
+    },
+  };
+}
+
+function queued(
+  kind: string,
+  recipient: string,
+  locale: Locale,
+  rendered: { subject: string; text: string; html: string },
+  ref: string,
+): QueuedMail {
+  return { kind, recipient, replyTo: null, locale, ...rendered, ref };
+}

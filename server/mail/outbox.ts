@@ -1,0 +1,144 @@
+// The outbox: every e-mail the site sends is a row, written already rendered, and sent by
+// whichever instance's sender claims it first. A claim is a conditional update (it changes the
+// row only while nobody holds it), so two senders never send one row; a claim left by a sender
+// that died is taken over once it is older than the claim timeout.
+import type { Db } from '../db/index.ts';
+import type { MailOutboxRow } from '../db/schema.ts';
+import type { Locale } from '../../shared/locales.ts';
+
+export type MailStatus = 'pending' | 'sent' | 'failed';
+
+export type QueuedMail = {
+  kind: string;
+  recipient: string;
+  replyTo: string | null;
+  locale: Locale;
+  subject: string;
+  text: string;
+  html: string;
+  /** What caused it ('contact:12', 'project:7'). */
+  ref: string | null;
+};
+
+/** Where the e-mails of one cause stand: none queued, any still pending, any given up, or all sent. */
+export type RefState = { status: 'none' | MailStatus; attempts: number; error: string | null };
+
+const MAX_ERROR_CHARS = 500;
+
+export function mailOutbox(db: Db) {
+  const { k } = db;
+  /** Pending, due, and held by nobody (or by a sender that has not finished within the timeout). */
+  const claimable = (now: number, claimTimeoutMs: number) =>
+    k
+      .selectFrom('mail_outbox')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', now - claimTimeoutMs)]));
+
+  return {
+    /** Queues the mails (one insert); due at once. */
+    async add(mails: readonly QueuedMail[], now: number): Promise<void> {
+      if (mails.length === 0) return;
+      const createdAt = new Date(now).toISOString();
+      await k
+        .insertInto('mail_outbox')
+        .values(
+          mails.map((mail) => ({
+            kind: mail.kind,
+            recipient: mail.recipient,
+            reply_to: mail.replyTo,
+            locale: mail.locale,
+            subject: mail.subject,
+            text: mail.text,
+            html: mail.html,
+            status: 'pending',
+            attempts: 0,
+            last_error: null,
+            next_attempt_at: now,
+            claimed_at: null,
+            ref: mail.ref,
+            created_at: createdAt,
+            sent_at: null,
+          })),
+        )
+        .execute();
+    },
+
+    /** The ids of rows a sender may claim now, oldest due first. */
+    async due(now: number, claimTimeoutMs: number, limit: number): Promise<number[]> {
+      const rows = await claimable(now, claimTimeoutMs).select('id').orderBy('next_attempt_at').orderBy('id').limit(limit).execute();
+      return rows.map((row) => Number(row.id));
+    },
+
+    /** Takes the row for this sender (its claim is `now`); null when another sender has it or it is no longer due. */
+    async claim(id: number, now: number, claimTimeoutMs: number): Promise<MailOutboxRow | null> {
+      const taken = await k
+        .updateTable('mail_outbox')
+        .set({ claimed_at: now })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', now - claimTimeoutMs)]))
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) return null;
+      return (await k.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+    },
+
+    /** Sent: false when the claim was no longer this sender's (it timed out and another took it). */
+    async sent(row: MailOutboxRow, at: number): Promise<boolean> {
+      const result = await k
+        .updateTable('mail_outbox')
+        .set({
+          status: 'sent',
+          attempts: Number(row.attempts) + 1,
+          last_error: null,
+          claimed_at: null,
+          sent_at: new Date(at).toISOString(),
+        })
+        .where('id', '=', row.id)
+        .where('claimed_at', '=', row.claimed_at)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** A failed attempt: tried again at `retryAt`, or given up (failed) when that is null. */
+    async attemptFailed(row: MailOutboxRow, error: string, retryAt: number | null): Promise<boolean> {
+      const result = await k
+        .updateTable('mail_outbox')
+        .set({
+          status: retryAt === null ? 'failed' : 'pending',
+          attempts: Number(row.attempts) + 1,
+          last_error: error.slice(0, MAX_ERROR_CHARS),
+          next_attempt_at: retryAt ?? row.next_attempt_at,
+          claimed_at: null,
+        })
+        .where('id', '=', row.id)
+        .where('claimed_at', '=', row.claimed_at)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async stateOf(ref: string): Promise<RefState> {
+      const rows = await k
+        .selectFrom('mail_outbox')
+        .select(['status', 'attempts', 'last_error'])
+        .where('ref', '=', ref)
+        .orderBy('id')
+        .execute();
+      if (rows.length === 0) return { status: 'none', attempts: 0, error: null };
+      const has = (status: MailStatus) => rows.some((row) => row.status === status);
+      return {
+        status: has('failed') ? 'failed' : has('pending') ? 'pending' : 'sent',
+        attempts: Math.max(...rows.map((row) => Number(row.attempts))),
+        error: rows.findLast((row) => row.last_error !== null)?.last_error ?? null,
+      };
+    },
+
+    /** The rows of one cause, oldest first (tests, and whoever investigates). */
+    byRef(ref: string): Promise<MailOutboxRow[]> {
+      return k.selectFrom('mail_outbox').selectAll().where('ref', '=', ref).orderBy('id').execute();
+    },
+  };
+}
+
+export type MailOutbox = ReturnType<typeof mailOutbox>;

@@ -1,0 +1,40 @@
+// Who an e-mail goes to: users of the site's database (the built-in API's; with an external API
+// there may be none), with their address, name, role and the locale they last used.
+import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
+import type { Db } from '../db/index.ts';
+
+export type Recipient = { userName: string; email: string; name: string; role: string; locale: Locale };
+
+function recipientQuery(db: Db) {
+  return db.k
+    .selectFrom('users')
+    .leftJoin('user_locales', 'user_locales.user_name', 'users.user_name')
+    .select(['users.user_name', 'users.email', 'users.name', 'users.role', 'user_locales.locale'])
+    .where('users.disabled', '=', 0)
+    .where('users.email', 'is not', null);
+}
+
+function toRecipient(row: { user_name: string; email: string | null; name: string; role: string; locale: string | null }): Recipient {
+  return {
+    userName: row.user_name,
+    email: row.email!,
+    name: row.name,
+    role: row.role,
+    locale: isLocale(row.locale) ? row.locale : defaultLocale,
+  };
+}
+
+/** The enabled users of these names that have an address, by lower-cased user name. */
+export async function findRecipients(db: Db, userNames: readonly string[]): Promise<Map<string, Recipient>> {
+  if (userNames.length === 0) return new Map();
+  const rows = await recipientQuery(db)
+    .where('users.user_name', 'in', [...userNames])
+    .execute();
+  return new Map(rows.map((row) => [row.user_name.toLowerCase(), toRecipient(row)]));
+}
+
+/** The enabled admins that have an address. */
+export async function adminRecipients(db: Db): Promise<Recipient[]> {
+  const rows = await recipientQuery(db).where('users.role', '=', 'ADMIN').orderBy('users.user_name').execute();
+  return rows.map(toRecipient);
+}

@@ -1,0 +1,204 @@
+// Every e-mail of the site, rendered once when it is queued, as HTML and as plain text: the
+// site's name on a bar of the brand colour, a greeting, what happened, a link, and a footer that
+// says why the reader got it. Inline styles only and nothing loaded from elsewhere (no images,
+// fonts or style sheets): mail programs block remote content, and a remote image would tell a
+// third party who opened the mail. Every value is escaped for the HTML part.
+import { readableTextColor } from '../../shared/branding.ts';
+import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
+import type { ContactMessage } from '../../shared/contact.ts';
+import type { Locale } from '../../shared/locales.ts';
+import { escapeHtml } from '../render/html.ts';
+import { MAIL_TEXTS, stateName, type ProjectNoticeKind } from './texts.ts';
+
+export type RenderedMail = { subject: string; text: string; html: string };
+
+/** What every e-mail says, in plain text; the layout makes both parts of it. */
+export type MailContent = {
+  subject: string;
+  greeting: string;
+  lead: string;
+  /** Label and value pairs (the contact message's sender and subject). */
+  details?: readonly (readonly [string, string])[];
+  /** Someone's own words (a message, an excerpt), shown apart. */
+  quote?: string;
+  /** A sentence after the quote (how to reply). */
+  after?: string;
+  action: { label: string; url: string };
+  footer: readonly string[];
+};
+
+export type Site = { name: string };
+
+const BRAND = DEFAULT_NAVBAR_COLOR;
+const ON_BRAND = readableTextColor(BRAND);
+const PAGE = '#f3f5f6';
+const INK = '#1f2a2e';
+const MUTED = '#55646a';
+/** A darker teal for links on white (the brand colour itself is too light for text). */
+const LINK = '#17777a';
+const FONT = 'Montserrat, Arial, Helvetica, sans-serif';
+const MAX_SUBJECT = 200;
+
+/** One line, at most MAX_SUBJECT characters: a subject is a header. */
+function subjectLine(value: string): string {
+  const line = value.replace(/\s+/g, ' ').trim();
+  return line.length > MAX_SUBJECT ? `${line.slice(0, MAX_SUBJECT - 1)}…` : line;
+}
+
+/** Escaped, with its line breaks kept. */
+function paragraphHtml(value: string): string {
+  return escapeHtml(value).replace(/\r?\n/g, '<br>');
+}
+
+function textPart(content: MailContent, site: Site): string {
+  const lines = [site.name, '', content.greeting, '', content.lead, ''];
+  if (content.details) {
+    for (const [label, value] of content.details) lines.push(`${label}: ${value}`);
+    lines.push('');
+  }
+  if (content.quote !== undefined) lines.push(...content.quote.split(/\r?\n/).map((line) => `> ${line}`.trimEnd()), '');
+  if (content.after) lines.push(content.after, '');
+  lines.push(`${content.action.label}: ${content.action.url}`, '', '-- ', ...content.footer);
+  return `${lines.join('\n')}\n`;
+}
+
+function htmlPart(content: MailContent, site: Site, locale: Locale): string {
+  const p = (html: string, style = '') => `<p style="margin:0 0 16px;${style}">${html}</p>`;
+  const url = escapeHtml(content.action.url);
+  const details = content.details
+    ? `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 16px;border-collapse:collapse;">${content.details
+        .map(
+          ([label, value]) =>
+            `<tr><td style="padding:2px 12px 2px 0;color:${MUTED};vertical-align:top;">${escapeHtml(label)}</td>` +
+            `<td style="padding:2px 0;vertical-align:top;">${escapeHtml(value)}</td></tr>`,
+        )
+        .join('')}</table>`
+    : '';
+  const quote =
+    content.quote !== undefined
+      ? `<blockquote style="margin:0 0 16px;padding:12px 16px;border-left:4px solid ${BRAND};background-color:${PAGE};">${paragraphHtml(content.quote)}</blockquote>`
+      : '';
+  return [
+    '<!doctype html>',
+    `<html lang="${locale}">`,
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light">',
+    `<title>${escapeHtml(content.subject)}</title>`,
+    '</head>',
+    `<body style="margin:0;padding:0;background-color:${PAGE};">`,
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background-color:${PAGE};">`,
+    '<tr><td align="center" style="padding:24px 12px;">',
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background-color:#ffffff;font-family:${FONT};font-size:16px;line-height:1.5;color:${INK};">`,
+    `<tr><td style="background-color:${BRAND};color:${ON_BRAND};padding:16px 24px;font-size:20px;font-weight:bold;">${escapeHtml(site.name)}</td></tr>`,
+    '<tr><td style="padding:24px;">',
+    p(paragraphHtml(content.greeting)),
+    p(paragraphHtml(content.lead)),
+    details,
+    quote,
+    content.after ? p(paragraphHtml(content.after)) : '',
+    p(
+      `<a href="${url}" style="display:inline-block;background-color:${BRAND};color:${ON_BRAND};font-weight:bold;text-decoration:none;padding:12px 20px;">${escapeHtml(content.action.label)}</a>`,
+      'margin-top:24px;',
+    ),
+    p(`<a href="${url}" style="color:${LINK};word-break:break-all;">${url}</a>`, `font-size:13px;color:${MUTED};`),
+    '</td></tr>',
+    `<tr><td style="padding:16px 24px;border-top:1px solid #e1e6e8;font-size:13px;color:${MUTED};">`,
+    content.footer.map((line, i) => p(paragraphHtml(line), i === content.footer.length - 1 ? 'margin:0;' : '')).join(''),
+    '</td></tr>',
+    '</table>',
+    '</td></tr>',
+    '</table>',
+    '</body>',
+    '</html>',
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+/** The two parts of an e-mail (and its one-line subject). */
+export function renderMail(content: MailContent, site: Site, locale: Locale): RenderedMail {
+  const fixed = { ...content, subject: subjectLine(content.subject) };
+  return { subject: fixed.subject, text: textPart(fixed, site), html: htmlPart(fixed, site, locale) };
+}
+
+/** About `max` characters of someone's text, cut between words. */
+export function excerptOf(value: string, max = 300): string {
+  const text = value
+    .replace(/\r\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.search(/\s\S*$/);
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+export type ProjectMailInput = {
+  kind: ProjectNoticeKind;
+  locale: Locale;
+  site: Site;
+  recipient: { name: string | null; role: string };
+  title: string;
+  actor: string;
+  from?: string | undefined;
+  to?: string | undefined;
+  milestone?: string | undefined;
+  excerpt?: string | undefined;
+  url: string;
+};
+
+export function projectMail(input: ProjectMailInput): RenderedMail {
+  const texts = MAIL_TEXTS[input.locale];
+  const notice = texts.notices[input.kind];
+  const words = {
+    title: input.title,
+    actor: input.actor,
+    role: input.recipient.role,
+    milestone: input.milestone ?? '',
+    from: stateName(input.from ?? '', input.locale),
+    to: stateName(input.to ?? '', input.locale),
+  };
+  const content: MailContent = {
+    subject: notice.subject(words),
+    greeting: texts.greeting(input.recipient.name),
+    lead: notice.lead(words),
+    ...(input.kind === 'message_posted' && input.excerpt ? { quote: excerptOf(input.excerpt) } : {}),
+    action: { label: notice.action, url: input.url },
+    footer: [
+      input.recipient.role === 'ADMIN' ? texts.footer.admin(input.site.name) : texts.footer.participant(input.title, input.site.name),
+      texts.noReply,
+    ],
+  };
+  return renderMail(content, input.site, input.locale);
+}
+
+export type ContactMailInput = {
+  locale: Locale;
+  site: Site;
+  /** null: the CONTACT_NOTIFY_TO address, which has no name. */
+  recipient: { name: string } | null;
+  message: Pick<ContactMessage, 'name' | 'email' | 'subject' | 'message' | 'locale'>;
+  url: string;
+};
+
+export function contactMail(input: ContactMailInput): RenderedMail {
+  const texts = MAIL_TEXTS[input.locale];
+  const { message } = input;
+  const content: MailContent = {
+    subject: texts.contact.subject(message.subject),
+    greeting: texts.greeting(input.recipient?.name ?? null),
+    lead: texts.contact.lead(message.name, input.site.name, texts.languages[message.locale]),
+    details: [
+      [texts.contact.fields.name, message.name],
+      [texts.contact.fields.email, message.email],
+      [texts.contact.fields.subject, message.subject],
+    ],
+    quote: message.message,
+    after: texts.contact.reply(message.email),
+    action: { label: texts.contact.action, url: input.url },
+    footer: [input.recipient ? texts.contact.footer.admin(input.site.name) : texts.contact.footer.address(input.site.name)],
+  };
+  return renderMail(content, input.site, input.locale);
+}

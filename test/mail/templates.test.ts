@@ -1,0 +1,261 @@
+// Every e-mail the site sends, in both languages, as a real SMTP server receives it: the words of
+// the recipient's language, the link to the page, the brand, and nothing loaded from elsewhere.
+import { expect, test } from 'vitest';
+import type { ProjectNotice, ProjectNoticeKind } from '../../server/mail/index.ts';
+import { escapeHtml } from '../../server/render/html.ts';
+import { ORIGIN } from '../helpers/app.ts';
+import type { ReceivedMail } from '../helpers/smtp.ts';
+import { addUsers, mailSetup, projectLink, projectPath, SITE_NAME } from './setup.ts';
+
+const ACTOR = { userName: 'ana', name: 'Ana Actora' };
+const EXCERPT = '¿Podemos adelantar la reunión al martes? / Can we bring the meeting forward to Tuesday?';
+
+/** The only URL an e-mail may hold is its link: no images, fonts, styles or anything else from a server. */
+function expectSelfContained(html: string, link: string) {
+  expect(html).not.toMatch(/<img|<link|<script|<iframe|<object|<embed|@import|url\(/i);
+  expect(html).not.toMatch(/\ssrc=/i);
+  expect(html).not.toContain('http://');
+  expect(new Set(html.match(/https?:\/\/[^\s"'<>]+/g))).toEqual(new Set([escapeHtml(link)]));
+}
+
+function expectBranded(html: string) {
+  expect(html).toContain('background-color:#30B7BB');
+  expect(html).toContain(SITE_NAME);
+}
+
+type Case = { role: string; notice: Partial<ProjectNotice>; subject: string; words: string[] };
+
+// What each notice must say, per language; the other language's footer must not appear.
+const CASES: Record<ProjectNoticeKind, Record<'es' | 'en', Case>> = {
+  brief_submitted: {
+    es: {
+      role: 'ADMIN',
+      notice: {},
+      subject: 'Nuevo encargo: «Plan de datos»',
+      words: ['Ana Actora ha enviado un encargo nuevo', 'Ver el encargo', 'tu cuenta de Acme Consulting tiene el rol Administrador/a'],
+    },
+    en: {
+      role: 'ADMIN',
+      notice: {},
+      subject: 'New brief: “Plan de datos”',
+      words: ['Ana Actora has submitted a new brief', 'View the brief', 'your account at Acme Consulting has the Administrator role'],
+    },
+  },
+  proposal_sent: {
+    es: {
+      role: 'CLI',
+      notice: {},
+      subject: 'Tienes una propuesta para «Plan de datos»',
+      words: [
+        'Ana Actora te ha enviado la propuesta',
+        'aceptarla o rechazarla',
+        'Ver la propuesta',
+        'participas en el proyecto «Plan de datos»',
+      ],
+    },
+    en: {
+      role: 'CLI',
+      notice: {},
+      subject: 'A proposal for “Plan de datos” is waiting for you',
+      words: [
+        'Ana Actora has sent you the proposal',
+        'accept or decline',
+        'View the proposal',
+        'you take part in the project “Plan de datos”',
+      ],
+    },
+  },
+  message_posted: {
+    es: {
+      role: 'ORG',
+      notice: { excerpt: EXCERPT },
+      subject: 'Nuevo mensaje en «Plan de datos»',
+      words: ['Ana Actora ha escrito en el proyecto', EXCERPT, 'Leer y responder'],
+    },
+    en: {
+      role: 'ORG',
+      notice: { excerpt: EXCERPT },
+      subject: 'New message in “Plan de datos”',
+      words: ['Ana Actora wrote in the project', EXCERPT, 'Read and reply'],
+    },
+  },
+  expert_assigned: {
+    es: {
+      role: 'CONS',
+      notice: {},
+      subject: 'Te han asignado al proyecto «Plan de datos»',
+      words: ['Ana Actora te ha asignado al proyecto «Plan de datos» como persona experta', 'Ver el proyecto'],
+    },
+    en: {
+      role: 'CONS',
+      notice: {},
+      subject: 'You have been assigned to “Plan de datos”',
+      words: ['Ana Actora has assigned you as an expert', 'View the project'],
+    },
+  },
+  milestone_done: {
+    es: {
+      role: 'CLI',
+      notice: { milestone: 'Informe inicial' },
+      subject: 'Hito completado en «Plan de datos»: Informe inicial',
+      words: ['ha marcado como completado el hito «Informe inicial»'],
+    },
+    en: {
+      role: 'CLI',
+      notice: { milestone: 'Informe inicial' },
+      subject: 'Milestone done in “Plan de datos”: Informe inicial',
+      words: ['has marked the milestone “Informe inicial” of the project “Plan de datos” as done'],
+    },
+  },
+  state_changed: {
+    es: {
+      role: 'CLI',
+      notice: { from: 'proposal', to: 'active' },
+      subject: '«Plan de datos»: Propuesta → En curso',
+      words: ['ha cambiado el estado del proyecto «Plan de datos» de «Propuesta» a «En curso»'],
+    },
+    en: {
+      role: 'CLI',
+      notice: { from: 'proposal', to: 'active' },
+      subject: '“Plan de datos”: Proposal → Active',
+      words: ['has changed the state of the project “Plan de datos” from “Proposal” to “Active”'],
+    },
+  },
+};
+
+const FOOTER = { es: 'Recibes este correo', en: 'You are receiving this e-mail' };
+const GREETING = { es: 'Hola, Rita:', en: 'Hello Rita,' };
+
+async function deliverOne(
+  kind: ProjectNoticeKind,
+  locale: 'es' | 'en',
+  role: string,
+  notice: Partial<ProjectNotice>,
+  title = 'Plan de datos',
+) {
+  const { smtp, db, mail } = await mailSetup();
+  await addUsers(db, [{ userName: 'rita', name: 'Rita', role, locale }]);
+  await mail.notifyProject({
+    kind,
+    project: { id: 7, title },
+    actor: ACTOR,
+    recipients: ['rita'],
+    path: projectPath,
+    ...notice,
+  });
+  await mail.flush();
+  const [received] = await smtp.waitFor(1);
+  return received!;
+}
+
+function parts(received: ReceivedMail) {
+  return { subject: received.subject ?? '', text: received.text ?? '', html: received.html || '' };
+}
+
+test.each(Object.keys(CASES).flatMap((kind) => (['es', 'en'] as const).map((locale) => [kind as ProjectNoticeKind, locale] as const)))(
+  'the %s e-mail in %s: subject, text and HTML in that language, with the link to the project page and nothing remote',
+  async (kind, locale) => {
+    const c = CASES[kind][locale];
+    const received = await deliverOne(kind, locale, c.role, c.notice);
+    const { subject, text, html } = parts(received);
+    const link = projectLink(c.role, locale);
+    expect(subject).toBe(c.subject);
+    for (const part of [text, html]) {
+      expect(part).toContain(GREETING[locale]);
+      expect(part).toContain(FOOTER[locale]);
+      expect(part).not.toContain(FOOTER[locale === 'es' ? 'en' : 'es']);
+    }
+    for (const words of c.words) {
+      expect(text).toContain(words);
+      expect(html).toContain(escapeHtml(words));
+    }
+    expect(text).toContain(link);
+    expect(html).toContain(`href="${escapeHtml(link)}"`);
+    expect(html).toContain(`<html lang="${locale}">`);
+    expectSelfContained(html, link);
+    expectBranded(html);
+    expect(received.to && !Array.isArray(received.to) ? received.to.text : '').toBe('rita@example.com');
+    expect(received.from?.value[0]).toEqual({ name: SITE_NAME, address: 'no-reply@www.example.test' });
+  },
+);
+
+test('expert_assigned tells the expert they were assigned and the owner that an expert joined', async () => {
+  const owner = await deliverOne('expert_assigned', 'es', 'CLI', {});
+  expect(owner.subject).toBe('Una persona experta se une a «Plan de datos»');
+  expect(owner.text).toContain('Ana Actora ha asignado una persona experta al proyecto «Plan de datos».');
+});
+
+test('a project title with <script> is escaped in the HTML and kept as written in the subject and the text', async () => {
+  const title = '<script>alert("x")</script> & Co';
+  const received = await deliverOne('state_changed', 'en', 'CLI', { from: 'brief', to: 'cancelled' }, title);
+  const { subject, text, html } = parts(received);
+  expect(html).not.toMatch(/<script/i);
+  expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co');
+  expect(subject).toBe(`“${title}”: Brief → Cancelled`);
+  expect(text).toContain(`the project “${title}” from “Brief” to “Cancelled”`);
+});
+
+test('a message excerpt is cut to about 300 characters, between words', async () => {
+  const long = `${'palabra '.repeat(100)}FINAL`;
+  const received = await deliverOne('message_posted', 'es', 'CLI', { excerpt: long });
+  const quoted = (received.text ?? '')
+    .split('\n')
+    .filter((line) => line.startsWith('> '))
+    .map((line) => line.slice(2))
+    .join('\n');
+  expect(quoted.length).toBeLessThanOrEqual(301);
+  expect(quoted.length).toBeGreaterThan(250);
+  expect(quoted).toMatch(/palabra…$/);
+  expect(received.text).not.toContain('FINAL');
+});
+
+test.each(['es', 'en'] as const)(
+  'the contact_message e-mail to a staff member in %s: the visitor as reply-to, the message, the inbox link, nothing remote',
+  async (locale) => {
+    const { smtp, db, mail } = await mailSetup();
+    await addUsers(db, [{ userName: 'root', name: 'Rosa', role: 'ADMIN', locale }]);
+    const message = {
+      id: 12,
+      name: 'Lucía <b>Pérez</b>',
+      email: 'lucia@example.com',
+      subject: 'Data project',
+      message: 'We need help with a data strategy.\nCall me.',
+      locale: 'en' as const,
+      read: false,
+      notifyStatus: 'pending' as const,
+      createdAt: new Date().toISOString(),
+    };
+    await mail.notifyContact(message);
+    await mail.flush();
+    const [received] = await smtp.waitFor(1);
+    const { subject, text, html } = parts(received!);
+    const link = `${ORIGIN}${locale === 'es' ? '/admin' : '/en/admin'}`;
+    const words =
+      locale === 'es'
+        ? [
+            'Hola, Rosa:',
+            'ha escrito desde el formulario de contacto de Acme Consulting (en inglés)',
+            'Correo electrónico',
+            'Abrir la bandeja de entrada',
+            'tiene el rol Administrador/a',
+          ]
+        : [
+            'Hello Rosa,',
+            'wrote through the contact form of Acme Consulting (in English)',
+            'Email',
+            'Open the inbox',
+            'has the Administrator role',
+          ];
+    expect(subject).toBe(locale === 'es' ? 'Mensaje de contacto: Data project' : 'Contact message: Data project');
+    expect(received!.replyTo?.value[0]?.address).toBe('lucia@example.com');
+    for (const w of words) {
+      expect(text).toContain(w);
+      expect(html).toContain(escapeHtml(w));
+    }
+    expect(text).toContain('> We need help with a data strategy.\n> Call me.');
+    expect(html).toContain('Lucía &lt;b&gt;Pérez&lt;/b&gt;');
+    expect(text).toContain(link);
+    expectSelfContained(html, link);
+    expectBranded(html);
+  },
+);
