@@ -14,6 +14,7 @@ const POSTGRES_SUITES = [
   'test/openapi.test.ts',
   'test/pdf/routes.test.ts',
   'test/pdf/report-pages.test.ts',
+  'test/pdf/projects.test.ts',
   'test/db/**/*.test.ts',
   'test/projects/**/*.test.ts',
   'test/mail/**/*.test.ts',

@@ -433,10 +433,11 @@ export async function createApp(deps: AppDeps) {
   // 9b. A project's documents, for its participants (projects/download.ts).
   app.get(DOWNLOAD_PATH, documentDownload(conversation));
 
-  // 10. PDF documents of the private area.
+  // 10. PDF documents of the private area (a project's: its participants only, else the 404 page).
   const pdf = pdfRoutes({
     backend,
     contact: contactStore,
+    projects,
     siteName: config.SITE_NAME,
     logger,
     userRecord: async (userName) => (config.API_URL ? null : findUser(db, userName)),

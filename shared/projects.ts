@@ -45,6 +45,9 @@ export const PROJECT_LIMITS = {
   pageSizeMax: 100,
 } as const;
 
+/** A proposal stands for this many days from the day it is sent (its PDF says until when). */
+export const PROPOSAL_VALID_DAYS = 30;
+
 /** How the caller stands to a project: decides what they may see and do. */
 export type Standing = 'admin' | 'owner' | 'expert';
 

@@ -35,7 +35,13 @@ test('a date the site cannot read is shown as it is', () => {
 
 test.each(['the product', 'Acme'])('no PDF subject doubles an article around the site name %s', (siteName) => {
   for (const texts of Object.values(TEXTS)) {
-    for (const subject of [texts.profileSubject, texts.usersSubject, texts.messagesSubject]) {
+    for (const subject of [
+      texts.profileSubject,
+      texts.usersSubject,
+      texts.messagesSubject,
+      texts.projects.proposalSubject,
+      texts.projects.reportSubject,
+    ]) {
       expect(subject(siteName)).not.toMatch(/\bthe the\b/i);
       expect(subject(siteName)).toContain(siteName);
     }

@@ -64,9 +64,9 @@ export type ReportContext = PdfContext & { part?: (Coverage & { unread?: number 
 /** Not for callers in the app: `compress: false` leaves content streams readable, for tests. */
 export type PdfRenderOptions = { compress?: boolean };
 
-type DocDefinition = Parameters<PdfMake['createPdf']>[0];
-type Content = DocDefinition['content'];
-type TableCell = { text: string } & Record<string, unknown>;
+export type DocDefinition = Parameters<PdfMake['createPdf']>[0];
+export type Content = DocDefinition['content'];
+export type TableCell = { text: string } & Record<string, unknown>;
 
 // Inputs come from the database and from visitors (contact form): cap them so that one huge
 // field cannot make a document of hundreds of pages or stall the event loop in layout.
@@ -86,7 +86,7 @@ export const MAX_MESSAGE_LINES = 60;
  * a few per document keep the common case tidy, and a crafted inbox (a head at the foot of
  * every page) cannot make a report cost one layout per message.
  */
-const MAX_KEPT_HEADS = 3;
+export const MAX_KEPT_HEADS = 3;
 /**
  * Pieces of a message's text, pdfmake's unit of work and memory: it lays text out word by word,
  * a few hundred bytes of heap for each, until the document is written. Prose of 5,000 characters
@@ -114,17 +114,17 @@ const MESSAGE_BODY_ID = 'message-text-';
 const PAGE_MARGIN_X = 40;
 // Column widths in percentages, never '*' or 'auto': those grow to the longest word (a pasted
 // URL) and push the table off the page, while a fixed width lets pdfmake cut that word.
-const PROFILE_WIDTHS = ['30%', '70%'];
+export const PROFILE_WIDTHS = ['30%', '70%'];
 const USERS_WIDTHS = ['15%', '23%', '28%', '11%', '10%', '13%'];
 /** Permissions listed in the profile; more would only be noise (and pages). */
 const MAX_SCOPES = 50;
 /** A report row stays short enough to move to the next page whole (dontBreakRows). */
-const MAX_CELL_CHARS = 120;
+export const MAX_CELL_CHARS = 120;
 const BAND_HEIGHT = 64;
-const TEXT_COLOR = '#1f2933';
-const MUTED_COLOR = '#5f6b76';
-const RULE_COLOR = '#d9dee3';
-const ZEBRA_COLOR = '#f4f6f8';
+export const TEXT_COLOR = '#1f2933';
+export const MUTED_COLOR = '#5f6b76';
+export const RULE_COLOR = '#d9dee3';
+export const ZEBRA_COLOR = '#f4f6f8';
 
 /** The site's teal unless the colour is a valid hex one; #rgb is widened for pdfkit and the contrast check. */
 export function safeBrandColor(value: unknown): string {
@@ -141,7 +141,7 @@ function truncate(value: string, max: number): string {
 }
 
 /** One line of plain text: control characters and line breaks become spaces, then capped. */
-function oneLine(value: unknown, max = MAX_FIELD_CHARS): string {
+export function oneLine(value: unknown, max = MAX_FIELD_CHARS): string {
   const text = typeof value === 'string' ? value : value == null ? '' : String(value);
   // Cap before the regex so a megabyte-long field costs no more than a short one.
   return truncate(
@@ -158,7 +158,7 @@ function oneLine(value: unknown, max = MAX_FIELD_CHARS): string {
  * control characters dropped, blank runs shortened, cut at `max` characters or MAX_MESSAGE_PIECES
  * pieces, whichever comes first; `shortened` when anything was cut.
  */
-function messageText(value: string, max: number): { text: string; shortened: boolean } {
+export function messageText(value: string, max: number): { text: string; shortened: boolean } {
   const cleaned = value
     .slice(0, max * 2)
     .replace(/\r\n?|[\u2028\u2029]/g, '\n')
@@ -186,9 +186,9 @@ function messageText(value: string, max: number): { text: string; shortened: boo
 }
 
 /** The context as the documents use it: a known locale, a safe colour, a capped site name, a valid date. */
-type Settings = { locale: PdfLocale; siteName: string; brand: string; generatedAt: Date };
+export type Settings = { locale: PdfLocale; siteName: string; brand: string; generatedAt: Date };
 
-function settingsOf(ctx: PdfContext): Settings {
+export function settingsOf(ctx: PdfContext): Settings {
   return {
     // The types promise a locale, but it often comes from a request: never index TEXTS with junk.
     locale: isPdfLocale(ctx.locale) ? ctx.locale : 'es',
@@ -213,7 +213,7 @@ type Frame = {
 };
 
 /** What all three documents share: metadata, fonts, the header band, the footer with page numbers. */
-function documentFrame({
+export function documentFrame({
   settings,
   title,
   subject,
@@ -278,13 +278,13 @@ function documentFrame({
   };
 }
 
-async function render(definition: DocDefinition): Promise<Buffer> {
+export async function render(definition: DocDefinition): Promise<Buffer> {
   const pdfmake = await pdfmakeWithFonts();
   return pdfmake.createPdf(definition).getBuffer();
 }
 
 /** Header row in the brand colour, light rules between rows, zebra stripes to follow long rows. */
-function reportTableLayout(brand: string) {
+export function reportTableLayout(brand: string) {
   return {
     fillColor: (rowIndex: number) => (rowIndex === 0 ? brand : rowIndex % 2 === 0 ? ZEBRA_COLOR : null),
     hLineWidth: (i: number) => (i === 0 ? 0 : 0.5),
@@ -487,30 +487,36 @@ export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: Repor
       subject: texts.messagesSubject(settings.siteName),
       content,
       options,
-      pageBreakBefore: keepHeadsWithBodies(MAX_KEPT_HEADS),
+      pageBreakBefore: keepHeadsWithBodies(MAX_KEPT_HEADS, messageBodyOf),
     }),
   );
 }
 
 /**
- * A long message's subject and sender must not sit alone at the foot of a page: break before the
- * message when its text starts on a later page. Short messages are unbreakable, so this only costs
- * a re-layout (pdfmake lays the document out again per break) for long ones that would be split,
- * and at most `maxBreaks` of them per document (one function per document: it counts).
+ * A head must not sit alone at the foot of a page: break before it when its body starts on a
+ * later page. `bodyOf` names the body of a head node by id (null: not a head). pdfmake lays the
+ * document out again for every such break, so at most `maxBreaks` per document (one function
+ * per document: it counts).
  */
-function keepHeadsWithBodies(maxBreaks: number) {
+export function keepHeadsWithBodies(maxBreaks: number, bodyOf: (id: string) => string | null) {
   let breaks = 0;
   return function keepHeadWithBody(
     node: { id?: string | undefined },
     queries: { getFollowingNodesOnPage: () => { id?: string | undefined }[] },
   ): boolean {
-    if (breaks >= maxBreaks || !node.id?.startsWith(MESSAGE_ID)) return false;
-    const bodyId = `${MESSAGE_BODY_ID}${node.id.slice(MESSAGE_ID.length)}`;
+    const bodyId = breaks < maxBreaks && node.id ? bodyOf(node.id) : null;
+    if (!bodyId) return false;
     if (queries.getFollowingNodesOnPage().some((following) => following.id === bodyId)) return false;
     breaks++;
     return true;
   };
 }
+
+/**
+ * A long message's subject and sender stay with its text. Short messages are unbreakable, so
+ * this only costs a re-layout for long ones that would be split.
+ */
+const messageBodyOf = (id: string) => (id.startsWith(MESSAGE_ID) ? `${MESSAGE_BODY_ID}${id.slice(MESSAGE_ID.length)}` : null);
 
 /** ASCII slug for a file name: accents dropped, anything outside [a-z0-9] a hyphen, at most 40 characters. */
 function slug(value: string): string {
@@ -524,10 +530,15 @@ function slug(value: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-/** "mi-perfil-ana-2026-11-22.pdf", "users-2026-11-22.pdf", "mensajes-contacto-2026-11-22.pdf"… (date in Madrid). */
-export function pdfFileName(kind: 'profile' | 'users' | 'messages', locale: PdfLocale, date: Date, userName?: string): string {
+export type PdfKind = 'profile' | 'users' | 'messages' | 'proposal' | 'report';
+
+/**
+ * "mi-perfil-ana-2026-11-22.pdf", "users-2026-11-22.pdf", "propuesta-12-data-platform-2026-11-22.pdf"…
+ * (date in Madrid); `about` (a user name, a project's id and title) is slugged in after the kind.
+ */
+export function pdfFileName(kind: PdfKind, locale: PdfLocale, date: Date, about?: string): string {
   const base = TEXTS[isPdfLocale(locale) ? locale : 'es'].fileNames[kind];
-  const who = kind === 'profile' && userName ? slug(userName) : '';
+  const who = about ? slug(about) : '';
   const day = isoDay(Number.isNaN(date.getTime()) ? new Date() : date);
   return `${[base, who, day].filter(Boolean).join('-')}.pdf`;
 }

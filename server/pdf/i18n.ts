@@ -5,6 +5,7 @@
 import enMessages from '../../locales/en/common.json' with { type: 'json' };
 import esMessages from '../../locales/es/common.json' with { type: 'json' };
 import { intlLocale } from '../../shared/locales.ts';
+import type { BudgetRange, ProjectEvent } from '../../shared/projects.ts';
 
 export type PdfLocale = 'es' | 'en';
 
@@ -57,7 +58,60 @@ type Texts = {
   generatedAt: string;
   page: (current: string, total: string) => string;
   roles: Readonly<Record<string, string>>;
-  fileNames: { profile: string; users: string; messages: string };
+  fileNames: { profile: string; users: string; messages: string; proposal: string; report: string };
+  projects: ProjectTexts;
+};
+
+/** The proposal and the project report. `{{…}}` are filled in by the documents. */
+type ProjectTexts = {
+  proposalTitle: string;
+  proposalSubject: (siteName: string) => string;
+  reportTitle: string;
+  reportSubject: (siteName: string) => string;
+  preparedFor: string;
+  fields: {
+    practice: string;
+    procurementRef: string;
+    state: string;
+    fee: string;
+    sentAt: string;
+    budget: string;
+    wishedStart: string;
+    deadline: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+  sections: {
+    brief: string;
+    scope: string;
+    timeline: string;
+    experts: string;
+    proposal: string;
+    milestones: string;
+    documents: string;
+    history: string;
+  };
+  validity: string;
+  accepted: string;
+  declined: string;
+  proposalLine: string;
+  milestoneColumns: [string, string, string];
+  documentColumns: [string, string, string, string];
+  historyColumns: [string, string, string];
+  pending: string;
+  noDate: string;
+  doneBy: string;
+  noExperts: string;
+  noMilestones: string;
+  noDocuments: string;
+  noProposal: string;
+  newestEvents: string;
+  newestDocuments: string;
+  events: Readonly<Record<ProjectEvent['kind'], string>>;
+  budget: { under: string; over: string };
+  /** The site's own names (locales/*.json), one wording on screen and on paper. */
+  states: Readonly<Record<string, string>>;
+  practices: Readonly<Record<string, string>>;
 };
 
 export const TEXTS: Readonly<Record<PdfLocale, Texts>> = {
@@ -99,7 +153,71 @@ export const TEXTS: Readonly<Record<PdfLocale, Texts>> = {
     page: (current, total) => `Página ${current} de ${total}`,
     // Role names are the site's own (one wording on screen and on paper).
     roles: esMessages.roles,
-    fileNames: { profile: 'mi-perfil', users: 'usuarios', messages: 'mensajes-contacto' },
+    fileNames: {
+      profile: 'mi-perfil',
+      users: 'usuarios',
+      messages: 'mensajes-contacto',
+      proposal: 'propuesta',
+      report: 'informe-proyecto',
+    },
+    projects: {
+      proposalTitle: 'Propuesta',
+      proposalSubject: (siteName) => `Propuesta de ${siteName} para un proyecto`,
+      reportTitle: 'Informe del proyecto',
+      reportSubject: (siteName) => `Estado, hitos, documentos e historial de un proyecto con ${siteName}`,
+      preparedFor: 'Preparada para {{who}}',
+      fields: {
+        practice: 'Área',
+        procurementRef: 'Referencia del expediente',
+        state: 'Estado',
+        fee: 'Honorarios',
+        sentAt: 'Enviada el',
+        budget: 'Presupuesto orientativo',
+        wishedStart: 'Inicio deseado',
+        deadline: 'Fecha límite',
+        createdAt: 'Solicitado el',
+        updatedAt: 'Última actualización',
+      },
+      sections: {
+        brief: 'El encargo',
+        scope: 'Alcance',
+        timeline: 'Calendario',
+        experts: 'Expertos asignados',
+        proposal: 'Propuesta',
+        milestones: 'Hitos',
+        documents: 'Documentos',
+        history: 'Historial',
+      },
+      validity: 'Esta propuesta es válida durante {{days}} días desde su envío: hasta el {{date}}.',
+      accepted: 'Aceptada el {{date}}.',
+      declined: 'Rechazada el {{date}}.',
+      proposalLine: '{{fee}}, enviada el {{date}}',
+      milestoneColumns: ['Hito', 'Fecha prevista', 'Hecho'],
+      documentColumns: ['Nombre', 'Tamaño', 'Subido por', 'Fecha'],
+      historyColumns: ['Fecha', 'Quién', 'Qué'],
+      pending: 'Pendiente',
+      noDate: 'Sin fecha',
+      doneBy: '{{date}} · {{who}}',
+      noExperts: 'Todavía no hay ningún experto asignado.',
+      noMilestones: 'Todavía no hay hitos.',
+      noDocuments: 'Todavía no hay documentos.',
+      noProposal: 'Todavía no se ha enviado ninguna propuesta.',
+      newestEvents: 'Se muestran los {{shown}} eventos más recientes de {{total}}.',
+      newestDocuments: 'Se muestran los {{shown}} documentos más recientes de {{total}}.',
+      events: {
+        created: 'Solicitud enviada',
+        state: 'De «{{from}}» a «{{to}}»',
+        proposal: 'Propuesta enviada: {{fee}}',
+        expert_added: 'Experto/a asignado/a: {{detail}}',
+        expert_removed: 'Experto/a retirado/a: {{detail}}',
+        milestone_added: 'Hito añadido: {{detail}}',
+        milestone_done: 'Hito cumplido: {{detail}}',
+        milestone_reopened: 'Hito reabierto: {{detail}}',
+      },
+      budget: { under: 'Menos de {{amount}}', over: 'Más de {{amount}}' },
+      states: esMessages.projects.states,
+      practices: esMessages.projects.practices,
+    },
   },
   en: {
     profileTitle: 'My profile',
@@ -138,7 +256,65 @@ export const TEXTS: Readonly<Record<PdfLocale, Texts>> = {
     generatedAt: 'Generated on {{date}}',
     page: (current, total) => `Page ${current} of ${total}`,
     roles: enMessages.roles,
-    fileNames: { profile: 'my-profile', users: 'users', messages: 'contact-messages' },
+    fileNames: { profile: 'my-profile', users: 'users', messages: 'contact-messages', proposal: 'proposal', report: 'project-report' },
+    projects: {
+      proposalTitle: 'Proposal',
+      proposalSubject: (siteName) => `A proposal from ${siteName} for a project`,
+      reportTitle: 'Project report',
+      reportSubject: (siteName) => `State, milestones, documents and history of a project with ${siteName}`,
+      preparedFor: 'Prepared for {{who}}',
+      fields: {
+        practice: 'Practice',
+        procurementRef: 'Procurement reference',
+        state: 'State',
+        fee: 'Fee',
+        sentAt: 'Sent on',
+        budget: 'Budget range',
+        wishedStart: 'Wished start',
+        deadline: 'Deadline',
+        createdAt: 'Submitted on',
+        updatedAt: 'Last updated',
+      },
+      sections: {
+        brief: 'The brief',
+        scope: 'Scope',
+        timeline: 'Timeline',
+        experts: 'Assigned experts',
+        proposal: 'Proposal',
+        milestones: 'Milestones',
+        documents: 'Documents',
+        history: 'History',
+      },
+      validity: 'This proposal is valid for {{days}} days from the day it was sent: until {{date}}.',
+      accepted: 'Accepted on {{date}}.',
+      declined: 'Declined on {{date}}.',
+      proposalLine: '{{fee}}, sent on {{date}}',
+      milestoneColumns: ['Milestone', 'Due', 'Done'],
+      documentColumns: ['Name', 'Size', 'Uploaded by', 'Date'],
+      historyColumns: ['When', 'Who', 'What'],
+      pending: 'Open',
+      noDate: 'No date',
+      doneBy: '{{date}} · {{who}}',
+      noExperts: 'No expert has been assigned yet.',
+      noMilestones: 'There are no milestones yet.',
+      noDocuments: 'There are no documents yet.',
+      noProposal: 'No proposal has been sent yet.',
+      newestEvents: 'Showing the newest {{shown}} of {{total}} events.',
+      newestDocuments: 'Showing the newest {{shown}} of {{total}} documents.',
+      events: {
+        created: 'Brief submitted',
+        state: 'From “{{from}}” to “{{to}}”',
+        proposal: 'Proposal sent: {{fee}}',
+        expert_added: 'Expert assigned: {{detail}}',
+        expert_removed: 'Expert removed: {{detail}}',
+        milestone_added: 'Milestone added: {{detail}}',
+        milestone_done: 'Milestone done: {{detail}}',
+        milestone_reopened: 'Milestone reopened: {{detail}}',
+      },
+      budget: { under: 'Under {{amount}}', over: 'Over {{amount}}' },
+      states: enMessages.projects.states,
+      practices: enMessages.projects.practices,
+    },
   },
 };
 
@@ -148,8 +324,13 @@ type Formatters = {
   date: Intl.DateTimeFormat;
   time: Intl.DateTimeFormat;
   shortDate: Intl.DateTimeFormat;
+  shortDateTime: Intl.DateTimeFormat;
   day: Intl.DateTimeFormat;
+  shortDay: Intl.DateTimeFormat;
   number: Intl.NumberFormat;
+  /** Whole euros: "18.000 €" / "€18,000". */
+  euros: Intl.NumberFormat;
+  bytes: Record<'byte' | 'kilobyte' | 'megabyte', Intl.NumberFormat>;
   plural: Intl.PluralRules;
 };
 
@@ -159,10 +340,18 @@ function formattersFor(locale: PdfLocale): Formatters {
     date: new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: PDF_TIME_ZONE }),
     time: new Intl.DateTimeFormat(tag, { timeStyle: 'short', timeZone: PDF_TIME_ZONE }),
     shortDate: new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: PDF_TIME_ZONE }),
+    shortDateTime: new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: PDF_TIME_ZONE }),
     // A day of a query (YYYY-MM-DD) is a calendar day, not an instant: read and shown in UTC.
     day: new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' }),
+    shortDay: new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeZone: 'UTC' }),
     // CLDR leaves four-digit Spanish numbers ungrouped ("1234"); the issue asks for 1.234 / 1,234.
     number: new Intl.NumberFormat(tag, { useGrouping: 'always' }),
+    euros: new Intl.NumberFormat(tag, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0, useGrouping: 'always' }),
+    bytes: {
+      byte: new Intl.NumberFormat(tag, { style: 'unit', unit: 'byte', useGrouping: 'always' }),
+      kilobyte: new Intl.NumberFormat(tag, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 1, useGrouping: 'always' }),
+      megabyte: new Intl.NumberFormat(tag, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1, useGrouping: 'always' }),
+    },
     plural: new Intl.PluralRules(tag),
   };
 }
@@ -184,6 +373,12 @@ export function formatDateTime(date: Date, locale: PdfLocale): string {
 export function formatStoredDate(value: string, locale: PdfLocale): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : formatters(locale).shortDate.format(date);
+}
+
+/** A stored ISO timestamp with its time, short enough for a table column: "2 nov 2026, 10:00" / "Nov 2, 2026, 10:00 AM". */
+export function formatStoredShortDateTime(value: string, locale: PdfLocale): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : formatters(locale).shortDateTime.format(date);
 }
 
 /** A stored ISO timestamp with its time, for messages, where the hour matters. */
@@ -253,4 +448,51 @@ export function isoDay(date: Date): string {
   const parts = ISO_DAY.formatToParts(date);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
   return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/** Whole euros in the locale's style: "18.000 €" (with a no-break space) / "€18,000". */
+export function formatEuros(amount: number, locale: PdfLocale): string {
+  return formatters(locale).euros.format(amount);
+}
+
+/** What each budget range of a brief means, in euros (open at one end for the first and the last). */
+const BUDGET_BOUNDS: Readonly<Record<BudgetRange, [number | null, number | null]>> = {
+  lt10k: [null, 10_000],
+  '10to50k': [10_000, 50_000],
+  '50to150k': [50_000, 150_000],
+  gt150k: [150_000, null],
+};
+
+/** "10.000-50.000 €" / "€10,000 – €50,000", "Menos de 10.000 €" / "Under €10,000"; an unknown code as it is. */
+export function formatBudget(range: string, locale: PdfLocale): string {
+  if (!Object.hasOwn(BUDGET_BOUNDS, range)) return range;
+  const [min, max] = BUDGET_BOUNDS[range as BudgetRange];
+  const texts = TEXTS[locale].projects.budget;
+  if (min === null) return texts.under.replace('{{amount}}', formatEuros(max!, locale));
+  if (max === null) return texts.over.replace('{{amount}}', formatEuros(min, locale));
+  return formatters(locale).euros.formatRange(min, max);
+}
+
+/** A file's size: "12 B", "1,2 kB" / "1.2 kB", "3,4 MB" (decimal units, as the units' names say). */
+export function formatBytes(bytes: number, locale: PdfLocale): string {
+  const sizes = formatters(locale).bytes;
+  if (bytes < 1000) return sizes.byte.format(bytes);
+  return bytes < 1_000_000 ? sizes.kilobyte.format(bytes / 1000) : sizes.megabyte.format(bytes / 1_000_000);
+}
+
+/** A day of a project (YYYY-MM-DD: a due date, a deadline) as a table date: "31 ene 2027" / "Jan 31, 2027". */
+export function formatShortDay(day: string, locale: PdfLocale): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? day : formatters(locale).shortDay.format(date);
+}
+
+/** The localised name of a project state or practice; an unknown code is shown as it is. */
+export function stateName(state: string, locale: PdfLocale): string {
+  const names = TEXTS[locale].projects.states;
+  return Object.hasOwn(names, state) ? names[state]! : state;
+}
+
+export function practiceName(practice: string, locale: PdfLocale): string {
+  const names = TEXTS[locale].projects.practices;
+  return Object.hasOwn(names, practice) ? names[practice]! : practice;
 }

@@ -1,9 +1,10 @@
-// The PDF documents (issue 6): "my profile" for every signed-in user, and for admins the users
-// report and the contact-messages report. Localised by the URL prefix, never cached. A report
-// is one page of its list (`?page=N`, messages also `?from=…&to=…`): only that page is read,
-// and every document is laid out in the layout thread, one at a time (renderer.ts).
+// The PDF documents (issue 6): "my profile" for every signed-in user, for admins the users
+// report and the contact-messages report, and for a project's participants its proposal and its
+// report. Localised by the URL prefix, never cached. A report is one page of its list
+// (`?page=N`, messages also `?from=…&to=…`): only that page is read, and every document is laid
+// out in the layout thread, one at a time (renderer.ts).
 import { hasRole } from '../../shared/user.ts';
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
@@ -11,9 +12,13 @@ import type { UserList } from '../../shared/page-data.ts';
 import type { Backend } from '../auth/backend.ts';
 import { rememberPath } from '../auth/session.ts';
 import type { ContactStore } from '../contact/messages.ts';
+import { ApiError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
+import { projectId } from '../projects/access.ts';
+import type { Projects } from '../projects/service.ts';
 import { MAX_MESSAGE_CHARS, pdfFileName, type PdfUser, type ReportContext } from './documents.ts';
 import type { PdfJob } from './jobs.ts';
+import { PROJECT_REPORT_NEWEST } from './project-documents.ts';
 import { PdfBusyError, pdfRenderer, type PdfRenderer } from './renderer.ts';
 import {
   createdAtRange,
@@ -33,9 +38,17 @@ export const PDF_PATHS = {
   messages: 'documents/contact-messages.pdf',
 } as const;
 
+/** A project's documents, for its owner, its assigned experts and admins. */
+export const PROJECT_PDF_PATHS = {
+  proposal: 'documents/projects/:id/proposal.pdf',
+  report: 'documents/projects/:id/report.pdf',
+} as const;
+
 export type PdfDeps = {
   backend: Backend;
   contact: ContactStore;
+  /** Who may see which project (the same 404 as the pages and the API), and the project itself. */
+  projects: Pick<Projects, 'snapshot'>;
   siteName: string;
   logger: Logger;
   /** The full record of a user in embedded mode (e-mail, dates); null with an external API. */
@@ -112,6 +125,25 @@ const PDF_ROUTES = new Map<string, PdfKind>(
   (Object.keys(PDF_PATHS) as PdfKind[]).flatMap((kind) => localeForms(`/${PDF_PATHS[kind]}`).map((path) => [path, kind] as const)),
 );
 
+type ProjectPdfKind = keyof typeof PROJECT_PDF_PATHS;
+
+/** The project documents' paths (Express patterns) and, for each, a pattern of its exact form that captures the id. */
+const PROJECT_PDF_ROUTES = (Object.keys(PROJECT_PDF_PATHS) as ProjectPdfKind[]).flatMap((kind) =>
+  localeForms(`/${PROJECT_PDF_PATHS[kind]}`).map((path) => ({
+    kind,
+    path,
+    exact: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(':id', '([^/]+)')}$`),
+  })),
+);
+
+function projectPdfOf(path: string): { kind: ProjectPdfKind; rawId: string } | null {
+  for (const route of PROJECT_PDF_ROUTES) {
+    const match = route.exact.exec(path);
+    if (match) return { kind: route.kind, rawId: match[1]! };
+  }
+  return null;
+}
+
 /** The documents' paths and their handler, for one GET route: `app.get(pdf.paths, pdf.handler)`. */
 export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHandler; close: () => Promise<void> } {
   const renderer = deps.renderer ?? pdfRenderer();
@@ -136,15 +168,37 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
     }
   };
 
-  const handle = async (kind: PdfKind, req: Request, res: Response) => {
-    const form = formOfPath(req.path);
+  /** The signed-in session, or null once the visitor was sent to log in (remembering the path when it is a safe one). */
+  const sessionOrLogin = (req: Request, res: Response) => {
     const session = res.locals.session;
-    if (!session) {
-      // Like a private page: sign in first, then come back to the document.
-      if (isSafeLocalPath(req.originalUrl)) rememberPath(req, res, req.originalUrl);
-      res.set('Cache-Control', 'private, no-store').redirect(302, routePath('login', form));
+    if (session) return session;
+    // Like a private page: sign in first, then come back to the document.
+    if (isSafeLocalPath(req.originalUrl)) rememberPath(req, res, req.originalUrl);
+    res.set('Cache-Control', 'private, no-store').redirect(302, routePath('login', formOfPath(req.path)));
+    return null;
+  };
+
+  /** What went wrong making a document: a login for a token the API refused, else a plain 500 (403). */
+  const failed = (req: Request, res: Response, kind: string, error: unknown) => {
+    const status = (error as { status?: number }).status;
+    if (status === 401) {
+      res.set('Cache-Control', 'private, no-store').redirect(302, routePath('login', formOfPath(req.path)));
       return;
     }
+    deps.logger.error({ err: error, kind }, 'PDF failed');
+    res
+      .status(status === 403 ? 403 : 500)
+      .set('Cache-Control', 'private, no-store')
+      .type('text/plain')
+      .send('The document could not be made');
+  };
+
+  const brandColor = async (userName: string) => (await deps.brandColor(userName).catch(() => null)) ?? DEFAULT_NAVBAR_COLOR;
+
+  const handle = async (kind: PdfKind, req: Request, res: Response) => {
+    const form = formOfPath(req.path);
+    const session = sessionOrLogin(req, res);
+    if (!session) return;
     if (kind !== 'profile' && !hasRole(session.user, 'ADMIN')) {
       plainText(res, 403, 'Only administrators may download this report');
       return;
@@ -159,7 +213,7 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
     const ctx = {
       locale: form.locale,
       siteName: deps.siteName,
-      brandColor: (await deps.brandColor(session.user.userName).catch(() => null)) ?? DEFAULT_NAVBAR_COLOR,
+      brandColor: await brandColor(session.user.userName),
     };
     const now = new Date();
     try {
@@ -192,28 +246,50 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       const report: ReportContext = { ...ctx, part: { ...part, last: slice.offset + messages.length, unread } };
       return await sendJob(res, { kind: 'messages', messages, ctx: report }, pdfFileName('messages', form.locale, now));
     } catch (error) {
-      const status = (error as { status?: number }).status;
-      if (status === 401) {
-        res.set('Cache-Control', 'private, no-store').redirect(302, routePath('login', form));
-        return;
-      }
-      deps.logger.error({ err: error, kind }, 'PDF failed');
-      res
-        .status(status === 403 ? 403 : 500)
-        .set('Cache-Control', 'private, no-store')
-        .type('text/plain')
-        .send('The document could not be made');
+      failed(req, res, kind, error);
+    }
+  };
+
+  /**
+   * A project's proposal or report. Whoever may not see the project — and any id that names no
+   * project, or a proposal not sent yet — gets the site's 404 page, the answer for a URL that
+   * names nothing: nobody learns that a project exists by asking for its documents.
+   */
+  const handleProject = async (kind: ProjectPdfKind, rawId: string, req: Request, res: Response, next: NextFunction) => {
+    let id: number;
+    try {
+      id = projectId(rawId);
+    } catch {
+      return next();
+    }
+    const session = sessionOrLogin(req, res);
+    if (!session) return;
+    const { locale } = formOfPath(req.path);
+    try {
+      // The proposal lists no history: none of it is read.
+      const snapshot = await deps.projects.snapshot(session.user, id, { newest: kind === 'report' ? PROJECT_REPORT_NEWEST : 0 });
+      const { project } = snapshot;
+      if (kind === 'proposal' && !project.proposal) return next();
+      // The project's branding is its owner's, whoever downloads it.
+      const ctx = { locale, siteName: deps.siteName, brandColor: await brandColor(project.owner.userName) };
+      const fileName = pdfFileName(kind, locale, new Date(), `${project.id} ${project.title}`);
+      return await sendJob(res, { kind, project: snapshot, ctx }, fileName);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return next();
+      failed(req, res, kind, error);
     }
   };
 
   return {
     close: () => renderer.close(),
-    paths: [...PDF_ROUTES.keys()],
+    paths: [...PDF_ROUTES.keys(), ...PROJECT_PDF_ROUTES.map((route) => route.path)],
     handler: (req, res, next) => {
       // Express matches paths without regard to case or a trailing slash: the documents have one form.
       const kind = PDF_ROUTES.get(req.path);
-      if (!kind) return next();
-      void handle(kind, req, res);
+      if (kind) return void handle(kind, req, res);
+      const project = projectPdfOf(req.path);
+      if (project) return void handleProject(project.kind, project.rawId, req, res, next);
+      next();
     },
   };
 }

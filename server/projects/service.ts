@@ -30,6 +30,16 @@ import type { Brief, ProposalInput } from './schemas.ts';
 
 export type ProjectDeps = { db: Db; notify: Notify; now?: () => Date };
 
+/** A project as its documents show it: see `snapshot`. */
+export type ProjectSnapshot = {
+  project: Project;
+  /** Events and documents in all; `project` holds only the newest of them. */
+  eventCount: number;
+  documentCount: number;
+  /** Display names of the people the history names, by user name in lower case (names match without regard to case). */
+  names: Record<string, string>;
+};
+
 export type ListQuery = {
   status?: ProjectState | undefined;
   practice?: Practice | undefined;
@@ -199,18 +209,35 @@ export function createProjects(deps: ProjectDeps) {
     return rows.reduce((sum, row) => sum + Number(row.unread), 0);
   }
 
-  async function detail(actor: Actor, row: ProjectRow, standing: Standing): Promise<Project> {
+  /**
+   * The project as the caller sees it. With `newest`, only that many of the latest events and
+   * documents are read (still oldest first): its PDF report stays bounded however long its
+   * history grows.
+   */
+  async function detail(actor: Actor, row: ProjectRow, standing: Standing, newest?: number): Promise<Project> {
     const id = row.id;
-    const [experts, milestones, events, documents, unreadRow] = await Promise.all([
+    const events = k.selectFrom('project_events').selectAll().where('project_id', '=', id);
+    const documents = k
+      .selectFrom('project_documents')
+      .select(['id', 'name', 'content_type', 'bytes', 'uploaded_by', 'uploaded_at'])
+      .where('project_id', '=', id);
+    const [experts, milestones, eventRows, documentRows, unreadRow] = await Promise.all([
       k.selectFrom('project_experts').select(['user_name', 'name']).where('project_id', '=', id).orderBy('added_at').execute(),
       k.selectFrom('project_milestones').selectAll().where('project_id', '=', id).orderBy('id').execute(),
-      k.selectFrom('project_events').selectAll().where('project_id', '=', id).orderBy('id').execute(),
-      k
-        .selectFrom('project_documents')
-        .select(['id', 'name', 'content_type', 'bytes', 'uploaded_by', 'uploaded_at'])
-        .where('project_id', '=', id)
-        .orderBy('id')
-        .execute(),
+      newest === undefined
+        ? events.orderBy('id').execute()
+        : events
+            .orderBy('id', 'desc')
+            .limit(newest)
+            .execute()
+            .then((rows) => rows.reverse()),
+      newest === undefined
+        ? documents.orderBy('id').execute()
+        : documents
+            .orderBy('id', 'desc')
+            .limit(newest)
+            .execute()
+            .then((rows) => rows.reverse()),
       k
         .selectFrom('projects as p')
         .select((eb) => unreadOf(eb, actor.userName).as('unread'))
@@ -250,7 +277,7 @@ export function createProjects(deps: ProjectDeps) {
               answeredAt: row.proposal_answered_at,
             }
           : null,
-      events: events.map((e): ProjectEvent => ({
+      events: eventRows.map((e): ProjectEvent => ({
         id: e.id,
         at: e.at,
         actor: e.actor,
@@ -260,7 +287,7 @@ export function createProjects(deps: ProjectDeps) {
         to: e.to_state as ProjectState | null,
         detail: e.detail,
       })),
-      documents: documents.map((d) => ({
+      documents: documentRows.map((d) => ({
         id: d.id,
         name: d.name,
         contentType: d.content_type,
@@ -277,6 +304,44 @@ export function createProjects(deps: ProjectDeps) {
   async function get(actor: Actor, id: number): Promise<Project> {
     const { row, standing } = await projectFor(db, actor, id);
     return detail(actor, row, standing);
+  }
+
+  /**
+   * The project for a document (PDF): as `get` (the same access, the same 404), but with only
+   * the `newest` events and documents, how many there are in all, and the display names of the
+   * people its history names (user names the site does not know stay as they are).
+   */
+  async function snapshot(actor: Actor, id: number, { newest }: { newest: number }): Promise<ProjectSnapshot> {
+    const { row, standing } = await projectFor(db, actor, id);
+    const [project, eventCount, documentCount] = await Promise.all([
+      detail(actor, row, standing, newest),
+      k
+        .selectFrom('project_events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', id)
+        .executeTakeFirstOrThrow(),
+      k
+        .selectFrom('project_documents')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ]);
+    const names: Record<string, string> = {};
+    const named = [
+      ...project.events.map((e) => e.actor),
+      ...project.events.filter((e) => e.kind === 'expert_added' || e.kind === 'expert_removed').map((e) => e.detail ?? ''),
+      ...project.milestones.map((m) => m.doneBy ?? ''),
+      ...project.documents.map((d) => d.uploadedBy),
+      project.proposal?.sentBy ?? '',
+    ];
+    const userNames = [...new Set(named.filter(Boolean))];
+    if (userNames.length > 0) {
+      const users = await k.selectFrom('users').select(['user_name', 'name', 'last_name']).where('user_name', 'in', userNames).execute();
+      for (const user of users) names[user.user_name.toLowerCase()] = `${user.name} ${user.last_name}`.trim() || user.user_name;
+    }
+    // The project's own record wins: the name the owner and experts had when they joined it.
+    for (const person of [project.owner, ...project.experts]) names[person.userName.toLowerCase()] = person.name;
+    return { project, eventCount: Number(eventCount.n), documentCount: Number(documentCount.n), names };
   }
 
   /** Owner, assigned experts and admins: who hears about what happens to a project. */
@@ -579,7 +644,20 @@ export function createProjects(deps: ProjectDeps) {
     return get(actor, id);
   }
 
-  return { list, get, create, act, assignExpert, removeExpert, addMilestone, setMilestoneDone, unreadTotal, participants, announce };
+  return {
+    list,
+    get,
+    snapshot,
+    create,
+    act,
+    assignExpert,
+    removeExpert,
+    addMilestone,
+    setMilestoneDone,
+    unreadTotal,
+    participants,
+    announce,
+  };
 }
 
 export type Projects = ReturnType<typeof createProjects>;
