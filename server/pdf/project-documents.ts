@@ -270,7 +270,7 @@ export async function renderProjectReportPdf(data: ProjectSnapshot, ctx: PdfCont
   ]);
   const historyRows = events.map((event): TableCell[] => [
     { text: formatStoredShortDateTime(oneLine(event.at, 40), locale) },
-    { text: name(event.actor) },
+    { text: oneLine(event.actorName || name(event.actor), MAX_CELL_CHARS) },
     { text: eventText(event, data, settings) },
   ]);
 

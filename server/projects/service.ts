@@ -329,7 +329,6 @@ export function createProjects(deps: ProjectDeps) {
     const names: Record<string, string> = {};
     const named = [
       ...project.events.map((e) => e.actor),
-      ...project.events.filter((e) => e.kind === 'expert_added' || e.kind === 'expert_removed').map((e) => e.detail ?? ''),
       ...project.milestones.map((m) => m.doneBy ?? ''),
       ...project.documents.map((d) => d.uploadedBy),
       project.proposal?.sentBy ?? '',

@@ -207,7 +207,7 @@ describe('the project report', () => {
 
   test('a brief’s report says that no proposal and no expert are there yet', async () => {
     const text = textOf((await get(`/documents/projects/${brief}/report.pdf`, 'owner')).body as Buffer);
-    expect(text).toContain('EstadoSolicitud');
+    expect(text).toContain('EstadoEncargo recibido');
     expect(text).toContain('Todavía no se ha enviado ninguna propuesta.');
     expect(text).toContain('Todavía no hay ningún experto asignado.');
   });
@@ -222,6 +222,7 @@ describe('the project report', () => {
           project_id: id,
           at: new Date(Date.UTC(2026, 10, 1, 0, i)).toISOString(),
           actor: 'staff',
+          actor_name: 'Sara Staff',
           kind: 'milestone_added',
           from_state: null,
           to_state: null,
