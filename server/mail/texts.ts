@@ -86,15 +86,8 @@ const es: Texts = {
       action: 'Ver el proyecto',
     },
   },
-  states: {
-    brief: 'Encargo',
-    proposal: 'Propuesta',
-    active: 'En curso',
-    delivered: 'Entregado',
-    closed: 'Cerrado',
-    declined: 'Rechazado',
-    cancelled: 'Cancelado',
-  },
+  // The names the site's pages use (locales/es/common.json).
+  states: esMessages.projects.states,
   noReply: 'Este correo se envía automáticamente: las respuestas no se leen.',
   footer: {
     participant: (title, site) => `Recibes este correo porque participas en el proyecto «${title}» en ${site}.`,
@@ -155,15 +148,7 @@ const en: Texts = {
       action: 'View the project',
     },
   },
-  states: {
-    brief: 'Brief',
-    proposal: 'Proposal',
-    active: 'Active',
-    delivered: 'Delivered',
-    closed: 'Closed',
-    declined: 'Declined',
-    cancelled: 'Cancelled',
-  },
+  states: enMessages.projects.states,
   noReply: 'This e-mail is sent automatically: replies are not read.',
   footer: {
     participant: (title, site) => `You are receiving this e-mail because you take part in the project “${title}” at ${site}.`,

@@ -111,14 +111,14 @@ const CASES: Record<ProjectNoticeKind, Record<'es' | 'en', Case>> = {
     es: {
       role: 'CLI',
       notice: { from: 'proposal', to: 'active' },
-      subject: '«Plan de datos»: Propuesta → En curso',
-      words: ['ha cambiado el estado del proyecto «Plan de datos» de «Propuesta» a «En curso»'],
+      subject: '«Plan de datos»: Propuesta enviada → En curso',
+      words: ['ha cambiado el estado del proyecto «Plan de datos» de «Propuesta enviada» a «En curso»'],
     },
     en: {
       role: 'CLI',
       notice: { from: 'proposal', to: 'active' },
-      subject: '“Plan de datos”: Proposal → Active',
-      words: ['has changed the state of the project “Plan de datos” from “Proposal” to “Active”'],
+      subject: '“Plan de datos”: Proposal sent → In progress',
+      words: ['has changed the state of the project “Plan de datos” from “Proposal sent” to “In progress”'],
     },
   },
 };
@@ -191,8 +191,8 @@ test('a project title with <script> is escaped in the HTML and kept as written i
   const { subject, text, html } = parts(received);
   expect(html).not.toMatch(/<script/i);
   expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co');
-  expect(subject).toBe(`“${title}”: Brief → Cancelled`);
-  expect(text).toContain(`the project “${title}” from “Brief” to “Cancelled”`);
+  expect(subject).toBe(`“${title}”: Brief received → Cancelled`);
+  expect(text).toContain(`the project “${title}” from “Brief received” to “Cancelled”`);
 });
 
 test('a message excerpt is cut to about 300 characters, between words', async () => {
