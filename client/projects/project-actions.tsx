@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import type { FormState } from '../../shared/page-data.ts';
 import type { Project, ProjectAction } from '../../shared/projects.ts';
 import { AlertDialog } from '../components/alert-dialog.tsx';
+import { FormFeedback } from '../components/form-feedback.tsx';
 import { useI18n } from '../i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 
@@ -23,7 +24,10 @@ export function ProjectActions({
   const [asking, setAsking] = useState<ProjectAction | null>(null);
   const confirmed = useRef<ProjectAction | null>(null);
   const formRef = useRef<HTMLDivElement>(null);
-  if (moves.length === 0) return null;
+  if (moves.length === 0) {
+    // A move the server refused (e.g. the state changed meanwhile) is still explained.
+    return form?.error ? <FormFeedback state={form} /> : null;
+  }
   return (
     <section aria-labelledby="next-title" className="project-section project-next" ref={formRef}>
       <h2 id="next-title">{t('projects.page.nextStep')}</h2>
