@@ -1,14 +1,11 @@
-import { AdminInbox } from '../components/admin-inbox.tsx';
-import { AdminUsers } from '../components/admin-users.tsx';
-import { AdminPipeline } from '../projects/admin-pipeline.tsx';
+import { ADMIN_SECTIONS } from '../admin/sections.ts';
 import { documentPath } from '../forms.ts';
 import { useI18n } from '../i18n.tsx';
 import type { PageProps } from './registry.ts';
 
 /**
- * The admin console (role ADMIN, checked by the route's guards and again by every API call).
- * The server renders the first page of users; the console then works through the API. The
- * contact inbox below it is fetched in the browser when it comes into view.
+ * The admin console (role ADMIN, checked by the route's guards and again by every API call):
+ * the PDF reports, a list of the sections, and the sections' screens (client/admin/).
  */
 export default function AdminPage({ data, user }: PageProps<'admin'>) {
   const { t, locale } = useI18n();
@@ -30,20 +27,16 @@ export default function AdminPage({ data, user }: PageProps<'admin'>) {
       </nav>
       <nav className="admin-sections" aria-label={t('adminInbox.sections.label')}>
         <ul>
-          <li>
-            <a href="#pipeline-title">{t('adminInbox.sections.projects')}</a>
-          </li>
-          <li>
-            <a href="#admin-users-title">{t('adminInbox.sections.users')}</a>
-          </li>
-          <li>
-            <a href="#admin-inbox-title">{t('adminInbox.sections.inbox')}</a>
-          </li>
+          {ADMIN_SECTIONS.map(({ headingId, navLabel }) => (
+            <li key={headingId}>
+              <a href={`#${headingId}`}>{t(navLabel)}</a>
+            </li>
+          ))}
         </ul>
       </nav>
-      <AdminPipeline data={data.pipeline} />
-      <AdminUsers initial={data.users} currentUserName={user?.userName ?? null} />
-      <AdminInbox />
+      {ADMIN_SECTIONS.map(({ headingId, Screen }) => (
+        <Screen key={headingId} data={data} user={user} headingId={headingId} />
+      ))}
     </div>
   );
 }

@@ -1,0 +1,219 @@
+// Every call the admin console makes to the built-in API (/api/admin/...), typed, with one
+// error shape. The session cookie authenticates them; the server checks the role again.
+import { isHexColor, isSafeLogoPath, type Branding } from '../../shared/branding.ts';
+import { NOTIFY_STATUSES, type ContactMessage, type MessageList, type NotifyStatus } from '../../shared/contact.ts';
+import type { AdminUser, UserList } from '../../shared/page-data.ts';
+import type { Role } from '../../shared/user.ts';
+
+export type { ContactMessage, MessageList } from '../../shared/contact.ts';
+
+/** What a failed call reports: the API's `{error: {code, message, fields?}}`, or ours. */
+export type ApiFailure = { status: number; code: string; message: string; fields?: Record<string, string> };
+export type ApiAnswer<T> = { ok: true; value: T } | { ok: false; error: ApiFailure };
+
+/** A user as the admin endpoints answer it; `password` only when the server generated one. */
+export type UserWithPassword = { user: AdminUser; password?: string | undefined };
+export type NewUserInput = { userName: string; email?: string; name: string; lastName: string; role: Role; password?: string };
+export type BrandingAnswer = { userName: string; branding: Branding | null };
+
+// ---------------------------------------------------------------------------------------------
+// The one request function.
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The API's `{error: {code, message, fields?}}`, or a generic failure for anything else. */
+function readFailure(status: number, body: unknown): ApiFailure {
+  if (isRecord(body) && isRecord(body.error) && typeof body.error.code === 'string') {
+    const { code, message, fields } = body.error;
+    const failure: ApiFailure = { status, code, message: typeof message === 'string' ? message : code };
+    if (isRecord(fields)) {
+      const problems: Record<string, string> = {};
+      for (const [field, problem] of Object.entries(fields)) if (typeof problem === 'string') problems[field] = problem;
+      failure.fields = problems;
+    }
+    return failure;
+  }
+  const code = status === 503 || status === 502 ? 'api_unavailable' : status === 401 ? 'unauthorized' : 'internal';
+  return { status, code, message: `HTTP ${status}` };
+}
+
+/** One API call; a Blob (an uploaded file) goes raw with its own type, anything else as JSON. */
+async function callApi<T>(path: string, read: (body: unknown) => T | null, method = 'GET', body?: unknown): Promise<ApiAnswer<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const init: RequestInit = { method, headers, credentials: 'same-origin' };
+  if (body instanceof Blob) {
+    headers['Content-Type'] = body.type || 'application/octet-stream';
+    init.body = body;
+  } else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    return { ok: false, error: { status: 0, code: 'network', message: 'Network error' } };
+  }
+  const answer: unknown = await response.json().catch(() => null);
+  if (!response.ok) return { ok: false, error: readFailure(response.status, answer) };
+  const value = read(answer);
+  if (value === null) return { ok: false, error: { status: response.status, code: 'internal', message: 'Unexpected answer from the API' } };
+  return { ok: true, value };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Users: /api/admin/users
+
+/** An AdminUser read from untrusted JSON, or null when the shape is wrong. */
+function readAdminUser(value: unknown): AdminUser | null {
+  if (!isRecord(value)) return null;
+  const { userName, name, lastName, role, email, disabled, avatar, scope, createdAt, updatedAt } = value;
+  if (typeof userName !== 'string' || typeof name !== 'string' || typeof lastName !== 'string') return null;
+  if (typeof role !== 'string' || typeof disabled !== 'boolean') return null;
+  return {
+    userName,
+    name,
+    lastName,
+    role,
+    disabled,
+    email: typeof email === 'string' ? email : null,
+    avatar: typeof avatar === 'string' ? avatar : null,
+    scope: Array.isArray(scope) ? scope.filter((s): s is string => typeof s === 'string') : [],
+    createdAt: typeof createdAt === 'string' ? createdAt : '',
+    updatedAt: typeof updatedAt === 'string' ? updatedAt : '',
+  };
+}
+
+function readUserList(value: unknown): UserList | null {
+  if (!isRecord(value) || !Array.isArray(value.items)) return null;
+  const { total, page, pageSize } = value;
+  if (typeof total !== 'number' || typeof page !== 'number' || typeof pageSize !== 'number') return null;
+  const items: AdminUser[] = [];
+  for (const item of value.items) {
+    const user = readAdminUser(item);
+    if (!user) return null;
+    items.push(user);
+  }
+  return { items, total, page, pageSize };
+}
+
+function readUserWithPassword(value: unknown): UserWithPassword | null {
+  if (!isRecord(value)) return null;
+  const user = readAdminUser(value.user);
+  if (!user) return null;
+  return { user, password: typeof value.password === 'string' ? value.password : undefined };
+}
+
+const userPath = (userName: string) => `/api/admin/users/${encodeURIComponent(userName)}`;
+
+export function fetchUsers(q: string, page: number, pageSize: number): Promise<ApiAnswer<UserList>> {
+  const params = new URLSearchParams({ q, page: String(page), pageSize: String(pageSize) });
+  return callApi(`/api/admin/users?${params.toString()}`, readUserList);
+}
+
+export function createUser(input: NewUserInput): Promise<ApiAnswer<UserWithPassword>> {
+  return callApi('/api/admin/users', readUserWithPassword, 'POST', input);
+}
+
+export function updateUser(userName: string, changes: { role?: Role; disabled?: boolean }): Promise<ApiAnswer<UserWithPassword>> {
+  return callApi(userPath(userName), readUserWithPassword, 'PATCH', changes);
+}
+
+/** A new password generated by the server, answered once. */
+export function resetPassword(userName: string): Promise<ApiAnswer<UserWithPassword>> {
+  return callApi(`${userPath(userName)}/password`, readUserWithPassword, 'POST', {});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contact messages: /api/admin/messages
+
+/** A ContactMessage read from untrusted JSON, or null when the shape is wrong. */
+function readContactMessage(value: unknown): ContactMessage | null {
+  if (!isRecord(value)) return null;
+  const { id, name, email, subject, message, locale, read, notifyStatus, createdAt } = value;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof read !== 'boolean') return null;
+  if (typeof name !== 'string' || typeof email !== 'string' || typeof subject !== 'string' || typeof message !== 'string') return null;
+  return {
+    id,
+    name,
+    email,
+    subject,
+    message,
+    read,
+    // The store only keeps es and en; anything else read here is shown as the default.
+    locale: locale === 'en' ? 'en' : 'es',
+    notifyStatus: (NOTIFY_STATUSES as readonly unknown[]).includes(notifyStatus) ? (notifyStatus as NotifyStatus) : 'none',
+    createdAt: typeof createdAt === 'string' ? createdAt : '',
+  };
+}
+
+function readMessageList(value: unknown): MessageList | null {
+  if (!isRecord(value) || !Array.isArray(value.items)) return null;
+  const { total, unread, page, pageSize } = value;
+  if (typeof total !== 'number' || typeof unread !== 'number' || typeof page !== 'number' || typeof pageSize !== 'number') return null;
+  const items: ContactMessage[] = [];
+  for (const item of value.items) {
+    const message = readContactMessage(item);
+    if (!message) return null;
+    items.push(message);
+  }
+  return { items, total, unread, page, pageSize };
+}
+
+function readMessageAnswer(value: unknown): ContactMessage | null {
+  return isRecord(value) ? readContactMessage(value.message) : null;
+}
+
+const messagePath = (id: number) => `/api/admin/messages/${encodeURIComponent(String(id))}`;
+
+export function fetchMessages(page: number, pageSize: number, unread: boolean): Promise<ApiAnswer<MessageList>> {
+  const params = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
+  if (unread) params.set('unread', 'true');
+  return callApi(`/api/admin/messages?${params.toString()}`, readMessageList);
+}
+
+export function setMessageRead(id: number, read: boolean): Promise<ApiAnswer<ContactMessage>> {
+  return callApi(messagePath(id), readMessageAnswer, 'PATCH', { read });
+}
+
+/** 204 No Content: there is no body to read, so any successful answer will do. */
+export function deleteMessage(id: number): Promise<ApiAnswer<true>> {
+  return callApi(messagePath(id), () => true, 'DELETE');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Branding of CLI and ORG users: /api/admin/branding
+
+/** `{userName, branding}` read from untrusted JSON; a logo that is not ours is dropped. */
+function readBrandingAnswer(value: unknown): BrandingAnswer | null {
+  if (!isRecord(value)) return null;
+  const { userName, branding } = value;
+  if (typeof userName !== 'string') return null;
+  if (branding === null) return { userName, branding: null };
+  if (!isRecord(branding)) return null;
+  const { color, logo } = branding;
+  if (!isHexColor(color)) return null;
+  return { userName, branding: { color, logo: isSafeLogoPath(logo) ? logo : null } };
+}
+
+const brandingPath = (userName: string) => `/api/admin/branding/${encodeURIComponent(userName)}`;
+
+export function fetchBranding(userName: string): Promise<ApiAnswer<BrandingAnswer>> {
+  return callApi(brandingPath(userName), readBrandingAnswer);
+}
+
+/** A hex colour, or null to go back to the default. */
+export function saveBrandingColor(userName: string, color: string | null): Promise<ApiAnswer<BrandingAnswer>> {
+  return callApi(brandingPath(userName), readBrandingAnswer, 'PUT', { color });
+}
+
+/** The file goes as the raw body with its own Content-Type; the server checks the bytes. */
+export function uploadBrandingLogo(userName: string, file: File): Promise<ApiAnswer<BrandingAnswer>> {
+  return callApi(`${brandingPath(userName)}/logo`, readBrandingAnswer, 'PUT', file);
+}
+
+export function removeBrandingLogo(userName: string): Promise<ApiAnswer<BrandingAnswer>> {
+  return callApi(`${brandingPath(userName)}/logo`, readBrandingAnswer, 'DELETE');
+}

@@ -1,0 +1,152 @@
+// "New user": a form that creates an account with any role; without a password the server
+// generates one, shown here once.
+import { useId, useState, type FormEvent } from 'react';
+import type { FormState } from '../../../shared/page-data.ts';
+import { isRole, ROLES } from '../../../shared/user.ts';
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../../shared/validation.ts';
+import { useI18n } from '../../i18n.tsx';
+import { createUser, type NewUserInput, type UserWithPassword } from '../api.ts';
+import { Field } from '../field.tsx';
+import { failureText, roleLabel } from '../text.ts';
+import { newUserProblems } from './new-user-problems.ts';
+import { OneTimePassword } from './one-time-password.tsx';
+
+function text(data: FormData, field: string): string {
+  const value = data.get(field);
+  return typeof value === 'string' ? value : '';
+}
+
+function inputOf(data: FormData): NewUserInput {
+  const role = text(data, 'role');
+  const email = text(data, 'email').trim();
+  const password = text(data, 'password');
+  return {
+    userName: text(data, 'userName').trim(),
+    name: text(data, 'name').trim(),
+    lastName: text(data, 'lastName').trim(),
+    role: isRole(role) ? role : 'CLI',
+    ...(email ? { email } : {}),
+    ...(password ? { password } : {}),
+  };
+}
+
+export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCreated: () => Promise<void> }) {
+  const { t } = useI18n();
+  const id = useId();
+  const [state, setState] = useState<FormState | undefined>(undefined);
+  const [created, setCreated] = useState<UserWithPassword | null>(null);
+  const [pending, setPending] = useState(false);
+  const fieldId = (field: string) => `${id}-${field}`;
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (pending) return;
+    const form = event.currentTarget;
+    const input = inputOf(new FormData(form));
+    setCreated(null);
+    const problems = newUserProblems(input);
+    if (Object.keys(problems).length > 0) {
+      setState({ form: 'adminCreateUser', error: { code: 'invalid_request', message: '', fields: problems } });
+      return;
+    }
+    setState(undefined);
+    setPending(true);
+    const answer = await createUser(input);
+    setPending(false);
+    if (!answer.ok) {
+      const { fields } = answer.error;
+      setState({
+        form: 'adminCreateUser',
+        error: {
+          code: answer.error.code,
+          // With field errors the details are under the fields; the summary just points there.
+          message: fields && Object.keys(fields).length > 0 ? t('formErrors.invalid_request') : failureText(t, answer.error),
+          ...(fields ? { fields } : {}),
+        },
+      });
+      return;
+    }
+    form.reset();
+    setCreated(answer.value);
+    await onCreated();
+  }
+
+  const error = state?.error;
+  const errorText = error ? (error.code === 'invalid_request' && !error.message ? t('formErrors.invalid_request') : error.message) : null;
+
+  return (
+    <section className="admin-section" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{t('adminConsole.create.title')}</h2>
+      <p className="section-lead">{t('adminConsole.create.lead')}</p>
+      {errorText && (
+        <p className="form-error" role="alert">
+          {errorText}
+        </p>
+      )}
+      {created && (
+        <div className="form-success admin-notice" role="status">
+          <p>{t('adminConsole.create.done', { userName: created.user.userName, role: roleLabel(t, created.user.role) })}</p>
+          {created.password && (
+            <OneTimePassword password={created.password} userName={created.user.userName} onDismiss={() => setCreated(null)} />
+          )}
+        </div>
+      )}
+      <form className="form admin-create-form" method="post" onSubmit={onSubmit} aria-busy={pending}>
+        <Field
+          id={fieldId('userName')}
+          label={t('adminConsole.create.userName')}
+          state={state}
+          field="userName"
+          hint={t('adminConsole.create.userNameHint')}
+        >
+          {(props) => (
+            <input
+              {...props}
+              name="userName"
+              type="text"
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+              maxLength={40}
+            />
+          )}
+        </Field>
+        <Field id={fieldId('email')} label={t('adminConsole.create.email')} state={state} field="email">
+          {(props) => <input {...props} name="email" type="email" autoComplete="off" maxLength={254} />}
+        </Field>
+        <Field id={fieldId('name')} label={t('adminConsole.create.name')} state={state} field="name">
+          {(props) => <input {...props} name="name" type="text" autoComplete="off" required maxLength={NAME_MAX_LENGTH} />}
+        </Field>
+        <Field id={fieldId('lastName')} label={t('adminConsole.create.lastName')} state={state} field="lastName">
+          {(props) => <input {...props} name="lastName" type="text" autoComplete="off" required maxLength={NAME_MAX_LENGTH} />}
+        </Field>
+        <Field id={fieldId('role')} label={t('adminConsole.create.role')} state={state} field="role">
+          {(props) => (
+            <select {...props} name="role" defaultValue="CLI" required>
+              {ROLES.map((role) => (
+                <option key={role} value={role}>
+                  {roleLabel(t, role)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          id={fieldId('password')}
+          label={t('adminConsole.create.password')}
+          state={state}
+          field="password"
+          hint={t('adminConsole.create.passwordHint')}
+        >
+          {(props) => <input {...props} name="password" type="password" autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} />}
+        </Field>
+        <div className="actions">
+          <button className="button button-primary" type="submit" disabled={!enabled || pending}>
+            {pending ? t('adminConsole.create.pending') : t('adminConsole.create.submit')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

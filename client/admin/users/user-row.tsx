@@ -1,0 +1,124 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { AdminUser } from '../../../shared/page-data.ts';
+import { isRole, ROLES, type Role } from '../../../shared/user.ts';
+import { useI18n } from '../../i18n.tsx';
+import { isBrandable } from '../branding/branding-rules.ts';
+import { fullName, roleLabel } from '../text.ts';
+import type { UserAction } from './user-actions.ts';
+
+/** One user's row with its actions; every button names the user for screen readers. */
+export function UserRow({
+  user,
+  self,
+  enabled,
+  onAction,
+  onBranding,
+}: {
+  user: AdminUser;
+  self: boolean;
+  enabled: boolean;
+  onAction: (action: UserAction) => void;
+  /** Opens the branding editor (CLI and ORG users only); the button gets the focus back. */
+  onBranding?: ((user: AdminUser, opener: HTMLElement) => void) | undefined;
+}) {
+  const { t } = useI18n();
+  const selectId = useId();
+  // The role picked in the select, remembered against the role it was picked from: once the
+  // user's role changes (after the action or a reload) a stale choice simply stops applying.
+  const [choice, setChoice] = useState<{ from: string; role: Role } | null>(null);
+  const selected: string = choice && choice.from === user.role ? choice.role : user.role;
+  const forUser = (key: string) => <span className="visually-hidden"> {t(key, { userName: user.userName })}</span>;
+  // On a phone each row is a card with no header row above it: its cells show their column's
+  // name themselves (CSS, from data-label; screen readers keep the table's own headers).
+  const column = (key: string) => t(`adminConsole.list.${key}`);
+
+  function onRoleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (isRole(selected)) onAction({ kind: 'role', user, role: selected });
+  }
+
+  return (
+    <tr>
+      <th scope="row">
+        {user.userName}
+        {self && <span className="admin-you"> {t('adminConsole.list.you')}</span>}
+      </th>
+      <td data-label={column('name')}>{fullName(user)}</td>
+      <td data-label={column('email')}>
+        {user.email ?? (
+          <>
+            <span aria-hidden="true">—</span>
+            <span className="visually-hidden">{t('adminConsole.list.noEmail')}</span>
+          </>
+        )}
+      </td>
+      <td data-label={column('role')}>{roleLabel(t, user.role)}</td>
+      <td data-label={column('status')}>
+        <span className={user.disabled ? 'badge badge-off' : 'badge badge-on'}>
+          {t(user.disabled ? 'adminConsole.status.disabled' : 'adminConsole.status.active')}
+        </span>
+      </td>
+      <td>
+        <div className="actions admin-row-actions">
+          <form className="inline-form admin-role-form" method="post" onSubmit={onRoleSubmit}>
+            <label className="visually-hidden" htmlFor={selectId}>
+              {t('adminConsole.role.selectLabel', { userName: user.userName })}
+            </label>
+            <select
+              id={selectId}
+              value={selected}
+              onChange={(event) => {
+                const role = event.target.value;
+                if (isRole(role)) setChoice({ from: user.role, role });
+              }}
+            >
+              {!isRole(user.role) && (
+                <option value={user.role} disabled>
+                  {user.role}
+                </option>
+              )}
+              {ROLES.map((role) => (
+                <option key={role} value={role}>
+                  {roleLabel(t, role)}
+                </option>
+              ))}
+            </select>
+            <button className="button button-secondary button-small" type="submit" disabled={!enabled}>
+              {t('adminConsole.role.submit')}
+              {forUser('adminConsole.role.submitFor')}
+            </button>
+          </form>
+          <button
+            className="button button-secondary button-small"
+            type="button"
+            disabled={!enabled}
+            onClick={() => onAction({ kind: user.disabled ? 'enable' : 'disable', user })}
+          >
+            {t(user.disabled ? 'adminConsole.enable.button' : 'adminConsole.disable.button')}
+            {forUser(user.disabled ? 'adminConsole.enable.buttonFor' : 'adminConsole.disable.buttonFor')}
+          </button>
+          <button
+            className="button button-secondary button-small"
+            type="button"
+            disabled={!enabled}
+            onClick={() => onAction({ kind: 'reset', user })}
+          >
+            {t('adminConsole.reset.button')}
+            {forUser('adminConsole.reset.buttonFor')}
+          </button>
+          {onBranding && isBrandable(user.role) && (
+            <button
+              className="button button-secondary button-small"
+              type="button"
+              disabled={!enabled}
+              onClick={(event) => onBranding(user, event.currentTarget)}
+            >
+              {t('adminConsole.branding.button')}
+              {forUser('adminConsole.branding.buttonFor')}
+            </button>
+          )}
+        </div>
+      </td>
+    </tr>
+  );
+}

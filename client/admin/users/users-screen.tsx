@@ -1,0 +1,161 @@
+// The admin console's users: search and paging, one row per user with its actions (role,
+// disable/enable, password reset, each confirmed in an AlertDialog), the branding editor of a
+// CLI or ORG user under the list, and the form that creates users. The server renders the
+// first page; from then on it works through the API.
+import { useRef, useState } from 'react';
+import type { AdminUser, UserList } from '../../../shared/page-data.ts';
+import type { Translate } from '../../../shared/translate.ts';
+import { AlertDialog } from '../../components/alert-dialog.tsx';
+import { useI18n } from '../../i18n.tsx';
+import { fetchUsers } from '../api.ts';
+import { BrandingEditor } from '../branding/branding-editor.tsx';
+import { Pager } from '../pager.tsx';
+import type { AdminScreenProps } from '../screen.ts';
+import { failureText } from '../text.ts';
+import { useHydrated } from '../use-hydrated.ts';
+import { usePagedList } from '../use-paged-list.ts';
+import { ActionNotice } from './one-time-password.tsx';
+import { confirmLabel, confirmText, confirmTitle } from './user-actions.ts';
+import { UserCreateForm } from './user-create-form.tsx';
+import { UserRow } from './user-row.tsx';
+import { UsersSearch } from './users-search.tsx';
+import { useUserActions } from './use-user-actions.ts';
+
+export function UsersScreen({ data, user, headingId }: AdminScreenProps) {
+  const { t } = useI18n();
+  const hydrated = useHydrated();
+  const { pageSize } = data.users;
+  // The server-rendered first page is the initial state: nothing is fetched on mount.
+  const users = usePagedList<UserList, string>({ initial: data.users, query: '', fetchPage: (q, page) => fetchUsers(q, page, pageSize) });
+  const actions = useUserActions({
+    reload: users.reload,
+    onUpdated: (updated) =>
+      users.update((list) => ({ ...list, items: list.items.map((item) => (item.userName === updated.userName ? updated : item)) })),
+  });
+  // The user whose branding is open below the list, and a counter that asks it for the focus.
+  const [brandingUser, setBrandingUser] = useState<AdminUser | null>(null);
+  const [brandingFocus, setBrandingFocus] = useState(0);
+  const brandingOpener = useRef<HTMLElement | null>(null);
+  // Rendered from the server's page, so never null.
+  const { list, query } = users.shown ?? { list: data.users, query: '' };
+
+  function search(q: string) {
+    actions.clear();
+    void users.load(q, 1);
+  }
+
+  function openBranding(chosen: AdminUser, opener: HTMLElement) {
+    brandingOpener.current = opener;
+    setBrandingUser(chosen);
+    setBrandingFocus((value) => value + 1);
+  }
+
+  function closeBranding() {
+    const opener = brandingOpener.current;
+    brandingOpener.current = null;
+    setBrandingUser(null);
+    // Back to the row's Branding button, when the row is still there.
+    if (opener?.isConnected) opener.focus();
+  }
+
+  const failure = actions.failure ?? users.failure;
+
+  return (
+    <div className="admin-console">
+      <section className="admin-section" aria-labelledby={headingId}>
+        <h2 id={headingId}>{t('adminConsole.list.title')}</h2>
+
+        <UsersSearch enabled={hydrated} searching={query !== ''} onSearch={search} onShowAll={() => search('')} />
+
+        <p className="admin-summary" aria-live="polite">
+          {summary(t, users.loading, list, query)}
+        </p>
+
+        {actions.notice && <ActionNotice notice={actions.notice} onDismiss={actions.dismissNotice} />}
+        {failure && (
+          <p className="form-error" role="alert">
+            {failureText(t, failure)}
+          </p>
+        )}
+
+        {list.items.length > 0 && (
+          <div className="table-wrap" aria-busy={users.loading || actions.working}>
+            <table className="data-table admin-users-table cards-on-phone">
+              <caption className="visually-hidden">{t('adminConsole.list.caption', { page: list.page, pages: users.pages })}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('adminConsole.list.userName')}</th>
+                  <th scope="col">{t('adminConsole.list.name')}</th>
+                  <th scope="col">{t('adminConsole.list.email')}</th>
+                  <th scope="col">{t('adminConsole.list.role')}</th>
+                  <th scope="col">{t('adminConsole.list.status')}</th>
+                  <th scope="col">{t('adminConsole.list.actions')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.items.map((item) => (
+                  <UserRow
+                    key={item.userName}
+                    user={item}
+                    self={item.userName === user?.userName}
+                    enabled={hydrated}
+                    onAction={actions.ask}
+                    onBranding={openBranding}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+
+        {list.total > list.pageSize && (
+          <Pager
+            messages="adminConsole.pager"
+            page={list.page}
+            pages={users.pages}
+            disabled={!hydrated || users.loading}
+            onGo={(page) => {
+              actions.clearFailure();
+              void users.goTo(page);
+            }}
+          />
+        )}
+      </section>
+
+      {brandingUser && (
+        <BrandingEditor
+          key={brandingUser.userName}
+          user={list.items.find((item) => item.userName === brandingUser.userName) ?? brandingUser}
+          enabled={hydrated}
+          focusRequest={brandingFocus}
+          onClose={closeBranding}
+          onStale={() => void users.reload()}
+        />
+      )}
+
+      <UserCreateForm enabled={hydrated} onCreated={users.reload} />
+
+      {actions.action && (
+        <AlertDialog
+          open={actions.confirming}
+          title={confirmTitle(t, actions.action)}
+          confirmLabel={confirmLabel(t, actions.action)}
+          cancelLabel={t('adminConsole.confirm.cancel')}
+          onConfirm={() => void actions.confirm()}
+          onCancel={actions.cancel}
+        >
+          <p>{confirmText(t, actions.action)}</p>
+        </AlertDialog>
+      )}
+    </div>
+  );
+}
+
+/** "12 users.", "3 users match “ana”.", or "Loading users…" while a page is on its way. */
+function summary(t: Translate, loading: boolean, list: UserList, query: string): string {
+  if (loading) return t('adminConsole.list.loading');
+  if (list.total === 0) return query ? t('adminConsole.list.noMatches', { q: query }) : t('adminConsole.list.empty');
+  if (query)
+    return t(list.total === 1 ? 'adminConsole.list.matchesOne' : 'adminConsole.list.matchesOther', { count: list.total, q: query });
+  return t(list.total === 1 ? 'adminConsole.list.countOne' : 'adminConsole.list.countOther', { count: list.total });
+}
