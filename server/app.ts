@@ -219,6 +219,12 @@ export async function createApp(deps: AppDeps) {
   // built-in API and the pages alike (docs/decisions/013-projects.md).
   const projects = createProjects({
     db,
+    limits: {
+      limiter: createRateLimiter(db, 60_000),
+      briefsPerHour: config.PROJECT_BRIEFS_PER_HOUR,
+      messagesPerMinute: config.PROJECT_MESSAGES_PER_MINUTE,
+      uploadsPerMinute: config.PROJECT_UPLOADS_PER_MINUTE,
+    },
     // After the change is committed; an e-mail that cannot be queued is logged, never the action's failure.
     notify: (notice) => {
       mail

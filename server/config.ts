@@ -86,6 +86,12 @@ const schema = z.object({
   /** Uploads (avatars, branding logos) one user may make per minute, and the bytes one user may have stored. */
   UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   UPLOAD_QUOTA_MB: z.coerce.number().min(1).max(10_000).default(5),
+  /** Briefs one client or organisation may submit per hour. */
+  PROJECT_BRIEFS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Project messages one user may post per minute. */
+  PROJECT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
+  /** Project documents one user may upload per minute. */
+  PROJECT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
   /**
    * postgres://user:password@host:5432/db selects PostgreSQL (several machines share it);
    * unset, the embedded SQLite database in DATA_DIR/site.db.

@@ -139,8 +139,8 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     authenticated,
     handle(async (req, res) => {
       const id = projectId(req.params.id);
-      // Who may write here is known before a byte of the file is read.
-      await projects.get(userOf(res), id);
+      // Who may write here (and how often) is known before a byte of the file is read.
+      await conversation.admitDocument(userOf(res), id);
       const file = await readMultipartFile(req, { field: 'file', maxBytes: PROJECT_LIMITS.documentBytes });
       res.status(201).json(await conversation.addDocument(userOf(res), id, file));
     }),

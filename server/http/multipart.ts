@@ -41,6 +41,8 @@ export function readMultipartFile(req: Request, options: { field: string; maxByt
     let file: { name: string; chunks: Buffer[] } | null = null;
     const fields: Record<string, string> = {};
     parser.on('file', (name, stream, info) => {
+      // A body cut short errs on the file's stream too: unheard, it would bring the process down.
+      stream.on('error', () => fail(new ApiError(400, 'invalid_multipart', 'The multipart body could not be read')));
       if (name !== options.field || file) {
         stream.resume();
         return;

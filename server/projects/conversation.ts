@@ -80,6 +80,7 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
   async function postMessage(actor: Actor, id: number, body: string): Promise<ProjectMessage> {
     const { row } = await projectFor(db, actor, id);
     if (!isWritable(row.state as ProjectState)) throw readOnly();
+    await projects.admit('message', actor.userName);
     const at = now().toISOString();
     const inserted = await k.transaction().execute(async (trx) => {
       const message = await trx
@@ -98,6 +99,16 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
 
   async function documents(actor: Actor, id: number): Promise<ProjectDocument[]> {
     return (await projects.get(actor, id)).documents;
+  }
+
+  /**
+   * Whether the actor may upload a document here now — a participant, the project open, under
+   * their rate — decided before a byte of the file is read; counts the upload.
+   */
+  async function admitDocument(actor: Actor, id: number): Promise<void> {
+    const { row } = await projectFor(db, actor, id);
+    if (!isWritable(row.state as ProjectState)) throw readOnly();
+    await projects.admit('document', actor.userName);
   }
 
   async function addDocument(actor: Actor, id: number, file: { name: string; data: Buffer }): Promise<ProjectDocument> {
@@ -156,7 +167,7 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
     return { name: doc.name, contentType: doc.content_type, data: Buffer.from(doc.data) };
   }
 
-  return { messages, postMessage, markRead, documents, addDocument, readDocument };
+  return { messages, postMessage, markRead, documents, admitDocument, addDocument, readDocument };
 }
 
 export type Conversation = ReturnType<typeof createConversation>;

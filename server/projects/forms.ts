@@ -8,7 +8,7 @@ import { PROJECT_LIMITS, projectPath, type ProjectAction } from '../../shared/pr
 import { routePath, type Route } from '../../shared/routes.ts';
 import type { Session } from '../auth/session.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import { isMultipart, readMultipartFile } from '../http/multipart.ts';
 import type { Logger } from '../logger.ts';
 import { projectId } from './access.ts';
@@ -42,7 +42,12 @@ export function createProjectForms(deps: { services: ProjectServices; fail: Form
       return deps.fail(req, res, error.status, {
         form,
         values,
-        error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.fields ? { fields: error.fields } : {}),
+          ...(error instanceof TooManyAttemptsError ? { retryAfter: error.retryAfter } : {}),
+        },
       });
     }
     deps.logger.error({ err: error, form }, 'project form failed');
@@ -85,8 +90,8 @@ export function createProjectForms(deps: { services: ProjectServices; fail: Form
     try {
       const id = projectId(req.path.split('/').pop());
       if (isMultipart(req)) {
-        // Who may write here is known before a byte of the file is read.
-        await projects.get(actor, id);
+        // Who may write here (and how often) is known before a byte of the file is read.
+        await conversation.admitDocument(actor, id);
         intent = 'document';
         const file = await readMultipartFile(req, { field: 'file', maxBytes: PROJECT_LIMITS.documentBytes });
         body = file.fields;

@@ -23,12 +23,16 @@ import {
 import { hasRole } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import type { ProjectRow, Schema } from '../db/schema.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
+import type { RateLimiter } from '../auth/rate-limit.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
 import type { Notify, ProjectNoticeKind } from './notices.ts';
 import type { Brief, ProposalInput } from './schemas.ts';
 
-export type ProjectDeps = { db: Db; notify: Notify; now?: () => Date };
+/** How often one user may act, counted in the database (every instance shares the counts). */
+export type ProjectLimits = { limiter: RateLimiter; briefsPerHour: number; messagesPerMinute: number; uploadsPerMinute: number };
+
+export type ProjectDeps = { db: Db; notify: Notify; now?: () => Date; limits?: ProjectLimits };
 
 /** A project as its documents show it: see `snapshot`. */
 export type ProjectSnapshot = {
@@ -371,8 +375,23 @@ export function createProjects(deps: ProjectDeps) {
     deps.notify({ kind, project, actor: { userName: actor.userName, name: displayName(actor) }, recipients: others, ...extra });
   }
 
+  /** Counts one action of the user against its limit; a 429 past it (nothing is done). */
+  async function admit(kind: 'brief' | 'message' | 'document', userName: string) {
+    const limits = deps.limits;
+    if (!limits) return;
+    const [max, windowMs, code, what] =
+      kind === 'brief'
+        ? [limits.briefsPerHour, 3_600_000, 'too_many_briefs', 'Too many briefs']
+        : kind === 'message'
+          ? [limits.messagesPerMinute, 60_000, 'too_many_messages', 'Too many messages']
+          : [limits.uploadsPerMinute, 60_000, 'too_many_uploads', 'Too many uploads'];
+    const wait = await limits.limiter.take(`project-${kind}:${userName.toLowerCase()}`, max, windowMs);
+    if (wait > 0) throw new TooManyAttemptsError(wait, code, what);
+  }
+
   async function create(actor: Actor, brief: Brief): Promise<Project> {
     if (!ownsProjects(actor)) throw forbidden('Only clients and organisations submit briefs');
+    await admit('brief', actor.userName);
     const at = now().toISOString();
     const id = await k.transaction().execute(async (trx) => {
       const inserted = await trx
@@ -656,6 +675,7 @@ export function createProjects(deps: ProjectDeps) {
     unreadTotal,
     participants,
     announce,
+    admit,
   };
 }
 
