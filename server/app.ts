@@ -226,13 +226,12 @@ export async function createApp(deps: AppDeps) {
       uploadsPerMinute: config.PROJECT_UPLOADS_PER_MINUTE,
     },
     // After the change is committed; an e-mail that cannot be queued is logged, never the action's failure.
-    notify: (notice) => {
+    notify: (notice) =>
       mail
         .notifyProject({ ...notice, path: (role, locale) => projectPath(role, notice.project.id, locale) ?? localePath('index', locale) })
         .catch((error: unknown) =>
           logger.error({ err: error, project: notice.project.id, kind: notice.kind }, 'project notice not queued'),
-        );
-    },
+        ),
   });
   const conversation = createConversation({ db, projects });
   const expertise = createExpertise({ db });

@@ -93,7 +93,7 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
     });
     // One's own message is read.
     await markRead(id, actor.userName, inserted);
-    projects.announce('message_posted', actor, row, await projects.participants(id, row.owner), { excerpt: body });
+    await projects.announce('message_posted', actor, row, await projects.participants(id, row.owner), { excerpt: body });
     return { id: inserted, author: { userName: actor.userName, name: displayName(actor), role: actor.role }, body, createdAt: at };
   }
 

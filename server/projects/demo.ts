@@ -33,7 +33,7 @@ export async function seedDemoProjects(db: Db, people: DemoPeople): Promise<numb
     actor(people.org),
     actor(people.expert),
   ]);
-  const projects = createProjects({ db, notify: () => {} });
+  const projects = createProjects({ db, notify: async () => {} });
   const conversation = createConversation({ db, projects });
   await createExpertise({ db }).save(expert, {
     practices: ['data', 'digital'],

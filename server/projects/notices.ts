@@ -15,5 +15,5 @@ export type ProjectNoticeInput = {
   excerpt?: string;
 };
 
-/** Fire and forget: the action is committed before; a notice never makes it fail. */
-export type Notify = (notice: ProjectNoticeInput) => void;
+/** Queues a notice's e-mails; the action is committed before, and a failure here is logged, never thrown. */
+export type Notify = (notice: ProjectNoticeInput) => Promise<void>;

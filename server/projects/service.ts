@@ -361,7 +361,12 @@ export function createProjects(deps: ProjectDeps) {
     return rows.map((r) => r.user_name);
   }
 
-  function announce(
+  /**
+   * Queues the e-mails of a change (after it was committed): the caller's answer waits for the
+   * queue, not for the mail server, so an OK means the e-mails are on their way. A queue that
+   * fails is logged by `notify`, never the change's failure.
+   */
+  async function announce(
     kind: ProjectNoticeKind,
     actor: Actor,
     project: { id: number; title: string },
@@ -372,7 +377,7 @@ export function createProjects(deps: ProjectDeps) {
       .filter((r) => r !== actor.userName.toLowerCase())
       .map((lower) => recipients.find((r) => r.toLowerCase() === lower)!);
     if (others.length === 0) return;
-    deps.notify({ kind, project, actor: { userName: actor.userName, name: displayName(actor) }, recipients: others, ...extra });
+    await deps.notify({ kind, project, actor: { userName: actor.userName, name: displayName(actor) }, recipients: others, ...extra });
   }
 
   /** Counts one action of the user against its limit; a 429 past it (nothing is done). */
@@ -429,7 +434,7 @@ export function createProjects(deps: ProjectDeps) {
         .execute();
       return inserted.id;
     });
-    announce('brief_submitted', actor, { id, title: brief.title }, await adminNames());
+    await announce('brief_submitted', actor, { id, title: brief.title }, await adminNames());
     return get(actor, id);
   }
 
@@ -480,8 +485,11 @@ export function createProjects(deps: ProjectDeps) {
         .execute();
     });
     const everyone = await participants(id, row.owner);
-    if (action === 'send_proposal') announce('proposal_sent', actor, row, [row.owner]);
-    announce('state_changed', actor, row, action === 'send_proposal' ? everyone.filter((u) => u !== row.owner) : everyone, { from, to });
+    if (action === 'send_proposal') await announce('proposal_sent', actor, row, [row.owner]);
+    await announce('state_changed', actor, row, action === 'send_proposal' ? everyone.filter((u) => u !== row.owner) : everyone, {
+      from,
+      to,
+    });
     return get(actor, id);
   }
 
@@ -530,7 +538,7 @@ export function createProjects(deps: ProjectDeps) {
       return true;
     });
     // Assigning someone twice is harmless: the same answer, one history line, one e-mail.
-    if (added) announce('expert_assigned', actor, row, [expert.userName, row.owner]);
+    if (added) await announce('expert_assigned', actor, row, [expert.userName, row.owner]);
     return get(actor, id);
   }
 
@@ -658,7 +666,7 @@ export function createProjects(deps: ProjectDeps) {
       await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
       return true;
     });
-    if (changed && done) announce('milestone_done', actor, row, await participants(id, row.owner), { milestone: milestone.title });
+    if (changed && done) await announce('milestone_done', actor, row, await participants(id, row.owner), { milestone: milestone.title });
     return get(actor, id);
   }
 
