@@ -10,7 +10,7 @@ import { PROJECT_REPORT_NEWEST } from '../../server/pdf/project-documents.ts';
 import { pdfRenderer, type PdfRenderer } from '../../server/pdf/renderer.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import { DEFAULT_PASSWORD } from '../helpers/users.ts';
-import { activeProject, api, BRIEF, PDF, PEOPLE, signInEveryone, type Person } from '../projects/fixtures.ts';
+import { activeProject, api, BRIEF, PDF, PEOPLE, signInEveryone, type Person, UNLIMITED } from '../projects/fixtures.ts';
 import { pdfInfo, pdfObjects, pdfText } from './pdf-text.ts';
 
 const OWNER_COLOR = '#7c3aed';
@@ -62,7 +62,7 @@ let brief: number;
 beforeAll(async () => {
   const recording = recordingRenderer();
   jobs = recording.jobs;
-  const made = await createTestApp(undefined, { pdfRenderer: recording.renderer });
+  const made = await createTestApp(UNLIMITED, { pdfRenderer: recording.renderer });
   app = made.app;
   db = made.db;
   tokens = await signInEveryone(app, db);

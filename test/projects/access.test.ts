@@ -4,7 +4,7 @@
 import type { Express } from 'express';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp } from '../helpers/app.ts';
-import { activeProject, api, PDF, signInEveryone, type Person } from './fixtures.ts';
+import { activeProject, api, PDF, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
 
 let app: Express;
 let tokens: Record<Person, string>;
@@ -12,7 +12,7 @@ let id: number;
 let milestoneId: number;
 let documentId: number;
 beforeAll(async () => {
-  const created = await createTestApp();
+  const created = await createTestApp(UNLIMITED);
   app = created.app;
   tokens = await signInEveryone(app, created.db);
   id = await activeProject(app, tokens);

@@ -5,12 +5,12 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createTestApp } from '../helpers/app.ts';
-import { activeProject, api, BRIEF, DOCX, PDF, PEOPLE, PNG_BYTES, signInEveryone, type Person } from './fixtures.ts';
+import { activeProject, api, BRIEF, DOCX, PDF, PEOPLE, PNG_BYTES, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
 
 let app: Express;
 let tokens: Record<Person, string>;
 beforeAll(async () => {
-  const created = await createTestApp();
+  const created = await createTestApp(UNLIMITED);
   app = created.app;
   tokens = await signInEveryone(app, created.db);
 });
@@ -279,7 +279,7 @@ describe('the conversation and the documents', () => {
 
 describe('lists and expert profiles', () => {
   test('each sees their own projects; admins see all, filtered by state and text, paged', async () => {
-    const fresh = await createTestApp();
+    const fresh = await createTestApp(UNLIMITED);
     const t = await signInEveryone(fresh.app, fresh.db);
     const mine = await api(fresh.app, t.owner).post('/projects', { ...BRIEF, title: 'Alpha carbon audit', practice: 'sustainability' });
     await api(fresh.app, t.org).post('/projects', { ...BRIEF, title: 'Beta open data portal' });

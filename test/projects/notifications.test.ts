@@ -5,7 +5,7 @@ import type { Express } from 'express';
 import { beforeAll, expect, test } from 'vitest';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import { startSmtp, type TestSmtp, type ReceivedMail } from '../helpers/smtp.ts';
-import { api, BRIEF, PDF, PEOPLE, signInEveryone, type Person } from './fixtures.ts';
+import { api, BRIEF, PDF, PEOPLE, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
 
 let app: Express;
 let smtp: TestSmtp;
@@ -14,7 +14,7 @@ let tokens: Record<Person, string>;
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  const created = await createTestApp({ SMTP_URL: smtp.url, CONTACT_NOTIFY_TO: 'inbox@example.com' });
+  const created = await createTestApp({ ...UNLIMITED, SMTP_URL: smtp.url, CONTACT_NOTIFY_TO: 'inbox@example.com' });
   app = created.app;
   flush = () => created.mail.flush();
   tokens = await signInEveryone(app, created.db);

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import { DEFAULT_PASSWORD } from '../helpers/users.ts';
-import { activeProject, api, PDF, PEOPLE, signInEveryone, type Person } from './fixtures.ts';
+import { activeProject, api, PDF, PEOPLE, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
 
 let app: Express;
 let tokens: Record<Person, string>;
@@ -27,7 +27,7 @@ async function signInWithForm(userName: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  const created = await createTestApp();
+  const created = await createTestApp(UNLIMITED);
   app = created.app;
   tokens = await signInEveryone(app, created.db);
   for (const person of Object.keys(PEOPLE) as Person[]) cookies[person] = await signInWithForm(PEOPLE[person].userName);
@@ -152,7 +152,7 @@ describe('a brief and a project page without JavaScript', () => {
 
 describe('dashboards', () => {
   test('each area shows what waits for the user first, then their projects; unread messages in the navbar', async () => {
-    const fresh = await createTestApp();
+    const fresh = await createTestApp(UNLIMITED);
     const t = await signInEveryone(fresh.app, fresh.db);
     const id = await activeProject(fresh.app, t);
     await api(fresh.app, t.expert).post(`/projects/${id}/messages`, { body: 'Hi' });
@@ -180,7 +180,7 @@ describe('dashboards', () => {
   });
 
   test('an empty area says so honestly and offers the first brief', async () => {
-    const fresh = await createTestApp();
+    const fresh = await createTestApp(UNLIMITED);
     await signInEveryone(fresh.app, fresh.db);
     const res = await request(fresh.app)
       .post('/login')
