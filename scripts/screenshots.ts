@@ -3,8 +3,9 @@
 //
 // Builds when dist/ is stale, starts the production server (dist/server/main.js, as `npm start`
 // runs it) on a free loopback port with a throw-away DATA_DIR holding one user per role, a
-// contact message and a branding for the client user, then drives Debian's Chromium
-// (/usr/bin/chromium: never a downloaded browser) through playwright-core.
+// project in every state (server/projects/demo.ts), a contact message and a branding for the
+// client user, then drives Debian's Chromium (/usr/bin/chromium: never a downloaded browser)
+// through playwright-core.
 //
 // Output: screenshots/<width>/<guest|ADMIN|CLI|ORG|CONS>/<locale>-<page>.png (the folder is
 // emptied first and git-ignored), plus <locale>-home-banner.png (the cookie banner, as the
@@ -32,6 +33,8 @@ import type { Role } from '../shared/user.ts';
 import { isBuildStale, ROOT } from './build-state.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import { launchServer } from './launch-server.ts';
+import { databaseFile, openDatabase } from '../server/db/index.ts';
+import { seedDemoProjects } from '../server/projects/demo.ts';
 
 const OUT = join(ROOT, 'screenshots');
 
@@ -101,11 +104,35 @@ const PUBLIC_PAGES: readonly PageSpec[] = [
 const AREA_PATH: Readonly<Record<Role, string>> = { ADMIN: '/admin', CLI: '/client', ORG: '/organization', CONS: '/expert' };
 
 /** The private pages of a role; ADMIN also sees the home page signed in (the others are sent to their area). */
+/**
+ * The projects' pages of each role (ids of the demo projects, server/projects/demo.ts: 1 brief,
+ * 2 proposal and 4 delivered are the client's; 3 active and 6 declined the organisation's, with
+ * the expert on 3 and 4).
+ */
+const PROJECT_PAGES: Readonly<Record<Role, PageSpec[]>> = {
+  ADMIN: [
+    { page: 'project-brief', path: '/admin/projects/1' },
+    { page: 'project-active', path: '/admin/projects/3' },
+  ],
+  CLI: [
+    { page: 'project-new', path: '/client/projects/new' },
+    { page: 'project-proposal', path: '/client/projects/2' },
+    { page: 'project-delivered', path: '/client/projects/4' },
+  ],
+  ORG: [
+    { page: 'project-new', path: '/organization/projects/new' },
+    { page: 'project-active', path: '/organization/projects/3' },
+    { page: 'project-declined', path: '/organization/projects/6' },
+  ],
+  CONS: [{ page: 'project-active', path: '/expert/projects/3' }],
+};
+
 function privatePages(role: Role): PageSpec[] {
   const area = AREA_PATH[role];
   return [
     ...(role === 'ADMIN' ? [{ page: 'home', path: '/' }] : []),
     { page: area.slice(1), path: area },
+    ...PROJECT_PAGES[role],
     { page: 'profile', path: '/profile' },
     { page: 'changePassword', path: '/changePassword' },
   ];
@@ -173,6 +200,21 @@ const USERS: Readonly<Record<Role, { userName: string; name: string; lastName: s
 };
 /** Violet: far from the default teal, so that a branded navbar is told apart at a glance. */
 const CLIENT_BRAND_COLOR = '#6d28d9';
+
+/** A project in every state, with milestones, messages and a document (as `npm run seed:demo` makes). */
+async function createProjects(dataDir: string): Promise<void> {
+  const db = await openDatabase({ file: databaseFile(dataDir), poolMax: 1 });
+  try {
+    await seedDemoProjects(db, {
+      admin: USERS.ADMIN.userName,
+      client: USERS.CLI.userName,
+      org: USERS.ORG.userName,
+      expert: USERS.CONS.userName,
+    });
+  } finally {
+    await db.close();
+  }
+}
 
 /** Creates the users with the ops CLI, as an operator would (scripts/user.ts). */
 function createUsers(dataDir: string): void {
@@ -440,6 +482,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', onSignal);
   try {
     createUsers(dataDir);
+    await createProjects(dataDir);
     server = await startServer(dataDir);
     browser = await launchBrowser();
     const { baseURL } = server;

@@ -131,6 +131,8 @@ export type Milestone = {
   dueDate: string | null;
   doneAt: string | null;
   doneBy: string | null;
+  /** The display name of who ticked it off, as they were then. */
+  doneByName: string | null;
 };
 
 export type ProjectSummary = {

@@ -31,7 +31,7 @@ export function MilestonesSection({
             )}
             {m.doneAt ? (
               <span>
-                ✓ <FormattedDate date={m.doneAt.slice(0, 10)} /> · {m.doneBy}
+                ✓ <FormattedDate date={m.doneAt.slice(0, 10)} /> · {m.doneByName ?? m.doneBy}
               </span>
             ) : (
               <span>{t('projects.page.open')}</span>

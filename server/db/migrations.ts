@@ -209,6 +209,7 @@ const projects: Migration = {
       .addColumn('due_date', 'text')
       .addColumn('done_at', 'text')
       .addColumn('done_by', 'text')
+      .addColumn('done_by_name', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('project_milestones_project').on('project_milestones').column('project_id').execute();

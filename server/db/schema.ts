@@ -126,6 +126,7 @@ export type ProjectMilestonesTable = {
   due_date: string | null;
   done_at: string | null;
   done_by: string | null;
+  done_by_name: string | null;
   created_at: string;
 };
 

@@ -259,7 +259,12 @@ export async function renderProjectReportPdf(data: ProjectSnapshot, ctx: PdfCont
     { text: oneLine(milestone.title, PROJECT_LIMITS.milestoneTitle) },
     milestone.dueDate ? { text: formatShortDay(oneLine(milestone.dueDate, 40), locale) } : { text: texts.noDate, color: MUTED_COLOR },
     milestone.doneAt
-      ? { text: fill(texts.doneBy, { date: formatStoredDate(oneLine(milestone.doneAt, 40), locale), who: name(milestone.doneBy) }) }
+      ? {
+          text: fill(texts.doneBy, {
+            date: formatStoredDate(oneLine(milestone.doneAt, 40), locale),
+            who: milestone.doneByName ? oneLine(milestone.doneByName, MAX_CELL_CHARS) : name(milestone.doneBy),
+          }),
+        }
       : { text: texts.pending, bold: true },
   ]);
   const documentRows = documents.map((document): TableCell[] => [

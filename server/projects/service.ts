@@ -269,6 +269,7 @@ export function createProjects(deps: ProjectDeps) {
         dueDate: m.due_date,
         doneAt: m.done_at,
         doneBy: m.done_by,
+        doneByName: m.done_by_name,
       })),
       proposal:
         row.proposal_sent_at && row.proposal_scope !== null
@@ -609,7 +610,15 @@ export function createProjects(deps: ProjectDeps) {
       }
       await trx
         .insertInto('project_milestones')
-        .values({ project_id: id, title: input.title, due_date: input.dueDate ?? null, done_at: null, done_by: null, created_at: at })
+        .values({
+          project_id: id,
+          title: input.title,
+          due_date: input.dueDate ?? null,
+          done_at: null,
+          done_by: null,
+          done_by_name: null,
+          created_at: at,
+        })
         .execute();
       await trx
         .insertInto('project_events')
@@ -645,7 +654,11 @@ export function createProjects(deps: ProjectDeps) {
     const changed = await k.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('project_milestones')
-        .set(done ? { done_at: at, done_by: actor.userName } : { done_at: null, done_by: null })
+        .set(
+          done
+            ? { done_at: at, done_by: actor.userName, done_by_name: displayName(actor) }
+            : { done_at: null, done_by: null, done_by_name: null },
+        )
         .where('id', '=', milestoneId)
         .where('done_at', done ? 'is' : 'is not', null)
         .executeTakeFirst();
