@@ -185,3 +185,24 @@ test('external API down: login answers 503 with a clear message', async () => {
   expect(proxied.status).toBe(503);
   expect(proxied.body.error.code).toBe('api_unavailable');
 });
+
+test('with an external API the private area still does its work: a client writes a brief on its page, the admin sees it in the pipeline, outsiders get the 404', async () => {
+  const client = sessionCookie(await signIn('acme-upstream'));
+  const admin = sessionCookie(await signIn('boss'));
+  const other = sessionCookie(await signIn('someone-else'));
+  const posted = await request(app)
+    .post('/client/projects/new')
+    .set('Cookie', client)
+    .set('Origin', ORIGIN)
+    .type('form')
+    .send({ title: 'Upstream brief', description: 'Written with the API elsewhere.', practice: 'compliance' });
+  expect(posted.status).toBe(303);
+  const path = posted.headers.location as string;
+  expect(path).toMatch(/^\/client\/projects\/\d+\?done=created$/);
+  const mine = await request(app).get(path).set('Cookie', client);
+  expect(mine.status).toBe(200);
+  expect(mine.text).toContain('Upstream brief');
+  const pipeline = await request(app).get('/admin').set('Cookie', admin);
+  expect(pipeline.text).toContain('Upstream brief');
+  expect((await request(app).get(path.split('?')[0]!).set('Cookie', other)).status).toBe(404);
+});
