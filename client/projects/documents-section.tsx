@@ -18,10 +18,13 @@ function size(bytes: number, locale: string): string {
 
 export function DocumentsSection({
   project,
+  nameOf,
   form,
   success,
 }: {
   project: Project;
+  /** A user name → the person's name (who uploaded a document). */
+  nameOf: (userName: string) => string;
   form: FormState | undefined;
   success?: string | undefined;
 }) {
@@ -40,7 +43,7 @@ export function DocumentsSection({
               </a>
               <span className="field-hint">
                 {size(d.bytes, locale)} ·{' '}
-                {t('projects.page.uploadedBy', { name: d.uploadedBy, date: formatDate(d.uploadedAt.slice(0, 10), locale) })}
+                {t('projects.page.uploadedBy', { name: nameOf(d.uploadedBy), date: formatDate(d.uploadedAt.slice(0, 10), locale) })}
               </span>
             </li>
           ))}
