@@ -64,14 +64,15 @@ export function DocumentsSection({
                   aria-describedby="document-file-hint"
                   {...fieldProps(state, 'file', 'document-file')}
                 />
-                <p id="document-file-hint" className="field-hint">
-                  {t('projects.page.fileHint')}
-                </p>
                 <FieldError state={state} field="file" id="document-file" />
               </div>
               <button type="submit" className="button button-primary" disabled={pending}>
                 {t('projects.page.upload')}
               </button>
+              {/* After the button, on a row of its own: the button lines up with the file input. */}
+              <p id="document-file-hint" className="field-hint">
+                {t('projects.page.fileHint')}
+              </p>
             </>
           )}
         </SectionForm>
