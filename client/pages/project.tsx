@@ -8,6 +8,7 @@ import { DocumentsSection } from '../projects/documents-section.tsx';
 import { ExpertsSection } from '../projects/experts-section.tsx';
 import { HistorySection } from '../projects/history-section.tsx';
 import { MilestonesSection } from '../projects/milestones-section.tsx';
+import { projectNames } from '../projects/people.ts';
 import { ProjectActions } from '../projects/project-actions.tsx';
 import { ProjectHeader } from '../projects/project-header.tsx';
 import { ProposalSection } from '../projects/proposal-section.tsx';
@@ -18,6 +19,7 @@ export default function ProjectPage({ data, user, form }: PageProps<'project'>) 
   const { t } = useI18n();
   const { search } = useLocation();
   const { project, messages, candidates } = data;
+  const nameOf = projectNames(project, messages);
   const of = (name: string) => (form?.form === name ? form : undefined);
   const done = (intent: string, key: string) => doneText(search, intent, t(`projects.done.${key}`));
   return (
@@ -27,7 +29,7 @@ export default function ProjectPage({ data, user, form }: PageProps<'project'>) 
       <div className="project-columns">
         <div className="project-main">
           <ConversationSection project={project} messages={messages} form={of('message')} success={done('message', 'message')} />
-          <DocumentsSection project={project} form={of('document')} success={done('document', 'document')} />
+          <DocumentsSection project={project} nameOf={nameOf} form={of('document')} success={done('document', 'document')} />
         </div>
         <div className="project-side">
           <ProposalSection project={project} form={of('proposal')} success={done('proposal', 'action')} />
@@ -39,6 +41,7 @@ export default function ProjectPage({ data, user, form }: PageProps<'project'>) 
           />
           <MilestonesSection
             project={project}
+            nameOf={nameOf}
             forms={{ milestone: of('milestone'), milestoneDone: of('milestoneDone') }}
             success={done('milestone', 'milestone') ?? done('milestoneDone', 'milestone')}
           />

@@ -18,10 +18,13 @@ function size(bytes: number, locale: string): string {
 
 export function DocumentsSection({
   project,
+  nameOf,
   form,
   success,
 }: {
   project: Project;
+  /** A user name → the person's name (who uploaded a document). */
+  nameOf: (userName: string) => string;
   form: FormState | undefined;
   success?: string | undefined;
 }) {
@@ -40,7 +43,7 @@ export function DocumentsSection({
               </a>
               <span className="field-hint">
                 {size(d.bytes, locale)} ·{' '}
-                {t('projects.page.uploadedBy', { name: d.uploadedBy, date: formatDate(d.uploadedAt.slice(0, 10), locale) })}
+                {t('projects.page.uploadedBy', { name: nameOf(d.uploadedBy), date: formatDate(d.uploadedAt.slice(0, 10), locale) })}
               </span>
             </li>
           ))}
@@ -61,14 +64,15 @@ export function DocumentsSection({
                   aria-describedby="document-file-hint"
                   {...fieldProps(state, 'file', 'document-file')}
                 />
-                <p id="document-file-hint" className="field-hint">
-                  {t('projects.page.fileHint')}
-                </p>
                 <FieldError state={state} field="file" id="document-file" />
               </div>
               <button type="submit" className="button button-primary" disabled={pending}>
                 {t('projects.page.upload')}
               </button>
+              {/* After the button, on a row of its own: the button lines up with the file input. */}
+              <p id="document-file-hint" className="field-hint">
+                {t('projects.page.fileHint')}
+              </p>
             </>
           )}
         </SectionForm>

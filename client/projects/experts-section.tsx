@@ -85,14 +85,15 @@ export function ExpertsSection({
                       );
                     })}
                   </select>
-                  <p id="assign-hint" className="field-hint">
-                    {t('projects.page.assignHint')}
-                  </p>
                   <FieldError state={state} field="userName" id="assign-userName" />
                 </div>
                 <button type="submit" className="button button-primary">
                   {t('projects.page.assign')}
                 </button>
+                {/* After the button, on a row of its own: the button lines up with the list. */}
+                <p id="assign-hint" className="field-hint">
+                  {t('projects.page.assignHint')}
+                </p>
               </>
             )}
           </SectionForm>

@@ -3,20 +3,23 @@
 import type { FormState } from '../../shared/page-data.ts';
 import { PROJECT_LIMITS, type Project } from '../../shared/projects.ts';
 import { FieldError, fieldProps, TextField } from '../components/form-feedback.tsx';
-import { FormattedDate } from '../components/formatted-date.tsx';
+import { FormattedDate, formatDate } from '../components/formatted-date.tsx';
 import { useI18n } from '../i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 
 export function MilestonesSection({
   project,
+  nameOf,
   forms,
   success,
 }: {
   project: Project;
+  /** A user name → the person's name (who ticked a milestone off). */
+  nameOf: (userName: string) => string;
   forms: { milestone: FormState | undefined; milestoneDone: FormState | undefined };
   success?: string | undefined;
 }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const canEdit = project.writable && project.standing !== 'owner';
   const list = (
     <ul className="milestones">
@@ -31,7 +34,11 @@ export function MilestonesSection({
             )}
             {m.doneAt ? (
               <span>
-                ✓ <FormattedDate date={m.doneAt.slice(0, 10)} /> · {m.doneByName ?? m.doneBy}
+                <span aria-hidden="true">✓ </span>
+                {t('projects.page.doneBy', {
+                  date: formatDate(m.doneAt.slice(0, 10), locale),
+                  name: m.doneByName ?? nameOf(m.doneBy ?? ''),
+                })}
               </span>
             ) : (
               <span>{t('projects.page.open')}</span>

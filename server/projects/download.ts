@@ -1,7 +1,8 @@
 // A project's document, downloaded from the private area's pages: the site's own route, so that
 // it works with the built-in API and an external one alike. Decided from the session's user as
-// they are now; anyone who is not a participant gets the same 404 as for a document that does
-// not exist. Never cached, always an attachment.
+// they are now; anyone who is not a participant — or not signed in — gets the site's 404 page,
+// as for a document that does not exist (the PDF routes answer the same). Never cached, always
+// an attachment.
 import type { RequestHandler } from 'express';
 import { ApiError } from '../http/errors.ts';
 import { projectId } from './access.ts';
@@ -15,7 +16,7 @@ export function documentDownload(conversation: Conversation): RequestHandler {
     const session = res.locals.session;
     res.set('Cache-Control', 'private, no-store');
     try {
-      if (!session) throw new ApiError(404, 'not_found', 'No such document');
+      if (!session) return next();
       const id = projectId(req.params.id);
       const docId = /^[1-9][0-9]{0,9}$/.test(String(req.params.docId)) ? Number(req.params.docId) : 0;
       if (!docId || docId > 2_147_483_647) throw new ApiError(404, 'not_found', 'No such document');
@@ -28,10 +29,8 @@ export function documentDownload(conversation: Conversation): RequestHandler {
       });
       res.end(doc.data);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) {
-        res.status(404).type('text/plain').send('Not found');
-        return;
-      }
+      // The page handler's answer for a URL that names nothing.
+      if (error instanceof ApiError && error.status === 404) return next();
       next(error);
     }
   };
