@@ -131,3 +131,18 @@ test('429 answers document a Retry-After header', () => {
     .responses[name]!;
   expect(Object.keys(response.headers ?? {})).toContain('Retry-After');
 });
+
+test('an operation that answers 401 is documented as needing the Bearer token or the session cookie (no `security: []`)', () => {
+  const doc = readDocument();
+  const open: string[] = [];
+  for (const [path, item] of Object.entries(
+    doc.paths as Record<string, Record<string, { security?: unknown[]; responses?: Record<string, unknown> }>>,
+  )) {
+    for (const [method, op] of Object.entries(item)) {
+      // POST /login is open by nature: its 401 is a wrong password, not a missing token.
+      if (path === '/login') continue;
+      if (op.responses?.['401'] && Array.isArray(op.security) && op.security.length === 0) open.push(`${method.toUpperCase()} ${path}`);
+    }
+  }
+  expect(open).toEqual([]);
+});
