@@ -36,6 +36,8 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
         oc.columns(['project_id', 'user_name']).doUpdateSet({ last_read_id: lastId }).where('project_reads.last_read_id', '<', lastId),
       )
       .execute();
+    // Their badge counts again on their next page, in this process at once.
+    projects.forgetUnread(userName);
   }
 
   /**
@@ -93,7 +95,10 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
     });
     // One's own message is read.
     await markRead(id, actor.userName, inserted);
-    await projects.announce('message_posted', actor, row, await projects.participants(id, row.owner), { excerpt: body });
+    const everyone = await projects.participants(id, row.owner);
+    // Their badges count the new message on their next page (in this process at once).
+    for (const userName of everyone) projects.forgetUnread(userName);
+    await projects.announce('message_posted', actor, row, everyone, { excerpt: body });
     return { id: inserted, author: { userName: actor.userName, name: displayName(actor), role: actor.role }, body, createdAt: at };
   }
 

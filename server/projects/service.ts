@@ -55,6 +55,9 @@ export type ListQuery = {
 };
 
 const DEFAULT_PAGE_SIZE = 20;
+/** How long a user's unread count is kept by this process, and for how many users at most. */
+export const UNREAD_CACHE_MS = 3_000;
+const UNREAD_CACHE_MAX = 10_000;
 /** Milestones due within this many days count as waiting for the experts. */
 const DUE_SOON_DAYS = 7;
 
@@ -186,31 +189,58 @@ export function createProjects(deps: ProjectDeps) {
         return eb.or([eb.and([eb('p.state', '=', 'active'), eb(dueSoonOf(eb), '>', 0)]), unread]);
       });
     }
-    const [{ total } = { total: 0 }] = await q.select((eb) => eb.fn.countAll<number>().as('total')).execute();
+    // One query: the page's rows carry the total (a window count); only a page past the end asks again.
     const rows = await q
       .selectAll('p')
-      .select((eb) => [unreadOf(eb, actor.userName).as('unread'), expertCountOf(eb).as('experts'), dueSoonOf(eb).as('due_soon')])
+      .select((eb) => [
+        unreadOf(eb, actor.userName).as('unread'),
+        expertCountOf(eb).as('experts'),
+        dueSoonOf(eb).as('due_soon'),
+        sql<number>`count(*) over ()`.as('total_rows'),
+      ])
       .orderBy('p.created_at', 'desc')
       .orderBy('p.id', 'desc')
       .limit(pageSize)
       .offset((page - 1) * pageSize)
       .execute();
+    let total = rows[0] ? Number(rows[0].total_rows) : 0;
+    if (!rows[0] && page > 1) {
+      const [counted] = await q.select((eb) => eb.fn.countAll<number>().as('n')).execute();
+      total = Number(counted?.n ?? 0);
+    }
     return {
       items: rows.map((row) =>
         summaryOf(row, standing, { unread: Number(row.unread), experts: Number(row.experts), dueSoon: Number(row.due_soon) }),
       ),
-      total: Number(total),
+      total,
       page,
       pageSize,
     };
   }
 
+  // The navbar's badge is asked on every signed-in page: kept a few seconds per user in this
+  // process; what the user reads or writes here forgets it at once, a message from someone else
+  // (or another instance) shows within UNREAD_CACHE_MS.
+  const unreadCache = new Map<string, { value: number; until: number }>();
+
   /** Messages the actor has not read, over every project they see (the navbar's badge). */
   async function unreadTotal(actor: Actor): Promise<number> {
+    const key = actor.userName.toLowerCase();
+    const cached = unreadCache.get(key);
+    const t = Date.now();
+    if (cached && cached.until > t) return cached.value;
     const q = visible(actor);
     if (!q) return 0;
     const rows = await q.select((eb) => unreadOf(eb, actor.userName).as('unread')).execute();
-    return rows.reduce((sum, row) => sum + Number(row.unread), 0);
+    const value = rows.reduce((sum, row) => sum + Number(row.unread), 0);
+    if (unreadCache.size >= UNREAD_CACHE_MAX) unreadCache.delete(unreadCache.keys().next().value!);
+    unreadCache.set(key, { value, until: t + UNREAD_CACHE_MS });
+    return value;
+  }
+
+  /** The user read or wrote something: their badge is counted again on the next page. */
+  function forgetUnread(userName: string) {
+    unreadCache.delete(userName.toLowerCase());
   }
 
   /**
@@ -694,6 +724,7 @@ export function createProjects(deps: ProjectDeps) {
     addMilestone,
     setMilestoneDone,
     unreadTotal,
+    forgetUnread,
     participants,
     announce,
     admit,
