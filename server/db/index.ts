@@ -101,6 +101,31 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Db> 
   };
 }
 
+/** Prepared statements kept per SQL text, at most this many (the site's queries are a few dozen shapes). */
+const STATEMENTS_KEPT = 500;
+
+/**
+ * The database as Kysely's SQLite driver sees it, keeping each prepared statement for its next
+ * run: preparing a statement costs more than running it. A statement busy with an unfinished
+ * iteration (a streamed query) is not reused: a fresh one is prepared for that call.
+ */
+function reusingStatements(raw: Database.Database) {
+  const kept = new Map<string, Database.Statement>();
+  return {
+    close: () => raw.close(),
+    prepare(text: string): Database.Statement {
+      const statement = kept.get(text);
+      if (statement && !statement.busy) return statement;
+      const fresh = raw.prepare(text);
+      if (!statement) {
+        if (kept.size >= STATEMENTS_KEPT) kept.delete(kept.keys().next().value!);
+        kept.set(text, fresh);
+      }
+      return fresh;
+    },
+  };
+}
+
 function openSqlite(file: string): { db: Db; raw: Database.Database } {
   if (file !== ':memory:') restrictToOwner(file);
   const raw = new Database(file);
@@ -109,7 +134,7 @@ function openSqlite(file: string): { db: Db; raw: Database.Database } {
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
-  const k = new Kysely<Schema>({ dialect: new SqliteDialect({ database: raw }) });
+  const k = new Kysely<Schema>({ dialect: new SqliteDialect({ database: reusingStatements(raw) }) });
   return {
     raw,
     db: {

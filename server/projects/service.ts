@@ -22,6 +22,7 @@ import {
 } from '../../shared/projects.ts';
 import { hasRole } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
+import { preparedQueries } from '../db/compiled.ts';
 import type { ProjectRow, Schema } from '../db/schema.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
@@ -77,6 +78,7 @@ function forbidden(message: string): ApiError {
 
 export function createProjects(deps: ProjectDeps) {
   const { db } = deps;
+  const prepared = preparedQueries();
   const { k } = db;
   const now = () => (deps.now ?? (() => new Date()))();
 
@@ -103,8 +105,8 @@ export function createProjects(deps: ProjectDeps) {
       .selectFrom('project_experts as x')
       .select((e) => e.fn.countAll<number>().as('n'))
       .whereRef('x.project_id', '=', 'p.id');
-  const dueSoonOf = (eb: Eb) => {
-    const limit = new Date(now().getTime() + DUE_SOON_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const dueLimit = () => new Date(now().getTime() + DUE_SOON_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const dueSoonOf = (eb: Eb, limit: string = dueLimit()) => {
     return eb
       .selectFrom('project_milestones as ms')
       .select((e) => e.fn.countAll<number>().as('n'))
@@ -114,12 +116,15 @@ export function createProjects(deps: ProjectDeps) {
   };
 
   /** The projects the actor may see, as a query to filter further; null: none at all. */
-  function visible(actor: Actor): SelectQueryBuilder<Schema & { p: Schema['projects'] }, 'p', object> | null {
+  function visible(
+    actor: Actor,
+    userName: string = actor.userName,
+  ): SelectQueryBuilder<Schema & { p: Schema['projects'] }, 'p', object> | null {
     const base = k.selectFrom('projects as p');
     if (hasRole(actor, 'ADMIN')) return base;
-    if (ownsProjects(actor)) return base.where('p.owner', '=', actor.userName);
+    if (ownsProjects(actor)) return base.where('p.owner', '=', userName);
     if (hasRole(actor, 'CONS')) {
-      return base.where('p.id', 'in', k.selectFrom('project_experts').select('project_id').where('user_name', '=', actor.userName));
+      return base.where('p.id', 'in', k.selectFrom('project_experts').select('project_id').where('user_name', '=', userName));
     }
     return null;
   }
@@ -163,51 +168,72 @@ export function createProjects(deps: ProjectDeps) {
   async function list(actor: Actor, query: ListQuery = {}): Promise<ProjectPage> {
     const page = query.page ?? 1;
     const pageSize = Math.min(query.pageSize ?? DEFAULT_PAGE_SIZE, PROJECT_LIMITS.pageSizeMax);
-    let q = visible(actor);
-    if (!q) return { items: [], total: 0, page, pageSize };
+    if (!visible(actor)) return { items: [], total: 0, page, pageSize };
     const standing = standingIn(actor);
-    if (query.status) q = q.where('p.state', '=', query.status);
-    if (query.practice) q = q.where('p.practice', '=', query.practice);
     const text = query.q?.trim();
-    if (text) {
-      const like = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q = q.where((eb) =>
-        eb.or(
-          (['p.title', 'p.organisation', 'p.owner_name', 'p.owner', 'p.procurement_ref'] as const).map((column) =>
-            eb(sql`lower(${sql.ref(column)})`, 'like', sql`${like} ESCAPE '\\'`),
+    const values = {
+      userName: actor.userName,
+      status: query.status ?? '',
+      practice: query.practice ?? '',
+      like: text ? `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '',
+      dueLimit: dueLimit(),
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    };
+    // The query's shape: which role sees which projects, and which filters are on.
+    const shape = [
+      standing,
+      actor.role,
+      query.status ? 's' : '',
+      query.practice ? 'p' : '',
+      text ? 'q' : '',
+      query.waiting ? 'w' : '',
+    ].join('|');
+    const rows = await prepared(db, `list:${shape}`, values, (slot) => {
+      const userName = slot<string>('userName');
+      let q = visible(actor, userName)!;
+      if (query.status) q = q.where('p.state', '=', slot<string>('status') as ProjectState);
+      if (query.practice) q = q.where('p.practice', '=', slot<string>('practice'));
+      if (text) {
+        const like = slot<string>('like');
+        q = q.where((eb) =>
+          eb.or(
+            (['p.title', 'p.organisation', 'p.owner_name', 'p.owner', 'p.procurement_ref'] as const).map((column) =>
+              eb(sql`lower(${sql.ref(column)})`, 'like', sql`${like} ESCAPE '\\'`),
+            ),
           ),
-        ),
-      );
-    }
-    if (query.waiting) {
-      q = q.where((eb) => {
-        const unread = eb(unreadOf(eb, actor.userName), '>', 0);
-        if (standing === 'owner') return eb.or([eb('p.state', 'in', ['proposal', 'delivered']), unread]);
-        if (standing === 'admin') {
-          return eb.or([eb('p.state', 'in', ['brief', 'declined']), eb.and([eb('p.state', '=', 'active'), eb(expertCountOf(eb), '=', 0)])]);
-        }
-        return eb.or([eb.and([eb('p.state', '=', 'active'), eb(dueSoonOf(eb), '>', 0)]), unread]);
-      });
-    }
-    // One query: the page's rows carry the total (a window count); only a page past the end asks again.
-    const rows = await q
-      .selectAll('p')
-      .select((eb) => [
-        unreadOf(eb, actor.userName).as('unread'),
-        expertCountOf(eb).as('experts'),
-        dueSoonOf(eb).as('due_soon'),
-        sql<number>`count(*) over ()`.as('total_rows'),
-      ])
-      .orderBy('p.created_at', 'desc')
-      .orderBy('p.id', 'desc')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute();
-    let total = rows[0] ? Number(rows[0].total_rows) : 0;
-    if (!rows[0] && page > 1) {
-      const [counted] = await q.select((eb) => eb.fn.countAll<number>().as('n')).execute();
-      total = Number(counted?.n ?? 0);
-    }
+        );
+      }
+      const limit = slot<string>('dueLimit');
+      if (query.waiting) {
+        q = q.where((eb) => {
+          const unread = eb(unreadOf(eb, userName), '>', 0);
+          if (standing === 'owner') return eb.or([eb('p.state', 'in', ['proposal', 'delivered']), unread]);
+          if (standing === 'admin') {
+            return eb.or([
+              eb('p.state', 'in', ['brief', 'declined']),
+              eb.and([eb('p.state', '=', 'active'), eb(expertCountOf(eb), '=', 0)]),
+            ]);
+          }
+          return eb.or([eb.and([eb('p.state', '=', 'active'), eb(dueSoonOf(eb, limit), '>', 0)]), unread]);
+        });
+      }
+      // One query: the page's rows carry the total (a window count); only a page past the end asks again.
+      return q
+        .selectAll('p')
+        .select((eb) => [
+          unreadOf(eb, userName).as('unread'),
+          expertCountOf(eb).as('experts'),
+          dueSoonOf(eb, limit).as('due_soon'),
+          sql<number>`count(*) over ()`.as('total_rows'),
+        ])
+        .orderBy('p.created_at', 'desc')
+        .orderBy('p.id', 'desc')
+        .limit(slot<number>('limit'))
+        .offset(slot<number>('offset'));
+    });
+    const total = rows[0] ? Number(rows[0].total_rows) : 0;
+    if (!rows[0] && page > 1) return { ...(await list(actor, { ...query, page: 1, pageSize: 1 })), items: [], page, pageSize };
     return {
       items: rows.map((row) =>
         summaryOf(row, standing, { unread: Number(row.unread), experts: Number(row.experts), dueSoon: Number(row.due_soon) }),

@@ -45,22 +45,27 @@ function pageOf(query: URLSearchParams): number {
   return Number.isSafeInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
 }
 
+/** How many projects the "waiting for you" list shows at most. */
+const WAITING_SHOWN = 10;
+
 /** The signed-in user's projects for their area: what waits for them, then the filtered list. */
 async function areaProjects(ctx: LoaderContext, actor: Actor): Promise<AreaProjects> {
   const status = ctx.query.get('status');
   const practice = ctx.query.get('practice');
   const q = (ctx.query.get('q') ?? '').trim().slice(0, 100);
   const filter = { status: isProjectState(status) ? status : null, practice: isPractice(practice) ? practice : null, q };
-  const [waiting, projects] = await Promise.all([
-    ctx.projects.projects.list(actor, { waiting: true, pageSize: 10 }),
-    ctx.projects.projects.list(actor, {
-      status: filter.status ?? undefined,
-      practice: filter.practice ?? undefined,
-      q: filter.q || undefined,
-      page: pageOf(ctx.query),
-    }),
-  ]);
-  return { waiting: waiting.items, projects, filter };
+  const projects = await ctx.projects.projects.list(actor, {
+    status: filter.status ?? undefined,
+    practice: filter.practice ?? undefined,
+    q: filter.q || undefined,
+    page: pageOf(ctx.query),
+  });
+  // Most users' projects fit on one page: what waits for them is then among these rows.
+  const allShown = !filter.status && !filter.practice && !filter.q && projects.page === 1 && projects.total <= projects.items.length;
+  const waiting = allShown
+    ? projects.items.filter((p) => p.waiting).slice(0, WAITING_SHOWN)
+    : (await ctx.projects.projects.list(actor, { waiting: true, pageSize: WAITING_SHOWN })).items;
+  return { waiting, projects, filter };
 }
 
 /** A project the page may show: anyone who is not a participant gets the plain 404 page. */
