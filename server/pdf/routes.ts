@@ -154,14 +154,16 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
 
   /**
    * Lays the job out and sends it; a full queue is a 503, a client gone while waiting gets
-   * nothing. A report that was sent is recorded as downloaded (`download`, with who and what).
+   * nothing. A report that was made is recorded as downloaded (`download`: what it was) before
+   * it is sent, so that the entry exists by the time the answer arrives.
    */
   const sendJob = async (req: Request, res: Response, job: PdfJob, fileName: string, download?: AuditEntry['detail']) => {
     const gone = new AbortController();
     const onClose = () => gone.abort(new Error('The client went away'));
     res.once('close', onClose);
+    let pdf: Buffer;
     try {
-      send(res, await renderer.render(job, gone.signal), fileName);
+      pdf = await renderer.render(job, gone.signal);
     } catch (error) {
       if (gone.signal.aborted && error === gone.signal.reason) return;
       if (error instanceof PdfBusyError) {
@@ -177,6 +179,7 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       const actor = res.locals.session?.user.userName ?? null;
       await audit.record({ action: 'report_downloaded', actor, ip: req.ip ?? null, detail: download });
     }
+    send(res, pdf, fileName);
   };
 
   /** The signed-in session, or null once the visitor was sent to log in (remembering the path when it is a safe one). */
