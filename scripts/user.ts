@@ -1,11 +1,15 @@
-// Ops' command line for users of the embedded database (DATA_DIR, default ./data):
+// Ops' command line for users of the embedded database (DATA_DIR, default ./data). Every change
+// is recorded in the audit log with 'ops' as the actor:
 //   npm run user -- add --userName ana --password '…' --role ADMIN --name Ana --lastName Ruiz [--email ana@example.com]
 //   npm run user -- set-role --userName ana --role CLI
 //   npm run user -- set-password --userName ana --password '…'
 //   npm run user -- disable --userName ana        (enable: --enable)
 //   npm run user -- list [--q text]
 import { parseArgs } from 'node:util';
-import { createUser, listUsers, setDisabled, setPassword, setRole } from '../server/users/users.ts';
+import { createAuditLog } from '../server/audit/log.ts';
+import type { AuditAction, AuditEntry } from '../server/audit/types.ts';
+import { createLogger } from '../server/logger.ts';
+import { createUser, findUser, listUsers, setDisabled, setPassword, setRole } from '../server/users/users.ts';
 import { endSessionsOf } from '../server/auth/sessions.ts';
 import { databaseFile, openDatabase } from '../server/db/index.ts';
 import { ApiError } from '../server/http/errors.ts';
@@ -23,6 +27,9 @@ Commands:
 The database is DATA_DIR/site.db (DATA_DIR defaults to ./data).`;
 
 class UsageError extends Error {}
+
+/** Who the audit log names for what this command line does. */
+export const OPS_ACTOR = 'ops';
 
 function required(values: Record<string, string | boolean | undefined>, ...names: string[]): Record<string, string> {
   const missing = names.filter((n) => typeof values[n] !== 'string' || values[n] === '');
@@ -54,6 +61,10 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
   if (role !== undefined && !isRole(role)) throw new UsageError(`Unknown role ${JSON.stringify(role)}: use one of ${ROLES.join(', ')}`);
   // DATABASE_URL (PostgreSQL) when set, else the SQLite database of DATA_DIR: the site's own.
   const db = await openDatabase({ url: process.env.DATABASE_URL || undefined, file: databaseFile(dataDir), poolMax: 1 });
+  // A failure to record is written to stderr; the change itself stands.
+  const audit = createAuditLog({ db, logger: createLogger('error', process.stderr) });
+  const record = (action: AuditAction, target: string, detail: AuditEntry['detail']) =>
+    audit.record({ action, actor: OPS_ACTOR, target, ip: null, detail });
   try {
     switch (command) {
       case 'add': {
@@ -66,26 +77,34 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
           lastName: v.lastName!,
           email: values.email ?? null,
         });
+        await record('user_created', user.userName, { role: user.role });
         out(`Created ${user.userName} (${user.role})`);
         return;
       }
       case 'set-role': {
         const v = required(values, 'userName', 'role');
-        out(`${(await setRole(db, v.userName!, v.role!)).userName} is now ${v.role}`);
+        const before = await findUser(db, v.userName!);
+        const user = await setRole(db, v.userName!, v.role!);
+        if (before && before.role !== user.role) await record('role_changed', user.userName, { from: before.role, to: user.role });
+        out(`${user.userName} is now ${v.role}`);
         return;
       }
       case 'set-password': {
         const v = required(values, 'userName', 'password');
         const user = await setPassword(db, v.userName!, v.password!);
         // Sessions signed in with the old password end (every instance sees it within a second).
-        await endSessionsOf(db, user.userName);
+        const sessionsEnded = await endSessionsOf(db, user.userName);
+        await record('password_set', user.userName, { generated: false, sessionsEnded });
         out(`Password of ${user.userName} changed`);
         return;
       }
       case 'disable': {
         const v = required(values, 'userName');
+        const before = await findUser(db, v.userName!);
         const user = await setDisabled(db, v.userName!, !values.enable);
-        if (user.disabled) await endSessionsOf(db, user.userName);
+        const sessionsEnded = user.disabled ? await endSessionsOf(db, user.userName) : 0;
+        if (before && before.disabled !== user.disabled)
+          await record('status_changed', user.userName, user.disabled ? { status: 'disabled', sessionsEnded } : { status: 'enabled' });
         out(`${user.userName} is ${user.disabled ? 'disabled' : 'enabled'}`);
         return;
       }

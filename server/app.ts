@@ -19,6 +19,7 @@ import { createExpertise } from './projects/expertise.ts';
 import { createProjects } from './projects/service.ts';
 import { projectPath } from '../shared/projects.ts';
 import { documentDownload, DOWNLOAD_PATH } from './projects/download.ts';
+import { createAuditLog } from './audit/log.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
 import { createFormHandlers } from './auth/forms.ts';
 import { createSessions } from './auth/sessions.ts';
@@ -184,6 +185,10 @@ export async function createApp(deps: AppDeps) {
   if (!deps.db) await moveUploadsIntoDatabase(db, config.DATA_DIR, logger);
   // What the instances tell each other so that their caches agree (NOTIFY, or a change counter).
   const changes = await createChangeFeed(db, { logger });
+  // Who did what to whom and when (server/audit/): the one audit every part of the site records
+  // through; entries older than a year go at start and once a day.
+  const audit = createAuditLog({ db, logger });
+  audit.startPruning();
 
   // Auth: the API's token key (built-in) or verifier (external), the session's seal, the
   // backend the forms talk to, the shared login limits.
@@ -275,6 +280,7 @@ export async function createApp(deps: AppDeps) {
     formTokens,
     projects: { projects, conversation, expertise },
     unread: (user) => projects.unreadTotal(user),
+    auditLog: audit,
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
     translator: (locale) => translators[locale],
@@ -370,6 +376,8 @@ export async function createApp(deps: AppDeps) {
         projects,
         conversation,
         expertise,
+        audit,
+        auditLog: audit,
       }),
     );
   }
@@ -423,6 +431,7 @@ export async function createApp(deps: AppDeps) {
     },
     renderWithForm: pages.renderWithForm,
     projects: { projects, conversation, expertise },
+    audit,
   });
   app.post(localeForms('/logout'), forms.logout);
   app.post(localeForms('/consent'), ...consentHandler());
@@ -448,6 +457,7 @@ export async function createApp(deps: AppDeps) {
     userRecord: async (userName) => (config.API_URL ? null : findUser(db, userName)),
     brandColor: async (userName) => (await branding(userName))?.color ?? null,
     ...(deps.pdfRenderer ? { renderer: deps.pdfRenderer } : {}),
+    audit,
   });
   app.get(pdf.paths, pdf.handler);
 
@@ -467,6 +477,7 @@ export async function createApp(deps: AppDeps) {
   async function close(): Promise<void> {
     await mail.stop();
     await pdf.close();
+    await audit.stop();
     await changes.close();
     await db.close();
   }
@@ -475,5 +486,5 @@ export async function createApp(deps: AppDeps) {
     draining = true;
   }
 
-  return { app, logger, content, i18n, manifest, db, contactStore, mail, renderCache, sessions, close, drain };
+  return { app, logger, content, i18n, manifest, db, contactStore, mail, renderCache, sessions, close, drain, audit };
 }

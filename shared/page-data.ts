@@ -1,5 +1,6 @@
 // What the server hands the client for one page: embedded in the HTML for the first render
 // and answered as JSON by /_data for client navigations. Both come from the same code path.
+import type { AuditView } from './audit.ts';
 import type { Branding } from './branding.ts';
 import type { Locale } from './locales.ts';
 import type { LegalPageKey, PageKey, RouteParams } from './routes.ts';
@@ -38,7 +39,7 @@ export type PageDataMap = {
   blogPost: { post: Post };
   contact: { formToken: string };
   legal: { document: LegalDocument };
-  admin: { users: UserList; pipeline: AreaProjects };
+  admin: { users: UserList; pipeline: AreaProjects; audit: AuditView };
   client: AreaProjects;
   organization: AreaProjects;
   expert: AreaProjects & { expertise: Expertise | null };

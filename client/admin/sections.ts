@@ -1,6 +1,7 @@
 // The screens of the admin console, in page order. A new screen is one file that takes
 // AdminScreenProps (screen.ts) and one entry here: the page renders it and links to it.
 import type { ComponentType } from 'react';
+import { AuditScreen } from './audit/audit-screen.tsx';
 import { InboxScreen } from './inbox/inbox-screen.tsx';
 import { PipelineScreen } from './pipeline-screen.tsx';
 import type { AdminScreenProps } from './screen.ts';
@@ -18,4 +19,5 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { headingId: 'pipeline-title', navLabel: 'adminInbox.sections.projects', Screen: PipelineScreen },
   { headingId: 'admin-users-title', navLabel: 'adminInbox.sections.users', Screen: UsersScreen },
   { headingId: 'admin-inbox-title', navLabel: 'adminInbox.sections.inbox', Screen: InboxScreen },
+  { headingId: 'admin-audit-title', navLabel: 'adminAudit.sectionLink', Screen: AuditScreen },
 ];

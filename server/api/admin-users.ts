@@ -1,5 +1,7 @@
-// The admin console's users: list, create, change role or status, set a password.
+// The admin console's users: list, create, change role or status, set a password, end their
+// sessions. Every change is recorded in the audit log.
 import express, { type Router } from 'express';
+import { noAudit, type AuditEntry } from '../audit/types.ts';
 import { ApiError } from '../http/errors.ts';
 import * as users from '../users/users.ts';
 import { listQuery, newUserBody, resetPasswordBody, updateUserBody } from './schemas.ts';
@@ -7,7 +9,8 @@ import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
 export function adminUserRoutes(deps: ApiDeps, auth: ApiAuth): Router {
   const { db } = deps;
-  const { authenticated, requireAdmin, json, userOf } = auth;
+  const { authenticated, requireAdmin, json, userOf, tokenOf } = auth;
+  const audit = deps.audit ?? noAudit;
   const router = express.Router();
 
   // Admin: every route checks the role on the server.
@@ -31,6 +34,13 @@ export function adminUserRoutes(deps: ApiDeps, auth: ApiAuth): Router {
       const password = body.password ?? users.randomPassword();
       const user = await users.createUser(db, { ...body, password });
       deps.logger.info({ admin: userOf(res).userName, userName: user.userName, role: user.role }, 'user created');
+      await audit.record({
+        action: 'user_created',
+        actor: userOf(res).userName,
+        target: user.userName,
+        ip: req.ip ?? null,
+        detail: { role: user.role, passwordGenerated: !body.password },
+      });
       res.status(201).json(body.password ? { user: users.publicUser(user) } : { user: users.publicUser(user), password });
     }),
   );
@@ -46,14 +56,21 @@ export function adminUserRoutes(deps: ApiDeps, auth: ApiAuth): Router {
       if (target.toLowerCase() === userOf(res).userName.toLowerCase() && (body.disabled === true || (body.role && body.role !== 'ADMIN'))) {
         throw new ApiError(409, 'self_lockout', 'Administrators cannot disable themselves or drop their own ADMIN role');
       }
-      let user = await users.findUser(db, target);
-      if (!user) throw new ApiError(404, 'user_not_found', `No user named ${JSON.stringify(target)}`);
+      const before = await users.findUser(db, target);
+      if (!before) throw new ApiError(404, 'user_not_found', `No user named ${JSON.stringify(target)}`);
+      let user = before;
       if (body.role) user = await users.setRole(db, target, body.role);
       if (body.disabled !== undefined) user = await users.setDisabled(db, target, body.disabled);
       // A disabled user's sessions end; a new role is what their sessions see from now on.
-      if (body.disabled === true) await deps.sessions.endAllOf(target);
-      else deps.sessions.forgetUser(target);
+      const sessionsEnded = body.disabled === true ? await deps.sessions.endAllOf(target) : 0;
+      if (body.disabled !== true) deps.sessions.forgetUser(target);
       deps.logger.info({ admin: userOf(res).userName, userName: target, ...body }, 'user updated');
+      const who = { actor: userOf(res).userName, target: user.userName, ip: req.ip ?? null };
+      if (user.role !== before.role) await audit.record({ action: 'role_changed', ...who, detail: { from: before.role, to: user.role } });
+      if (user.disabled !== before.disabled) {
+        const detail: AuditEntry['detail'] = user.disabled ? { status: 'disabled', sessionsEnded } : { status: 'enabled' };
+        await audit.record({ action: 'status_changed', ...who, detail });
+      }
       res.json({ user: users.publicUser(user) });
     }),
   );
@@ -67,9 +84,42 @@ export function adminUserRoutes(deps: ApiDeps, auth: ApiAuth): Router {
       const body = parse(resetPasswordBody, req.body ?? {});
       const password = body.password ?? users.randomPassword();
       const user = await users.setPassword(db, String(req.params.userName), password);
-      await deps.sessions.endAllOf(user.userName);
+      const sessionsEnded = await deps.sessions.endAllOf(user.userName);
       deps.logger.info({ admin: userOf(res).userName, userName: user.userName }, 'password reset');
+      await audit.record({
+        action: 'password_set',
+        actor: userOf(res).userName,
+        target: user.userName,
+        ip: req.ip ?? null,
+        detail: { generated: !body.password, sessionsEnded },
+      });
       res.json(body.password ? { user: users.publicUser(user) } : { user: users.publicUser(user), password });
+    }),
+  );
+
+  // Ends every session of the user, on every instance (their next request is signed out). An
+  // admin ending their own keeps the one they are using: the rest of the console goes on working.
+  router.delete(
+    '/admin/users/:userName/sessions',
+    authenticated,
+    requireAdmin,
+    handle(async (req, res) => {
+      const target = String(req.params.userName);
+      const user = await users.findUser(db, target);
+      if (!user) throw new ApiError(404, 'user_not_found', `No user named ${JSON.stringify(target)}`);
+      const admin = userOf(res).userName;
+      const self = user.userName.toLowerCase() === admin.toLowerCase();
+      const current = self ? (await deps.verify(tokenOf(req))).sid : undefined;
+      const ended = await deps.sessions.endAllOf(user.userName, current);
+      deps.logger.info({ admin, userName: user.userName, ended }, 'sessions ended');
+      await audit.record({
+        action: 'sessions_ended',
+        actor: admin,
+        target: user.userName,
+        ip: req.ip ?? null,
+        detail: { count: ended, ...(current ? { keptCurrent: true } : {}) },
+      });
+      res.json({ user: users.publicUser(user), ended });
     }),
   );
   return router;

@@ -4,6 +4,8 @@
 import { hasRole } from '../../shared/user.ts';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
+import type { AuditReader } from '../audit/log.ts';
+import type { Audit } from '../audit/types.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { CurrentPasswordGuard, LoginGuard } from '../auth/login.ts';
 import type { Sessions } from '../auth/sessions.ts';
@@ -54,6 +56,10 @@ export type ApiDeps = {
   projects: Projects;
   conversation: Conversation;
   expertise: ExpertiseService;
+  /** Where security-relevant actions are recorded (default: nowhere). */
+  audit?: Audit;
+  /** What admins read of the audit log. */
+  auditLog: AuditReader;
 };
 
 declare module 'express-serve-static-core' {

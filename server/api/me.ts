@@ -1,5 +1,8 @@
 // Signing in (POST /login: a token of a new session) and the signed-in user's own account.
 import express, { type Router } from 'express';
+import { noAudit } from '../audit/types.ts';
+import { INVALID_CREDENTIALS } from '../auth/backend.ts';
+import { ApiError } from '../http/errors.ts';
 import { AVATAR_MAX_BYTES } from '../uploads/images.ts';
 import * as users from '../users/users.ts';
 import { loginBody, passwordBody, profileBody } from './schemas.ts';
@@ -8,6 +11,7 @@ import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 export function meRoutes(deps: ApiDeps, auth: ApiAuth): Router {
   const { backend } = deps;
   const { authenticated, json, userOf, tokenOf } = auth;
+  const audit = deps.audit ?? noAudit;
   const router = express.Router();
 
   router.post(
@@ -15,9 +19,20 @@ export function meRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     json,
     handle(async (req, res) => {
       const body = parse(loginBody, req.body);
-      const answer = await deps.loginGuard(req, body.identifier, () => backend.login(body.identifier, body.password));
+      const ip = req.ip ?? null;
+      let answer: { token: string };
+      try {
+        answer = await deps.loginGuard(req, body.identifier, () => backend.login(body.identifier, body.password));
+      } catch (error) {
+        // A wrong password (not a refusal by the limits): the account tried is what was typed.
+        if (error instanceof ApiError && error.code === INVALID_CREDENTIALS)
+          await audit.record({ action: 'sign_in_failed', actor: null, target: body.identifier, ip, detail: { via: 'api' } });
+        throw error;
+      }
       // An API client's token is a session too: logout elsewhere, a disable or a password change end it.
       await deps.sessions.startForBearer(req, answer.token);
+      const { userName } = await deps.verify(answer.token);
+      await audit.record({ action: 'sign_in', actor: userName, ip, detail: { via: 'api' } });
       res.json(answer);
     }),
   );
@@ -51,12 +66,13 @@ export function meRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     json,
     handle(async (req, res) => {
       const body = parse(passwordBody, req.body);
+      const { userName } = userOf(res);
       // A wrong current password is a guess: counted, and answered before the new one is judged.
-      res.json(
-        await deps.currentPasswordGuard(req, userOf(res).userName, () =>
-          backend.changePassword(tokenOf(req), body.currentPassword, body.newPassword),
-        ),
+      const answer = await deps.currentPasswordGuard(req, userName, () =>
+        backend.changePassword(tokenOf(req), body.currentPassword, body.newPassword),
       );
+      await audit.record({ action: 'password_changed', actor: userName, ip: req.ip ?? null, detail: { via: 'api' } });
+      res.json(answer);
     }),
   );
   return router;

@@ -6,6 +6,7 @@ import express, { type ErrorRequestHandler } from 'express';
 import { INVALID_CREDENTIALS } from '../auth/backend.ts';
 import { isDatabaseUnavailable } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
+import { adminAuditRoutes } from './admin-audit.ts';
 import { adminBrandingRoutes } from './admin-branding.ts';
 import { adminMessageRoutes } from './admin-messages.ts';
 import { adminUserRoutes } from './admin-users.ts';
@@ -23,7 +24,7 @@ export function createApiRouter(deps: ApiDeps) {
     next();
   });
   const auth = createApiAuth(deps);
-  for (const resource of [meRoutes, imageRoutes, adminUserRoutes, adminMessageRoutes, adminBrandingRoutes, projectRoutes])
+  for (const resource of [meRoutes, imageRoutes, adminUserRoutes, adminMessageRoutes, adminBrandingRoutes, projectRoutes, adminAuditRoutes])
     router.use(resource(deps, auth));
 
   router.use((req, _res, next) => next(new ApiError(404, 'not_found', `No API route ${req.method} /api${req.path}`)));

@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'data_exported',
   'deletion_requested',
   'user_deleted',
+  'password_set',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

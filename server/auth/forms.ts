@@ -13,7 +13,8 @@ import { formFailure, redirectAfterPost, stringValues, type RenderWithForm } fro
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { AVATAR_MAX_BYTES } from '../uploads/images.ts';
-import type { Backend } from './backend.ts';
+import { noAudit, type Audit } from '../audit/types.ts';
+import { INVALID_CREDENTIALS, type Backend } from './backend.ts';
 import type { CurrentPasswordGuard, LoginGuard } from './login.ts';
 import { takeRememberedPath, type Session } from './session.ts';
 import type { ProjectServices } from '../projects/index.ts';
@@ -35,6 +36,8 @@ export type FormDeps = {
   renderWithForm: RenderWithForm;
   /** The private area's projects (a new brief, a project's page, the expert's profile). */
   projects: ProjectServices;
+  /** Where sign-ins, failed sign-ins, sign-outs and password changes are recorded (default: nowhere). */
+  audit?: Audit;
 };
 
 /** DESIGN.md §3: CLI, ORG and CONS go to their area, anyone else home; same locale form. */
@@ -68,6 +71,7 @@ export function createFormHandlers(deps: FormDeps) {
   const bodyParsers: RequestHandler[] = [urlencoded, json];
 
   const fail = formFailure(deps.renderWithForm);
+  const audit = deps.audit ?? noAudit;
   const contact = createContactForm({ ...deps.contact, logger: deps.logger, fail });
   const projectForms = createProjectForms({ services: deps.projects, fail, logger: deps.logger });
 
@@ -114,9 +118,13 @@ export function createFormHandlers(deps: FormDeps) {
       // seed-spec §5: back to the remembered path only when it is a safe local path.
       const target = safeRedirectPath(takeRememberedPath(req, res), roleHome(session.user.role, route));
       deps.logger.info({ userName: session.user.userName }, 'signed in');
+      await audit.record({ action: 'sign_in', actor: session.user.userName, ip: req.ip ?? null, detail: { via: 'form' } });
       await deps.signedIn?.(session.user, route.locale);
       redirectAfterPost(req, res, target);
     } catch (error) {
+      // A wrong password (not a refusal by the limits): the account tried is what was typed.
+      if (error instanceof ApiError && error.code === INVALID_CREDENTIALS)
+        await audit.record({ action: 'sign_in_failed', actor: null, target: identifier, ip: req.ip ?? null, detail: { via: 'form' } });
       await failWith(req, res, 'login', error, values);
     }
   }
@@ -169,6 +177,7 @@ export function createFormHandlers(deps: FormDeps) {
         throw new ApiError(422, 'invalid_password', 'Check the highlighted fields', fields);
       });
       await deps.sessions.refresh(session, token);
+      await audit.record({ action: 'password_changed', actor: session.user.userName, ip: req.ip ?? null, detail: { via: 'form' } });
       redirectAfterPost(req, res, `${routePath('changePassword', route)}?saved=password`, 'password');
     } catch (error) {
       await failWith(req, res, 'changePassword', error, {});
@@ -216,7 +225,9 @@ export function createFormHandlers(deps: FormDeps) {
   const logout: RequestHandler = async (req, res, next) => {
     try {
       // The row goes: a copy of the cookie is refused from now on, on every instance.
-      await deps.sessions.end(req, res, res.locals.session);
+      const session = res.locals.session;
+      await deps.sessions.end(req, res, session);
+      if (session) await audit.record({ action: 'sign_out', actor: session.user.userName, ip: req.ip ?? null });
     } catch (error) {
       return next(error);
     }

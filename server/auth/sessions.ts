@@ -40,8 +40,8 @@ export type Sessions = {
   current(id: string): Promise<Session | null>;
   /** The user behind an API client's Bearer token, as they are now (null: no live session). */
   userForToken(token: string, claims: TokenClaims): Promise<users.User | null>;
-  /** Ends every session of a user (disabled, password set by an admin), or all but one (own password change). */
-  endAllOf(userName: string, except?: string): Promise<void>;
+  /** Ends every session of a user (disabled, password set by an admin), or all but one (own password change): how many ended. */
+  endAllOf(userName: string, except?: string): Promise<number>;
   /** Ends every session of a user but the one holding `token` (the user changed their own password). */
   endOthersOf(userName: string, token: string): Promise<void>;
   /** Forgets what this process keeps of the user's sessions (after changing the user). */
@@ -227,8 +227,9 @@ export function createSessions(deps: {
       return judged.user;
     },
     async endAllOf(userName, except) {
-      await endSessionsOf(db, userName, except);
+      const ended = await endSessionsOf(db, userName, except);
       dropUser(userName);
+      return ended;
     },
     async endOthersOf(userName, token) {
       const { sid } = await claimsOf(token);
@@ -248,11 +249,12 @@ export function createSessions(deps: {
 
 /**
  * Ends a user's sessions (all, or all but `except`) in the database: what the ops CLI does too.
- * Other processes see it within SESSION_CACHE_MS.
+ * Other processes see it within SESSION_CACHE_MS. Answers how many rows went.
  */
-export async function endSessionsOf(db: Db, userName: string, except?: string): Promise<void> {
+export async function endSessionsOf(db: Db, userName: string, except?: string): Promise<number> {
   let query = db.k.deleteFrom('sessions').where('user_name', '=', userName);
   if (except) query = query.where('id', '<>', except);
-  await query.execute();
+  const { numDeletedRows } = await query.executeTakeFirst();
   await announceChange(db, `user:${userName.toLowerCase()}`);
+  return Number(numDeletedRows);
 }

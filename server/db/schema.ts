@@ -209,6 +209,21 @@ export type UserLocalesTable = {
   updated_at: string;
 };
 
+export type AuditLogTable = {
+  id: Generated<number>;
+  /** ISO 8601, when it happened. */
+  at: string;
+  /** One of AUDIT_ACTIONS (server/audit/types.ts). */
+  action: string;
+  /** Who did it: a user name, 'ops' for the command line, null for a visitor. */
+  actor: string | null;
+  /** Whom it was done to (a user name), or what was typed at a failed sign-in. */
+  target: string | null;
+  ip: string | null;
+  /** JSON object of small facts (the new role, the report…), never a secret. */
+  detail: string | null;
+};
+
 export type Schema = {
   users: UsersTable;
   rate_limits: RateLimitsTable;
@@ -228,6 +243,7 @@ export type Schema = {
   expertise: ExpertiseTable;
   mail_outbox: MailOutboxTable;
   user_locales: UserLocalesTable;
+  audit_log: AuditLogTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -236,3 +252,4 @@ export type ContactMessageRow = Selectable<ContactMessagesTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;

@@ -9,6 +9,7 @@ import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import type { UserList } from '../../shared/page-data.ts';
+import { noAudit, type Audit, type AuditEntry } from '../audit/types.ts';
 import type { Backend } from '../auth/backend.ts';
 import { rememberPath } from '../auth/session.ts';
 import type { ContactStore } from '../contact/messages.ts';
@@ -56,6 +57,8 @@ export type PdfDeps = {
   brandColor: (userName: string) => Promise<string | null>;
   /** Lays the documents out; by default a layout thread of this app's own. */
   renderer?: PdfRenderer;
+  /** Where downloads of the reports (users, contact messages, a project's) are recorded (default: nowhere). */
+  audit?: Audit;
 };
 
 /**
@@ -147,14 +150,20 @@ function projectPdfOf(path: string): { kind: ProjectPdfKind; rawId: string } | n
 /** The documents' paths and their handler, for one GET route: `app.get(pdf.paths, pdf.handler)`. */
 export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHandler; close: () => Promise<void> } {
   const renderer = deps.renderer ?? pdfRenderer();
+  const audit = deps.audit ?? noAudit;
 
-  /** Lays the job out and sends it; a full queue is a 503, a client gone while waiting gets nothing. */
-  const sendJob = async (res: Response, job: PdfJob, fileName: string) => {
+  /**
+   * Lays the job out and sends it; a full queue is a 503, a client gone while waiting gets
+   * nothing. A report that was made is recorded as downloaded (`download`: what it was) before
+   * it is sent, so that the entry exists by the time the answer arrives.
+   */
+  const sendJob = async (req: Request, res: Response, job: PdfJob, fileName: string, download?: AuditEntry['detail']) => {
     const gone = new AbortController();
     const onClose = () => gone.abort(new Error('The client went away'));
     res.once('close', onClose);
+    let pdf: Buffer;
     try {
-      send(res, await renderer.render(job, gone.signal), fileName);
+      pdf = await renderer.render(job, gone.signal);
     } catch (error) {
       if (gone.signal.aborted && error === gone.signal.reason) return;
       if (error instanceof PdfBusyError) {
@@ -166,6 +175,11 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
     } finally {
       res.off('close', onClose);
     }
+    if (download) {
+      const actor = res.locals.session?.user.userName ?? null;
+      await audit.record({ action: 'report_downloaded', actor, ip: req.ip ?? null, detail: download });
+    }
+    send(res, pdf, fileName);
   };
 
   /** The signed-in session, or null once the visitor was sent to log in (remembering the path when it is a safe one). */
@@ -219,7 +233,7 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
     try {
       if (kind === 'profile') {
         const me = (await deps.userRecord(session.user.userName)) ?? (await deps.backend.me(session.token));
-        return await sendJob(res, { kind: 'profile', user: me, ctx }, pdfFileName('profile', form.locale, now, me.userName));
+        return await sendJob(req, res, { kind: 'profile', user: me, ctx }, pdfFileName('profile', form.locale, now, me.userName));
       }
       // A page past the end is a 404 that says where the end is: no empty document to make, and
       // an empty report's page 1 still says that there is nothing.
@@ -235,7 +249,10 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
         const part = reportPart({ ...slice, limit: items.length }, total);
         if (!part || (items.length === 0 && total > 0)) return pastTheEnd(total, USERS_PER_REPORT, 'users');
         const report: ReportContext = { ...ctx, part };
-        return await sendJob(res, { kind: 'users', users: items, ctx: report }, pdfFileName('users', form.locale, now));
+        return await sendJob(req, res, { kind: 'users', users: items, ctx: report }, pdfFileName('users', form.locale, now), {
+          report: 'users',
+          page: query.page,
+        });
       }
       const range = createdAtRange(query);
       const { total, unread } = await deps.contact.count(range);
@@ -244,7 +261,12 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       if (!part) return pastTheEnd(total, MESSAGES_PER_REPORT, 'messages');
       const messages = await deps.contact.page({ ...slice, ...range, bodyChars: MESSAGE_READ_CHARS });
       const report: ReportContext = { ...ctx, part: { ...part, last: slice.offset + messages.length, unread } };
-      return await sendJob(res, { kind: 'messages', messages, ctx: report }, pdfFileName('messages', form.locale, now));
+      return await sendJob(req, res, { kind: 'messages', messages, ctx: report }, pdfFileName('messages', form.locale, now), {
+        report: 'contact_messages',
+        page: query.page,
+        ...(query.from ? { from: query.from } : {}),
+        ...(query.to ? { to: query.to } : {}),
+      });
     } catch (error) {
       failed(req, res, kind, error);
     }
@@ -273,7 +295,14 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       // The project's branding is its owner's, whoever downloads it.
       const ctx = { locale, siteName: deps.siteName, brandColor: await brandColor(project.owner.userName) };
       const fileName = pdfFileName(kind, locale, new Date(), `${project.id} ${project.title}`);
-      return await sendJob(res, { kind, project: snapshot, ctx }, fileName);
+      // Of a project's documents, its report (the whole history) is recorded as a report download.
+      return await sendJob(
+        req,
+        res,
+        { kind, project: snapshot, ctx },
+        fileName,
+        kind === 'report' ? { report: 'project', project: project.id } : undefined,
+      );
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return next();
       failed(req, res, kind, error);

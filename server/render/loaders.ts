@@ -4,6 +4,10 @@ import type { Locale } from '../../shared/locales.ts';
 import type { PageDataMap } from '../../shared/page-data.ts';
 import { LEGAL_PAGES, type LegalPageKey, type PageKey, type Route, type RouteParams } from '../../shared/routes.ts';
 import type { ContentSource } from '../content/source.ts';
+import { AUDIT_PAGE_SIZE, type AuditView } from '../../shared/audit.ts';
+import type { AuditReader } from '../audit/log.ts';
+import { auditQueryOfUrl } from '../audit/query.ts';
+import { AUDIT_ACTIONS } from '../audit/types.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { Session } from '../auth/session.ts';
 import type { FormTokens } from '../contact/form-token.ts';
@@ -26,6 +30,8 @@ export type LoaderContext = {
   /** The URL's query (filters and pages of lists). */
   query: URLSearchParams;
   projects: ProjectServices;
+  /** The audit log (the admin console shows its first page); absent, the console shows none. */
+  auditLog?: AuditReader;
 };
 
 function legalPageOf(base: string): LegalPageKey {
@@ -83,6 +89,16 @@ async function projectView(ctx: LoaderContext, actor: Actor) {
   }
 }
 
+/** The admin console's audit: the page and filter of the URL (`auditAction=…&auditPage=2`), or the last page past the end. */
+async function auditView(ctx: LoaderContext): Promise<AuditView> {
+  const { filter, page } = auditQueryOfUrl(ctx.query);
+  const size = { page, pageSize: AUDIT_PAGE_SIZE };
+  let list = ctx.auditLog ? await ctx.auditLog.list(filter, size) : { items: [], total: 0, ...size };
+  const last = Math.max(1, Math.ceil(list.total / AUDIT_PAGE_SIZE));
+  if (ctx.auditLog && page > last) list = await ctx.auditLog.list(filter, { ...size, page: last });
+  return { list, filter, actions: AUDIT_ACTIONS };
+}
+
 export type PageMeta = { title?: string; description?: string };
 
 type Loader<K extends PageKey> = (ctx: LoaderContext) => Promise<{ data: PageDataMap[K]; meta?: PageMeta }>;
@@ -102,8 +118,12 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
   contact: async (ctx) => ({ data: { formToken: ctx.formTokens.issue() } }),
   admin: async (ctx) => {
     const session = sessionOf(ctx);
-    const [users, pipeline] = await Promise.all([ctx.backend.listUsers(session.token, { page: 1 }), areaProjects(ctx, session.user)]);
-    return { data: { users, pipeline } };
+    const [users, pipeline, audit] = await Promise.all([
+      ctx.backend.listUsers(session.token, { page: 1 }),
+      areaProjects(ctx, session.user),
+      auditView(ctx),
+    ]);
+    return { data: { users, pipeline, audit } };
   },
   client: async (ctx) => ({ data: await areaProjects(ctx, sessionOf(ctx).user) }),
   organization: async (ctx) => ({ data: await areaProjects(ctx, sessionOf(ctx).user) }),

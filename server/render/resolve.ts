@@ -8,6 +8,7 @@ import type { DataResponse, ErrorInfo, PagePayload } from '../../shared/page-dat
 import { formOfPath, matchRoute, routePath, type Route, type RouteParams } from '../../shared/routes.ts';
 import { isBrandedPath, type Branding } from '../../shared/branding.ts';
 import type { Translate } from '../../shared/translate.ts';
+import type { AuditReader } from '../audit/log.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { Session } from '../auth/session.ts';
 import type { FormTokens } from '../contact/form-token.ts';
@@ -25,6 +26,8 @@ export type ResolveDeps = {
   projects: ProjectServices;
   /** Unread project messages of the signed-in user (the navbar's badge). */
   unread?: (user: SessionUser) => Promise<number>;
+  /** The audit log, for the admin console's first page of it. */
+  auditLog?: AuditReader;
   /** The signed-in user's navbar branding; must answer quickly (it is raced with a timeout). */
   branding?: (userName: string) => Promise<Branding | null>;
   origin: string;
@@ -116,6 +119,7 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
         formTokens: deps.formTokens,
         query: new URLSearchParams(search),
         projects: deps.projects,
+        ...(deps.auditLog ? { auditLog: deps.auditLog } : {}),
       }),
       brandingUser ? deps.branding!(brandingUser) : null,
     ]);

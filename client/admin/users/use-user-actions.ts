@@ -49,7 +49,11 @@ export function useUserActions({ onUpdated, reload }: { onUpdated: (user: AdminU
     const updated = answer.value.user;
     // The row shows the change at once; the reload then brings the whole page up to date.
     onUpdated(updated);
-    setNotice({ text: doneText(t, chosen.kind, updated), password: answer.value.password, passwordFor: updated.userName });
+    setNotice({
+      text: doneText(t, chosen.kind, updated, answer.value.ended),
+      password: answer.value.password,
+      passwordFor: updated.userName,
+    });
     await reload();
   }
 

@@ -3,18 +3,26 @@
 import type { AdminUser } from '../../../shared/page-data.ts';
 import type { Translate } from '../../../shared/translate.ts';
 import type { Role } from '../../../shared/user.ts';
-import { resetPassword, updateUser, type ApiAnswer, type UserWithPassword } from '../api.ts';
+import { endSessions, resetPassword, updateUser, type ApiAnswer, type UserWithPassword } from '../api.ts';
 import { fullName, roleLabel } from '../text.ts';
 
-export type UserAction = { kind: 'role'; user: AdminUser; role: Role } | { kind: 'disable' | 'enable' | 'reset'; user: AdminUser };
+export type UserAction =
+  | { kind: 'role'; user: AdminUser; role: Role }
+  | { kind: 'disable' | 'enable' | 'reset'; user: AdminUser }
+  /** Ends the user's sessions everywhere (`self`: the admin's own, all but the one in use). */
+  | { kind: 'sessions'; user: AdminUser; self: boolean };
+
+/** What the server answers an action: the user as it now is, a generated password, how many sessions ended. */
+export type ActionAnswer = UserWithPassword & { ended?: number };
 
 /** What the console reports after an action: a message, and a password to show once. */
 export type Notice = { text: string; password?: string | undefined; passwordFor?: string };
 
-export function sendAction(action: UserAction): Promise<ApiAnswer<UserWithPassword>> {
+export function sendAction(action: UserAction): Promise<ApiAnswer<ActionAnswer>> {
   const { userName } = action.user;
   if (action.kind === 'role') return updateUser(userName, { role: action.role });
   if (action.kind === 'reset') return resetPassword(userName);
+  if (action.kind === 'sessions') return endSessions(userName);
   return updateUser(userName, { disabled: action.kind === 'disable' });
 }
 
@@ -32,12 +40,13 @@ export function confirmText(t: Translate, action: UserAction): string {
     name: fullName(action.user) || action.user.userName,
     from: roleLabel(t, action.user.role),
   };
-  return action.kind === 'role'
-    ? t('adminConsole.role.confirmText', { ...params, to: roleLabel(t, action.role) })
-    : t(`adminConsole.${action.kind}.confirmText`, params);
+  if (action.kind === 'role') return t('adminConsole.role.confirmText', { ...params, to: roleLabel(t, action.role) });
+  if (action.kind === 'sessions' && action.self) return t('adminConsole.sessions.confirmTextSelf', params);
+  return t(`adminConsole.${action.kind}.confirmText`, params);
 }
 
-/** The outcome of a done action, about the user as the server now has them. */
-export function doneText(t: Translate, kind: UserAction['kind'], updated: AdminUser): string {
+/** The outcome of a done action, about the user as the server now has them (and how many sessions ended). */
+export function doneText(t: Translate, kind: UserAction['kind'], updated: AdminUser, ended = 0): string {
+  if (kind === 'sessions') return t('adminConsole.sessions.done', { userName: updated.userName, count: ended });
   return t(`adminConsole.${kind}.done`, { userName: updated.userName, role: roleLabel(t, updated.role) });
 }

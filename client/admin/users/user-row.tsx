@@ -106,6 +106,15 @@ export function UserRow({
             {t('adminConsole.reset.button')}
             {forUser('adminConsole.reset.buttonFor')}
           </button>
+          <button
+            className="button button-secondary button-small"
+            type="button"
+            disabled={!enabled}
+            onClick={() => onAction({ kind: 'sessions', user, self })}
+          >
+            {t('adminConsole.sessions.button')}
+            {forUser('adminConsole.sessions.buttonFor')}
+          </button>
           {onBranding && isBrandable(user.role) && (
             <button
               className="button button-secondary button-small"

@@ -1,0 +1,21 @@
+// The audit log for admins: who did what to whom and when, newest first, filtered by action,
+// user (as actor or target, or either) and days, in pages.
+import express, { type Router } from 'express';
+import { auditQuery, filterOf } from '../audit/query.ts';
+import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
+
+export function adminAuditRoutes(deps: ApiDeps, auth: ApiAuth): Router {
+  const { authenticated, requireAdmin } = auth;
+  const router = express.Router();
+
+  router.get(
+    '/admin/audit',
+    authenticated,
+    requireAdmin,
+    handle(async (req, res) => {
+      const { page, pageSize, ...filter } = parse(auditQuery, req.query);
+      res.json(await deps.auditLog.list(filterOf(filter), { page, pageSize }));
+    }),
+  );
+  return router;
+}
