@@ -209,6 +209,16 @@ export type UserLocalesTable = {
   updated_at: string;
 };
 
+/** A user's request to have their account deleted (an admin confirms or refuses it). */
+export type DeletionRequestsTable = {
+  user_name: string;
+  /** pending (waiting for an admin), refused (an admin said no; the user may ask again). */
+  status: string;
+  requested_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+};
+
 export type Schema = {
   users: UsersTable;
   rate_limits: RateLimitsTable;
@@ -228,6 +238,7 @@ export type Schema = {
   expertise: ExpertiseTable;
   mail_outbox: MailOutboxTable;
   user_locales: UserLocalesTable;
+  deletion_requests: DeletionRequestsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
