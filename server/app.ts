@@ -60,6 +60,9 @@ import { renderPage } from './render/render-page.tsx';
 import { createPageHandlers } from './render/page-handlers.ts';
 import type { ResolveDeps } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo.ts';
+import { createAccount } from './account/index.ts';
+import type { Audit } from './audit/types.ts';
+import { accountDataDownload } from './account/download.ts';
 
 export type AppDeps = {
   config: Config;
@@ -77,6 +80,8 @@ export type AppDeps = {
   branding?: BrandingSource;
   /** Lays out the PDF documents (tests); by default a layout thread of the app's own. */
   pdfRenderer?: PdfRenderer;
+  /** Where security-relevant actions are recorded; by default nowhere (server/audit/types.ts). */
+  audit?: Audit;
 };
 
 function nonceOf(res: express.Response): string {
@@ -234,6 +239,8 @@ export async function createApp(deps: AppDeps) {
         ),
   });
   const conversation = createConversation({ db, projects });
+  // The user's own account: their sessions, their data, the deletion of the account (server/account/).
+  const account = createAccount({ db, sessions, builtIn: !external, changes, logger });
   const expertise = createExpertise({ db });
   // Password guesses, on the login and change-password forms and the API (docs/decisions/009).
   const passwordLimiter = createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000);
@@ -274,6 +281,7 @@ export async function createApp(deps: AppDeps) {
     branding,
     formTokens,
     projects: { projects, conversation, expertise },
+    account,
     unread: (user) => projects.unreadTotal(user),
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
@@ -370,6 +378,8 @@ export async function createApp(deps: AppDeps) {
         projects,
         conversation,
         expertise,
+        deletions: account.deletions,
+        audit: deps.audit,
       }),
     );
   }
@@ -423,6 +433,7 @@ export async function createApp(deps: AppDeps) {
     },
     renderWithForm: pages.renderWithForm,
     projects: { projects, conversation, expertise },
+    account: { deletions: account.deletions, audit: deps.audit },
   });
   app.post(localeForms('/logout'), forms.logout);
   app.post(localeForms('/consent'), ...consentHandler());
@@ -437,6 +448,10 @@ export async function createApp(deps: AppDeps) {
 
   // 9b. A project's documents, for its participants (projects/download.ts).
   app.get(DOWNLOAD_PATH, documentDownload(conversation));
+
+  // 9c. Everything the site holds about the signed-in user, as JSON (account/download.ts).
+  const myData = accountDataDownload({ db, builtIn: !external, siteName: config.SITE_NAME, logger, audit: deps.audit });
+  app.get(myData.paths, myData.handler);
 
   // 10. PDF documents of the private area (a project's: its participants only, else the 404 page).
   const pdf = pdfRoutes({

@@ -18,6 +18,8 @@ import type * as users from '../users/users.ts';
 import type { Conversation } from '../projects/conversation.ts';
 import type { ExpertiseService } from '../projects/expertise.ts';
 import type { Projects } from '../projects/service.ts';
+import type { Deletions } from '../account/deletion.ts';
+import type { Audit } from '../audit/types.ts';
 
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -54,6 +56,10 @@ export type ApiDeps = {
   projects: Projects;
   conversation: Conversation;
   expertise: ExpertiseService;
+  /** Account deletion requests (server/account/deletion.ts). */
+  deletions?: Deletions | null;
+  /** Where security-relevant actions are recorded (default: nowhere). */
+  audit?: Audit;
 };
 
 declare module 'express-serve-static-core' {

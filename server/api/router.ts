@@ -7,6 +7,7 @@ import { INVALID_CREDENTIALS } from '../auth/backend.ts';
 import { isDatabaseUnavailable } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import { adminBrandingRoutes } from './admin-branding.ts';
+import { adminDeletionRoutes } from './admin-deletions.ts';
 import { adminMessageRoutes } from './admin-messages.ts';
 import { adminUserRoutes } from './admin-users.ts';
 import { createApiAuth, type ApiDeps } from './http.ts';
@@ -25,6 +26,7 @@ export function createApiRouter(deps: ApiDeps) {
   const auth = createApiAuth(deps);
   for (const resource of [meRoutes, imageRoutes, adminUserRoutes, adminMessageRoutes, adminBrandingRoutes, projectRoutes])
     router.use(resource(deps, auth));
+  router.use(adminDeletionRoutes(deps, auth));
 
   router.use((req, _res, next) => next(new ApiError(404, 'not_found', `No API route ${req.method} /api${req.path}`)));
 

@@ -19,6 +19,9 @@ import { takeRememberedPath, type Session } from './session.ts';
 import type { ProjectServices } from '../projects/index.ts';
 import { createProjectForms } from '../projects/forms.ts';
 import type { Sessions } from './sessions.ts';
+import { isAccountIntent } from '../../shared/account.ts';
+import { createAccountForms, type AccountFormDeps } from '../account/profile-forms.ts';
+import { noAudit, type Audit } from '../audit/types.ts';
 
 export type FormDeps = {
   backend: Backend;
@@ -35,6 +38,8 @@ export type FormDeps = {
   renderWithForm: RenderWithForm;
   /** The private area's projects (a new brief, a project's page, the expert's profile). */
   projects: ProjectServices;
+  /** The profile's forms about the account: sessions, deletion request (server/account/). */
+  account?: Omit<AccountFormDeps, 'backend' | 'currentPasswordGuard' | 'sessions' | 'audit'> & { audit?: Audit };
 };
 
 /** DESIGN.md §3: CLI, ORG and CONS go to their area, anyone else home; same locale form. */
@@ -96,6 +101,16 @@ export function createFormHandlers(deps: FormDeps) {
     return fail(req, res, 500, { form: formName, values, error: { code: 'internal', message: 'Internal error' } });
   }
 
+  const accountForms = createAccountForms({
+    sessions: deps.sessions,
+    deletions: deps.account?.deletions ?? null,
+    backend: deps.backend,
+    currentPasswordGuard: deps.currentPasswordGuard,
+    audit: deps.account?.audit ?? noAudit,
+    fail,
+    failWith,
+  });
+
   async function login(req: Request, res: Response, route: Route) {
     if (res.locals.session) return redirectAfterPost(req, res, routePath('index', route));
     const values = stringValues(req.body, ['identifier']);
@@ -123,6 +138,9 @@ export function createFormHandlers(deps: FormDeps) {
 
   async function profile(req: Request, res: Response, route: Route, session: Session) {
     const isImage = (req.get('content-type') ?? '').startsWith('image/');
+    // The account's forms (sessions, deletion) name what they do; the details form names nothing.
+    const intent: unknown = isImage ? undefined : (req.body as { intent?: unknown } | undefined)?.intent;
+    if (isAccountIntent(intent)) return accountForms(intent, req, res, route, session);
     const values = isImage ? {} : stringValues(req.body, ['name', 'lastName']);
     try {
       let answer: { token: string };

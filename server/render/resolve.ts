@@ -16,6 +16,7 @@ import { ApiError, HttpError } from '../http/errors.ts';
 import { headForError, headForRoute, pageTitle } from './head.ts';
 import { loaderOf } from './loaders.ts';
 import type { ProjectServices } from '../projects/index.ts';
+import type { AccountServices } from '../account/index.ts';
 import type { SessionUser } from '../../shared/user.ts';
 
 export type ResolveDeps = {
@@ -23,6 +24,8 @@ export type ResolveDeps = {
   backend: Backend;
   formTokens: FormTokens;
   projects: ProjectServices;
+  /** The user's own account on the profile page (server/account/). */
+  account?: AccountServices;
   /** Unread project messages of the signed-in user (the navbar's badge). */
   unread?: (user: SessionUser) => Promise<number>;
   /** The signed-in user's navbar branding; must answer quickly (it is raced with a timeout). */
@@ -116,6 +119,7 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
         formTokens: deps.formTokens,
         query: new URLSearchParams(search),
         projects: deps.projects,
+        account: deps.account,
       }),
       brandingUser ? deps.branding!(brandingUser) : null,
     ]);
