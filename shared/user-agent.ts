@@ -16,7 +16,7 @@ const BROWSER_TOKENS: readonly [RegExp, Browser][] = [
   [/\b(?:OPR|OPiOS|Opera)\//, 'Opera'],
   [/\bSamsungBrowser\//, 'Samsung Internet'],
   [/\b(?:Firefox|FxiOS)\//, 'Firefox'],
-  [/\b(?:Chrome|CriOS|Chromium)\//, 'Chrome'],
+  [/\b(?:Chrome|HeadlessChrome|CriOS|Chromium)\//, 'Chrome'],
   // Safari names its version in Version/…; other WebKit shells (in-app views) do not.
   [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
 ];

@@ -59,6 +59,11 @@ const AGENTS: [string, string, Device][] = [
     { browser: 'Chrome', os: 'ChromeOS' },
   ],
   [
+    'headless Chrome on Linux (a browser test)',
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/126.0.0.0 Safari/537.36',
+    { browser: 'Chrome', os: 'Linux' },
+  ],
+  [
     'Firefox on Linux',
     'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0',
     { browser: 'Firefox', os: 'Linux' },
