@@ -450,7 +450,14 @@ export async function createApp(deps: AppDeps) {
   app.get(DOWNLOAD_PATH, documentDownload(conversation));
 
   // 9c. Everything the site holds about the signed-in user, as JSON (account/download.ts).
-  const myData = accountDataDownload({ db, builtIn: !external, siteName: config.SITE_NAME, logger, audit: deps.audit });
+  const myData = accountDataDownload({
+    db,
+    builtIn: !external,
+    siteName: config.SITE_NAME,
+    logger,
+    audit: deps.audit,
+    limiter: createRateLimiter(db, 3_600_000),
+  });
   app.get(myData.paths, myData.handler);
 
   // 10. PDF documents of the private area (a project's: its participants only, else the 404 page).

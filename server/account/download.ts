@@ -6,9 +6,13 @@ import { MY_DATA_PATH } from '../../shared/account.ts';
 import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { noAudit, type Audit } from '../audit/types.ts';
+import type { RateLimiter } from '../auth/rate-limit.ts';
 import { rememberPath } from '../auth/session.ts';
 import type { Logger } from '../logger.ts';
 import { writeAccountData, type ExportDeps } from './export.ts';
+
+/** Downloads one user may make per hour: each reads everything the site holds about them. */
+export const EXPORTS_PER_HOUR = 10;
 
 /** my-data-ana-2026-11-30.json: whose and when, in characters every system accepts. */
 export function dataFileName(userName: string, date: Date): string {
@@ -33,7 +37,10 @@ function writeTo(res: Response): (chunk: string) => Promise<void> {
     });
 }
 
-export function accountDataDownload(deps: ExportDeps & { logger: Logger; audit?: Audit }): { paths: string[]; handler: RequestHandler } {
+export function accountDataDownload(deps: ExportDeps & { logger: Logger; audit?: Audit; limiter?: RateLimiter }): {
+  paths: string[];
+  handler: RequestHandler;
+} {
   const handler: RequestHandler = async (req: Request, res: Response) => {
     const session = res.locals.session;
     if (!session) {
@@ -42,13 +49,26 @@ export function accountDataDownload(deps: ExportDeps & { logger: Logger; audit?:
       return;
     }
     const now = deps.now?.() ?? new Date();
-    await (deps.audit ?? noAudit).record({ action: 'data_exported', actor: session.user.userName, ip: req.ip ?? null });
-    res.status(200).set({
+    const headers = {
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Disposition': `attachment; filename="${dataFileName(session.user.userName, now)}"`,
       'Cache-Control': 'private, no-store',
       'X-Content-Type-Options': 'nosniff',
-    });
+    };
+    // A HEAD learns what the download is without it being made (or counted).
+    if (req.method === 'HEAD') return void res.status(200).set(headers).end();
+    const key = `data-export:${session.user.userName.toLowerCase()}`;
+    const wait = deps.limiter ? await deps.limiter.take(key, EXPORTS_PER_HOUR, 3_600_000) : 0;
+    if (wait > 0) {
+      res
+        .status(429)
+        .set({ 'Retry-After': String(wait), 'Cache-Control': 'private, no-store' })
+        .type('text/plain')
+        .send(`You downloaded your data ${EXPORTS_PER_HOUR} times in the last hour: try again in ${wait} seconds`);
+      return;
+    }
+    await (deps.audit ?? noAudit).record({ action: 'data_exported', actor: session.user.userName, ip: req.ip ?? null });
+    res.status(200).set(headers);
     try {
       await writeAccountData(deps, session.user, session.id, writeTo(res));
       res.end();

@@ -181,6 +181,11 @@ test('a new account that takes a deleted user name inherits nothing of the old o
   expect(data.messages).toEqual([]);
 });
 
+test('nobody can take the user name that deleted accounts leave behind (409 userName_taken)', async () => {
+  const { db } = await engagement();
+  await expect(addUser(db, { userName: DELETED_USER, role: 'CLI' })).rejects.toMatchObject({ status: 409, code: 'userName_taken' });
+});
+
 test("a deleted expert leaves the project's team, and the history and thread name them as a deleted user", async () => {
   const { app, db, tokens, id, admin } = await engagement();
   const eva = await signIn(app, 'eva');

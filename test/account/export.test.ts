@@ -4,10 +4,10 @@
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import type { KyselyPlugin } from 'kysely';
+import { EXPORTS_PER_HOUR } from '../../server/account/download.ts';
 import { EXPORT_CHUNK_CHARS, EXPORT_PAGE_ROWS, writeAccountData } from '../../server/account/export.ts';
 import type { Db } from '../../server/db/index.ts';
-import { findUser } from '../../server/users/users.ts';
-import { sessionUserOf } from '../../server/users/users.ts';
+import { findUser, sessionUserOf } from '../../server/users/users.ts';
 import { ORIGIN } from '../helpers/app.ts';
 import { activeProject, api, PDF, PEOPLE, signInEveryone, UNLIMITED } from '../projects/fixtures.ts';
 import { appWithAudit, SAFARI_MAC, signIn } from './helpers.ts';
@@ -201,4 +201,19 @@ test('the download answers GET only: a POST to it is not allowed (405)', async (
   const { app, cookie } = await engagement();
   const res = await request(app).post('/en/documents/my-data.json').set('Origin', ORIGIN).set('Cookie', cookie);
   expect(res.status).toBe(405);
+});
+
+test('a user may download their data 10 times an hour: the next is 429 with Retry-After, and is not recorded', async () => {
+  const { app, cookie, audit } = await engagement();
+  for (let i = 0; i < EXPORTS_PER_HOUR; i++)
+    expect((await request(app).get('/en/documents/my-data.json').set('Cookie', cookie)).status).toBe(200);
+  const refused = await request(app).get('/en/documents/my-data.json').set('Cookie', cookie);
+  expect(refused.status).toBe(429);
+  expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  expect(refused.text).toMatch(/try again in \d+ seconds/);
+  expect(audit.filter((entry) => entry.action === 'data_exported')).toHaveLength(EXPORTS_PER_HOUR);
+  // A HEAD makes nothing and counts nothing.
+  const head = await request(app).head('/en/documents/my-data.json').set('Cookie', cookie);
+  expect(head.status).toBe(200);
+  expect(head.headers['content-disposition']).toMatch(/^attachment; filename="my-data-acme-/);
 });
