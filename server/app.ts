@@ -61,6 +61,9 @@ import { renderPage } from './render/render-page.tsx';
 import { createPageHandlers } from './render/page-handlers.ts';
 import type { ResolveDeps } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo.ts';
+import { createAccount } from './account/index.ts';
+import type { Audit } from './audit/types.ts';
+import { accountDataDownload } from './account/download.ts';
 
 export type AppDeps = {
   config: Config;
@@ -78,6 +81,8 @@ export type AppDeps = {
   branding?: BrandingSource;
   /** Lays out the PDF documents (tests); by default a layout thread of the app's own. */
   pdfRenderer?: PdfRenderer;
+  /** Where security-relevant actions are recorded; by default nowhere (server/audit/types.ts). */
+  audit?: Audit;
 };
 
 function nonceOf(res: express.Response): string {
@@ -187,8 +192,10 @@ export async function createApp(deps: AppDeps) {
   const changes = await createChangeFeed(db, { logger });
   // Who did what to whom and when (server/audit/): the one audit every part of the site records
   // through; entries older than a year go at start and once a day.
-  const audit = createAuditLog({ db, logger });
-  audit.startPruning();
+  const auditLog = createAuditLog({ db, logger });
+  auditLog.startPruning();
+  // A test may listen to what is recorded instead.
+  const audit: Audit = deps.audit ?? auditLog;
 
   // Auth: the API's token key (built-in) or verifier (external), the session's seal, the
   // backend the forms talk to, the shared login limits.
@@ -239,6 +246,8 @@ export async function createApp(deps: AppDeps) {
         ),
   });
   const conversation = createConversation({ db, projects });
+  // The user's own account: their sessions, their data, the deletion of the account (server/account/).
+  const account = createAccount({ db, sessions, builtIn: !external, changes, logger });
   const expertise = createExpertise({ db });
   // Password guesses, on the login and change-password forms and the API (docs/decisions/009).
   const passwordLimiter = createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000);
@@ -279,8 +288,9 @@ export async function createApp(deps: AppDeps) {
     branding,
     formTokens,
     projects: { projects, conversation, expertise },
+    account,
     unread: (user) => projects.unreadTotal(user),
-    auditLog: audit,
+    auditLog,
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
     translator: (locale) => translators[locale],
@@ -377,7 +387,8 @@ export async function createApp(deps: AppDeps) {
         conversation,
         expertise,
         audit,
-        auditLog: audit,
+        auditLog,
+        deletions: account.deletions,
       }),
     );
   }
@@ -432,6 +443,7 @@ export async function createApp(deps: AppDeps) {
     renderWithForm: pages.renderWithForm,
     projects: { projects, conversation, expertise },
     audit,
+    account: { deletions: account.deletions, audit },
   });
   app.post(localeForms('/logout'), forms.logout);
   app.post(localeForms('/consent'), ...consentHandler());
@@ -446,6 +458,17 @@ export async function createApp(deps: AppDeps) {
 
   // 9b. A project's documents, for its participants (projects/download.ts).
   app.get(DOWNLOAD_PATH, documentDownload(conversation));
+
+  // 9c. Everything the site holds about the signed-in user, as JSON (account/download.ts).
+  const myData = accountDataDownload({
+    db,
+    builtIn: !external,
+    siteName: config.SITE_NAME,
+    logger,
+    audit,
+    limiter: createRateLimiter(db, 3_600_000),
+  });
+  app.get(myData.paths, myData.handler);
 
   // 10. PDF documents of the private area (a project's: its participants only, else the 404 page).
   const pdf = pdfRoutes({
@@ -477,7 +500,7 @@ export async function createApp(deps: AppDeps) {
   async function close(): Promise<void> {
     await mail.stop();
     await pdf.close();
-    await audit.stop();
+    await auditLog.stop();
     await changes.close();
     await db.close();
   }
@@ -486,5 +509,5 @@ export async function createApp(deps: AppDeps) {
     draining = true;
   }
 
-  return { app, logger, content, i18n, manifest, db, contactStore, mail, renderCache, sessions, close, drain, audit };
+  return { app, logger, content, i18n, manifest, db, contactStore, mail, renderCache, sessions, close, drain, audit: auditLog };
 }

@@ -1,6 +1,7 @@
 // What the server hands the client for one page: embedded in the HTML for the first render
 // and answered as JSON by /_data for client navigations. Both come from the same code path.
 import type { AuditView } from './audit.ts';
+import type { AccountData } from './account.ts';
 import type { Branding } from './branding.ts';
 import type { Locale } from './locales.ts';
 import type { LegalPageKey, PageKey, RouteParams } from './routes.ts';
@@ -34,7 +35,7 @@ export type PageDataMap = {
   home: null;
   login: null;
   changePassword: null;
-  profile: { user: SessionUser };
+  profile: { user: SessionUser; account: AccountData };
   blog: { posts: PostSummary[] };
   blogPost: { post: Post };
   contact: { formToken: string };

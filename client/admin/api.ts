@@ -20,7 +20,7 @@ export type BrandingAnswer = { userName: string; branding: Branding | null };
 // ---------------------------------------------------------------------------------------------
 // The one request function.
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -41,7 +41,7 @@ function readFailure(status: number, body: unknown): ApiFailure {
 }
 
 /** One API call; a Blob (an uploaded file) goes raw with its own type, anything else as JSON. */
-async function callApi<T>(path: string, read: (body: unknown) => T | null, method = 'GET', body?: unknown): Promise<ApiAnswer<T>> {
+export async function callApi<T>(path: string, read: (body: unknown) => T | null, method = 'GET', body?: unknown): Promise<ApiAnswer<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const init: RequestInit = { method, headers, credentials: 'same-origin' };
   if (body instanceof Blob) {

@@ -6,6 +6,7 @@ import { InboxScreen } from './inbox/inbox-screen.tsx';
 import { PipelineScreen } from './pipeline-screen.tsx';
 import type { AdminScreenProps } from './screen.ts';
 import { UsersScreen } from './users/users-screen.tsx';
+import { DeletionsScreen } from './deletions/deletions-screen.tsx';
 
 export type AdminSection = {
   /** The id of the screen's h2, the target of its link in the page's list of sections. */
@@ -20,4 +21,5 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { headingId: 'admin-users-title', navLabel: 'adminInbox.sections.users', Screen: UsersScreen },
   { headingId: 'admin-inbox-title', navLabel: 'adminInbox.sections.inbox', Screen: InboxScreen },
   { headingId: 'admin-audit-title', navLabel: 'adminAudit.sectionLink', Screen: AuditScreen },
+  { headingId: 'admin-deletions-title', navLabel: 'adminDeletions.section', Screen: DeletionsScreen },
 ];

@@ -9,6 +9,9 @@ import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from './registry.ts';
+import { DataSection } from '../account/data-section.tsx';
+import { DeletionSection } from '../account/deletion-section.tsx';
+import { SessionsSection } from '../account/sessions-section.tsx';
 
 const AVATAR_ACCEPT = IMAGE_MIME_TYPES.join(',');
 
@@ -135,6 +138,10 @@ export default function ProfilePage({ data, form }: PageProps<'profile'>) {
           {t('profile.downloadPdf')}
         </a>
       </p>
+
+      <SessionsSection sessions={data.account.sessions} form={form} saved={saved} />
+      <DataSection />
+      {data.account.deletion && <DeletionSection deletion={data.account.deletion} form={form} saved={saved} />}
     </div>
   );
 }

@@ -19,7 +19,7 @@ export default function ProjectPage({ data, user, form }: PageProps<'project'>) 
   const { t } = useI18n();
   const { search } = useLocation();
   const { project, messages, candidates } = data;
-  const nameOf = projectNames(project, messages);
+  const nameOf = projectNames(project, messages, t('account.deletedUser'));
   const of = (name: string) => (form?.form === name ? form : undefined);
   const done = (intent: string, key: string) => doneText(search, intent, t(`projects.done.${key}`));
   return (

@@ -2,6 +2,7 @@
 import type { FormState } from '../../shared/page-data.ts';
 import { PROJECT_LIMITS, type MessagePage, type Project } from '../../shared/projects.ts';
 import { FieldError, fieldProps } from '../components/form-feedback.tsx';
+import { personName } from '../../shared/account.ts';
 import { useI18n } from '../i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 
@@ -37,7 +38,7 @@ export function ConversationSection({
           {messages.items.map((m) => (
             <li key={m.id} className="thread-message">
               <p className="thread-meta">
-                <strong>{m.author.name}</strong> <span>{t(`roles.${m.author.role}`)}</span> ·{' '}
+                <strong>{personName(t, m.author)}</strong> <span>{t(`roles.${m.author.role}`)}</span> ·{' '}
                 <time dateTime={m.createdAt}>{when(m.createdAt, locale)}</time>
               </p>
               <p className="project-text">{m.body}</p>

@@ -1,5 +1,6 @@
 // Every change of the project: who, when, from what to what (DESIGN.md §8).
 import type { Project } from '../../shared/projects.ts';
+import { isDeletedUser, personName } from '../../shared/account.ts';
 import { useI18n } from '../i18n.tsx';
 
 export function HistorySection({ project }: { project: Project }) {
@@ -17,8 +18,8 @@ export function HistorySection({ project }: { project: Project }) {
           <li key={e.id}>
             <time dateTime={e.at}>{format.format(new Date(e.at))}</time>{' '}
             {t(`projects.page.history.${e.kind}`, {
-              actor: e.actorName,
-              detail: e.detail ?? '',
+              actor: personName(t, { userName: e.actor, name: e.actorName }),
+              detail: isDeletedUser(e.detail) ? t('account.deletedUser') : (e.detail ?? ''),
               from: e.from ? t(`projects.states.${e.from}`) : '',
               to: e.to ? t(`projects.states.${e.to}`) : '',
             })}

@@ -37,7 +37,7 @@ export function MilestonesSection({
                 <span aria-hidden="true">✓ </span>
                 {t('projects.page.doneBy', {
                   date: formatDate(m.doneAt.slice(0, 10), locale),
-                  name: m.doneByName ?? nameOf(m.doneBy ?? ''),
+                  name: m.doneByName || nameOf(m.doneBy ?? ''),
                 })}
               </span>
             ) : (

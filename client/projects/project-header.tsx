@@ -6,6 +6,7 @@ import { localePath } from '../../shared/routes.ts';
 import { roleArea } from '../../shared/user.ts';
 import { FormattedDate } from '../components/formatted-date.tsx';
 import { documentPath } from '../forms.ts';
+import { personName } from '../../shared/account.ts';
 import { useI18n } from '../i18n.tsx';
 import { StateBadge } from './state-badge.tsx';
 
@@ -13,7 +14,7 @@ export function ProjectHeader({ project, role }: { project: Project; role: strin
   const { t, locale } = useI18n();
   const area = roleArea(role) ?? 'index';
   const rows: [string, string | ReactNode][] = [
-    [t('projects.page.owner'), project.owner.name],
+    [t('projects.page.owner'), personName(t, project.owner)],
     ...(project.organisation ? ([[t('projects.page.organisation'), project.organisation]] as [string, string][]) : []),
     [t('projects.page.practice'), t(`projects.practices.${project.practice}`)],
     ...(project.budget ? ([[t('projects.page.budget'), t(`projects.budgets.${project.budget}`)]] as [string, string][]) : []),

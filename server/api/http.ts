@@ -20,6 +20,7 @@ import type * as users from '../users/users.ts';
 import type { Conversation } from '../projects/conversation.ts';
 import type { ExpertiseService } from '../projects/expertise.ts';
 import type { Projects } from '../projects/service.ts';
+import type { Deletions } from '../account/deletion.ts';
 
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -60,6 +61,8 @@ export type ApiDeps = {
   audit?: Audit;
   /** What admins read of the audit log. */
   auditLog: AuditReader;
+  /** Account deletion requests (server/account/deletion.ts). */
+  deletions?: Deletions | null;
 };
 
 declare module 'express-serve-static-core' {

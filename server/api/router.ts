@@ -8,6 +8,7 @@ import { isDatabaseUnavailable } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import { adminAuditRoutes } from './admin-audit.ts';
 import { adminBrandingRoutes } from './admin-branding.ts';
+import { adminDeletionRoutes } from './admin-deletions.ts';
 import { adminMessageRoutes } from './admin-messages.ts';
 import { adminUserRoutes } from './admin-users.ts';
 import { createApiAuth, type ApiDeps } from './http.ts';
@@ -26,6 +27,7 @@ export function createApiRouter(deps: ApiDeps) {
   const auth = createApiAuth(deps);
   for (const resource of [meRoutes, imageRoutes, adminUserRoutes, adminMessageRoutes, adminBrandingRoutes, projectRoutes, adminAuditRoutes])
     router.use(resource(deps, auth));
+  router.use(adminDeletionRoutes(deps, auth));
 
   router.use((req, _res, next) => next(new ApiError(404, 'not_found', `No API route ${req.method} /api${req.path}`)));
 

@@ -20,6 +20,8 @@ import { takeRememberedPath, type Session } from './session.ts';
 import type { ProjectServices } from '../projects/index.ts';
 import { createProjectForms } from '../projects/forms.ts';
 import type { Sessions } from './sessions.ts';
+import { isAccountIntent } from '../../shared/account.ts';
+import { createAccountForms, type AccountFormDeps } from '../account/profile-forms.ts';
 
 export type FormDeps = {
   backend: Backend;
@@ -38,6 +40,8 @@ export type FormDeps = {
   projects: ProjectServices;
   /** Where sign-ins, failed sign-ins, sign-outs and password changes are recorded (default: nowhere). */
   audit?: Audit;
+  /** The profile's forms about the account: sessions, deletion request (server/account/). */
+  account?: Omit<AccountFormDeps, 'backend' | 'currentPasswordGuard' | 'sessions' | 'audit'> & { audit?: Audit };
 };
 
 /** DESIGN.md §3: CLI, ORG and CONS go to their area, anyone else home; same locale form. */
@@ -100,6 +104,16 @@ export function createFormHandlers(deps: FormDeps) {
     return fail(req, res, 500, { form: formName, values, error: { code: 'internal', message: 'Internal error' } });
   }
 
+  const accountForms = createAccountForms({
+    sessions: deps.sessions,
+    deletions: deps.account?.deletions ?? null,
+    backend: deps.backend,
+    currentPasswordGuard: deps.currentPasswordGuard,
+    audit: deps.account?.audit ?? audit,
+    fail,
+    failWith,
+  });
+
   async function login(req: Request, res: Response, route: Route) {
     if (res.locals.session) return redirectAfterPost(req, res, routePath('index', route));
     const values = stringValues(req.body, ['identifier']);
@@ -131,6 +145,9 @@ export function createFormHandlers(deps: FormDeps) {
 
   async function profile(req: Request, res: Response, route: Route, session: Session) {
     const isImage = (req.get('content-type') ?? '').startsWith('image/');
+    // The account's forms (sessions, deletion) name what they do; the details form names nothing.
+    const intent: unknown = isImage ? undefined : (req.body as { intent?: unknown } | undefined)?.intent;
+    if (isAccountIntent(intent)) return accountForms(intent, req, res, route, session);
     const values = isImage ? {} : stringValues(req.body, ['name', 'lastName']);
     try {
       let answer: { token: string };

@@ -46,6 +46,10 @@ export type Sessions = {
   endOthersOf(userName: string, token: string): Promise<void>;
   /** Forgets what this process keeps of the user's sessions (after changing the user). */
   forgetUser(userName: string): void;
+  /** The user's live sessions, the most recently seen first (their own list on the profile). */
+  listOf(userName: string): Promise<SessionRow[]>;
+  /** Ends one session of the user, here and on every instance; false when it was not theirs or already gone. */
+  endOne(userName: string, id: string): Promise<boolean>;
 };
 
 function digestOf(token: string): string {
@@ -243,6 +247,25 @@ export function createSessions(deps: {
     forgetUser(userName) {
       dropUser(userName);
       announce(`user:${userName.toLowerCase()}`);
+    },
+    async listOf(userName) {
+      return k
+        .selectFrom('sessions')
+        .selectAll()
+        .where('user_name', '=', userName)
+        .where('expires_at', '>', Math.floor(now() / 1000))
+        .orderBy('last_seen_at', 'desc')
+        .orderBy('created_at', 'desc')
+        .execute();
+    },
+    async endOne(userName, id) {
+      const result = await k.deleteFrom('sessions').where('id', '=', id).where('user_name', '=', userName).executeTakeFirst();
+      cache.delete(id);
+      // Awaited: when the answer says "ended", the other instances have been told.
+      await changes
+        ?.publish(`session:${id}`)
+        .catch((error: unknown) => logger.warn({ err: error, topic: 'session' }, 'could not announce a change'));
+      return Number(result.numDeletedRows) > 0;
     },
   };
 }

@@ -224,6 +224,16 @@ export type AuditLogTable = {
   detail: string | null;
 };
 
+/** A user's request to have their account deleted (an admin confirms or refuses it). */
+export type DeletionRequestsTable = {
+  user_name: string;
+  /** pending (waiting for an admin), refused (an admin said no; the user may ask again). */
+  status: string;
+  requested_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+};
+
 export type Schema = {
   users: UsersTable;
   rate_limits: RateLimitsTable;
@@ -244,6 +254,7 @@ export type Schema = {
   mail_outbox: MailOutboxTable;
   user_locales: UserLocalesTable;
   audit_log: AuditLogTable;
+  deletion_requests: DeletionRequestsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

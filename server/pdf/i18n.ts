@@ -69,6 +69,8 @@ type ProjectTexts = {
   reportTitle: string;
   reportSubject: (siteName: string) => string;
   preparedFor: string;
+  /** Who a deleted account's traces are attributed to. */
+  deletedUser: string;
   fields: {
     practice: string;
     procurementRef: string;
@@ -166,6 +168,7 @@ export const TEXTS: Readonly<Record<PdfLocale, Texts>> = {
       reportTitle: 'Informe del proyecto',
       reportSubject: (siteName) => `Estado, hitos, documentos e historial de un proyecto con ${siteName}`,
       preparedFor: 'Preparada para {{who}}',
+      deletedUser: 'Usuario eliminado',
       fields: {
         practice: 'Área',
         procurementRef: 'Referencia del expediente',
@@ -263,6 +266,7 @@ export const TEXTS: Readonly<Record<PdfLocale, Texts>> = {
       reportTitle: 'Project report',
       reportSubject: (siteName) => `State, milestones, documents and history of a project with ${siteName}`,
       preparedFor: 'Prepared for {{who}}',
+      deletedUser: 'Deleted user',
       fields: {
         practice: 'Practice',
         procurementRef: 'Procurement reference',

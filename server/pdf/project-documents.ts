@@ -3,6 +3,7 @@
 // colour (the caller passes it in the context) and localised like the other documents.
 import { PROJECT_LIMITS, PROPOSAL_VALID_DAYS, type Project } from '../../shared/projects.ts';
 import type { ProjectSnapshot } from '../projects/service.ts';
+import { DELETED_USER, isDeletedUser } from '../../shared/account.ts';
 import { DISPLAY_FONT } from './fonts.ts';
 import {
   documentFrame,
@@ -147,7 +148,18 @@ function proposalStatus(project: Project, settings: Settings): string {
 }
 
 /** The proposal sent to the project's owner: what the work is, what it costs, how long it takes. */
-export async function renderProposalPdf(data: ProjectSnapshot, ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
+/** A deleted account's traces (owner, history, uploads) named "Deleted user" in the document's language. */
+function withDeletedUserNamed(data: ProjectSnapshot, label: string): ProjectSnapshot {
+  const { owner } = data.project;
+  return {
+    ...data,
+    project: { ...data.project, owner: isDeletedUser(owner.userName) ? { ...owner, name: label } : owner },
+    names: { ...data.names, [DELETED_USER]: label },
+  };
+}
+
+export async function renderProposalPdf(input: ProjectSnapshot, ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
+  const data = withDeletedUserNamed(input, TEXTS[settingsOf(ctx).locale].projects.deletedUser);
   const { project } = data;
   const proposal = project.proposal;
   if (!proposal) throw new Error(`Project ${project.id} has no proposal to lay out`);
@@ -243,7 +255,8 @@ function newestNote(template: string, shown: number, total: number, settings: Se
 }
 
 /** Where a project stands: its facts, proposal, experts, milestones, documents and history. */
-export async function renderProjectReportPdf(data: ProjectSnapshot, ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
+export async function renderProjectReportPdf(input: ProjectSnapshot, ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
+  const data = withDeletedUserNamed(input, TEXTS[settingsOf(ctx).locale].projects.deletedUser);
   const { project } = data;
   const settings = settingsOf(ctx);
   const { locale, brand } = settings;

@@ -17,6 +17,7 @@ import { isPractice, isProjectState } from '../../shared/projects.ts';
 import { hasRole } from '../../shared/user.ts';
 import { projectId, type Actor } from '../projects/access.ts';
 import type { ProjectServices } from '../projects/index.ts';
+import type { AccountServices } from '../account/index.ts';
 
 export type LoaderContext = {
   route: Route;
@@ -32,6 +33,8 @@ export type LoaderContext = {
   projects: ProjectServices;
   /** The audit log (the admin console shows its first page); absent, the console shows none. */
   auditLog?: AuditReader;
+  /** The user's own account: sessions, deletion request (server/account/). */
+  account?: AccountServices | undefined;
 };
 
 function legalPageOf(base: string): LegalPageKey {
@@ -114,7 +117,14 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
   home: none,
   login: none,
   changePassword: none,
-  profile: async (ctx) => ({ data: { user: await ctx.backend.me(sessionOf(ctx).token) } }),
+  profile: async (ctx) => {
+    const session = sessionOf(ctx);
+    const [user, account] = await Promise.all([
+      ctx.backend.me(session.token),
+      ctx.account ? ctx.account.profileData(session) : { sessions: [], deletion: null },
+    ]);
+    return { data: { user, account } };
+  },
   contact: async (ctx) => ({ data: { formToken: ctx.formTokens.issue() } }),
   admin: async (ctx) => {
     const session = sessionOf(ctx);

@@ -17,6 +17,7 @@ import { ApiError, HttpError } from '../http/errors.ts';
 import { headForError, headForRoute, pageTitle } from './head.ts';
 import { loaderOf } from './loaders.ts';
 import type { ProjectServices } from '../projects/index.ts';
+import type { AccountServices } from '../account/index.ts';
 import type { SessionUser } from '../../shared/user.ts';
 
 export type ResolveDeps = {
@@ -24,6 +25,8 @@ export type ResolveDeps = {
   backend: Backend;
   formTokens: FormTokens;
   projects: ProjectServices;
+  /** The user's own account on the profile page (server/account/). */
+  account?: AccountServices;
   /** Unread project messages of the signed-in user (the navbar's badge). */
   unread?: (user: SessionUser) => Promise<number>;
   /** The audit log, for the admin console's first page of it. */
@@ -120,6 +123,7 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
         query: new URLSearchParams(search),
         projects: deps.projects,
         ...(deps.auditLog ? { auditLog: deps.auditLog } : {}),
+        account: deps.account,
       }),
       brandingUser ? deps.branding!(brandingUser) : null,
     ]);

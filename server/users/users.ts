@@ -3,6 +3,7 @@
 // enforce the rules. User names and e-mails compare without regard to case.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import { isDeletedUser } from '../../shared/account.ts';
 import { isRole, type Role, type SessionUser } from '../../shared/user.ts';
 import { isEmailAddress, passwordProblem } from '../../shared/validation.ts';
 import type { Db } from '../db/index.ts';
@@ -101,6 +102,8 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
       email: 'validation.invalidEmail',
     });
   }
+  // What deleted accounts leave behind is theirs (shared/account.ts): nobody may sign in as it.
+  if (isDeletedUser(input.userName)) throw taken('userName', input.userName);
   const clash = await db.k
     .selectFrom('users')
     .select(['user_name', 'email'])

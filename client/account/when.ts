@@ -1,0 +1,16 @@
+// A moment (ISO 8601) as the profile shows it: date and time in the reader's language, in the
+// site's time zone (so the server's render and the browser's agree).
+import { intlLocale, isLocale } from '../../shared/locales.ts';
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+export function formatMoment(iso: string, locale: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime()) || !isLocale(locale)) return iso;
+  let format = formats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Madrid' });
+    formats.set(locale, format);
+  }
+  return format.format(date);
+}

@@ -1,0 +1,188 @@
+// The admin console's account deletion requests: who asked and when; an admin confirms (the
+// account is erased: their messages stay as "Deleted user", their projects stay) or refuses
+// (the user sees it on their profile), each after an AlertDialog. The list is fetched in the
+// browser once the page runs.
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import type { DeletionRequestItem } from '../../../shared/account.ts';
+import { AlertDialog } from '../../components/alert-dialog.tsx';
+import { formatMoment } from '../../account/when.ts';
+import { useI18n } from '../../i18n.tsx';
+import type { ApiFailure } from '../api.ts';
+import type { AdminScreenProps } from '../screen.ts';
+import { failureText, fullName, roleLabel } from '../text.ts';
+import { useHydrated } from '../use-hydrated.ts';
+import { confirmDeletion, fetchDeletionRequests, refuseDeletion } from './deletions-api.ts';
+
+type Decision = { kind: 'confirm' | 'refuse'; request: DeletionRequestItem };
+
+export function DeletionsScreen({ headingId, user }: AdminScreenProps) {
+  const { t, locale } = useI18n();
+  const hydrated = useHydrated();
+  const [items, setItems] = useState<DeletionRequestItem[] | null>(null);
+  // The first load starts with the page in the browser (see the effect below).
+  const [loading, setLoading] = useState(true);
+  const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [decision, setDecision] = useState<Decision | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [working, setWorking] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  function show(answer: Awaited<ReturnType<typeof fetchDeletionRequests>>) {
+    setLoading(false);
+    if (answer.ok) setItems(answer.value);
+    else setFailure(answer.error);
+  }
+
+  async function load() {
+    setLoading(true);
+    show(await fetchDeletionRequests());
+  }
+
+  const onLoaded = useEffectEvent(show);
+  useEffect(() => {
+    let live = true;
+    void fetchDeletionRequests().then((answer) => {
+      if (live) onLoaded(answer);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  function ask(kind: Decision['kind'], request: DeletionRequestItem) {
+    if (working) return;
+    setFailure(null);
+    setNotice(null);
+    setDecision({ kind, request });
+    setConfirming(true);
+  }
+
+  async function decide() {
+    const chosen = decision;
+    setConfirming(false);
+    if (!chosen || working) return;
+    setWorking(true);
+    const { userName } = chosen.request;
+    const answer = chosen.kind === 'confirm' ? await confirmDeletion(userName) : await refuseDeletion(userName);
+    setWorking(false);
+    if (!answer.ok) setFailure(answer.error);
+    else setNotice(t(chosen.kind === 'confirm' ? 'adminDeletions.deleted' : 'adminDeletions.refusedDone', { userName }));
+    // The row and its buttons are gone (or stale): the focus goes to the section's heading.
+    headingRef.current?.focus();
+    await load();
+  }
+
+  return (
+    <section className="admin-section admin-deletions" aria-labelledby={headingId}>
+      <h2 id={headingId} ref={headingRef} tabIndex={-1}>
+        {t('adminDeletions.title')}
+        {items && items.length > 0 && (
+          <>
+            {' '}
+            <span className="badge badge-new">{items.length}</span>
+          </>
+        )}
+      </h2>
+      <p className="section-lead">{t('adminDeletions.lead')}</p>
+      <p className="admin-summary" role="status">
+        {!hydrated
+          ? t('adminDeletions.needsScript')
+          : loading
+            ? t('adminDeletions.loading')
+            : items === null
+              ? null
+              : items.length === 0
+                ? t('adminDeletions.empty')
+                : t('adminDeletions.count', { count: items.length })}
+      </p>
+      {notice && (
+        <p className="form-success admin-notice" role="status">
+          {notice}
+        </p>
+      )}
+      {failure && (
+        <p className="form-error" role="alert">
+          {failureText(t, failure, 'adminDeletions.errors')}
+        </p>
+      )}
+      {items && items.length > 0 && (
+        <div className="table-wrap" aria-busy={loading || working}>
+          <table className="data-table cards-on-phone admin-deletions-table">
+            <caption className="visually-hidden">{t('adminDeletions.title')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('adminConsole.list.userName')}</th>
+                <th scope="col">{t('adminConsole.list.name')}</th>
+                <th scope="col">{t('adminConsole.list.email')}</th>
+                <th scope="col">{t('adminConsole.list.role')}</th>
+                <th scope="col">{t('adminDeletions.requestedAt')}</th>
+                <th scope="col">{t('adminConsole.list.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => {
+                const self = item.userName.toLowerCase() === user?.userName.toLowerCase();
+                const forUser = <span className="visually-hidden"> {item.userName}</span>;
+                return (
+                  <tr key={item.userName}>
+                    <th scope="row">
+                      {item.userName}
+                      {self && <span className="admin-you"> {t('adminConsole.list.you')}</span>}
+                    </th>
+                    <td data-label={t('adminConsole.list.name')}>{fullName(item)}</td>
+                    <td data-label={t('adminConsole.list.email')}>{item.email ?? '—'}</td>
+                    <td data-label={t('adminConsole.list.role')}>{roleLabel(t, item.role)}</td>
+                    <td data-label={t('adminDeletions.requestedAt')}>
+                      <time dateTime={item.requestedAt}>{formatMoment(item.requestedAt, locale)}</time>
+                    </td>
+                    <td>
+                      <div className="actions admin-row-actions">
+                        <button
+                          className="button button-danger button-small"
+                          type="button"
+                          disabled={!hydrated || working || self}
+                          onClick={() => ask('confirm', item)}
+                        >
+                          {t('adminDeletions.confirm')}
+                          {forUser}
+                        </button>
+                        <button
+                          className="button button-secondary button-small"
+                          type="button"
+                          disabled={!hydrated || working}
+                          onClick={() => ask('refuse', item)}
+                        >
+                          {t('adminDeletions.refuse')}
+                          {forUser}
+                        </button>
+                      </div>
+                      {self && <p className="field-hint">{t('adminDeletions.ownHint')}</p>}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {decision && (
+        <AlertDialog
+          open={confirming}
+          title={t(`adminDeletions.${decision.kind}Title`, { userName: decision.request.userName })}
+          confirmLabel={t(decision.kind === 'confirm' ? 'adminDeletions.confirm' : 'adminDeletions.refuse')}
+          cancelLabel={t('adminConsole.confirm.cancel')}
+          onConfirm={() => void decide()}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>
+            {t(`adminDeletions.${decision.kind}Text`, {
+              userName: decision.request.userName,
+              name: fullName(decision.request) || decision.request.userName,
+            })}
+          </p>
+        </AlertDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+// Erasing an account, inside the caller's transaction: the user's row and everything that is
+// only theirs go (sessions, expert profile, branding, uploaded images, their language, their
+// place on projects, e-mails queued to them); what they wrote or did on projects stays for the
+// company's records, attributed to DELETED_USER with no name, which the pages show as "Deleted
+// user" in the reader's language. Projects they owned stay, owned by DELETED_USER.
+import { DELETED_USER } from '../../shared/account.ts';
+import type { Db } from '../db/index.ts';
+
+type Trx = Db['k'];
+
+/** History entries that name an expert in their detail (the name as it was when they were added or removed). */
+const EXPERT_EVENTS = ['expert_added', 'expert_removed'];
+
+export async function eraseAccount(trx: Trx, account: { userName: string }): Promise<void> {
+  const me = await trx
+    .selectFrom('users')
+    .select(['user_name', 'email', 'name', 'last_name', 'avatar'])
+    .where('user_name', '=', account.userName)
+    .executeTakeFirstOrThrow();
+  // The spelling the projects were written with (some of their columns compare case by case).
+  const userName = me.user_name;
+
+  // The history names an expert by the name they had when added or removed: those entries, on
+  // the projects they were on or took part in, stop naming them.
+  const expertRows = await trx.selectFrom('project_experts').select(['project_id', 'name']).where('user_name', '=', userName).execute();
+  const names = [...new Set([`${me.name} ${me.last_name}`.trim(), ...expertRows.map((e) => e.name)].filter(Boolean))];
+  const tookPart = trx
+    .selectFrom('project_reads')
+    .select('project_id')
+    .where('user_name', '=', userName)
+    .union(trx.selectFrom('project_messages').select('project_id').where('author', '=', userName))
+    .union(trx.selectFrom('project_experts').select('project_id').where('user_name', '=', userName));
+  if (names.length > 0) {
+    await trx
+      .updateTable('project_events')
+      .set({ detail: DELETED_USER })
+      .where('kind', 'in', EXPERT_EVENTS)
+      .where('detail', 'in', names)
+      .where('project_id', 'in', tookPart)
+      .execute();
+  }
+
+  // What they did on projects stays, by nobody in particular.
+  await trx.updateTable('project_messages').set({ author: DELETED_USER, author_name: '' }).where('author', '=', userName).execute();
+  await trx.updateTable('project_events').set({ actor: DELETED_USER, actor_name: '' }).where('actor', '=', userName).execute();
+  await trx.updateTable('project_milestones').set({ done_by: DELETED_USER, done_by_name: '' }).where('done_by', '=', userName).execute();
+  await trx.updateTable('project_documents').set({ uploaded_by: DELETED_USER }).where('uploaded_by', '=', userName).execute();
+  await trx.updateTable('projects').set({ proposal_sent_by: DELETED_USER }).where('proposal_sent_by', '=', userName).execute();
+  await trx.updateTable('projects').set({ owner: DELETED_USER, owner_name: '' }).where('owner', '=', userName).execute();
+  // An expert who is gone works on nothing: the project shows that it needs another.
+  await trx.deleteFrom('project_experts').where('user_name', '=', userName).execute();
+  await trx.deleteFrom('project_reads').where('user_name', '=', userName).execute();
+
+  // What was only theirs.
+  await trx.deleteFrom('sessions').where('user_name', '=', userName).execute();
+  await trx.deleteFrom('expertise').where('user_name', '=', userName).execute();
+  await trx.deleteFrom('branding').where('user_name', '=', userName).execute();
+  await trx.deleteFrom('uploads').where('owner', '=', userName).execute();
+  if (me.avatar) await trx.deleteFrom('uploads').where('url', '=', me.avatar).execute();
+  await trx.deleteFrom('user_locales').where('user_name', '=', userName).execute();
+  if (me.email) await trx.deleteFrom('mail_outbox').where('recipient', '=', me.email).execute();
+  await trx.deleteFrom('deletion_requests').where('user_name', '=', userName).execute();
+  await trx.deleteFrom('users').where('user_name', '=', userName).execute();
+}
