@@ -209,6 +209,36 @@ export type UserLocalesTable = {
   updated_at: string;
 };
 
+export type TwoFactorTable = {
+  user_name: string;
+  /** The TOTP secret, encrypted (AES-256-GCM, key derived from SESSION_SECRET): never in clear. */
+  secret: string;
+  /** When 2FA was turned on; null while it is being set up (the secret shown, no code yet). */
+  enabled_at: string | null;
+  /** The last 30-second time step a code was accepted for (a code counts once). */
+  last_step: number | null;
+  created_at: string;
+};
+
+export type TwoFactorRecoveryCodesTable = {
+  user_name: string;
+  /** HMAC-SHA256 of the normalised code. */
+  digest: string;
+  used_at: string | null;
+  created_at: string;
+};
+
+export type TwoFactorChallengesTable = {
+  /** sha256 of the random id the browser's sealed cookie carries. */
+  id: string;
+  user_name: string;
+  /** The API token of the sign-in, made a session only once the code is right. */
+  api_token: string;
+  /** Milliseconds since epoch. */
+  expires_at: number;
+  created_at: string;
+};
+
 export type Schema = {
   users: UsersTable;
   rate_limits: RateLimitsTable;
@@ -228,6 +258,9 @@ export type Schema = {
   expertise: ExpertiseTable;
   mail_outbox: MailOutboxTable;
   user_locales: UserLocalesTable;
+  two_factor: TwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  two_factor_challenges: TwoFactorChallengesTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
