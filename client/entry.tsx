@@ -9,6 +9,7 @@ import { installFetchTracking } from './runtime/loading.ts';
 import { registerServiceWorker } from './sw/register.ts';
 import './styles/app.css';
 import './styles/projects.css';
+import './styles/two-factor.css';
 
 const bootElement = document.getElementById(BOOT_ELEMENT_ID);
 const root = document.getElementById('root');

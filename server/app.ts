@@ -60,6 +60,10 @@ import { renderPage } from './render/render-page.tsx';
 import { createPageHandlers } from './render/page-handlers.ts';
 import type { ResolveDeps } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo.ts';
+import { noAudit, type Audit } from './audit/types.ts';
+import { createChallenges } from './two-factor/challenge.ts';
+import { adminSetupGate } from './two-factor/gate.ts';
+import { createTwoFactor } from './two-factor/service.ts';
 
 export type AppDeps = {
   config: Config;
@@ -77,6 +81,8 @@ export type AppDeps = {
   branding?: BrandingSource;
   /** Lays out the PDF documents (tests); by default a layout thread of the app's own. */
   pdfRenderer?: PdfRenderer;
+  /** Where security-relevant actions are recorded; by default nowhere. */
+  audit?: Audit;
 };
 
 function nonceOf(res: express.Response): string {
@@ -246,6 +252,23 @@ export async function createApp(deps: AppDeps) {
   };
   const loginGuard = createLoginGuard(passwordLimiter, passwordLimits);
   const currentPasswordGuard = createCurrentPasswordGuard(passwordLimiter, passwordLimits);
+  const audit = deps.audit ?? noAudit;
+  // Two-factor authentication (server/two-factor/), in the site's database: the secrets sealed
+  // and the recovery codes keyed with keys of their own from SESSION_SECRET; wrong codes counted
+  // in the login limits' window; a right password of a user with 2FA waits for the code
+  // (a challenge, no session).
+  const twoFactor = createTwoFactor({
+    db,
+    secretKey: Buffer.from(deriveKey(config.SESSION_SECRET, 'two factor secret v1'), 'base64url'),
+    recoveryKey: Buffer.from(deriveKey(config.SESSION_SECRET, 'two factor recovery codes v1'), 'base64url'),
+    issuer: config.SITE_NAME,
+    requiredForAdmins: config.ADMIN_REQUIRE_2FA,
+    limiter: passwordLimiter,
+    limits: { perAccount: config.TWO_FACTOR_MAX_FAILURES, perIp: config.LOGIN_MAX_FAILURES_PER_IP },
+    audit,
+    logger,
+  });
+  const secondFactor = createChallenges({ db, sealKey: deriveKey(config.SESSION_SECRET, 'two factor challenge v1') });
   if (config.sessionSecretGenerated) {
     logger.warn('SESSION_SECRET is not set: using a random one for this process (sessions end when it restarts)');
   }
@@ -275,6 +298,7 @@ export async function createApp(deps: AppDeps) {
     formTokens,
     projects: { projects, conversation, expertise },
     unread: (user) => projects.unreadTotal(user),
+    twoFactor,
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
     translator: (locale) => translators[locale],
@@ -346,6 +370,8 @@ export async function createApp(deps: AppDeps) {
   //    every state-changing request.
   app.use(sessionMiddleware(codec, (id) => sessions.current(id)));
   app.use(requireSameOrigin(config.PUBLIC_URL));
+  // 5b. A sign-in waiting for its second factor; ADMIN_REQUIRE_2FA's set-up gate (server/two-factor/).
+  app.use(secondFactor.middleware, adminSetupGate(twoFactor));
 
   // 6. The API: built-in on SQLite, or the external one through a proxy. Browsers authenticate
   //    with the session cookie, which becomes the Bearer token here; never a token in JS.
@@ -370,6 +396,7 @@ export async function createApp(deps: AppDeps) {
         projects,
         conversation,
         expertise,
+        twoFactor,
       }),
     );
   }
@@ -423,6 +450,7 @@ export async function createApp(deps: AppDeps) {
     },
     renderWithForm: pages.renderWithForm,
     projects: { projects, conversation, expertise },
+    twoFactor: { service: twoFactor, challenges: secondFactor, verify, audit },
   });
   app.post(localeForms('/logout'), forms.logout);
   app.post(localeForms('/consent'), ...consentHandler());

@@ -16,6 +16,8 @@ export function meRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     handle(async (req, res) => {
       const body = parse(loginBody, req.body);
       const answer = await deps.loginGuard(req, body.identifier, () => backend.login(body.identifier, body.password));
+      // A user with 2FA sends the code with the password (401 two_factor_required without it): no token otherwise.
+      if (deps.twoFactor) await deps.twoFactor.apiSignIn(req, await deps.verify(answer.token), body.code);
       // An API client's token is a session too: logout elsewhere, a disable or a password change end it.
       await deps.sessions.startForBearer(req, answer.token);
       res.json(answer);

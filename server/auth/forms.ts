@@ -19,6 +19,7 @@ import { takeRememberedPath, type Session } from './session.ts';
 import type { ProjectServices } from '../projects/index.ts';
 import { createProjectForms } from '../projects/forms.ts';
 import type { Sessions } from './sessions.ts';
+import { createTwoFactorForms, type TwoFactorFormDeps } from '../two-factor/forms.ts';
 
 export type FormDeps = {
   backend: Backend;
@@ -35,6 +36,8 @@ export type FormDeps = {
   renderWithForm: RenderWithForm;
   /** The private area's projects (a new brief, a project's page, the expert's profile). */
   projects: ProjectServices;
+  /** Two-factor authentication: the code after the password, the set-up page. */
+  twoFactor?: TwoFactorFormDeps;
 };
 
 /** DESIGN.md §3: CLI, ORG and CONS go to their area, anyone else home; same locale form. */
@@ -96,6 +99,21 @@ export function createFormHandlers(deps: FormDeps) {
     return fail(req, res, 500, { form: formName, values, error: { code: 'internal', message: 'Internal error' } });
   }
 
+  const twoFactorForms = deps.twoFactor
+    ? createTwoFactorForms({
+        ...deps.twoFactor,
+        sessions: deps.sessions,
+        backend: deps.backend,
+        currentPasswordGuard: deps.currentPasswordGuard,
+        fail,
+        failWith,
+        renderWithForm: deps.renderWithForm,
+        logger: deps.logger,
+        signedIn: deps.signedIn,
+        homeOf: roleHome,
+      })
+    : null;
+
   async function login(req: Request, res: Response, route: Route) {
     if (res.locals.session) return redirectAfterPost(req, res, routePath('index', route));
     const values = stringValues(req.body, ['identifier']);
@@ -110,6 +128,8 @@ export function createFormHandlers(deps: FormDeps) {
     const { identifier, password } = parsed.data;
     try {
       const { token } = await deps.loginGuard(req, identifier, () => deps.backend.login(identifier, password));
+      // A user with 2FA gets no session yet: the code page asks for the second factor.
+      if (await twoFactorForms?.challengeIfNeeded(req, res, token)) return redirectAfterPost(req, res, routePath('twoFactor', route));
       const session = await deps.sessions.start(req, res, token);
       // seed-spec §5: back to the remembered path only when it is a safe local path.
       const target = safeRedirectPath(takeRememberedPath(req, res), roleHome(session.user.role, route));
@@ -182,11 +202,15 @@ export function createFormHandlers(deps: FormDeps) {
         return (req, res) => login(req, res, route);
       case 'contact':
         return (req, res) => contact(req, res, route);
+      case 'twoFactor':
+        return twoFactorForms ? (req, res) => twoFactorForms.codePage(req, res, route) : null;
       case 'profile':
       case 'changePassword':
       case 'projectNew':
       case 'project':
       case 'expert':
+      case 'twoFactorSetup':
+        if (route.page === 'twoFactorSetup' && !twoFactorForms) return null;
         return (req, res) => {
           const session = res.locals.session;
           if (!session) {
@@ -202,6 +226,8 @@ export function createFormHandlers(deps: FormDeps) {
               return projectForms.newBrief(req, res, route, session);
             case 'project':
               return projectForms.projectPage(req, res, session);
+            case 'twoFactorSetup':
+              return twoFactorForms?.setupPage(req, res, route, session);
             default:
               return projectForms.expertProfile(req, res, route, session);
           }

@@ -17,6 +17,7 @@ import { headForError, headForRoute, pageTitle } from './head.ts';
 import { loaderOf } from './loaders.ts';
 import type { ProjectServices } from '../projects/index.ts';
 import type { SessionUser } from '../../shared/user.ts';
+import type { TwoFactor } from '../two-factor/service.ts';
 
 export type ResolveDeps = {
   content: ContentSource;
@@ -31,9 +32,16 @@ export type ResolveDeps = {
   siteName: string;
   translator: (locale: Locale) => Translate;
   onError?: (error: unknown, url: string) => void;
+  /** Two-factor authentication (the set-up page). */
+  twoFactor?: Pick<TwoFactor, 'view'>;
 };
 
-export type ResolveInput = { url: string; session: Session | null };
+export type ResolveInput = {
+  url: string;
+  session: Session | null;
+  /** A sign-in waits for its second factor (server/two-factor/challenge.ts). */
+  secondFactorPending?: boolean;
+};
 
 export type Resolution = DataResponse & {
   /** Path to remember when a guard sends a signed-out visitor to login. */
@@ -116,6 +124,8 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
         formTokens: deps.formTokens,
         query: new URLSearchParams(search),
         projects: deps.projects,
+        twoFactor: deps.twoFactor,
+        secondFactorPending: input.secondFactorPending,
       }),
       brandingUser ? deps.branding!(brandingUser) : null,
     ]);
