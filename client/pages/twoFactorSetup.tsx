@@ -34,7 +34,7 @@ export default function TwoFactorSetupPage({ data, form }: PageProps<'twoFactorS
       ) : data.enabled ? (
         <>
           <p className="form-success" role="status">
-            {t('twoFactor.isOn')} <FormattedDate date={data.enabledAt.slice(0, 10)} />
+            {t('twoFactor.isOn')} <FormattedDate date={data.enabledAt.slice(0, 10)} />.
           </p>
           <ManageTwoFactor view={data} form={form} onReveal={setRevealed} />
         </>
