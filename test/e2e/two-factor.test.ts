@@ -5,10 +5,12 @@
 // Four times (Spanish and English, with and without JavaScript), at 1366 and 390 px; and the
 // ADMIN_REQUIRE_2FA journey of an administrator, on a server of its own. Screenshots go to
 // /tmp/shots-totp/.
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
+import type { AxeResults } from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextOptions, launchBrowser, startServer, userCli, waitForHydration, type ServerInstance } from './helpers.ts';
@@ -56,6 +58,14 @@ const JOURNEYS: Journey[] = [
   { locale: 'en', js: false, person: { userName: 'tf-clara', role: 'CLI', area: 'client' } },
 ];
 const ADMIN: Person = { userName: 'tf-ada', role: 'ADMIN', area: 'admin' };
+const AXE_PERSON: Person = { userName: 'tf-axel', role: 'CLI', area: 'client' };
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+declare global {
+  interface Window {
+    axe: { run: () => Promise<AxeResults> };
+  }
+}
 
 const at = (locale: Locale, path: string) => (locale === 'es' ? path : `/en${path}`);
 
@@ -92,7 +102,7 @@ let strict: ServerInstance;
 
 beforeAll(async () => {
   [server, strict, browser] = await Promise.all([
-    startServer({}, dataDirWith(JOURNEYS.map((j) => j.person))),
+    startServer({}, dataDirWith([...JOURNEYS.map((j) => j.person), AXE_PERSON])),
     startServer({ ADMIN_REQUIRE_2FA: 'true' }, dataDirWith([ADMIN])),
     launchBrowser(),
   ]);
@@ -105,8 +115,11 @@ afterAll(async () => {
   await strict?.stop();
 }, 30_000);
 
-async function newPage(baseURL: string, js: boolean): Promise<Page> {
-  const context = await browser.newContext(contextOptions({ baseURL, viewport: DESKTOP, javaScriptEnabled: js }));
+async function newPage(baseURL: string, js: boolean, axe = false): Promise<Page> {
+  // axe-core is injected: only its pages relax the CSP (as test/e2e/a11y.test.ts does); the journeys run under the real one.
+  const context = await browser.newContext(
+    contextOptions({ baseURL, viewport: DESKTOP, javaScriptEnabled: js, ...(axe ? { bypassCSP: true, reducedMotion: 'reduce' } : {}) }),
+  );
   await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: baseURL }]);
   return context.newPage();
 }
@@ -238,5 +251,38 @@ describe('ADMIN_REQUIRE_2FA (en, JavaScript)', () => {
     await page.getByText(SEES.en.enabled).waitFor();
     await page.goto('/en/admin');
     expect(new URL(page.url()).pathname).toBe('/en/admin');
+  });
+});
+
+describe('accessibility of the two-factor pages (en, JavaScript)', () => {
+  async function expectNoViolations(page: Page, what: string) {
+    await page.addScriptTag({ content: AXE_SOURCE });
+    const results = await page.evaluate(() => window.axe.run());
+    const found = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+    expect(found, what).toEqual([]);
+  }
+
+  it('axe-core reports no violations on the set-up page, the recovery codes, 2FA on, and the code page with and without an error', async () => {
+    const page = await newPage(server.baseURL, true, true);
+    await passwordStep(page, AXE_PERSON, 'en', true);
+    await load(page, '/en/profile/twoFactor', true);
+    await expectNoViolations(page, 'set-up page');
+    const secret = ((await page.locator('.two-factor-secret').textContent()) ?? '').replace(/\s/g, '');
+    await page.locator('#twoFactorEnable-code').fill(codeOf(secret));
+    await page.getByRole('button', { name: SEES.en.enable }).click();
+    await page.getByText(SEES.en.enabled).waitFor();
+    await expectNoViolations(page, 'recovery codes');
+    await page.getByRole('link', { name: SEES.en.saved }).click();
+    await page.getByText(SEES.en.isOn).waitFor();
+    await expectNoViolations(page, '2FA on');
+
+    const next = await newPage(server.baseURL, true, true);
+    await passwordStep(next, AXE_PERSON, 'en', true);
+    await waitForHydration(next);
+    await expectNoViolations(next, 'code page');
+    await next.locator('#twoFactor-code').fill('abc');
+    await next.getByRole('button', { name: SEES.en.verify }).click();
+    await next.getByRole('alert').first().waitFor();
+    await expectNoViolations(next, 'code page with an error');
   });
 });
