@@ -10,6 +10,7 @@ import { registerServiceWorker } from './sw/register.ts';
 import './styles/app.css';
 import './styles/projects.css';
 import './styles/account.css';
+import './styles/two-factor.css';
 
 const bootElement = document.getElementById(BOOT_ELEMENT_ID);
 const root = document.getElementById('root');

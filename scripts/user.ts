@@ -5,12 +5,14 @@
 //   npm run user -- set-password --userName ana --password '…'
 //   npm run user -- disable --userName ana        (enable: --enable)
 //   npm run user -- list [--q text]
+//   npm run user -- reset-2fa --userName ana   (two-factor authentication off: phone and recovery codes lost)
 import { parseArgs } from 'node:util';
 import { createAuditLog } from '../server/audit/log.ts';
 import type { AuditAction, AuditEntry } from '../server/audit/types.ts';
 import { createLogger } from '../server/logger.ts';
 import { createUser, findUser, listUsers, setDisabled, setPassword, setRole } from '../server/users/users.ts';
 import { endSessionsOf } from '../server/auth/sessions.ts';
+import { resetTwoFactor } from '../server/two-factor/service.ts';
 import { databaseFile, openDatabase } from '../server/db/index.ts';
 import { ApiError } from '../server/http/errors.ts';
 import { isRole, ROLES } from '../shared/user.ts';
@@ -23,6 +25,7 @@ Commands:
   set-password  --userName U --password P
   disable       --userName U [--enable]
   list          [--q TEXT]
+  reset-2fa     --userName U     (turns two-factor authentication off)
 
 The database is DATA_DIR/site.db (DATA_DIR defaults to ./data).`;
 
@@ -117,6 +120,14 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
           if (page * result.pageSize >= result.total) break;
           page++;
         }
+        return;
+      }
+      case 'reset-2fa': {
+        const v = required(values, 'userName');
+        // For someone who lost both the phone and the recovery codes: they sign in with the
+        // password alone and may set 2FA up again. Whoever runs this should know who asked.
+        const wasOn = await resetTwoFactor(db, v.userName!);
+        out(wasOn ? `Two-factor authentication of ${v.userName} is off` : `${v.userName} had no two-factor authentication`);
         return;
       }
       default:

@@ -62,8 +62,11 @@ import { createPageHandlers } from './render/page-handlers.ts';
 import type { ResolveDeps } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo.ts';
 import { createAccount } from './account/index.ts';
-import type { Audit } from './audit/types.ts';
 import { accountDataDownload } from './account/download.ts';
+import type { Audit } from './audit/types.ts';
+import { createChallenges } from './two-factor/challenge.ts';
+import { adminSetupGate } from './two-factor/gate.ts';
+import { createTwoFactor } from './two-factor/service.ts';
 
 export type AppDeps = {
   config: Config;
@@ -260,6 +263,22 @@ export async function createApp(deps: AppDeps) {
   };
   const loginGuard = createLoginGuard(passwordLimiter, passwordLimits);
   const currentPasswordGuard = createCurrentPasswordGuard(passwordLimiter, passwordLimits);
+  // Two-factor authentication (server/two-factor/), in the site's database: the secrets sealed
+  // and the recovery codes keyed with keys of their own from SESSION_SECRET; wrong codes counted
+  // in the login limits' window; a right password of a user with 2FA waits for the code
+  // (a challenge, no session).
+  const twoFactor = createTwoFactor({
+    db,
+    secretKey: Buffer.from(deriveKey(config.SESSION_SECRET, 'two factor secret v1'), 'base64url'),
+    recoveryKey: Buffer.from(deriveKey(config.SESSION_SECRET, 'two factor recovery codes v1'), 'base64url'),
+    issuer: config.SITE_NAME,
+    requiredForAdmins: config.ADMIN_REQUIRE_2FA,
+    limiter: passwordLimiter,
+    limits: { perAccount: config.TWO_FACTOR_MAX_FAILURES, perIp: config.LOGIN_MAX_FAILURES_PER_IP },
+    audit,
+    logger,
+  });
+  const secondFactor = createChallenges({ db, sealKey: deriveKey(config.SESSION_SECRET, 'two factor challenge v1') });
   if (config.sessionSecretGenerated) {
     logger.warn('SESSION_SECRET is not set: using a random one for this process (sessions end when it restarts)');
   }
@@ -291,6 +310,7 @@ export async function createApp(deps: AppDeps) {
     account,
     unread: (user) => projects.unreadTotal(user),
     auditLog,
+    twoFactor,
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
     translator: (locale) => translators[locale],
@@ -362,6 +382,8 @@ export async function createApp(deps: AppDeps) {
   //    every state-changing request.
   app.use(sessionMiddleware(codec, (id) => sessions.current(id)));
   app.use(requireSameOrigin(config.PUBLIC_URL));
+  // 5b. A sign-in waiting for its second factor; ADMIN_REQUIRE_2FA's set-up gate (server/two-factor/).
+  app.use(secondFactor.middleware, adminSetupGate(twoFactor));
 
   // 6. The API: built-in on SQLite, or the external one through a proxy. Browsers authenticate
   //    with the session cookie, which becomes the Bearer token here; never a token in JS.
@@ -389,6 +411,7 @@ export async function createApp(deps: AppDeps) {
         audit,
         auditLog,
         deletions: account.deletions,
+        twoFactor,
       }),
     );
   }
@@ -444,6 +467,7 @@ export async function createApp(deps: AppDeps) {
     projects: { projects, conversation, expertise },
     audit,
     account: { deletions: account.deletions, audit },
+    twoFactor: { service: twoFactor, challenges: secondFactor, verify, audit },
   });
   app.post(localeForms('/logout'), forms.logout);
   app.post(localeForms('/consent'), ...consentHandler());

@@ -174,6 +174,10 @@ const schema = z.object({
   CONTACT_NOTIFY_TO: z.email().optional(),
   /** The older name of MAIL_FROM, still read when MAIL_FROM is unset. */
   CONTACT_NOTIFY_FROM: z.email().optional(),
+  /** Administrators must use two-factor authentication: signed in without it, they can only set it up. */
+  ADMIN_REQUIRE_2FA: bool.default(false),
+  /** Wrong two-factor codes for one account (sign-in, turning 2FA off) per LOGIN_WINDOW_MINUTES before 429. */
+  TWO_FACTOR_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
 });
 
 export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'SESSION_SECRET' | 'MAIL_FROM'> & {

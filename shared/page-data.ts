@@ -7,6 +7,7 @@ import type { Locale } from './locales.ts';
 import type { LegalPageKey, PageKey, RouteParams } from './routes.ts';
 import type { SessionUser } from './user.ts';
 import type { Expertise, MessagePage, Project, ProjectPage, ProjectState, ProjectSummary, Practice } from './projects.ts';
+import type { TwoFactorSetupView } from './two-factor.ts';
 
 export type PostSummary = {
   slug: string;
@@ -47,6 +48,9 @@ export type PageDataMap = {
   projectNew: null;
   project: ProjectView;
   notFound: null;
+  /** The second factor after a right password: is a sign-in waiting for its code? */
+  twoFactor: { pending: boolean };
+  twoFactorSetup: TwoFactorSetupView;
 };
 
 /** A role area's projects: what waits for the user first, then a page of their projects. */
@@ -71,10 +75,12 @@ export type FormState = {
   success?: string;
   /** What the visitor typed (never passwords), to fill the form again. */
   values?: Record<string, string>;
+  /** Shown with this answer once and never again (new recovery codes: the site keeps only their digests). */
+  reveal?: string[];
 };
 
 /** The JSON answer to a form posted with JavaScript. */
-export type FormResponse = { ok: true; redirect?: string; success?: string } | { ok: false; form: FormState };
+export type FormResponse = { ok: true; redirect?: string; success?: string; reveal?: string[] } | { ok: false; form: FormState };
 
 export type Alternate = { hrefLang: string; href: string };
 

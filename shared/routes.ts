@@ -22,7 +22,9 @@ export type PageKey =
   | 'expert'
   | 'projectNew'
   | 'project'
-  | 'notFound';
+  | 'notFound'
+  | 'twoFactor'
+  | 'twoFactorSetup';
 
 export type BaseRoute = {
   /** Route base name: names are `${base}___${locale}` (+ `___default` for the unprefixed form). */
@@ -123,6 +125,10 @@ export const BASE_ROUTES: readonly BaseRoute[] = [
     area: 'admin',
   },
   { base: 'notFound', path: '/notFound', page: 'notFound', public: true, guards: [], indexable: false, status: 404 },
+  // Two-factor authentication: the code asked after a right password (no session yet), and
+  // the signed-in user's set-up page.
+  { base: 'twoFactor', path: '/login/code', page: 'twoFactor', public: true, guards: ['guest'], indexable: false },
+  { base: 'twoFactorSetup', path: '/profile/twoFactor', page: 'twoFactorSetup', public: false, guards: [], indexable: false },
 ];
 
 export type RouteBase = (typeof BASE_ROUTES)[number]['base'];

@@ -133,6 +133,7 @@ export default function ProfilePage({ data, form }: PageProps<'profile'>) {
 
       <p className="actions">
         <Link to={localePath('changePassword', locale)}>{t('profile.changePassword')}</Link>
+        <Link to={localePath('twoFactorSetup', locale)}>{t('profile.twoFactor')}</Link>
         {/* A document, not a page: a plain link so the browser downloads it. */}
         <a href={documentPath(locale, 'documents/my-profile.pdf')} download>
           {t('profile.downloadPdf')}

@@ -30,6 +30,8 @@ export const PAGE_MODULES: Record<PageKey, () => Promise<PageModule>> = {
   projectNew: () => import('./projectNew.tsx'),
   project: () => import('./project.tsx'),
   notFound: () => import('./notFound.tsx'),
+  twoFactor: () => import('./twoFactor.tsx'),
+  twoFactorSetup: () => import('./twoFactorSetup.tsx'),
 };
 
 const loaded = new Map<PageKey, ComponentType<PageProps<never>>>();

@@ -21,6 +21,7 @@ import type { Conversation } from '../projects/conversation.ts';
 import type { ExpertiseService } from '../projects/expertise.ts';
 import type { Projects } from '../projects/service.ts';
 import type { Deletions } from '../account/deletion.ts';
+import { setupRequiredError, type TwoFactor } from '../two-factor/service.ts';
 
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -63,6 +64,8 @@ export type ApiDeps = {
   auditLog: AuditReader;
   /** Account deletion requests (server/account/deletion.ts). */
   deletions?: Deletions | null;
+  /** Two-factor authentication: the code at POST /login; ADMIN_REQUIRE_2FA's 403 for an administrator without it. */
+  twoFactor?: Pick<TwoFactor, 'apiSignIn' | 'setupRequired'>;
 };
 
 declare module 'express-serve-static-core' {
@@ -91,6 +94,7 @@ export function createApiAuth(deps: ApiDeps) {
     }
     const user = await deps.sessions.userForToken(token, claims);
     if (!user) throw new ApiError(401, 'unauthorized', 'The token is invalid or expired');
+    if (await deps.twoFactor?.setupRequired(user)) throw setupRequiredError();
     res.locals.apiUser = user;
   }
   const authenticated: RequestHandler = (req, res, next) => {

@@ -29,6 +29,8 @@ export function meRoutes(deps: ApiDeps, auth: ApiAuth): Router {
           await audit.record({ action: 'sign_in_failed', actor: null, target: body.identifier, ip, detail: { via: 'api' } });
         throw error;
       }
+      // A user with 2FA sends the code with the password (401 two_factor_required without it): no token otherwise.
+      if (deps.twoFactor) await deps.twoFactor.apiSignIn(req, await deps.verify(answer.token), body.code);
       // An API client's token is a session too: logout elsewhere, a disable or a password change end it.
       await deps.sessions.startForBearer(req, answer.token);
       const { userName } = await deps.verify(answer.token);

@@ -8,6 +8,8 @@ export const name = z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH)
 export const loginBody = z.object({
   identifier: z.string().trim().min(1, 'is required').max(254),
   password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+  /** The second factor of a user with 2FA: the app's 6-digit code or a recovery code. */
+  code: z.string().trim().max(40).optional(),
 });
 export const profileBody = z.object({ name, lastName: name });
 export const passwordBody = z.object({

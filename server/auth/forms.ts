@@ -22,6 +22,7 @@ import { createProjectForms } from '../projects/forms.ts';
 import type { Sessions } from './sessions.ts';
 import { isAccountIntent } from '../../shared/account.ts';
 import { createAccountForms, type AccountFormDeps } from '../account/profile-forms.ts';
+import { createTwoFactorForms, type TwoFactorFormDeps } from '../two-factor/forms.ts';
 
 export type FormDeps = {
   backend: Backend;
@@ -42,6 +43,8 @@ export type FormDeps = {
   audit?: Audit;
   /** The profile's forms about the account: sessions, deletion request (server/account/). */
   account?: Omit<AccountFormDeps, 'backend' | 'currentPasswordGuard' | 'sessions' | 'audit'> & { audit?: Audit };
+  /** Two-factor authentication: the code after the password, the set-up page. */
+  twoFactor?: TwoFactorFormDeps;
 };
 
 /** DESIGN.md §3: CLI, ORG and CONS go to their area, anyone else home; same locale form. */
@@ -113,6 +116,20 @@ export function createFormHandlers(deps: FormDeps) {
     fail,
     failWith,
   });
+  const twoFactorForms = deps.twoFactor
+    ? createTwoFactorForms({
+        ...deps.twoFactor,
+        sessions: deps.sessions,
+        backend: deps.backend,
+        currentPasswordGuard: deps.currentPasswordGuard,
+        fail,
+        failWith,
+        renderWithForm: deps.renderWithForm,
+        logger: deps.logger,
+        signedIn: deps.signedIn,
+        homeOf: roleHome,
+      })
+    : null;
 
   async function login(req: Request, res: Response, route: Route) {
     if (res.locals.session) return redirectAfterPost(req, res, routePath('index', route));
@@ -128,6 +145,8 @@ export function createFormHandlers(deps: FormDeps) {
     const { identifier, password } = parsed.data;
     try {
       const { token } = await deps.loginGuard(req, identifier, () => deps.backend.login(identifier, password));
+      // A user with 2FA gets no session yet: the code page asks for the second factor.
+      if (await twoFactorForms?.challengeIfNeeded(req, res, token)) return redirectAfterPost(req, res, routePath('twoFactor', route));
       const session = await deps.sessions.start(req, res, token);
       // seed-spec §5: back to the remembered path only when it is a safe local path.
       const target = safeRedirectPath(takeRememberedPath(req, res), roleHome(session.user.role, route));
@@ -208,11 +227,15 @@ export function createFormHandlers(deps: FormDeps) {
         return (req, res) => login(req, res, route);
       case 'contact':
         return (req, res) => contact(req, res, route);
+      case 'twoFactor':
+        return twoFactorForms ? (req, res) => twoFactorForms.codePage(req, res, route) : null;
       case 'profile':
       case 'changePassword':
       case 'projectNew':
       case 'project':
       case 'expert':
+      case 'twoFactorSetup':
+        if (route.page === 'twoFactorSetup' && !twoFactorForms) return null;
         return (req, res) => {
           const session = res.locals.session;
           if (!session) {
@@ -228,6 +251,8 @@ export function createFormHandlers(deps: FormDeps) {
               return projectForms.newBrief(req, res, route, session);
             case 'project':
               return projectForms.projectPage(req, res, session);
+            case 'twoFactorSetup':
+              return twoFactorForms?.setupPage(req, res, route, session);
             default:
               return projectForms.expertProfile(req, res, route, session);
           }

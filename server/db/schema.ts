@@ -234,6 +234,36 @@ export type DeletionRequestsTable = {
   decided_by: string | null;
 };
 
+export type TwoFactorTable = {
+  user_name: string;
+  /** The TOTP secret, encrypted (AES-256-GCM, key derived from SESSION_SECRET): never in clear. */
+  secret: string;
+  /** When 2FA was turned on; null while it is being set up (the secret shown, no code yet). */
+  enabled_at: string | null;
+  /** The last 30-second time step a code was accepted for (a code counts once). */
+  last_step: number | null;
+  created_at: string;
+};
+
+export type TwoFactorRecoveryCodesTable = {
+  user_name: string;
+  /** HMAC-SHA256 of the normalised code. */
+  digest: string;
+  used_at: string | null;
+  created_at: string;
+};
+
+export type TwoFactorChallengesTable = {
+  /** sha256 of the random id the browser's sealed cookie carries. */
+  id: string;
+  user_name: string;
+  /** The API token of the sign-in, made a session only once the code is right. */
+  api_token: string;
+  /** Milliseconds since epoch. */
+  expires_at: number;
+  created_at: string;
+};
+
 export type Schema = {
   users: UsersTable;
   rate_limits: RateLimitsTable;
@@ -255,6 +285,9 @@ export type Schema = {
   user_locales: UserLocalesTable;
   audit_log: AuditLogTable;
   deletion_requests: DeletionRequestsTable;
+  two_factor: TwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  two_factor_challenges: TwoFactorChallengesTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

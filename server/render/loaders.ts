@@ -18,6 +18,7 @@ import { hasRole } from '../../shared/user.ts';
 import { projectId, type Actor } from '../projects/access.ts';
 import type { ProjectServices } from '../projects/index.ts';
 import type { AccountServices } from '../account/index.ts';
+import type { TwoFactor } from '../two-factor/service.ts';
 
 export type LoaderContext = {
   route: Route;
@@ -35,6 +36,10 @@ export type LoaderContext = {
   auditLog?: AuditReader;
   /** The user's own account: sessions, deletion request (server/account/). */
   account?: AccountServices | undefined;
+  /** Two-factor authentication (the set-up page); absent, the page is not found. */
+  twoFactor?: Pick<TwoFactor, 'view'> | undefined;
+  /** The request carries a sign-in waiting for its second factor (the code page). */
+  secondFactorPending?: boolean | undefined;
 };
 
 function legalPageOf(base: string): LegalPageKey {
@@ -162,5 +167,10 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
     const document = await content.getLegal(legalPageOf(route.base), locale);
     if (!document) throw notFound();
     return { data: { document }, meta: { title: document.title, description: document.description } };
+  },
+  twoFactor: async (ctx) => ({ data: { pending: ctx.secondFactorPending ?? false } }),
+  twoFactorSetup: async (ctx) => {
+    if (!ctx.twoFactor) throw notFound();
+    return { data: await ctx.twoFactor.view(sessionOf(ctx).user) };
   },
 };

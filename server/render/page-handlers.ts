@@ -25,7 +25,11 @@ export function createPageHandlers(deps: {
   signedInPage?: (user: SessionUser, locale: Locale) => void;
 }) {
   const resolve = async (url: string, res: Response) => {
-    const result = await resolvePage(deps.resolve, { url, session: res.locals.session ?? null });
+    const result = await resolvePage(deps.resolve, {
+      url,
+      session: res.locals.session ?? null,
+      secondFactorPending: res.locals.secondFactorPending ?? false,
+    });
     if (result.kind === 'payload' && result.payload.user) deps.signedInPage?.(result.payload.user, result.payload.locale);
     return result;
   };

@@ -19,6 +19,7 @@ import { loaderOf } from './loaders.ts';
 import type { ProjectServices } from '../projects/index.ts';
 import type { AccountServices } from '../account/index.ts';
 import type { SessionUser } from '../../shared/user.ts';
+import type { TwoFactor } from '../two-factor/service.ts';
 
 export type ResolveDeps = {
   content: ContentSource;
@@ -37,9 +38,16 @@ export type ResolveDeps = {
   siteName: string;
   translator: (locale: Locale) => Translate;
   onError?: (error: unknown, url: string) => void;
+  /** Two-factor authentication (the set-up page). */
+  twoFactor?: Pick<TwoFactor, 'view'>;
 };
 
-export type ResolveInput = { url: string; session: Session | null };
+export type ResolveInput = {
+  url: string;
+  session: Session | null;
+  /** A sign-in waits for its second factor (server/two-factor/challenge.ts). */
+  secondFactorPending?: boolean;
+};
 
 export type Resolution = DataResponse & {
   /** Path to remember when a guard sends a signed-out visitor to login. */
@@ -124,6 +132,8 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
         projects: deps.projects,
         ...(deps.auditLog ? { auditLog: deps.auditLog } : {}),
         account: deps.account,
+        twoFactor: deps.twoFactor,
+        secondFactorPending: input.secondFactorPending,
       }),
       brandingUser ? deps.branding!(brandingUser) : null,
     ]);

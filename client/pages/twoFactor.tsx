@@ -1,0 +1,71 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import type { FormState } from '../../shared/page-data.ts';
+import { localePath } from '../../shared/routes.ts';
+import { FormFeedback } from '../components/form-feedback.tsx';
+import { OfflineFormNote } from '../components/offline-banner.tsx';
+import { postForm } from '../forms.ts';
+import { useI18n } from '../i18n.tsx';
+import { useOnline } from '../runtime/online.ts';
+import { CodeField } from '../two-factor/code-field.tsx';
+import type { PageProps } from './registry.ts';
+
+/**
+ * The second factor after a right password: the authenticator's code or a recovery code. No
+ * session exists until it is right; a sign-in left waiting expires (five minutes) and the
+ * page then says so and leads back to the login.
+ */
+export default function TwoFactorPage({ data, form }: PageProps<'twoFactor'>) {
+  const { t, locale } = useI18n();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const [state, setState] = useState<FormState | undefined>(form?.form === 'twoFactor' ? form : undefined);
+  const [pending, setPending] = useState(false);
+  const online = useOnline();
+  const expired = !data.pending || state?.error?.code === 'two_factor_expired';
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    setState(undefined);
+    try {
+      const answer = await postForm(pathname, new FormData(event.currentTarget));
+      if (answer.ok) {
+        navigate(answer.redirect ?? '/', { state: { revalidate: Date.now() } });
+        return;
+      }
+      setState({ ...answer.form, form: 'twoFactor' });
+    } catch {
+      setState({ form: 'twoFactor', error: { code: 'network', message: t('formErrors.network') } });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="container page narrow">
+      <h1>{t('pages.twoFactor.title')}</h1>
+      {expired ? (
+        <p className="form-error" role="alert">
+          {t('twoFactor.expired')}
+        </p>
+      ) : (
+        <>
+          <p className="section-lead">{t('twoFactor.lead')}</p>
+          <FormFeedback state={state} />
+          <OfflineFormNote />
+          <form className="form" method="post" action={pathname} onSubmit={onSubmit} aria-busy={pending}>
+            <CodeField form="twoFactor" state={state} />
+            <p className="field-hint">{t('twoFactor.recoveryHint')}</p>
+            <button className="button button-primary" type="submit" disabled={pending || !online}>
+              {t('twoFactor.verify')}
+            </button>
+          </form>
+        </>
+      )}
+      <p>
+        <Link to={localePath('login', locale)}>{t('twoFactor.backToLogin')}</Link>
+      </p>
+    </div>
+  );
+}
