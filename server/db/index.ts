@@ -4,7 +4,7 @@
 // The migrations (db/migrations.ts) are applied when the database is opened.
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, statSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PATHS } from '../paths.ts';
 import { MIGRATIONS, type Engine, type Migration } from './migrations.ts';
@@ -67,7 +67,11 @@ export function isPostgresUrl(url: string | undefined): url is string {
 function restrictToOwner(file: string): void {
   const dir = dirname(file);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  // The data directory is the site's own: only its owner reads it. A shared directory (sticky,
+  // like /tmp) or someone else's is never narrowed: that would lock every other user out of it.
+  const info = statSync(dir);
+  const shared = (info.mode & 0o1000) !== 0 || (typeof process.getuid === 'function' && info.uid !== process.getuid());
+  if (!shared) chmodSync(dir, 0o700);
   if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
   for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
 }

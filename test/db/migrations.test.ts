@@ -2,7 +2,7 @@
 // layer (SQLite, PRAGMA user_version) keeps its data; files it kept on disk move in.
 import { userRow } from '../helpers/users.ts';
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -102,4 +102,14 @@ test(`files an older install kept in DATA_DIR move into the database; files nobo
   } finally {
     await db.close();
   }
+});
+
+test('a database file put straight into a shared directory (sticky, like /tmp) leaves that directory as it was', async () => {
+  if (TEST_ENGINE !== 'sqlite') return;
+  const shared = mkdtempSync(join(tmpdir(), 'shared-'));
+  chmodSync(shared, 0o1777);
+  const db = await openDatabase({ file: join(shared, 'site.sqlite') });
+  await db.close();
+  expect(statSync(shared).mode & 0o7777).toBe(0o1777);
+  expect(statSync(join(shared, 'site.sqlite')).mode & 0o777).toBe(0o600);
 });
