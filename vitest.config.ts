@@ -18,6 +18,7 @@ const POSTGRES_SUITES = [
   'test/db/**/*.test.ts',
   'test/projects/**/*.test.ts',
   'test/mail/**/*.test.ts',
+  'test/accounts/**/*.test.ts',
 ];
 const withPostgres = Boolean(postgresBinDir()) || process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === '1';
 if (!withPostgres) console.warn('PostgreSQL is not installed: only the SQLite tests run (apt-get install -y postgresql to run both).');
