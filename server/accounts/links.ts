@@ -75,7 +75,12 @@ export function accountLinks(db: Db, now: () => number = Date.now) {
       const token = randomBytes(32).toString('base64url');
       const at = now();
       await k.transaction().execute(async (trx) => {
-        await trx.deleteFrom('account_links').where('user_name', '=', userName).where('kind', '=', kind).where('used_at', 'is', null).execute();
+        await trx
+          .deleteFrom('account_links')
+          .where('user_name', '=', userName)
+          .where('kind', '=', kind)
+          .where('used_at', 'is', null)
+          .execute();
         await trx
           .insertInto('account_links')
           .values({
