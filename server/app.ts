@@ -40,6 +40,10 @@ import { mountServiceWorker } from './sw/routes.ts';
 import type { PdfRenderer } from './pdf/renderer.ts';
 import { pdfRoutes } from './pdf/routes.ts';
 import { userLocales } from './users/user-locales.ts';
+import { accountPages } from './accounts/pages.ts';
+import { readLinkCookie, takeTokenFromUrl } from './accounts/link-cookie.ts';
+import { LINK_PAGES, createAccounts } from './accounts/service.ts';
+import { noAudit, type Audit } from './audit/types.ts';
 import { findUser } from './users/users.ts';
 import type { Config } from './config.ts';
 import { createStrapiBranding } from './cms/branding.ts';
@@ -77,6 +81,8 @@ export type AppDeps = {
   branding?: BrandingSource;
   /** Lays out the PDF documents (tests); by default a layout thread of the app's own. */
   pdfRenderer?: PdfRenderer;
+  /** Where security-relevant actions are recorded (invitations, resets, e-mail changes…); by default nowhere. */
+  audit?: Audit;
 };
 
 function nonceOf(res: express.Response): string {
@@ -233,6 +239,24 @@ export async function createApp(deps: AppDeps) {
           logger.error({ err: error, project: notice.project.id, kind: notice.kind }, 'project notice not queued'),
         ),
   });
+  // Invitations, forgotten passwords, e-mail changes (server/accounts/): the site's own users
+  // only, so not with an external API.
+  const accounts = external
+    ? null
+    : createAccounts({
+        db,
+        mail,
+        sessions,
+        locales,
+        origin: config.PUBLIC_URL,
+        resetLimits: {
+          limiter: createRateLimiter(db, config.PASSWORD_RESET_WINDOW_MINUTES * 60_000),
+          perIp: config.PASSWORD_RESET_MAX_PER_IP,
+          perAccount: config.PASSWORD_RESET_MAX_PER_ACCOUNT,
+        },
+        logger,
+        audit: deps.audit ?? noAudit,
+      });
   const conversation = createConversation({ db, projects });
   const expertise = createExpertise({ db });
   // Password guesses, on the login and change-password forms and the API (docs/decisions/009).
@@ -274,6 +298,7 @@ export async function createApp(deps: AppDeps) {
     branding,
     formTokens,
     projects: { projects, conversation, expertise },
+    ...(accounts ? { accounts: accountPages(accounts) } : {}),
     unread: (user) => projects.unreadTotal(user),
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
@@ -345,6 +370,7 @@ export async function createApp(deps: AppDeps) {
   // 5. The session (a bad or expired one is cleared), then the CSRF check for
   //    every state-changing request.
   app.use(sessionMiddleware(codec, (id) => sessions.current(id)));
+  app.use(readLinkCookie());
   app.use(requireSameOrigin(config.PUBLIC_URL));
 
   // 6. The API: built-in on SQLite, or the external one through a proxy. Browsers authenticate
@@ -370,6 +396,7 @@ export async function createApp(deps: AppDeps) {
         projects,
         conversation,
         expertise,
+        accounts,
       }),
     );
   }
@@ -380,6 +407,9 @@ export async function createApp(deps: AppDeps) {
   // 7. The request's language (whitelisted codes only), and the bare root's redirect.
   app.use(i18nMiddleware(i18n));
   app.get('/', rootLocaleRedirect({ cookieEnabled: config.LOCALE_COOKIE }));
+  // 7b. A link from an e-mail: its token leaves the address bar for a cookie (accounts/link-cookie.ts).
+  const linkPages = ROUTES.filter((route) => Object.values(LINK_PAGES).includes(route.base)).map((route) => route.fullPath);
+  app.get(linkPages, takeTokenFromUrl());
 
   // How a page is resolved and streamed (render/page-handlers.ts), with this app's options.
   const pages = createPageHandlers({
@@ -423,6 +453,7 @@ export async function createApp(deps: AppDeps) {
     },
     renderWithForm: pages.renderWithForm,
     projects: { projects, conversation, expertise },
+    accounts,
   });
   app.post(localeForms('/logout'), forms.logout);
   app.post(localeForms('/consent'), ...consentHandler());
@@ -475,5 +506,5 @@ export async function createApp(deps: AppDeps) {
     draining = true;
   }
 
-  return { app, logger, content, i18n, manifest, db, contactStore, mail, renderCache, sessions, close, drain };
+  return { app, logger, content, i18n, manifest, db, contactStore, mail, renderCache, sessions, accounts, close, drain };
 }

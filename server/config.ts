@@ -174,6 +174,14 @@ const schema = z.object({
   CONTACT_NOTIFY_TO: z.email().optional(),
   /** The older name of MAIL_FROM, still read when MAIL_FROM is unset. */
   CONTACT_NOTIFY_FROM: z.email().optional(),
+  /**
+   * Forgotten-password requests (server/accounts/): from one IP per PASSWORD_RESET_WINDOW_MINUTES
+   * before 429; e-mails to one account in the same window (more requests are answered the same
+   * but send nothing, so that the limit tells nobody the account exists).
+   */
+  PASSWORD_RESET_MAX_PER_IP: z.coerce.number().int().min(1).default(10),
+  PASSWORD_RESET_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).default(3),
+  PASSWORD_RESET_WINDOW_MINUTES: z.coerce.number().int().min(1).default(60),
 });
 
 export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'SESSION_SECRET' | 'MAIL_FROM'> & {

@@ -34,6 +34,11 @@ const EXPECTED_PATHS: Record<string, string> = {
   'expert-project': '/expert/projects/:id',
   'admin-project': '/admin/projects/:id',
   notFound: '/notFound',
+  // Issue 15: the account links and the forgotten-password form.
+  invitation: '/invitation',
+  forgotPassword: '/forgotPassword',
+  resetPassword: '/resetPassword',
+  confirmEmail: '/confirmEmail',
 };
 
 test('the route table holds every route of DESIGN.md §2', () => {
@@ -89,6 +94,8 @@ test('the locale of a path comes from its prefix, else the default es', () => {
 
 test('private pages run the auth guard first; public pages opt out', () => {
   const publicBases = ['index', 'login', 'blog', 'blog-slug', 'Contact', 'cookies', 'legal', 'privacy', 'responsible', 'notFound'];
+  // Issue 15: the pages of e-mailed links and the forgotten-password form (the link is the proof).
+  publicBases.push('invitation', 'forgotPassword', 'resetPassword', 'confirmEmail');
   for (const route of ROUTES) {
     if (publicBases.includes(route.base)) expect(route.allGuards, route.name).not.toContain('auth');
     else expect(route.allGuards[0], route.name).toBe('auth');

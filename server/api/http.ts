@@ -18,6 +18,7 @@ import type * as users from '../users/users.ts';
 import type { Conversation } from '../projects/conversation.ts';
 import type { ExpertiseService } from '../projects/expertise.ts';
 import type { Projects } from '../projects/service.ts';
+import type { Accounts } from '../accounts/service.ts';
 
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -54,6 +55,8 @@ export type ApiDeps = {
   projects: Projects;
   conversation: Conversation;
   expertise: ExpertiseService;
+  /** Invitations (server/accounts/). */
+  accounts?: Accounts | null;
 };
 
 declare module 'express-serve-static-core' {

@@ -19,6 +19,8 @@ import { takeRememberedPath, type Session } from './session.ts';
 import type { ProjectServices } from '../projects/index.ts';
 import { createProjectForms } from '../projects/forms.ts';
 import type { Sessions } from './sessions.ts';
+import { createAccountForms } from '../accounts/forms.ts';
+import type { Accounts } from '../accounts/service.ts';
 
 export type FormDeps = {
   backend: Backend;
@@ -35,6 +37,8 @@ export type FormDeps = {
   renderWithForm: RenderWithForm;
   /** The private area's projects (a new brief, a project's page, the expert's profile). */
   projects: ProjectServices;
+  /** Invitations, forgotten passwords, e-mail changes (built-in API only: else those pages take no POST). */
+  accounts?: Accounts | null | undefined;
 };
 
 /** DESIGN.md §3: CLI, ORG and CONS go to their area, anyone else home; same locale form. */
@@ -70,6 +74,17 @@ export function createFormHandlers(deps: FormDeps) {
   const fail = formFailure(deps.renderWithForm);
   const contact = createContactForm({ ...deps.contact, logger: deps.logger, fail });
   const projectForms = createProjectForms({ services: deps.projects, fail, logger: deps.logger });
+  const accountForms = deps.accounts
+    ? createAccountForms({
+        accounts: deps.accounts,
+        backend: deps.backend,
+        sessions: deps.sessions,
+        currentPasswordGuard: deps.currentPasswordGuard,
+        fail,
+        logger: deps.logger,
+        signedIn: deps.signedIn,
+      })
+    : null;
 
   /** Maps a backend failure to the form's error, logging what is not the visitor's doing. */
   async function failWith(req: Request, res: Response, formName: string, error: unknown, values: Record<string, string>) {
@@ -182,6 +197,14 @@ export function createFormHandlers(deps: FormDeps) {
         return (req, res) => login(req, res, route);
       case 'contact':
         return (req, res) => contact(req, res, route);
+      case 'forgotPassword':
+        return accountForms && ((req, res) => accountForms.forgotPassword(req, res, route));
+      case 'resetPassword':
+        return accountForms && ((req, res) => accountForms.resetPassword(req, res, route));
+      case 'invitation':
+        return accountForms && ((req, res) => accountForms.invitation(req, res, route));
+      case 'confirmEmail':
+        return accountForms && ((req, res) => accountForms.confirmEmail(req, res, route));
       case 'profile':
       case 'changePassword':
       case 'projectNew':
@@ -195,6 +218,10 @@ export function createFormHandlers(deps: FormDeps) {
           }
           switch (route.page) {
             case 'profile':
+              // The profile's second form, "change my e-mail", says which it is.
+              if (accountForms && (req.body as { form?: unknown } | undefined)?.form === 'email') {
+                return accountForms.emailChange(req, res, route, session);
+              }
               return profile(req, res, route, session);
             case 'changePassword':
               return changePassword(req, res, route, session);

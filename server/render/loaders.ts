@@ -13,6 +13,8 @@ import { isPractice, isProjectState } from '../../shared/projects.ts';
 import { hasRole } from '../../shared/user.ts';
 import { projectId, type Actor } from '../projects/access.ts';
 import type { ProjectServices } from '../projects/index.ts';
+import type { AccountPages } from '../accounts/pages.ts';
+import type { LinkKind } from '../accounts/links.ts';
 
 export type LoaderContext = {
   route: Route;
@@ -26,6 +28,10 @@ export type LoaderContext = {
   /** The URL's query (filters and pages of lists). */
   query: URLSearchParams;
   projects: ProjectServices;
+  /** The account pages (built-in API only: with an external API the users are not the site's). */
+  accounts?: AccountPages | undefined;
+  /** The token of the single-use link the visitor opened (server/accounts/link-cookie.ts), if any. */
+  linkToken?: string | null | undefined;
 };
 
 function legalPageOf(base: string): LegalPageKey {
@@ -78,7 +84,14 @@ async function projectView(ctx: LoaderContext, actor: Actor) {
   }
 }
 
-export type PageMeta = { title?: string; description?: string };
+/** A single-use link's page: its form, or why the link does not work (404/410). */
+async function linkPage(ctx: LoaderContext, kind: LinkKind) {
+  if (!ctx.accounts) throw notFound();
+  const { data, status } = await ctx.accounts.linkPage(kind, ctx.linkToken ?? null);
+  return { data, meta: { status } };
+}
+
+export type PageMeta = { title?: string; description?: string; /** Instead of the route's (a spent link's page: 410). */ status?: number };
 
 type Loader<K extends PageKey> = (ctx: LoaderContext) => Promise<{ data: PageDataMap[K]; meta?: PageMeta }>;
 
@@ -93,7 +106,10 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
   home: none,
   login: none,
   changePassword: none,
-  profile: async (ctx) => ({ data: { user: await ctx.backend.me(sessionOf(ctx).token) } }),
+  profile: async (ctx) => {
+    const user = await ctx.backend.me(sessionOf(ctx).token);
+    return { data: { user, email: ctx.accounts ? await ctx.accounts.emailSettings(user) : null } };
+  },
   contact: async (ctx) => ({ data: { formToken: ctx.formTokens.issue() } }),
   admin: async (ctx) => {
     const session = sessionOf(ctx);
@@ -117,6 +133,10 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
     return { data, meta: { title: data.project.title } };
   },
   notFound: none,
+  invitation: (ctx) => linkPage(ctx, 'invitation'),
+  forgotPassword: async (ctx) => ({ data: { available: ctx.accounts?.resetAvailable ?? false } }),
+  resetPassword: (ctx) => linkPage(ctx, 'password_reset'),
+  confirmEmail: (ctx) => linkPage(ctx, 'email_change'),
   blog: async ({ content, locale }) => ({ data: { posts: await content.listPosts(locale) } }),
   blogPost: async ({ content, locale, params }) => {
     const post = await content.getPost(params.slug ?? '', locale);

@@ -17,12 +17,15 @@ import { headForError, headForRoute, pageTitle } from './head.ts';
 import { loaderOf } from './loaders.ts';
 import type { ProjectServices } from '../projects/index.ts';
 import type { SessionUser } from '../../shared/user.ts';
+import type { AccountPages } from '../accounts/pages.ts';
 
 export type ResolveDeps = {
   content: ContentSource;
   backend: Backend;
   formTokens: FormTokens;
   projects: ProjectServices;
+  /** The account pages (built-in API only). */
+  accounts?: AccountPages | undefined;
   /** Unread project messages of the signed-in user (the navbar's badge). */
   unread?: (user: SessionUser) => Promise<number>;
   /** The signed-in user's navbar branding; must answer quickly (it is raced with a timeout). */
@@ -33,7 +36,12 @@ export type ResolveDeps = {
   onError?: (error: unknown, url: string) => void;
 };
 
-export type ResolveInput = { url: string; session: Session | null };
+export type ResolveInput = {
+  url: string;
+  session: Session | null;
+  /** The single-use link the visitor opened (server/accounts/link-cookie.ts). */
+  linkToken?: string | null;
+};
 
 export type Resolution = DataResponse & {
   /** Path to remember when a guard sends a signed-out visitor to login. */
@@ -116,6 +124,8 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
         formTokens: deps.formTokens,
         query: new URLSearchParams(search),
         projects: deps.projects,
+        accounts: deps.accounts,
+        linkToken: input.linkToken ?? null,
       }),
       brandingUser ? deps.branding!(brandingUser) : null,
     ]);
@@ -141,13 +151,13 @@ function pagePayload(
   route: Route,
   params: Record<string, string>,
   data: unknown,
-  meta: { title?: string; description?: string } | undefined,
+  meta: { title?: string; description?: string; status?: number } | undefined,
   t: Translate,
 ): PagePayload {
   const title = route.base === 'index' ? null : (meta?.title ?? t(`pages.${route.page}.title`));
   return {
     url: input.url,
-    status: route.status ?? 200,
+    status: meta?.status ?? route.status ?? 200,
     locale: route.locale,
     routeName: route.name,
     params,
