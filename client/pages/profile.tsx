@@ -9,6 +9,7 @@ import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from './registry.ts';
+import { EmailSection } from '../account/email-section.tsx';
 
 const AVATAR_ACCEPT = IMAGE_MIME_TYPES.join(',');
 
@@ -127,6 +128,8 @@ export default function ProfilePage({ data, form }: PageProps<'profile'>) {
           </button>
         </form>
       </section>
+
+      {data.email && <EmailSection email={data.email} form={form} saved={saved} />}
 
       <p className="actions">
         <Link to={localePath('changePassword', locale)}>{t('profile.changePassword')}</Link>

@@ -30,6 +30,10 @@ export const PAGE_MODULES: Record<PageKey, () => Promise<PageModule>> = {
   projectNew: () => import('./projectNew.tsx'),
   project: () => import('./project.tsx'),
   notFound: () => import('./notFound.tsx'),
+  invitation: () => import('./invitation.tsx'),
+  forgotPassword: () => import('./forgotPassword.tsx'),
+  resetPassword: () => import('./resetPassword.tsx'),
+  confirmEmail: () => import('./confirmEmail.tsx'),
 };
 
 const loaded = new Map<PageKey, ComponentType<PageProps<never>>>();

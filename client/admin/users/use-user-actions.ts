@@ -49,7 +49,8 @@ export function useUserActions({ onUpdated, reload }: { onUpdated: (user: AdminU
     const updated = answer.value.user;
     // The row shows the change at once; the reload then brings the whole page up to date.
     onUpdated(updated);
-    setNotice({ text: doneText(t, chosen.kind, updated), password: answer.value.password, passwordFor: updated.userName });
+    const { password, invitation } = answer.value;
+    setNotice({ text: doneText(t, chosen.kind, updated, invitation), password, passwordFor: updated.userName, link: invitation?.link });
     await reload();
   }
 
