@@ -12,8 +12,15 @@ export function EmailSection({ email, form, saved }: { email: EmailSettings; for
   const { t } = useI18n();
   const { state, pending, onSubmit, action } = usePageForm('email', form);
   const online = useOnline();
-  const success =
-    state || !saved ? undefined : saved === 'email' ? t('emailChange.saved') : saved === 'emailPending' ? t('emailChange.sent') : undefined;
+  // Just asked: the waiting address is the news (announced); later it is a standing note.
+  const justAsked = saved === 'emailPending' && !state;
+  const success = state
+    ? undefined
+    : saved === 'email'
+      ? t('emailChange.saved')
+      : justAsked && email.pending
+        ? t('emailChange.sent', { email: email.pending })
+        : undefined;
 
   return (
     <section aria-labelledby="email-title">
@@ -21,8 +28,8 @@ export function EmailSection({ email, form, saved }: { email: EmailSettings; for
       <p>
         {t('emailChange.current')} <strong>{email.current ?? t('emailChange.none')}</strong>
       </p>
-      {email.pending && <p className="notice">{t('emailChange.pending', { email: email.pending })}</p>}
       <FormFeedback state={state} successText={success} />
+      {email.pending && !justAsked && <p className="notice">{t('emailChange.pending', { email: email.pending })}</p>}
       {email.available ? (
         <>
           <OfflineFormNote />

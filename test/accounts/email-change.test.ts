@@ -53,7 +53,10 @@ test(`a change sends a 24-hour link to the NEW address and tells the OLD one; un
 
   expect((await findUser(s.db, 'ana'))?.email).toBe('ana@example.com');
   const profile = await request(s.app).get('/en/profile?saved=emailPending').set('Cookie', cookie);
-  expect(profile.text).toContain('Waiting for confirmation: we sent a link to ana.new@example.com');
+  expect(profile.text).toContain('We have sent a link to ana.new@example.com.');
+  // Later, a standing note says the same.
+  const later = await request(s.app).get('/en/profile').set('Cookie', cookie);
+  expect(later.text).toContain('Waiting for confirmation: we sent a link to ana.new@example.com');
   expect(s.audit.entries).toEqual([
     expect.objectContaining({ action: 'email_change_requested', actor: 'ana', detail: { newEmail: 'ana.new@example.com' } }),
   ]);
