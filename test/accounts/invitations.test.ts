@@ -1,8 +1,13 @@
 // Invitations (issue 15): an admin creates a user without a password; the user gets an e-mail
 // with a single-use link (72 hours) to choose one and lands signed in in their area. Proven end
 // to end against a real SMTP server.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { expect, test } from 'vitest';
+import { run } from '../../scripts/user.ts';
+import { databaseFile, openDatabase } from '../../server/db/index.ts';
 import { findUser } from '../../server/users/users.ts';
 import { TEST_ENGINE } from '../helpers/app.ts';
 import { accountsSite, adminToken, linkIn, openLink, ORIGIN, postForm, sessionCookieOf, type Site } from './setup.ts';
@@ -263,3 +268,40 @@ test(`a link's page opened without a link says to open the one from the e-mail (
     expect(res.headers['cache-control']).toBe('private, no-store');
   }
 });
+
+test(`with an external API (API_URL) the users are the API's: the link pages answer 404 and no account form is taken (${TEST_ENGINE})`, async () => {
+  const site = await accountsSite({ env: { API_URL: 'http://127.0.0.1:9/v1' } });
+  expect(site.accounts).toBeNull();
+  for (const path of ['/invitation', '/en/resetPassword', '/confirmEmail'])
+    expect((await request(site.app).get(path)).status, path).toBe(404);
+  const forgot = await request(site.app).get('/en/forgotPassword');
+  expect(forgot.status).toBe(200);
+  expect(forgot.text).toContain('passwords cannot be reset here');
+  expect((await postForm(request(site.app), '/forgotPassword', { identifier: 'ana' })).status).toBe(405);
+});
+
+test.runIf(TEST_ENGINE === 'sqlite')(
+  'ops still set passwords by hand: `npm run user -- add --password` makes an active user; `set-password` ends a pending invitation',
+  async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ops-'));
+    const lines: string[] = [];
+    const out = (line: string) => lines.push(line);
+    await run(
+      ['add', '--userName', 'opsy', '--password', 'ops horse battery', '--role', 'CLI', '--name', 'Op', '--lastName', 'S'],
+      dataDir,
+      out,
+    );
+    const db = await openDatabase({ file: databaseFile(dataDir) });
+    try {
+      expect((await findUser(db, 'opsy'))?.invited).toBe(false);
+      await db.k.updateTable('users').set({ invited_at: new Date().toISOString() }).where('user_name', '=', 'opsy').execute();
+    } finally {
+      await db.close();
+    }
+    await run(['list'], dataDir, out);
+    expect(lines.at(-1)).toMatch(/^opsy\tCLI\tOp S\t-\tinvited$/);
+    await run(['set-password', '--userName', 'opsy', '--password', 'another ops password'], dataDir, out);
+    await run(['list'], dataDir, out);
+    expect(lines.at(-1)).toMatch(/\tactive$/);
+  },
+);
