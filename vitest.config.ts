@@ -21,6 +21,7 @@ const POSTGRES_SUITES = [
   'test/audit/**/*.test.ts',
   'test/account/**/*.test.ts',
   'test/two-factor/**/*.test.ts',
+  'test/accounts/**/*.test.ts',
 ];
 const withPostgres = Boolean(postgresBinDir()) || process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === '1';
 if (!withPostgres) console.warn('PostgreSQL is not installed: only the SQLite tests run (apt-get install -y postgresql to run both).');

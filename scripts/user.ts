@@ -116,7 +116,15 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
         for (;;) {
           const result = await listUsers(db, { q: values.q, page, pageSize: 100 });
           for (const u of result.items)
-            out([u.userName, u.role, `${u.name} ${u.lastName}`, u.email ?? '-', u.disabled ? 'disabled' : 'active'].join('\t'));
+            out(
+              [
+                u.userName,
+                u.role,
+                `${u.name} ${u.lastName}`,
+                u.email ?? '-',
+                u.disabled ? 'disabled' : u.invited ? 'invited' : 'active',
+              ].join('\t'),
+            );
           if (page * result.pageSize >= result.total) break;
           page++;
         }

@@ -41,6 +41,10 @@ import { mountServiceWorker } from './sw/routes.ts';
 import type { PdfRenderer } from './pdf/renderer.ts';
 import { pdfRoutes } from './pdf/routes.ts';
 import { userLocales } from './users/user-locales.ts';
+import { accountPages } from './accounts/pages.ts';
+import { readLinkCookie, takeTokenFromUrl } from './accounts/link-cookie.ts';
+import { LINK_PAGES, createAccounts } from './accounts/service.ts';
+import type { Audit } from './audit/types.ts';
 import { findUser } from './users/users.ts';
 import type { Config } from './config.ts';
 import { createStrapiBranding } from './cms/branding.ts';
@@ -63,7 +67,6 @@ import type { ResolveDeps } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo.ts';
 import { createAccount } from './account/index.ts';
 import { accountDataDownload } from './account/download.ts';
-import type { Audit } from './audit/types.ts';
 import { createChallenges } from './two-factor/challenge.ts';
 import { adminSetupGate } from './two-factor/gate.ts';
 import { createTwoFactor } from './two-factor/service.ts';
@@ -248,6 +251,24 @@ export async function createApp(deps: AppDeps) {
           logger.error({ err: error, project: notice.project.id, kind: notice.kind }, 'project notice not queued'),
         ),
   });
+  // Invitations, forgotten passwords, e-mail changes (server/accounts/): the site's own users
+  // only, so not with an external API.
+  const accounts = external
+    ? null
+    : createAccounts({
+        db,
+        mail,
+        sessions,
+        locales,
+        origin: config.PUBLIC_URL,
+        resetLimits: {
+          limiter: createRateLimiter(db, config.PASSWORD_RESET_WINDOW_MINUTES * 60_000),
+          perIp: config.PASSWORD_RESET_MAX_PER_IP,
+          perAccount: config.PASSWORD_RESET_MAX_PER_ACCOUNT,
+        },
+        logger,
+        audit,
+      });
   const conversation = createConversation({ db, projects });
   // The user's own account: their sessions, their data, the deletion of the account (server/account/).
   const account = createAccount({ db, sessions, builtIn: !external, changes, logger });
@@ -308,6 +329,7 @@ export async function createApp(deps: AppDeps) {
     formTokens,
     projects: { projects, conversation, expertise },
     account,
+    ...(accounts ? { accounts: accountPages(accounts) } : {}),
     unread: (user) => projects.unreadTotal(user),
     auditLog,
     twoFactor,
@@ -381,6 +403,7 @@ export async function createApp(deps: AppDeps) {
   // 5. The session (a bad or expired one is cleared), then the CSRF check for
   //    every state-changing request.
   app.use(sessionMiddleware(codec, (id) => sessions.current(id)));
+  app.use(readLinkCookie());
   app.use(requireSameOrigin(config.PUBLIC_URL));
   // 5b. A sign-in waiting for its second factor; ADMIN_REQUIRE_2FA's set-up gate (server/two-factor/).
   app.use(secondFactor.middleware, adminSetupGate(twoFactor));
@@ -412,6 +435,7 @@ export async function createApp(deps: AppDeps) {
         auditLog,
         deletions: account.deletions,
         twoFactor,
+        accounts,
       }),
     );
   }
@@ -422,6 +446,9 @@ export async function createApp(deps: AppDeps) {
   // 7. The request's language (whitelisted codes only), and the bare root's redirect.
   app.use(i18nMiddleware(i18n));
   app.get('/', rootLocaleRedirect({ cookieEnabled: config.LOCALE_COOKIE }));
+  // 7b. A link from an e-mail: its token leaves the address bar for a cookie (accounts/link-cookie.ts).
+  const linkPages = ROUTES.filter((route) => Object.values(LINK_PAGES).includes(route.base)).map((route) => route.fullPath);
+  app.get(linkPages, takeTokenFromUrl());
 
   // How a page is resolved and streamed (render/page-handlers.ts), with this app's options.
   const pages = createPageHandlers({
@@ -468,6 +495,7 @@ export async function createApp(deps: AppDeps) {
     audit,
     account: { deletions: account.deletions, audit },
     twoFactor: { service: twoFactor, challenges: secondFactor, verify, audit },
+    accounts,
   });
   app.post(localeForms('/logout'), forms.logout);
   app.post(localeForms('/consent'), ...consentHandler());
@@ -533,5 +561,5 @@ export async function createApp(deps: AppDeps) {
     draining = true;
   }
 
-  return { app, logger, content, i18n, manifest, db, contactStore, mail, renderCache, sessions, close, drain, audit: auditLog };
+  return { app, logger, content, i18n, manifest, db, contactStore, mail, renderCache, sessions, accounts, close, drain, audit: auditLog };
 }

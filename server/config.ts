@@ -178,6 +178,14 @@ const schema = z.object({
   ADMIN_REQUIRE_2FA: bool.default(false),
   /** Wrong two-factor codes for one account (sign-in, turning 2FA off) per LOGIN_WINDOW_MINUTES before 429. */
   TWO_FACTOR_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  /**
+   * Forgotten-password requests (server/accounts/): from one IP per PASSWORD_RESET_WINDOW_MINUTES
+   * before 429; e-mails to one account in the same window (more requests are answered the same
+   * but send nothing, so that the limit tells nobody the account exists).
+   */
+  PASSWORD_RESET_MAX_PER_IP: z.coerce.number().int().min(1).default(10),
+  PASSWORD_RESET_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).default(3),
+  PASSWORD_RESET_WINDOW_MINUTES: z.coerce.number().int().min(1).default(60),
 });
 
 export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'SESSION_SECRET' | 'MAIL_FROM'> & {

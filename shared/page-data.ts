@@ -36,7 +36,7 @@ export type PageDataMap = {
   home: null;
   login: null;
   changePassword: null;
-  profile: { user: SessionUser; account: AccountData };
+  profile: { user: SessionUser; account: AccountData; email?: EmailSettings | null };
   blog: { posts: PostSummary[] };
   blogPost: { post: Post };
   contact: { formToken: string };
@@ -51,7 +51,28 @@ export type PageDataMap = {
   /** The second factor after a right password: is a sign-in waiting for its code? */
   twoFactor: { pending: boolean };
   twoFactorSetup: TwoFactorSetupView;
+  invitation: LinkPage;
+  forgotPassword: { available: boolean };
+  resetPassword: LinkPage;
+  confirmEmail: LinkPage;
 };
+
+/**
+ * A page a single-use link opens: its form ('valid'), or why the link does not work —
+ * 'missing' (no link was opened), 'unknown' (never issued, replaced by a newer one, or long
+ * gone), 'used', 'expired'.
+ */
+export type LinkState = 'valid' | 'missing' | 'unknown' | 'used' | 'expired';
+export type LinkPage = {
+  state: LinkState;
+  /** The account the link is for (valid links only): password managers file the new password under it. */
+  userName?: string;
+  /** The address an e-mail change confirms (valid links only). */
+  newEmail?: string;
+};
+
+/** The profile's e-mail section (built-in API only): the address, one waiting to be confirmed, and whether mail can be sent. */
+export type EmailSettings = { current: string | null; pending: string | null; available: boolean };
 
 /** A role area's projects: what waits for the user first, then a page of their projects. */
 export type AreaProjects = {
@@ -64,7 +85,14 @@ export type AreaProjects = {
 /** A project's page: the project, the newest messages, and (admins) the experts to assign. */
 export type ProjectView = { project: Project; messages: MessagePage; candidates: Expertise[] | null };
 
-export type AdminUser = SessionUser & { email: string | null; disabled: boolean; createdAt: string; updatedAt: string };
+export type AdminUser = SessionUser & {
+  email: string | null;
+  disabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+  /** Invited and not accepted yet (no password chosen); absent from an external API that has no invitations. */
+  invited?: boolean;
+};
 export type UserList = { items: AdminUser[]; total: number; page: number; pageSize: number };
 
 /** The outcome of a form post shown with the page (errors stay until the next submit). */

@@ -24,7 +24,11 @@ export type PageKey =
   | 'project'
   | 'notFound'
   | 'twoFactor'
-  | 'twoFactorSetup';
+  | 'twoFactorSetup'
+  | 'invitation'
+  | 'forgotPassword'
+  | 'resetPassword'
+  | 'confirmEmail';
 
 export type BaseRoute = {
   /** Route base name: names are `${base}___${locale}` (+ `___default` for the unprefixed form). */
@@ -42,6 +46,8 @@ export type BaseRoute = {
   status?: number;
   /** The role area the page belongs to (the role guard confines CLI, ORG and CONS to theirs). */
   area?: Area;
+  /** Shows what a single-use link opens: never stored by a browser, proxy or the service worker. */
+  noStore?: boolean;
 };
 
 export const BASE_ROUTES: readonly BaseRoute[] = [
@@ -129,6 +135,12 @@ export const BASE_ROUTES: readonly BaseRoute[] = [
   // the signed-in user's set-up page.
   { base: 'twoFactor', path: '/login/code', page: 'twoFactor', public: true, guards: ['guest'], indexable: false },
   { base: 'twoFactorSetup', path: '/profile/twoFactor', page: 'twoFactorSetup', public: false, guards: [], indexable: false },
+  // Accounts that run themselves (server/accounts/): the pages the e-mailed links open, and the
+  // forgotten-password form. Open to anyone: the link is the proof, not a session.
+  { base: 'invitation', path: '/invitation', page: 'invitation', public: true, guards: [], indexable: false, noStore: true },
+  { base: 'forgotPassword', path: '/forgotPassword', page: 'forgotPassword', public: true, guards: [], indexable: false },
+  { base: 'resetPassword', path: '/resetPassword', page: 'resetPassword', public: true, guards: [], indexable: false, noStore: true },
+  { base: 'confirmEmail', path: '/confirmEmail', page: 'confirmEmail', public: true, guards: [], indexable: false, noStore: true },
 ];
 
 export type RouteBase = (typeof BASE_ROUTES)[number]['base'];

@@ -644,6 +644,7 @@ test('GET /api/admin/users lists users by user name, with total, page and pageSi
     avatar: null,
     scope: ['reports'],
     disabled: false,
+    invited: false,
     createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
   });

@@ -37,6 +37,11 @@ const EXPECTED_PATHS: Record<string, string> = {
   // Issue 15: two-factor authentication (the code after the password, the set-up page).
   twoFactor: '/login/code',
   twoFactorSetup: '/profile/twoFactor',
+  // Issue 15: the account links and the forgotten-password form.
+  invitation: '/invitation',
+  forgotPassword: '/forgotPassword',
+  resetPassword: '/resetPassword',
+  confirmEmail: '/confirmEmail',
 };
 
 test('the route table holds every route of DESIGN.md §2', () => {
@@ -94,6 +99,8 @@ test('private pages run the auth guard first; public pages opt out', () => {
   const publicBases = ['index', 'login', 'blog', 'blog-slug', 'Contact', 'cookies', 'legal', 'privacy', 'responsible', 'notFound'];
   // The code page after the password: no session exists yet (issue 15).
   publicBases.push('twoFactor');
+  // Issue 15: the pages of e-mailed links and the forgotten-password form (the link is the proof).
+  publicBases.push('invitation', 'forgotPassword', 'resetPassword', 'confirmEmail');
   for (const route of ROUTES) {
     if (publicBases.includes(route.base)) expect(route.allGuards, route.name).not.toContain('auth');
     else expect(route.allGuards[0], route.name).toBe('auth');

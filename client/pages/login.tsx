@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { localePath } from '../../shared/routes.ts';
 import type { FormState } from '../../shared/page-data.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
 import { postForm } from '../forms.ts';
@@ -13,8 +14,10 @@ import type { PageProps } from './registry.ts';
  * with it, without a reload. Errors stay until the next submit.
  */
 export default function LoginPage({ form }: PageProps<'login'>) {
-  const { t } = useI18n();
-  const { pathname } = useLocation();
+  const { t, locale } = useI18n();
+  const { pathname, search } = useLocation();
+  // Back from a reset password or a confirmed e-mail address (server/accounts/forms.ts).
+  const notice = new URLSearchParams(search).get('notice');
   const navigate = useNavigate();
   const [state, setState] = useState<FormState | undefined>(form?.form === 'login' ? form : undefined);
   const [pending, setPending] = useState(false);
@@ -42,7 +45,10 @@ export default function LoginPage({ form }: PageProps<'login'>) {
     <div className="container page narrow">
       <h1>{t('pages.login.title')}</h1>
       <p className="section-lead">{t('login.lead')}</p>
-      <FormFeedback state={state} />
+      <FormFeedback
+        state={state}
+        successText={notice === 'passwordReset' || notice === 'emailChanged' ? t(`login.notices.${notice}`) : undefined}
+      />
       <OfflineFormNote />
       <form className="form" method="post" action={pathname} onSubmit={onSubmit} aria-busy={pending}>
         <TextField
@@ -70,6 +76,9 @@ export default function LoginPage({ form }: PageProps<'login'>) {
           {t('login.submit')}
         </button>
       </form>
+      <p>
+        <Link to={localePath('forgotPassword', locale)}>{t('login.forgot')}</Link>
+      </p>
     </div>
   );
 }

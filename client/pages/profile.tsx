@@ -12,6 +12,7 @@ import type { PageProps } from './registry.ts';
 import { DataSection } from '../account/data-section.tsx';
 import { DeletionSection } from '../account/deletion-section.tsx';
 import { SessionsSection } from '../account/sessions-section.tsx';
+import { EmailSection } from '../account/email-section.tsx';
 
 const AVATAR_ACCEPT = IMAGE_MIME_TYPES.join(',');
 
@@ -130,6 +131,8 @@ export default function ProfilePage({ data, form }: PageProps<'profile'>) {
           </button>
         </form>
       </section>
+
+      {data.email && <EmailSection email={data.email} form={form} saved={saved} />}
 
       <p className="actions">
         <Link to={localePath('changePassword', locale)}>{t('profile.changePassword')}</Link>

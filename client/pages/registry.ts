@@ -32,6 +32,10 @@ export const PAGE_MODULES: Record<PageKey, () => Promise<PageModule>> = {
   notFound: () => import('./notFound.tsx'),
   twoFactor: () => import('./twoFactor.tsx'),
   twoFactorSetup: () => import('./twoFactorSetup.tsx'),
+  invitation: () => import('./invitation.tsx'),
+  forgotPassword: () => import('./forgotPassword.tsx'),
+  resetPassword: () => import('./resetPassword.tsx'),
+  confirmEmail: () => import('./confirmEmail.tsx'),
 };
 
 const loaded = new Map<PageKey, ComponentType<PageProps<never>>>();

@@ -2,6 +2,7 @@
 // sessions. Every change is recorded in the audit log.
 import express, { type Router } from 'express';
 import { noAudit, type AuditEntry } from '../audit/types.ts';
+import { defaultLocale } from '../../shared/locales.ts';
 import { ApiError } from '../http/errors.ts';
 import * as users from '../users/users.ts';
 import { listQuery, newUserBody, resetPasswordBody, updateUserBody } from './schemas.ts';
@@ -30,7 +31,22 @@ export function adminUserRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     requireAdmin,
     json,
     handle(async (req, res) => {
-      const body = parse(newUserBody, req.body);
+      const { invite, locale, ...body } = parse(newUserBody, req.body);
+      if (invite) {
+        // The user chooses their password from an e-mailed link (or one the admin passes on).
+        if (body.password !== undefined) {
+          throw new ApiError(400, 'invalid_request', 'Invalid request: give a password or invite: true, not both', {
+            password: 'adminConsole.create.passwordWithInvite',
+          });
+        }
+        if (!deps.accounts) throw new ApiError(501, 'not_implemented', 'Invitations need the built-in API');
+        const { password: _none, ...input } = body;
+        const actor = { userName: userOf(res).userName, ip: req.ip ?? null };
+        const { user, invitation } = await deps.accounts.invite(actor, input, locale ?? defaultLocale);
+        deps.logger.info({ admin: actor.userName, userName: user.userName, role: user.role }, 'user invited');
+        res.status(201).json({ user: users.publicUser(user), invitation });
+        return;
+      }
       const password = body.password ?? users.randomPassword();
       const user = await users.createUser(db, { ...body, password });
       deps.logger.info({ admin: userOf(res).userName, userName: user.userName, role: user.role }, 'user created');
@@ -120,6 +136,18 @@ export function adminUserRoutes(deps: ApiDeps, auth: ApiAuth): Router {
         detail: { count: ended, ...(current ? { keptCurrent: true } : {}) },
       });
       res.json({ user: users.publicUser(user), ended });
+    }),
+  );
+
+  router.post(
+    '/admin/users/:userName/invitation',
+    authenticated,
+    requireAdmin,
+    handle(async (req, res) => {
+      if (!deps.accounts) throw new ApiError(501, 'not_implemented', 'Invitations need the built-in API');
+      const actor = { userName: userOf(res).userName, ip: req.ip ?? null };
+      const { user, invitation } = await deps.accounts.resendInvitation(actor, String(req.params.userName));
+      res.json({ user: users.publicUser(user), invitation });
     }),
   );
   return router;

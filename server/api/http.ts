@@ -22,6 +22,7 @@ import type { ExpertiseService } from '../projects/expertise.ts';
 import type { Projects } from '../projects/service.ts';
 import type { Deletions } from '../account/deletion.ts';
 import { setupRequiredError, type TwoFactor } from '../two-factor/service.ts';
+import type { Accounts } from '../accounts/service.ts';
 
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -66,6 +67,8 @@ export type ApiDeps = {
   deletions?: Deletions | null;
   /** Two-factor authentication: the code at POST /login; ADMIN_REQUIRE_2FA's 403 for an administrator without it. */
   twoFactor?: Pick<TwoFactor, 'apiSignIn' | 'setupRequired'>;
+  /** Invitations (server/accounts/). */
+  accounts?: Accounts | null;
 };
 
 declare module 'express-serve-static-core' {

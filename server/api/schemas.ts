@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { HEX_COLOR } from '../../shared/branding.ts';
 import { ROLES } from '../../shared/user.ts';
+import { LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import { isEmailAddress, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, USER_NAME_PATTERN } from '../../shared/validation.ts';
 
 export const name = z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH);
@@ -24,6 +25,10 @@ export const newUserBody = z.object({
   role: z.enum(ROLES),
   password: z.string().max(PASSWORD_MAX_LENGTH).optional(),
   scope: z.array(z.string().min(1).max(60)).max(50).optional(),
+  /** No password: the user gets an e-mail to choose one (server/accounts/). */
+  invite: z.boolean().optional(),
+  /** The language of the invitation (and of the user's e-mails until they use the site). */
+  locale: z.enum(LOCALE_CODES as [Locale, ...Locale[]]).optional(),
 });
 export const updateUserBody = z
   .object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional() })

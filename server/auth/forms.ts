@@ -23,6 +23,8 @@ import type { Sessions } from './sessions.ts';
 import { isAccountIntent } from '../../shared/account.ts';
 import { createAccountForms, type AccountFormDeps } from '../account/profile-forms.ts';
 import { createTwoFactorForms, type TwoFactorFormDeps } from '../two-factor/forms.ts';
+import { createAccountForms as createLinkForms } from '../accounts/forms.ts';
+import type { Accounts } from '../accounts/service.ts';
 
 export type FormDeps = {
   backend: Backend;
@@ -45,6 +47,8 @@ export type FormDeps = {
   account?: Omit<AccountFormDeps, 'backend' | 'currentPasswordGuard' | 'sessions' | 'audit'> & { audit?: Audit };
   /** Two-factor authentication: the code after the password, the set-up page. */
   twoFactor?: TwoFactorFormDeps;
+  /** Invitations, forgotten passwords, e-mail changes (built-in API only: else those pages take no POST). */
+  accounts?: Accounts | null | undefined;
 };
 
 /** DESIGN.md §3: CLI, ORG and CONS go to their area, anyone else home; same locale form. */
@@ -81,6 +85,17 @@ export function createFormHandlers(deps: FormDeps) {
   const audit = deps.audit ?? noAudit;
   const contact = createContactForm({ ...deps.contact, logger: deps.logger, fail });
   const projectForms = createProjectForms({ services: deps.projects, fail, logger: deps.logger });
+  const linkForms = deps.accounts
+    ? createLinkForms({
+        accounts: deps.accounts,
+        backend: deps.backend,
+        sessions: deps.sessions,
+        currentPasswordGuard: deps.currentPasswordGuard,
+        fail,
+        logger: deps.logger,
+        signedIn: deps.signedIn,
+      })
+    : null;
 
   /** Maps a backend failure to the form's error, logging what is not the visitor's doing. */
   async function failWith(req: Request, res: Response, formName: string, error: unknown, values: Record<string, string>) {
@@ -229,6 +244,14 @@ export function createFormHandlers(deps: FormDeps) {
         return (req, res) => contact(req, res, route);
       case 'twoFactor':
         return twoFactorForms ? (req, res) => twoFactorForms.codePage(req, res, route) : null;
+      case 'forgotPassword':
+        return linkForms && ((req, res) => linkForms.forgotPassword(req, res, route));
+      case 'resetPassword':
+        return linkForms && ((req, res) => linkForms.resetPassword(req, res, route));
+      case 'invitation':
+        return linkForms && ((req, res) => linkForms.invitation(req, res, route));
+      case 'confirmEmail':
+        return linkForms && ((req, res) => linkForms.confirmEmail(req, res, route));
       case 'profile':
       case 'changePassword':
       case 'projectNew':
@@ -244,6 +267,10 @@ export function createFormHandlers(deps: FormDeps) {
           }
           switch (route.page) {
             case 'profile':
+              // The profile's second form, "change my e-mail", says which it is.
+              if (linkForms && (req.body as { form?: unknown } | undefined)?.form === 'email') {
+                return linkForms.emailChange(req, res, route, session);
+              }
               return profile(req, res, route, session);
             case 'changePassword':
               return changePassword(req, res, route, session);

@@ -21,6 +21,8 @@ export type UsersTable = {
   password_changed_at: number;
   created_at: string;
   updated_at: string;
+  /** When an admin invited the user; null once they chose a password (or never invited). */
+  invited_at: string | null;
 };
 
 export type RateLimitsTable = {
@@ -264,6 +266,22 @@ export type TwoFactorChallengesTable = {
   created_at: string;
 };
 
+export type AccountLinksTable = {
+  id: Generated<number>;
+  /** invitation, password_reset, email_change */
+  kind: string;
+  user_name: string;
+  /** sha256 (base64url) of the link's token: the token itself is never stored. */
+  token_digest: string;
+  /** The address an email_change link confirms. */
+  new_email: string | null;
+  /** Milliseconds since epoch. */
+  expires_at: number;
+  /** Milliseconds since epoch when the link was used; null while unused. */
+  used_at: number | null;
+  created_at: string;
+};
+
 export type Schema = {
   users: UsersTable;
   rate_limits: RateLimitsTable;
@@ -288,6 +306,7 @@ export type Schema = {
   two_factor: TwoFactorTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   two_factor_challenges: TwoFactorChallengesTable;
+  account_links: AccountLinksTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -297,3 +316,4 @@ export type SessionRow = Selectable<SessionsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
+export type AccountLinkRow = Selectable<AccountLinksTable>;

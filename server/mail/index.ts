@@ -15,10 +15,12 @@ import type { Logger } from '../logger.ts';
 import { mailOutbox, type QueuedMail } from './outbox.ts';
 import { adminRecipients, findRecipients, type Recipient } from './recipients.ts';
 import { contactMail, projectMail } from './templates.ts';
+import { accountMail, type AccountMailInput } from './account-templates.ts';
 import type { ProjectNoticeKind } from './texts.ts';
 import { logTransport, smtpTransport, type MailTransport } from './transport.ts';
 
 export type { ProjectNoticeKind } from './texts.ts';
+export type { AccountMailKind } from './account-texts.ts';
 export type { MailTransport, OutgoingMail } from './transport.ts';
 
 export type ProjectNotice = {
@@ -36,9 +38,20 @@ export type ProjectNotice = {
   path: (role: string, locale: 'es' | 'en') => string;
 };
 
+/** An account e-mail (server/accounts/): to one address, in the language the caller chose. */
+export type AccountMail = Omit<AccountMailInput, 'site' | 'url'> & {
+  to: string;
+  /** The local path of the link, with its query (made absolute with PUBLIC_URL). */
+  path: string;
+  /** What caused it ('user:<name>'). */
+  ref: string;
+};
+
 export type Mail = {
   notifyProject(notice: ProjectNotice): Promise<void>; // enqueues one rendered mail per recipient
   notifyContact(message: ContactMessage): Promise<void>;
+  /** Queues an account e-mail; throws when it cannot (no transport, a bad link, the database). */
+  sendAccountMail(mail: AccountMail): Promise<void>;
   canSend: boolean;
   /** Sends what is due now (tests, shutdown); the background loop calls it too. */
   flush(): Promise<void>;
@@ -80,6 +93,11 @@ const FIRST_POLL_MS = 2_000;
 const BATCH = 20;
 
 const CONTACT_REF = /^contact:(\d+)$/;
+/**
+ * E-mails whose link is a key to an account: once sent (or given up) their body is removed
+ * from the outbox, so that the database never keeps a usable token (links.ts keeps digests).
+ */
+const LINK_MAIL_KINDS: ReadonlySet<string> = new Set(['invitation', 'password_reset', 'email_change_confirm']);
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -126,12 +144,14 @@ export function createMail(deps: MailDeps): Mail {
       if (giveUp) logger.error({ err: error, ...about, attempts }, `e-mail failed ${attempts} times: given up (marked failed)`);
       else logger.warn({ err: error, ...about, attempts, retryInMs: retryDelayMs(attempts) }, 'e-mail failed: it is tried again later');
       await outbox.attemptFailed(row, errorText(error), giveUp ? null : now() + retryDelayMs(attempts));
+      if (giveUp && LINK_MAIL_KINDS.has(row.kind)) await outbox.forgetBody(row.id);
       await settled(row);
       return true;
     }
     if (!(await outbox.sent(row, now()))) {
       logger.warn(about, 'e-mail sent after its claim had expired: another sender may have sent it too');
     }
+    if (LINK_MAIL_KINDS.has(row.kind)) await outbox.forgetBody(row.id);
     await settled(row);
     return true;
   }
@@ -262,9 +282,19 @@ export function createMail(deps: MailDeps): Mail {
     }
   }
 
+  async function sendAccountMail(mail: AccountMail): Promise<void> {
+    if (!canSend) throw new Error(`e-mail ${mail.kind} not sent: the site has no mail server (SMTP_URL)`);
+    const url = linkFor(mail.path, { kind: mail.kind, ref: mail.ref });
+    if (url === null) throw new Error(`e-mail ${mail.kind} not sent: its link is not a local path`);
+    const { to, path: _path, ref, ...input } = mail;
+    const rendered = accountMail({ ...input, site, url });
+    await enqueue([queued(mail.kind, to, mail.locale, rendered, ref)]);
+  }
+
   return {
     notifyProject,
     notifyContact,
+    sendAccountMail,
     canSend,
     flush,
     async stop() {

@@ -24,6 +24,8 @@ export type QueuedMail = {
 export type RefState = { status: 'none' | MailStatus; attempts: number; error: string | null };
 
 const MAX_ERROR_CHARS = 500;
+/** What a forgotten body reads. */
+export const BODY_FORGOTTEN = '(removed once sent: it held a single-use link)';
 
 export function mailOutbox(db: Db) {
   const { k } = db;
@@ -132,6 +134,11 @@ export function mailOutbox(db: Db) {
         attempts: Math.max(...rows.map((row) => Number(row.attempts))),
         error: rows.findLast((row) => row.last_error !== null)?.last_error ?? null,
       };
+    },
+
+    /** Empties a sent or failed row's body (its link was a key to an account); the rest stays as a record. */
+    async forgetBody(id: number): Promise<void> {
+      await k.updateTable('mail_outbox').set({ text: BODY_FORGOTTEN, html: BODY_FORGOTTEN }).where('id', '=', id).execute();
     },
 
     /** The rows of one cause, oldest first (tests, and whoever investigates). */

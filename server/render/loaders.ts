@@ -19,6 +19,8 @@ import { projectId, type Actor } from '../projects/access.ts';
 import type { ProjectServices } from '../projects/index.ts';
 import type { AccountServices } from '../account/index.ts';
 import type { TwoFactor } from '../two-factor/service.ts';
+import type { AccountPages } from '../accounts/pages.ts';
+import type { LinkKind } from '../accounts/links.ts';
 
 export type LoaderContext = {
   route: Route;
@@ -40,6 +42,10 @@ export type LoaderContext = {
   twoFactor?: Pick<TwoFactor, 'view'> | undefined;
   /** The request carries a sign-in waiting for its second factor (the code page). */
   secondFactorPending?: boolean | undefined;
+  /** The account pages (built-in API only: with an external API the users are not the site's). */
+  accounts?: AccountPages | undefined;
+  /** The token of the single-use link the visitor opened (server/accounts/link-cookie.ts), if any. */
+  linkToken?: string | null | undefined;
 };
 
 function legalPageOf(base: string): LegalPageKey {
@@ -107,7 +113,14 @@ async function auditView(ctx: LoaderContext): Promise<AuditView> {
   return { list, filter, actions: AUDIT_ACTIONS };
 }
 
-export type PageMeta = { title?: string; description?: string };
+/** A single-use link's page: its form, or why the link does not work (404/410). */
+async function linkPage(ctx: LoaderContext, kind: LinkKind) {
+  if (!ctx.accounts) throw notFound();
+  const { data, status } = await ctx.accounts.linkPage(kind, ctx.linkToken ?? null);
+  return { data, meta: { status } };
+}
+
+export type PageMeta = { title?: string; description?: string; /** Instead of the route's (a spent link's page: 410). */ status?: number };
 
 type Loader<K extends PageKey> = (ctx: LoaderContext) => Promise<{ data: PageDataMap[K]; meta?: PageMeta }>;
 
@@ -124,11 +137,12 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
   changePassword: none,
   profile: async (ctx) => {
     const session = sessionOf(ctx);
-    const [user, account] = await Promise.all([
-      ctx.backend.me(session.token),
+    const user = await ctx.backend.me(session.token);
+    const [account, email] = await Promise.all([
       ctx.account ? ctx.account.profileData(session) : { sessions: [], deletion: null },
+      ctx.accounts ? ctx.accounts.emailSettings(user) : null,
     ]);
-    return { data: { user, account } };
+    return { data: { user, account, email } };
   },
   contact: async (ctx) => ({ data: { formToken: ctx.formTokens.issue() } }),
   admin: async (ctx) => {
@@ -157,6 +171,10 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
     return { data, meta: { title: data.project.title } };
   },
   notFound: none,
+  invitation: (ctx) => linkPage(ctx, 'invitation'),
+  forgotPassword: async (ctx) => ({ data: { available: ctx.accounts?.resetAvailable ?? false } }),
+  resetPassword: (ctx) => linkPage(ctx, 'password_reset'),
+  confirmEmail: (ctx) => linkPage(ctx, 'email_change'),
   blog: async ({ content, locale }) => ({ data: { posts: await content.listPosts(locale) } }),
   blogPost: async ({ content, locale, params }) => {
     const post = await content.getPost(params.slug ?? '', locale);

@@ -6,6 +6,7 @@ import type { Locale } from '../../shared/locales.ts';
 import type { FormState, PagePayload } from '../../shared/page-data.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
+import { routeByName } from '../../shared/routes.ts';
 import { clearSession, rememberPath } from '../auth/session.ts';
 import { resolvePage, type ResolveDeps, type Resolution } from './resolve.ts';
 
@@ -29,6 +30,7 @@ export function createPageHandlers(deps: {
       url,
       session: res.locals.session ?? null,
       secondFactorPending: res.locals.secondFactorPending ?? false,
+      linkToken: res.locals.linkToken ?? null,
     });
     if (result.kind === 'payload' && result.payload.user) deps.signedInPage?.(result.payload.user, result.payload.locale);
     return result;
@@ -36,7 +38,9 @@ export function createPageHandlers(deps: {
 
   async function sendPage(req: Request, res: Response, payload: PagePayload): Promise<void> {
     // Private pages, signed-in views and errors are never stored (DESIGN.md §3).
-    const cacheable = !payload.user && payload.state.kind === 'page' && payload.status === 200;
+    // A single-use link's page is never stored at all (routes.ts noStore).
+    const route = payload.routeName ? routeByName(payload.routeName) : undefined;
+    const cacheable = !payload.user && payload.state.kind === 'page' && payload.status === 200 && !route?.noStore;
     res.set('Cache-Control', cacheable ? 'no-cache' : PRIVATE_NO_STORE);
     res.vary('Cookie');
     await deps.render(req, res, payload);

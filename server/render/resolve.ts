@@ -20,6 +20,7 @@ import type { ProjectServices } from '../projects/index.ts';
 import type { AccountServices } from '../account/index.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import type { TwoFactor } from '../two-factor/service.ts';
+import type { AccountPages } from '../accounts/pages.ts';
 
 export type ResolveDeps = {
   content: ContentSource;
@@ -28,6 +29,8 @@ export type ResolveDeps = {
   projects: ProjectServices;
   /** The user's own account on the profile page (server/account/). */
   account?: AccountServices;
+  /** The account pages (built-in API only). */
+  accounts?: AccountPages | undefined;
   /** Unread project messages of the signed-in user (the navbar's badge). */
   unread?: (user: SessionUser) => Promise<number>;
   /** The audit log, for the admin console's first page of it. */
@@ -47,6 +50,8 @@ export type ResolveInput = {
   session: Session | null;
   /** A sign-in waits for its second factor (server/two-factor/challenge.ts). */
   secondFactorPending?: boolean;
+  /** The single-use link the visitor opened (server/accounts/link-cookie.ts). */
+  linkToken?: string | null;
 };
 
 export type Resolution = DataResponse & {
@@ -134,6 +139,8 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
         account: deps.account,
         twoFactor: deps.twoFactor,
         secondFactorPending: input.secondFactorPending,
+        accounts: deps.accounts,
+        linkToken: input.linkToken ?? null,
       }),
       brandingUser ? deps.branding!(brandingUser) : null,
     ]);
@@ -159,13 +166,13 @@ function pagePayload(
   route: Route,
   params: Record<string, string>,
   data: unknown,
-  meta: { title?: string; description?: string } | undefined,
+  meta: { title?: string; description?: string; status?: number } | undefined,
   t: Translate,
 ): PagePayload {
   const title = route.base === 'index' ? null : (meta?.title ?? t(`pages.${route.page}.title`));
   return {
     url: input.url,
-    status: route.status ?? 200,
+    status: meta?.status ?? route.status ?? 200,
     locale: route.locale,
     routeName: route.name,
     params,

@@ -16,6 +16,8 @@ export type User = SessionUser & {
   /** Seconds since epoch; tokens issued earlier are refused. */
   passwordChangedAt: number;
   disabled: boolean;
+  /** Invited by an admin and no password chosen yet. */
+  invited: boolean;
   createdAt: string;
   updatedAt: string;
 };
@@ -31,6 +33,7 @@ function toUser(row: UserRow): User {
     scope: JSON.parse(row.scopes) as string[],
     disabled: Number(row.disabled) === 1,
     passwordChangedAt: Number(row.password_changed_at),
+    invited: row.invited_at != null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -83,6 +86,8 @@ export type NewUser = {
   lastName: string;
   email?: string | null | undefined;
   scope?: string[] | undefined;
+  /** Invited (server/accounts/): the password is a random one nobody knows until the user chooses theirs. */
+  invited?: boolean | undefined;
 };
 
 function taken(field: 'userName' | 'email', value: string): ApiError {
@@ -130,6 +135,7 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
         password_changed_at: 0,
         created_at: at,
         updated_at: at,
+        invited_at: input.invited ? at : null,
       })
       .execute();
   } catch (error) {
@@ -219,13 +225,21 @@ export async function changePassword(db: Db, userName: string, currentPassword: 
 export async function setPassword(db: Db, userName: string, password: string): Promise<User> {
   const user = await requireUser(db, userName);
   checkPassword(password, user.userName);
-  const hash = await hashPassword(password);
-  await db.k
+  await writePasswordHash(db.k, userName, await hashPassword(password));
+  return requireUser(db, userName);
+}
+
+/**
+ * Stores a password already checked and hashed (by `k`, which may be a transaction's). Tokens
+ * issued before now stop counting; a password chosen by any door (invitation, reset, ops,
+ * admin) ends a pending invitation.
+ */
+export async function writePasswordHash(k: Db['k'], userName: string, hash: string): Promise<void> {
+  await k
     .updateTable('users')
-    .set({ password_hash: hash, password_changed_at: Math.floor(Date.now() / 1000), updated_at: now() })
+    .set({ password_hash: hash, password_changed_at: Math.floor(Date.now() / 1000), updated_at: now(), invited_at: null })
     .where('user_name', '=', userName)
     .execute();
-  return requireUser(db, userName);
 }
 
 export async function setRole(db: Db, userName: string, role: string): Promise<User> {

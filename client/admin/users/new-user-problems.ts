@@ -8,6 +8,8 @@ export function newUserProblems(input: NewUserInput): Record<string, string> {
     problems.userName = input.userName ? 'adminConsole.create.userNameInvalid' : 'validation.required';
   // The browser's own check of type="email" lets through addresses the rule does not (ana@example).
   if (input.email !== undefined && !isEmailAddress(input.email)) problems.email = 'validation.invalidEmail';
+  // An invitation goes to the user's address.
+  if (input.invite && input.email === undefined) problems.email = 'validation.required';
   const name = nameProblem(input.name);
   if (name) problems.name = name;
   const lastName = nameProblem(input.lastName);

@@ -18,12 +18,33 @@ export function OneTimePassword({ password, userName, onDismiss }: { password: s
   );
 }
 
-/** The outcome of the last action (role=status); a generated password is shown once. */
+/**
+ * An invitation link the server could not e-mail (no mail server): shown once, for the admin to
+ * pass on; the site keeps only its digest.
+ */
+export function OneTimeLink({ link, userName, onDismiss }: { link: string; userName: string; onDismiss: () => void }) {
+  const { t } = useI18n();
+  return (
+    <>
+      <p>
+        {t('adminConsole.invite.linkLabel', { userName })} <code className="admin-secret">{link}</code>
+      </p>
+      <p>{t('adminConsole.invite.linkOnce')}</p>
+      <button className="button button-secondary button-small" type="button" onClick={onDismiss}>
+        {t('adminConsole.invite.hide')}
+        <span className="visually-hidden"> {t('adminConsole.password.hideFor', { userName })}</span>
+      </button>
+    </>
+  );
+}
+
+/** The outcome of the last action (role=status); a generated password or an invitation link is shown once. */
 export function ActionNotice({ notice, onDismiss }: { notice: Notice; onDismiss: () => void }) {
   return (
     <div className="form-success admin-notice" role="status">
       <p>{notice.text}</p>
       {notice.password && <OneTimePassword password={notice.password} userName={notice.passwordFor ?? ''} onDismiss={onDismiss} />}
+      {notice.link && <OneTimeLink link={notice.link} userName={notice.passwordFor ?? ''} onDismiss={onDismiss} />}
     </div>
   );
 }

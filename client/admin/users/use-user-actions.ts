@@ -49,10 +49,12 @@ export function useUserActions({ onUpdated, reload }: { onUpdated: (user: AdminU
     const updated = answer.value.user;
     // The row shows the change at once; the reload then brings the whole page up to date.
     onUpdated(updated);
+    const { password, invitation, ended } = answer.value;
     setNotice({
-      text: doneText(t, chosen.kind, updated, answer.value.ended),
-      password: answer.value.password,
+      text: doneText(t, chosen.kind, updated, { ended, invitation }),
+      password,
       passwordFor: updated.userName,
+      link: invitation?.link,
     });
     await reload();
   }

@@ -1,5 +1,6 @@
 // "New user": a form that creates an account with any role; without a password the server
-// generates one, shown here once.
+// generates one, shown here once; or, invited, the user gets an e-mail to choose their own (the
+// console shows the link instead when the site cannot send e-mail).
 import { useId, useState, type FormEvent } from 'react';
 import type { FormState } from '../../../shared/page-data.ts';
 import { isRole, ROLES } from '../../../shared/user.ts';
@@ -9,7 +10,9 @@ import { createUser, type NewUserInput, type UserWithPassword } from '../api.ts'
 import { Field } from '../field.tsx';
 import { failureText, roleLabel } from '../text.ts';
 import { newUserProblems } from './new-user-problems.ts';
-import { OneTimePassword } from './one-time-password.tsx';
+import { OneTimeLink, OneTimePassword } from './one-time-password.tsx';
+import { invitationText } from './user-actions.ts';
+import { LOCALES } from '../../../shared/locales.ts';
 
 function text(data: FormData, field: string): string {
   const value = data.get(field);
@@ -20,6 +23,18 @@ function inputOf(data: FormData): NewUserInput {
   const role = text(data, 'role');
   const email = text(data, 'email').trim();
   const password = text(data, 'password');
+  if (data.get('invite') !== null) {
+    const locale = text(data, 'locale') === 'en' ? 'en' : 'es';
+    return {
+      userName: text(data, 'userName').trim(),
+      name: text(data, 'name').trim(),
+      lastName: text(data, 'lastName').trim(),
+      role: isRole(role) ? role : 'CLI',
+      ...(email ? { email } : {}),
+      invite: true,
+      locale,
+    };
+  }
   return {
     userName: text(data, 'userName').trim(),
     name: text(data, 'name').trim(),
@@ -31,9 +46,11 @@ function inputOf(data: FormData): NewUserInput {
 }
 
 export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCreated: () => Promise<void> }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const id = useId();
   const [state, setState] = useState<FormState | undefined>(undefined);
+  // Invite by e-mail (the user chooses their password) instead of setting one here.
+  const [inviting, setInviting] = useState(false);
   const [created, setCreated] = useState<UserWithPassword | null>(null);
   const [pending, setPending] = useState(false);
   const fieldId = (field: string) => `${id}-${field}`;
@@ -67,6 +84,7 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
       return;
     }
     form.reset();
+    setInviting(false);
     setCreated(answer.value);
     await onCreated();
   }
@@ -86,8 +104,12 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
       {created && (
         <div className="form-success admin-notice" role="status">
           <p>{t('adminConsole.create.done', { userName: created.user.userName, role: roleLabel(t, created.user.role) })}</p>
+          {created.invitation && <p>{invitationText(t, created.user, created.invitation)}</p>}
           {created.password && (
             <OneTimePassword password={created.password} userName={created.user.userName} onDismiss={() => setCreated(null)} />
+          )}
+          {created.invitation?.link && (
+            <OneTimeLink link={created.invitation.link} userName={created.user.userName} onDismiss={() => setCreated(null)} />
           )}
         </div>
       )}
@@ -112,8 +134,13 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
             />
           )}
         </Field>
-        <Field id={fieldId('email')} label={t('adminConsole.create.email')} state={state} field="email">
-          {(props) => <input {...props} name="email" type="email" autoComplete="off" maxLength={254} />}
+        <Field
+          id={fieldId('email')}
+          label={t(inviting ? 'adminConsole.create.emailRequired' : 'adminConsole.create.email')}
+          state={state}
+          field="email"
+        >
+          {(props) => <input {...props} name="email" type="email" autoComplete="off" maxLength={254} required={inviting} />}
         </Field>
         <Field id={fieldId('name')} label={t('adminConsole.create.name')} state={state} field="name">
           {(props) => <input {...props} name="name" type="text" autoComplete="off" required maxLength={NAME_MAX_LENGTH} />}
@@ -132,15 +159,43 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
             </select>
           )}
         </Field>
-        <Field
-          id={fieldId('password')}
-          label={t('adminConsole.create.password')}
-          state={state}
-          field="password"
-          hint={t('adminConsole.create.passwordHint')}
-        >
-          {(props) => <input {...props} name="password" type="password" autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} />}
-        </Field>
+        <div className="field field-check">
+          <input
+            id={fieldId('invite')}
+            name="invite"
+            type="checkbox"
+            checked={inviting}
+            onChange={(event) => setInviting(event.target.checked)}
+            aria-describedby={`${fieldId('invite')}-hint`}
+          />
+          <label htmlFor={fieldId('invite')}>{t('adminConsole.create.invite')}</label>
+          <p className="field-hint" id={`${fieldId('invite')}-hint`}>
+            {t('adminConsole.create.inviteHint')}
+          </p>
+        </div>
+        {inviting ? (
+          <Field id={fieldId('locale')} label={t('adminConsole.create.inviteLocale')} state={state} field="locale">
+            {(props) => (
+              <select {...props} name="locale" defaultValue={locale}>
+                {LOCALES.map((option) => (
+                  <option key={option.code} value={option.code}>
+                    {option.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ) : (
+          <Field
+            id={fieldId('password')}
+            label={t('adminConsole.create.password')}
+            state={state}
+            field="password"
+            hint={t('adminConsole.create.passwordHint')}
+          >
+            {(props) => <input {...props} name="password" type="password" autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} />}
+          </Field>
+        )}
         <div className="actions">
           <button className="button button-primary" type="submit" disabled={!enabled || pending}>
             {pending ? t('adminConsole.create.pending') : t('adminConsole.create.submit')}

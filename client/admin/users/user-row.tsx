@@ -57,6 +57,8 @@ export function UserRow({
         <span className={user.disabled ? 'badge badge-off' : 'badge badge-on'}>
           {t(user.disabled ? 'adminConsole.status.disabled' : 'adminConsole.status.active')}
         </span>
+        {/* Invited, no password chosen yet. */}
+        {user.invited && <span className="badge badge-invited">{t('adminConsole.status.invited')}</span>}
       </td>
       <td>
         <div className="actions admin-row-actions">
@@ -97,6 +99,17 @@ export function UserRow({
             {t(user.disabled ? 'adminConsole.enable.button' : 'adminConsole.disable.button')}
             {forUser(user.disabled ? 'adminConsole.enable.buttonFor' : 'adminConsole.disable.buttonFor')}
           </button>
+          {user.invited && !user.disabled && (
+            <button
+              className="button button-secondary button-small"
+              type="button"
+              disabled={!enabled}
+              onClick={() => onAction({ kind: 'invite', user })}
+            >
+              {t('adminConsole.invite.button')}
+              {forUser('adminConsole.invite.buttonFor')}
+            </button>
+          )}
           <button
             className="button button-secondary button-small"
             type="button"
