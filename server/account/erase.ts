@@ -59,6 +59,11 @@ export async function eraseAccount(trx: Trx, account: { userName: string }): Pro
   if (me.avatar) await trx.deleteFrom('uploads').where('url', '=', me.avatar).execute();
   await trx.deleteFrom('user_locales').where('user_name', '=', userName).execute();
   if (me.email) await trx.deleteFrom('mail_outbox').where('recipient', '=', me.email).execute();
+  // Their second factor and their single-use links: a later account of the same name starts clean.
+  await trx.deleteFrom('two_factor').where('user_name', '=', userName).execute();
+  await trx.deleteFrom('two_factor_recovery_codes').where('user_name', '=', userName).execute();
+  await trx.deleteFrom('two_factor_challenges').where('user_name', '=', userName).execute();
+  await trx.deleteFrom('account_links').where('user_name', '=', userName).execute();
   await trx.deleteFrom('deletion_requests').where('user_name', '=', userName).execute();
   await trx.deleteFrom('users').where('user_name', '=', userName).execute();
 }

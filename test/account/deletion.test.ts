@@ -119,6 +119,25 @@ test('deletion end to end: asked, confirmed by an admin; the user cannot sign in
   expect(avatar.status, JSON.stringify(avatar.body)).toBe(200);
   expect(await db.k.selectFrom('uploads').select('url').where('owner', '=', 'acme').execute()).toHaveLength(1);
   expect((await api(app, tokens.admin).put('/admin/branding/acme', { color: '#123456' })).status).toBe(200);
+  // A second factor and a pending single-use link: a later account of the same name must not inherit them.
+  const at = new Date().toISOString();
+  await db.k
+    .insertInto('two_factor')
+    .values({ user_name: 'acme', secret: 'sealed', enabled_at: at, last_step: null, created_at: at })
+    .execute();
+  await db.k.insertInto('two_factor_recovery_codes').values({ user_name: 'acme', digest: 'd', used_at: null, created_at: at }).execute();
+  await db.k
+    .insertInto('account_links')
+    .values({
+      kind: 'password_reset',
+      user_name: 'acme',
+      token_digest: 'digest-of-acme',
+      new_email: null,
+      expires_at: Date.now() + 3_600_000,
+      used_at: null,
+      created_at: at,
+    })
+    .execute();
   expect((await askToDelete(app, owner)).status).toBe(303);
 
   const confirmed = await adminApi(app, admin).confirm('acme');
@@ -141,6 +160,9 @@ test('deletion end to end: asked, confirmed by an admin; the user cannot sign in
     ['user_locales', 'user_name'],
     ['uploads', 'owner'],
     ['deletion_requests', 'user_name'],
+    ['two_factor', 'user_name'],
+    ['two_factor_recovery_codes', 'user_name'],
+    ['account_links', 'user_name'],
   ] as const) {
     expect(await db.k.selectFrom(table).selectAll().where(column, '=', 'acme').execute(), table).toEqual([]);
   }
