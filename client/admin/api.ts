@@ -1,6 +1,5 @@
 // Every call the admin console makes to the built-in API (/api/admin/...), typed, with one
 // error shape. The session cookie authenticates them; the server checks the role again.
-import type { AuditFilter, AuditPage, AuditRecord } from '../../shared/audit.ts';
 import { isHexColor, isSafeLogoPath, type Branding } from '../../shared/branding.ts';
 import { NOTIFY_STATUSES, type ContactMessage, type MessageList, type NotifyStatus } from '../../shared/contact.ts';
 import type { AdminUser, UserList } from '../../shared/page-data.ts';
@@ -257,40 +256,7 @@ export function removeBrandingLogo(userName: string): Promise<ApiAnswer<Branding
 }
 
 // ---------------------------------------------------------------------------------------------
-// The audit log: /api/admin/audit; ending a user's sessions: /api/admin/users/{userName}/sessions
-
-function readAuditRecord(value: unknown): AuditRecord | null {
-  if (!isRecord(value)) return null;
-  const { id, at, action, actor, target, ip, detail } = value;
-  if (typeof id !== 'number' || typeof at !== 'string' || typeof action !== 'string') return null;
-  const facts: AuditRecord['detail'] = {};
-  if (isRecord(detail)) {
-    for (const [key, fact] of Object.entries(detail)) {
-      if (typeof fact === 'string' || typeof fact === 'number' || typeof fact === 'boolean' || fact === null) facts[key] = fact;
-    }
-  }
-  const text = (v: unknown) => (typeof v === 'string' ? v : null);
-  return { id, at, action, actor: text(actor), target: text(target), ip: text(ip), detail: facts };
-}
-
-function readAuditPage(value: unknown): AuditPage | null {
-  if (!isRecord(value) || !Array.isArray(value.items)) return null;
-  const { total, page, pageSize } = value;
-  if (typeof total !== 'number' || typeof page !== 'number' || typeof pageSize !== 'number') return null;
-  const items: AuditRecord[] = [];
-  for (const item of value.items) {
-    const record = readAuditRecord(item);
-    if (!record) return null;
-    items.push(record);
-  }
-  return { items, total, page, pageSize };
-}
-
-export function fetchAudit(filter: AuditFilter, page: number, pageSize: number): Promise<ApiAnswer<AuditPage>> {
-  const params = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
-  for (const [key, value] of Object.entries(filter)) if (value) params.set(key, value);
-  return callApi(`/api/admin/audit?${params.toString()}`, readAuditPage);
-}
+// Ending a user's sessions: /api/admin/users/{userName}/sessions (the audit log's calls: audit/audit-api.ts)
 
 /** Every session of the user ends (an admin's own: all but the one in use); how many did. */
 export function endSessions(userName: string): Promise<ApiAnswer<UserWithPassword & { ended: number }>> {

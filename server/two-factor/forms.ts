@@ -61,7 +61,14 @@ export function createTwoFactorForms(
    * true when so (the caller sends the browser to the code page).
    */
   async function challengeIfNeeded(req: Request, res: Response, token: string): Promise<boolean> {
-    const { userName } = await deps.verify(token);
+    // The sign-in's token is judged by sessions.start as before (a token that does not verify is
+    // the API's fault: 502); here only whose it is matters.
+    let userName: string;
+    try {
+      ({ userName } = await deps.verify(token));
+    } catch {
+      return false;
+    }
     if (!(await service.isEnabled(userName))) return false;
     await challenges.start(req, res, userName, token);
     deps.logger.info({ userName }, 'password right: waiting for the second factor');

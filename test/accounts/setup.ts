@@ -91,3 +91,18 @@ export async function adminToken(site: Site, userName = 'root'): Promise<string>
   await addUser(site.db, { userName, role: 'ADMIN', email: `${userName}@example.com` });
   return loginToken(site.app, userName);
 }
+
+/** The actions of the account links; the site records others too (sign-ins, sign-outs). */
+const LINK_ACTIONS: ReadonlySet<string> = new Set([
+  'invitation_sent',
+  'invitation_accepted',
+  'password_reset_requested',
+  'password_reset',
+  'email_change_requested',
+  'email_changed',
+]);
+
+/** What the account links recorded, in order. */
+export function linkEntries(audit: RecordingAudit): AuditEntry[] {
+  return audit.entries.filter((e) => LINK_ACTIONS.has(e.action));
+}
