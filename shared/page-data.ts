@@ -9,19 +9,48 @@ import type { SessionUser } from './user.ts';
 import type { Expertise, MessagePage, Project, ProjectPage, ProjectState, ProjectSummary, Practice } from './projects.ts';
 import type { TwoFactorSetupView } from './two-factor.ts';
 
+/** A tag of posts in one language: its slug names its page (/blog/tag/<slug>). */
+export type Tag = { slug: string; name: string };
+
+/**
+ * An image with its real size (no layout shift) and, when the source has them, smaller
+ * renditions for `srcset` ("url 480w, url 800w"); `src` is the largest one the page needs.
+ */
+export type ResponsiveImage = { src: string; width: number; height: number; alt: string; srcset?: string };
+
 export type PostSummary = {
+  /** The post's slug in its language (a translation may have another). */
   slug: string;
   title: string;
   description: string;
   date: string;
+  /** Last change, when the source knows it (CMS updatedAt, front matter `updated`). */
+  updated?: string;
   author: string;
-  /** The locale the entry is written in (a missing translation falls back to the default). */
+  /** The locale the post is written in: a post is only offered in the languages it is written in. */
   locale: Locale;
-  /** A cover image (CMS posts), served through /cms. */
-  coverUrl?: string | null;
+  tags: Tag[];
+  cover: ResponsiveImage | null;
+  /** The post's slug in each language it is written in, its own included (the switcher and hreflang). */
+  translations: Partial<Record<Locale, string>>;
 };
 
 export type Post = PostSummary & { html: string };
+
+/** One page of the blog: all posts, a tag's, or a search's. */
+export type BlogList = {
+  posts: PostSummary[];
+  /** 1-based; pages past the last are not found. */
+  page: number;
+  pageCount: number;
+  total: number;
+  /** The tag whose page this is, or null. */
+  tag: Tag | null;
+  /** The search words ('' when not searching). */
+  q: string;
+  /** The tags of the language's posts, most used first (the tag cloud). */
+  tags: (Tag & { count: number })[];
+};
 
 export type LegalDocument = {
   page: LegalPageKey;
@@ -37,7 +66,7 @@ export type PageDataMap = {
   login: null;
   changePassword: null;
   profile: { user: SessionUser; account: AccountData; email?: EmailSettings | null };
-  blog: { posts: PostSummary[] };
+  blog: BlogList;
   blogPost: { post: Post };
   contact: { formToken: string };
   legal: { document: LegalDocument };
@@ -119,6 +148,9 @@ export type Head = {
   canonical: string;
   alternates: Alternate[];
   robots?: string;
+  /** rel=prev / rel=next of a paged list (absolute URLs). */
+  prev?: string;
+  next?: string;
 };
 
 export type ErrorInfo = { status: number; message: string };

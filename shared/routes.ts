@@ -57,6 +57,8 @@ export const BASE_ROUTES: readonly BaseRoute[] = [
   { base: 'profile', path: '/profile', page: 'profile', public: false, guards: [], indexable: false },
   { base: 'blog', path: '/blog', page: 'blog', public: true, guards: [], indexable: true },
   { base: 'blog-slug', path: '/blog/:slug', page: 'blogPost', public: true, guards: [], indexable: false },
+  // A tag's posts (tags are per language: a tag's page exists in the language of its posts).
+  { base: 'blog-tag', path: '/blog/tag/:tag', page: 'blog', public: true, guards: [], indexable: false },
   { base: 'Contact', path: '/Contact', page: 'contact', public: true, guards: [], indexable: true },
   { base: 'cookies', path: '/cookies', page: 'legal', public: true, guards: [], indexable: true },
   { base: 'legal', path: '/legal', page: 'legal', public: true, guards: [], indexable: true },

@@ -53,15 +53,53 @@ async function contentDir(files: Record<string, string>) {
 const legal = (title: string) => `---\ntitle: ${title}\ndescription: d\nupdated: 2026-01-01\n---\nBody`;
 const LEGAL_FILES = Object.fromEntries(['cookies', 'legal', 'privacy', 'responsible'].map((p) => [`legal/${p}/es.md`, legal(p)]));
 
-test('a post missing in a locale falls back to the default locale version', async () => {
+test('a post not written in a locale is not offered there; a legal page falls back to the default locale', async () => {
   const dir = await contentDir({
     ...LEGAL_FILES,
     'blog/only-es/es.md': '---\ntitle: Solo español\ndescription: d\ndate: 2026-02-01\nauthor: A\n---\nTexto',
   });
   const content = await loadEmbeddedContent(dir);
-  expect((await content.getPost('only-es', 'en'))?.locale).toBe('es');
-  expect((await content.listPosts('en')).map((p) => p.slug)).toEqual(['only-es']);
+  expect(await content.getPost('only-es', 'en')).toBeNull();
+  expect(await content.listPosts('en')).toEqual([]);
+  expect((await content.getPost('only-es', 'es'))?.translations).toEqual({ es: 'only-es' });
   expect((await content.getLegal('privacy', 'en'))?.locale).toBe('es');
+});
+
+test('a translation may have its own slug (front matter slug) and is linked by its folder or its translationKey', async () => {
+  const post = (fields: string) => `---\ntitle: T\ndescription: d\ndate: 2026-02-01\nauthor: A\n${fields}---\nText`;
+  const dir = await contentDir({
+    ...LEGAL_FILES,
+    'blog/briefing/es.md': post('slug: como-preparar\n'),
+    'blog/briefing/en.md': post(''),
+    'blog/audit-es/es.md': post('translationKey: audit\n'),
+    'blog/audit-en/en.md': post('translationKey: audit\nslug: data-audit\n'),
+  });
+  const content = await loadEmbeddedContent(dir);
+  expect((await content.getPost('como-preparar', 'es'))?.translations).toEqual({ es: 'como-preparar', en: 'briefing' });
+  expect((await content.getPost('briefing', 'en'))?.translations).toEqual({ es: 'como-preparar', en: 'briefing' });
+  expect(await content.getPost('briefing', 'es')).toBeNull();
+  expect((await content.getPost('data-audit', 'en'))?.translations).toEqual({ es: 'audit-es', en: 'data-audit' });
+});
+
+test('tags come from the front matter, comma-separated, each with a slug of its name', async () => {
+  const dir = await contentDir({
+    ...LEGAL_FILES,
+    'blog/a/es.md': '---\ntitle: T\ndescription: d\ndate: 2026-02-01\nauthor: A\ntags: Protección de datos, Pymes, pymes\n---\nx',
+  });
+  const content = await loadEmbeddedContent(dir);
+  expect((await content.getPost('a', 'es'))?.tags).toEqual([
+    { slug: 'proteccion-de-datos', name: 'Protección de datos' },
+    { slug: 'pymes', name: 'Pymes' },
+  ]);
+});
+
+test('two posts of one language with the same slug are refused at start, naming the file', async () => {
+  const dir = await contentDir({
+    ...LEGAL_FILES,
+    'blog/a/es.md': '---\ntitle: T\ndescription: d\ndate: 2026-02-01\nauthor: A\nslug: same\n---\nx',
+    'blog/b/es.md': '---\ntitle: T\ndescription: d\ndate: 2026-02-01\nauthor: A\nslug: same\n---\nx',
+  });
+  await expect(loadEmbeddedContent(dir)).rejects.toThrow(/b\/es\.md: another es post has the slug same/);
 });
 
 test('a post with an invalid date is refused at start with the file and field named', async () => {

@@ -3,11 +3,20 @@ import { expect, test } from 'vitest';
 import { ORIGIN, testApp } from './helpers/app.ts';
 
 const LEGAL = ['cookies', 'legal', 'privacy', 'responsible'];
-const PUBLIC_PAGES = ['/', '/blog', '/blog/how-to-brief-an-expert', '/Contact', '/login', ...LEGAL.map((p) => `/${p}`)];
+const PUBLIC_PAGES = [
+  '/',
+  '/blog',
+  '/blog/web-accessibility-2026',
+  '/blog/tag/proyectos',
+  '/Contact',
+  '/login',
+  ...LEGAL.map((p) => `/${p}`),
+];
 const PUBLIC_CASES = PUBLIC_PAGES.flatMap((path) => [
   { url: path, lang: 'es' },
   { url: path === '/' ? '/es' : `/es${path}`, lang: 'es' },
-  { url: path === '/' ? '/en' : `/en${path}`, lang: 'en' },
+  // Tags are per language: /blog/tag/proyectos is /en/blog/tag/projects.
+  { url: path === '/' ? '/en' : `/en${path.replace('/tag/proyectos', '/tag/projects')}`, lang: 'en' },
 ]);
 
 test.each(PUBLIC_CASES)('public page $url answers 200 in $lang', async ({ url, lang }) => {
@@ -105,10 +114,11 @@ test('the site name comes from one config value (SITE_NAME)', async () => {
   expect(res.text).toContain('<span>Acme Experts</span>');
 });
 
-test('a blog post is canonical in its own locale and alternates keep the slug', async () => {
+test('a blog post is canonical in its own locale and its alternates are its translations, each with its own slug', async () => {
   const res = await request(await testApp()).get('/en/blog/how-to-brief-an-expert');
   expect(res.text).toContain(`<link rel="canonical" href="${ORIGIN}/en/blog/how-to-brief-an-expert">`);
-  expect(res.text).toContain(`hreflang="es" href="${ORIGIN}/blog/how-to-brief-an-expert"`);
+  expect(res.text).toContain(`hreflang="es" href="${ORIGIN}/blog/como-preparar-el-briefing-de-un-experto"`);
+  expect(res.text).toContain(`hreflang="x-default" href="${ORIGIN}/blog/como-preparar-el-briefing-de-un-experto"`);
 });
 
 test('the page modulepreloads its own chunk and the entry, and links the extracted CSS', async () => {
@@ -130,7 +140,7 @@ test('the blog lists posts newest first, each linking to /blog/:slug', async () 
 test('the navbar has the Blog link, a switcher to the other locale keeping the page, and Private Area', async () => {
   const res = await request(await testApp()).get('/en/blog/how-to-brief-an-expert');
   expect(res.text).toContain('href="/en/blog"');
-  expect(res.text).toMatch(/class="locale-switcher"[^]*?href="\/blog\/how-to-brief-an-expert"[^>]*>Español</);
+  expect(res.text).toMatch(/class="locale-switcher"[^]*?href="\/blog\/como-preparar-el-briefing-de-un-experto"[^>]*>Español</);
   expect(res.text).not.toMatch(/class="locale-switcher"[^]*?>English<\/a>/);
   expect(res.text).toContain('href="/en/login"');
 });
@@ -169,8 +179,9 @@ test('sitemap.xml lists every public page in both locales and every post, never 
     '/en/Contact',
     '/cookies',
     '/en/responsible',
-    '/blog/how-to-brief-an-expert',
+    '/blog/como-preparar-el-briefing-de-un-experto',
     '/en/blog/how-to-brief-an-expert',
+    '/blog/proyectos-tercer-sector',
   ]) {
     expect(locs).toContain(ORIGIN + path);
   }

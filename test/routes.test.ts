@@ -17,6 +17,7 @@ const EXPECTED_PATHS: Record<string, string> = {
   profile: '/profile',
   blog: '/blog',
   'blog-slug': '/blog/:slug',
+  'blog-tag': '/blog/tag/:tag',
   Contact: '/Contact',
   cookies: '/cookies',
   legal: '/legal',
@@ -57,7 +58,7 @@ test.each(cases)(
     const name = `${base}${suffix}`;
     const route = routeByName(name);
     expect(route, name).toBeDefined();
-    const concrete = path.replace(':slug', 'a-post').replace(':id', '42');
+    const concrete = path.replace(':slug', 'a-post').replace(':tag', 'a-tag').replace(':id', '42');
     const url = path === '/' ? prefix || '/' : prefix + concrete;
     const match = matchRoute(url);
     expect(match).toMatchObject({ kind: 'route', route: { name, locale } });
@@ -66,8 +67,8 @@ test.each(cases)(
 
 test.each(Object.keys(EXPECTED_PATHS))('localePath(%s) links the default locale unprefixed and English under /en', (base) => {
   const params: Record<string, string> | undefined =
-    base === 'blog-slug' ? { slug: 'x' } : base.endsWith('-project') ? { id: '7' } : undefined;
-  const path = EXPECTED_PATHS[base]!.replace(':slug', 'x').replace(':id', '7');
+    base === 'blog-slug' ? { slug: 'x' } : base === 'blog-tag' ? { tag: 'x' } : base.endsWith('-project') ? { id: '7' } : undefined;
+  const path = EXPECTED_PATHS[base]!.replace(':slug', 'x').replace(':tag', 'x').replace(':id', '7');
   expect(localePath(base, 'es', params)).toBe(path);
   expect(localePath(base, 'en', params)).toBe(path === '/' ? '/en' : `/en${path}`);
 });
@@ -96,7 +97,19 @@ test('the locale of a path comes from its prefix, else the default es', () => {
 });
 
 test('private pages run the auth guard first; public pages opt out', () => {
-  const publicBases = ['index', 'login', 'blog', 'blog-slug', 'Contact', 'cookies', 'legal', 'privacy', 'responsible', 'notFound'];
+  const publicBases = [
+    'index',
+    'login',
+    'blog',
+    'blog-slug',
+    'blog-tag',
+    'Contact',
+    'cookies',
+    'legal',
+    'privacy',
+    'responsible',
+    'notFound',
+  ];
   // The code page after the password: no session exists yet (issue 15).
   publicBases.push('twoFactor');
   // Issue 15: the pages of e-mailed links and the forgotten-password form (the link is the proof).

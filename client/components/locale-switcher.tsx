@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_DAYS } from '../../shared/constants.ts';
 import { LOCALES, type Locale } from '../../shared/locales.ts';
-import type { PagePayload } from '../../shared/page-data.ts';
-import { routeByName, switchLocalePath } from '../../shared/routes.ts';
+import type { PageDataMap, PagePayload } from '../../shared/page-data.ts';
+import { localePath, routeByName, switchLocalePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';
 
 /** DESIGN.md §3: with LOCALE_COOKIE on, the choice is remembered and decides the bare root `/`. */
@@ -11,17 +11,30 @@ function rememberLocale(locale: Locale): void {
   document.cookie = `${LOCALE_COOKIE}=${locale}; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE_DAYS * 86_400}; SameSite=Lax${secure}`;
 }
 
+/**
+ * The current page in `locale`: a post's translation (its own slug), or the blog when the post
+ * is not written in that language; a tag (each language has its own) or a list's page N: the blog.
+ */
+function pathIn(payload: PagePayload, locale: Locale): string {
+  const route = payload.routeName ? routeByName(payload.routeName) : undefined;
+  const state = payload.state;
+  if (state.kind === 'page' && (state.page === 'blogPost' || state.page === 'blog')) {
+    const slug = state.page === 'blogPost' ? (state.data as PageDataMap['blogPost']).post.translations[locale] : undefined;
+    return slug ? localePath('blog-slug', locale, { slug }) : localePath('blog', locale);
+  }
+  const query = route && payload.url.includes('?') ? payload.url.slice(payload.url.indexOf('?')) : '';
+  return switchLocalePath(route?.base ?? 'index', route ? payload.params : {}, locale) + query;
+}
+
 /** seed-spec §2: lists every locale except the current one, and keeps the current page. */
 export function LocaleSwitcher({ payload }: { payload: PagePayload }) {
   const { t, locale, localeCookie } = useI18n();
-  const route = payload.routeName ? routeByName(payload.routeName) : undefined;
-  const query = route && payload.url.includes('?') ? payload.url.slice(payload.url.indexOf('?')) : '';
   return (
     <ul className="locale-switcher" aria-label={t('nav.language')}>
       {LOCALES.filter((l) => l.code !== locale).map((l) => (
         <li key={l.code}>
           <Link
-            to={switchLocalePath(route?.base ?? 'index', route ? payload.params : {}, l.code) + query}
+            to={pathIn(payload, l.code)}
             hrefLang={l.code}
             lang={l.code}
             data-locale={l.code}

@@ -1,23 +1,63 @@
-import { Link } from 'react-router-dom';
+// The blog: the newest posts of the page's language, ten a page; a tag's posts (/blog/tag/x);
+// the results of a search (?q=). Links and a GET form: every view has its URL and works
+// without JavaScript.
+import { Link, useLocation } from 'react-router-dom';
+import type { BlogList } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
+import { BlogSearch } from '../blog/blog-search.tsx';
+import { ResponsiveImg } from '../blog/responsive-image.tsx';
+import { TagLinks } from '../blog/tag-list.tsx';
 import { FormattedDate } from '../components/formatted-date.tsx';
 import { useI18n } from '../i18n.tsx';
 import type { PageProps } from './registry.ts';
 
+function pageLink(pathname: string, list: BlogList, page: number): string {
+  const query = new URLSearchParams();
+  if (list.q) query.set('q', list.q);
+  if (page > 1) query.set('page', String(page));
+  const search = query.toString();
+  return search ? `${pathname}?${search}` : pathname;
+}
+
+function heading(list: BlogList, t: ReturnType<typeof useI18n>['t']): string {
+  if (list.q) return t('blog.searchTitle', { q: list.q });
+  if (list.tag) return t('blog.tagTitle', { tag: list.tag.name });
+  return t('pages.blog.title');
+}
+
 export default function BlogPage({ data }: PageProps<'blog'>) {
   const { t, locale } = useI18n();
+  const { pathname } = useLocation();
+  const blog = localePath('blog', locale);
   return (
     <div className="container page">
-      <h1>{t('pages.blog.title')}</h1>
-      <p className="section-lead">{t('blog.lead')}</p>
+      <h1>{heading(data, t)}</h1>
+      {!data.q && !data.tag && <p className="section-lead">{t('blog.lead')}</p>}
+      <div className="blog-tools">
+        <BlogSearch q={data.q} />
+        <TagLinks tags={data.tags} current={data.tag?.slug ?? null} label={t('blog.topics')} />
+      </div>
+      {(data.q || data.tag) && (
+        <p className="blog-status" role="status">
+          {data.q ? t('blog.results', { count: data.total }) : t('blog.tagCount', { count: data.total })}{' '}
+          <Link to={blog}>{t('blog.all')}</Link>
+        </p>
+      )}
       {data.posts.length === 0 ? (
-        <p>{t('blog.empty')}</p>
+        <p className="empty-state">{data.q ? t('blog.noResults') : t('blog.empty')}</p>
       ) : (
         <ul className="post-list">
-          {data.posts.map((post) => (
+          {data.posts.map((post, i) => (
             <li key={post.slug} className="post-summary">
-              <article lang={post.locale === locale ? undefined : post.locale}>
-                {post.coverUrl && <img className="post-cover" src={post.coverUrl} alt="" width="600" height="315" loading="lazy" />}
+              <article>
+                {post.cover && (
+                  <ResponsiveImg
+                    className="post-cover"
+                    image={{ ...post.cover, alt: '' }}
+                    sizes="(min-width: 1160px) 1120px, calc(100vw - 2.5rem)"
+                    lazy={i > 0}
+                  />
+                )}
                 <h2>
                   <Link to={localePath('blog-slug', locale, { slug: post.slug })}>{post.title}</Link>
                 </h2>
@@ -25,10 +65,30 @@ export default function BlogPage({ data }: PageProps<'blog'>) {
                   <FormattedDate date={post.date} /> · {post.author}
                 </p>
                 <p>{post.description}</p>
+                <TagLinks tags={post.tags} label={t('blog.tags')} />
               </article>
             </li>
           ))}
         </ul>
+      )}
+      {data.pageCount > 1 && (
+        <nav className="pager" aria-label={t('blog.pages')}>
+          {data.page > 1 ? (
+            <Link rel="prev" to={pageLink(pathname, data, data.page - 1)}>
+              {t('blog.newer')}
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span>{t('blog.pageOf', { page: data.page, pages: data.pageCount })}</span>
+          {data.page < data.pageCount ? (
+            <Link rel="next" to={pageLink(pathname, data, data.page + 1)}>
+              {t('blog.older')}
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
       )}
     </div>
   );

@@ -1,5 +1,7 @@
 import { Link } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
+import { ResponsiveImg } from '../blog/responsive-image.tsx';
+import { TagLinks } from '../blog/tag-list.tsx';
 import { FormattedDate } from '../components/formatted-date.tsx';
 import { useI18n } from '../i18n.tsx';
 import type { PageProps } from './registry.ts';
@@ -8,7 +10,7 @@ export default function BlogPostPage({ data }: PageProps<'blogPost'>) {
   const { t, locale } = useI18n();
   const { post } = data;
   return (
-    <article className="container page prose" lang={post.locale === locale ? undefined : post.locale}>
+    <article className="container page prose">
       <p>
         <Link to={localePath('blog', locale)}>← {t('blog.back')}</Link>
       </p>
@@ -16,8 +18,8 @@ export default function BlogPostPage({ data }: PageProps<'blogPost'>) {
       <p className="post-meta">
         <FormattedDate date={post.date} /> · {post.author}
       </p>
-      {post.locale !== locale && <p className="notice">{t('blog.untranslated')}</p>}
-      {post.coverUrl && <img className="post-cover" src={post.coverUrl} alt="" width="1200" height="630" />}
+      <TagLinks tags={post.tags} label={t('blog.tags')} />
+      {post.cover && <ResponsiveImg className="post-cover" image={post.cover} sizes="(min-width: 800px) 736px, calc(100vw - 2.5rem)" />}
       {/* Sanitised on the server when the Markdown was loaded (server/content/markdown.ts). */}
       <div dangerouslySetInnerHTML={{ __html: post.html }} />
     </article>

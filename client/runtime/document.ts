@@ -29,6 +29,11 @@ export function applyHead(head: Head, locale: Locale): void {
     link.href = alt.href;
     document.head.append(link);
   }
+  document.querySelectorAll('link[rel="prev"],link[rel="next"]').forEach((el) => el.remove());
+  for (const rel of ['prev', 'next'] as const) {
+    const href = head[rel];
+    if (href) document.head.append(Object.assign(document.createElement('link'), { rel, href }));
+  }
   let robots = document.querySelector('meta[name="robots"]');
   if (head.robots) {
     if (!robots) {

@@ -3,14 +3,22 @@
 //
 //   Collection "post" (REST /api/posts), Internationalization on (es default, en):
 //     title        Text (short), required
-//     slug         UID (from title), required; a translation keeps the slug of its es entry
+//     slug         UID (from title), required; a translation may have its own slug (the
+//                  translations of a post are one document in Strapi 5 — its documentId —
+//                  and linked by `localizations` in Strapi 4)
 //     description  Text (long)
 //     content      Rich text: Markdown (Strapi 4, Strapi 5 "Rich text (Markdown)")
 //                  or Strapi 5 "Rich text (Blocks)"
 //     author       Text (short)
 //     date         Date (falls back to publishedAt when empty)
 //     cover        Media, single image, optional (served through /cms/uploads/..., or from
-//                  the upload provider's host when it is one of CMS_MEDIA_HOSTS)
+//                  the upload provider's host when it is one of CMS_MEDIA_HOSTS); its
+//                  `formats` (thumbnail, small, medium, large) become the image's srcset
+//     tags         Relation, post has and belongs to many "tag", optional
+//
+//   Collection "tag" (REST /api/tags), Internationalization on:
+//     name         Text (short), required
+//     slug         UID (from name)
 //
 //   Collection "legal-page" (REST /api/legal-pages), Internationalization on:
 //     page         Enumeration: cookies | legal | privacy | responsible, required
@@ -19,8 +27,11 @@
 //     content      Rich text (Markdown or Blocks)
 //     (updatedAt, set by Strapi, is shown as the "last updated" date)
 //
-//   Read anonymously, so the Public role needs find + findOne on both (with CMS_TOKEN, the
-//   token does instead). Never with the service account: its jwt would get its role's
+//   Read anonymously, so the Public role needs find + findOne on posts and legal pages, and find
+//   on tags (with CMS_TOKEN, the token does instead): Strapi leaves out of an answer the
+//   relations its reader may not read. A post type without `tags` (an older content model)
+//   still works: the CMS refuses the populate (400), the site asks again without tags, logs
+//   it once and shows no tags. Never with the service account: its jwt would get its role's
 //   permissions instead of the Public role's.
 //
 // The list of posts is read page by page (Strapi answers at most 100 entries a page, its
@@ -31,8 +42,9 @@
 // the last good value is served (stale) and the CMS is left alone for failureTtlMs; with no
 // value to fall back on, the page fails with a 503.
 import { z } from 'zod';
-import { defaultLocale as siteDefaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
-import type { LegalDocument, Post, PostSummary } from '../../shared/page-data.ts';
+import { SLUG_PATTERN, tagsOf } from '../../shared/blog.ts';
+import { defaultLocale as siteDefaultLocale, isLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
+import type { LegalDocument, Post, PostSummary, ResponsiveImage } from '../../shared/page-data.ts';
 import { LEGAL_PAGES, type LegalPageKey } from '../../shared/routes.ts';
 import type { ContentSource } from '../content/source.ts';
 import { loadMarkdown } from '../content/markdown-lazy.ts';
@@ -41,17 +53,14 @@ import type { Logger } from '../logger.ts';
 import { blocksToMarkdown } from './blocks.ts';
 import { createSingleFlight, createTtlCache } from './cache.ts';
 import type { StrapiClient } from './client.ts';
+import { CmsError } from './errors.ts';
 import { cmsMediaUrl } from './media-url.ts';
 import { normalizeEntries, normalizeResponse, paginationOf, type CmsEntry } from './normalize.ts';
 
-/** A post summary as the CMS gives it: with the cover image's proxied path, when there is one. */
-export type CmsPostSummary = PostSummary & { coverUrl: string | null };
-export type CmsPost = Post & { coverUrl: string | null };
+export type StrapiContent = ContentSource;
 
-export type StrapiContent = ContentSource & {
-  listPosts(locale: Locale): Promise<CmsPostSummary[]>;
-  getPost(slug: string, locale: Locale): Promise<CmsPost | null>;
-};
+/** A post as read, before its translations are looked up: what links it to them. */
+type ReadPost<T extends PostSummary = PostSummary> = { post: T; documentId: string | null; localizations: Partial<Record<Locale, string>> };
 
 export type StrapiContentOptions = {
   client: StrapiClient;
@@ -67,7 +76,7 @@ export type StrapiContentOptions = {
   now?: () => number;
 };
 
-const SLUG = /^[a-z0-9][a-z0-9-]{0,99}$/;
+const SLUG = SLUG_PATTERN;
 // Strapi answers at most `api.rest.maxLimit` entries a page (100 by default), whatever is asked:
 // lists are read page by page, following meta.pagination.
 const LIST_PAGE_SIZE = 100;
@@ -91,7 +100,27 @@ const text = z
   .nullish()
   .transform((value) => value ?? '');
 const richText = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]).nullish();
-const media = z.looseObject({ url: z.string() }).nullish().catch(null);
+const size = z.number().int().positive().max(20_000);
+const rendition = z.looseObject({ url: z.string(), width: size, height: size });
+const media = z
+  .looseObject({
+    url: z.string(),
+    width: size.nullish(),
+    height: size.nullish(),
+    alternativeText: z.string().nullish(),
+    formats: z.record(z.string(), rendition.nullish().catch(null)).nullish().catch(null),
+  })
+  .nullish()
+  .catch(null);
+// A relation Strapi left out (no permission, not populated) is absent; a broken one is ignored.
+const tagList = z
+  .array(z.looseObject({ name: z.string(), slug: z.string().nullish() }))
+  .nullish()
+  .catch(null);
+const localizationList = z
+  .array(z.looseObject({ slug: z.string().nullish(), locale: z.string().nullish() }))
+  .nullish()
+  .catch(null);
 
 const postSchema = z
   .looseObject({
@@ -102,7 +131,11 @@ const postSchema = z
     author: text,
     date: day.nullish(),
     publishedAt: day.nullish(),
+    updatedAt: day.nullish(),
     cover: media,
+    tags: tagList,
+    localizations: localizationList,
+    documentId: z.string().optional(),
     locale: z.string().optional(),
   })
   .refine((entry) => entry.date || entry.publishedAt, { message: 'needs a date (or publishedAt)', path: ['date'] });
@@ -168,8 +201,8 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   const mediaHosts = options.mediaHosts ?? [];
   const now = options.now ?? Date.now;
   const settings = { ttlMs, failureTtlMs, now, logger };
-  const cachedLists = staleOnFailure<CmsPostSummary[]>(settings);
-  const cachedPosts = staleOnFailure<CmsPost | null>(settings);
+  const cachedLists = staleOnFailure<ReadPost[]>(settings);
+  const cachedPosts = staleOnFailure<ReadPost<Post> | null>(settings);
   const cachedLegal = staleOnFailure<LegalDocument | null>(settings);
 
   function mediaUrl(url: unknown): string | null {
@@ -198,43 +231,99 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
     return isLocale(entry.locale) ? entry.locale : asked;
   }
 
-  function toSummary(entry: PostEntry, locale: Locale): CmsPostSummary {
+  /** Strapi's media with its renditions (`formats`) as an image with a srcset; null when not showable. */
+  function responsiveImage(cover: PostEntry['cover']): ResponsiveImage | null {
+    const src = cover ? mediaUrl(cover.url) : null;
+    if (!cover || !src) return null;
+    const renditions = Object.values(cover.formats ?? {})
+      .flatMap((format) => {
+        const url = format ? mediaUrl(format.url) : null;
+        return url && format ? [{ url, width: format.width, height: format.height }] : [];
+      })
+      .sort((a, b) => a.width - b.width);
+    // The original's size, else (an upload provider that drops it) the largest rendition's.
+    const largest = renditions.at(-1);
+    const width = cover.width ?? largest?.width ?? 1200;
+    const height = cover.height ?? largest?.height ?? 630;
+    const widths = [...renditions.filter((r) => r.width < width), { url: src, width }];
     return {
+      src,
+      width,
+      height,
+      alt: cover.alternativeText ?? '',
+      ...(widths.length > 1 ? { srcset: widths.map((r) => `${r.url} ${r.width}w`).join(', ') } : {}),
+    };
+  }
+
+  function toRead(entry: PostEntry, locale: Locale): ReadPost {
+    const localizations: Partial<Record<Locale, string>> = {};
+    for (const other of entry.localizations ?? []) {
+      if (isLocale(other.locale) && other.slug && SLUG.test(other.slug)) localizations[other.locale] = other.slug;
+    }
+    const post: PostSummary = {
       slug: entry.slug,
       title: entry.title,
       description: entry.description,
       // The refine above guarantees one of the two.
       date: entry.date ?? entry.publishedAt ?? '',
+      ...(entry.updatedAt ? { updated: entry.updatedAt } : {}),
       author: entry.author,
-      locale: entryLocale(entry, locale),
-      coverUrl: mediaUrl(entry.cover?.url),
+      locale,
+      tags: tagsOf(entry.tags ?? []),
+      cover: responsiveImage(entry.cover),
+      translations: { [locale]: entry.slug },
+    };
+    return { post, documentId: entry.documentId ?? null, localizations };
+  }
+
+  /** Whether the post type has the `tags` relation; false once the CMS refused to populate it. */
+  let tagsInModel = true;
+
+  function populate(): Record<string, string> {
+    return {
+      'populate[cover]': 'true',
+      'populate[localizations][fields][0]': 'slug',
+      'populate[localizations][fields][1]': 'locale',
+      ...(tagsInModel ? { 'populate[tags][fields][0]': 'name', 'populate[tags][fields][1]': 'slug' } : {}),
     };
   }
 
+  /** A read of posts; a 400 to the tags' populate (a post type without tags) is read again without them. */
+  async function readPosts(query: Record<string, string | number>): Promise<unknown> {
+    try {
+      return await client.get('/api/posts', { ...query, ...populate() }, { as: 'public' });
+    } catch (error) {
+      if (!(tagsInModel && error instanceof CmsError && error.status === 400)) throw error;
+      tagsInModel = false;
+      logger.warn('CMS posts: the CMS refused to populate `tags` (400): reading posts without tags (add the relation to show them)');
+      return client.get('/api/posts', { ...query, ...populate() }, { as: 'public' });
+    }
+  }
+
+  /** Only entries in the language asked for: a post is not offered in a language it is not written in. */
+  function inLocale(entries: PostEntry[], locale: Locale): PostEntry[] {
+    return entries.filter((entry) => entryLocale(entry, locale) === locale);
+  }
+
   async function fetchPostPage(locale: Locale, page: number) {
-    const body = await client.get(
-      '/api/posts',
-      {
-        locale,
-        // The slug breaks ties between equal dates, so that pages do not overlap or skip.
-        'sort[0]': 'date:desc',
-        'sort[1]': 'slug:asc',
-        populate: 'cover',
-        'pagination[page]': page,
-        'pagination[pageSize]': LIST_PAGE_SIZE,
-      },
-      { as: 'public' },
-    );
+    const body = await readPosts({
+      locale,
+      // The slug breaks ties between equal dates, so that pages do not overlap or skip.
+      'sort[0]': 'date:desc',
+      'sort[1]': 'slug:asc',
+      'pagination[page]': page,
+      'pagination[pageSize]': LIST_PAGE_SIZE,
+    });
     const answer = normalizeResponse(body);
     const entries = answer.kind === 'collection' ? answer.entries : answer.entry ? [answer.entry] : [];
     // Only the summaries are kept: a page's content bodies are garbage once it is read.
     return {
-      posts: validEntries(postSchema, entries, 'post').map((entry) => toSummary(entry, locale)),
+      posts: inLocale(validEntries(postSchema, entries, 'post'), locale).map((entry) => toRead(entry, locale)),
       pagination: paginationOf(answer.meta),
     };
   }
 
-  async function fetchPosts(locale: Locale): Promise<CmsPostSummary[]> {
+  async function fetchPosts(locale: Locale): Promise<ReadPost[]> {
     const first = await fetchPostPage(locale, 1);
     const pageCount = first.pagination?.pageCount ?? 1;
     const last = Math.min(pageCount, MAX_LIST_PAGES);
@@ -250,15 +339,78 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
       for (const { posts } of await Promise.all(batch)) pages.push(posts);
     }
     // A post published while the pages are read pushes another onto the next page twice.
-    const bySlug = new Map<string, CmsPostSummary>();
-    for (const post of pages.flat()) if (!bySlug.has(post.slug)) bySlug.set(post.slug, post);
-    return [...bySlug.values()];
+    const bySlug = new Map<string, ReadPost>();
+    for (const read of pages.flat()) if (!bySlug.has(read.post.slug)) bySlug.set(read.post.slug, read);
+    return [...bySlug.values()].sort((a, b) => newestFirst(a.post, b.post));
   }
 
-  async function fetchPost(slug: string, locale: Locale): Promise<CmsPost | null> {
-    const body = await client.get('/api/posts', { 'filters[slug][$eq]': slug, locale, populate: 'cover' }, { as: 'public' });
-    const entry = validEntries(postSchema, normalizeEntries(body), 'post').find((e) => e.slug === slug);
-    return entry ? { ...toSummary(entry, locale), html: await toHtml(entry.content) } : null;
+  async function fetchPost(slug: string, locale: Locale): Promise<ReadPost<Post> | null> {
+    const body = await readPosts({ 'filters[slug][$eq]': slug, locale });
+    const entry = inLocale(validEntries(postSchema, normalizeEntries(body), 'post'), locale).find((e) => e.slug === slug);
+    if (!entry) return null;
+    const read = toRead(entry, locale);
+    return { ...read, post: { ...read.post, html: await toHtml(entry.content) } };
+  }
+
+  /** documentId → slug of a list (Strapi 5), made once per list read. */
+  const slugsByDocument = new WeakMap<readonly ReadPost[], Map<string, string>>();
+  function documentIndex(list: readonly ReadPost[]): Map<string, string> {
+    let index = slugsByDocument.get(list);
+    if (!index) {
+      index = new Map(list.flatMap((read) => (read.documentId ? [[read.documentId, read.post.slug] as const] : [])));
+      slugsByDocument.set(list, index);
+    }
+    return index;
+  }
+
+  /**
+   * The post's slug in every language it is written in: from `localizations` (Strapi 4, and 5
+   * when populated), else by its documentId in the other languages' lists (Strapi 5).
+   */
+  function withTranslations<T extends PostSummary>(read: ReadPost<T>, others: ReadonlyMap<Locale, readonly ReadPost[]>): T {
+    const translations: Partial<Record<Locale, string>> = { ...read.localizations, [read.post.locale]: read.post.slug };
+    if (read.documentId) {
+      for (const [locale, list] of others) {
+        const slug = documentIndex(list).get(read.documentId);
+        if (slug) translations[locale] = slug;
+      }
+    }
+    return { ...read.post, translations };
+  }
+
+  function cachedList(locale: Locale): Promise<ReadPost[]> {
+    return cachedLists(`posts:${locale}`, () => fetchPosts(locale));
+  }
+
+  /**
+   * The other languages' lists, to link translations by documentId (only Strapi 5 needs them).
+   * A list that cannot be read now leaves that language out rather than failing the page.
+   */
+  async function otherLists(locale: Locale, reads: readonly ReadPost[]): Promise<Map<Locale, ReadPost[]>> {
+    const lists = new Map<Locale, ReadPost[]>();
+    if (!reads.some((read) => read.documentId)) return lists;
+    await Promise.all(
+      LOCALE_CODES.filter((other) => other !== locale).map(async (other) => {
+        const list = await cachedList(other).catch(() => null);
+        if (list) lists.set(other, list);
+      }),
+    );
+    return lists;
+  }
+
+  // A language's list with its translations, made again only when one of the lists was read again.
+  const listed = new Map<Locale, { own: ReadPost[]; others: ReadPost[][]; posts: PostSummary[] }>();
+  async function translatedList(locale: Locale): Promise<PostSummary[]> {
+    const own = await cachedList(locale);
+    const others = await otherLists(locale, own);
+    const seen = listed.get(locale);
+    const otherValues = [...others.values()];
+    if (seen && seen.own === own && seen.others.length === otherValues.length && seen.others.every((list, i) => list === otherValues[i])) {
+      return seen.posts;
+    }
+    const posts = own.map((read) => withTranslations(read, others));
+    listed.set(locale, { own, others: otherValues, posts });
+    return posts;
   }
 
   async function fetchLegal(page: LegalPageKey, locale: Locale): Promise<LegalDocument | null> {
@@ -269,29 +421,19 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
     return { page, title, description, updated: updatedAt, html: await toHtml(entry.content), locale: entryLocale(entry, locale) };
   }
 
-  /** The entry in the locale, else (a missing translation) the default locale's. */
+  /** The legal page in the locale, else (a missing translation) the default locale's. */
   async function withFallback<T>(locale: Locale, read: (locale: Locale) => Promise<T | null>): Promise<T | null> {
     const found = await read(locale);
     if (found !== null || locale === defaultLocale) return found;
     return read(defaultLocale);
   }
 
-  function listPosts(locale: Locale): Promise<CmsPostSummary[]> {
-    return cachedLists(`posts:${locale}`, () => fetchPosts(locale));
-  }
-
   return {
-    async listPosts(locale) {
-      const own = await listPosts(locale);
-      if (locale === defaultLocale) return [...own].sort(newestFirst);
-      // Per post: its translation when there is one, else the default-locale entry.
-      const fallback = await listPosts(defaultLocale);
-      const translated = new Set(own.map((post) => post.slug));
-      return [...own, ...fallback.filter((post) => !translated.has(post.slug))].sort(newestFirst);
-    },
+    listPosts: translatedList,
     async getPost(slug, locale) {
       if (!SLUG.test(slug)) return null;
-      return cachedPosts(`post:${locale}:${slug}`, () => withFallback(locale, (l) => fetchPost(slug, l)));
+      const read = await cachedPosts(`post:${locale}:${slug}`, () => fetchPost(slug, locale));
+      return read && withTranslations(read, await otherLists(locale, [read]));
     },
     async getLegal(page, locale) {
       if (!LEGAL_PAGES.includes(page)) return null;

@@ -4,8 +4,10 @@ import type { LegalDocument, Post, PostSummary } from '../../shared/page-data.ts
 import type { LegalPageKey } from '../../shared/routes.ts';
 
 export type ContentSource = {
-  /** Posts in the locale (falling back to the default locale per post), newest first. */
+  /** The posts written in the locale, newest first (a post is not offered in a language it is not written in). */
   listPosts(locale: Locale): Promise<PostSummary[]>;
+  /** The post with this slug in this locale, or null. */
   getPost(slug: string, locale: Locale): Promise<Post | null>;
+  /** Legal pages fall back to the default locale's text when a translation is missing. */
   getLegal(page: LegalPageKey, locale: Locale): Promise<LegalDocument | null>;
 };

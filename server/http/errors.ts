@@ -38,3 +38,15 @@ export class TooManyAttemptsError extends ApiError {
     this.retryAfter = retryAfter;
   }
 }
+
+/** Thrown by a page's loader: the page lives at another URL (a post's slug in another language). */
+export class PageRedirect extends Error {
+  readonly to: string;
+  readonly status: 301 | 302;
+  constructor(to: string, status: 301 | 302) {
+    super(`Moved to ${to}`);
+    this.name = 'PageRedirect';
+    this.to = to;
+    this.status = status;
+  }
+}

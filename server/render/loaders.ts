@@ -11,7 +11,11 @@ import { AUDIT_ACTIONS } from '../audit/types.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { Session } from '../auth/session.ts';
 import type { FormTokens } from '../contact/form-token.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError, notFound, PageRedirect } from '../http/errors.ts';
+import { blogList } from '../../shared/blog.ts';
+import { LOCALE_CODES } from '../../shared/locales.ts';
+import { localePath } from '../../shared/routes.ts';
+import type { Translate } from '../../shared/translate.ts';
 import type { AreaProjects } from '../../shared/page-data.ts';
 import { isPractice, isProjectState } from '../../shared/projects.ts';
 import { hasRole } from '../../shared/user.ts';
@@ -33,6 +37,8 @@ export type LoaderContext = {
   formTokens: FormTokens;
   /** The URL's query (filters and pages of lists). */
   query: URLSearchParams;
+  /** The page's language's messages (titles of lists). */
+  t: Translate;
   projects: ProjectServices;
   /** The audit log (the admin console shows its first page); absent, the console shows none. */
   auditLog?: AuditReader;
@@ -120,7 +126,21 @@ async function linkPage(ctx: LoaderContext, kind: LinkKind) {
   return { data, meta: { status } };
 }
 
-export type PageMeta = { title?: string; description?: string; /** Instead of the route's (a spent link's page: 410). */ status?: number };
+export type PageMeta = {
+  title?: string;
+  description?: string;
+  /** Instead of the route's (a spent link's page: 410). */
+  status?: number;
+  /** The languages the page exists in, with its params in each (a post's translations); by default every language, same params. */
+  alternates?: Partial<Record<Locale, RouteParams>>;
+  /** The canonical URL's query (a list's page: `?page=2`). */
+  canonicalQuery?: string;
+  /** A list's previous and next pages (queries of the same path). */
+  prev?: string;
+  next?: string;
+  /** `noindex` (search results). */
+  robots?: string;
+};
 
 type Loader<K extends PageKey> = (ctx: LoaderContext) => Promise<{ data: PageDataMap[K]; meta?: PageMeta }>;
 
@@ -175,11 +195,46 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
   forgotPassword: async (ctx) => ({ data: { available: ctx.accounts?.resetAvailable ?? false } }),
   resetPassword: (ctx) => linkPage(ctx, 'password_reset'),
   confirmEmail: (ctx) => linkPage(ctx, 'email_change'),
-  blog: async ({ content, locale }) => ({ data: { posts: await content.listPosts(locale) } }),
+  blog: async ({ content, locale, params, query, t }) => {
+    const tag = params.tag ?? null;
+    const page = pageOf(query);
+    const list = blogList(await content.listPosts(locale), { page, tag, q: query.get('q') ?? '' });
+    if (!list) throw notFound();
+    const pageQuery = (n: number) => (n > 1 ? `?page=${n}` : '');
+    const named = list.tag ? t('blog.tagTitle', { tag: list.tag.name }) : t('pages.blog.title');
+    if (list.q) {
+      // Results are not a page of their own for search engines: the blog is.
+      return { data: list, meta: { title: t('blog.searchTitle', { q: list.q }), robots: 'noindex, follow' } };
+    }
+    return {
+      data: list,
+      meta: {
+        title: page > 1 ? t('blog.pageTitle', { title: named, page: String(page) }) : named,
+        ...(list.tag ? { description: t('blog.tagDescription', { tag: list.tag.name }) } : {}),
+        canonicalQuery: pageQuery(page),
+        // A tag, or a page past the first, is this language's alone.
+        ...(list.tag || page > 1 ? { alternates: { [locale]: params } } : {}),
+        ...(page > 1 ? { prev: pageQuery(page - 1) } : {}),
+        ...(page < list.pageCount ? { next: pageQuery(page + 1) } : {}),
+      },
+    };
+  },
   blogPost: async ({ content, locale, params }) => {
-    const post = await content.getPost(params.slug ?? '', locale);
-    if (!post) throw notFound();
-    return { data: { post }, meta: { title: post.title, description: post.description } };
+    const slug = params.slug ?? '';
+    const post = await content.getPost(slug, locale);
+    if (post) {
+      const alternates = Object.fromEntries(Object.entries(post.translations).map(([l, s]) => [l, { slug: s }]));
+      return { data: { post }, meta: { title: post.title, description: post.description, alternates } };
+    }
+    // A slug of another language (a link shared before switching): its translation here, else
+    // the post in the language it is written in — never its text under this language's URL.
+    for (const other of LOCALE_CODES.filter((l) => l !== locale)) {
+      const found = (await content.listPosts(other)).find((p) => p.slug === slug);
+      const translated = found?.translations[locale];
+      if (translated) throw new PageRedirect(localePath('blog-slug', locale, { slug: translated }), 301);
+      if (found) throw new PageRedirect(localePath('blog-slug', other, { slug }), 302);
+    }
+    throw notFound();
   },
   legal: async ({ content, locale, route }) => {
     const document = await content.getLegal(legalPageOf(route.base), locale);

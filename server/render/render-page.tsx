@@ -81,6 +81,8 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
     head.robots ? `<meta name="robots" content="${escapeHtml(head.robots)}">` : '',
     `<link rel="canonical" href="${escapeHtml(head.canonical)}">`,
     ...head.alternates.map((a) => `<link rel="alternate" hreflang="${a.hrefLang}" href="${escapeHtml(a.href)}">`),
+    head.prev ? `<link rel="prev" href="${escapeHtml(head.prev)}">` : '',
+    head.next ? `<link rel="next" href="${escapeHtml(head.next)}">` : '',
     '<meta name="theme-color" content="#30B7BB">',
     options.headExtra ?? '',
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',

@@ -13,9 +13,9 @@ import type { Backend } from '../auth/backend.ts';
 import type { Session } from '../auth/session.ts';
 import type { FormTokens } from '../contact/form-token.ts';
 import type { ContentSource } from '../content/source.ts';
-import { ApiError, HttpError } from '../http/errors.ts';
+import { ApiError, HttpError, PageRedirect } from '../http/errors.ts';
 import { headForError, headForRoute, pageTitle } from './head.ts';
-import { loaderOf } from './loaders.ts';
+import { loaderOf, type PageMeta } from './loaders.ts';
 import type { ProjectServices } from '../projects/index.ts';
 import type { AccountServices } from '../account/index.ts';
 import type { SessionUser } from '../../shared/user.ts';
@@ -134,6 +134,7 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
         session: input.session,
         formTokens: deps.formTokens,
         query: new URLSearchParams(search),
+        t,
         projects: deps.projects,
         ...(deps.auditLog ? { auditLog: deps.auditLog } : {}),
         account: deps.account,
@@ -149,6 +150,7 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
     const payload = pagePayload(deps, input, route, params, data, meta, t);
     return { kind: 'payload', payload: { ...payload, ...(branding ? { branding } : {}), ...(unread > 0 ? { unread } : {}) } };
   } catch (error) {
+    if (error instanceof PageRedirect) return { kind: 'redirect', to: error.to, status: error.status };
     if (error instanceof ApiError && error.status === 401 && input.session) {
       // An upstream 401: the session is over; back to login, remembering the page.
       const to = routePath('login', { locale: route.locale, prefixed: route.prefixed });
@@ -166,7 +168,7 @@ function pagePayload(
   route: Route,
   params: Record<string, string>,
   data: unknown,
-  meta: { title?: string; description?: string; status?: number } | undefined,
+  meta: PageMeta | undefined,
   t: Translate,
 ): PagePayload {
   const title = route.base === 'index' ? null : (meta?.title ?? t(`pages.${route.page}.title`));
@@ -184,6 +186,7 @@ function pagePayload(
       title: pageTitle(title, deps.siteName),
       description: meta?.description ?? t(`pages.${route.page}.description`, { siteName: deps.siteName }),
       indexable: route.public && route.status === undefined,
+      ...(meta ? { meta } : {}),
     }),
     user: input.session?.user ?? null,
   };

@@ -181,10 +181,10 @@ test('covers and images of an upload provider are shown from a media host; from 
     },
   });
   const { content } = contentFrom(cms, { mediaHosts: ['acme-media.s3.eu-west-1.amazonaws.com'] });
-  const covers = Object.fromEntries((await content.listPosts('es')).map((post) => [post.slug, post.coverUrl]));
+  const covers = Object.fromEntries((await content.listPosts('es')).map((post) => [post.slug, post.cover?.src ?? null]));
   expect(covers).toEqual({ listed: 'https://acme-media.s3.eu-west-1.amazonaws.com/cover.jpg', unlisted: null });
   const post = await content.getPost('listed', 'es');
-  expect(post?.coverUrl).toBe('https://acme-media.s3.eu-west-1.amazonaws.com/cover.jpg');
+  expect(post?.cover?.src).toBe('https://acme-media.s3.eu-west-1.amazonaws.com/cover.jpg');
   expect(post?.html).toBe('<p><img src="https://acme-media.s3.eu-west-1.amazonaws.com/team.jpg" alt="on the bucket" /></p>\n<p></p>');
 });
 
