@@ -21,6 +21,10 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: ['react-router', 'react-router-dom'].map((name) => ({
+            name,
+            message: 'Use client/runtime/router.tsx (Link, useLocation, useNavigate): the site routes itself.',
+          })),
           patterns: [
             { group: ['**/server/**', '../server/*', '../../server/*'], message: 'client/ and shared/ must not import server code' },
           ],

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter } from './runtime/router.tsx';
 import { App, messagesFor } from './app.tsx';
 import { BOOT_ELEMENT_ID, type PageBoot } from './boot.ts';
 import { loadPage } from './pages/registry.ts';

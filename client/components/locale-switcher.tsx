@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../runtime/router.tsx';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_DAYS } from '../../shared/constants.ts';
 import { LOCALES, type Locale } from '../../shared/locales.ts';
 import type { PageDataMap, PagePayload } from '../../shared/page-data.ts';

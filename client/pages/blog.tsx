@@ -1,7 +1,7 @@
 // The blog: the newest posts of the page's language, ten a page; a tag's posts (/blog/tag/x);
 // the results of a search (?q=). Links and a GET form: every view has its URL and works
 // without JavaScript.
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../runtime/router.tsx';
 import type { BlogList } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { BlogSearch } from '../blog/blog-search.tsx';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '../runtime/router.tsx';
 import { localePath } from '../../shared/routes.ts';
 import { ResponsiveImg } from '../blog/responsive-image.tsx';
 import { TagLinks } from '../blog/tag-list.tsx';

@@ -1,4 +1,4 @@
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '../runtime/router.tsx';
 import { localePath } from '../../shared/routes.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from '../runtime/router.tsx';
 import { localePath } from '../../shared/routes.ts';
 import type { FormState } from '../../shared/page-data.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';

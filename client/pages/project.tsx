@@ -1,7 +1,7 @@
 // A project's page (DESIGN.md §8), the same under every area: its brief, the next step, the
 // proposal, experts, milestones, conversation, documents and history. What the reader may do
 // comes from the server (`project.actions`, `standing`, `writable`); each form posts here.
-import { useLocation } from 'react-router-dom';
+import { useLocation } from '../runtime/router.tsx';
 import { useI18n } from '../i18n.tsx';
 import { ConversationSection } from '../projects/conversation-section.tsx';
 import { DocumentsSection } from '../projects/documents-section.tsx';

@@ -1,7 +1,7 @@
 // A new brief (DESIGN.md §8): a title, a description and a practice; everything else optional.
 // Organisations also give their procurement reference. Posted to this page, with or without
 // JavaScript; on success the project's page shows it.
-import { Link } from 'react-router-dom';
+import { Link } from '../runtime/router.tsx';
 import { BUDGET_RANGES, PRACTICES, PROJECT_LIMITS as L } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';
 import { hasRole } from '../../shared/user.ts';

@@ -4,7 +4,7 @@
 import type { Response } from 'express';
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
-import { StaticRouter } from 'react-router-dom';
+import { StaticRouter } from '../../client/runtime/router.tsx';
 import { Writable } from 'node:stream';
 import { brandingCssVariables } from '../../shared/branding.ts';
 import { LAST_RESORT } from '../../shared/last-resort.ts';
