@@ -64,7 +64,7 @@ import { createRenderCache, renderKey } from './render/render-cache.ts';
 import { renderPage } from './render/render-page.tsx';
 import { createPageHandlers } from './render/page-handlers.ts';
 import type { ResolveDeps } from './render/resolve.ts';
-import { robotsTxt, sitemapXml } from './seo.ts';
+import { robotsTxt, sitemapXml } from './seo/sitemap.ts';
 import { createAccount } from './account/index.ts';
 import { accountDataDownload } from './account/download.ts';
 import { createChallenges } from './two-factor/challenge.ts';

@@ -1,9 +1,9 @@
 // robots.txt and sitemap.xml, both derived from the route table (every public, indexable page
 // in both locales, plus each blog post).
-import { defaultLocale, LOCALE_CODES } from '../shared/locales.ts';
-import { BASE_ROUTES, localePath } from '../shared/routes.ts';
-import type { ContentSource } from './content/source.ts';
-import { escapeHtml } from './render/html.ts';
+import { defaultLocale, LOCALE_CODES } from '../../shared/locales.ts';
+import { BASE_ROUTES, localePath } from '../../shared/routes.ts';
+import type { ContentSource } from '../content/source.ts';
+import { escapeHtml } from '../render/html.ts';
 
 export function robotsTxt(origin: string): string {
   return ['User-agent: *', 'Allow: /', 'Disallow: /_data', 'Disallow: /api/', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
