@@ -66,6 +66,7 @@ import { createPageHandlers } from './render/page-handlers.ts';
 import type { ResolveDeps } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo/sitemap.ts';
 import { feedRoutes } from './seo/feeds.ts';
+import { jsonLdOf } from './seo/json-ld.ts';
 import { createAccount } from './account/index.ts';
 import { accountDataDownload } from './account/download.ts';
 import { createChallenges } from './two-factor/challenge.ts';
@@ -471,6 +472,8 @@ export async function createApp(deps: AppDeps) {
         // Decided once with the policy (request-context.ts): the tags come exactly when their hosts are allowed.
         headExtra: res.locals.analytics ? analyticsTags(analyticsIds, nonceOf(res)) : '',
         exposeErrors: !isProduction,
+        jsonLd: (page) =>
+          jsonLdOf(page, { origin: config.PUBLIC_URL, siteName: config.SITE_NAME, translator: (locale) => translators[locale] }),
         onError: (error) => logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'render failed'),
       }),
   });

@@ -119,7 +119,16 @@ export type Head = {
   canonical: string;
   alternates: Alternate[];
   robots?: string;
+  /**
+   * Open Graph, article and Twitter card tags as [property, content] pairs, in document order
+   * (server/seo/social.ts); `twitter:*` are written as name=, the others as property=.
+   */
+  social?: [property: string, content: string][];
+  /** The blog's feeds in the page's language (link rel=alternate; absolute URLs). */
+  feeds?: FeedLink[];
 };
+
+export type FeedLink = { type: 'application/rss+xml' | 'application/atom+xml'; title: string; href: string };
 
 export type ErrorInfo = { status: number; message: string };
 

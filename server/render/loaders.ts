@@ -1,7 +1,7 @@
 // Server-side data of each page. A loader may throw an HttpError (e.g. 404 for an unknown
 // blog slug: seed-spec §5, "a page may define its own route check; failure yields 404").
 import type { Locale } from '../../shared/locales.ts';
-import type { PageDataMap } from '../../shared/page-data.ts';
+import type { PageDataMap, PostSummary } from '../../shared/page-data.ts';
 import { LEGAL_PAGES, type LegalPageKey, type PageKey, type Route, type RouteParams } from '../../shared/routes.ts';
 import type { ContentSource } from '../content/source.ts';
 import { AUDIT_PAGE_SIZE, type AuditView } from '../../shared/audit.ts';
@@ -120,7 +120,13 @@ async function linkPage(ctx: LoaderContext, kind: LinkKind) {
   return { data, meta: { status } };
 }
 
-export type PageMeta = { title?: string; description?: string; /** Instead of the route's (a spent link's page: 410). */ status?: number };
+export type PageMeta = {
+  title?: string;
+  description?: string;
+  /** Instead of the route's (a spent link's page: 410). */ status?: number;
+  /** The post the page is (its social tags and JSON-LD describe an article). */
+  article?: PostSummary;
+};
 
 type Loader<K extends PageKey> = (ctx: LoaderContext) => Promise<{ data: PageDataMap[K]; meta?: PageMeta }>;
 
@@ -179,7 +185,7 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
   blogPost: async ({ content, locale, params }) => {
     const post = await content.getPost(params.slug ?? '', locale);
     if (!post) throw notFound();
-    return { data: { post }, meta: { title: post.title, description: post.description } };
+    return { data: { post }, meta: { title: post.title, description: post.description, article: post } };
   },
   legal: async ({ content, locale, route }) => {
     const document = await content.getLegal(legalPageOf(route.base), locale);

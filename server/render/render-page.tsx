@@ -32,6 +32,8 @@ export type RenderOptions = {
   headExtra?: string;
   /** Reuses React's markup for boot data already rendered (render-cache.ts). */
   renderCache?: RenderCache;
+  /** The page's schema.org JSON-LD (server/seo/json-ld.ts): in <head> only, never in the page's data. */
+  jsonLd?: (payload: PagePayload) => readonly object[];
   /** Shown in the last-resort page in development only. */
   exposeErrors: boolean;
   onError: (error: unknown) => void;
@@ -64,6 +66,26 @@ function brandingStyle(payload: PagePayload, nonce: string): string {
   return `<style id="${BRANDING_STYLE_ID}" nonce="${nonce}">html:root{${css}}</style>`;
 }
 
+/**
+ * Open Graph and Twitter tags, the feeds' links and the JSON-LD. The client replaces the first
+ * two and removes the last on navigation (client/runtime/document.ts).
+ */
+function publishingTags(payload: PagePayload, options: RenderOptions): string[] {
+  const { head } = payload;
+  return [
+    ...(head.social ?? []).map(
+      ([key, content]) =>
+        `<meta ${key.startsWith('twitter:') ? 'name' : 'property'}="${escapeHtml(key)}" content="${escapeHtml(content)}">`,
+    ),
+    ...(head.feeds ?? []).map(
+      (feed) => `<link rel="alternate" type="${feed.type}" title="${escapeHtml(feed.title)}" href="${escapeHtml(feed.href)}">`,
+    ),
+    ...(options.jsonLd?.(payload) ?? []).map(
+      (data) => `<script type="application/ld+json" nonce="${options.nonce}">${jsonForScript(data)}</script>`,
+    ),
+  ];
+}
+
 function documentHead(payload: PagePayload, options: RenderOptions): string {
   const { head } = payload;
   const page = payload.state.kind === 'page' ? payload.state.page : '';
@@ -81,6 +103,7 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
     head.robots ? `<meta name="robots" content="${escapeHtml(head.robots)}">` : '',
     `<link rel="canonical" href="${escapeHtml(head.canonical)}">`,
     ...head.alternates.map((a) => `<link rel="alternate" hreflang="${a.hrefLang}" href="${escapeHtml(a.href)}">`),
+    ...publishingTags(payload, options),
     '<meta name="theme-color" content="#30B7BB">',
     options.headExtra ?? '',
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
