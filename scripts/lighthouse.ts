@@ -2,8 +2,8 @@
 // Chromium (/usr/bin/chromium: never a downloaded browser), offline: only 127.0.0.1 is loaded.
 //
 // Builds, starts dist/server/main.js (NODE_ENV=production, a temporary DATA_DIR), then audits
-// the home page, the blog and the contact page (Spanish: /, /blog, /Contact) with the mobile
-// (Lighthouse's default) and desktop presets. Prints the four category scores per page and
+// the home page, the blog, the contact page and a post (Spanish: /, /blog, /Contact,
+// /blog/how-to-brief-an-expert) with the mobile (Lighthouse's default) and desktop presets. Prints the four category scores per page and
 // form factor with PASS/FAIL against the targets (performance ≥ 95; accessibility, best
 // practices and SEO = 100), the failing audits of any category below its target, and writes
 // bench-results/lighthouse-latest.json (full reports in bench-results/lighthouse/).
@@ -12,7 +12,7 @@
 // LIGHTHOUSE_COMPARE_CONSENT=1 runs everything a second time with the consent cookie set (no
 // banner), to tell what the banner costs. LIGHTHOUSE_RUNS (3): audits per page and form factor,
 // the median (by performance score) reported. LIGHTHOUSE_NO_BUILD=1 reuses dist/.
-// LIGHTHOUSE_CHROME overrides the browser path. LIGHTHOUSE_PAGES=contact,blog audits only those.
+// LIGHTHOUSE_CHROME overrides the browser path. LIGHTHOUSE_PAGES=contact,post audits only those.
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Config, type Flags } from 'lighthouse';
@@ -49,6 +49,8 @@ const ALL_PAGES = [
   { name: 'home', path: '/' },
   { name: 'blog', path: '/blog' },
   { name: 'contact', path: '/Contact' },
+  // A post: its social tags, JSON-LD and feed links in the audited head.
+  { name: 'post', path: '/blog/how-to-brief-an-expert' },
 ] as const;
 const ONLY = (process.env.LIGHTHOUSE_PAGES ?? '').split(',').filter(Boolean);
 const PAGES = ONLY.length ? ALL_PAGES.filter((p) => ONLY.includes(p.name)) : ALL_PAGES;

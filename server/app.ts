@@ -64,7 +64,9 @@ import { createRenderCache, renderKey } from './render/render-cache.ts';
 import { renderPage } from './render/render-page.tsx';
 import { createPageHandlers } from './render/page-handlers.ts';
 import type { ResolveDeps } from './render/resolve.ts';
-import { robotsTxt, sitemapXml } from './seo.ts';
+import { robotsTxt, sitemapXml } from './seo/sitemap.ts';
+import { feedRoutes } from './seo/feeds.ts';
+import { jsonLdOf } from './seo/json-ld.ts';
 import { createAccount } from './account/index.ts';
 import { accountDataDownload } from './account/download.ts';
 import { createChallenges } from './two-factor/challenge.ts';
@@ -399,6 +401,8 @@ export async function createApp(deps: AppDeps) {
       .set('Cache-Control', 'public, max-age=3600')
       .send(await sitemapXml(config.PUBLIC_URL, content));
   });
+  // The blog's RSS and Atom feeds per language (seo/feeds.ts).
+  app.use(feedRoutes({ content, origin: config.PUBLIC_URL, siteName: config.SITE_NAME, translator: (locale) => translators[locale] }));
 
   // 5. The session (a bad or expired one is cleared), then the CSRF check for
   //    every state-changing request.
@@ -468,6 +472,8 @@ export async function createApp(deps: AppDeps) {
         // Decided once with the policy (request-context.ts): the tags come exactly when their hosts are allowed.
         headExtra: res.locals.analytics ? analyticsTags(analyticsIds, nonceOf(res)) : '',
         exposeErrors: !isProduction,
+        jsonLd: (page) =>
+          jsonLdOf(page, { origin: config.PUBLIC_URL, siteName: config.SITE_NAME, translator: (locale) => translators[locale] }),
         onError: (error) => logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'render failed'),
       }),
   });

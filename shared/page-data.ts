@@ -151,7 +151,16 @@ export type Head = {
   /** rel=prev / rel=next of a paged list (absolute URLs). */
   prev?: string;
   next?: string;
+  /**
+   * Open Graph, article and Twitter card tags as [property, content] pairs, in document order
+   * (server/seo/social.ts); `twitter:*` are written as name=, the others as property=.
+   */
+  social?: [property: string, content: string][];
+  /** The blog's feeds in the page's language (link rel=alternate; absolute URLs). */
+  feeds?: FeedLink[];
 };
+
+export type FeedLink = { type: 'application/rss+xml' | 'application/atom+xml'; title: string; href: string };
 
 export type ErrorInfo = { status: number; message: string };
 

@@ -1,6 +1,6 @@
 // What a client navigation changes outside React's root: <html lang>, title, description,
-// canonical and hreflang links, robots, and the branding colours (via CSSOM, which the CSP
-// allows, unlike inline styles).
+// canonical and hreflang links, robots, social tags and feed links, and the branding colours
+// (via CSSOM, which the CSP allows, unlike inline styles).
 import { brandingCssVariables, type Branding } from '../../shared/branding.ts';
 import type { Locale } from '../../shared/locales.ts';
 import type { Head } from '../../shared/page-data.ts';
@@ -14,6 +14,12 @@ export function applyBranding(branding: Branding | null | undefined): void {
     if (variables?.[name]) root.setProperty(name, variables[name]);
     else root.removeProperty(name);
   }
+}
+
+function append(tag: string, attributes: Record<string, string>): void {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+  document.head.append(element);
 }
 
 export function applyHead(head: Head, locale: Locale): void {
@@ -43,4 +49,11 @@ export function applyHead(head: Head, locale: Locale): void {
     }
     robots.setAttribute('content', head.robots);
   } else robots?.remove();
+  // The social tags and feed links as the server writes them (render-page.tsx); the JSON-LD
+  // (server-only) goes: none is better than the page before's.
+  document
+    .querySelectorAll('meta[property],meta[name^="twitter:"],link[rel="alternate"][type],script[type="application/ld+json"]')
+    .forEach((el) => el.remove());
+  for (const [key, content] of head.social ?? []) append('meta', { [key.startsWith('twitter:') ? 'name' : 'property']: key, content });
+  for (const feed of head.feeds ?? []) append('link', { rel: 'alternate', ...feed });
 }

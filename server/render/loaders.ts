@@ -1,7 +1,7 @@
 // Server-side data of each page. A loader may throw an HttpError (e.g. 404 for an unknown
 // blog slug: seed-spec §5, "a page may define its own route check; failure yields 404").
 import type { Locale } from '../../shared/locales.ts';
-import type { PageDataMap } from '../../shared/page-data.ts';
+import type { PageDataMap, PostSummary } from '../../shared/page-data.ts';
 import { LEGAL_PAGES, type LegalPageKey, type PageKey, type Route, type RouteParams } from '../../shared/routes.ts';
 import type { ContentSource } from '../content/source.ts';
 import { AUDIT_PAGE_SIZE, type AuditView } from '../../shared/audit.ts';
@@ -140,6 +140,8 @@ export type PageMeta = {
   next?: string;
   /** `noindex` (search results). */
   robots?: string;
+  /** The post the page is (its social tags and JSON-LD describe an article). */
+  article?: PostSummary;
 };
 
 type Loader<K extends PageKey> = (ctx: LoaderContext) => Promise<{ data: PageDataMap[K]; meta?: PageMeta }>;
@@ -224,7 +226,7 @@ export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
     const post = await content.getPost(slug, locale);
     if (post) {
       const alternates = Object.fromEntries(Object.entries(post.translations).map(([l, s]) => [l, { slug: s }]));
-      return { data: { post }, meta: { title: post.title, description: post.description, alternates } };
+      return { data: { post }, meta: { title: post.title, description: post.description, alternates, article: post } };
     }
     // A slug of another language (a link shared before switching): its translation here, else
     // the post in the language it is written in — never its text under this language's URL.

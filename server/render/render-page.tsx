@@ -32,6 +32,8 @@ export type RenderOptions = {
   headExtra?: string;
   /** Reuses React's markup for boot data already rendered (render-cache.ts). */
   renderCache?: RenderCache;
+  /** The page's schema.org JSON-LD (server/seo/json-ld.ts): in <head> only, never in the page's data. */
+  jsonLd?: (payload: PagePayload) => readonly object[];
   /** Shown in the last-resort page in development only. */
   exposeErrors: boolean;
   onError: (error: unknown) => void;
@@ -64,6 +66,26 @@ function brandingStyle(payload: PagePayload, nonce: string): string {
   return `<style id="${BRANDING_STYLE_ID}" nonce="${nonce}">html:root{${css}}</style>`;
 }
 
+/**
+ * Open Graph and Twitter tags, the feeds' links and the JSON-LD. The client replaces the first
+ * two and removes the last on navigation (client/runtime/document.ts).
+ */
+function publishingTags(payload: PagePayload, options: RenderOptions): string[] {
+  const { head } = payload;
+  return [
+    ...(head.social ?? []).map(
+      ([key, content]) =>
+        `<meta ${key.startsWith('twitter:') ? 'name' : 'property'}="${escapeHtml(key)}" content="${escapeHtml(content)}">`,
+    ),
+    ...(head.feeds ?? []).map(
+      (feed) => `<link rel="alternate" type="${feed.type}" title="${escapeHtml(feed.title)}" href="${escapeHtml(feed.href)}">`,
+    ),
+    ...(options.jsonLd?.(payload) ?? []).map(
+      (data) => `<script type="application/ld+json" nonce="${options.nonce}">${jsonForScript(data)}</script>`,
+    ),
+  ];
+}
+
 function documentHead(payload: PagePayload, options: RenderOptions): string {
   const { head } = payload;
   const page = payload.state.kind === 'page' ? payload.state.page : '';
@@ -83,6 +105,7 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
     ...head.alternates.map((a) => `<link rel="alternate" hreflang="${a.hrefLang}" href="${escapeHtml(a.href)}">`),
     head.prev ? `<link rel="prev" href="${escapeHtml(head.prev)}">` : '',
     head.next ? `<link rel="next" href="${escapeHtml(head.next)}">` : '',
+    ...publishingTags(payload, options),
     '<meta name="theme-color" content="#30B7BB">',
     options.headExtra ?? '',
     '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
@@ -103,7 +126,10 @@ type Piece = string | Buffer;
  * on — that JSON and the messages.
  */
 function bootJson(payload: PagePayload, options: RenderOptions): { json: string; key: string } {
-  const { messages, ...pageBoot } = bootOf(payload, options);
+  // The social tags and feed links are in the document's head already; the client needs them
+  // only for the pages it navigates to (their /_data carries them), so the boot leaves them out.
+  const { social: _social, feeds: _feeds, ...head } = payload.head;
+  const { messages, ...pageBoot } = bootOf({ ...payload, head }, options);
   const json = jsonForScript(pageBoot satisfies PageBoot);
   return { json, key: renderKey(`${json}\u0000${options.messagesDigest ?? renderKey(JSON.stringify(messages))}`) };
 }

@@ -16,6 +16,7 @@ import type { ContentSource } from '../content/source.ts';
 import { ApiError, HttpError, PageRedirect } from '../http/errors.ts';
 import { headForError, headForRoute, pageTitle } from './head.ts';
 import { loaderOf, type PageMeta } from './loaders.ts';
+import { publishingHead } from '../seo/social.ts';
 import type { ProjectServices } from '../projects/index.ts';
 import type { AccountServices } from '../account/index.ts';
 import type { SessionUser } from '../../shared/user.ts';
@@ -82,9 +83,18 @@ export function errorPayload(
     routeName,
     params,
     state: { kind: 'error', error },
-    head: headForError({ origin: deps.origin, pathname, title: pageTitle(error.message, deps.siteName) }),
+    head: publishingHead(headForError({ origin: deps.origin, pathname, title: pageTitle(error.message, deps.siteName) }), {
+      ...publishingSite(deps, locale),
+      title: error.message,
+      article: null,
+    }),
     user: input.session?.user ?? null,
   };
+}
+
+/** What the social tags and feed links of a page in `locale` need of the site. */
+function publishingSite(deps: ResolveDeps, locale: Locale) {
+  return { origin: deps.origin, siteName: deps.siteName, locale, t: deps.translator(locale) };
 }
 
 /** The error shown to a visitor: our own errors keep their message; anything else is "Error". */
@@ -179,15 +189,18 @@ function pagePayload(
     routeName: route.name,
     params,
     state: { kind: 'page', page: route.page, data: data as never },
-    head: headForRoute({
-      route,
-      params,
-      origin: deps.origin,
-      title: pageTitle(title, deps.siteName),
-      description: meta?.description ?? t(`pages.${route.page}.description`, { siteName: deps.siteName }),
-      indexable: route.public && route.status === undefined,
-      ...(meta ? { meta } : {}),
-    }),
+    head: publishingHead(
+      headForRoute({
+        route,
+        params,
+        origin: deps.origin,
+        title: pageTitle(title, deps.siteName),
+        description: meta?.description ?? t(`pages.${route.page}.description`, { siteName: deps.siteName }),
+        indexable: route.public && route.status === undefined,
+        ...(meta ? { meta } : {}),
+      }),
+      { ...publishingSite(deps, route.locale), title: title ?? deps.siteName, article: meta?.article ?? null },
+    ),
     user: input.session?.user ?? null,
   };
 }

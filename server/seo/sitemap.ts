@@ -1,10 +1,10 @@
 // robots.txt and sitemap.xml, both derived from the route table (every public, indexable page
 // in both locales, plus each blog post in each language it is written in).
-import { defaultLocale, LOCALE_CODES, type Locale } from '../shared/locales.ts';
-import type { PostSummary } from '../shared/page-data.ts';
-import { BASE_ROUTES, localePath } from '../shared/routes.ts';
-import type { ContentSource } from './content/source.ts';
-import { escapeHtml } from './render/html.ts';
+import { defaultLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
+import type { PostSummary } from '../../shared/page-data.ts';
+import { BASE_ROUTES, localePath } from '../../shared/routes.ts';
+import type { ContentSource } from '../content/source.ts';
+import { escapeHtml } from '../render/html.ts';
 
 export function robotsTxt(origin: string): string {
   return ['User-agent: *', 'Allow: /', 'Disallow: /_data', 'Disallow: /api/', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');
