@@ -390,6 +390,7 @@ export async function createApp(deps: AppDeps) {
   app.get('/readyz', readiness({ db, cmsUrl: config.CMS_URL, draining: () => draining }));
 
   // 4. Static files: hashed build assets are immutable; public/ files get a short cache.
+  //    The posts' images: only the names the content knows (http/content-images.ts).
   app.use('/assets/content', contentImageFiles(contentImages));
   app.use('/assets', ...hashedAssets(join(PATHS.clientBuild, 'assets')));
   app.use(publicFiles(PATHS.public));
