@@ -7,7 +7,7 @@ export const ROOT = join(import.meta.dirname, '..');
 export const DIST = join(ROOT, 'dist');
 export const BUILD_INFO = join(DIST, 'build-info.json');
 /** Everything whose change makes a build stale. */
-export const SOURCE_DIRS = ['client', 'server', 'shared', 'locales'];
+export const SOURCE_DIRS = ['client', 'server', 'shared', 'locales', 'content'];
 export const SOURCE_FILES = ['package.json', 'package-lock.json', 'scripts/build.ts', 'scripts/build-state.ts'];
 
 function newestMtime(path: string): number {

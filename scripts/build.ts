@@ -1,17 +1,21 @@
 // Production build with esbuild: the client (ESM, one chunk per page, hashed names, minified,
 // CSS extracted), the messages per locale (hashed), a manifest from esbuild's metafile, the
-// server bundle, and the content's Markdown rendered to HTML for it (so that the server never
-// loads the Markdown renderer at start). Usage: node scripts/build.ts
+// server bundle, the posts' images made into renditions (scripts/content-images.ts), and the
+// content's Markdown rendered to HTML for it (so that the server never loads the Markdown
+// renderer at start). Usage: node scripts/build.ts
 import * as esbuild from 'esbuild';
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { postBodyImages } from '../server/content/embedded.ts';
 import { parseFrontMatter } from '../server/content/front-matter.ts';
-import { markdownToSafeHtml } from '../server/content/markdown.ts';
-import { markdownDigest, PRERENDERED_FILE } from '../server/content/prerendered.ts';
+import { IMAGES_FILE, type ImageEntry } from '../server/content/image-manifest.ts';
+import { createContentImages, folderImages } from '../server/content/images.ts';
+import { htmlKey, PRERENDERED_FILE, renderMarkdown, type BodyImages } from '../server/content/prerendered.ts';
+import { buildContentImages } from './content-images.ts';
 import { serviceWorkerBuildOptions } from '../server/sw/build.ts';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { BUILD_INFO, DIST, ROOT } from './build-state.ts';
@@ -21,6 +25,7 @@ export { BUILD_INFO, isBuildStale, ROOT, SOURCE_DIRS, SOURCE_FILES } from './bui
 
 const CLIENT_OUT = join(DIST, 'client');
 const ASSETS_OUT = join(CLIENT_OUT, 'assets');
+const CONTENT_IMAGES_OUT = join(ASSETS_OUT, 'content');
 
 type Chunk = { file: string; imports: string[]; css: string[] };
 
@@ -79,6 +84,8 @@ export const serverBuildOptions: esbuild.BuildOptions = {
     'react-dom',
     'react-router',
     'react-router-dom',
+    // Native (libvips), and loaded only to measure an image the build has not seen.
+    'sharp',
   ],
   // CommonJS dependencies inside an ES module call require(): give them Node's.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
@@ -198,12 +205,19 @@ async function markdownFiles(dir: string): Promise<string[]> {
   return nested.flat();
 }
 
-/** content/**.md → sanitised HTML by digest of the Markdown, beside the server bundle (server/content/prerendered.ts). */
-async function prerenderContent(): Promise<number> {
+/**
+ * content/**.md → sanitised HTML by digest of the Markdown (and of a post's images), beside the
+ * server bundle (server/content/prerendered.ts); a post's images are the renditions just made.
+ */
+async function prerenderContent(manifest: ReadonlyMap<string, ImageEntry>): Promise<number> {
   const html: Record<string, string> = {};
+  const images = createContentImages({ manifest, renditionsDir: CONTENT_IMAGES_OUT });
+  const blogDir = join(ROOT, 'content', 'blog');
   for (const file of await markdownFiles(join(ROOT, 'content'))) {
     const { body } = parseFrontMatter(await readFile(file, 'utf8'), relative(ROOT, file));
-    html[markdownDigest(body)] = markdownToSafeHtml(body);
+    const isPost = dirname(dirname(file)) === blogDir;
+    const bodyImages: BodyImages | undefined = isPost ? postBodyImages(images, await folderImages(dirname(file)), file) : undefined;
+    html[htmlKey(body, bodyImages)] = await renderMarkdown(body, bodyImages);
   }
   await writeFile(join(DIST, 'server', PRERENDERED_FILE), JSON.stringify(html));
   return Object.keys(html).length;
@@ -234,7 +248,9 @@ export async function build(options: { quiet?: boolean; primeCompileCache?: bool
   ]);
   const { entry, pages } = manifestFromMetafile(client.metafile!);
   const messages = await writeMessages();
-  await prerenderContent();
+  const images = await buildContentImages({ contentDir: join(ROOT, 'content'), outDir: CONTENT_IMAGES_OUT });
+  await writeFile(join(DIST, 'server', IMAGES_FILE), JSON.stringify(Object.fromEntries(images.manifest)));
+  await prerenderContent(images.manifest);
   await precompress();
   const buildId = createHash('sha256').update(JSON.stringify({ entry, pages, messages })).digest('hex').slice(0, 12);
   const manifest = { buildId, entry, pages, messages };
@@ -242,7 +258,10 @@ export async function build(options: { quiet?: boolean; primeCompileCache?: bool
   // Not for `npm run dev`, which rebuilds on every change and restarts the server anyway.
   if (options.primeCompileCache !== false) await primeCompileCache();
   await writeFile(BUILD_INFO, JSON.stringify({ buildId, builtAt: new Date().toISOString() }));
-  if (!options.quiet) console.log(`build ${buildId} done in ${Math.round(performance.now() - started)} ms`);
+  if (!options.quiet) {
+    console.log(`content images: ${images.images} images, ${images.made} renditions made (the others kept) in ${images.ms} ms`);
+    console.log(`build ${buildId} done in ${Math.round(performance.now() - started)} ms`);
+  }
 }
 
 if (import.meta.filename === process.argv[1]) {

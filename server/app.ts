@@ -52,6 +52,8 @@ import { createStrapiClient } from './cms/client.ts';
 import { createStrapiContent } from './cms/content.ts';
 import { createCmsProxy } from './cms/proxy.ts';
 import { loadEmbeddedContent } from './content/embedded.ts';
+import { createContentImages } from './content/images.ts';
+import { contentImageFiles } from './http/content-images.ts';
 import type { ContentSource } from './content/source.ts';
 import { hashedAssets, publicFiles } from './http/static-assets.ts';
 import { createI18n, i18nMiddleware, messagesOf, rememberingTranslate } from './i18n/index.ts';
@@ -181,8 +183,10 @@ export async function createApp(deps: AppDeps) {
         }),
       }
     : null;
+  // The embedded posts' images: the build's renditions, or originals measured now (content/images.ts).
+  const contentImages = createContentImages();
   const [content, i18n] = await Promise.all([
-    deps.content ?? cms?.content ?? loadEmbeddedContent(PATHS.content),
+    deps.content ?? cms?.content ?? loadEmbeddedContent(PATHS.content, undefined, contentImages),
     deps.i18n ?? createI18n(PATHS.locales),
   ]);
   const manifest = deps.manifest ?? readManifest(PATHS.manifest);
@@ -388,6 +392,8 @@ export async function createApp(deps: AppDeps) {
   app.get('/readyz', readiness({ db, cmsUrl: config.CMS_URL, draining: () => draining }));
 
   // 4. Static files: hashed build assets are immutable; public/ files get a short cache.
+  //    The posts' images: only the names the content knows (http/content-images.ts).
+  app.use('/assets/content', contentImageFiles(contentImages));
   app.use('/assets', ...hashedAssets(join(PATHS.clientBuild, 'assets')));
   app.use(publicFiles(PATHS.public));
   // The service worker (scope /) and the offline fallback pages it shows.

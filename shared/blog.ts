@@ -6,6 +6,8 @@ import type { BlogList, PostSummary, Tag } from './page-data.ts';
 export const BLOG_PAGE_SIZE = 10;
 /** Longest search the blog takes (longer input is cut). */
 export const BLOG_SEARCH_MAX = 100;
+/** How wide an image in a post's column is shown (`sizes`): the column is 46rem, less the page's sides below. */
+export const POST_IMAGE_SIZES = '(min-width: 800px) 736px, calc(100vw - 2.5rem)';
 /** A post's slug, a tag's slug: lower-case letters, digits and hyphens. */
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,99}$/;
 

@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
-import { loadEmbeddedContent } from '../server/content/embedded.ts';
+import { loadEmbeddedContent, postBodyImages } from '../server/content/embedded.ts';
+import { createContentImages, folderImages } from '../server/content/images.ts';
 import { parseFrontMatter } from '../server/content/front-matter.ts';
 import { markdownToSafeHtml } from '../server/content/markdown.ts';
-import { loadPrerendered, markdownDigest, PRERENDERED_FILE } from '../server/content/prerendered.ts';
+import { htmlKey, loadPrerendered, markdownDigest, PRERENDERED_FILE, renderMarkdown } from '../server/content/prerendered.ts';
 import { PATHS } from '../server/paths.ts';
 
 test('Markdown becomes sanitised HTML: scripts, event handlers and javascript: links are removed', () => {
@@ -121,12 +122,16 @@ function contentBodies(dir = PATHS.content): Map<string, string> {
   return out;
 }
 
-test('the build renders every content Markdown file to the same HTML the renderer gives, beside the server bundle', () => {
+test('the build renders every content Markdown file to the same HTML the renderer gives, beside the server bundle', async () => {
   const prerendered = loadPrerendered(join(PATHS.root, 'dist', 'server'));
   const bodies = contentBodies();
   expect(bodies.size).toBeGreaterThanOrEqual(16);
+  const images = createContentImages();
   for (const [file, body] of bodies) {
-    expect(prerendered.get(markdownDigest(body)), file).toBe(markdownToSafeHtml(body));
+    // A post's HTML is keyed by its Markdown and its folder's images (their renditions are in it).
+    const isPost = dirname(dirname(file)) === join(PATHS.content, 'blog');
+    const bodyImages = isPost ? postBodyImages(images, await folderImages(dirname(file)), file) : undefined;
+    expect(prerendered.get(htmlKey(body, bodyImages)), file).toBe(await renderMarkdown(body, bodyImages));
   }
   expect(JSON.parse(readFileSync(join(PATHS.root, 'dist', 'server', PRERENDERED_FILE), 'utf8'))).toBeTypeOf('object');
 });

@@ -54,7 +54,7 @@ export default function BlogPage({ data }: PageProps<'blog'>) {
                   <ResponsiveImg
                     className="post-cover"
                     image={{ ...post.cover, alt: '' }}
-                    sizes="(min-width: 1160px) 1120px, calc(100vw - 2.5rem)"
+                    sizes="(min-width: 768px) 22rem, calc(100vw - 2.5rem)"
                     lazy={i > 0}
                   />
                 )}

@@ -1,3 +1,4 @@
+import { POST_IMAGE_SIZES } from '../../shared/blog.ts';
 import { Link } from '../runtime/router.tsx';
 import { localePath } from '../../shared/routes.ts';
 import { ResponsiveImg } from '../blog/responsive-image.tsx';
@@ -19,7 +20,7 @@ export default function BlogPostPage({ data }: PageProps<'blogPost'>) {
         <FormattedDate date={post.date} /> · {post.author}
       </p>
       <TagLinks tags={post.tags} label={t('blog.tags')} />
-      {post.cover && <ResponsiveImg className="post-cover" image={post.cover} sizes="(min-width: 800px) 736px, calc(100vw - 2.5rem)" />}
+      {post.cover && <ResponsiveImg className="post-cover" image={post.cover} sizes={POST_IMAGE_SIZES} />}
       {/* Sanitised on the server when the Markdown was loaded (server/content/markdown.ts). */}
       <div dangerouslySetInnerHTML={{ __html: post.html }} />
     </article>

@@ -3,34 +3,47 @@
 //   content/blog/<slug>/<locale>.md    front matter: title, description, date, author; optional:
 //                                      slug (this language's, else the folder's name),
 //                                      translationKey (posts sharing it translate each other;
-//                                      else the folder's name), tags (comma-separated), updated
+//                                      else the folder's name), tags (comma-separated), updated,
+//                                      cover (an image file in the folder) with coverAlt
+//   content/blog/<slug>/<image>        the post's images: its cover, and `![alt](figure.png)`
+//                                      in its Markdown (renditions from the build: images.ts)
 //   content/legal/<page>/<locale>.md   front matter: title, description, updated
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defaultLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
-import { SLUG_PATTERN, tagsOf } from '../../shared/blog.ts';
+import { POST_IMAGE_SIZES, SLUG_PATTERN, tagsOf } from '../../shared/blog.ts';
 import type { LegalDocument, Post, PostSummary } from '../../shared/page-data.ts';
 import { LEGAL_PAGES, type LegalPageKey } from '../../shared/routes.ts';
 import { parseFrontMatter } from './front-matter.ts';
-import { loadPrerendered, markdownHtml, type Prerendered } from './prerendered.ts';
+import { IMAGE_FILE_NAME, type SizedImage } from './image-manifest.ts';
+import { createContentImages, folderImages, type ContentImages, type FolderImages } from './images.ts';
+import { loadPrerendered, markdownHtml, type BodyImages, type Prerendered } from './prerendered.ts';
 import type { ContentSource } from './source.ts';
 
+const IMAGE_RULE = "must be an image file in the post's folder (name.svg, .png, .jpg or .webp)";
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
 const slug = z.string().regex(SLUG_PATTERN, 'must be lower-case letters, digits and hyphens');
-const postMeta = z.object({
-  title: z.string().min(1),
-  description: z.string().min(1),
-  date: isoDate,
-  updated: isoDate.optional(),
-  author: z.string().min(1),
-  slug: slug.optional(),
-  translationKey: z.string().min(1).max(200).optional(),
-  tags: z
-    .string()
-    .optional()
-    .transform((list) => tagsOf((list ?? '').split(','))),
-});
+const postMeta = z
+  .object({
+    title: z.string().min(1),
+    description: z.string().min(1),
+    date: isoDate,
+    updated: isoDate.optional(),
+    author: z.string().min(1),
+    slug: slug.optional(),
+    translationKey: z.string().min(1).max(200).optional(),
+    tags: z
+      .string()
+      .optional()
+      .transform((list) => tagsOf((list ?? '').split(','))),
+    cover: z.string().regex(IMAGE_FILE_NAME, IMAGE_RULE).optional(),
+    coverAlt: z.string().min(1).max(300).optional(),
+  })
+  .refine((meta) => !meta.cover || meta.coverAlt, {
+    path: ['coverAlt'],
+    message: 'is required with a cover (what the image shows, for those who cannot see it)',
+  });
 const legalMeta = z.object({ title: z.string().min(1), description: z.string().min(1), updated: isoDate });
 
 async function readLocalized<T>(dir: string, parse: (file: string, source: string, locale: Locale) => Promise<T>) {
@@ -52,18 +65,46 @@ function pick<T>(byLocale: Map<Locale, T> | undefined, locale: Locale): T | null
 
 type Written = { post: Post; key: string; file: string };
 
-export async function loadEmbeddedContent(contentDir: string, prerendered: Prerendered = loadPrerendered()): Promise<ContentSource> {
+/**
+ * The image `src` (a cover's name, a relative src in the Markdown) stands for in a post's folder;
+ * an error naming the post's file when it is not an image file there.
+ */
+export function postImage(images: ContentImages, folder: FolderImages, file: string, src: string): Promise<SizedImage> {
+  const name = src.replace(/^\.\//, '');
+  if (!IMAGE_FILE_NAME.test(name)) return Promise.reject(new Error(`${file}: image ${src} ${IMAGE_RULE}`));
+  const digest = folder.digests.get(name);
+  if (digest === undefined) return Promise.reject(new Error(`${file}: image ${name} not found (put it in ${folder.dir})`));
+  if (digest === null) return Promise.reject(new Error(`${join(folder.dir, name)}: larger than an image may be`));
+  return images.image(join(folder.dir, name), digest);
+}
+
+/** The images a post's Markdown may show: its folder's, shown in the post's column. */
+export function postBodyImages(images: ContentImages, folder: FolderImages, file: string): BodyImages {
+  return {
+    context: folder.context,
+    resolve: async (src) => ({ ...(await postImage(images, folder, file, src)), sizes: POST_IMAGE_SIZES }),
+  };
+}
+
+export async function loadEmbeddedContent(
+  contentDir: string,
+  prerendered: Prerendered = loadPrerendered(),
+  images: ContentImages = createContentImages(),
+): Promise<ContentSource> {
   const written: Written[] = [];
   const blogDir = join(contentDir, 'blog');
   const folders = (await readdir(blogDir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
   for (const folder of folders) {
     if (!SLUG_PATTERN.test(folder)) throw new Error(`content/blog/${folder}: a slug is lower-case letters, digits and hyphens`);
+    const inFolder = await folderImages(join(blogDir, folder));
     const byLocale = await readLocalized(join(blogDir, folder), async (file, source, locale): Promise<Written> => {
       const { attributes, body } = parseFrontMatter(source, file);
       const meta = postMeta.safeParse(attributes);
       if (!meta.success) throw new Error(`${file}: ${meta.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
-      const { slug = folder, translationKey = folder, ...fields } = meta.data;
-      const post: Post = { ...fields, slug, locale, cover: null, translations: {}, html: await markdownHtml(body, prerendered) };
+      const { slug = folder, translationKey = folder, cover: coverName, coverAlt = '', ...fields } = meta.data;
+      const cover = coverName ? { ...(await postImage(images, inFolder, file, coverName)), alt: coverAlt } : null;
+      const html = await markdownHtml(body, prerendered, postBodyImages(images, inFolder, file));
+      const post: Post = { ...fields, slug, locale, cover, translations: {}, html };
       return { post, key: translationKey, file };
     });
     written.push(...byLocale.values());

@@ -2,27 +2,74 @@
 // Images: only those the Content-Security-Policy lets the browser show are kept, same-origin
 // paths and https URLs on CMS_MEDIA_HOSTS (shared/media.ts); any other image is dropped, so a
 // page never carries an image the CSP would block (a broken image and a CSP report).
+// An embedded post's own images (`![alt](figure.png)`, a file beside the Markdown) become the
+// build's renditions: srcset, sizes, width, height, lazy loading. Those attributes are ours
+// alone: whatever the Markdown says of them is dropped, and ours must point at /assets/content.
 import { Marked } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 import { allowedImageSrc } from '../../shared/media.ts';
+import { isContentImageUrl } from './image-manifest.ts';
+
+/** A post's own image as the page shows it (server/content/images.ts). */
+export type LocalImage = { src: string; width: number; height: number; srcset?: string; sizes?: string };
 
 export type SanitizeOptions = {
   /** CMS_MEDIA_HOSTS: https images on these hosts are kept (the CSP's img-src lists them). */
   mediaHosts?: readonly string[];
   /** Rewrites an image src or a link href before it is checked (CMS uploads → /cms/uploads/…); null keeps it. */
   rewriteUrl?: (url: string) => string | null;
+  /**
+   * The image a relative src (`figure.png`) stands for; null drops the image. Without it, a
+   * relative src is dropped like any other the CSP would not show.
+   */
+  localImage?: (src: string) => LocalImage | null;
 };
+
+/** A src with no scheme and no leading slash: a file beside the Markdown. */
+function isRelativeSrc(src: string): boolean {
+  return src !== '' && !/^[a-z][a-z0-9+.-]*:/i.test(src) && !/^[/\\]/.test(src);
+}
+
+/** Only the site's generated image URLs get a srcset: every candidate is checked. */
+function isGenerated(image: LocalImage): boolean {
+  if (!isContentImageUrl(image.src)) return false;
+  if (image.srcset === undefined) return true;
+  return image.srcset.split(', ').every((candidate) => {
+    const [url, width, ...rest] = candidate.split(' ');
+    return rest.length === 0 && url !== undefined && isContentImageUrl(url) && /^[1-9][0-9]{0,4}w$/.test(width ?? '');
+  });
+}
+
+/** The attributes of a post's own image: ours, plus the author's alt and title. */
+function localImageAttributes(image: LocalImage, attribs: sanitizeHtml.Attributes): sanitizeHtml.Attributes {
+  return {
+    src: image.src,
+    ...(image.srcset ? { srcset: image.srcset, sizes: image.sizes ?? '100vw' } : {}),
+    width: String(image.width),
+    height: String(image.height),
+    alt: attribs.alt ?? '',
+    ...(attribs.title ? { title: attribs.title } : {}),
+    loading: 'lazy',
+    decoding: 'async',
+  };
+}
+
+/** What only localImageAttributes may set on an image. */
+const GENERATED_ONLY = new Set(['srcset', 'sizes', 'loading', 'decoding']);
 
 const marked = new Marked({ gfm: true, async: false });
 
-function sanitizeOptions({ mediaHosts = [], rewriteUrl = () => null }: SanitizeOptions): sanitizeHtml.IOptions {
+function sanitizeOptions({ mediaHosts = [], rewriteUrl = () => null, localImage }: SanitizeOptions): sanitizeHtml.IOptions {
   const rewrite = (url: string | undefined) => (url === undefined ? undefined : (rewriteUrl(url) ?? url));
   return {
     allowedTags: [
       'h2', 'h3', 'h4', 'p', 'a', 'ul', 'ol', 'li', 'strong', 'em', 'code', 'pre', 'blockquote',
       'hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'img', 'del',
     ],
-    allowedAttributes: { a: ['href', 'title', 'rel', 'target'], img: ['src', 'alt', 'title', 'width', 'height'] },
+    allowedAttributes: {
+      a: ['href', 'title', 'rel', 'target'],
+      img: ['src', 'alt', 'title', 'width', 'height', 'srcset', 'sizes', 'loading', 'decoding'],
+    },
     allowedSchemes: ['https', 'mailto'],
     allowedSchemesByTag: { img: ['https'] },
     allowProtocolRelative: false,
@@ -36,10 +83,14 @@ function sanitizeOptions({ mediaHosts = [], rewriteUrl = () => null }: SanitizeO
         return { tagName, attribs: external ? { ...rewritten, rel: 'noopener noreferrer', target: '_blank' } : rewritten };
       },
       img: (tagName, attribs) => {
+        if (localImage && attribs.src !== undefined && isRelativeSrc(attribs.src)) {
+          const image = localImage(attribs.src);
+          return { tagName, attribs: image && isGenerated(image) ? localImageAttributes(image, attribs) : {} };
+        }
         const allowed = allowedImageSrc(rewrite(attribs.src), mediaHosts);
         // The attributes keep their order; src is replaced, or removed when refused.
         const kept = Object.entries(attribs).flatMap(([name, value]): [string, string][] =>
-          name !== 'src' ? [[name, value]] : allowed ? [[name, allowed]] : [],
+          GENERATED_ONLY.has(name) ? [] : name !== 'src' ? [[name, value]] : allowed ? [[name, allowed]] : [],
         );
         return { tagName, attribs: Object.fromEntries(kept) };
       },
@@ -54,4 +105,19 @@ const DEFAULT_OPTIONS = sanitizeOptions({});
 export function markdownToSafeHtml(markdown: string, options?: SanitizeOptions): string {
   const html = marked.parse(markdown) as string;
   return sanitizeHtml(html, options ? sanitizeOptions(options) : DEFAULT_OPTIONS).trim();
+}
+
+/**
+ * The relative image srcs of `markdown` (`figure.png`, also in raw HTML), in order, once each:
+ * found by the sanitiser itself, so that they are exactly the ones localImage will be asked for.
+ */
+export function localImageNames(markdown: string): string[] {
+  const found = new Set<string>();
+  markdownToSafeHtml(markdown, {
+    localImage: (src) => {
+      found.add(src);
+      return null;
+    },
+  });
+  return [...found];
 }

@@ -50,13 +50,35 @@ test.each(PAGES)('$path has a large-image Twitter card with the same title, desc
   expect(res.text).toContain('<meta property="og:title"');
 });
 
-test.each(PAGES)('$path without an image of its own shows the default social image, absolute, with its size and alt', async (page) => {
-  const res = await request(await testApp()).get(page.path);
+test.each(PAGES.filter((page) => page.type === 'website'))(
+  '$path (no image of its own) shows the default social image, absolute, with its size and alt',
+  async (page) => {
+    const res = await request(await testApp()).get(page.path);
+    expect(meta(res.text, 'og:image')).toBe(`${ORIGIN}/og-default.png`);
+    expect(meta(res.text, 'og:image:width')).toBe('1200');
+    expect(meta(res.text, 'og:image:height')).toBe('630');
+    expect(meta(res.text, 'og:image:alt')).toBe(page.locale === 'es' ? 'Emblema de the product' : 'Emblem of the product');
+  },
+);
+
+test.each([
+  ['/blog/gdpr-checklist-small-organizations', 'es'],
+  ['/en/blog/gdpr-checklist-small-organizations', 'en'],
+])('a post without a cover (%s) shows the default social image', async (path) => {
+  const res = await request(await testApp()).get(path);
   expect(meta(res.text, 'og:image')).toBe(`${ORIGIN}/og-default.png`);
-  expect(meta(res.text, 'og:image:width')).toBe('1200');
-  expect(meta(res.text, 'og:image:height')).toBe('630');
-  expect(meta(res.text, 'og:image:alt')).toBe(page.locale === 'es' ? 'Emblema de the product' : 'Emblem of the product');
 });
+
+test.each([`/blog/${ES_POST}`, `/en/blog/${POST}`])(
+  'a post with a cover (%s) shows its largest raster rendition, with its size and alt',
+  async (path) => {
+    const res = await request(await testApp()).get(path);
+    expect(meta(res.text, 'og:image')).toMatch(new RegExp(`^${ORIGIN}/assets/content/[\\w-]+\\.(jpg|png)$`));
+    expect(Number(meta(res.text, 'og:image:width'))).toBeGreaterThanOrEqual(1200);
+    expect(meta(res.text, 'og:image:height')).toMatch(/^\d+$/);
+    expect(meta(res.text, 'og:image:alt')?.length).toBeGreaterThan(10);
+  },
+);
 
 test('a post’s page is an article: published and modified time, author, and a tag per post tag', async () => {
   const post = testPost({
