@@ -279,24 +279,34 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   /** Whether the post type has the `tags` relation; false once the CMS refused to populate it. */
   let tagsInModel = true;
 
-  function populate(): Record<string, string> {
+  function populate(withTags: boolean): Record<string, string> {
     return {
       'populate[cover]': 'true',
       'populate[localizations][fields][0]': 'slug',
       'populate[localizations][fields][1]': 'locale',
-      ...(tagsInModel ? { 'populate[tags][fields][0]': 'name', 'populate[tags][fields][1]': 'slug' } : {}),
+      ...(withTags ? { 'populate[tags][fields][0]': 'name', 'populate[tags][fields][1]': 'slug' } : {}),
     };
   }
 
-  /** A read of posts; a 400 to the tags' populate (a post type without tags) is read again without them. */
+  /**
+   * A read of posts. A 400 to a read with the tags' populate is read again without them; when
+   * that succeeds the post type has no tags (Strapi 5 refuses an unknown populate), and later
+   * reads go without. Whether tags were asked is decided per read, not by the flag at the time
+   * of the answer: reads in flight when another one found out are read again too.
+   */
   async function readPosts(query: Record<string, string | number>): Promise<unknown> {
+    const withTags = tagsInModel;
     try {
-      return await client.get('/api/posts', { ...query, ...populate() }, { as: 'public' });
+      return await client.get('/api/posts', { ...query, ...populate(withTags) }, { as: 'public' });
     } catch (error) {
-      if (!(tagsInModel && error instanceof CmsError && error.status === 400)) throw error;
-      tagsInModel = false;
-      logger.warn('CMS posts: the CMS refused to populate `tags` (400): reading posts without tags (add the relation to show them)');
-      return client.get('/api/posts', { ...query, ...populate() }, { as: 'public' });
+      if (!(withTags && error instanceof CmsError && error.status === 400)) throw error;
+      // When this fails too, the 400 was about something else: the error is the read's, tags stay.
+      const body = await client.get('/api/posts', { ...query, ...populate(false) }, { as: 'public' });
+      if (tagsInModel) {
+        tagsInModel = false;
+        logger.warn('CMS posts: the CMS refused to populate `tags` (400): reading posts without tags (add the relation to show them)');
+      }
+      return body;
     }
   }
 
