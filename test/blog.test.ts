@@ -262,6 +262,11 @@ test('a search is cut to 100 characters', async () => {
   expect(blogData((await pageData(shipped, `/blog?q=briefing%20${'x'.repeat(200)}`)).body.payload).q).toBe(shown);
 });
 
+test('a search is cut at 100 characters without splitting one (an emoji across the edge goes whole)', async () => {
+  const q = `${'a'.repeat(99)}😀`;
+  expect(blogData((await pageData(shipped, `/blog?q=${encodeURIComponent(q)}`)).body.payload).q).toBe('a'.repeat(99));
+});
+
 test.each([
   ['<script>alert(1)</script>', '&lt;script&gt;alert(1)&lt;/script&gt;'],
   ['"><img src=x onerror=alert(1)>', '&quot;&gt;&lt;img src=x onerror=alert(1)&gt;'],
@@ -277,6 +282,8 @@ test.each([
 });
 
 test.each([
+  ['a NUL byte', '/blog?q=brief%00ing'],
+  ['control characters', '/blog?q=brief%01%1F%7F%C2%85ing'],
   ['10 kB of words', `/blog?q=${'briefing%20'.repeat(1000)}`],
   ['a broken percent sign', '/blog?q=%E0%A4%A'],
   ['the parameter twice', '/blog?q=briefing&q=zzzz'],
