@@ -173,6 +173,10 @@ test('with 250 posts in Strapi (at most 100 a page), posts 101 to 250 are in the
     expect(blog.text).toContain(`Entrada número ${n}<`);
   }
   expect((await request(app).get('/blog?page=26')).status).toBe(404);
+  // These posts have no author: their date stands alone, with no “·” after it.
+  expect((await request(app).get('/blog')).text).toContain(
+    '<p class="post-meta"><time dateTime="2026-01-01">1 de enero de 2026</time></p>',
+  );
   const sitemap = await request(app).get('/sitemap.xml');
   for (const n of [1, 101, 250]) expect(sitemap.text).toContain(`/blog/entrada-${n}</loc>`);
   expect(cms.reads().filter((r) => r.path === '/api/posts' && r.query.get('locale') === 'es')).toHaveLength(3);
