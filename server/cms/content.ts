@@ -28,11 +28,12 @@
 //     (updatedAt, set by Strapi, is shown as the "last updated" date)
 //
 //   Read anonymously, so the Public role needs find + findOne on posts and legal pages, and find
-//   on tags (with CMS_TOKEN, the token does instead): Strapi leaves out of an answer the
-//   relations its reader may not read. A post type without `tags` (an older content model)
-//   still works: the CMS refuses the populate (400), the site asks again without tags, logs
-//   it once and shows no tags. Never with the service account: its jwt would get its role's
-//   permissions instead of the Public role's.
+//   on tags (with CMS_TOKEN, the token does instead): Strapi 4 and 5 leave out of an answer,
+//   without an error, a relation whose type its reader may not find (no tags shown). A post
+//   type without `tags` (an older content model) still works: Strapi 5 refuses the populate
+//   (400 "Invalid key tags"), the site asks again without tags, logs it once and shows no
+//   tags. Never with the service account: its jwt would get its role's permissions instead
+//   of the Public role's.
 //
 // The list of posts is read page by page (Strapi answers at most 100 entries a page, its
 // default api.rest.maxLimit), following meta.pagination, up to 50 pages (5000 posts) per locale;
