@@ -61,7 +61,12 @@ import { normalizeEntries, normalizeResponse, paginationOf, type CmsEntry } from
 export type StrapiContent = ContentSource;
 
 /** A post as read, before its translations are looked up: what links it to them. */
-type ReadPost<T extends PostSummary = PostSummary> = { post: T; documentId: string | null; localizations: Partial<Record<Locale, string>> };
+type ReadPost<T extends PostSummary = PostSummary> = {
+  post: T;
+  documentId: string | null;
+  /** The translations' slugs from the answer's `localizations`; null when the answer has none. */
+  localizations: Partial<Record<Locale, string>> | null;
+};
 
 export type StrapiContentOptions = {
   client: StrapiClient;
@@ -257,9 +262,12 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   }
 
   function toRead(entry: PostEntry, locale: Locale): ReadPost {
-    const localizations: Partial<Record<Locale, string>> = {};
-    for (const other of entry.localizations ?? []) {
-      if (isLocale(other.locale) && other.slug && SLUG.test(other.slug)) localizations[other.locale] = other.slug;
+    let localizations: Partial<Record<Locale, string>> | null = null;
+    if (entry.localizations) {
+      localizations = {};
+      for (const other of entry.localizations) {
+        if (isLocale(other.locale) && other.slug && SLUG.test(other.slug)) localizations[other.locale] = other.slug;
+      }
     }
     const post: PostSummary = {
       slug: entry.slug,
@@ -374,15 +382,22 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
     return index;
   }
 
+  /** Whether a read needs the other languages' lists for its translations (Strapi 5 without `localizations`). */
+  function needsLists(read: ReadPost): boolean {
+    return read.localizations === null && read.documentId !== null;
+  }
+
   /**
-   * The post's slug in every language it is written in: from `localizations` (Strapi 4, and 5
-   * when populated), else by its documentId in the other languages' lists (Strapi 5).
+   * The post's slug in every language it is written in: from `localizations` when the answer
+   * has them (Strapi 4, and 5: its published translations), else by its documentId in the
+   * other languages' lists (Strapi 5).
    */
   function withTranslations<T extends PostSummary>(read: ReadPost<T>, others: ReadonlyMap<Locale, readonly ReadPost[]>): T {
     const translations: Partial<Record<Locale, string>> = { ...read.localizations, [read.post.locale]: read.post.slug };
-    if (read.documentId) {
+    const documentId = needsLists(read) ? read.documentId : null;
+    if (documentId) {
       for (const [locale, list] of others) {
-        const slug = documentIndex(list).get(read.documentId);
+        const slug = documentIndex(list).get(documentId);
         if (slug) translations[locale] = slug;
       }
     }
@@ -394,12 +409,13 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   }
 
   /**
-   * The other languages' lists, to link translations by documentId (only Strapi 5 needs them).
+   * The other languages' lists, to link translations by documentId (only Strapi 5 without
+   * `localizations` in its answers needs them: each is read whole, 100 posts a request).
    * A list that cannot be read now leaves that language out rather than failing the page.
    */
   async function otherLists(locale: Locale, reads: readonly ReadPost[]): Promise<Map<Locale, ReadPost[]>> {
     const lists = new Map<Locale, ReadPost[]>();
-    if (!reads.some((read) => read.documentId)) return lists;
+    if (!reads.some(needsLists)) return lists;
     await Promise.all(
       LOCALE_CODES.filter((other) => other !== locale).map(async (other) => {
         const list = await cachedList(other).catch(() => null);
