@@ -14,8 +14,10 @@
 //     - a read the permissions do not cover: 403 with Strapi's error body;
 //     - populate, by the content model (SITE_MODEL): a relation or media field is in an answer
 //       only when the request populated it; a populated relation whose target type the caller
-//       may not `find` is left out of the answer, without an error (Strapi 4 and 5 alike: their
-//       output sanitizer removes it); populating a field the model does not have is a 400
+//       may not `find` is left out of the answer, without an error (Strapi 4 and 5 alike: the
+//       content API's output sanitizer, removeRestrictedRelations, removes it; Strapi 5's query
+//       validator checks populate keys but not the reader's permissions, although the 5.0 pull
+//       request #19372 meant it to); populating a field the model does not have is a 400
 //       ValidationError "Invalid key {field}" (Strapi 5's query validation); a populate's
 //       `fields` keep only those fields (and id, documentId) of the related entries.
 //   Files under /uploads are served without any check (Strapi's public folder).
