@@ -40,6 +40,19 @@ export function tagsOf(items: readonly (string | { name: string; slug?: string |
   return [...tags.values()];
 }
 
+/**
+ * The words of a search as shown and matched: control characters (a NUL, a line break) are
+ * spaces, and it is cut to BLOG_SEARCH_MAX characters, never in the middle of one.
+ */
+export function searchWords(input: string): string {
+  return input
+    .replace(/\p{Cc}/gu, ' ')
+    .trim()
+    .slice(0, BLOG_SEARCH_MAX)
+    .replace(/[\uD800-\uDBFF]$/, '')
+    .trim();
+}
+
 /** Every search word is in the title or the summary (case and accents ignored). */
 function matches(post: PostSummary, words: readonly string[]): boolean {
   const text = foldText(`${post.title} ${post.description}`);
@@ -61,7 +74,7 @@ export function blogList(all: readonly PostSummary[], query: BlogQuery): BlogLis
   const tags = [...counts.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
   const tag = query.tag ? (counts.get(query.tag) ?? null) : null;
   if (query.tag && !tag) return null;
-  const q = (query.q ?? '').trim().slice(0, BLOG_SEARCH_MAX);
+  const q = searchWords(query.q ?? '');
   const words = foldText(q).split(/\s+/).filter(Boolean);
   const selected = all.filter((post) => (!tag || post.tags.some((t) => t.slug === tag.slug)) && matches(post, words));
   const pageCount = Math.max(1, Math.ceil(selected.length / BLOG_PAGE_SIZE));

@@ -7,7 +7,7 @@ import { localePath } from '../../shared/routes.ts';
 import { BlogSearch } from '../blog/blog-search.tsx';
 import { ResponsiveImg } from '../blog/responsive-image.tsx';
 import { TagLinks } from '../blog/tag-list.tsx';
-import { FormattedDate } from '../components/formatted-date.tsx';
+import { PostMeta } from '../blog/post-meta.tsx';
 import { useI18n } from '../i18n.tsx';
 import type { PageProps } from './registry.ts';
 
@@ -35,7 +35,15 @@ export default function BlogPage({ data }: PageProps<'blog'>) {
       {!data.q && !data.tag && <p className="section-lead">{t('blog.lead')}</p>}
       <div className="blog-tools">
         <BlogSearch q={data.q} />
-        <TagLinks tags={data.tags} current={data.tag?.slug ?? null} label={t('blog.topics')} />
+        {data.tags.length > 0 && (
+          <div className="blog-topics">
+            {/* The list's own name is its aria-label: this is its visible twin, beside the search's label. */}
+            <p className="blog-tools-label" aria-hidden="true">
+              {t('blog.topics')}
+            </p>
+            <TagLinks tags={data.tags} current={data.tag?.slug ?? null} label={t('blog.topics')} />
+          </div>
+        )}
       </div>
       {(data.q || data.tag) && (
         <p className="blog-status" role="status">
@@ -49,30 +57,31 @@ export default function BlogPage({ data }: PageProps<'blog'>) {
         <ul className="post-list">
           {data.posts.map((post, i) => (
             <li key={post.slug} className="post-summary">
-              <article>
+              <article className={post.cover ? 'post-with-cover' : undefined}>
+                {/* Beside the text from 768 px (16rem wide), above it on a phone. */}
                 {post.cover && (
                   <ResponsiveImg
                     className="post-cover"
                     image={{ ...post.cover, alt: '' }}
-                    sizes="(min-width: 768px) 22rem, calc(100vw - 2.5rem)"
+                    sizes="(min-width: 768px) 16rem, calc(100vw - 2.5rem)"
                     lazy={i > 0}
                   />
                 )}
-                <h2>
-                  <Link to={localePath('blog-slug', locale, { slug: post.slug })}>{post.title}</Link>
-                </h2>
-                <p className="post-meta">
-                  <FormattedDate date={post.date} /> · {post.author}
-                </p>
-                <p>{post.description}</p>
-                <TagLinks tags={post.tags} label={t('blog.tags')} />
+                <div className="post-summary-body">
+                  <h2>
+                    <Link to={localePath('blog-slug', locale, { slug: post.slug })}>{post.title}</Link>
+                  </h2>
+                  <PostMeta date={post.date} author={post.author} />
+                  <p>{post.description}</p>
+                  <TagLinks tags={post.tags} label={t('blog.tags')} />
+                </div>
               </article>
             </li>
           ))}
         </ul>
       )}
       {data.pageCount > 1 && (
-        <nav className="pager" aria-label={t('blog.pages')}>
+        <nav className="pager blog-pager" aria-label={t('blog.pages')}>
           {data.page > 1 ? (
             <Link rel="prev" to={pageLink(pathname, data, data.page - 1)}>
               {t('blog.newer')}

@@ -3,7 +3,7 @@ import { Link } from '../runtime/router.tsx';
 import { localePath } from '../../shared/routes.ts';
 import { ResponsiveImg } from '../blog/responsive-image.tsx';
 import { TagLinks } from '../blog/tag-list.tsx';
-import { FormattedDate } from '../components/formatted-date.tsx';
+import { PostMeta } from '../blog/post-meta.tsx';
 import { useI18n } from '../i18n.tsx';
 import type { PageProps } from './registry.ts';
 
@@ -16,9 +16,7 @@ export default function BlogPostPage({ data }: PageProps<'blogPost'>) {
         <Link to={localePath('blog', locale)}>← {t('blog.back')}</Link>
       </p>
       <h1>{post.title}</h1>
-      <p className="post-meta">
-        <FormattedDate date={post.date} /> · {post.author}
-      </p>
+      <PostMeta date={post.date} author={post.author} />
       <TagLinks tags={post.tags} label={t('blog.tags')} />
       {post.cover && <ResponsiveImg className="post-cover" image={post.cover} sizes={POST_IMAGE_SIZES} />}
       {/* Sanitised on the server when the Markdown was loaded (server/content/markdown.ts). */}

@@ -28,11 +28,12 @@
 //     (updatedAt, set by Strapi, is shown as the "last updated" date)
 //
 //   Read anonymously, so the Public role needs find + findOne on posts and legal pages, and find
-//   on tags (with CMS_TOKEN, the token does instead): Strapi leaves out of an answer the
-//   relations its reader may not read. A post type without `tags` (an older content model)
-//   still works: the CMS refuses the populate (400), the site asks again without tags, logs
-//   it once and shows no tags. Never with the service account: its jwt would get its role's
-//   permissions instead of the Public role's.
+//   on tags (with CMS_TOKEN, the token does instead): Strapi 4 and 5 leave out of an answer,
+//   without an error, a relation whose type its reader may not find (no tags shown). A post
+//   type without `tags` (an older content model) still works: Strapi 5 refuses the populate
+//   (400 "Invalid key tags"), the site asks again without tags, logs it once and shows no
+//   tags. Never with the service account: its jwt would get its role's permissions instead
+//   of the Public role's.
 //
 // The list of posts is read page by page (Strapi answers at most 100 entries a page, its
 // default api.rest.maxLimit), following meta.pagination, up to 50 pages (5000 posts) per locale;
@@ -60,7 +61,12 @@ import { normalizeEntries, normalizeResponse, paginationOf, type CmsEntry } from
 export type StrapiContent = ContentSource;
 
 /** A post as read, before its translations are looked up: what links it to them. */
-type ReadPost<T extends PostSummary = PostSummary> = { post: T; documentId: string | null; localizations: Partial<Record<Locale, string>> };
+type ReadPost<T extends PostSummary = PostSummary> = {
+  post: T;
+  documentId: string | null;
+  /** The translations' slugs from the answer's `localizations`; null when the answer has none. */
+  localizations: Partial<Record<Locale, string>> | null;
+};
 
 export type StrapiContentOptions = {
   client: StrapiClient;
@@ -256,9 +262,12 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   }
 
   function toRead(entry: PostEntry, locale: Locale): ReadPost {
-    const localizations: Partial<Record<Locale, string>> = {};
-    for (const other of entry.localizations ?? []) {
-      if (isLocale(other.locale) && other.slug && SLUG.test(other.slug)) localizations[other.locale] = other.slug;
+    let localizations: Partial<Record<Locale, string>> | null = null;
+    if (entry.localizations) {
+      localizations = {};
+      for (const other of entry.localizations) {
+        if (isLocale(other.locale) && other.slug && SLUG.test(other.slug)) localizations[other.locale] = other.slug;
+      }
     }
     const post: PostSummary = {
       slug: entry.slug,
@@ -279,24 +288,34 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   /** Whether the post type has the `tags` relation; false once the CMS refused to populate it. */
   let tagsInModel = true;
 
-  function populate(): Record<string, string> {
+  function populate(withTags: boolean): Record<string, string> {
     return {
       'populate[cover]': 'true',
       'populate[localizations][fields][0]': 'slug',
       'populate[localizations][fields][1]': 'locale',
-      ...(tagsInModel ? { 'populate[tags][fields][0]': 'name', 'populate[tags][fields][1]': 'slug' } : {}),
+      ...(withTags ? { 'populate[tags][fields][0]': 'name', 'populate[tags][fields][1]': 'slug' } : {}),
     };
   }
 
-  /** A read of posts; a 400 to the tags' populate (a post type without tags) is read again without them. */
+  /**
+   * A read of posts. A 400 to a read with the tags' populate is read again without them; when
+   * that succeeds the post type has no tags (Strapi 5 refuses an unknown populate), and later
+   * reads go without. Whether tags were asked is decided per read, not by the flag at the time
+   * of the answer: reads in flight when another one found out are read again too.
+   */
   async function readPosts(query: Record<string, string | number>): Promise<unknown> {
+    const withTags = tagsInModel;
     try {
-      return await client.get('/api/posts', { ...query, ...populate() }, { as: 'public' });
+      return await client.get('/api/posts', { ...query, ...populate(withTags) }, { as: 'public' });
     } catch (error) {
-      if (!(tagsInModel && error instanceof CmsError && error.status === 400)) throw error;
-      tagsInModel = false;
-      logger.warn('CMS posts: the CMS refused to populate `tags` (400): reading posts without tags (add the relation to show them)');
-      return client.get('/api/posts', { ...query, ...populate() }, { as: 'public' });
+      if (!(withTags && error instanceof CmsError && error.status === 400)) throw error;
+      // When this fails too, the 400 was about something else: the error is the read's, tags stay.
+      const body = await client.get('/api/posts', { ...query, ...populate(false) }, { as: 'public' });
+      if (tagsInModel) {
+        tagsInModel = false;
+        logger.warn('CMS posts: the CMS refused to populate `tags` (400): reading posts without tags (add the relation to show them)');
+      }
+      return body;
     }
   }
 
@@ -363,15 +382,22 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
     return index;
   }
 
+  /** Whether a read needs the other languages' lists for its translations (Strapi 5 without `localizations`). */
+  function needsLists(read: ReadPost): boolean {
+    return read.localizations === null && read.documentId !== null;
+  }
+
   /**
-   * The post's slug in every language it is written in: from `localizations` (Strapi 4, and 5
-   * when populated), else by its documentId in the other languages' lists (Strapi 5).
+   * The post's slug in every language it is written in: from `localizations` when the answer
+   * has them (Strapi 4, and 5: its published translations), else by its documentId in the
+   * other languages' lists (Strapi 5).
    */
   function withTranslations<T extends PostSummary>(read: ReadPost<T>, others: ReadonlyMap<Locale, readonly ReadPost[]>): T {
     const translations: Partial<Record<Locale, string>> = { ...read.localizations, [read.post.locale]: read.post.slug };
-    if (read.documentId) {
+    const documentId = needsLists(read) ? read.documentId : null;
+    if (documentId) {
       for (const [locale, list] of others) {
-        const slug = documentIndex(list).get(read.documentId);
+        const slug = documentIndex(list).get(documentId);
         if (slug) translations[locale] = slug;
       }
     }
@@ -383,12 +409,13 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   }
 
   /**
-   * The other languages' lists, to link translations by documentId (only Strapi 5 needs them).
+   * The other languages' lists, to link translations by documentId (only Strapi 5 without
+   * `localizations` in its answers needs them: each is read whole, 100 posts a request).
    * A list that cannot be read now leaves that language out rather than failing the page.
    */
   async function otherLists(locale: Locale, reads: readonly ReadPost[]): Promise<Map<Locale, ReadPost[]>> {
     const lists = new Map<Locale, ReadPost[]>();
-    if (!reads.some((read) => read.documentId)) return lists;
+    if (!reads.some(needsLists)) return lists;
     await Promise.all(
       LOCALE_CODES.filter((other) => other !== locale).map(async (other) => {
         const list = await cachedList(other).catch(() => null);

@@ -5,7 +5,9 @@ import { expect, test } from 'vitest';
 import {
   LEAST_PRIVILEGE,
   MAX_PAGE_SIZE,
+  MEDIA,
   paginate,
+  populatedFields,
   READ_ONLY_TOKEN,
   SERVICE_ACCOUNT,
   sendJson,
@@ -130,4 +132,109 @@ test.each([
   const answer = paginate(entries, new URLSearchParams(query));
   expect(answer.data).toHaveLength(length);
   expect(answer.meta.pagination).toEqual({ page, pageSize, pageCount: Math.ceil(250 / pageSize), total: 250 });
+});
+
+// Populate. Strapi 4 and 5 leave out of an answer a relation whose target type the reader may
+// not `find` (their output sanitizer's removeRestrictedRelations), without an error; Strapi 5
+// refuses to populate a field the type does not have (400 "Invalid key x").
+
+const TAG = { id: 3, documentId: 't3', name: 'Datos', slug: 'datos', createdAt: '2026-01-01T00:00:00.000Z' };
+const V5_POST = {
+  id: 4,
+  documentId: 'p4',
+  title: 'T',
+  slug: 't',
+  cover: { id: 7, url: '/uploads/c.jpg' },
+  tags: [TAG],
+  localizations: [{ id: 9, documentId: 'p4', slug: 'tt', locale: 'en', title: 'TT' }],
+};
+const V4_POST = {
+  id: 4,
+  attributes: {
+    title: 'T',
+    slug: 't',
+    cover: { data: { id: 7, attributes: { url: '/uploads/c.jpg' } } },
+    tags: { data: [{ id: 3, attributes: { name: 'Datos', slug: 'datos', createdAt: '2026-01-01T00:00:00.000Z' } }] },
+    localizations: { data: [{ id: 9, attributes: { slug: 'tt', locale: 'en', title: 'TT' } }] },
+  },
+};
+const SITE_POPULATE =
+  '?populate[cover]=true&populate[localizations][fields][0]=slug&populate[localizations][fields][1]=locale' +
+  '&populate[tags][fields][0]=name&populate[tags][fields][1]=slug';
+
+type Entry = Record<string, unknown>;
+const v5Fields = (body: unknown) => (body as { data: Entry[] }).data[0]!;
+const v4Fields = (body: unknown) => (body as { data: { attributes: Entry }[] }).data[0]!.attributes;
+
+/** A populated relation's entries (v4 `{data: [{id, attributes}]}` or flat), as flat objects. */
+function relatedEntries(value: unknown): Entry[] {
+  const list = ((value as { data?: unknown }).data ?? value) as Entry[];
+  return list.map(({ attributes, ...ids }) => ({ ...ids, ...(attributes as Entry | undefined) }));
+}
+
+function postsStrapi(entry: object, access: StrapiAccess, model?: Record<string, Record<string, string>>) {
+  return startFakeStrapi((_req, res) => sendJson(res, 200, { data: [entry], meta: {} }), { access, ...(model ? { model } : {}) });
+}
+
+test.each([
+  ['v5', V5_POST, v5Fields],
+  ['v4', V4_POST, v4Fields],
+])(
+  'a populated relation whose type the Public role may not find is left out of the %s answer (200, no error)',
+  async (_shape, entry, fieldsOf) => {
+    const without = await postsStrapi(entry, { public: ['post.find'] });
+    const refused = await read(without.url, `/api/posts${SITE_POPULATE}`);
+    expect(refused.status).toBe(200);
+    expect(fieldsOf(refused.body)).not.toHaveProperty('tags');
+    expect(fieldsOf(refused.body)).toHaveProperty('localizations');
+    expect(fieldsOf(refused.body)).toHaveProperty('cover');
+
+    const granted = await postsStrapi(entry, { public: ['post.find', 'tag.find'] });
+    expect(fieldsOf((await read(granted.url, `/api/posts${SITE_POPULATE}`)).body)).toHaveProperty('tags');
+  },
+);
+
+test('a relation or a medium the request did not populate is not in the answer', async () => {
+  const cms = await postsStrapi(V5_POST, LEAST_PRIVILEGE);
+  expect(Object.keys(v5Fields((await read(cms.url, '/api/posts')).body))).toEqual(['id', 'documentId', 'title', 'slug']);
+  expect(Object.keys(v5Fields((await read(cms.url, '/api/posts?populate=tags')).body))).toContain('tags');
+  expect(Object.keys(v5Fields((await read(cms.url, '/api/posts?populate=*')).body))).toEqual(Object.keys(V5_POST));
+});
+
+test.each([
+  ['v5', V5_POST, v5Fields],
+  ['v4', V4_POST, v4Fields],
+])('a populate’s fields keep only those fields of the related %s entries, and their ids', async (_shape, entry, fieldsOf) => {
+  const cms = await postsStrapi(entry, LEAST_PRIVILEGE);
+  const post = fieldsOf((await read(cms.url, `/api/posts${SITE_POPULATE}`)).body);
+  expect(relatedEntries(post.tags)).toEqual([expect.objectContaining({ id: 3, name: 'Datos', slug: 'datos' })]);
+  expect(relatedEntries(post.tags)[0]).not.toHaveProperty('createdAt');
+  expect(relatedEntries(post.localizations)[0]).toMatchObject({ id: 9, slug: 'tt', locale: 'en' });
+  expect(relatedEntries(post.localizations)[0]).not.toHaveProperty('title');
+});
+
+test('populating a field the content type does not have is Strapi 5’s 400 ValidationError naming it', async () => {
+  const cms = await postsStrapi(V5_POST, LEAST_PRIVILEGE, { post: { cover: MEDIA, localizations: 'post' } });
+  expect(await read(cms.url, `/api/posts${SITE_POPULATE}`)).toEqual({
+    status: 400,
+    body: {
+      data: null,
+      error: {
+        status: 400,
+        name: 'ValidationError',
+        message: 'Invalid key tags',
+        details: { key: 'tags', path: 'tags', source: 'query', param: 'populate' },
+      },
+    },
+  });
+  expect((await read(cms.url, '/api/posts?populate[cover]=true')).status).toBe(200);
+});
+
+test.each([
+  ['populate=*', ['cover', 'tags', 'localizations']],
+  ['populate=cover,tags', ['cover', 'tags']],
+  ['populate[0]=tags&populate[1]=cover', ['tags', 'cover']],
+  ['populate[cover]=true&populate[tags][fields][0]=name', ['cover', 'tags']],
+])('the populated fields of %s', (query, fields) => {
+  expect([...populatedFields(new URLSearchParams(query), { cover: MEDIA, tags: 'tag', localizations: 'post' }).keys()]).toEqual(fields);
 });

@@ -11,7 +11,15 @@
 //       default), never the Public role's: a user may read less than an anonymous visitor;
 //     - an API token gets its own permissions ('read-only': find and findOne on everything);
 //     - a jwt that is not valid (bad signature, expired, unknown) and is no API token: 401;
-//     - a read the permissions do not cover: 403 with Strapi's error body.
+//     - a read the permissions do not cover: 403 with Strapi's error body;
+//     - populate, by the content model (SITE_MODEL): a relation or media field is in an answer
+//       only when the request populated it; a populated relation whose target type the caller
+//       may not `find` is left out of the answer, without an error (Strapi 4 and 5 alike: the
+//       content API's output sanitizer, removeRestrictedRelations, removes it; Strapi 5's query
+//       validator checks populate keys but not the reader's permissions, although the 5.0 pull
+//       request #19372 meant it to); populating a field the model does not have is a 400
+//       ValidationError "Invalid key {field}" (Strapi 5's query validation); a populate's
+//       `fields` keep only those fields (and id, documentId) of the related entries.
 //   Files under /uploads are served without any check (Strapi's public folder).
 import { SignJWT, jwtVerify } from 'jose';
 import { randomBytes } from 'node:crypto';
@@ -51,12 +59,12 @@ export const SERVICE_ACCOUNT = { identifier: 'svc@example.com', password: 'svc-p
 export const READ_ONLY_TOKEN = 'read-only-api-token';
 
 /**
- * What a Strapi admin grants for the site with a service account: the Public role reads posts
- * and legal pages; the service account's role (Authenticated) reads the branding collections
- * and nothing else.
+ * What a Strapi admin grants for the site with a service account (as the README tells): the
+ * Public role reads posts, their tags and legal pages; the service account's role
+ * (Authenticated) reads the branding collections and nothing else.
  */
 export const LEAST_PRIVILEGE: StrapiAccess = {
-  public: ['post.find', 'post.findOne', 'legal-page.find', 'legal-page.findOne'],
+  public: ['post.find', 'post.findOne', 'tag.find', 'legal-page.find', 'legal-page.findOne'],
   roles: { authenticated: ['*-custom.find'] },
   users: { [SERVICE_ACCOUNT.identifier]: { password: SERVICE_ACCOUNT.password } },
 };
@@ -82,21 +90,45 @@ export type FakeStrapi = {
   delay(ms: number): Promise<void>;
 };
 
-export type FakeStrapiOptions = { access?: StrapiAccess };
+/** A media field in a ContentModel (no permission decides whether it is shown). */
+export const MEDIA = 'media';
+
+/**
+ * The fields that are populated, per collection (api id), as Strapi's content-type builder holds
+ * them: relation field → its target's api id, or MEDIA.
+ */
+export type ContentModel = Record<string, Record<string, string>>;
+
+/** The content model the site expects (server/cms/content.ts). */
+export const SITE_MODEL: ContentModel = {
+  post: { cover: MEDIA, tags: 'tag', localizations: 'post' },
+  tag: {},
+  'legal-page': {},
+};
+
+export type FakeStrapiOptions = {
+  access?: StrapiAccess;
+  /** The CMS's content model, with `access` (SITE_MODEL by default; e.g. a post type without tags). */
+  model?: ContentModel;
+};
 
 export function fixture(name: string): unknown {
   return JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8'));
 }
 
+/** What Strapi's output sanitizer does to a request's answer (set by the fake for each read it lets through). */
+const sanitizers = new WeakMap<ServerResponse, (value: unknown) => unknown>();
+
 export function sendJson(res: ServerResponse, status: number, value: unknown) {
   if (res.destroyed) return;
+  const sanitize = status < 300 ? sanitizers.get(res) : undefined;
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(value));
+  res.end(JSON.stringify(sanitize ? sanitize(value) : value));
 }
 
 /** Strapi's error body: `{data: null, error: {status, name, message, details}}`. */
-export function sendStrapiError(res: ServerResponse, status: number, name: string, message: string) {
-  sendJson(res, status, { data: null, error: { status, name, message, details: {} } });
+export function sendStrapiError(res: ServerResponse, status: number, name: string, message: string, details: object = {}) {
+  sendJson(res, status, { data: null, error: { status, name, message, details } });
 }
 
 /**
@@ -133,6 +165,67 @@ function permits(patterns: readonly Permission[], wanted: string): boolean {
   });
 }
 
+/**
+ * The fields a query populates, each with the fields asked of it (null: all): `populate=*`,
+ * `populate=a,b`, `populate[0]=a`, `populate[a]=true`, `populate[a][fields][0]=name`.
+ */
+export function populatedFields(query: URLSearchParams, model: Record<string, string>): Map<string, string[] | null> {
+  const populated = new Map<string, string[] | null>();
+  for (const [key, value] of query) {
+    if (key === 'populate') {
+      const names = value === '*' ? Object.keys(model) : value.split(',').map((name) => name.trim());
+      for (const name of names) if (name && !populated.has(name)) populated.set(name, null);
+      continue;
+    }
+    const path = /^populate\[([^\]]+)\](.*)$/.exec(key);
+    if (!path) continue;
+    const [, head = '', rest = ''] = path;
+    const name = /^\d+$/.test(head) ? value : head;
+    if (!populated.has(name)) populated.set(name, null);
+    if (/^\[fields\]\[\d+\]$/.test(rest)) populated.set(name, [...(populated.get(name) ?? []), value]);
+  }
+  return populated;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A related entry (v4 `{id, attributes}` or flat) with only the fields asked, its ids kept. */
+function onlyFields(entry: unknown, fields: readonly string[]): unknown {
+  if (!isObject(entry)) return entry;
+  const keep = (from: Json, always: readonly string[]) =>
+    Object.fromEntries(Object.entries(from).filter(([key]) => always.includes(key) || fields.includes(key)));
+  if (isObject(entry.attributes)) return { ...keep(entry, ['id', 'documentId']), attributes: keep(entry.attributes, ['documentId']) };
+  return keep(entry, ['id', 'documentId']);
+}
+
+/** Strapi's output sanitizer on one entry (v4 or flat): what was not populated, or may not be read, is left out. */
+function sanitizeEntry(
+  entry: unknown,
+  model: Record<string, string>,
+  populated: Map<string, string[] | null>,
+  may: (p: string) => boolean,
+) {
+  if (!isObject(entry)) return entry;
+  const fields = isObject(entry.attributes) ? { ...entry.attributes } : { ...entry };
+  for (const [field, target] of Object.entries(model)) {
+    if (!(field in fields)) continue;
+    const asked = populated.get(field);
+    if (asked === undefined || (target !== MEDIA && !may(`${target}.find`))) {
+      delete fields[field];
+    } else if (asked) {
+      const value = fields[field];
+      const trim = (related: unknown) => (Array.isArray(related) ? related.map((e) => onlyFields(e, asked)) : onlyFields(related, asked));
+      // Strapi 4 wraps a relation in {data}; Strapi 5 does not.
+      fields[field] = isObject(value) && 'data' in value ? { ...value, data: trim(value.data) } : trim(value);
+    }
+  }
+  return isObject(entry.attributes) ? { ...entry, attributes: fields } : fields;
+}
+
 const ACTIONS: Record<string, [collection: string, member: string]> = {
   GET: ['find', 'findOne'],
   HEAD: ['find', 'findOne'],
@@ -141,15 +234,21 @@ const ACTIONS: Record<string, [collection: string, member: string]> = {
   DELETE: ['delete', 'delete'],
 };
 
-/** `GET /api/posts` → 'post.find', `GET /api/posts/4` → 'post.findOne'. Strapi's router ignores case. */
+/** The api id of a path: `/api/legal-pages/4` → 'legal-page'. Strapi's router ignores case. */
+function apiIdOf(path: string): string {
+  const [, api, name = ''] = path.toLowerCase().split('/');
+  return api === 'api' ? name.replace(/s$/, '') : name;
+}
+
+/** `GET /api/posts` → 'post.find', `GET /api/posts/4` → 'post.findOne'. */
 function permissionFor(method: string, path: string): string {
-  const [, api, name = '', id] = path.toLowerCase().split('/');
+  const id = path.split('/')[3];
   const [collection, member] = ACTIONS[method] ?? ['unknown', 'unknown'];
-  return `${api === 'api' ? name.replace(/s$/, '') : name}.${id === undefined ? collection : member}`;
+  return `${apiIdOf(path)}.${id === undefined ? collection : member}`;
 }
 
 export async function startFakeStrapi(handler: FakeHandler, options: FakeStrapiOptions = {}): Promise<FakeStrapi> {
-  const { access } = options;
+  const { access, model = SITE_MODEL } = options;
   const received: Received[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const issued: { jwt: string; role: string }[] = [];
@@ -196,7 +295,10 @@ export async function startFakeStrapi(handler: FakeHandler, options: FakeStrapiO
     return role === undefined ? null : (access.roles?.[role] ?? []);
   }
 
-  /** Answers as Strapi does when a request does not get past its auth (true), else leaves it to the handler. */
+  /**
+   * Answers as Strapi does when a request does not get past its auth or its query validation
+   * (true), else leaves it to the handler, whose answer then goes through the output sanitizer.
+   */
   async function gate(req: Received, res: ServerResponse): Promise<boolean> {
     if (!access || req.path.startsWith('/uploads/')) return false;
     if (req.method === 'POST' && req.path === '/api/auth/local' && access.users) {
@@ -212,6 +314,26 @@ export async function startFakeStrapi(handler: FakeHandler, options: FakeStrapiO
       sendStrapiError(res, 403, 'ForbiddenError', 'Forbidden');
       return true;
     }
+    const fields = model[apiIdOf(req.path)];
+    if (!fields) return false;
+    const populated = populatedFields(req.query, fields);
+    const unknown = [...populated.keys()].find((field) => !Object.hasOwn(fields, field));
+    if (unknown !== undefined) {
+      sendStrapiError(res, 400, 'ValidationError', `Invalid key ${unknown}`, {
+        key: unknown,
+        path: unknown,
+        source: 'query',
+        param: 'populate',
+      });
+      return true;
+    }
+    const may = (permission: string) => permits(permissions, permission);
+    sanitizers.set(res, (body) => {
+      if (!isObject(body)) return body;
+      const { data } = body;
+      const clean = (entry: unknown) => sanitizeEntry(entry, fields, populated, may);
+      return { ...body, data: Array.isArray(data) ? data.map(clean) : clean(data) };
+    });
     return false;
   }
 

@@ -1,5 +1,6 @@
 // The whole site against a (fake) Strapi: CMS_URL set, v4 answers, and Strapi's permission
-// rules (fake-strapi.ts): a least-privilege service account, or a read-only API token.
+// rules (fake-strapi.ts): a least-privilege service account, or a read-only API token. The
+// recorded posts: two in Spanish, one of them translated into English with its own slug.
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { createUser } from '../../server/users/users.ts';
@@ -41,7 +42,12 @@ function legalPages(): V4Entry[] {
 
 type StrapiV4Options = { slowBranding?: number; access?: StrapiAccess; posts?: V4Entry[] };
 
-/** Strapi 4 with posts (the fixture's unless given), legal pages and acme's branding, paged as Strapi pages. */
+/** The recorded posts: two in Spanish, the translation of one in English. */
+function recordedPosts(): V4Entry[] {
+  return [...(fixture('v4-posts') as { data: V4Entry[] }).data, ...(fixture('v4-posts-en') as { data: V4Entry[] }).data];
+}
+
+/** Strapi 4 with posts (the recorded ones unless given), legal pages and acme's branding, paged as Strapi pages. */
 function strapiV4({ slowBranding = 0, access = LEAST_PRIVILEGE, posts }: StrapiV4Options = {}) {
   return startFakeStrapi(
     async (req, res) => {
@@ -49,14 +55,8 @@ function strapiV4({ slowBranding = 0, access = LEAST_PRIVILEGE, posts }: StrapiV
         if (slowBranding) await new Promise((r) => setTimeout(r, slowBranding));
         return sendJson(res, 200, fixture('v4-customs'));
       }
-      const entries =
-        req.path === '/api/posts'
-          ? (posts ?? (fixture('v4-posts') as { data: V4Entry[] }).data)
-          : req.path === '/api/legal-pages'
-            ? legalPages()
-            : null;
+      const entries = req.path === '/api/posts' ? (posts ?? recordedPosts()) : req.path === '/api/legal-pages' ? legalPages() : null;
       if (entries) {
-        // Only Spanish entries: other locales fall back to them.
         const filters = [...req.query].filter(([key]) => key.startsWith('filters['));
         const data = entries.filter(
           (entry) =>
@@ -90,15 +90,18 @@ test('with CMS_URL the client area is branded from {userName}-customs, fetched w
   expect(read.headers.authorization).toBe(`Bearer ${cms.issuedJwts()[0]}`);
 });
 
-test('a least-privilege Strapi (Public: posts and legal pages; service account: *-customs) serves the blog, a post, the legal pages and the branding', async () => {
+test('a least-privilege Strapi (Public: posts, tags and legal pages; service account: *-customs) serves the blog, a post, the legal pages and the branding', async () => {
   const cms = await strapiV4();
   const { app, cookie } = await siteWith(cms);
   const blog = await request(app).get('/blog');
   expect(blog.status).toBe(200);
   expect(blog.text).toContain('Cómo preparar una auditoría de datos');
-  const post = await request(app).get('/en/blog/auditoria-de-datos');
+  const post = await request(app).get('/blog/auditoria-de-datos');
   expect(post.status).toBe(200);
   expect(post.text).toContain('Antes de empezar');
+  const translation = await request(app).get('/en/blog/data-audit');
+  expect(translation.status).toBe(200);
+  expect(translation.text).toContain('Before you start');
   for (const page of LEGAL_PAGES) {
     const legal = await request(app).get(`/${page}`);
     expect(legal.status, page).toBe(200);
@@ -116,7 +119,8 @@ test('with CMS_TOKEN (a read-only token, nothing public) every read goes with th
   const cms = await strapiV4({ access: { ...TOKEN_ONLY, users: LEAST_PRIVILEGE.users } });
   const { app, cookie } = await siteWith(cms, { CMS_TOKEN: READ_ONLY_TOKEN, ...SERVICE_ENV });
   expect((await request(app).get('/blog')).status).toBe(200);
-  expect((await request(app).get('/en/blog/bienvenida')).status).toBe(200);
+  expect((await request(app).get('/en/blog/data-audit')).status).toBe(200);
+  expect((await request(app).get('/blog/tag/auditoria')).status).toBe(200);
   expect((await request(app).get('/en/privacy')).status).toBe(200);
   expect((await request(app).get('/client').set('Cookie', cookie)).text).toContain('--navbar-bg:#1A2B3C');
   expect(cms.logins()).toHaveLength(0);
@@ -162,12 +166,67 @@ test('with 250 posts in Strapi (at most 100 a page), posts 101 to 250 are in the
   }));
   const cms = await strapiV4({ posts });
   const { app } = await siteWith(cms);
-  const blog = await request(app).get('/blog');
-  expect(blog.status).toBe(200);
-  for (const n of [1, 100, 101, 250]) expect(blog.text).toContain(`Entrada número ${n}<`);
+  // Ten a page: post n is on page ⌈n/10⌉.
+  for (const n of [1, 100, 101, 250]) {
+    const blog = await request(app).get(`/blog?page=${Math.ceil(n / 10)}`);
+    expect(blog.status).toBe(200);
+    expect(blog.text).toContain(`Entrada número ${n}<`);
+  }
+  expect((await request(app).get('/blog?page=26')).status).toBe(404);
+  // These posts have no author: their date stands alone, with no “·” after it.
+  expect((await request(app).get('/blog')).text).toContain(
+    '<p class="post-meta"><time dateTime="2026-01-01">1 de enero de 2026</time></p>',
+  );
   const sitemap = await request(app).get('/sitemap.xml');
   for (const n of [1, 101, 250]) expect(sitemap.text).toContain(`/blog/entrada-${n}</loc>`);
   expect(cms.reads().filter((r) => r.path === '/api/posts' && r.query.get('locale') === 'es')).toHaveLength(3);
+});
+
+test.each([
+  ['without tag.find', false],
+  ['with tag.find (as the README tells)', true],
+])('the Public role %s: the blog and its posts work, and their tags show only with it', async (_case, granted) => {
+  const publicRole = LEAST_PRIVILEGE.public.filter((permission) => granted || permission !== 'tag.find');
+  const cms = await strapiV4({ access: { ...LEAST_PRIVILEGE, public: publicRole } });
+  const { app } = await siteWith(cms);
+  const tagLink = 'href="/blog/tag/proteccion-de-datos"';
+  const blog = await request(app).get('/blog');
+  expect(blog.status).toBe(200);
+  expect(blog.text).toContain('Cómo preparar una auditoría de datos');
+  expect(blog.text.includes(tagLink)).toBe(granted);
+  const post = await request(app).get('/blog/auditoria-de-datos');
+  expect(post.status).toBe(200);
+  expect(post.text.includes(tagLink)).toBe(granted);
+  expect((await request(app).get('/blog/tag/proteccion-de-datos')).status).toBe(granted ? 200 : 404);
+  expect((await request(app).get('/en/blog/tag/data-protection')).status).toBe(granted ? 200 : 404);
+});
+
+test('a post read from Strapi links its translation: switcher and hreflang to the English slug; the Spanish slug under /en is a 301 to it', async () => {
+  const cms = await strapiV4();
+  const { app } = await siteWith(cms);
+  const post = await request(app).get('/blog/auditoria-de-datos');
+  expect(post.text).toMatch(/class="locale-switcher"[^]*?href="\/en\/blog\/data-audit"/);
+  expect(post.text).toContain(`<link rel="alternate" hreflang="en" href="${ORIGIN}/en/blog/data-audit">`);
+  const moved = await request(app).get('/en/blog/auditoria-de-datos');
+  expect([moved.status, moved.headers.location]).toEqual([301, '/en/blog/data-audit']);
+  const spanishOnly = await request(app).get('/en/blog/bienvenida');
+  expect([spanishOnly.status, spanishOnly.headers.location]).toEqual([302, '/blog/bienvenida']);
+});
+
+test('a cover from Strapi is shown with its renditions as srcset, its real width and height and its alternative text', async () => {
+  const cms = await strapiV4();
+  const { app } = await siteWith(cms);
+  const post = await request(app).get('/blog/auditoria-de-datos');
+  const img = /<img class="post-cover"[^>]*>/.exec(post.text)?.[0] ?? '';
+  expect(img).toContain('src="/cms/uploads/auditoria_a1b2c3.jpg"');
+  expect(img).toContain(
+    'srcSet="/cms/uploads/thumbnail_auditoria_a1b2c3.jpg 245w, /cms/uploads/small_auditoria_a1b2c3.jpg 500w, ' +
+      '/cms/uploads/medium_auditoria_a1b2c3.jpg 750w, /cms/uploads/large_auditoria_a1b2c3.jpg 1000w, /cms/uploads/auditoria_a1b2c3.jpg 1600w"',
+  );
+  expect(img).toMatch(/sizes="[^"]+"/);
+  expect(img).toContain('width="1600"');
+  expect(img).toContain('height="900"');
+  expect(img).toContain('alt="Una mesa con informes"');
 });
 
 test('a Strapi whose Public role may not read posts: the blog is a 503 and the warning names the Public role', async () => {
