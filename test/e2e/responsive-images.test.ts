@@ -72,7 +72,7 @@ test.each([
   { what: 'a laptop', viewport: LAPTOP, beside: true },
   { what: 'a phone', viewport: PHONE, beside: false },
 ])(
-  "in the blog's list on $what, a cover is 22rem wide beside its post's text (or above it on a phone), and the browser picks its 480 px rendition",
+  "in the blog's list on $what, a cover is 16rem wide beside its post's text (or above it on a phone), and the browser picks its 480 px rendition",
   async ({ viewport, beside }) => {
     await open({ viewport }, async (page) => {
       await page.goto('/en/blog');
@@ -81,7 +81,7 @@ test.each([
       const cover = (await article.locator('img.post-cover').boundingBox())!;
       const title = (await article.locator('h2').boundingBox())!;
       if (beside) {
-        expect(cover.width).toBe(352);
+        expect(cover.width).toBe(256);
         expect(title.x).toBeGreaterThan(cover.x + cover.width);
         expect(title.y).toBeLessThan(cover.y + cover.height);
       } else {
