@@ -51,6 +51,9 @@ import { createStrapiBranding } from './cms/branding.ts';
 import { createStrapiClient } from './cms/client.ts';
 import { createStrapiContent } from './cms/content.ts';
 import { createCmsProxy } from './cms/proxy.ts';
+import { createStrapiDrafts } from './cms/drafts.ts';
+import { createPreviewCookie } from './preview/cookie.ts';
+import { exitPreview, previewMode, PREVIEW_EXIT_PATH, PREVIEW_PATH, startPreview, type PreviewSetup } from './preview/routes.ts';
 import { loadEmbeddedContent } from './content/embedded.ts';
 import type { ContentSource } from './content/source.ts';
 import { hashedAssets, publicFiles } from './http/static-assets.ts';
@@ -177,6 +180,15 @@ export async function createApp(deps: AppDeps) {
           mediaHosts,
           logger,
         }),
+        // The preview's drafts: their own token and client, never cached (server/cms/drafts.ts).
+        drafts:
+          config.CMS_PREVIEW_SECRET && config.CMS_PREVIEW_TOKEN
+            ? createStrapiDrafts({
+                client: createStrapiClient({ url: config.CMS_URL, timeoutMs: 5000, logger, token: config.CMS_PREVIEW_TOKEN }),
+                mediaHosts,
+                logger,
+              })
+            : null,
       }
     : null;
   const [content, i18n] = await Promise.all([
@@ -322,8 +334,21 @@ export async function createApp(deps: AppDeps) {
     }),
   ) as Record<Locale, string>;
 
+  // Draft preview (server/preview/): with a CMS, its preview secret and a token that reads drafts.
+  const preview: PreviewSetup | null =
+    cms?.drafts && config.CMS_PREVIEW_SECRET
+      ? {
+          secret: config.CMS_PREVIEW_SECRET,
+          cookie: createPreviewCookie({ sessionSecret: config.SESSION_SECRET, previewSecret: config.CMS_PREVIEW_SECRET, production: isProduction }),
+          drafts: cms.drafts,
+          cmsOrigin: new URL(config.CMS_URL!).origin,
+          logger,
+        }
+      : null;
+
   const resolveDeps: ResolveDeps = {
     content,
+    ...(preview ? { previewContent: preview.drafts.content } : {}),
     backend,
     branding,
     formTokens,
@@ -407,6 +432,11 @@ export async function createApp(deps: AppDeps) {
   app.use(requireSameOrigin(config.PUBLIC_URL));
   // 5b. A sign-in waiting for its second factor; ADMIN_REQUIRE_2FA's set-up gate (server/two-factor/).
   app.use(secondFactor.middleware, adminSetupGate(twoFactor));
+  // 5c. Draft preview: the preview cookie turns drafts on (never stored, framed only by the CMS);
+  //     /preview starts it, /preview/exit ends it (server/preview/).
+  app.use(previewMode(preview));
+  app.get(PREVIEW_PATH, startPreview(preview));
+  app.post(PREVIEW_EXIT_PATH, ...exitPreview(preview));
 
   // 6. The API: built-in on SQLite, or the external one through a proxy. Browsers authenticate
   //    with the session cookie, which becomes the Bearer token here; never a token in JS.
@@ -461,7 +491,8 @@ export async function createApp(deps: AppDeps) {
         nonce: nonceOf(res),
         messages: messagesOf(i18n, payload.locale),
         messagesDigest: messagesDigest[payload.locale],
-        renderCache,
+        // A preview's markup is nobody else's: never kept (nor served from the cache).
+        renderCache: payload.preview ? undefined : renderCache,
         messageUrls,
         consent: { current: res.locals.consent ?? null, analyticsConfigured: Boolean(analyticsIds.gtm || analyticsIds.ga) },
         localeCookie: config.LOCALE_COOKIE,
