@@ -52,6 +52,8 @@ import { createStrapiClient } from './cms/client.ts';
 import { createStrapiContent } from './cms/content.ts';
 import { createCmsProxy } from './cms/proxy.ts';
 import { createStrapiDrafts } from './cms/drafts.ts';
+import { listenForCmsChanges } from './cms/invalidation.ts';
+import { cmsWebhook, WEBHOOK_PATH } from './cms/webhook.ts';
 import { createPreviewCookie } from './preview/cookie.ts';
 import { exitPreview, previewMode, PREVIEW_EXIT_PATH, PREVIEW_PATH, startPreview, type PreviewSetup } from './preview/routes.ts';
 import { loadEmbeddedContent } from './content/embedded.ts';
@@ -208,6 +210,9 @@ export async function createApp(deps: AppDeps) {
   if (!deps.db) await moveUploadsIntoDatabase(db, config.DATA_DIR, logger);
   // What the instances tell each other so that their caches agree (NOTIFY, or a change counter).
   const changes = await createChangeFeed(db, { logger });
+  // What an editor publishes shows at once: the CMS's webhook is told to every instance, each of
+  // which makes its own CMS caches stale (server/cms/invalidation.ts).
+  if (cms) listenForCmsChanges(changes, { content: cms.content, branding: cms.branding }, logger);
   // Who did what to whom and when (server/audit/): the one audit every part of the site records
   // through; entries older than a year go at start and once a day.
   const auditLog = createAuditLog({ db, logger });
@@ -418,6 +423,9 @@ export async function createApp(deps: AppDeps) {
   app.get('/robots.txt', (_req, res) => {
     res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robotsTxt(config.PUBLIC_URL));
   });
+  // 4b. Strapi's webhook (no cookies, no Origin: authenticated by its own secret, so before the
+  //     CSRF check): what was published shows at once on every instance (cms/webhook.ts).
+  app.post(WEBHOOK_PATH, cmsWebhook({ secret: config.CMS_URL ? (config.CMS_WEBHOOK_SECRET ?? null) : null, changes, logger }));
   app.get('/sitemap.xml', async (_req, res) => {
     res
       .type('application/xml')
