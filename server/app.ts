@@ -347,6 +347,8 @@ export async function createApp(deps: AppDeps) {
           cookie: createPreviewCookie({ sessionSecret: config.SESSION_SECRET, previewSecret: config.CMS_PREVIEW_SECRET, production: isProduction }),
           drafts: cms.drafts,
           cmsOrigin: new URL(config.CMS_URL!).origin,
+          translate: (locale) => translators[locale],
+          stylesheets: manifest.entry.css,
           logger,
         }
       : null;

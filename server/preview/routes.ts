@@ -8,6 +8,8 @@
 //       draft with a banner.
 //   POST /preview/exit (a same-origin form: the site's CSRF check, docs/decisions/004)
 //       ends the preview and goes (303) to the page it was shown on, now its published version.
+//       Inside the CMS's preview pane, where a published page may not be framed, it says the
+//       preview ended instead, with a link that opens the published page in a tab.
 //
 // While the cookie is valid (previewMode): every page reads drafts (res.locals.preview), is
 // `private, no-store` (page-handlers.ts) and never enters the render cache (app.ts), and the
@@ -15,13 +17,15 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { SLUG_PATTERN } from '../../shared/blog.ts';
 import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
-import { LEGAL_PAGES, localePath, matchRoute } from '../../shared/routes.ts';
+import { formOfPath, LEGAL_PAGES, localePath, matchRoute } from '../../shared/routes.ts';
+import type { Translate } from '../../shared/translate.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { DOCUMENT_ID, type DraftTarget, type StrapiDrafts } from '../cms/drafts.ts';
 import { CmsError } from '../cms/errors.ts';
 import { withFrameAncestors } from '../http/csp.ts';
 import { secretMatches } from '../http/secret.ts';
 import type { Logger } from '../logger.ts';
+import { escapeHtml } from '../render/html.ts';
 import type { PreviewCookie } from './cookie.ts';
 
 export const PREVIEW_PATH = '/preview';
@@ -40,6 +44,9 @@ export type PreviewSetup = {
   drafts: StrapiDrafts;
   /** The CMS's origin, whose admin frames the preview. */
   cmsOrigin: string;
+  /** The site's messages in a locale, and its stylesheets (the framed exit page). */
+  translate: (locale: Locale) => Translate;
+  stylesheets: readonly string[];
   logger: Logger;
 };
 
@@ -139,6 +146,19 @@ function exitTarget(path: unknown): string {
   return matchRoute(pathname) ? path : '/';
 }
 
+/** Inside the CMS's frame: the preview ended, and the published page opens in a tab (it may not be framed). */
+function endedInFrame(target: string, t: Translate, locale: Locale, stylesheets: readonly string[]): string {
+  const title = escapeHtml(t('preview.ended'));
+  return (
+    `<!DOCTYPE html><html lang="${locale}"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">` +
+    `<title>${title}</title>${stylesheets.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('')}</head>` +
+    `<body><main class="main"><section class="error-page" aria-labelledby="preview-ended"><h1 id="preview-ended">${title}</h1>` +
+    `<p><a class="button button-primary" href="${escapeHtml(target)}" target="_blank" rel="noopener">${escapeHtml(t('preview.openPublished'))}</a></p>` +
+    `</section></main></body></html>`
+  );
+}
+
 /** POST /preview/exit, with the form's `path`. */
 export function exitPreview(setup: PreviewSetup | null): RequestHandler[] {
   return [
@@ -147,7 +167,14 @@ export function exitPreview(setup: PreviewSetup | null): RequestHandler[] {
       if (!setup) return refuse(res, 404, 'Draft preview is not available on this site');
       setup.cookie.clear(req, res);
       const body = req.body as Record<string, unknown> | undefined;
-      res.set('Cache-Control', NO_STORE).redirect(303, exitTarget(body?.path));
+      const target = exitTarget(body?.path);
+      if (req.get('sec-fetch-dest') === 'iframe') {
+        const { locale } = formOfPath(target.split(/[?#]/, 1)[0] ?? '/');
+        previewHeaders(res, setup.cmsOrigin);
+        res.status(200).type('html').send(endedInFrame(target, setup.translate(locale), locale, setup.stylesheets));
+        return;
+      }
+      res.set('Cache-Control', NO_STORE).redirect(303, target);
     },
   ];
 }

@@ -305,6 +305,23 @@ test('the way out: POST /preview/exit (same origin) clears the cookie and goes b
   expect(after.text).not.toContain('preview-banner');
 });
 
+test('the way out inside the CMS’s preview pane ends the preview there and offers the published page in a tab (a published page may not be framed)', async () => {
+  const { cms } = await cmsWithDrafts();
+  const { app } = await siteOn(cms.url);
+  const exit = await request(app)
+    .post('/preview/exit')
+    .set('Origin', ORIGIN)
+    .set('Sec-Fetch-Dest', 'iframe')
+    .type('form')
+    .send({ path: '/en/blog/audit' });
+  expect(exit.status).toBe(200);
+  expect(exit.text).toContain('<h1 id="preview-ended">Preview ended</h1>');
+  expect(exit.text).toContain('<a class="button button-primary" href="/en/blog/audit" target="_blank" rel="noopener">See the published page (in a new tab)</a>');
+  expect(String(exit.headers['content-security-policy'])).toContain(`frame-ancestors ${cms.url}`);
+  expect(exit.headers['cache-control']).toBe('private, no-store');
+  expect(([] as string[]).concat(exit.headers['set-cookie'] ?? []).filter((c) => c.startsWith('cms.preview=;'))).toHaveLength(2);
+});
+
 test('the way out is CSRF-checked like every form: without our Origin it is refused and the preview goes on', async () => {
   const { cms } = await cmsWithDrafts();
   const { app } = await siteOn(cms.url);
