@@ -344,7 +344,11 @@ export async function createApp(deps: AppDeps) {
     cms?.drafts && config.CMS_PREVIEW_SECRET
       ? {
           secret: config.CMS_PREVIEW_SECRET,
-          cookie: createPreviewCookie({ sessionSecret: config.SESSION_SECRET, previewSecret: config.CMS_PREVIEW_SECRET, production: isProduction }),
+          cookie: createPreviewCookie({
+            sessionSecret: config.SESSION_SECRET,
+            previewSecret: config.CMS_PREVIEW_SECRET,
+            production: isProduction,
+          }),
           drafts: cms.drafts,
           cmsOrigin: new URL(config.CMS_URL!).origin,
           translate: (locale) => translators[locale],

@@ -54,7 +54,8 @@ export function changesOf(body: unknown): WebhookOutcome {
   // Strapi 5 creates drafts (published later: entry.publish); a type without Draft & Publish, or Strapi 4, may create it published.
   if (event === 'entry.create' && !entry.publishedAt) return { ignored: 'a draft was created' };
   const text = (value: unknown, pattern: RegExp) => (typeof value === 'string' && pattern.test(value) ? value : undefined);
-  if (model === 'post') return { changes: [{ model: 'post', documentId: text(entry.documentId, DOCUMENT_ID), slug: text(entry.slug, SLUG_PATTERN) }] };
+  if (model === 'post')
+    return { changes: [{ model: 'post', documentId: text(entry.documentId, DOCUMENT_ID), slug: text(entry.slug, SLUG_PATTERN) }] };
   if (model === 'legal-page') return { changes: [{ model: 'legal-page', page: LEGAL_PAGES.find((p) => p === entry.page) }] };
   // Posts show their tags.
   if (model === 'tag') return { changes: [{ model: 'post' }] };

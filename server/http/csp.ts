@@ -59,7 +59,8 @@ export function createCspHeader(options: CspOptions): (nonce: string, analytics:
 export function withFrameAncestors(policy: string, origins: readonly string[]): string {
   for (const origin of origins) {
     // An origin is written into the policy: nothing that could end a directive or add a source.
-    if (!/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/.test(origin)) throw new Error(`Not an origin for frame-ancestors: ${JSON.stringify(origin)}`);
+    if (!/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/.test(origin))
+      throw new Error(`Not an origin for frame-ancestors: ${JSON.stringify(origin)}`);
   }
   const sources = origins.length > 0 ? origins.join(' ') : "'none'";
   return policy

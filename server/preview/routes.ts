@@ -85,13 +85,16 @@ function readQuery(req: Request): PreviewRequest {
   if (!isLocale(locale)) throw new BadParameter('The parameter "locale" must be "es" or "en"');
   const slug = single(req, 'slug');
   const documentId = single(req, 'documentId');
-  if ((slug === undefined) === (documentId === undefined)) throw new BadParameter('Give exactly one of the parameters "slug" and "documentId"');
+  if ((slug === undefined) === (documentId === undefined))
+    throw new BadParameter('Give exactly one of the parameters "slug" and "documentId"');
   if (documentId !== undefined) {
-    if (!DOCUMENT_ID.test(documentId)) throw new BadParameter('The parameter "documentId" must be letters and digits (a Strapi 5 documentId)');
+    if (!DOCUMENT_ID.test(documentId))
+      throw new BadParameter('The parameter "documentId" must be letters and digits (a Strapi 5 documentId)');
     return { locale, target: { type, documentId } };
   }
   if (type === 'post') {
-    if (!SLUG_PATTERN.test(slug!)) throw new BadParameter('The parameter "slug" must be a post slug: lower-case letters, digits and hyphens');
+    if (!SLUG_PATTERN.test(slug!))
+      throw new BadParameter('The parameter "slug" must be a post slug: lower-case letters, digits and hyphens');
     return { locale, target: { type, slug: slug! } };
   }
   const page = LEGAL_PAGES.find((p) => p === slug);
@@ -171,7 +174,10 @@ export function exitPreview(setup: PreviewSetup | null): RequestHandler[] {
       if (req.get('sec-fetch-dest') === 'iframe') {
         const { locale } = formOfPath(target.split(/[?#]/, 1)[0] ?? '/');
         previewHeaders(res, setup.cmsOrigin);
-        res.status(200).type('html').send(endedInFrame(target, setup.translate(locale), locale, setup.stylesheets));
+        res
+          .status(200)
+          .type('html')
+          .send(endedInFrame(target, setup.translate(locale), locale, setup.stylesheets));
         return;
       }
       res.set('Cache-Control', NO_STORE).redirect(303, target);

@@ -22,7 +22,12 @@ const VERSIONS: [string, StoreOptions][] = [
 async function draftsOn(options: StoreOptions, { empty = false } = {}) {
   const store = documentStore(options);
   if (!empty) {
-    const published = store.create('posts', 'es', { title: 'Publicado', slug: 'publicado', content: 'Uno', date: '2026-02-01' }, { published: true });
+    const published = store.create(
+      'posts',
+      'es',
+      { title: 'Publicado', slug: 'publicado', content: 'Uno', date: '2026-02-01' },
+      { published: true },
+    );
     store.edit(published, 'es', { title: 'Publicado, con cambios' });
     store.create('posts', 'es', { title: 'Sin publicar', slug: 'sin-publicar', content: 'Dos' });
     const privacy = store.create('legal-pages', 'es', { page: 'privacy', title: 'Privacidad', content: 'Tres' }, { published: true });

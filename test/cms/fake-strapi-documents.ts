@@ -104,7 +104,9 @@ export function documentStore(options: StoreOptions) {
       .flatMap((d) => {
         const shown = visible(d, req.query);
         const entry = shown ? entryOf(d, shown) : null;
-        return entry && matches(d, entry, req.query) ? [{ entry, date: String((shown!.fields.date as string) ?? shown!.publishedAt ?? '') }] : [];
+        return entry && matches(d, entry, req.query)
+          ? [{ entry, date: String((shown!.fields.date as string) ?? shown!.publishedAt ?? '') }]
+          : [];
       })
       .sort((a, b) => b.date.localeCompare(a.date))
       .map((e) => e.entry);

@@ -20,12 +20,25 @@ const PREVIEW_ENV = { CMS_PREVIEW_SECRET: PREVIEW_SECRET, CMS_PREVIEW_TOKEN: PRE
 /** A Strapi 5 with a published post whose draft has unpublished edits, a post never published, and the privacy page. */
 async function cmsWithDrafts(options: StoreOptions = { strapi: 5 }, access: StrapiAccess = ACCESS) {
   const store = documentStore(options);
-  const post = { title: 'Publicado: auditoría', slug: 'auditoria', description: 'Resumen', content: 'Texto publicado', author: 'Ana', date: '2026-03-10' };
+  const post = {
+    title: 'Publicado: auditoría',
+    slug: 'auditoria',
+    description: 'Resumen',
+    content: 'Texto publicado',
+    author: 'Ana',
+    date: '2026-03-10',
+  };
   const postId = store.create('posts', 'es', post, { published: true });
   store.edit(postId, 'es', { title: 'Borrador: auditoría revisada', content: 'Texto del borrador' });
   const enId = store.create('posts', 'en', { ...post, title: 'Published: audit', slug: 'audit' }, { published: true, documentId: postId });
   store.edit(enId, 'en', { title: 'Draft: audit revised' });
-  const newId = store.create('posts', 'es', { title: 'Borrador nuevo', slug: 'nuevo', description: '', content: 'Nunca publicado', author: 'Ana' });
+  const newId = store.create('posts', 'es', {
+    title: 'Borrador nuevo',
+    slug: 'nuevo',
+    description: '',
+    content: 'Nunca publicado',
+    author: 'Ana',
+  });
   const privacy = { page: 'privacy', title: 'Privacidad publicada', description: '', content: 'Publicada' };
   const privacyId = store.create('legal-pages', 'es', privacy, { published: true });
   store.edit(privacyId, 'es', { title: 'Privacidad en borrador' });
@@ -39,7 +52,9 @@ async function siteOn(cmsUrl: string, env: Record<string, string> = PREVIEW_ENV)
 
 /** `name=value` of the Set-Cookie that sets `name` (not one that clears it). */
 function cookieFrom(res: request.Response, name = 'cms.preview'): string {
-  const header = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith(`${name}=`) && !c.startsWith(`${name}=;`));
+  const header = ([] as string[])
+    .concat(res.headers['set-cookie'] ?? [])
+    .find((c) => c.startsWith(`${name}=`) && !c.startsWith(`${name}=;`));
   expect(header, `Set-Cookie ${name}`).toBeDefined();
   return header!.split(';')[0]!;
 }
@@ -48,7 +63,10 @@ function previewUrl(params: Record<string, string>) {
   return `/preview?${new URLSearchParams({ secret: PREVIEW_SECRET, ...params })}`;
 }
 
-async function startPreview(app: Parameters<typeof request>[0], params: Record<string, string> = { type: 'post', slug: 'auditoria', locale: 'es' }) {
+async function startPreview(
+  app: Parameters<typeof request>[0],
+  params: Record<string, string> = { type: 'post', slug: 'auditoria', locale: 'es' },
+) {
   const res = await request(app).get(previewUrl(params));
   expect(res.status).toBe(307);
   return cookieFrom(res);
@@ -84,7 +102,9 @@ test('with a CMS but no CMS_PREVIEW_SECRET, /preview is a 404', async () => {
 });
 
 test('CMS_PREVIEW_SECRET without CMS_PREVIEW_TOKEN stops the start with a message naming the token; a short secret is refused', () => {
-  expect(() => loadConfig({ CMS_URL: 'https://cms.example.test', CMS_PREVIEW_SECRET: PREVIEW_SECRET })).toThrow(/CMS_PREVIEW_TOKEN is required/);
+  expect(() => loadConfig({ CMS_URL: 'https://cms.example.test', CMS_PREVIEW_SECRET: PREVIEW_SECRET })).toThrow(
+    /CMS_PREVIEW_TOKEN is required/,
+  );
   expect(() => testConfig({ CMS_PREVIEW_SECRET: 'short' })).toThrow(/CMS_PREVIEW_SECRET: must be at least 32 characters/);
 });
 
@@ -191,8 +211,12 @@ test('in preview the post shows its draft with the banner, private and no-store;
     expect(draft.text).toContain('Borrador: auditoría revisada');
     expect(draft.text).toContain('Texto del borrador');
     expect(draft.text).not.toContain('Publicado: auditoría');
-    expect(draft.text).toMatch(/<div class="preview-banner" role="status"><p class="preview-banner-text">Vista previa: borrador sin publicar<\/p>/);
-    expect(draft.text).toContain('<form class="preview-banner-exit" action="/preview/exit" method="post"><input type="hidden" name="path" value="/blog/auditoria"/>');
+    expect(draft.text).toMatch(
+      /<div class="preview-banner" role="status"><p class="preview-banner-text">Vista previa: borrador sin publicar<\/p>/,
+    );
+    expect(draft.text).toContain(
+      '<form class="preview-banner-exit" action="/preview/exit" method="post"><input type="hidden" name="path" value="/blog/auditoria"/>',
+    );
     expect(draft.headers['cache-control']).toBe('private, no-store');
     expect(draft.headers['x-robots-tag']).toBe('noindex');
     // And the public page, in between: still the published version.
@@ -205,7 +229,9 @@ test('in preview the post shows its draft with the banner, private and no-store;
   expect(renderCache!.stats().entries).toBe(cached);
   // The drafts were read with the preview token; the public reads as before (anonymously).
   const posts = cms.reads().filter((r) => r.path === '/api/posts');
-  expect(posts.filter((r) => r.query.get('status') === 'draft').every((r) => r.headers.authorization === `Bearer ${PREVIEW_TOKEN}`)).toBe(true);
+  expect(posts.filter((r) => r.query.get('status') === 'draft').every((r) => r.headers.authorization === `Bearer ${PREVIEW_TOKEN}`)).toBe(
+    true,
+  );
   expect(posts.filter((r) => r.query.get('status') === null).every((r) => r.headers.authorization === undefined)).toBe(true);
 });
 
@@ -213,7 +239,8 @@ test('a draft read first never fills the public caches: the public page read aft
   const { cms } = await cmsWithDrafts();
   const { app } = await siteOn(cms.url);
   const cookie = await startPreview(app);
-  for (let i = 0; i < 3; i++) expect((await request(app).get('/blog/auditoria').set('Cookie', cookie)).text).toContain('Borrador: auditoría revisada');
+  for (let i = 0; i < 3; i++)
+    expect((await request(app).get('/blog/auditoria').set('Cookie', cookie)).text).toContain('Borrador: auditoría revisada');
   for (let i = 0; i < 3; i++) expect((await request(app).get('/blog/auditoria')).text).toContain('Publicado: auditoría');
   // Every preview view asked the CMS again (nothing of a draft is kept).
   const draftReads = cms.reads().filter((r) => r.query.get('status') === 'draft' && r.query.get('filters[slug][$eq]') === 'auditoria');
@@ -283,7 +310,9 @@ test('the CMS may frame preview responses only: frame-ancestors is its origin th
 test('inside the CMS’s preview pane (Sec-Fetch-Dest: iframe) the cookie is SameSite=None, Secure and Partitioned', async () => {
   const { cms } = await cmsWithDrafts();
   const { app } = await siteOn(cms.url);
-  const res = await request(app).get(previewUrl({ type: 'post', slug: 'auditoria' })).set('Sec-Fetch-Dest', 'iframe');
+  const res = await request(app)
+    .get(previewUrl({ type: 'post', slug: 'auditoria' }))
+    .set('Sec-Fetch-Dest', 'iframe');
   const header = ([] as string[]).concat(res.headers['set-cookie'] ?? []).join('\n');
   expect(header).toMatch(/^cms\.preview=[^;]+; Max-Age=3600; Path=\/; Expires=[^;]+; HttpOnly; Secure; Partitioned; SameSite=None$/);
   expect((await request(app).get('/blog/auditoria').set('Cookie', cookieFrom(res))).text).toContain('Borrador: auditoría revisada');
@@ -293,7 +322,12 @@ test('the way out: POST /preview/exit (same origin) clears the cookie and goes b
   const { cms } = await cmsWithDrafts();
   const { app } = await siteOn(cms.url);
   const cookie = await startPreview(app);
-  const exit = await request(app).post('/preview/exit').set('Origin', ORIGIN).set('Cookie', cookie).type('form').send({ path: '/blog/auditoria' });
+  const exit = await request(app)
+    .post('/preview/exit')
+    .set('Origin', ORIGIN)
+    .set('Cookie', cookie)
+    .type('form')
+    .send({ path: '/blog/auditoria' });
   expect(exit.status).toBe(303);
   expect(exit.headers.location).toBe('/blog/auditoria');
   expect(exit.headers['cache-control']).toBe('private, no-store');
@@ -316,7 +350,9 @@ test('the way out inside the CMS’s preview pane ends the preview there and off
     .send({ path: '/en/blog/audit' });
   expect(exit.status).toBe(200);
   expect(exit.text).toContain('<h1 id="preview-ended">Preview ended</h1>');
-  expect(exit.text).toContain('<a class="button button-primary" href="/en/blog/audit" target="_blank" rel="noopener">See the published page (in a new tab)</a>');
+  expect(exit.text).toContain(
+    '<a class="button button-primary" href="/en/blog/audit" target="_blank" rel="noopener">See the published page (in a new tab)</a>',
+  );
   expect(String(exit.headers['content-security-policy'])).toContain(`frame-ancestors ${cms.url}`);
   expect(exit.headers['cache-control']).toBe('private, no-store');
   expect(([] as string[]).concat(exit.headers['set-cookie'] ?? []).filter((c) => c.startsWith('cms.preview=;'))).toHaveLength(2);
@@ -326,21 +362,31 @@ test('the way out is CSRF-checked like every form: without our Origin it is refu
   const { cms } = await cmsWithDrafts();
   const { app } = await siteOn(cms.url);
   const cookie = await startPreview(app);
-  const forged = await request(app).post('/preview/exit').set('Origin', 'https://evil.example').set('Cookie', cookie).type('form').send({ path: '/' });
+  const forged = await request(app)
+    .post('/preview/exit')
+    .set('Origin', 'https://evil.example')
+    .set('Cookie', cookie)
+    .type('form')
+    .send({ path: '/' });
   expect(forged.status).toBe(403);
   expect(forged.headers['set-cookie']).toBeUndefined();
 });
 
-test.each(['//evil.example/', 'https://evil.example/', '/\\evil.example', '/%2F%2Fevil.example', 'javascript:alert(1)', '/no-such-page', ''])(
-  'the way out never goes anywhere but a page of the site: %j → /',
-  async (path) => {
-    const { cms } = await cmsWithDrafts();
-    const { app } = await siteOn(cms.url);
-    const exit = await request(app).post('/preview/exit').set('Origin', ORIGIN).type('form').send({ path });
-    expect(exit.status).toBe(303);
-    expect(exit.headers.location).toBe('/');
-  },
-);
+test.each([
+  '//evil.example/',
+  'https://evil.example/',
+  '/\\evil.example',
+  '/%2F%2Fevil.example',
+  'javascript:alert(1)',
+  '/no-such-page',
+  '',
+])('the way out never goes anywhere but a page of the site: %j → /', async (path) => {
+  const { cms } = await cmsWithDrafts();
+  const { app } = await siteOn(cms.url);
+  const exit = await request(app).post('/preview/exit').set('Origin', ORIGIN).type('form').send({ path });
+  expect(exit.status).toBe(303);
+  expect(exit.headers.location).toBe('/');
+});
 
 test('a forged or foreign preview cookie shows the published page and is cleared', async () => {
   const { cms } = await cmsWithDrafts();
@@ -372,17 +418,22 @@ test('the service worker never keeps a preview page: its answer is not storable'
   expect(isStorableResponse({ status: published.status, type: 'basic', headers: publicHeaders })).toBe(true);
 });
 
-test.each(['status=draft', 'status=anything', 'publicationState=preview', 'Status=draft', 'st%61tus=draft', 'status%5B0%5D=draft', 'publicationFilter=modified'])(
-  'the /cms proxy never hands drafts to a visitor: /cms/api/posts?%s is refused (400) without asking the CMS',
-  async (query) => {
-    const { cms } = await cmsWithDrafts();
-    const { app } = await siteOn(cms.url);
-    const res = await request(app).get(`/cms/api/posts?locale=es&${query}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('drafts_not_public');
-    expect(cms.reads().filter((r) => r.path === '/api/posts')).toHaveLength(0);
-  },
-);
+test.each([
+  'status=draft',
+  'status=anything',
+  'publicationState=preview',
+  'Status=draft',
+  'st%61tus=draft',
+  'status%5B0%5D=draft',
+  'publicationFilter=modified',
+])('the /cms proxy never hands drafts to a visitor: /cms/api/posts?%s is refused (400) without asking the CMS', async (query) => {
+  const { cms } = await cmsWithDrafts();
+  const { app } = await siteOn(cms.url);
+  const res = await request(app).get(`/cms/api/posts?locale=es&${query}`);
+  expect(res.status).toBe(400);
+  expect(res.body.error.code).toBe('drafts_not_public');
+  expect(cms.reads().filter((r) => r.path === '/api/posts')).toHaveLength(0);
+});
 
 test('the /cms proxy still answers published posts', async () => {
   const { cms } = await cmsWithDrafts();

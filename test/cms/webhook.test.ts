@@ -26,7 +26,12 @@ type App = Awaited<ReturnType<typeof createTestApp>>['app'];
 /** A Strapi 5 with one published post (es) and the privacy page, and the site on it. */
 async function siteWithCms(env: Record<string, string> = ENV) {
   const store = documentStore({ strapi: 5 });
-  const first = store.create('posts', 'es', { title: 'Primera entrada', slug: 'primera', content: 'Uno', date: '2026-02-01' }, { published: true });
+  const first = store.create(
+    'posts',
+    'es',
+    { title: 'Primera entrada', slug: 'primera', content: 'Uno', date: '2026-02-01' },
+    { published: true },
+  );
   const privacy = store.create('legal-pages', 'es', { page: 'privacy', title: 'Privacidad, versión 1', content: 'x' }, { published: true });
   const cms = await startFakeStrapi(store.handler, { access: { public: READS } });
   const site = await createTestApp({ CMS_URL: cms.url, ...env });
@@ -50,7 +55,10 @@ test('a post published after the list was cached shows on the next request once 
   // Within the TTL, the cached list and the cached "not found" stand: the caches are used.
   expect((await request(app).get('/blog/segunda')).status).toBe(404);
   expect(await blogText(app)).not.toContain('Segunda entrada');
-  const res = await deliver(app, webhookBody('entry.publish', 'post', { id: 9, documentId: second, slug: 'segunda', locale: 'es', title: 'Segunda entrada' }));
+  const res = await deliver(
+    app,
+    webhookBody('entry.publish', 'post', { id: 9, documentId: second, slug: 'segunda', locale: 'es', title: 'Segunda entrada' }),
+  );
   expect(res.status).toBe(200);
   expect(res.body).toEqual({ purged: [`cms:post:${second}/segunda`] });
   expect(await blogText(app)).toContain('Segunda entrada');
@@ -63,7 +71,9 @@ test('an unpublished post leaves the list and its page is a 404 once the webhook
   expect(await blogText(app)).toContain('Primera entrada');
   store.unpublish(first, 'es');
   expect((await request(app).get('/blog/primera')).status).toBe(200);
-  expect((await deliver(app, webhookBody('entry.unpublish', 'post', { id: 1, documentId: first, slug: 'primera', locale: 'es' }))).status).toBe(200);
+  expect(
+    (await deliver(app, webhookBody('entry.unpublish', 'post', { id: 1, documentId: first, slug: 'primera', locale: 'es' }))).status,
+  ).toBe(200);
   expect(await blogText(app)).not.toContain('Primera entrada');
   expect((await request(app).get('/blog/primera')).status).toBe(404);
 });
@@ -110,10 +120,17 @@ test(`a second instance on the same database purges too, told by the change feed
   const { app: other } = await createTestApp({ CMS_URL: cms.url, ...ENV }, { db });
   expect(await blogText(app)).not.toContain('Segunda entrada');
   expect(await blogText(other)).not.toContain('Segunda entrada');
-  const second = store.create('posts', 'es', { title: 'Segunda entrada', slug: 'segunda', content: 'Dos', date: '2026-03-01' }, { published: true });
+  const second = store.create(
+    'posts',
+    'es',
+    { title: 'Segunda entrada', slug: 'segunda', content: 'Dos', date: '2026-03-01' },
+    { published: true },
+  );
   expect(await blogText(other)).not.toContain('Segunda entrada');
   const sent = Date.now();
-  expect((await deliver(app, webhookBody('entry.publish', 'post', { documentId: second, slug: 'segunda', locale: 'es' }))).status).toBe(200);
+  expect((await deliver(app, webhookBody('entry.publish', 'post', { documentId: second, slug: 'segunda', locale: 'es' }))).status).toBe(
+    200,
+  );
   await expect.poll(() => blogText(other), { timeout: POLL_MS * 6, interval: 50 }).toContain('Segunda entrada');
   expect(Date.now() - sent).toBeLessThan(POLL_MS * 6);
 });
@@ -128,7 +145,12 @@ test.each([
 ])('%s: 401, and nothing is purged', async (_case, authorization) => {
   const { app, store } = await siteWithCms();
   expect(await blogText(app)).toContain('Primera entrada');
-  const second = store.create('posts', 'es', { title: 'Segunda entrada', slug: 'segunda', content: 'Dos', date: '2026-03-01' }, { published: true });
+  const second = store.create(
+    'posts',
+    'es',
+    { title: 'Segunda entrada', slug: 'segunda', content: 'Dos', date: '2026-03-01' },
+    { published: true },
+  );
   const res = await deliver(app, webhookBody('entry.publish', 'post', { documentId: second, slug: 'segunda' }), authorization);
   expect(res.status).toBe(401);
   expect(res.headers['www-authenticate']).toBe('Bearer');
@@ -148,7 +170,12 @@ test('without CMS_WEBHOOK_SECRET, or without a CMS, the webhook is a 404', async
 test('the answers to odd deliveries: a null entry purges the whole model, a duplicate the same again, a draft created nothing; no crash', async () => {
   const { app, store } = await siteWithCms();
   expect(await blogText(app)).toContain('Primera entrada');
-  const second = store.create('posts', 'es', { title: 'Segunda entrada', slug: 'segunda', content: 'Dos', date: '2026-03-01' }, { published: true });
+  const second = store.create(
+    'posts',
+    'es',
+    { title: 'Segunda entrada', slug: 'segunda', content: 'Dos', date: '2026-03-01' },
+    { published: true },
+  );
   const nullEntry = await deliver(app, webhookBody('entry.publish', 'post', null));
   expect(nullEntry.status).toBe(200);
   expect(nullEntry.body).toEqual({ purged: ['cms:post:*'] });
@@ -163,7 +190,9 @@ test('the answers to odd deliveries: a null entry purges the whole model, a dupl
   expect((await deliver(app, { event: 'entry.draft-discard', model: 'post', entry: {} })).body).toEqual({
     ignored: 'the event "entry.draft-discard" changes nothing the site shows',
   });
-  expect((await deliver(app, webhookBody('entry.publish', 'article', { id: 1 }))).body).toEqual({ ignored: 'the model "article" is not shown by the site' });
+  expect((await deliver(app, webhookBody('entry.publish', 'article', { id: 1 }))).body).toEqual({
+    ignored: 'the model "article" is not shown by the site',
+  });
   expect((await request(app).get('/blog/segunda')).status).toBe(200);
 });
 
@@ -212,9 +241,16 @@ test('a flood of deliveries is capped per instance (429 with Retry-After); only 
   let now = 0;
   const app = express().post(
     '/cms/webhook',
-    cmsWebhook({ secret: SECRET, changes: { publish: async (topic) => void published.push(topic) }, logger: createLogger('silent'), maxPerMinute: 3, now: () => now }),
+    cmsWebhook({
+      secret: SECRET,
+      changes: { publish: async (topic) => void published.push(topic) },
+      logger: createLogger('silent'),
+      maxPerMinute: 3,
+      now: () => now,
+    }),
   );
-  for (let i = 0; i < 5; i++) expect((await deliver(app as unknown as App, webhookBody('entry.publish', 'post', null), 'Bearer wrong')).status).toBe(401);
+  for (let i = 0; i < 5; i++)
+    expect((await deliver(app as unknown as App, webhookBody('entry.publish', 'post', null), 'Bearer wrong')).status).toBe(401);
   const statuses = [];
   for (let i = 0; i < 5; i++) statuses.push((await deliver(app as unknown as App, webhookBody('entry.publish', 'post', null))).status);
   expect(statuses).toEqual([200, 200, 200, 429, 429]);
@@ -232,7 +268,9 @@ test('what a delivery is believed for: event, model, and the entry’s documentI
   expect(changesOf(webhookBody('entry.delete', 'post', { documentId: '../x', slug: 'ok' }))).toEqual({
     changes: [{ model: 'post', documentId: undefined, slug: 'ok' }],
   });
-  expect(changesOf(webhookBody('entry.update', 'legal-page', { page: 'terms' }))).toEqual({ changes: [{ model: 'legal-page', page: undefined }] });
+  expect(changesOf(webhookBody('entry.update', 'legal-page', { page: 'terms' }))).toEqual({
+    changes: [{ model: 'legal-page', page: undefined }],
+  });
   expect(changesOf(webhookBody('entry.create', 'post', { slug: 'hecho', publishedAt: '2026-01-01T00:00:00Z' }))).toEqual({
     changes: [{ model: 'post', documentId: undefined, slug: 'hecho' }],
   });
@@ -258,21 +296,34 @@ test.each(CHANGES)('the topic of %j names the same change on every instance', (c
   expect(changeOfTopic(topicOf(change))).toEqual(change);
 });
 
-test.each(['cms:post:', 'cms:post:/', 'cms:post:a/b/c', 'cms:post:../x/', 'cms:post:/Bad', 'cms:legal-page:terms', 'cms:branding:../x', 'cms:other:*', 'cms:', 'user:ana'])(
-  'a topic that is not one (%s) changes nothing',
-  (topic) => {
-    expect(changeOfTopic(topic)).toBeNull();
-  },
-);
+test.each([
+  'cms:post:',
+  'cms:post:/',
+  'cms:post:a/b/c',
+  'cms:post:../x/',
+  'cms:post:/Bad',
+  'cms:legal-page:terms',
+  'cms:branding:../x',
+  'cms:other:*',
+  'cms:',
+  'user:ana',
+])('a topic that is not one (%s) changes nothing', (topic) => {
+  expect(changeOfTopic(topic)).toBeNull();
+});
 
 test('a branding collection published (`{user}-custom`) is read again; the others stay cached', async () => {
   let color = '#111111';
   const cms = await startFakeStrapi(
-    (req, res) => sendJson(res, 200, { data: [{ id: 1, documentId: 'b1', colorNavbar: req.path === '/api/acme-customs' ? color : '#222222' }] }),
+    (req, res) =>
+      sendJson(res, 200, { data: [{ id: 1, documentId: 'b1', colorNavbar: req.path === '/api/acme-customs' ? color : '#222222' }] }),
     { access: { public: [], tokens: { [READ_ONLY_TOKEN]: 'read-only' } } },
   );
   const { logger } = captureLogger();
-  const branding = createStrapiBranding({ client: createStrapiClient({ url: cms.url, token: READ_ONLY_TOKEN, logger }), ttlMs: 3_600_000, logger });
+  const branding = createStrapiBranding({
+    client: createStrapiClient({ url: cms.url, token: READ_ONLY_TOKEN, logger }),
+    ttlMs: 3_600_000,
+    logger,
+  });
   expect((await branding.getBranding('acme'))?.color).toBe('#111111');
   await branding.getBranding('other');
   color = '#333333';

@@ -146,7 +146,10 @@ test('without JavaScript at 390 px: the draft, the banner, and the way out (a pl
   expect(await page.locator('h1').textContent()).toBe(DRAFT_TITLE);
   expectSeen(await bannerSeen(page));
   await page.screenshot({ path: `${SHOTS}/preview-draft-390-nojs.png` });
-  await Promise.all([page.waitForURL((url) => url.pathname === '/blog/auditoria-de-datos'), page.getByRole('button', { name: 'Salir de la vista previa' }).click()]);
+  await Promise.all([
+    page.waitForURL((url) => url.pathname === '/blog/auditoria-de-datos'),
+    page.getByRole('button', { name: 'Salir de la vista previa' }).click(),
+  ]);
   expect(await page.locator('h1').textContent()).toBe(PUBLISHED_TITLE);
   expect(await page.locator('.preview-banner').count()).toBe(0);
 });
