@@ -187,6 +187,9 @@ test('the answers to odd deliveries: a null entry purges the whole model, a dupl
   expect(twice.body).toEqual(once.body);
   const draft = await deliver(app, webhookBody('entry.create', 'post', { documentId: 'x1', slug: 'x', publishedAt: null }));
   expect(draft.body).toEqual({ ignored: 'a draft was created' });
+  // Strapi's Trigger button sends its test event.
+  const test = await deliver(app, { event: 'trigger-test', createdAt: '2026-05-01T00:00:00.000Z' });
+  expect([test.status, test.body]).toEqual([200, { ignored: 'the event "trigger-test" changes nothing the site shows' }]);
   expect((await deliver(app, { event: 'entry.draft-discard', model: 'post', entry: {} })).body).toEqual({
     ignored: 'the event "entry.draft-discard" changes nothing the site shows',
   });
