@@ -186,7 +186,13 @@ export async function createApp(deps: AppDeps) {
         drafts:
           config.CMS_PREVIEW_SECRET && config.CMS_PREVIEW_TOKEN
             ? createStrapiDrafts({
-                client: createStrapiClient({ url: config.CMS_URL, timeoutMs: 5000, logger, token: config.CMS_PREVIEW_TOKEN }),
+                client: createStrapiClient({
+                  url: config.CMS_URL,
+                  timeoutMs: 5000,
+                  logger,
+                  token: config.CMS_PREVIEW_TOKEN,
+                  tokenName: 'CMS_PREVIEW_TOKEN',
+                }),
                 mediaHosts,
                 logger,
               })

@@ -38,7 +38,8 @@
 // default api.rest.maxLimit), following meta.pagination, up to 50 pages (5000 posts) per locale;
 // past that the newest 5000 are listed and a warning is logged.
 // Answers are validated entry by entry (an invalid entry is skipped with a warning), rendered
-// to sanitised HTML once, and cached per locale and slug/page for ttlMs. When the CMS fails,
+// to sanitised HTML once, and cached per locale and slug/page for ttlMs, or until the CMS's
+// webhook says they changed (purge, server/cms/invalidation.ts). When the CMS fails,
 // the last good value is served (stale) and the CMS is left alone for failureTtlMs; with no
 // value to fall back on, the page fails with a 503.
 import { z } from 'zod';

@@ -8,7 +8,7 @@ import { isStorableResponse } from '../../client/sw/strategy.ts';
 import { loadConfig } from '../../server/config.ts';
 import { createTestApp, ORIGIN, testConfig } from '../helpers/app.ts';
 import { documentStore, type StoreOptions } from './fake-strapi-documents.ts';
-import { startFakeStrapi, type StrapiAccess } from './fake-strapi.ts';
+import { captureLogger, startFakeStrapi, type StrapiAccess } from './fake-strapi.ts';
 
 const PREVIEW_SECRET = 'preview-secret-that-is-long-enough-0123456789';
 const PREVIEW_TOKEN = 'preview-api-token';
@@ -441,4 +441,18 @@ test('the /cms proxy still answers published posts', async () => {
   const res = await request(app).get('/cms/api/posts?locale=es');
   expect(res.status).toBe(200);
   expect((res.body as { data: { title: string }[] }).data.map((e) => e.title)).toEqual(['Publicado: auditoría']);
+});
+
+test('a preview token that may not read posts: the preview page is a 503 (never the published page), and the warning names CMS_PREVIEW_TOKEN', async () => {
+  const { cms } = await cmsWithDrafts({ strapi: 5 }, { public: READS, tokens: { [PREVIEW_TOKEN]: ['legal-page.find'] } });
+  const { logger, warnings } = captureLogger();
+  const { app } = await createTestApp({ CMS_URL: cms.url, ...PREVIEW_ENV }, { logger });
+  const cookie = await startPreview(app);
+  const res = await request(app).get('/blog/auditoria').set('Cookie', cookie);
+  expect(res.status).toBe(503);
+  expect(res.text).not.toContain('Publicado: auditoría');
+  expect(res.headers['cache-control']).toBe('private, no-store');
+  expect(warnings().map((w) => w.msg)).toContainEqual(
+    expect.stringMatching(/answered 403 \(the API token \(CMS_PREVIEW_TOKEN\) may not read it/),
+  );
 });
