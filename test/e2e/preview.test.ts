@@ -4,7 +4,9 @@
 // JavaScript; leaving it shows the published page; and inside the CMS's preview pane (a frame on
 // the CMS's origin, another site) it works with its partitioned cookie, which never reaches the
 // site's own tabs. Screenshots go to /tmp/shots-publish/.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AxeResults } from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest';
 import { documentStore } from '../cms/fake-strapi-documents.ts';
@@ -21,6 +23,8 @@ const VIEWPORTS = [
   { width: 1366, height: 768 },
   { width: 390, height: 844 },
 ];
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Browser;
 beforeAll(async () => {
@@ -190,4 +194,19 @@ test('outside the preview the site’s pages refuse to be framed, by the CMS too
   await page.goto(`${cmsUrl}/uploads/public.html`);
   expect((await blocked).text()).toContain("frame-ancestors 'none'");
   expect(await page.frameLocator('#page').locator('h1').textContent()).not.toBe(PUBLISHED_TITLE);
+});
+
+test('axe-core finds no accessibility violation on a preview page (the banner and its way out)', async () => {
+  const { server, previewLink } = await siteOnStrapi();
+  // bypassCSP: the injected axe-core script carries no nonce (as in a11y.test.ts).
+  const context = await browser.newContext(contextOptions({ baseURL: server.baseURL, bypassCSP: true, reducedMotion: 'reduce' }));
+  onTestFinished(() => context.close());
+  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: server.baseURL }]);
+  const page = await context.newPage();
+  await page.goto(previewLink);
+  await waitForHydration(page);
+  expect(await page.locator('.preview-banner').count()).toBe(1);
+  await page.addScriptTag({ content: AXE_SOURCE });
+  const results = await page.evaluate(() => (window as unknown as { axe: { run: () => Promise<AxeResults> } }).axe.run());
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });
