@@ -11,6 +11,7 @@ import './styles/app.css';
 import './styles/projects.css';
 import './styles/account.css';
 import './styles/two-factor.css';
+import './styles/preview.css';
 
 const bootElement = document.getElementById(BOOT_ELEMENT_ID);
 const root = document.getElementById('root');

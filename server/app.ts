@@ -51,6 +51,11 @@ import { createStrapiBranding } from './cms/branding.ts';
 import { createStrapiClient } from './cms/client.ts';
 import { createStrapiContent } from './cms/content.ts';
 import { createCmsProxy } from './cms/proxy.ts';
+import { createStrapiDrafts } from './cms/drafts.ts';
+import { listenForCmsChanges } from './cms/invalidation.ts';
+import { cmsWebhook, WEBHOOK_PATH } from './cms/webhook.ts';
+import { createPreviewCookie } from './preview/cookie.ts';
+import { exitPreview, previewMode, PREVIEW_EXIT_PATH, PREVIEW_PATH, startPreview, type PreviewSetup } from './preview/routes.ts';
 import { loadEmbeddedContent } from './content/embedded.ts';
 import { createContentImages } from './content/images.ts';
 import { contentImageFiles } from './http/content-images.ts';
@@ -181,6 +186,21 @@ export async function createApp(deps: AppDeps) {
           mediaHosts,
           logger,
         }),
+        // The preview's drafts: their own token and client, never cached (server/cms/drafts.ts).
+        drafts:
+          config.CMS_PREVIEW_SECRET && config.CMS_PREVIEW_TOKEN
+            ? createStrapiDrafts({
+                client: createStrapiClient({
+                  url: config.CMS_URL,
+                  timeoutMs: 5000,
+                  logger,
+                  token: config.CMS_PREVIEW_TOKEN,
+                  tokenName: 'CMS_PREVIEW_TOKEN',
+                }),
+                mediaHosts,
+                logger,
+              })
+            : null,
       }
     : null;
   // The embedded posts' images: the build's renditions, or originals measured now (content/images.ts).
@@ -202,6 +222,9 @@ export async function createApp(deps: AppDeps) {
   if (!deps.db) await moveUploadsIntoDatabase(db, config.DATA_DIR, logger);
   // What the instances tell each other so that their caches agree (NOTIFY, or a change counter).
   const changes = await createChangeFeed(db, { logger });
+  // What an editor publishes shows at once: the CMS's webhook is told to every instance, each of
+  // which makes its own CMS caches stale (server/cms/invalidation.ts).
+  if (cms) listenForCmsChanges(changes, { content: cms.content, branding: cms.branding }, logger);
   // Who did what to whom and when (server/audit/): the one audit every part of the site records
   // through; entries older than a year go at start and once a day.
   const auditLog = createAuditLog({ db, logger });
@@ -328,8 +351,27 @@ export async function createApp(deps: AppDeps) {
     }),
   ) as Record<Locale, string>;
 
+  // Draft preview (server/preview/): with a CMS, its preview secret and a token that reads drafts.
+  const preview: PreviewSetup | null =
+    cms?.drafts && config.CMS_PREVIEW_SECRET
+      ? {
+          secret: config.CMS_PREVIEW_SECRET,
+          cookie: createPreviewCookie({
+            sessionSecret: config.SESSION_SECRET,
+            previewSecret: config.CMS_PREVIEW_SECRET,
+            production: isProduction,
+          }),
+          drafts: cms.drafts,
+          cmsOrigin: new URL(config.CMS_URL!).origin,
+          translate: (locale) => translators[locale],
+          stylesheets: manifest.entry.css,
+          logger,
+        }
+      : null;
+
   const resolveDeps: ResolveDeps = {
     content,
+    ...(preview ? { previewContent: preview.drafts.content } : {}),
     backend,
     branding,
     formTokens,
@@ -401,6 +443,9 @@ export async function createApp(deps: AppDeps) {
   app.get('/robots.txt', (_req, res) => {
     res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robotsTxt(config.PUBLIC_URL));
   });
+  // 4b. Strapi's webhook (no cookies, no Origin: authenticated by its own secret, so before the
+  //     CSRF check): what was published shows at once on every instance (cms/webhook.ts).
+  app.post(WEBHOOK_PATH, cmsWebhook({ secret: config.CMS_URL ? (config.CMS_WEBHOOK_SECRET ?? null) : null, changes, logger }));
   app.get('/sitemap.xml', async (_req, res) => {
     res
       .type('application/xml')
@@ -417,6 +462,11 @@ export async function createApp(deps: AppDeps) {
   app.use(requireSameOrigin(config.PUBLIC_URL));
   // 5b. A sign-in waiting for its second factor; ADMIN_REQUIRE_2FA's set-up gate (server/two-factor/).
   app.use(secondFactor.middleware, adminSetupGate(twoFactor));
+  // 5c. Draft preview: the preview cookie turns drafts on (never stored, framed only by the CMS);
+  //     /preview starts it, /preview/exit ends it (server/preview/).
+  app.use(previewMode(preview));
+  app.get(PREVIEW_PATH, startPreview(preview));
+  app.post(PREVIEW_EXIT_PATH, ...exitPreview(preview));
 
   // 6. The API: built-in on SQLite, or the external one through a proxy. Browsers authenticate
   //    with the session cookie, which becomes the Bearer token here; never a token in JS.
@@ -471,7 +521,8 @@ export async function createApp(deps: AppDeps) {
         nonce: nonceOf(res),
         messages: messagesOf(i18n, payload.locale),
         messagesDigest: messagesDigest[payload.locale],
-        renderCache,
+        // A preview's markup is nobody else's: never kept (nor served from the cache).
+        renderCache: payload.preview ? undefined : renderCache,
         messageUrls,
         consent: { current: res.locals.consent ?? null, analyticsConfigured: Boolean(analyticsIds.gtm || analyticsIds.ga) },
         localeCookie: config.LOCALE_COOKIE,

@@ -129,6 +129,15 @@ const schema = z.object({
   CMS_MEDIA_HOSTS: mediaHosts,
   /** Seconds a user's branding and the CMS content are cached. */
   CMS_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /**
+   * Draft preview (server/preview/): the secret Strapi's preview handler puts in the /preview
+   * link, and a Strapi API token that may read drafts (find and findOne on posts and legal
+   * pages). Both, with CMS_URL, turn the preview on; without them /preview is a 404.
+   */
+  CMS_PREVIEW_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  CMS_PREVIEW_TOKEN: z.string().min(1).optional(),
+  /** The secret Strapi's webhooks send (`Authorization: Bearer …`) to POST /cms/webhook; unset, the webhook is a 404. */
+  CMS_WEBHOOK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Google Tag Manager container (GTM-XXXX) and Google Analytics 4 property (G-XXXX): loaded only after consent. */
   ANALYTICS_GTM_ID: z
     .string()
@@ -227,6 +236,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (config.CMS_IDENTIFIER && !config.CMS_PASSWORD) {
     throw new ConfigError('CMS_PASSWORD is required with CMS_IDENTIFIER (the CMS service account).');
+  }
+  if (config.CMS_URL && config.CMS_PREVIEW_SECRET && !config.CMS_PREVIEW_TOKEN) {
+    throw new ConfigError(
+      'CMS_PREVIEW_TOKEN is required with CMS_PREVIEW_SECRET: a Strapi API token with find and findOne on posts and legal pages, which reads the drafts.',
+    );
   }
   if (config.HTTP_REQUEST_TIMEOUT_SECONDS < config.HTTP_HEADERS_TIMEOUT_SECONDS) {
     throw new ConfigError('HTTP_REQUEST_TIMEOUT_SECONDS must be at least HTTP_HEADERS_TIMEOUT_SECONDS (the request includes its headers).');

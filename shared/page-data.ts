@@ -183,6 +183,8 @@ export type PagePayload = {
   branding?: Branding | null;
   /** Project messages the signed-in user has not read (the navbar's badge); absent when none. */
   unread?: number;
+  /** The page shows drafts (the CMS preview): the banner with its way out; absent otherwise. */
+  preview?: true;
 };
 
 /** The answer of /_data: a page, or where to go instead. */

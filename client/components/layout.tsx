@@ -7,6 +7,7 @@ import { Footer } from './footer.tsx';
 import { LoadingOverlay } from './loading-overlay.tsx';
 import { OfflineBanner } from './offline-banner.tsx';
 import { Navbar } from './navbar.tsx';
+import { PreviewBanner } from './preview-banner.tsx';
 
 /** seed-spec §2: one default layout, the top navigation bar above the page content. */
 export function Layout({
@@ -38,6 +39,7 @@ export function Layout({
       <a className="skip-link" href="#main">
         {t('layout.skipToContent')}
       </a>
+      {payload.preview ? <PreviewBanner /> : null}
       <Navbar payload={payload} siteName={siteName} user={user} branding={branding} onSignedOut={onSignedOut} />
       <OfflineBanner />
       <main id="main" ref={mainRef} tabIndex={-1} className="main" aria-busy={loadState === 'pending'} data-load-state={loadState}>

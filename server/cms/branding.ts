@@ -31,6 +31,8 @@ export type StrapiBrandingOptions = {
 export type StrapiBranding = {
   /** The user's branding, or null for the defaults. Never throws. */
   getBranding(userName: string): Promise<Branding | null>;
+  /** The CMS changed a user's branding (every user's, without one): read it again next time. */
+  forget(userName?: string): void;
 };
 
 // The user name becomes part of a URL path: nothing that could change the path gets through.
@@ -115,6 +117,10 @@ export function createStrapiBranding(options: StrapiBrandingOptions): StrapiBran
       const cached = cache.get(key);
       if (cached?.fresh) return cached.value;
       return singleFlight(key, () => load(key));
+    },
+    forget(userName) {
+      const key = userName?.toLowerCase();
+      cache.expire((cached) => key === undefined || cached === key);
     },
   };
 }

@@ -9,6 +9,11 @@ export type TtlCache<T> = {
   set(key: string, value: T, ttlMs: number): void;
   /** Forgets a key (it changed elsewhere). */
   delete(key: string): void;
+  /**
+   * Makes every entry `match` picks stale (the CMS said it changed): the next read loads it
+   * again, and the old value stays only as the fallback of a load that fails. How many.
+   */
+  expire(match: (key: string, value: T) => boolean): number;
 };
 
 const DEFAULT_MAX_ENTRIES = 1000;
@@ -34,6 +39,16 @@ export function createTtlCache<T>(options: { now: () => number; maxEntries?: num
     },
     delete(key) {
       entries.delete(key);
+    },
+    expire(match) {
+      let expired = 0;
+      for (const [key, entry] of entries) {
+        if (entry.expiresAt > Number.NEGATIVE_INFINITY && match(key, entry.value)) {
+          entry.expiresAt = Number.NEGATIVE_INFINITY;
+          expired++;
+        }
+      }
+      return expired;
     },
   };
 }

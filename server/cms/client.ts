@@ -22,6 +22,8 @@ export type StrapiClientOptions = {
   password?: string;
   /** A Strapi API token; preferred over the service account. */
   token?: string;
+  /** The setting the token comes from, named when the CMS refuses it (CMS_TOKEN by default). */
+  tokenName?: string;
   timeoutMs?: number;
   fetch?: typeof fetch;
   logger: Logger;
@@ -188,7 +190,7 @@ export function createStrapiClient(options: StrapiClientOptions): StrapiClient {
 
   /** Who refused a read (403), for the message: the permission is granted to that one in Strapi. */
   function refusedBy(auth: string | null): string {
-    if (token) return 'the API token (CMS_TOKEN)';
+    if (token) return `the API token (${options.tokenName ?? 'CMS_TOKEN'})`;
     if (auth) return "the service account's role";
     return 'the Public role';
   }

@@ -39,7 +39,8 @@
 // default api.rest.maxLimit), following meta.pagination, up to 50 pages (5000 posts) per locale;
 // past that the newest 5000 are listed and a warning is logged.
 // Answers are validated entry by entry (an invalid entry is skipped with a warning), rendered
-// to sanitised HTML once, and cached per locale and slug/page for ttlMs. When the CMS fails,
+// to sanitised HTML once, and cached per locale and slug/page for ttlMs, or until the CMS's
+// webhook says they changed (purge, server/cms/invalidation.ts). When the CMS fails,
 // the last good value is served (stale) and the CMS is left alone for failureTtlMs; with no
 // value to fall back on, the page fails with a 503.
 import { z } from 'zod';
@@ -58,7 +59,19 @@ import { CmsError } from './errors.ts';
 import { cmsMediaUrl } from './media-url.ts';
 import { normalizeEntries, normalizeResponse, paginationOf, type CmsEntry } from './normalize.ts';
 
-export type StrapiContent = ContentSource;
+export type StrapiContent = ContentSource & {
+  /** Makes what a change in the CMS touched stale on this instance (server/cms/invalidation.ts). */
+  purge(scope: ContentPurge): void;
+};
+
+/**
+ * What changed in the CMS: a post (by its documentId and/or slug; neither: every post), a legal
+ * page (or every one), or everything (media, which any page may show).
+ */
+export type ContentPurge =
+  | { model: 'post'; documentId?: string | undefined; slug?: string | undefined }
+  | { model: 'legal-page'; page?: LegalPageKey | undefined }
+  | { model: 'all' };
 
 /** A post as read, before its translations are looked up: what links it to them. */
 type ReadPost<T extends PostSummary = PostSummary> = {
@@ -80,6 +93,12 @@ export type StrapiContentOptions = {
   mediaHosts?: readonly string[];
   logger: Logger;
   now?: () => number;
+  /**
+   * Drafts (the preview, server/cms/drafts.ts, with a client that reads them): nothing is
+   * cached, so that a draft never reaches a visitor, and translations come from
+   * `localizations` only (no other language's list is read for a preview).
+   */
+  draft?: boolean;
 };
 
 const SLUG = SLUG_PATTERN;
@@ -159,24 +178,33 @@ type PostEntry = z.infer<typeof postSchema>;
 
 type CacheSettings = { ttlMs: number; failureTtlMs: number; now: () => number; logger: Logger };
 
+type CachedLoader<T> = ((key: string, load: () => Promise<T>) => Promise<T>) & {
+  /** Makes the entries `match` picks stale (a failure's entry has no value); loads under way are not kept. */
+  expire(match: (key: string, value: T | undefined) => boolean): void;
+};
+
 /**
  * A loader with a cache: fresh values for ttlMs; when a reload fails, the last good value
  * (stale), else a 503. Either way the CMS is left alone for failureTtlMs, so that a CMS that is
  * down neither slows every page by its timeout nor gets asked on every page view.
+ * After `expire`, a load that started before it is neither joined nor kept: it may have read
+ * the CMS before the change (each expiry starts a new generation of loads).
  */
-function staleOnFailure<T>({ ttlMs, failureTtlMs, now, logger }: CacheSettings): (key: string, load: () => Promise<T>) => Promise<T> {
+function staleOnFailure<T>({ ttlMs, failureTtlMs, now, logger }: CacheSettings): CachedLoader<T> {
   const cache = createTtlCache<{ ok: true; value: T } | { ok: false; error: HttpError }>({ now });
   const singleFlight = createSingleFlight<T>();
-  return async (key, load) => {
+  let generation = 0;
+  const load = async (key: string, load: () => Promise<T>) => {
     const hit = cache.get(key);
     if (hit?.fresh) {
       if (hit.value.ok) return hit.value.value;
       throw hit.value.error;
     }
-    return singleFlight(key, async () => {
+    const started = generation;
+    return singleFlight(`${started}:${key}`, async () => {
       try {
         const value = await load();
-        cache.set(key, { ok: true, value }, ttlMs);
+        if (started === generation) cache.set(key, { ok: true, value }, ttlMs);
         return value;
       } catch (cause) {
         const reason = cause instanceof Error ? cause.message : 'unknown error';
@@ -192,6 +220,25 @@ function staleOnFailure<T>({ ttlMs, failureTtlMs, now, logger }: CacheSettings):
       }
     });
   };
+  return Object.assign(load, {
+    expire(match: (key: string, value: T | undefined) => boolean) {
+      generation++;
+      cache.expire((key, entry) => match(key, entry.ok ? entry.value : undefined));
+    },
+  });
+}
+
+/** No cache at all (drafts): every call loads; a failure is a 503, as with nothing cached. */
+function uncached<T>(logger: Logger): CachedLoader<T> {
+  const load = async (key: string, load: () => Promise<T>) => {
+    try {
+      return await load();
+    } catch (cause) {
+      logger.warn({ key }, `CMS draft ${key}: ${cause instanceof Error ? cause.message : 'unknown error'}`);
+      throw new HttpError(503, `Content is unavailable: ${key}`, 'errors.generic', { cause });
+    }
+  };
+  return Object.assign(load, { expire() {} });
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -207,9 +254,10 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   const mediaHosts = options.mediaHosts ?? [];
   const now = options.now ?? Date.now;
   const settings = { ttlMs, failureTtlMs, now, logger };
-  const cachedLists = staleOnFailure<ReadPost[]>(settings);
-  const cachedPosts = staleOnFailure<ReadPost<Post> | null>(settings);
-  const cachedLegal = staleOnFailure<LegalDocument | null>(settings);
+  const draft = options.draft === true;
+  const cachedLists = draft ? uncached<ReadPost[]>(logger) : staleOnFailure<ReadPost[]>(settings);
+  const cachedPosts = draft ? uncached<ReadPost<Post> | null>(logger) : staleOnFailure<ReadPost<Post> | null>(settings);
+  const cachedLegal = draft ? uncached<LegalDocument | null>(logger) : staleOnFailure<LegalDocument | null>(settings);
 
   function mediaUrl(url: unknown): string | null {
     return cmsMediaUrl(url, { cmsOrigin, mediaHosts });
@@ -415,7 +463,7 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
    */
   async function otherLists(locale: Locale, reads: readonly ReadPost[]): Promise<Map<Locale, ReadPost[]>> {
     const lists = new Map<Locale, ReadPost[]>();
-    if (!reads.some(needsLists)) return lists;
+    if (draft || !reads.some(needsLists)) return lists;
     await Promise.all(
       LOCALE_CODES.filter((other) => other !== locale).map(async (other) => {
         const list = await cachedList(other).catch(() => null);
@@ -466,5 +514,32 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
       if (!LEGAL_PAGES.includes(page)) return null;
       return cachedLegal(`legal:${locale}:${page}`, () => withFallback(locale, (l) => fetchLegal(page, l)));
     },
+    purge: (scope) => purgeCaches(scope, { lists: cachedLists, posts: cachedPosts, legal: cachedLegal }),
   };
+}
+
+/**
+ * What a change makes stale. A post: every language's list (it may join, leave or move in
+ * any), its entries by documentId (all its translations, an old slug too) and by slug, and the
+ * posts remembered as missing (it may be one of them, under a slug no event names); with
+ * neither id nor slug, every post. A legal page: that page in every language (a language
+ * without its own text shows the default language's). Media: everything.
+ */
+function purgeCaches(
+  scope: ContentPurge,
+  caches: { lists: CachedLoader<ReadPost[]>; posts: CachedLoader<ReadPost<Post> | null>; legal: CachedLoader<LegalDocument | null> },
+): void {
+  if (scope.model === 'post' || scope.model === 'all') {
+    caches.lists.expire(() => true);
+    const { documentId, slug } = scope.model === 'post' ? scope : {};
+    const every = scope.model === 'all' || (!documentId && !slug);
+    caches.posts.expire(
+      (_key, read) =>
+        every || !read || (documentId !== undefined && read.documentId === documentId) || (slug !== undefined && read.post.slug === slug),
+    );
+  }
+  if (scope.model === 'legal-page' || scope.model === 'all') {
+    const page = scope.model === 'legal-page' ? scope.page : undefined;
+    caches.legal.expire((key) => !page || key.endsWith(`:${page}`));
+  }
 }

@@ -7,6 +7,9 @@
 // percent-decoded once; what still holds a `%` (double encoding), a backslash, a `..`, an empty
 // segment or a character outside [A-Za-z0-9._~@+-] is refused; `;params` are dropped; the
 // collection is compared in lower case. The CMS then gets the canonical path, never the raw one.
+// Published versions only: a query that asks for drafts (Strapi 5 `status`, Strapi 4
+// `publicationState`, and their relatives) is refused (400) — Strapi gives drafts to whoever
+// may `find` published entries, the Public role included (docs/decisions/019).
 // It is a read-only, anonymous window: GET and HEAD only; a fresh upstream request carrying
 // only Accept / If-None-Match / If-Modified-Since / Range (never the visitor's cookies or
 // Authorization, never our CMS credentials); response headers copied from an allowlist (never
@@ -56,6 +59,23 @@ const SEGMENT = /^[A-Za-z0-9._~@+-]+$/;
 const ENTRY_ID = /^[A-Za-z0-9]{1,64}$/;
 const MAX_PATH_LENGTH = 1024;
 const MAX_QUERY_LENGTH = 2048;
+// Query parameters that reach drafts in Strapi 5 or 4 (compared in lower case, brackets and all after the name).
+const DRAFT_PARAMETERS = ['status', 'publicationstate', 'publicationfilter', 'haspublishedversion'];
+
+/** Whether a query asks for drafts: any spelling of a draft parameter's name, however encoded. */
+export function asksForDrafts(query: string): boolean {
+  let params: URLSearchParams;
+  try {
+    params = new URLSearchParams(query);
+  } catch {
+    return true;
+  }
+  for (const key of params.keys()) {
+    const name = key.toLowerCase().split('[', 1)[0] ?? '';
+    if (DRAFT_PARAMETERS.includes(name)) return true;
+  }
+  return false;
+}
 
 /**
  * The decoded segments of a raw request path, or null when it cannot be read one way only:
@@ -221,6 +241,7 @@ export function createCmsProxy(options: CmsProxyOptions): RequestHandler {
     }
     const target = targetOf(req.url);
     if (!target) return sendError(res, 404, 'not_found', 'Not found');
+    if (target.kind === 'api' && asksForDrafts(target.query)) return sendError(res, 400, 'drafts_not_public', 'Drafts are not public');
     await forward(req, res, target);
   };
 }

@@ -51,3 +51,20 @@ export function createCspHeader(options: CspOptions): (nonce: string, analytics:
     return (analytics ? withAnalytics! : without!).join(nonce);
   };
 }
+
+/**
+ * The policy of a preview response (server/preview/): the CMS's admin may frame it (Strapi's
+ * preview pane), so `frame-ancestors 'none'` becomes exactly those origins; nothing else changes.
+ */
+export function withFrameAncestors(policy: string, origins: readonly string[]): string {
+  for (const origin of origins) {
+    // An origin is written into the policy: nothing that could end a directive or add a source.
+    if (!/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/.test(origin))
+      throw new Error(`Not an origin for frame-ancestors: ${JSON.stringify(origin)}`);
+  }
+  const sources = origins.length > 0 ? origins.join(' ') : "'none'";
+  return policy
+    .split(';')
+    .map((directive) => (directive.startsWith('frame-ancestors ') ? `frame-ancestors ${sources}` : directive))
+    .join(';');
+}

@@ -31,6 +31,7 @@ export function createPageHandlers(deps: {
       session: res.locals.session ?? null,
       secondFactorPending: res.locals.secondFactorPending ?? false,
       linkToken: res.locals.linkToken ?? null,
+      preview: res.locals.preview ?? false,
     });
     if (result.kind === 'payload' && result.payload.user) deps.signedInPage?.(result.payload.user, result.payload.locale);
     return result;
@@ -40,7 +41,8 @@ export function createPageHandlers(deps: {
     // Private pages, signed-in views and errors are never stored (DESIGN.md §3).
     // A single-use link's page is never stored at all (routes.ts noStore).
     const route = payload.routeName ? routeByName(payload.routeName) : undefined;
-    const cacheable = !payload.user && payload.state.kind === 'page' && payload.status === 200 && !route?.noStore;
+    // A preview's drafts are nobody else's (server/preview/).
+    const cacheable = !payload.user && payload.state.kind === 'page' && payload.status === 200 && !route?.noStore && !payload.preview;
     res.set('Cache-Control', cacheable ? 'no-cache' : PRIVATE_NO_STORE);
     res.vary('Cookie');
     await deps.render(req, res, payload);

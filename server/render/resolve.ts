@@ -44,6 +44,8 @@ export type ResolveDeps = {
   onError?: (error: unknown, url: string) => void;
   /** Two-factor authentication (the set-up page). */
   twoFactor?: Pick<TwoFactor, 'view'>;
+  /** Drafts, read when the request is a preview (server/preview/); absent: no preview. */
+  previewContent?: ContentSource;
 };
 
 export type ResolveInput = {
@@ -53,6 +55,8 @@ export type ResolveInput = {
   secondFactorPending?: boolean;
   /** The single-use link the visitor opened (server/accounts/link-cookie.ts). */
   linkToken?: string | null;
+  /** The request carries a valid preview cookie: pages read drafts. */
+  preview?: boolean;
 };
 
 export type Resolution = DataResponse & {
@@ -110,6 +114,14 @@ export function errorInfo(error: unknown, t: Translate): ErrorInfo {
 }
 
 export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promise<Resolution> {
+  if (input.preview && deps.previewContent) {
+    const result = await resolveOnce({ ...deps, content: deps.previewContent }, input);
+    return result.kind === 'payload' ? { ...result, payload: { ...result.payload, preview: true } } : result;
+  }
+  return resolveOnce(deps, input);
+}
+
+async function resolveOnce(deps: ResolveDeps, input: ResolveInput): Promise<Resolution> {
   const { pathname, search } = splitUrl(input.url);
   const match = matchRoute(pathname);
   if (!match) {
