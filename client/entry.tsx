@@ -7,6 +7,8 @@ import { loadPage } from './pages/registry.ts';
 import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
 import { installFetchTracking } from './runtime/loading.ts';
 import { registerServiceWorker } from './sw/register.ts';
+// The design tokens first: every other stylesheet is written in them.
+import './styles/tokens.css';
 import './styles/app.css';
 import './styles/projects.css';
 import './styles/account.css';

@@ -7,19 +7,19 @@
 // client user, then drives Debian's Chromium (/usr/bin/chromium: never a downloaded browser)
 // through playwright-core.
 //
-// Output: screenshots/<width>/<guest|ADMIN|CLI|ORG|CONS>/<locale>-<page>.png (the folder is
-// emptied first and git-ignored), plus <locale>-home-banner.png (the cookie banner, as the
+// Output: screenshots/<width>/<light|dark>/<guest|ADMIN|CLI|ORG|CONS>/<locale>-<page>.png (the
+// folder is emptied first and git-ignored), plus <locale>-home-banner.png (the cookie banner, as the
 // window shows it) and, on the phone, <locale>-<page>-menu.png (the burger menu open). One line
 // per file, then the count. A line ends with a note when something is worth a look: the page
 // or a box in it scrolls sideways (content hidden past the edge of a full-page picture), or the
 // page answered another status or URL than planned.
 //
-// Filter: `npm run screenshots -- --only 390/ADMIN` keeps the shots whose file path contains
-// one of the given strings (repeat --only for more).
+// Filter: `npm run screenshots -- --only 390/dark/ADMIN` keeps the shots whose file path
+// contains one of the given strings (repeat --only for more).
 //
-// The plan (planShots) is plain data over four dimensions: viewport, who, locale and page.
-// A theme (dark mode) is meant to become a fifth: add it to THEMES, to Shot and to shotFile;
-// contexts are already opened per theme (colorScheme).
+// The plan (planShots) is plain data over five dimensions: viewport, theme, who, locale and
+// page. A theme's context prefers it (colorScheme) and has chosen it (the `theme` cookie), so
+// the server renders the page in it (docs/decisions/023).
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CONSENT_COOKIE, serializeConsent } from '../shared/consent.ts';
+import { THEME_COOKIE, THEMES, type Theme } from '../shared/theme.ts';
 import type { Locale } from '../shared/locales.ts';
 import type { Role } from '../shared/user.ts';
 import { isBuildStale, ROOT } from './build-state.ts';
@@ -47,10 +48,6 @@ const VIEWPORTS: readonly Viewport[] = [
   { width: 1366, height: 900, mobile: false },
   { width: 390, height: 844, mobile: true },
 ];
-
-/** Only the light theme so far; a dark one will be added with dark mode (see the header). */
-type Theme = 'light';
-const THEMES: readonly Theme[] = ['light'];
 
 type Who = 'guest' | Role;
 const ROLES: readonly Role[] = ['ADMIN', 'CLI', 'ORG', 'CONS'];
@@ -179,10 +176,10 @@ function urlPath(shot: Pick<Shot, 'locale' | 'path'>): string {
   return shot.path === '/' ? '/en' : `/en${shot.path}`;
 }
 
-/** screenshots/<width>/<who>/<locale>-<page>[-variant].png. A theme would go here too. */
+/** screenshots/<width>/<theme>/<who>/<locale>-<page>[-variant].png. */
 function shotFile(shot: Shot): string {
   const suffix = shot.variant === 'plain' ? '' : `-${shot.variant}`;
-  return join(OUT, String(shot.viewport.width), shot.who, `${shot.locale}-${shot.page}${suffix}.png`);
+  return join(OUT, String(shot.viewport.width), shot.theme, shot.who, `${shot.locale}-${shot.page}${suffix}.png`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -272,8 +269,9 @@ function launchBrowser(): Promise<Browser> {
 
 /**
  * A context for one viewport, theme and visitor. A Spanish browser, so that the bare root
- * shows the default locale instead of redirecting to the browser's language. With `consent`,
- * the cookie banner has been answered ("necessary only") and stays out of the picture.
+ * shows the default locale instead of redirecting to the browser's language. The theme is both
+ * the system's preference and the visitor's choice (the `theme` cookie). With `consent`, the
+ * cookie banner has been answered ("necessary only") and stays out of the picture.
  */
 async function newContext(
   browser: Browser,
@@ -291,9 +289,10 @@ async function newContext(
     deviceScaleFactor: 1,
     ...(options.session ? { storageState: options.session } : {}),
   });
-  if (options.consent) {
-    await context.addCookies([{ name: CONSENT_COOKIE, value: serializeConsent({ analytics: false }), url: baseURL }]);
-  }
+  await context.addCookies([
+    { name: THEME_COOKIE, value: options.theme, url: baseURL },
+    ...(options.consent ? [{ name: CONSENT_COOKIE, value: serializeConsent({ analytics: false }), url: baseURL }] : []),
+  ]);
   return context;
 }
 

@@ -33,6 +33,8 @@ import { databaseFile, openDatabase, type Db } from './db/index.ts';
 import { createFormTokens } from './contact/form-token.ts';
 import { contactMessages } from './contact/messages.ts';
 import { analyticsAllowed, analyticsTags, ANALYTICS_HOSTS, consentHandler } from './http/consent.ts';
+import { themeHandler, themeOf } from './http/theme.ts';
+import { STYLEGUIDE_PATH, styleguideHandler } from './dev/styleguide.tsx';
 import { errorHandler } from './http/error-handler.ts';
 import { liveness, readiness } from './http/health.ts';
 import { requestContext } from './http/request-context.ts';
@@ -529,6 +531,7 @@ export async function createApp(deps: AppDeps) {
         // Decided once with the policy (request-context.ts): the tags come exactly when their hosts are allowed.
         headExtra: res.locals.analytics ? analyticsTags(analyticsIds, nonceOf(res)) : '',
         exposeErrors: !isProduction,
+        theme: themeOf(req),
         jsonLd: (page) =>
           jsonLdOf(page, { origin: config.PUBLIC_URL, siteName: config.SITE_NAME, translator: (locale) => translators[locale] }),
         onError: (error) => logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'render failed'),
@@ -562,6 +565,11 @@ export async function createApp(deps: AppDeps) {
   });
   app.post(localeForms('/logout'), forms.logout);
   app.post(localeForms('/consent'), ...consentHandler());
+  app.post(localeForms('/theme'), ...themeHandler());
+  // The design system's styleguide, in development only (dev/styleguide.tsx; a 404 page in production).
+  if (!isProduction) {
+    app.get(STYLEGUIDE_PATH, styleguideHandler({ manifest, siteName: config.SITE_NAME, messages: (locale) => messagesOf(i18n, locale) }));
+  }
   // The pages that take a form, in all their forms (a POST anywhere else is a 405 below).
   const formPaths = ROUTES.filter((route) => forms.pagePost(route)).map((route) => route.fullPath);
   app.post(formPaths, ...forms.bodyParsers, (req, res, next) => {

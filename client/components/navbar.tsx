@@ -6,6 +6,7 @@ import { useI18n } from '../i18n.tsx';
 import { isSafeLogoSrc, type Branding } from '../../shared/branding.ts';
 import { roleArea, type SessionUser } from '../../shared/user.ts';
 import { LocaleSwitcher } from './locale-switcher.tsx';
+import { ThemeSwitch } from './theme-switch.tsx';
 import { deferredComponent } from '../runtime/deferred.tsx';
 
 // Only signed-in visitors see the user menu (and its logout dialog): its own chunk.
@@ -79,6 +80,9 @@ export function Navbar({
           </li>
           <li>
             <LocaleSwitcher payload={payload} />
+          </li>
+          <li>
+            <ThemeSwitch />
           </li>
           {area && (
             <li>

@@ -4,7 +4,9 @@
 // pages, and a signed-in user's own pages while nothing of theirs changes — keyed by a SHA-256
 // of that boot data. Nothing else goes in the key and nothing else is needed: a different
 // user, locale, consent, branding, form state or content gives a different key, so a reused
-// markup is always byte for byte what a fresh render would write (docs/decisions/006).
+// markup is always byte for byte what a fresh render would write (docs/decisions/006). The
+// visitor's theme is not in it: it is an attribute of <html>, written around the markup
+// (docs/decisions/023).
 //
 // Admission: markup is kept from the second time a key is seen (pages with a one-time token,
 // such as the contact form, never fill the cache). Bounded by bytes, least recently used out.

@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import { brandingCssVariables } from '../../shared/branding.ts';
 import { LAST_RESORT } from '../../shared/last-resort.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
+import type { Theme } from '../../shared/theme.ts';
 import type { Messages } from '../../shared/translate.ts';
 import { App } from '../../client/app.tsx';
 import { preloadDeferred } from '../../client/runtime/deferred.tsx';
@@ -36,6 +37,11 @@ export type RenderOptions = {
   jsonLd?: (payload: PagePayload) => readonly object[];
   /** Shown in the last-resort page in development only. */
   exposeErrors: boolean;
+  /**
+   * The visitor's chosen theme (the `theme` cookie), written on <html> so that the first paint
+   * is in it; null follows the system. Outside React's markup: the render cache ignores it.
+   */
+  theme?: Theme | null;
   onError: (error: unknown) => void;
 };
 
@@ -90,8 +96,10 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
   const { head } = payload;
   const page = payload.state.kind === 'page' ? payload.state.page : '';
   const parts = [
-    `<!DOCTYPE html><html lang="${payload.locale}"><head><meta charset="utf-8">`,
+    `<!DOCTYPE html><html lang="${payload.locale}"${options.theme ? ` data-theme="${options.theme}"` : ''}><head><meta charset="utf-8">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    // Both themes are supported: the browser may paint its canvas dark before the stylesheet.
+    '<meta name="color-scheme" content="light dark">',
     // Before the first paint, so that the burger menu starts folded (no layout shift later);
     // and, only when scripts run, the preload of the messages the entry fetches before
     // hydrating (mode cors, same-origin credentials: hence crossOrigin, for the fetch to use it).

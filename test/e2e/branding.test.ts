@@ -43,7 +43,7 @@ async function signIn(page: Page, userName: string, javaScript: boolean): Promis
   if (javaScript) await waitForHydration(page);
   await page.locator('#login-identifier').fill(userName);
   await page.locator('#login-password').fill(PASSWORD);
-  await page.locator('form button[type="submit"]').first().click();
+  await page.locator('main form button[type="submit"]').click();
   await page.waitForURL((url) => !url.pathname.endsWith('/login'));
 }
 

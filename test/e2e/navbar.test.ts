@@ -34,9 +34,9 @@ describe('navbar breakpoints', () => {
       const page = await context.newPage();
       await page.goto('/en');
       await waitForHydration(page);
-      // 0.6rem 1.25rem below 1087 px, 0.9rem 2rem from 1087 px (16 px root font size).
-      const narrow = '9.6px 20px';
-      const wide = '14.4px 32px';
+      // --space-2-5 --space-5 below 1087 px, --space-3 --space-8 from 1087 px (16 px root font size).
+      const narrow = '10px 20px';
+      const wide = '12px 32px';
 
       const expected: [number, Awaited<ReturnType<typeof layout>>][] = [
         [1000, { burgerShown: true, menuShown: false, menuDirection: 'column', menuGap: '12px', padding: narrow }],

@@ -1,5 +1,6 @@
 // The private area's project pages as each role meets them (issue 14): axe-core finds no
-// violation on the dashboards, the new brief and the project pages, in both locales; at 390 px
+// violation on the dashboards, the new brief and the project pages, in both locales and both
+// themes (the `theme` cookie, docs/decisions/023); at 390 px
 // nothing scrolls sideways. The demo projects (server/projects/demo.ts) give every state.
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseFile, openDatabase } from '../../server/db/index.ts';
 import { seedDemoProjects } from '../../server/projects/demo.ts';
+import { THEMES } from '../../shared/theme.ts';
 import {
   contextOptions,
   launchBrowser,
@@ -51,10 +53,12 @@ const PAGES: { role: RoleUser['role']; path: string }[] = [
   { role: 'ADMIN', path: '/admin/projects/1' },
   { role: 'ADMIN', path: '/admin/projects/3' },
 ];
-const CASES = PAGES.flatMap((p) => [
-  { ...p, url: p.path },
-  { ...p, url: `/en${p.path}` },
-]);
+const CASES = THEMES.flatMap((theme) =>
+  PAGES.flatMap((p) => [
+    { ...p, theme, url: p.path },
+    { ...p, theme, url: `/en${p.path}` },
+  ]),
+);
 
 let server: ServerInstance;
 let browser: Browser;
@@ -95,24 +99,28 @@ afterAll(async () => {
 });
 
 describe('the project pages of every role', () => {
-  it.each(CASES)('$role on $url: no axe violation, and nothing scrolls sideways at 390 px', async ({ role, url }) => {
-    const context = await browser.newContext(
-      contextOptions({ baseURL: server.baseURL, storageState: states.get(role)!, bypassCSP: true, reducedMotion: 'reduce' }),
-    );
-    try {
-      const page = await context.newPage();
-      const response = await page.goto(url);
-      expect(response?.status()).toBe(200);
-      await waitForHydration(page);
-      await page.addScriptTag({ content: AXE_SOURCE });
-      const results = await page.evaluate(() => window.axe.run());
-      const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n');
-      expect(results.violations, summary).toEqual([]);
-      await page.setViewportSize({ width: 390, height: 844 });
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect(overflow).toBeLessThanOrEqual(0);
-    } finally {
-      await context.close();
-    }
-  });
+  it.each(CASES)(
+    '$role on $url in the $theme theme: no axe violation, and nothing scrolls sideways at 390 px',
+    async ({ role, url, theme }) => {
+      const context = await browser.newContext(
+        contextOptions({ baseURL: server.baseURL, storageState: states.get(role)!, bypassCSP: true, reducedMotion: 'reduce' }),
+      );
+      try {
+        await context.addCookies([{ name: 'theme', value: theme, url: server.baseURL }]);
+        const page = await context.newPage();
+        const response = await page.goto(url);
+        expect(response?.status()).toBe(200);
+        await waitForHydration(page);
+        await page.addScriptTag({ content: AXE_SOURCE });
+        const results = await page.evaluate(() => window.axe.run());
+        const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n');
+        expect(results.violations, summary).toEqual([]);
+        await page.setViewportSize({ width: 390, height: 844 });
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow).toBeLessThanOrEqual(0);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });
