@@ -29,7 +29,8 @@ export type FakeHandler = (req: Received, res: ServerResponse) => unknown;
 /**
  * `{api id}.{action}` as in Strapi's role editor, e.g. 'post.find', 'legal-page.findOne';
  * `*` stands for any part of an api id ('*-custom.find': find on every `{user}-customs').
- * The api id of `/api/{name}s` is `{name}` (every collection the site uses is named so).
+ * The api id of `/api/{name}s` is `{name}`, of `/api/{name}ies` `{name}y` (Strapi's plural of
+ * a collection: case-study → case-studies); a single type's path is its api id (`/api/home`).
  */
 export type Permission = string;
 
@@ -51,12 +52,12 @@ export const SERVICE_ACCOUNT = { identifier: 'svc@example.com', password: 'svc-p
 export const READ_ONLY_TOKEN = 'read-only-api-token';
 
 /**
- * What a Strapi admin grants for the site with a service account: the Public role reads posts
- * and legal pages; the service account's role (Authenticated) reads the branding collections
+ * What a Strapi admin grants for the site with a service account: the Public role reads posts,
+ * legal pages, the home single type and the case studies; the service account's role (Authenticated) reads the branding collections
  * and nothing else.
  */
 export const LEAST_PRIVILEGE: StrapiAccess = {
-  public: ['post.find', 'post.findOne', 'legal-page.find', 'legal-page.findOne'],
+  public: ['post.find', 'post.findOne', 'legal-page.find', 'legal-page.findOne', 'home.find', 'case-study.find'],
   roles: { authenticated: ['*-custom.find'] },
   users: { [SERVICE_ACCOUNT.identifier]: { password: SERVICE_ACCOUNT.password } },
 };
@@ -141,11 +142,19 @@ const ACTIONS: Record<string, [collection: string, member: string]> = {
   DELETE: ['delete', 'delete'],
 };
 
-/** `GET /api/posts` → 'post.find', `GET /api/posts/4` → 'post.findOne'. Strapi's router ignores case. */
+/** The api id of a REST name: 'posts' → 'post', 'case-studies' → 'case-study', 'home' → 'home'. */
+function apiId(name: string): string {
+  return name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.replace(/s$/, '');
+}
+
+/**
+ * `GET /api/posts` → 'post.find', `GET /api/posts/4` → 'post.findOne', `GET /api/home` (a single
+ * type) → 'home.find'. Strapi's router ignores case.
+ */
 function permissionFor(method: string, path: string): string {
   const [, api, name = '', id] = path.toLowerCase().split('/');
   const [collection, member] = ACTIONS[method] ?? ['unknown', 'unknown'];
-  return `${api === 'api' ? name.replace(/s$/, '') : name}.${id === undefined ? collection : member}`;
+  return `${api === 'api' ? apiId(name) : name}.${id === undefined ? collection : member}`;
 }
 
 export async function startFakeStrapi(handler: FakeHandler, options: FakeStrapiOptions = {}): Promise<FakeStrapi> {
