@@ -8,6 +8,7 @@ import type { PagePayload } from '../shared/page-data.ts';
 import { matchRoute } from '../shared/routes.ts';
 import type { Messages } from '../shared/translate.ts';
 import type { BootData } from './boot.ts';
+import { CallToAction, hasCallToAction } from './components/call-to-action.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
 import { ErrorView } from './components/error-view.tsx';
 import { LastResortView } from './components/last-resort-view.tsx';
@@ -37,12 +38,19 @@ function PageView({ payload }: { payload: PagePayload }) {
   const { state } = payload;
   if (state.kind === 'error') return <ErrorView error={state.error} />;
   // The component comes from the loaded-chunk cache: the same identity on every render.
-  return createElement(loadedPage(state.page), {
+  const page = createElement(loadedPage(state.page), {
     data: state.data as never,
     params: payload.params,
     form: payload.form,
     user: payload.user,
   });
+  if (!hasCallToAction(state.page)) return page;
+  return (
+    <>
+      {page}
+      <CallToAction page={state.page} user={payload.user} />
+    </>
+  );
 }
 
 const messageCache = new Map<Locale, Messages>();

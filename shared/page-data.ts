@@ -6,7 +6,8 @@ import type { Branding } from './branding.ts';
 import type { Locale } from './locales.ts';
 import type { LegalPageKey, PageKey, RouteParams } from './routes.ts';
 import type { SessionUser } from './user.ts';
-import type { Expertise, MessagePage, Project, ProjectPage, ProjectState, ProjectSummary, Practice } from './projects.ts';
+import type { Practice } from './practices.ts';
+import type { Expertise, MessagePage, Project, ProjectPage, ProjectState, ProjectSummary } from './projects.ts';
 import type { TwoFactorSetupView } from './two-factor.ts';
 
 /** A tag of posts in one language: its slug names its page (/blog/tag/<slug>). */
@@ -61,8 +62,40 @@ export type LegalDocument = {
   locale: Locale;
 };
 
+/** A figure of the home page: "140+", "independent experts in the network". */
+export type HomeFigure = { value: string; label: string };
+
+/** The home page's figures and client logos in one language (a logo's `alt` is the client's name). */
+export type HomeContent = {
+  figures: HomeFigure[];
+  logos: ResponsiveImage[];
+  /** Sample content (the site's shipped examples): the page says so. */
+  sample: boolean;
+};
+
+/** A client's story on the home page: the problem solved, a result, the client's words. */
+export type CaseStudy = {
+  slug: string;
+  locale: Locale;
+  title: string;
+  client: string;
+  sector: string;
+  practice: Practice;
+  /** The result in one figure ("−45 %", "fewer calls about a request's status"), if any. */
+  result: HomeFigure | null;
+  quote: string;
+  /** Who said it: name and role. */
+  quoteBy: string;
+  /** The story, sanitised HTML. */
+  html: string;
+  sample: boolean;
+};
+
+/** The home page's data: its content (null when the source has none) and up to HOME_CASE_STUDIES stories. */
+export type HomeData = { content: HomeContent | null; caseStudies: CaseStudy[] };
+
 export type PageDataMap = {
-  home: null;
+  home: HomeData;
   login: null;
   changePassword: null;
   profile: { user: SessionUser; account: AccountData; email?: EmailSettings | null };

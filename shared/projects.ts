@@ -4,9 +4,9 @@
 import type { Locale } from './locales.ts';
 import { localePath } from './routes.ts';
 import { hasRole, type SessionUser } from './user.ts';
+import type { Practice } from './practices.ts';
 
-export const PRACTICES = ['digital', 'data', 'sustainability', 'compliance'] as const;
-export type Practice = (typeof PRACTICES)[number];
+export { isPractice, PRACTICES, type Practice } from './practices.ts';
 
 export const PROJECT_STATES = ['brief', 'proposal', 'active', 'delivered', 'closed', 'declined', 'cancelled'] as const;
 export type ProjectState = (typeof PROJECT_STATES)[number];
@@ -67,9 +67,6 @@ export const TRANSITIONS = {
 export type ProjectAction = keyof typeof TRANSITIONS;
 export const PROJECT_ACTIONS = Object.keys(TRANSITIONS) as ProjectAction[];
 
-export function isPractice(value: unknown): value is Practice {
-  return typeof value === 'string' && (PRACTICES as readonly string[]).includes(value);
-}
 export function isProjectState(value: unknown): value is ProjectState {
   return typeof value === 'string' && (PROJECT_STATES as readonly string[]).includes(value);
 }

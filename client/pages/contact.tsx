@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from '../runtime/router.tsx';
 import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
+import { isPractice } from '../../shared/practices.ts';
 import { CONTACT_LIMITS, contactProblems } from '../../shared/validation.ts';
 import { FieldError, FormFeedback, fieldProps, TextField } from '../components/form-feedback.tsx';
 import { postForm } from '../forms.ts';
@@ -24,7 +25,11 @@ export default function ContactPage({ data, form }: PageProps<'contact'>) {
   const { t, locale } = useI18n();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
-  const sent = new URLSearchParams(search).get('sent') === '1';
+  const query = new URLSearchParams(search);
+  const sent = query.get('sent') === '1';
+  // A practice's link (`?practice=data`, from the home page and the 404 page) fills in the subject.
+  const practice = query.get('practice');
+  const subject = isPractice(practice) ? t('contact.practiceSubject', { practice: t(`projects.practices.${practice}`) }) : '';
   const [state, setState] = useState<FormState | undefined>(form?.form === 'contact' ? form : undefined);
   const [pending, setPending] = useState(false);
   const online = useOnline();
@@ -93,7 +98,7 @@ export default function ContactPage({ data, form }: PageProps<'contact'>) {
             autoComplete={field.autoComplete}
             required
             maxLength={CONTACT_LIMITS[field.name]}
-            defaultValue={state?.values?.[field.name] ?? ''}
+            defaultValue={state?.values?.[field.name] ?? (field.name === 'subject' ? subject : '')}
           />
         ))}
         <div className="field">

@@ -1,41 +1,169 @@
 import { Link } from '../runtime/router.tsx';
+import type { CaseStudy, HomeContent, ResponsiveImage } from '../../shared/page-data.ts';
+import { PRACTICES } from '../../shared/practices.ts';
+import type { ProjectState } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';
-import { roleArea } from '../../shared/user.ts';
+import { PracticeIcon, practicePath } from '../components/practices.tsx';
 import { useI18n } from '../i18n.tsx';
 import type { PageProps } from './registry.ts';
 
-const SERVICES = ['digital', 'data', 'sustainability', 'compliance'] as const;
-const STEPS = ['clients', 'organizations', 'experts'] as const;
+/** The hero's illustration: a file of layers, each coloured by the theme (see the file). */
+const HERO_ART = '/hero-art.svg';
+const ART_LAYERS = ['soft', 'surface', 'accent', 'ink', 'on-accent'] as const;
 
-export default function HomePage({ user }: PageProps<'home'>) {
+/** The private area's flow for the owner of a project (DESIGN.md §8): each step's state there. */
+const CLIENT_STEPS: readonly ProjectState[] = ['brief', 'proposal', 'active', 'delivered', 'closed'];
+const EXPERT_STEPS = ['profile', 'assigned', 'work', 'deliver'] as const;
+
+/** Logos are shown at most this many CSS pixels high (client/styles/app.css: .logos img). */
+const LOGO_HEIGHT = 44;
+
+function HeroArt() {
+  return (
+    <svg className="hero-art" width="560" height="440" viewBox="0 0 560 440" aria-hidden="true" focusable="false">
+      {ART_LAYERS.map((layer) => (
+        <use key={layer} className={`art-${layer}`} href={`${HERO_ART}#${layer}`} width="560" height="440" />
+      ))}
+    </svg>
+  );
+}
+
+function SampleNote() {
+  const { t } = useI18n();
+  return <p className="sample-note">{t('home.sample')}</p>;
+}
+
+function Logos({ logos, sample }: { logos: ResponsiveImage[]; sample: boolean }) {
+  const { t } = useI18n();
+  return (
+    <section className="section logos-section" aria-labelledby="logos-title">
+      <div className="container">
+        <h2 id="logos-title" className="logos-title">
+          {t('home.logos.title')}
+        </h2>
+        {sample ? <SampleNote /> : null}
+        <ul className="logos">
+          {logos.map((logo) => (
+            <li key={logo.src}>
+              <img
+                src={logo.src}
+                srcSet={logo.srcset}
+                sizes={logo.srcset ? `${Math.ceil((LOGO_HEIGHT * logo.width) / logo.height)}px` : undefined}
+                width={logo.width}
+                height={logo.height}
+                alt={logo.alt}
+                loading="lazy"
+                decoding="async"
+              />
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+function Figures({ content }: { content: HomeContent }) {
+  const { t } = useI18n();
+  return (
+    <section className="section figures-section" aria-labelledby="figures-title">
+      <div className="container">
+        <h2 id="figures-title">{t('home.results.figures')}</h2>
+        {content.sample ? <SampleNote /> : null}
+        <ul className="figures">
+          {content.figures.map((figure) => (
+            <li key={figure.label} className="figure">
+              <span className="figure-value">{figure.value}</span> <span className="figure-label">{figure.label}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+function CaseStudies({ caseStudies }: { caseStudies: CaseStudy[] }) {
+  const { t } = useI18n();
+  return (
+    <section className="section" aria-labelledby="cases-title">
+      <div className="container">
+        <h2 id="cases-title">{t('home.results.cases')}</h2>
+        {caseStudies.some((study) => study.sample) ? <SampleNote /> : null}
+        <ul className="case-studies">
+          {caseStudies.map((study) => (
+            <li key={study.slug}>
+              <article className="case-study" aria-labelledby={`case-${study.slug}`}>
+                <p className="case-practice">
+                  <PracticeIcon practice={study.practice} size={20} />
+                  {t(`home.services.items.${study.practice}.title`)}
+                </p>
+                <h3 id={`case-${study.slug}`}>{study.title}</h3>
+                <p className="case-client">{`${study.client} · ${study.sector}`}</p>
+                <div className="case-story" dangerouslySetInnerHTML={{ __html: study.html }} />
+                {study.result ? (
+                  <p className="case-result">
+                    <span className="visually-hidden">{`${t('home.results.result')}: `}</span>
+                    <span className="figure-value">{study.result.value}</span> <span>{study.result.label}</span>
+                  </p>
+                ) : null}
+                <figure className="case-quote">
+                  <blockquote>
+                    <p>{study.quote}</p>
+                  </blockquote>
+                  <figcaption>{study.quoteBy}</figcaption>
+                </figure>
+              </article>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+export default function HomePage({ data }: PageProps<'home'>) {
   const { t, locale } = useI18n();
+  const { content, caseStudies } = data;
   return (
     <>
       <section className="hero" aria-labelledby="hero-title">
-        <div className="container">
-          <p className="eyebrow">{t('home.hero.eyebrow')}</p>
-          <h1 id="hero-title">{t('home.hero.title')}</h1>
-          <p className="lead">{t('home.hero.lead')}</p>
-          <p className="actions">
-            <Link className="button button-primary" to={localePath('Contact', locale)}>
-              {t('home.hero.primary')}
-            </Link>
-            <Link className="button button-secondary" to={localePath('blog', locale)}>
-              {t('home.hero.secondary')}
-            </Link>
-          </p>
+        <div className="container hero-grid">
+          <div className="hero-text">
+            <p className="eyebrow">{t('home.hero.eyebrow')}</p>
+            <h1 id="hero-title">{t('home.hero.title')}</h1>
+            <p className="lead">{t('home.hero.lead')}</p>
+            <p className="actions">
+              <Link className="button button-primary" to={localePath('Contact', locale)}>
+                {t('home.hero.primary')}
+              </Link>
+              <Link className="button button-secondary" to={localePath('blog', locale)}>
+                {t('home.hero.secondary')}
+              </Link>
+            </p>
+          </div>
+          <HeroArt />
         </div>
       </section>
+
+      {content && content.logos.length > 0 ? <Logos logos={content.logos} sample={content.sample} /> : null}
 
       <section className="section" aria-labelledby="services-title">
         <div className="container">
           <h2 id="services-title">{t('home.services.title')}</h2>
           <p className="section-lead">{t('home.services.lead')}</p>
-          <ul className="cards">
-            {SERVICES.map((key) => (
-              <li key={key} className="card">
-                <h3>{t(`home.services.items.${key}.title`)}</h3>
+          <ul className="cards practices">
+            {PRACTICES.map((key) => (
+              <li key={key} id={`practice-${key}`} className="card practice">
+                <span className="practice-badge">
+                  <PracticeIcon practice={key} size={28} />
+                </span>
+                <h3>
+                  <Link to={practicePath(key, locale)}>{t(`home.services.items.${key}.title`)}</Link>
+                </h3>
                 <p>{t(`home.services.items.${key}.text`)}</p>
+                <p className="practice-more" aria-hidden="true">
+                  {t('home.services.more')}
+                </p>
               </li>
             ))}
           </ul>
@@ -45,33 +173,40 @@ export default function HomePage({ user }: PageProps<'home'>) {
       <section className="section section-alt" aria-labelledby="how-title">
         <div className="container">
           <h2 id="how-title">{t('home.how.title')}</h2>
-          <ol className="steps">
-            {STEPS.map((key) => (
-              <li key={key} className="step">
-                <h3>{t(`home.how.items.${key}.title`)}</h3>
-                <p>{t(`home.how.items.${key}.text`)}</p>
-              </li>
-            ))}
-          </ol>
+          <p className="section-lead">{t('home.how.lead')}</p>
+          <div className="flows">
+            <div className="flow">
+              <h3>{t('home.how.clients.title')}</h3>
+              <ol className="steps">
+                {CLIENT_STEPS.map((state) => (
+                  <li key={state} className="step">
+                    <h4>{t(`home.how.clients.steps.${state}.title`)}</h4>
+                    <p>{t(`home.how.clients.steps.${state}.text`)}</p>
+                    <p className="step-state">
+                      <span className="visually-hidden">{`${t('home.how.stateLabel')} `}</span>
+                      {t(`projects.states.${state}`)}
+                    </p>
+                  </li>
+                ))}
+              </ol>
+            </div>
+            <div className="flow">
+              <h3>{t('home.how.experts.title')}</h3>
+              <ol className="steps">
+                {EXPERT_STEPS.map((step) => (
+                  <li key={step} className="step">
+                    <h4>{t(`home.how.experts.steps.${step}.title`)}</h4>
+                    <p>{t(`home.how.experts.steps.${step}.text`)}</p>
+                  </li>
+                ))}
+              </ol>
+            </div>
+          </div>
         </div>
       </section>
 
-      <section className="section cta" aria-labelledby="cta-title">
-        <div className="container">
-          <h2 id="cta-title">{t('home.cta.title')}</h2>
-          <p>{t('home.cta.text')}</p>
-          <p className="actions">
-            <Link className="button button-primary" to={localePath('Contact', locale)}>
-              {t('home.cta.button')}
-            </Link>
-            {/* Signed in, /login would bounce the user home: their area instead (a role with
-                none, their profile, the one private page every role has). */}
-            <Link className="button button-secondary" to={localePath(user ? (roleArea(user.role) ?? 'profile') : 'login', locale)}>
-              {t('home.cta.login')}
-            </Link>
-          </p>
-        </div>
-      </section>
+      {content && content.figures.length > 0 ? <Figures content={content} /> : null}
+      {caseStudies.length > 0 ? <CaseStudies caseStudies={caseStudies} /> : null}
     </>
   );
 }

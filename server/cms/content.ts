@@ -1,5 +1,5 @@
-// Blog posts and legal pages from Strapi (v4 or v5), behind the same ContentSource as the
-// embedded Markdown. The content types the site expects in the CMS:
+// Blog posts, legal pages and the home page's content from Strapi (v4 or v5), behind the same
+// ContentSource as the embedded Markdown. The content types the site expects in the CMS:
 //
 //   Collection "post" (REST /api/posts), Internationalization on (es default, en):
 //     title        Text (short), required
@@ -27,8 +27,29 @@
 //     content      Rich text (Markdown or Blocks)
 //     (updatedAt, set by Strapi, is shown as the "last updated" date)
 //
+//   Single type "home" (REST /api/home), Internationalization on:
+//     figures      Component, repeatable ("home.figure"): value Text (short), label Text
+//                  (short), both required; the first 6 are shown
+//     logos        Component, repeatable ("home.client-logo"): name Text (short) and logo Media
+//                  (single image), both required; the first 12 are shown (in Strapi 5, turn
+//                  localization off for this field: the same logos in every language)
+//     sample       Boolean, optional (on: the page says its figures and stories are samples)
+//
+//   Collection "case-study" (REST /api/case-studies), Internationalization on:
+//     title        Text (short), required
+//     slug         UID (from title), required
+//     client       Text (short), required
+//     sector       Text (short), required
+//     practice     Enumeration: digital | data | sustainability | compliance, required
+//     resultValue  Text (short), optional ("−45 %"), with
+//     resultLabel  Text (short) (what the figure counts)
+//     quote        Text (long), required; quoteBy Text (short), required (name, role)
+//     story        Rich text (Markdown or Blocks)
+//     order        Integer (smallest first; the home page shows the first three)
+//     sample       Boolean, optional
+//
 //   Read anonymously, so the Public role needs find + findOne on posts and legal pages, and find
-//   on tags (with CMS_TOKEN, the token does instead): Strapi 4 and 5 leave out of an answer,
+//   on tags, and find on home and case-study (with CMS_TOKEN, the token does instead): Strapi 4 and 5 leave out of an answer,
 //   without an error, a relation whose type its reader may not find (no tags shown). A post
 //   type without `tags` (an older content model) still works: Strapi 5 refuses the populate
 //   (400 "Invalid key tags"), the site asks again without tags, logs it once and shows no
@@ -38,15 +59,20 @@
 // The list of posts is read page by page (Strapi answers at most 100 entries a page, its
 // default api.rest.maxLimit), following meta.pagination, up to 50 pages (5000 posts) per locale;
 // past that the newest 5000 are listed and a warning is logged.
-// Answers are validated entry by entry (an invalid entry is skipped with a warning), rendered
+// Answers are validated entry by entry (an invalid entry — a post, a case study, a figure, a
+// logo — is skipped with a warning), rendered
 // to sanitised HTML once, and cached per locale and slug/page for ttlMs, or until the CMS's
 // webhook says they changed (purge, server/cms/invalidation.ts). When the CMS fails,
 // the last good value is served (stale) and the CMS is left alone for failureTtlMs; with no
-// value to fall back on, the page fails with a 503.
+// value to fall back on, the page fails with a 503 (the home page instead shows no figures,
+// logos or case studies: server/render/loaders.ts). A home or case-study type the CMS does not
+// have (404) is no content, with one warning.
 import { z } from 'zod';
 import { SLUG_PATTERN, tagsOf } from '../../shared/blog.ts';
 import { defaultLocale as siteDefaultLocale, isLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
-import type { LegalDocument, Post, PostSummary, ResponsiveImage } from '../../shared/page-data.ts';
+import { HOME_LIMITS } from '../../shared/home.ts';
+import type { CaseStudy, HomeContent, HomeFigure, LegalDocument, Post, PostSummary, ResponsiveImage } from '../../shared/page-data.ts';
+import { PRACTICES } from '../../shared/practices.ts';
 import { LEGAL_PAGES, type LegalPageKey } from '../../shared/routes.ts';
 import type { ContentSource } from '../content/source.ts';
 import { loadMarkdown } from '../content/markdown-lazy.ts';
@@ -71,6 +97,8 @@ export type StrapiContent = ContentSource & {
 export type ContentPurge =
   | { model: 'post'; documentId?: string | undefined; slug?: string | undefined }
   | { model: 'legal-page'; page?: LegalPageKey | undefined }
+  /** The home page's content: its single type and the case studies. */
+  | { model: 'home' }
   | { model: 'all' };
 
 /** A post as read, before its translations are looked up: what links it to them. */
@@ -174,6 +202,49 @@ const legalSchema = z.looseObject({
   locale: z.string().optional(),
 });
 
+const figureSchema = z.looseObject({
+  value: z.string().trim().min(1).max(HOME_LIMITS.figureValue),
+  label: z.string().trim().min(1).max(HOME_LIMITS.figureLabel),
+});
+const logoSchema = z.looseObject({ name: z.string().trim().min(1).max(HOME_LIMITS.logoName), logo: media });
+const homeSchema = z.looseObject({
+  // Items are checked one by one (a bad one is skipped, not the whole home).
+  figures: z.array(z.unknown()).nullish(),
+  logos: z.array(z.unknown()).nullish(),
+  sample: z.boolean().nullish(),
+  locale: z.string().optional(),
+});
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((value) => value || null);
+const caseStudySchema = z
+  .looseObject({
+    title: z.string().trim().min(1).max(HOME_LIMITS.title),
+    slug: z.string().regex(SLUG_PATTERN, 'must be lower-case letters, digits and hyphens'),
+    client: z.string().trim().min(1).max(HOME_LIMITS.client),
+    sector: z.string().trim().min(1).max(HOME_LIMITS.sector),
+    practice: z.enum(PRACTICES),
+    resultValue: optionalText(HOME_LIMITS.figureValue),
+    resultLabel: optionalText(HOME_LIMITS.figureLabel),
+    quote: z.string().trim().min(1).max(HOME_LIMITS.quote),
+    quoteBy: z.string().trim().min(1).max(HOME_LIMITS.quoteBy),
+    story: richText,
+    order: z.number().int().nullish(),
+    sample: z.boolean().nullish(),
+    locale: z.string().optional(),
+  })
+  .refine((entry) => Boolean(entry.resultValue) === Boolean(entry.resultLabel), {
+    path: ['resultLabel'],
+    message: 'goes with resultValue (both or neither)',
+  });
+
+/** A logo without its own size (an SVG in some upload providers): room kept for this shape. */
+const LOGO_FALLBACK_SIZE = { width: 240, height: 96 };
+
 type PostEntry = z.infer<typeof postSchema>;
 
 type CacheSettings = { ttlMs: number; failureTtlMs: number; now: () => number; logger: Logger };
@@ -258,6 +329,8 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   const cachedLists = draft ? uncached<ReadPost[]>(logger) : staleOnFailure<ReadPost[]>(settings);
   const cachedPosts = draft ? uncached<ReadPost<Post> | null>(logger) : staleOnFailure<ReadPost<Post> | null>(settings);
   const cachedLegal = draft ? uncached<LegalDocument | null>(logger) : staleOnFailure<LegalDocument | null>(settings);
+  const cachedHome = draft ? uncached<HomeContent | null>(logger) : staleOnFailure<HomeContent | null>(settings);
+  const cachedCaseStudies = draft ? uncached<CaseStudy[]>(logger) : staleOnFailure<CaseStudy[]>(settings);
 
   function mediaUrl(url: unknown): string | null {
     return cmsMediaUrl(url, { cmsOrigin, mediaHosts });
@@ -503,6 +576,86 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
     return read(defaultLocale);
   }
 
+  /** Types the CMS answered 404 for (not in its content model): warned about once. */
+  const missingTypes = new Set<string>();
+
+  /**
+   * A read of a home-page type; a 404 (the type, or the single type's entry in this language, is
+   * not there) is null, with one warning per type when nothing else will be shown instead.
+   */
+  async function readOptional(path: string, query: Record<string, string | number>, last: boolean): Promise<unknown> {
+    try {
+      return await client.get(path, query, { as: 'public' });
+    } catch (error) {
+      if (!(error instanceof CmsError && error.status === 404)) throw error;
+      if (last && !missingTypes.has(path)) {
+        missingTypes.add(path);
+        logger.warn({ path }, `CMS ${path}: not found (404): the home page shows none of it until the content type and its entries exist`);
+      }
+      return null;
+    }
+  }
+
+  /** Items of a repeatable component, each checked: a bad one is skipped with a warning. */
+  function validItems<T extends z.ZodType>(schema: T, items: readonly unknown[] | null | undefined, what: string): z.infer<T>[] {
+    const valid: z.infer<T>[] = [];
+    (items ?? []).forEach((item, i) => {
+      const result = schema.safeParse(item);
+      if (result.success) valid.push(result.data);
+      else logger.warn({ item: i + 1 }, `CMS ${what} ${i + 1} skipped: ${describeIssues(result.error)}`);
+    });
+    return valid;
+  }
+
+  function logoImage(logo: z.infer<typeof logoSchema>): ResponsiveImage | null {
+    const image = responsiveImage(logo.logo);
+    if (!image) {
+      logger.warn({ name: logo.name }, `CMS home logo "${logo.name}" skipped: its image is missing or on a host the site does not show`);
+      return null;
+    }
+    const sized = logo.logo?.width && logo.logo.height ? {} : LOGO_FALLBACK_SIZE;
+    return { ...image, ...sized, alt: logo.name };
+  }
+
+  async function fetchHome(locale: Locale): Promise<HomeContent | null> {
+    const query = { locale, 'populate[figures]': 'true', 'populate[logos][populate][0]': 'logo' };
+    // A language without its home falls back to the default language's (withFallback): only that one's 404 is news.
+    const body = await readOptional('/api/home', query, locale === defaultLocale);
+    const entry = body === null ? undefined : validEntries(homeSchema, normalizeEntries(body), 'home')[0];
+    if (!entry) return null;
+    const figures: HomeFigure[] = validItems(figureSchema, entry.figures, 'home figure')
+      .slice(0, HOME_LIMITS.figures)
+      .map(({ value, label }) => ({ value, label }));
+    const logos = validItems(logoSchema, entry.logos, 'home logo')
+      .flatMap((logo) => logoImage(logo) ?? [])
+      .slice(0, HOME_LIMITS.logos);
+    return { figures, logos, sample: entry.sample ?? false };
+  }
+
+  async function fetchCaseStudies(locale: Locale): Promise<CaseStudy[]> {
+    // Sorted here, not by the CMS: a content model without `order` still works.
+    const body = await readOptional('/api/case-studies', { locale, 'pagination[pageSize]': LIST_PAGE_SIZE }, true);
+    if (body === null) return [];
+    const entries = validEntries(caseStudySchema, normalizeEntries(body), 'case study')
+      .filter((entry) => entryLocale(entry, locale) === locale)
+      .sort((a, b) => (a.order ?? Number.MAX_SAFE_INTEGER) - (b.order ?? Number.MAX_SAFE_INTEGER) || a.slug.localeCompare(b.slug));
+    return Promise.all(
+      entries.map(async (entry) => ({
+        slug: entry.slug,
+        locale,
+        title: entry.title,
+        client: entry.client,
+        sector: entry.sector,
+        practice: entry.practice,
+        result: entry.resultValue && entry.resultLabel ? { value: entry.resultValue, label: entry.resultLabel } : null,
+        quote: entry.quote,
+        quoteBy: entry.quoteBy,
+        html: await toHtml(entry.story),
+        sample: entry.sample ?? false,
+      })),
+    );
+  }
+
   return {
     listPosts: translatedList,
     async getPost(slug, locale) {
@@ -514,7 +667,10 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
       if (!LEGAL_PAGES.includes(page)) return null;
       return cachedLegal(`legal:${locale}:${page}`, () => withFallback(locale, (l) => fetchLegal(page, l)));
     },
-    purge: (scope) => purgeCaches(scope, { lists: cachedLists, posts: cachedPosts, legal: cachedLegal }),
+    getHome: (locale) => cachedHome(`home:${locale}`, () => withFallback(locale, fetchHome)),
+    listCaseStudies: (locale) => cachedCaseStudies(`case-studies:${locale}`, () => fetchCaseStudies(locale)),
+    purge: (scope) =>
+      purgeCaches(scope, { lists: cachedLists, posts: cachedPosts, legal: cachedLegal, home: cachedHome, caseStudies: cachedCaseStudies }),
   };
 }
 
@@ -527,7 +683,13 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
  */
 function purgeCaches(
   scope: ContentPurge,
-  caches: { lists: CachedLoader<ReadPost[]>; posts: CachedLoader<ReadPost<Post> | null>; legal: CachedLoader<LegalDocument | null> },
+  caches: {
+    lists: CachedLoader<ReadPost[]>;
+    posts: CachedLoader<ReadPost<Post> | null>;
+    legal: CachedLoader<LegalDocument | null>;
+    home: CachedLoader<HomeContent | null>;
+    caseStudies: CachedLoader<CaseStudy[]>;
+  },
 ): void {
   if (scope.model === 'post' || scope.model === 'all') {
     caches.lists.expire(() => true);
@@ -541,5 +703,9 @@ function purgeCaches(
   if (scope.model === 'legal-page' || scope.model === 'all') {
     const page = scope.model === 'legal-page' ? scope.page : undefined;
     caches.legal.expire((key) => !page || key.endsWith(`:${page}`));
+  }
+  if (scope.model === 'home' || scope.model === 'all') {
+    caches.home.expire(() => true);
+    caches.caseStudies.expire(() => true);
   }
 }

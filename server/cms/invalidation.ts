@@ -34,6 +34,8 @@ export function topicOf(change: CmsChange): string {
       return `${CMS_TOPIC_PREFIX}legal-page:${change.page ?? '*'}`;
     case 'branding':
       return `${CMS_TOPIC_PREFIX}branding:${change.userName ?? '*'}`;
+    case 'home':
+      return `${CMS_TOPIC_PREFIX}home`;
     case 'all':
       return `${CMS_TOPIC_PREFIX}all`;
   }
@@ -44,6 +46,7 @@ export function changeOfTopic(topic: string): CmsChange | null {
   if (!topic.startsWith(CMS_TOPIC_PREFIX)) return null;
   const rest = topic.slice(CMS_TOPIC_PREFIX.length);
   if (rest === 'all') return { model: 'all' };
+  if (rest === 'home') return { model: 'home' };
   const [model, key = ''] = [rest.slice(0, rest.indexOf(':')), rest.slice(rest.indexOf(':') + 1)];
   if (model === 'post') {
     if (key === '*') return { model: 'post' };

@@ -59,6 +59,8 @@ export function changesOf(body: unknown): WebhookOutcome {
   if (model === 'legal-page') return { changes: [{ model: 'legal-page', page: LEGAL_PAGES.find((p) => p === entry.page) }] };
   // Posts show their tags.
   if (model === 'tag') return { changes: [{ model: 'post' }] };
+  // The home page shows its single type and the case studies.
+  if (model === 'home' || model === 'case-study') return { changes: [{ model: 'home' }] };
   const user = /^(.+)-custom$/.exec(model)?.[1];
   if (user !== undefined) return { changes: [{ model: 'branding', userName: BRANDING_USER.test(user) ? user : undefined }] };
   return { ignored: `the model ${JSON.stringify(model)} is not shown by the site` };

@@ -8,6 +8,7 @@
 //   content/blog/<slug>/<image>        the post's images: its cover, and `![alt](figure.png)`
 //                                      in its Markdown (renditions from the build: images.ts)
 //   content/legal/<page>/<locale>.md   front matter: title, description, updated
+//   content/home/, content/case-studies/  the home page's figures, logos and case studies (home.ts)
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -17,6 +18,7 @@ import type { LegalDocument, Post, PostSummary } from '../../shared/page-data.ts
 import { LEGAL_PAGES, type LegalPageKey } from '../../shared/routes.ts';
 import { parseFrontMatter } from './front-matter.ts';
 import { IMAGE_FILE_NAME, type SizedImage } from './image-manifest.ts';
+import { loadEmbeddedHome } from './home.ts';
 import { createContentImages, folderImages, type ContentImages, type FolderImages } from './images.ts';
 import { loadPrerendered, markdownHtml, type BodyImages, type Prerendered } from './prerendered.ts';
 import type { ContentSource } from './source.ts';
@@ -151,9 +153,12 @@ export async function loadEmbeddedContent(
     lists.set(locale, list);
   }
 
+  const home = await loadEmbeddedHome(contentDir, prerendered, images);
+
   return {
     listPosts: async (locale) => lists.get(locale) ?? [],
     getPost: async (slug, locale) => posts.get(`${locale}:${slug}`) ?? null,
     getLegal: async (page, locale) => pick(legal.get(page), locale),
+    ...home,
   };
 }

@@ -1,6 +1,6 @@
 // The content source behind one small interface (embedded Markdown now; Strapi later).
 import type { Locale } from '../../shared/locales.ts';
-import type { LegalDocument, Post, PostSummary } from '../../shared/page-data.ts';
+import type { CaseStudy, HomeContent, LegalDocument, Post, PostSummary } from '../../shared/page-data.ts';
 import type { LegalPageKey } from '../../shared/routes.ts';
 
 export type ContentSource = {
@@ -10,4 +10,8 @@ export type ContentSource = {
   getPost(slug: string, locale: Locale): Promise<Post | null>;
   /** Legal pages fall back to the default locale's text when a translation is missing. */
   getLegal(page: LegalPageKey, locale: Locale): Promise<LegalDocument | null>;
+  /** The home page's figures and client logos: the locale's, else the default locale's; null when there are none. */
+  getHome(locale: Locale): Promise<HomeContent | null>;
+  /** The case studies written in the locale, in their order (`order`, then slug). */
+  listCaseStudies(locale: Locale): Promise<CaseStudy[]>;
 };

@@ -1,7 +1,8 @@
 // Server-side data of each page. A loader may throw an HttpError (e.g. 404 for an unknown
 // blog slug: seed-spec §5, "a page may define its own route check; failure yields 404").
 import type { Locale } from '../../shared/locales.ts';
-import type { PageDataMap, PostSummary } from '../../shared/page-data.ts';
+import { HOME_LIMITS } from '../../shared/home.ts';
+import type { HomeData, PageDataMap, PostSummary } from '../../shared/page-data.ts';
 import { LEGAL_PAGES, type LegalPageKey, type PageKey, type Route, type RouteParams } from '../../shared/routes.ts';
 import type { ContentSource } from '../content/source.ts';
 import { AUDIT_PAGE_SIZE, type AuditView } from '../../shared/audit.ts';
@@ -148,13 +149,26 @@ type Loader<K extends PageKey> = (ctx: LoaderContext) => Promise<{ data: PageDat
 
 const none = async () => ({ data: null });
 
+/**
+ * The home page's figures, logos and case studies. They are extras: when the source cannot give
+ * them (the CMS is down, or its Public role may not read them: the source logged why) the page
+ * shows its other sections.
+ */
+async function homeData({ content, locale }: LoaderContext): Promise<HomeData> {
+  const [home, caseStudies] = await Promise.all([
+    content.getHome(locale).catch(() => null),
+    content.listCaseStudies(locale).catch(() => []),
+  ]);
+  return { content: home, caseStudies: caseStudies.slice(0, HOME_LIMITS.caseStudies) };
+}
+
 /** The loader of a page, for callers that only pass its data along (the page type is checked above). */
 export function loaderOf(page: PageKey): (ctx: LoaderContext) => Promise<{ data: PageDataMap[PageKey]; meta?: PageMeta }> {
   return PAGE_LOADERS[page];
 }
 
 export const PAGE_LOADERS: { [K in PageKey]: Loader<K> } = {
-  home: none,
+  home: async (ctx) => ({ data: await homeData(ctx) }),
   login: none,
   changePassword: none,
   profile: async (ctx) => {

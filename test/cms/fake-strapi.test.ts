@@ -44,6 +44,9 @@ test.each([
   ['/api/posts', 200],
   ['/api/posts/4', 200],
   ['/api/legal-pages', 200],
+  ['/api/home', 200],
+  ['/api/case-studies', 200],
+  ['/api/case-studies/2', 403],
   ['/api/acme-customs', 403],
   ['/api/users', 403],
 ])('an anonymous request gets the Public role’s permissions: GET %s → %i', async (path, status) => {
@@ -57,6 +60,8 @@ test.each([
   ['/api/posts', 403],
   ['/api/legal-pages', 403],
   ['/api/posts/4', 403],
+  ['/api/home', 403],
+  ['/api/case-studies', 403],
 ])('a user’s jwt gets only its role’s permissions, never the Public role’s: GET %s → %i', async (path, status) => {
   const cms = await strapi(LEAST_PRIVILEGE);
   const { jwt } = (await signIn(cms.url)).body;
@@ -82,6 +87,18 @@ test('a read-only API token reads everything; a custom token only what it was gi
   expect((await read(cms.url, '/api/posts', 'narrow')).status).toBe(200);
   expect((await read(cms.url, '/api/legal-pages', 'narrow')).status).toBe(403);
   expect((await read(cms.url, '/api/posts')).status).toBe(403);
+});
+
+test.each([
+  ['/api/case-studies', 'case-study.find'],
+  ['/api/case-studies/7', 'case-study.findOne'],
+  ['/api/home', 'home.find'],
+  ['/api/posts', 'post.find'],
+])('the permission of GET %s is %s (the plural of -y is -ies; a single type is its own name)', async (path, permission) => {
+  const cms = await strapi({ public: [permission] });
+  expect((await read(cms.url, path)).status).toBe(200);
+  const without = await strapi({ public: [] });
+  expect((await read(without.url, path)).status).toBe(403);
 });
 
 test('a forbidden read answers 403 with Strapi’s error body, and the handler never sees it', async () => {

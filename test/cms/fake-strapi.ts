@@ -37,7 +37,8 @@ export type FakeHandler = (req: Received, res: ServerResponse) => unknown;
 /**
  * `{api id}.{action}` as in Strapi's role editor, e.g. 'post.find', 'legal-page.findOne';
  * `*` stands for any part of an api id ('*-custom.find': find on every `{user}-customs').
- * The api id of `/api/{name}s` is `{name}` (every collection the site uses is named so).
+ * The api id of `/api/{name}s` is `{name}`, of `/api/{name}ies` `{name}y` (Strapi's plural of
+ * a collection: case-study → case-studies); a single type's path is its api id (`/api/home`).
  */
 export type Permission = string;
 
@@ -60,11 +61,11 @@ export const READ_ONLY_TOKEN = 'read-only-api-token';
 
 /**
  * What a Strapi admin grants for the site with a service account (as the README tells): the
- * Public role reads posts, their tags and legal pages; the service account's role
+ * Public role reads posts, their tags, legal pages, the home single type and the case studies; the service account's role
  * (Authenticated) reads the branding collections and nothing else.
  */
 export const LEAST_PRIVILEGE: StrapiAccess = {
-  public: ['post.find', 'post.findOne', 'tag.find', 'legal-page.find', 'legal-page.findOne'],
+  public: ['post.find', 'post.findOne', 'tag.find', 'legal-page.find', 'legal-page.findOne', 'home.find', 'case-study.find'],
   roles: { authenticated: ['*-custom.find'] },
   users: { [SERVICE_ACCOUNT.identifier]: { password: SERVICE_ACCOUNT.password } },
 };
@@ -234,13 +235,17 @@ const ACTIONS: Record<string, [collection: string, member: string]> = {
   DELETE: ['delete', 'delete'],
 };
 
-/** The api id of a path: `/api/legal-pages/4` → 'legal-page'. Strapi's router ignores case. */
+/**
+ * The api id of a path: `/api/legal-pages/4` → 'legal-page', `/api/case-studies` → 'case-study',
+ * `/api/home` (a single type) → 'home'. Strapi's router ignores case.
+ */
 function apiIdOf(path: string): string {
   const [, api, name = ''] = path.toLowerCase().split('/');
-  return api === 'api' ? name.replace(/s$/, '') : name;
+  if (api !== 'api') return name;
+  return name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.replace(/s$/, '');
 }
 
-/** `GET /api/posts` → 'post.find', `GET /api/posts/4` → 'post.findOne'. */
+/** `GET /api/posts` → 'post.find', `GET /api/posts/4` → 'post.findOne', `GET /api/home` → 'home.find'. */
 function permissionFor(method: string, path: string): string {
   const id = path.split('/')[3];
   const [collection, member] = ACTIONS[method] ?? ['unknown', 'unknown'];

@@ -281,6 +281,8 @@ test('what a delivery is believed for: event, model, and the entry’s documentI
   expect(changesOf(webhookBody('entry.update', 'acme-custom', {}))).toEqual({ changes: [{ model: 'branding', userName: 'acme' }] });
   expect(changesOf(webhookBody('entry.update', 'Evil/../x-custom', {}))).toEqual({ changes: [{ model: 'branding', userName: undefined }] });
   expect(changesOf({ event: 'releases.publish', release: {} })).toEqual({ changes: [{ model: 'all' }] });
+  expect(changesOf(webhookBody('entry.publish', 'home', {}))).toEqual({ changes: [{ model: 'home' }] });
+  expect(changesOf(webhookBody('entry.unpublish', 'case-study', { slug: 'x' }))).toEqual({ changes: [{ model: 'home' }] });
 });
 
 const CHANGES: CmsChange[] = [
@@ -292,6 +294,7 @@ const CHANGES: CmsChange[] = [
   { model: 'legal-page' },
   { model: 'branding', userName: 'acme' },
   { model: 'branding' },
+  { model: 'home' },
   { model: 'all' },
 ];
 

@@ -33,8 +33,9 @@ describe('without JavaScript', () => {
       }
 
       expect(await page.locator('h1').innerText()).toBe('El experto adecuado para tu próximo proyecto, en pocos días');
-      expect(await page.locator('.cards > li').count()).toBe(4);
-      expect(await page.locator('.steps > li').count()).toBe(3);
+      expect(await page.locator('.practices > li').count()).toBe(4);
+      // How it works: the owner's five steps and the expert's four.
+      expect(await page.locator('.steps > li').count()).toBe(9);
       expect(await page.locator('footer a').count()).toBe(5);
     } finally {
       await context.close();

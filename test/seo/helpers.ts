@@ -34,6 +34,8 @@ export function contentOf(posts: TestPost[]): ContentSource {
     listPosts: async (locale) => inLocale(locale).map(({ html: _html, ...summary }) => summary),
     getPost: async (slug, locale) => inLocale(locale).find((p) => p.slug === slug) ?? null,
     getLegal: async () => null,
+    getHome: async () => null,
+    listCaseStudies: async () => [],
   };
 }
 
