@@ -12,6 +12,7 @@ import { ErrorBoundary } from './components/error-boundary.tsx';
 import { ErrorView } from './components/error-view.tsx';
 import { LastResortView } from './components/last-resort-view.tsx';
 import { Layout } from './components/layout.tsx';
+import { BrandProvider } from './brand.tsx';
 import { I18nProvider } from './i18n.tsx';
 import { fetchPageData } from './navigation.ts';
 import { loadedPage, loadPage } from './pages/registry.ts';
@@ -183,6 +184,7 @@ export function App({ boot }: AppProps) {
   // if the layout or the error page fails too, the last-resort page replaces everything.
   return (
     <ErrorBoundary fallback={() => <LastResortView locale={payload.locale} />}>
+      <BrandProvider value={boot.brand}>
       <I18nProvider locale={payload.locale} messages={messages} localeCookie={boot.localeCookie}>
         {/* Logout resets the user and the logo at once (seed-spec §4). */}
         <Layout
@@ -217,6 +219,7 @@ export function App({ boot }: AppProps) {
           </div>
         </Layout>
       </I18nProvider>
+      </BrandProvider>
     </ErrorBoundary>
   );
 }

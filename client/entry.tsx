@@ -7,6 +7,7 @@ import { loadPage } from './pages/registry.ts';
 import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
 import { installFetchTracking } from './runtime/loading.ts';
 import { registerServiceWorker } from './sw/register.ts';
+import './styles/fonts.css';
 import './styles/app.css';
 import './styles/projects.css';
 import './styles/account.css';

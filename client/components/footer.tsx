@@ -1,17 +1,48 @@
 import { Link } from '../runtime/router.tsx';
 import { localePath } from '../../shared/routes.ts';
+import { useBrand } from '../brand.tsx';
 import { useI18n } from '../i18n.tsx';
 
 const FOOTER_LINKS = ['legal', 'privacy', 'cookies', 'responsible', 'Contact'] as const;
 
+/** The company (brand/: logo, tagline, contact details), then the legal pages and the cookie settings. */
 export function Footer({ siteName, onCookieSettings }: { siteName: string; onCookieSettings: () => void }) {
   const { t, locale } = useI18n();
+  const brand = useBrand();
   return (
     <footer className="footer">
       <div className="footer-inner">
-        <p className="footer-brand">
-          © {siteName} · {t('footer.tagline')}
-        </p>
+        <div className="footer-identity">
+          <p className="footer-brand">
+            {/* The footer is dark in both themes: the logo with light ink. */}
+            <img src={brand.logos.dark} alt="" width="32" height="32" />
+            <span>{siteName}</span>
+          </p>
+          <p className="footer-tagline">{brand.tagline[locale]}</p>
+        </div>
+        <address className="footer-contact" aria-label={t('footer.contact')}>
+          <p className="footer-heading">{t('footer.contact')}</p>
+          <p>
+            <a href={`mailto:${brand.email}`}>{brand.email}</a>
+            <a href={brand.phone.href}>{brand.phone.text}</a>
+          </p>
+          <p>
+            {brand.address[locale].map((line, i) => (
+              <span key={i} className="footer-line">
+                {line}
+              </span>
+            ))}
+          </p>
+          {brand.hours[locale].length > 0 && (
+            <p>
+              {brand.hours[locale].map((line, i) => (
+                <span key={i} className="footer-line">
+                  {line}
+                </span>
+              ))}
+            </p>
+          )}
+        </address>
         <nav aria-label={t('footer.label')}>
           <ul className="footer-links">
             {FOOTER_LINKS.map((base) => (
@@ -27,6 +58,7 @@ export function Footer({ siteName, onCookieSettings }: { siteName: string; onCoo
           </ul>
         </nav>
       </div>
+      <p className="footer-copyright">© {siteName}</p>
     </footer>
   );
 }

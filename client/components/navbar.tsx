@@ -4,6 +4,8 @@ import type { PagePayload } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';
 import { isSafeLogoSrc, type Branding } from '../../shared/branding.ts';
+import { logoVariantOn } from '../../shared/brand.ts';
+import { useBrand } from '../brand.tsx';
 import { roleArea, type SessionUser } from '../../shared/user.ts';
 import { LocaleSwitcher } from './locale-switcher.tsx';
 import { deferredComponent } from '../runtime/deferred.tsx';
@@ -31,6 +33,7 @@ export function Navbar({
   onSignedOut: () => void;
 }) {
   const { t, locale } = useI18n();
+  const brand = useBrand();
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const location = useLocation();
@@ -57,7 +60,7 @@ export function Navbar({
     <header className="navbar">
       <nav className="navbar-inner" aria-label={t('nav.label')}>
         <Link className="navbar-brand" to={localePath('index', locale)}>
-          <img src={branding?.logo && isSafeLogoSrc(branding.logo) ? branding.logo : '/logo.svg'} alt="" width="36" height="36" />
+          <img src={branding?.logo && isSafeLogoSrc(branding.logo) ? branding.logo : brand.logos[logoVariantOn(branding?.color ?? brand.colors.primary)]} alt="" width="36" height="36" />
           <span>{siteName}</span>
         </Link>
         <button

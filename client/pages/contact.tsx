@@ -6,6 +6,7 @@ import { CONTACT_LIMITS, contactProblems } from '../../shared/validation.ts';
 import { FieldError, FormFeedback, fieldProps, TextField } from '../components/form-feedback.tsx';
 import { postForm } from '../forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
+import { ContactDetails } from '../components/contact-details.tsx';
 import { useI18n } from '../i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from './registry.ts';
@@ -73,6 +74,7 @@ export default function ContactPage({ data, form }: PageProps<'contact'>) {
     <div className="container page narrow">
       <h1>{t('pages.contact.title')}</h1>
       <p className="section-lead">{t('contact.lead')}</p>
+      <ContactDetails />
       <FormFeedback state={state} />
       <OfflineFormNote />
       <form className="form" method="post" action={pathname} onSubmit={onSubmit} noValidate aria-busy={pending}>
