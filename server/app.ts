@@ -96,6 +96,8 @@ export type AppDeps = {
   audit?: Audit;
   /** The company's identity; by default read from brand/ (a bad brand.json stops the start). */
   brand?: Brand;
+  /** Where brand/ is, when `brand` is not given (tests); by default the project's. */
+  brandDir?: string;
 };
 
 function nonceOf(res: express.Response): string {
@@ -166,7 +168,7 @@ export async function createApp(deps: AppDeps) {
   const { config } = deps;
   const logger = deps.logger ?? createLogger(config.LOG_LEVEL);
   // First: a mistake in brand/ stops the start before anything is opened.
-  const brand = deps.brand ?? loadBrand();
+  const brand = deps.brand ?? loadBrand(deps.brandDir);
   const isProduction = config.NODE_ENV === 'production';
   // Content and branding: a real Strapi when CMS_URL is set, else the embedded defaults.
   // Images on the CMS's upload provider's hosts are shown (and allowed by the CSP) only then.

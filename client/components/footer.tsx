@@ -15,7 +15,8 @@ export function Footer({ siteName, onCookieSettings }: { siteName: string; onCoo
         <div className="footer-identity">
           <p className="footer-brand">
             {/* The footer is dark in both themes: the logo with light ink. */}
-            <img src={brand.logos.dark} alt="" width="32" height="32" />
+            {/* Lazy: below the fold (and React then adds no preload of it to the head). */}
+            <img src={brand.logos.dark} alt="" width="32" height="32" loading="lazy" />
             <span>{siteName}</span>
           </p>
           <p className="footer-tagline">{brand.tagline[locale]}</p>

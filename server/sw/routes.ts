@@ -13,6 +13,7 @@ import type { ClientManifest } from '../render/manifest.ts';
 import type { Brand } from '../brand/brand.ts';
 import { brandCssVariables } from '../brand/brand.ts';
 import { FAVICON_PATH, manifestPath } from '../brand/routes.ts';
+import { logoVariantOn } from '../../shared/brand.ts';
 
 export const SERVICE_WORKER_PATH = '/sw.js';
 
@@ -150,7 +151,7 @@ export function offlinePage(manifest: ClientManifest, locale: Locale, siteName: 
     `<style nonce="${nonce}">${offlineStyle(brand)}</style>`,
     '</head><body><div class="layout">',
     `<header class="navbar"><div class="navbar-inner"><a class="navbar-brand" href="${home}">`,
-    `<img src="${escapeHtml(brand.page.logos.light)}" alt="" width="36" height="36"><span>${name}</span></a></div></header>`,
+    `<img src="${escapeHtml(brand.page.logos[logoVariantOn(brand.colors.primary)])}" alt="" width="36" height="36"><span>${name}</span></a></div></header>`,
     '<main id="main" class="main"><section class="error-page" aria-labelledby="offline-title">',
     `<h1 id="offline-title">${escapeHtml(texts.title)}</h1>`,
     `<p>${escapeHtml(texts.message)}</p>`,
