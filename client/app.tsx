@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from './runtime/router.tsx';
 import { MIN_FETCH_DELAY_MS } from '../shared/constants.ts';
 import { runGuards } from '../shared/guards.ts';
 import type { Locale } from '../shared/locales.ts';
+import type { PageBrand } from '../shared/brand.ts';
 import type { PagePayload } from '../shared/page-data.ts';
 import { matchRoute } from '../shared/routes.ts';
 import type { Messages } from '../shared/translate.ts';
@@ -12,7 +13,6 @@ import { ErrorBoundary } from './components/error-boundary.tsx';
 import { ErrorView } from './components/error-view.tsx';
 import { LastResortView } from './components/last-resort-view.tsx';
 import { Layout } from './components/layout.tsx';
-import { BrandProvider } from './brand.tsx';
 import { I18nProvider } from './i18n.tsx';
 import { fetchPageData } from './navigation.ts';
 import { loadedPage, loadPage } from './pages/registry.ts';
@@ -34,7 +34,7 @@ const CLIENT_FAILURE = { status: 500, message: '' } as const;
 /** seed-spec §4: page loading goes pending → error | done. */
 export type LoadState = 'pending' | 'error' | 'done';
 
-function PageView({ payload }: { payload: PagePayload }) {
+function PageView({ payload, brand }: { payload: PagePayload; brand: PageBrand }) {
   const { state } = payload;
   if (state.kind === 'error') return <ErrorView error={state.error} />;
   // The component comes from the loaded-chunk cache: the same identity on every render.
@@ -43,6 +43,7 @@ function PageView({ payload }: { payload: PagePayload }) {
     params: payload.params,
     form: payload.form,
     user: payload.user,
+    brand,
   });
 }
 
@@ -184,12 +185,12 @@ export function App({ boot }: AppProps) {
   // if the layout or the error page fails too, the last-resort page replaces everything.
   return (
     <ErrorBoundary fallback={() => <LastResortView locale={payload.locale} />}>
-      <BrandProvider value={boot.brand}>
       <I18nProvider locale={payload.locale} messages={messages} localeCookie={boot.localeCookie}>
         {/* Logout resets the user and the logo at once (seed-spec §4). */}
         <Layout
           payload={payload}
           siteName={boot.siteName}
+          brand={boot.brand}
           mainRef={mainRef}
           loadState={loadState}
           user={signedOut ? null : payload.user}
@@ -214,12 +215,11 @@ export function App({ boot }: AppProps) {
         >
           <div ref={transitionRef} className={`page-transition ${TRANSITION_CLASS[phase]}`.trim()} data-transition-phase={phase}>
             <ErrorBoundary resetKey={payload.url} fallback={() => <ErrorView error={CLIENT_FAILURE} />}>
-              <PageView payload={payload} />
+              <PageView payload={payload} brand={boot.brand} />
             </ErrorBoundary>
           </div>
         </Layout>
       </I18nProvider>
-      </BrandProvider>
     </ErrorBoundary>
   );
 }

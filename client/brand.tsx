@@ -1,5 +1,6 @@
-// The company's identity (brand/, through the boot data) for every component that shows it:
-// the navbar's logo, the footer's and the contact page's details.
+// The company's identity (brand/, through the boot data) deep inside the admin console (the
+// branding editor's default colour and logo). The layout and the pages get it as a prop: a
+// context the entry shared with the pages would be a chunk of its own on every first load.
 import { createContext, useContext } from 'react';
 import type { PageBrand } from '../shared/brand.ts';
 

@@ -1,10 +1,9 @@
-import { useBrand } from '../brand.tsx';
+import type { PageBrand } from '../../shared/brand.ts';
 import { useI18n } from '../i18n.tsx';
 
 /** The company's e-mail, phone, office and opening hours (brand/brand.json), for the contact page. */
-export function ContactDetails() {
+export function ContactDetails({ brand }: { brand: PageBrand }) {
   const { t, locale } = useI18n();
-  const brand = useBrand();
   const hours = brand.hours[locale];
   return (
     <section className="contact-direct" aria-labelledby="contact-direct-title">
@@ -25,25 +24,13 @@ export function ContactDetails() {
         <div>
           <dt>{t('contact.direct.address')}</dt>
           <dd>
-            <address>
-              {brand.address[locale].map((line, i) => (
-                <span key={i} className="contact-direct-line">
-                  {line}
-                </span>
-              ))}
-            </address>
+            <address className="contact-direct-lines">{brand.address[locale].join('\n')}</address>
           </dd>
         </div>
         {hours.length > 0 && (
           <div>
             <dt>{t('contact.direct.hours')}</dt>
-            <dd>
-              {hours.map((line, i) => (
-                <span key={i} className="contact-direct-line">
-                  {line}
-                </span>
-              ))}
-            </dd>
+            <dd className="contact-direct-lines">{hours.join('\n')}</dd>
           </div>
         )}
       </dl>

@@ -1,14 +1,13 @@
 import { Link } from '../runtime/router.tsx';
 import { localePath } from '../../shared/routes.ts';
-import { useBrand } from '../brand.tsx';
+import type { PageBrand } from '../../shared/brand.ts';
 import { useI18n } from '../i18n.tsx';
 
 const FOOTER_LINKS = ['legal', 'privacy', 'cookies', 'responsible', 'Contact'] as const;
 
 /** The company (brand/: logo, tagline, contact details), then the legal pages and the cookie settings. */
-export function Footer({ siteName, onCookieSettings }: { siteName: string; onCookieSettings: () => void }) {
+export function Footer({ siteName, brand, onCookieSettings }: { siteName: string; brand: PageBrand; onCookieSettings: () => void }) {
   const { t, locale } = useI18n();
-  const brand = useBrand();
   return (
     <footer className="footer">
       <div className="footer-inner">
@@ -21,28 +20,15 @@ export function Footer({ siteName, onCookieSettings }: { siteName: string; onCoo
           </p>
           <p className="footer-tagline">{brand.tagline[locale]}</p>
         </div>
-        <address className="footer-contact" aria-label={t('footer.contact')}>
+        <address className="footer-contact">
           <p className="footer-heading">{t('footer.contact')}</p>
           <p>
             <a href={`mailto:${brand.email}`}>{brand.email}</a>
             <a href={brand.phone.href}>{brand.phone.text}</a>
           </p>
-          <p>
-            {brand.address[locale].map((line, i) => (
-              <span key={i} className="footer-line">
-                {line}
-              </span>
-            ))}
-          </p>
-          {brand.hours[locale].length > 0 && (
-            <p>
-              {brand.hours[locale].map((line, i) => (
-                <span key={i} className="footer-line">
-                  {line}
-                </span>
-              ))}
-            </p>
-          )}
+          {/* Lines kept by CSS (white-space: pre-line). */}
+          <p className="footer-lines">{brand.address[locale].join('\n')}</p>
+          {brand.hours[locale].length > 0 && <p className="footer-lines">{brand.hours[locale].join('\n')}</p>}
         </address>
         <nav aria-label={t('footer.label')}>
           <ul className="footer-links">

@@ -4,8 +4,7 @@ import type { PagePayload } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';
 import { isSafeLogoSrc, type Branding } from '../../shared/branding.ts';
-import { logoVariantOn } from '../../shared/brand.ts';
-import { useBrand } from '../brand.tsx';
+import { logoVariantOn, type PageBrand } from '../../shared/brand.ts';
 import { roleArea, type SessionUser } from '../../shared/user.ts';
 import { LocaleSwitcher } from './locale-switcher.tsx';
 import { deferredComponent } from '../runtime/deferred.tsx';
@@ -22,18 +21,19 @@ const UserMenu = deferredComponent(() => import('./user-menu.tsx').then((m) => m
 export function Navbar({
   payload,
   siteName,
+  brand,
   user,
   branding,
   onSignedOut,
 }: {
   payload: PagePayload;
   siteName: string;
+  brand: PageBrand;
   user: SessionUser | null;
   branding: Branding | null;
   onSignedOut: () => void;
 }) {
   const { t, locale } = useI18n();
-  const brand = useBrand();
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const location = useLocation();

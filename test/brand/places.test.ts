@@ -60,7 +60,8 @@ test.each([
   expect(footer).toContain(`<p class="footer-tagline">${escapeHtml(tagline)}</p>`);
   expect(footer).toContain('<a href="mailto:info@acme-consulting.example">info@acme-consulting.example</a>');
   expect(footer).toContain('<a href="tel:+442079460000">+44 20 7946 0000</a>');
-  for (const line of ['1 Example Street', 'EC1A 1BB London', country, hours]) expect(footer).toContain(`<span class="footer-line">${line}</span>`);
+  expect(footer).toContain(`<p class="footer-lines">1 Example Street\nEC1A 1BB London\n${country}</p>`);
+  expect(footer).toContain(`<p class="footer-lines">${hours}</p>`);
   expect(footer).toContain(`<img src="${OTHER.page.logos.dark}"`);
 });
 
