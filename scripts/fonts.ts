@@ -48,7 +48,10 @@ const FALLBACKS = [
   {
     family: 'Montserrat Fallback',
     // Liberation Sans and Arimo have Arial's metrics (they were made to replace it).
-    local: { regular: ['Arial', 'ArialMT', 'Liberation Sans', 'Arimo'], bold: ['Arial Bold', 'Arial-BoldMT', 'Liberation Sans Bold', 'Arimo Bold'] },
+    local: {
+      regular: ['Arial', 'ArialMT', 'Liberation Sans', 'Arimo'],
+      bold: ['Arial Bold', 'Arial-BoldMT', 'Liberation Sans Bold', 'Arimo Bold'],
+    },
     metrics: { regular: arial400, bold: arial700 },
   },
   {
@@ -109,7 +112,7 @@ export async function fontsCss(): Promise<string> {
     '/* Montserrat, self-hosted: one variable file per style, the Latin subset, swapped in when loaded. */',
     montserratFace('normal'),
     montserratFace('italic'),
-    '/* Fallbacks with Montserrat\'s metrics, so that nothing moves when it arrives. */',
+    "/* Fallbacks with Montserrat's metrics, so that nothing moves when it arrives. */",
     ...FALLBACKS.flatMap((fallback) => WEIGHTS.map((weight) => fallbackFace(fallback, weight))),
     ':root {',
     `  --font-sans: ${FONT_STACK};`,

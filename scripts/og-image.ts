@@ -26,7 +26,9 @@ function socialImageSvg(brand: Brand, width: number, height: number): string {
   const logo = brand.logos[logoVariantOn(primary)].parts;
   const ring = logoVariantOn(primary) === 'light' ? '#062326' : '#ffffff';
   const rings = [230, 340, 450, 560]
-    .map((r) => `<circle cx="${width / 2}" cy="${height / 2}" r="${r}" fill="none" stroke="${ring}" stroke-opacity="0.1" stroke-width="2"/>`)
+    .map(
+      (r) => `<circle cx="${width / 2}" cy="${height / 2}" r="${r}" fill="none" stroke="${ring}" stroke-opacity="0.1" stroke-width="2"/>`,
+    )
     .join('');
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +

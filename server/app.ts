@@ -239,7 +239,13 @@ export async function createApp(deps: AppDeps) {
     ? httpBackend(config.API_URL!, deps.fetch)
     : embeddedBackend({ db, sessions, key: apiKey, ttlMinutes: config.TOKEN_TTL_MINUTES, verify, uploads });
   const brandingStore = embeddedBranding(db, { changes, logger });
-  const branding = withTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger, mediaHosts, brand.colors.primary);
+  const branding = withTimeout(
+    deps.branding ?? cms?.branding ?? brandingStore,
+    BRANDING_TIMEOUT_MS,
+    logger,
+    mediaHosts,
+    brand.colors.primary,
+  );
   const formTokens = createFormTokens(deriveKey(config.SESSION_SECRET, 'contact form v1'));
   const contactStore = contactMessages(db);
   // Every e-mail of the site goes through the outbox (server/mail/); the language of a user's

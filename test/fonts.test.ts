@@ -32,12 +32,16 @@ test('the fallback takes Montserrat’s room: Arial scaled to Montserrat’s ave
 
 test('Montserrat is self-hosted: Latin only, font-display swap, a unicode-range, and the page’s font-family starts with it', () => {
   const css = readFileSync(FONTS_CSS, 'utf8');
-  const faces = [...css.matchAll(/@font-face \{([^}]*)\}/g)].map((m) => m[1]!).filter((face) => face.includes("font-family: 'Montserrat';"));
+  const faces = [...css.matchAll(/@font-face \{([^}]*)\}/g)]
+    .map((m) => m[1]!)
+    .filter((face) => face.includes("font-family: 'Montserrat';"));
   expect(faces).toHaveLength(2);
   for (const face of faces) {
     expect(face).toContain('font-display: swap;');
     expect(face).toMatch(/unicode-range:\s+U\+0000-00FF/);
-    expect(face).toMatch(/src: url\('@fontsource-variable\/montserrat\/files\/montserrat-latin-wght-(normal|italic)\.woff2'\) format\('woff2'\);/);
+    expect(face).toMatch(
+      /src: url\('@fontsource-variable\/montserrat\/files\/montserrat-latin-wght-(normal|italic)\.woff2'\) format\('woff2'\);/,
+    );
   }
   // á é í ó ú ñ ü ¿ ¡ are all in U+0000-00FF: Spanish needs no latin-ext.
   for (const char of 'áéíóúñü¿¡ÁÉÍÓÚÑÜ') expect(char.codePointAt(0)).toBeLessThanOrEqual(0xff);

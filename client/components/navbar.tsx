@@ -60,7 +60,16 @@ export function Navbar({
     <header className="navbar">
       <nav className="navbar-inner" aria-label={t('nav.label')}>
         <Link className="navbar-brand" to={localePath('index', locale)}>
-          <img src={branding?.logo && isSafeLogoSrc(branding.logo) ? branding.logo : brand.logos[logoVariantOn(branding?.color ?? brand.colors.primary)]} alt="" width="36" height="36" />
+          <img
+            src={
+              branding?.logo && isSafeLogoSrc(branding.logo)
+                ? branding.logo
+                : brand.logos[logoVariantOn(branding?.color ?? brand.colors.primary)]
+            }
+            alt=""
+            width="36"
+            height="36"
+          />
           <span>{siteName}</span>
         </Link>
         <button

@@ -105,7 +105,9 @@ export function openingHoursLine(hours: OpeningHours, locale: Locale): string {
     else runs.push([day]);
   }
   const parts = runs.map((run) =>
-    run.length >= 3 ? HOURS_WORDS[locale].range(dayName(run[0]!, locale), dayName(run.at(-1)!, locale)) : run.map((d) => dayName(d, locale)),
+    run.length >= 3
+      ? HOURS_WORDS[locale].range(dayName(run[0]!, locale), dayName(run.at(-1)!, locale))
+      : run.map((d) => dayName(d, locale)),
   );
   const list = new Intl.ListFormat(intlLocale(locale), { type: 'conjunction' }).format(parts.flat());
   return `${list.charAt(0).toLocaleUpperCase(intlLocale(locale))}${list.slice(1)}, ${hours.opens}–${hours.closes}`;

@@ -40,7 +40,11 @@ export type WebManifest = {
  * One installed app whatever the language it was installed from (the same `id`), which opens
  * on the home page of that language.
  */
-export function webManifest(brand: Pick<Brand, 'tagline' | 'colors'>, site: { name: string; shortName: string }, locale: Locale): WebManifest {
+export function webManifest(
+  brand: Pick<Brand, 'tagline' | 'colors'>,
+  site: { name: string; shortName: string },
+  locale: Locale,
+): WebManifest {
   return {
     id: '/',
     name: site.name,

@@ -165,10 +165,9 @@ export function offlinePage(manifest: ClientManifest, locale: Locale, siteName: 
 /** GET /offline, /es/offline, /en/offline: the offline page of the path's locale. */
 export function offlineHandler(manifest: ClientManifest, siteName: string, brand: SwBrand): RequestHandler {
   // Made once, split where the response's nonce goes.
-  const pages = Object.fromEntries(LOCALE_CODES.map((locale) => [locale, offlinePage(manifest, locale, siteName, brand).split(NONCE)])) as Record<
-    Locale,
-    string[]
-  >;
+  const pages = Object.fromEntries(
+    LOCALE_CODES.map((locale) => [locale, offlinePage(manifest, locale, siteName, brand).split(NONCE)]),
+  ) as Record<Locale, string[]>;
   return (req, res) => {
     const prefix = req.path.split('/')[1] ?? '';
     const locale: Locale = isLocale(prefix) ? prefix : DEFAULT_LOCALE;

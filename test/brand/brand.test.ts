@@ -22,20 +22,30 @@ describe('a bad brand.json is refused with the field named', () => {
     { name: 'an accent that does not read on white', change: (j) => void (j.colors!.accent = '#30B7BB'), field: 'colors.accent' },
     { name: 'a missing tagline', change: (j) => void delete j.tagline!.en, field: 'tagline.en' },
     { name: 'an empty tagline', change: (j) => void (j.tagline!.es = '  '), field: 'tagline.es' },
-    { name: 'a country that is not a code', change: (j) => void ((j.contact!.address as Json['x'])!.country = 'Spain'), field: 'contact.address.country' },
+    {
+      name: 'a country that is not a code',
+      change: (j) => void ((j.contact!.address as Json['x'])!.country = 'Spain'),
+      field: 'contact.address.country',
+    },
     {
       name: 'opening hours that close before they open',
       change: (j) => void (j.contact!.openingHours = [{ days: ['Mo'], opens: '18:00', closes: '09:00' }]),
       field: 'contact.openingHours.0.closes',
     },
-    { name: 'an unknown day', change: (j) => void (j.contact!.openingHours = [{ days: ['Monday'], opens: '09:00', closes: '18:00' }]), field: 'contact.openingHours.0.days.0' },
+    {
+      name: 'an unknown day',
+      change: (j) => void (j.contact!.openingHours = [{ days: ['Monday'], opens: '09:00', closes: '18:00' }]),
+      field: 'contact.openingHours.0.days.0',
+    },
     { name: 'a misspelt key (a typo is not ignored)', change: (j) => void (j.colours = {}), field: 'colours' },
   ];
   test.each(cases)('$name → $field', ({ change, field }) => {
     const json = brandJson() as Json;
     change(json);
     expect(() => parseBrandFile(JSON.stringify(json))).toThrow(BrandError);
-    expect(() => parseBrandFile(JSON.stringify(json))).toThrow(new RegExp(`^Invalid brand/brand\\.json:\\n[\\s\\S]*${field.replace(/\./g, '\\.')}`));
+    expect(() => parseBrandFile(JSON.stringify(json))).toThrow(
+      new RegExp(`^Invalid brand/brand\\.json:\\n[\\s\\S]*${field.replace(/\./g, '\\.')}`),
+    );
   });
 
   test('a brand.json that is not JSON says so, with the file', () => {
@@ -73,7 +83,11 @@ describe('a logo is refused when it could run, load or say something', () => {
     expect(() => loadBrand(dir)).toThrow(/logo-dark\.svg/);
   });
   test('a drawing with an internal reference (a clip path) is fine', () => {
-    expect(svgProblems(OK.replace('<circle', '<defs><clipPath id="c"><rect width="9" height="9"/></clipPath></defs><circle clip-path="url(#c)"'))).toEqual([]);
+    expect(
+      svgProblems(
+        OK.replace('<circle', '<defs><clipPath id="c"><rect width="9" height="9"/></clipPath></defs><circle clip-path="url(#c)"'),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -100,9 +114,13 @@ test('a bad brand.json stops the built server: exit code 1 and the field on stde
   writeFileSync(join(root, 'package.json'), readFileSync(join(PATHS.root, 'package.json')));
   symlinkSync(join(PATHS.root, 'node_modules'), join(root, 'node_modules'), 'dir');
   mkdirSync(join(root, 'brand'));
-  cpSync(brandFolder((json) => ({ ...json, contact: { ...(json.contact as object), email: 'not-an-address' } })), join(root, 'brand'), {
-    recursive: true,
-  });
+  cpSync(
+    brandFolder((json) => ({ ...json, contact: { ...(json.contact as object), email: 'not-an-address' } })),
+    join(root, 'brand'),
+    {
+      recursive: true,
+    },
+  );
   const run = spawnSync(process.execPath, [join(root, 'dist', 'server', 'main.js')], {
     env: { ...process.env, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), PORT: '0', DATA_DIR: join(root, 'data') },
     encoding: 'utf8',

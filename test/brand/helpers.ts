@@ -11,7 +11,10 @@ export function brandJson(): Record<string, unknown> {
 }
 
 /** A copy of brand/ with `change` applied to brand.json and `files` written over the copy's. */
-export function brandFolder(change: (json: Record<string, unknown>) => unknown = (json) => json, files: Record<string, string> = {}): string {
+export function brandFolder(
+  change: (json: Record<string, unknown>) => unknown = (json) => json,
+  files: Record<string, string> = {},
+): string {
   const dir = mkdtempSync(join(tmpdir(), 'brand-'));
   cpSync(PATHS.brand, dir, { recursive: true });
   const json = brandJson();

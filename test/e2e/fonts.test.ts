@@ -15,11 +15,14 @@ afterAll(async () => {
 });
 
 /** A context of its own with the consent made (no banner over the page) and no service worker in the way. */
-async function withPage<T>(viewport: { width: number; height: number }, use: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
+async function withPage<T>(
+  viewport: { width: number; height: number },
+  run: (page: Page, context: BrowserContext) => Promise<T>,
+): Promise<T> {
   const context = await browser.newContext(contextOptions({ viewport, serviceWorkers: 'block' }));
   await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: contextOptions().baseURL! }]);
   try {
-    return await use(await context.newPage(), context);
+    return await run(await context.newPage(), context);
   } finally {
     await context.close();
   }
@@ -30,7 +33,12 @@ test('body and h1 are drawn in Montserrat once it is loaded (and in no font from
     const fonts: { url: string; status: number; type: string; cache: string }[] = [];
     page.on('response', (res) => {
       if (res.request().resourceType() === 'font')
-        fonts.push({ url: res.url(), status: res.status(), type: res.headers()['content-type'] ?? '', cache: res.headers()['cache-control'] ?? '' });
+        fonts.push({
+          url: res.url(),
+          status: res.status(),
+          type: res.headers()['content-type'] ?? '',
+          cache: res.headers()['cache-control'] ?? '',
+        });
     });
     await page.goto('/');
     await waitForHydration(page);
@@ -102,7 +110,9 @@ describe('nothing moves when Montserrat arrives a second late (CLS < 0.01: in fa
             sources: { node?: Node }[];
           })[]) {
             if (entry.hadRecentInput) continue;
-            const sources = entry.sources.map((s) => (s.node instanceof Element ? s.node.outerHTML.slice(0, 80) : String(s.node?.nodeName)));
+            const sources = entry.sources.map((s) =>
+              s.node instanceof Element ? s.node.outerHTML.slice(0, 80) : String(s.node?.nodeName),
+            );
             shifts.push({ value: entry.value, sources });
           }
         }).observe({ type: 'layout-shift', buffered: true });
@@ -127,7 +137,9 @@ describe('nothing moves when Montserrat arrives a second late (CLS < 0.01: in fa
       expect(await page.evaluate(() => document.fonts.check('400 16px Montserrat'))).toBe(true);
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       expect(delayed).toBeGreaterThan(0);
-      const shifts = await page.evaluate(() => (window as unknown as { layoutShifts: { value: number; sources: string[] }[] }).layoutShifts);
+      const shifts = await page.evaluate(
+        () => (window as unknown as { layoutShifts: { value: number; sources: string[] }[] }).layoutShifts,
+      );
       const cls = shifts.reduce((sum, shift) => sum + shift.value, 0);
       // Under 0.01 is the budget; the fallback's metrics make it nothing at all (with the
       // system's sans-serif instead, this page shifted 0.002–0.01).

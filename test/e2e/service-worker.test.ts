@@ -106,7 +106,9 @@ describe('service worker', () => {
     // The shell is precached in this version's cache.
     const version = await workerVersion();
     const cached = await cachedUrls(page);
-    expect(cached[`${CACHE_PREFIX}shell-${version}`]).toEqual(expect.arrayContaining(['/offline', '/en/offline', '/favicon.svg', ...Object.values(loadBrand().page.logos)]));
+    expect(cached[`${CACHE_PREFIX}shell-${version}`]).toEqual(
+      expect.arrayContaining(['/offline', '/en/offline', '/favicon.svg', ...Object.values(loadBrand().page.logos)]),
+    );
 
     // A page loaded under the worker's control works as before.
     await page.goto('/en/blog');
