@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from './runtime/router.tsx';
 import { MIN_FETCH_DELAY_MS } from '../shared/constants.ts';
 import { runGuards } from '../shared/guards.ts';
 import type { Locale } from '../shared/locales.ts';
+import type { PageBrand } from '../shared/brand.ts';
 import type { PagePayload } from '../shared/page-data.ts';
 import { matchRoute } from '../shared/routes.ts';
 import type { Messages } from '../shared/translate.ts';
@@ -34,7 +35,7 @@ const CLIENT_FAILURE = { status: 500, message: '' } as const;
 /** seed-spec §4: page loading goes pending → error | done. */
 export type LoadState = 'pending' | 'error' | 'done';
 
-function PageView({ payload }: { payload: PagePayload }) {
+function PageView({ payload, brand }: { payload: PagePayload; brand: PageBrand }) {
   const { state } = payload;
   if (state.kind === 'error') return <ErrorView error={state.error} />;
   // The component comes from the loaded-chunk cache: the same identity on every render.
@@ -43,6 +44,7 @@ function PageView({ payload }: { payload: PagePayload }) {
     params: payload.params,
     form: payload.form,
     user: payload.user,
+    brand,
   });
   if (!hasCallToAction(state.page)) return page;
   return (
@@ -196,6 +198,7 @@ export function App({ boot }: AppProps) {
         <Layout
           payload={payload}
           siteName={boot.siteName}
+          brand={boot.brand}
           mainRef={mainRef}
           loadState={loadState}
           user={signedOut ? null : payload.user}
@@ -220,7 +223,7 @@ export function App({ boot }: AppProps) {
         >
           <div ref={transitionRef} className={`page-transition ${TRANSITION_CLASS[phase]}`.trim()} data-transition-phase={phase}>
             <ErrorBoundary resetKey={payload.url} fallback={() => <ErrorView error={CLIENT_FAILURE} />}>
-              <PageView payload={payload} />
+              <PageView payload={payload} brand={boot.brand} />
             </ErrorBoundary>
           </div>
         </Layout>

@@ -1,4 +1,5 @@
 // The data the server embeds in the page for the client: read once by the entry.
+import type { PageBrand } from '../shared/brand.ts';
 import type { Consent } from '../shared/consent.ts';
 import type { Locale } from '../shared/locales.ts';
 import type { PagePayload } from '../shared/page-data.ts';
@@ -10,6 +11,8 @@ export type BootData = {
   /** Hashed URLs of each locale's messages (immutable JSON files of the build). */
   messageUrls: Record<Locale, string>;
   siteName: string;
+  /** The company's identity (brand/): logo, tagline, contact details, colours. */
+  brand: PageBrand;
   /** The visitor's cookie choice (null: not made yet) and whether there are analytics at all. */
   consent: { current: Consent | null; analyticsConfigured: boolean };
   /** LOCALE_COOKIE: the locale switcher records the choice in the i18n_redirected cookie. */

@@ -7,8 +7,10 @@ import { loadPage } from './pages/registry.ts';
 import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
 import { installFetchTracking } from './runtime/loading.ts';
 import { registerServiceWorker } from './sw/register.ts';
-// The design tokens first: every other stylesheet is written in them.
+// The design tokens first: every other stylesheet is written in them; then Montserrat and its
+// metric-matched fallbacks (fonts.css sets --font-sans).
 import './styles/tokens.css';
+import './styles/fonts.css';
 import './styles/app.css';
 import './styles/projects.css';
 import './styles/account.css';

@@ -48,6 +48,8 @@ export function clientBuildOptions(entryPoints: string[]): esbuild.BuildOptions 
     chunkNames: 'chunk-[hash]',
     assetNames: '[name]-[hash]',
     publicPath: '/assets',
+    // The stylesheet's url()s: the fonts (client/styles/fonts.css) become hashed files in /assets.
+    loader: { '.woff2': 'file' },
     minify: true,
     metafile: true,
     jsx: 'automatic',
@@ -160,6 +162,19 @@ function toUrl(outputPath: string): string {
   return '/' + relative(CLIENT_OUT, join(ROOT, outputPath)).split('\\').join('/');
 }
 
+/**
+ * The font files every first paint draws with, preloaded by each page: Montserrat's upright
+ * variable file (text and headings alike). The italic one loads only where italics appear.
+ */
+export const PRELOADED_FONTS = ['montserrat-latin-wght-normal'] as const;
+
+/** The built font files to preload (PRELOADED_FONTS), by URL. */
+export function preloadedFonts(metafile: esbuild.Metafile): string[] {
+  return Object.keys(metafile.outputs)
+    .filter((path) => path.endsWith('.woff2') && PRELOADED_FONTS.some((name) => path.split('/').at(-1)!.startsWith(`${name}-`)))
+    .map(toUrl);
+}
+
 /** page key (file name) → its chunk, static imports and CSS, from esbuild's metafile. */
 export function manifestFromMetafile(metafile: esbuild.Metafile) {
   const byEntry = new Map<string, Chunk>();
@@ -247,13 +262,14 @@ export async function build(options: { quiet?: boolean; primeCompileCache?: bool
     esbuild.build(serviceWorkerBuildOptions(ROOT, join(CLIENT_OUT, 'sw.js'))),
   ]);
   const { entry, pages } = manifestFromMetafile(client.metafile!);
+  const fonts = preloadedFonts(client.metafile!);
   const messages = await writeMessages();
   const images = await buildContentImages({ contentDir: join(ROOT, 'content'), outDir: CONTENT_IMAGES_OUT });
   await writeFile(join(DIST, 'server', IMAGES_FILE), JSON.stringify(Object.fromEntries(images.manifest)));
   await prerenderContent(images.manifest);
   await precompress();
-  const buildId = createHash('sha256').update(JSON.stringify({ entry, pages, messages })).digest('hex').slice(0, 12);
-  const manifest = { buildId, entry, pages, messages };
+  const buildId = createHash('sha256').update(JSON.stringify({ entry, pages, messages, fonts })).digest('hex').slice(0, 12);
+  const manifest = { buildId, entry, pages, messages, fonts };
   await writeFile(join(CLIENT_OUT, 'manifest.json'), JSON.stringify(manifest, null, 2));
   // Not for `npm run dev`, which rebuilds on every change and restarts the server anyway.
   if (options.primeCompileCache !== false) await primeCompileCache();

@@ -9,9 +9,10 @@ import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
 import type { Translate } from '../shared/translate.ts';
 import { localeForms, localePath, matchRoute, ROUTES } from '../shared/routes.ts';
 import { sanitizeBranding, type Branding } from '../shared/branding.ts';
-import { DEFAULT_NAVBAR_COLOR } from '../shared/constants.ts';
 import { imageUploads, moveUploadsIntoDatabase } from './uploads/images.ts';
 import { embeddedBranding, type BrandingSource } from './branding/embedded.ts';
+import { loadBrand, type Brand } from './brand/brand.ts';
+import { mountBrand } from './brand/routes.ts';
 import { createApiProxy } from './api/proxy.ts';
 import { createApiRouter } from './api/router.ts';
 import { createConversation } from './projects/conversation.ts';
@@ -100,6 +101,10 @@ export type AppDeps = {
   pdfRenderer?: PdfRenderer;
   /** Where security-relevant actions are recorded; by default nowhere (server/audit/types.ts). */
   audit?: Audit;
+  /** The company's identity; by default read from brand/ (a bad brand.json stops the start). */
+  brand?: Brand;
+  /** Where brand/ is, when `brand` is not given (tests); by default the project's. */
+  brandDir?: string;
 };
 
 function nonceOf(res: express.Response): string {
@@ -118,7 +123,7 @@ function cmsClientOptions(config: Config, logger: Logger, timeoutMs: number) {
 
 /** seed-spec §2 / issue 4: branding must never hold a page up: defaults after the timeout. */
 const BRANDING_TIMEOUT_MS = 1500;
-function withTimeout(source: BrandingSource, ms: number, logger: Logger, mediaHosts: readonly string[]) {
+function withTimeout(source: BrandingSource, ms: number, logger: Logger, mediaHosts: readonly string[], defaultColor: string) {
   return async (userName: string): Promise<Branding | null> => {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<null>((resolve) => {
@@ -130,7 +135,7 @@ function withTimeout(source: BrandingSource, ms: number, logger: Logger, mediaHo
     try {
       return await Promise.race([
         source.getBranding(userName).then(
-          (found) => sanitizeBranding(found, DEFAULT_NAVBAR_COLOR, mediaHosts),
+          (found) => sanitizeBranding(found, defaultColor, mediaHosts),
           (error: unknown) => {
             logger.warn({ err: error, userName }, 'branding failed: default navbar');
             return null;
@@ -169,6 +174,8 @@ function bridgeSessionToBearer(): RequestHandler {
 export async function createApp(deps: AppDeps) {
   const { config } = deps;
   const logger = deps.logger ?? createLogger(config.LOG_LEVEL);
+  // First: a mistake in brand/ stops the start before anything is opened.
+  const brand = deps.brand ?? loadBrand(deps.brandDir);
   const isProduction = config.NODE_ENV === 'production';
   // Content and branding: a real Strapi when CMS_URL is set, else the embedded defaults.
   // Images on the CMS's upload provider's hosts are shown (and allowed by the CSP) only then.
@@ -257,12 +264,18 @@ export async function createApp(deps: AppDeps) {
     ? httpBackend(config.API_URL!, deps.fetch)
     : embeddedBackend({ db, sessions, key: apiKey, ttlMinutes: config.TOKEN_TTL_MINUTES, verify, uploads });
   const brandingStore = embeddedBranding(db, { changes, logger });
-  const branding = withTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger, mediaHosts);
+  const branding = withTimeout(
+    deps.branding ?? cms?.branding ?? brandingStore,
+    BRANDING_TIMEOUT_MS,
+    logger,
+    mediaHosts,
+    brand.colors.primary,
+  );
   const formTokens = createFormTokens(deriveKey(config.SESSION_SECRET, 'contact form v1'));
   const contactStore = contactMessages(db);
   // Every e-mail of the site goes through the outbox (server/mail/); the language of a user's
   // e-mails is the locale they last used.
-  const mail = createMail({ db, config, logger, ...deps.mail });
+  const mail = createMail({ db, config, logger, brand, ...deps.mail });
   const locales = userLocales(db, logger);
   // The private area's projects (DESIGN.md §8): always in the site's own database, for the
   // built-in API and the pages alike (docs/decisions/013-projects.md).
@@ -440,8 +453,10 @@ export async function createApp(deps: AppDeps) {
   app.use('/assets/content', contentImageFiles(contentImages));
   app.use('/assets', ...hashedAssets(join(PATHS.clientBuild, 'assets')));
   app.use(publicFiles(PATHS.public));
+  //    The brand's logos and favicon, and the web manifest of each language (brand/routes.ts).
+  mountBrand(app, { brand, siteName: config.SITE_NAME, siteShortName: config.SITE_SHORT_NAME ?? config.SITE_NAME });
   // The service worker (scope /) and the offline fallback pages it shows.
-  mountServiceWorker(app, { manifest, workerFile: join(PATHS.clientBuild, 'sw.js'), siteName: config.SITE_NAME, logger });
+  mountServiceWorker(app, { manifest, workerFile: join(PATHS.clientBuild, 'sw.js'), siteName: config.SITE_NAME, brand, logger });
   app.get('/robots.txt', (_req, res) => {
     res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robotsTxt(config.PUBLIC_URL));
   });
@@ -520,6 +535,7 @@ export async function createApp(deps: AppDeps) {
       renderPage(res, payload, {
         manifest,
         siteName: config.SITE_NAME,
+        brand,
         nonce: nonceOf(res),
         messages: messagesOf(i18n, payload.locale),
         messagesDigest: messagesDigest[payload.locale],
@@ -533,7 +549,7 @@ export async function createApp(deps: AppDeps) {
         exposeErrors: !isProduction,
         theme: themeOf(req),
         jsonLd: (page) =>
-          jsonLdOf(page, { origin: config.PUBLIC_URL, siteName: config.SITE_NAME, translator: (locale) => translators[locale] }),
+          jsonLdOf(page, { origin: config.PUBLIC_URL, siteName: config.SITE_NAME, brand, translator: (locale) => translators[locale] }),
         onError: (error) => logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'render failed'),
       }),
   });
@@ -568,7 +584,10 @@ export async function createApp(deps: AppDeps) {
   app.post(localeForms('/theme'), ...themeHandler());
   // The design system's styleguide, in development only (dev/styleguide.tsx; a 404 page in production).
   if (!isProduction) {
-    app.get(STYLEGUIDE_PATH, styleguideHandler({ manifest, siteName: config.SITE_NAME, messages: (locale) => messagesOf(i18n, locale) }));
+    app.get(
+      STYLEGUIDE_PATH,
+      styleguideHandler({ manifest, siteName: config.SITE_NAME, brand: brand.page, messages: (locale) => messagesOf(i18n, locale) }),
+    );
   }
   // The pages that take a form, in all their forms (a POST anywhere else is a 405 below).
   const formPaths = ROUTES.filter((route) => forms.pagePost(route)).map((route) => route.fullPath);
@@ -599,6 +618,7 @@ export async function createApp(deps: AppDeps) {
     contact: contactStore,
     projects,
     siteName: config.SITE_NAME,
+    brand,
     logger,
     userRecord: async (userName) => (config.API_URL ? null : findUser(db, userName)),
     brandColor: async (userName) => (await branding(userName))?.color ?? null,

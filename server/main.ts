@@ -3,6 +3,7 @@
 import cluster from 'node:cluster';
 import module from 'node:module';
 import { createApp } from './app.ts';
+import { BrandError, loadBrand, type Brand } from './brand/brand.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { databaseFile, openDatabase } from './db/index.ts';
 import { createHttpServer } from './http/server.ts';
@@ -20,9 +21,22 @@ function readConfig(): Config {
   }
 }
 
+/** brand/, checked before anything starts (in the primary too: no workers dying one after another). */
+function readBrand(): Brand {
+  try {
+    return loadBrand();
+  } catch (error) {
+    if (error instanceof BrandError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 async function serve(config: Config, logger: Logger) {
   const started = performance.now();
-  const { app, close, drain } = await createApp({ config, logger });
+  const { app, close, drain } = await createApp({ config, logger, brand: readBrand() });
   const server = createHttpServer(app, {
     headersTimeoutSeconds: config.HTTP_HEADERS_TIMEOUT_SECONDS,
     requestTimeoutSeconds: config.HTTP_REQUEST_TIMEOUT_SECONDS,
@@ -77,6 +91,7 @@ async function serve(config: Config, logger: Logger) {
 }
 
 async function primary(config: Config, logger: Logger) {
+  readBrand();
   // Migrate once before the workers open the database, and give them one session secret.
   await (await openDatabase({ url: config.DATABASE_URL, file: databaseFile(config.DATA_DIR), poolMax: 1 })).close();
   if (config.sessionSecretGenerated) process.env.SESSION_SECRET = config.SESSION_SECRET;

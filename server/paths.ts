@@ -20,6 +20,8 @@ export const PATHS = {
   locales: join(ROOT, 'locales'),
   content: join(ROOT, 'content'),
   public: join(ROOT, 'public'),
+  /** The company's identity (brand.json, the logos): read at start, see server/brand/. */
+  brand: join(ROOT, 'brand'),
   clientBuild: join(ROOT, 'dist', 'client'),
   manifest: join(ROOT, 'dist', 'client', 'manifest.json'),
 };

@@ -40,14 +40,25 @@ export function sixDigitHex(hex: string): string {
   return hex.length === 4 ? `#${[...hex.slice(1)].map((c) => c + c).join('')}` : hex;
 }
 
-/** Dark or white text, whichever reads better on the branding colour (WCAG luminance). */
-export function readableTextColor(hex: string): string {
+/** WCAG relative luminance of a hex colour (0 black … 1 white). */
+export function relativeLuminance(hex: string): number {
   const full = sixDigitHex(hex);
   const [r, g, b] = [1, 3, 5].map((i) => {
     const c = parseInt(full.slice(i, i + 2), 16) / 255;
     return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   }) as [number, number, number];
-  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG contrast ratio of two hex colours (1 … 21). */
+export function contrastRatio(a: string, b: string): number {
+  const [light, dark] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/** Dark or white text, whichever reads better on the branding colour (WCAG luminance). */
+export function readableTextColor(hex: string): string {
+  const luminance = relativeLuminance(hex);
   // Contrast against #062326 (L≈0.014) versus white (L=1).
   return (luminance + 0.05) / (0.014 + 0.05) >= 1.05 / (luminance + 0.05) ? '#062326' : '#ffffff';
 }

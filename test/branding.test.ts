@@ -4,8 +4,11 @@ import { readableTextColor } from '../shared/branding.ts';
 import { createUser } from '../server/users/users.ts';
 import { BRANDING_CACHE_MS, embeddedBranding } from '../server/branding/embedded.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
+import { loadBrand } from '../server/brand/brand.ts';
 
 const PASSWORD = 'correct horse battery';
+/** The default logo: brand/'s variant for the teal navbar (dark ink). */
+const DEFAULT_LOGO = loadBrand().page.logos.light;
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32, 7)]);
 
 async function setup(deps = {}) {
@@ -46,7 +49,7 @@ test('branding applies on /organization too, and not on other pages', async () =
   const ngo = await cookie('ngo');
   const area = await request(app).get('/en/organization').set('Cookie', ngo);
   expect(area.text).toContain('--navbar-bg:#ffcc00;--navbar-fg:#062326');
-  expect(area.text).toContain('<img src="/logo.svg"');
+  expect(area.text).toContain(`<img src="${DEFAULT_LOGO}"`);
   const profile = await request(app).get('/en/profile').set('Cookie', ngo);
   expect(profile.text).not.toContain('__BRANDING__');
 });
@@ -57,7 +60,7 @@ test('without a branding record the navbar is teal with the default logo', async
     .get('/client')
     .set('Cookie', await cookie('acme'));
   expect(res.text).not.toContain('__BRANDING__');
-  expect(res.text).toContain('<img src="/logo.svg"');
+  expect(res.text).toContain(`<img src="${DEFAULT_LOGO}"`);
 });
 
 test('a slow branding source does not hold the page: defaults after 1.5 s', async () => {
@@ -76,7 +79,7 @@ test('a failing branding source gives the defaults, the page still renders', asy
     .get('/client')
     .set('Cookie', await cookie('acme'));
   expect(res.status).toBe(200);
-  expect(res.text).toContain('<img src="/logo.svg"');
+  expect(res.text).toContain(`<img src="${DEFAULT_LOGO}"`);
 });
 
 test('a branding source cannot inject CSS or foreign logos', async () => {

@@ -5,6 +5,7 @@ import { UnknownMiddlewareError } from '../shared/guards.ts';
 import type { PagePayload } from '../shared/page-data.ts';
 import { PATHS } from '../server/paths.ts';
 import { readManifest } from '../server/render/manifest.ts';
+import { loadBrand } from '../server/brand/brand.ts';
 import { renderPage } from '../server/render/render-page.tsx';
 import { errorInfo } from '../server/render/resolve.ts';
 import { createI18n, messagesOf, rememberingTranslate } from '../server/i18n/index.ts';
@@ -34,6 +35,7 @@ function appRendering(payload: PagePayload, siteName: unknown = 'the product', e
     void renderPage(res, payload, {
       manifest,
       siteName: siteName as string,
+      brand: loadBrand(),
       nonce: 'abc',
       messages: messagesOf(i18n, payload.locale),
       messageUrls: { es: '/es.json', en: '/en.json' },

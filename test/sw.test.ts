@@ -26,8 +26,10 @@ import { serviceWorkerBuildOptions } from '../server/sw/build.ts';
 import { OFFLINE_PAGES, precacheUrls, mountServiceWorker, serviceWorkerScript } from '../server/sw/routes.ts';
 import type { ClientManifest } from '../server/render/manifest.ts';
 import { ROOT } from '../server/paths.ts';
+import { loadBrand } from '../server/brand/brand.ts';
 
 const ORIGIN = 'https://www.example.test';
+const BRAND = loadBrand();
 
 const MANIFEST: ClientManifest = {
   buildId: 'abc123def456',
@@ -191,7 +193,7 @@ describe('the server: /sw.js and the offline pages', () => {
     writeFileSync(workerFile, WORKER_CODE);
     app = express();
     app.set('etag', false);
-    mountServiceWorker(app, { manifest: MANIFEST, workerFile, siteName: 'the <product>' });
+    mountServiceWorker(app, { manifest: MANIFEST, workerFile, siteName: 'the <product>', brand: BRAND });
     app.use((_req, res) => {
       res.status(418).send('fell through');
     });
@@ -209,7 +211,8 @@ describe('the server: /sw.js and the offline pages', () => {
   it('the injected configuration: the build as version, the whole shell to precache, nothing private', async () => {
     const res = await request(app).get('/sw.js').expect(200);
     const config = injectedConfig(res.text);
-    expect(config.version).toBe(MANIFEST.buildId);
+    // The build's id and the brand's: a new logo is a new shell.
+    expect(config.version).toMatch(new RegExp(`^${MANIFEST.buildId}-[a-z0-9]+$`));
     expect(config.defaultLocale).toBe('es');
     expect(config.offline).toEqual({ es: '/offline', en: '/en/offline' });
     const expected = [
@@ -218,7 +221,8 @@ describe('the server: /sw.js and the offline pages', () => {
       ...MANIFEST.entry.css,
       ...Object.values(MANIFEST.pages).flatMap((p) => [p.file, ...p.imports, ...p.css]),
       ...Object.values(MANIFEST.messages),
-      '/logo.svg',
+      BRAND.page.logos.light,
+      BRAND.page.logos.dark,
       '/favicon.svg',
       '/avatar-default.svg',
       '/offline',
@@ -230,7 +234,7 @@ describe('the server: /sw.js and the offline pages', () => {
       expect(url).toMatch(/^\/[^/]/);
       expect(url).not.toMatch(/^\/(api|_data|cms)(\/|$|\?)/);
     }
-    expect(precacheUrls(MANIFEST)).toEqual(config.precache);
+    expect(precacheUrls(MANIFEST, BRAND)).toEqual(config.precache);
   });
 
   it('HEAD /sw.js answers the same headers', async () => {
@@ -246,6 +250,7 @@ describe('the server: /sw.js and the offline pages', () => {
       manifest: MANIFEST,
       workerFile: join(dir, 'missing.js'),
       siteName: 'x',
+      brand: BRAND,
       logger: { warn: (_details, message) => warnings.push(message) },
     });
     const res = await request(bare).get('/sw.js').expect(404);
@@ -552,11 +557,11 @@ describe('the compiled worker', () => {
   it('shell images: from the network, the precached copy only offline; other files are left to the browser', async () => {
     const worker = await installed();
     worker.fetched.length = 0;
-    expect(await (await worker.dispatchFetch('/logo.svg', { mode: 'no-cors' }))?.text()).toBe('asset /logo.svg');
-    expect(worker.fetched).toEqual(['/logo.svg']);
+    expect(await (await worker.dispatchFetch('/favicon.svg', { mode: 'no-cors' }))?.text()).toBe('asset /favicon.svg');
+    expect(worker.fetched).toEqual(['/favicon.svg']);
     expect(await worker.dispatchFetch('/robots.txt')).toBeNull();
     worker.setOnline(false);
-    expect(await (await worker.dispatchFetch('/logo.svg', { mode: 'no-cors' }))?.text()).toBe('asset /logo.svg');
+    expect(await (await worker.dispatchFetch('/favicon.svg', { mode: 'no-cors' }))?.text()).toBe('asset /favicon.svg');
   });
 
   it('served without its configuration, it removes its caches and answers nothing', async () => {

@@ -1,17 +1,35 @@
 import { Link } from '../runtime/router.tsx';
 import { localePath } from '../../shared/routes.ts';
+import type { PageBrand } from '../../shared/brand.ts';
 import { useI18n } from '../i18n.tsx';
 
 const FOOTER_LINKS = ['legal', 'privacy', 'cookies', 'responsible', 'Contact'] as const;
 
-export function Footer({ siteName, onCookieSettings }: { siteName: string; onCookieSettings: () => void }) {
+/** The company (brand/: logo, tagline, contact details), then the legal pages and the cookie settings. */
+export function Footer({ siteName, brand, onCookieSettings }: { siteName: string; brand: PageBrand; onCookieSettings: () => void }) {
   const { t, locale } = useI18n();
   return (
     <footer className="footer">
       <div className="footer-inner">
-        <p className="footer-brand">
-          © {siteName} · {t('footer.tagline')}
-        </p>
+        <div className="footer-identity">
+          <p className="footer-brand">
+            {/* The footer is dark in both themes: the logo with light ink. */}
+            {/* Lazy: below the fold (and React then adds no preload of it to the head). */}
+            <img src={brand.logos.dark} alt="" width="32" height="32" loading="lazy" />
+            <span>{siteName}</span>
+          </p>
+          <p className="footer-tagline">{brand.tagline[locale]}</p>
+        </div>
+        <address className="footer-contact">
+          <p className="footer-heading">{t('footer.contact')}</p>
+          <p>
+            <a href={`mailto:${brand.email}`}>{brand.email}</a>
+            <a href={brand.phone.href}>{brand.phone.text}</a>
+          </p>
+          {/* Lines kept by CSS (white-space: pre-line). */}
+          <p className="footer-lines">{brand.address[locale].join('\n')}</p>
+          {brand.hours[locale].length > 0 && <p className="footer-lines">{brand.hours[locale].join('\n')}</p>}
+        </address>
         <nav aria-label={t('footer.label')}>
           <ul className="footer-links">
             {FOOTER_LINKS.map((base) => (
@@ -27,6 +45,7 @@ export function Footer({ siteName, onCookieSettings }: { siteName: string; onCoo
           </ul>
         </nav>
       </div>
+      <p className="footer-copyright">© {siteName}</p>
     </footer>
   );
 }

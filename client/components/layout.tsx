@@ -1,6 +1,7 @@
 import type { ReactNode, RefObject } from 'react';
 import type { PagePayload } from '../../shared/page-data.ts';
 import type { Branding } from '../../shared/branding.ts';
+import type { PageBrand } from '../../shared/brand.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { useI18n } from '../i18n.tsx';
 import { Footer } from './footer.tsx';
@@ -13,6 +14,7 @@ import { PreviewBanner } from './preview-banner.tsx';
 export function Layout({
   payload,
   siteName,
+  brand,
   mainRef,
   loadState,
   user,
@@ -27,6 +29,7 @@ export function Layout({
   branding: Branding | null;
   payload: PagePayload;
   siteName: string;
+  brand: PageBrand;
   user: SessionUser | null;
   onSignedOut: () => void;
   mainRef: RefObject<HTMLElement | null>;
@@ -40,12 +43,12 @@ export function Layout({
         {t('layout.skipToContent')}
       </a>
       {payload.preview ? <PreviewBanner /> : null}
-      <Navbar payload={payload} siteName={siteName} user={user} branding={branding} onSignedOut={onSignedOut} />
+      <Navbar payload={payload} siteName={siteName} brand={brand} user={user} branding={branding} onSignedOut={onSignedOut} />
       <OfflineBanner />
       <main id="main" ref={mainRef} tabIndex={-1} className="main" aria-busy={loadState === 'pending'} data-load-state={loadState}>
         {children}
       </main>
-      <Footer siteName={siteName} onCookieSettings={onCookieSettings} />
+      <Footer siteName={siteName} brand={brand} onCookieSettings={onCookieSettings} />
       {cookieBanner}
       <LoadingOverlay />
     </div>

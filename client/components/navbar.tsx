@@ -4,6 +4,7 @@ import type { PagePayload } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';
 import { isSafeLogoSrc, type Branding } from '../../shared/branding.ts';
+import { logoVariantOn, type PageBrand } from '../../shared/brand.ts';
 import { roleArea, type SessionUser } from '../../shared/user.ts';
 import { LocaleSwitcher } from './locale-switcher.tsx';
 import { ThemeSwitch } from './theme-switch.tsx';
@@ -21,12 +22,14 @@ const UserMenu = deferredComponent(() => import('./user-menu.tsx').then((m) => m
 export function Navbar({
   payload,
   siteName,
+  brand,
   user,
   branding,
   onSignedOut,
 }: {
   payload: PagePayload;
   siteName: string;
+  brand: PageBrand;
   user: SessionUser | null;
   branding: Branding | null;
   onSignedOut: () => void;
@@ -58,7 +61,16 @@ export function Navbar({
     <header className="navbar">
       <nav className="navbar-inner" aria-label={t('nav.label')}>
         <Link className="navbar-brand" to={localePath('index', locale)}>
-          <img src={branding?.logo && isSafeLogoSrc(branding.logo) ? branding.logo : '/logo.svg'} alt="" width="36" height="36" />
+          <img
+            src={
+              branding?.logo && isSafeLogoSrc(branding.logo)
+                ? branding.logo
+                : brand.logos[logoVariantOn(branding?.color ?? brand.colors.primary)]
+            }
+            alt=""
+            width="36"
+            height="36"
+          />
           <span>{siteName}</span>
         </Link>
         <button

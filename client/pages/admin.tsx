@@ -1,5 +1,6 @@
 import { ADMIN_SECTIONS } from '../admin/sections.ts';
 import { documentPath } from '../forms.ts';
+import { BrandProvider } from '../brand.tsx';
 import { useI18n } from '../i18n.tsx';
 import type { PageProps } from './registry.ts';
 
@@ -7,7 +8,7 @@ import type { PageProps } from './registry.ts';
  * The admin console (role ADMIN, checked by the route's guards and again by every API call):
  * the PDF reports, a list of the sections, and the sections' screens (client/admin/).
  */
-export default function AdminPage({ data, user }: PageProps<'admin'>) {
+export default function AdminPage({ data, user, brand }: PageProps<'admin'>) {
   const { t, locale } = useI18n();
   return (
     <div className="container page admin-page">
@@ -34,9 +35,12 @@ export default function AdminPage({ data, user }: PageProps<'admin'>) {
           ))}
         </ul>
       </nav>
-      {ADMIN_SECTIONS.map(({ headingId, Screen }) => (
-        <Screen key={headingId} data={data} user={user} headingId={headingId} />
-      ))}
+      {/* The branding editor shows the brand's default colour and logo. */}
+      <BrandProvider value={brand}>
+        {ADMIN_SECTIONS.map(({ headingId, Screen }) => (
+          <Screen key={headingId} data={data} user={user} headingId={headingId} />
+        ))}
+      </BrandProvider>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { CONTACT_LIMITS, contactProblems } from '../../shared/validation.ts';
 import { FieldError, FormFeedback, fieldProps, TextField } from '../components/form-feedback.tsx';
 import { postForm } from '../forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
+import { ContactDetails } from '../components/contact-details.tsx';
 import { useI18n } from '../i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from './registry.ts';
@@ -21,7 +22,7 @@ const TEXT_FIELDS = [
  * Issue 6: posted to this page's own URL; checked here first and again on the server; works
  * without JavaScript (POST, then 303 to the thank-you state) and with it without a reload.
  */
-export default function ContactPage({ data, form }: PageProps<'contact'>) {
+export default function ContactPage({ data, form, brand }: PageProps<'contact'>) {
   const { t, locale } = useI18n();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
@@ -78,6 +79,7 @@ export default function ContactPage({ data, form }: PageProps<'contact'>) {
     <div className="container page narrow">
       <h1>{t('pages.contact.title')}</h1>
       <p className="section-lead">{t('contact.lead')}</p>
+      <ContactDetails brand={brand} />
       <FormFeedback state={state} />
       <OfflineFormNote />
       <form className="form" method="post" action={pathname} onSubmit={onSubmit} noValidate aria-busy={pending}>

@@ -1,5 +1,6 @@
 // One lazy chunk per page. The server resolves the matched page before rendering, the client
 // before hydrating and before showing a navigation, so rendering never suspends.
+import type { PageBrand } from '../../shared/brand.ts';
 import type { ComponentType } from 'react';
 import type { FormState, PageDataMap } from '../../shared/page-data.ts';
 import type { SessionUser } from '../../shared/user.ts';
@@ -11,6 +12,8 @@ export type PageProps<K extends PageKey = PageKey> = {
   /** The outcome of this page's form when it was posted without JavaScript. */
   form?: FormState | undefined;
   user: SessionUser | null;
+  /** The company's identity (brand/): contact details, colours, logos. */
+  brand: PageBrand;
 };
 export type PageModule = { default: ComponentType<PageProps<never>> };
 

@@ -17,6 +17,7 @@ import { ProjectCards } from '../../client/projects/project-list.tsx';
 import { StateBadge } from '../../client/projects/state-badge.tsx';
 import { StaticRouter } from '../../client/runtime/router.tsx';
 import { isLocale, type Locale } from '../../shared/locales.ts';
+import type { PageBrand } from '../../shared/brand.ts';
 import type { FormState, PagePayload } from '../../shared/page-data.ts';
 import { PROJECT_STATES, type ProjectSummary } from '../../shared/projects.ts';
 import type { Theme } from '../../shared/theme.ts';
@@ -77,7 +78,19 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /** Every component once, with ids made unique by `prefix` (the sheet is shown twice). */
-function Sheet({ theme, payload, siteName, tokens }: { theme: Theme; payload: PagePayload; siteName: string; tokens: string[] }) {
+function Sheet({
+  theme,
+  payload,
+  siteName,
+  brand,
+  tokens,
+}: {
+  theme: Theme;
+  payload: PagePayload;
+  siteName: string;
+  brand: PageBrand;
+  tokens: string[];
+}) {
   const form = `sg-${theme}`;
   const failed: FormState = {
     form,
@@ -91,7 +104,7 @@ function Sheet({ theme, payload, siteName, tokens }: { theme: Theme; payload: Pa
   return (
     <div className="sg-theme" data-theme={theme}>
       <p className="eyebrow">{theme === 'light' ? 'Light theme' : 'Dark theme'}</p>
-      <Navbar payload={payload} siteName={siteName} user={null} branding={null} onSignedOut={noop} />
+      <Navbar payload={payload} siteName={siteName} brand={brand} user={null} branding={null} onSignedOut={noop} />
 
       <Section title="Colour tokens">
         <ul className="sg-swatches">
@@ -298,7 +311,7 @@ function Sheet({ theme, payload, siteName, tokens }: { theme: Theme; payload: Pa
         </div>
       </Section>
 
-      <Footer siteName={siteName} onCookieSettings={noop} />
+      <Footer siteName={siteName} brand={brand} onCookieSettings={noop} />
     </div>
   );
 }
@@ -324,6 +337,7 @@ function styleguideCss(tokens: string[]): string {
 export function styleguideHandler(options: {
   manifest: ClientManifest;
   siteName: string;
+  brand: PageBrand;
   messages: (locale: Locale) => Messages;
 }): RequestHandler {
   return (req, res) => {
@@ -345,7 +359,7 @@ export function styleguideHandler(options: {
         <I18nProvider locale={locale} messages={options.messages(locale)}>
           <div className="sg-themes">
             {(['light', 'dark'] as const).map((theme) => (
-              <Sheet key={theme} theme={theme} payload={payload} siteName={options.siteName} tokens={tokens} />
+              <Sheet key={theme} theme={theme} payload={payload} siteName={options.siteName} brand={options.brand} tokens={tokens} />
             ))}
           </div>
         </I18nProvider>

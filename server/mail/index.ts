@@ -12,6 +12,7 @@ import { contactMessages } from '../contact/messages.ts';
 import type { Db } from '../db/index.ts';
 import type { MailOutboxRow } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
+import { loadBrand, type Brand } from '../brand/brand.ts';
 import { mailOutbox, type QueuedMail } from './outbox.ts';
 import { adminRecipients, findRecipients, type Recipient } from './recipients.ts';
 import { contactMail, projectMail } from './templates.ts';
@@ -76,6 +77,8 @@ export type MailDeps = {
   pollMs?: number;
   /** A claim older than this is a dead sender's: another may take the row. */
   claimTimeoutMs?: number;
+  /** The company's identity in the e-mails (colours, tagline, contact details); by default read from brand/. */
+  brand?: Pick<Brand, 'colors' | 'tagline' | 'page'>;
   /** Send in the background (a poll, and at once after a notice); false: only flush() sends. */
   background?: boolean;
 };
@@ -114,7 +117,7 @@ export function createMail(deps: MailDeps): Mail {
   const canSend = transport !== null;
   const outbox = mailOutbox(db);
   const contacts = contactMessages(db);
-  const site = { name: config.SITE_NAME };
+  const site = { name: config.SITE_NAME, brand: deps.brand ?? loadBrand() };
   const from = { name: config.SITE_NAME, address: config.MAIL_FROM };
   const absolute = (path: string) => `${config.PUBLIC_URL}${path}`;
 

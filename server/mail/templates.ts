@@ -1,10 +1,12 @@
 // Every e-mail of the site, rendered once when it is queued, as HTML and as plain text: the
-// site's name on a bar of the brand colour, a greeting, what happened, a link, and a footer that
-// says why the reader got it. Inline styles only and nothing loaded from elsewhere (no images,
-// fonts or style sheets): mail programs block remote content, and a remote image would tell a
-// third party who opened the mail. Every value is escaped for the HTML part.
+// site's name and tagline on a bar of the brand colour (brand/brand.json), a greeting, what
+// happened, a link, and a footer that says why the reader got it and how to reach the company.
+// Inline styles only and nothing loaded from elsewhere (no images — so no logo —, fonts or
+// style sheets): mail programs block remote content, and a remote image would tell a third party
+// who opened the mail. Every value is escaped for the HTML part.
 import { readableTextColor } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
+import type { Brand } from '../brand/brand.ts';
 import type { ContactMessage } from '../../shared/contact.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { escapeHtml } from '../render/html.ts';
@@ -27,15 +29,25 @@ export type MailContent = {
   footer: readonly string[];
 };
 
-export type Site = { name: string };
+/** The company as its e-mails show it: the name (SITE_NAME) and, from brand/, colours, tagline and contact details. */
+export type Site = { name: string; brand?: Pick<Brand, 'colors' | 'tagline' | 'page'> };
 
-const BRAND = DEFAULT_NAVBAR_COLOR;
-const ON_BRAND = readableTextColor(BRAND);
 const PAGE = '#f3f5f6';
 const INK = '#1f2a2e';
 const MUTED = '#55646a';
-/** A darker teal for links on white (the brand colour itself is too light for text). */
-const LINK = '#17777a';
+
+/** The colours of a site's e-mails: the bar in the primary colour, links in the accent (it reads on white). */
+function paletteOf(site: Site) {
+  const brand = site.brand?.colors.primary ?? DEFAULT_NAVBAR_COLOR;
+  return { brand, onBrand: readableTextColor(brand), link: site.brand?.colors.accent ?? '#17777a' };
+}
+
+/** The company's contact details (address, phone, e-mail), as lines. */
+function contactLines(site: Site, locale: Locale): string[] {
+  const page = site.brand?.page;
+  if (!page) return [];
+  return [page.address[locale].join(', '), `${page.phone.text} · ${page.email}`];
+}
 const FONT = 'Montserrat, Arial, Helvetica, sans-serif';
 const MAX_SUBJECT = 200;
 
@@ -50,8 +62,9 @@ function paragraphHtml(value: string): string {
   return escapeHtml(value).replace(/\r?\n/g, '<br>');
 }
 
-function textPart(content: MailContent, site: Site): string {
-  const lines = [site.name, '', content.greeting, '', content.lead, ''];
+function textPart(content: MailContent, site: Site, locale: Locale): string {
+  const tagline = site.brand?.tagline[locale];
+  const lines = [site.name, ...(tagline ? [tagline] : []), '', content.greeting, '', content.lead, ''];
   if (content.details) {
     for (const [label, value] of content.details) lines.push(`${label}: ${value}`);
     lines.push('');
@@ -59,11 +72,25 @@ function textPart(content: MailContent, site: Site): string {
   if (content.quote !== undefined) lines.push(...content.quote.split(/\r?\n/).map((line) => `> ${line}`.trimEnd()), '');
   if (content.after) lines.push(content.after, '');
   lines.push(`${content.action.label}: ${content.action.url}`, '', '-- ', ...content.footer);
+  const contact = contactLines(site, locale);
+  if (contact.length > 0) lines.push('', site.name, ...contact);
   return `${lines.join('\n')}\n`;
 }
 
 function htmlPart(content: MailContent, site: Site, locale: Locale): string {
+  const { brand: BRAND, onBrand: ON_BRAND, link: LINK } = paletteOf(site);
   const p = (html: string, style = '') => `<p style="margin:0 0 16px;${style}">${html}</p>`;
+  const tagline = site.brand?.tagline[locale];
+  const page = site.brand?.page;
+  // How to reach the company: mailto: and tel: links, no URL of the web (the e-mail's one link is its action).
+  const contact = page
+    ? p(
+        `<strong style="color:${INK};">${escapeHtml(site.name)}</strong><br>${escapeHtml(page.address[locale].join(', '))}<br>` +
+          `<a href="${escapeHtml(page.phone.href)}" style="color:${LINK};">${escapeHtml(page.phone.text)}</a> · ` +
+          `<a href="mailto:${escapeHtml(page.email)}" style="color:${LINK};">${escapeHtml(page.email)}</a>`,
+        'margin:16px 0 0;',
+      )
+    : '';
   const url = escapeHtml(content.action.url);
   const details = content.details
     ? `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 16px;border-collapse:collapse;">${content.details
@@ -91,7 +118,10 @@ function htmlPart(content: MailContent, site: Site, locale: Locale): string {
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background-color:${PAGE};">`,
     '<tr><td align="center" style="padding:24px 12px;">',
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background-color:#ffffff;font-family:${FONT};font-size:16px;line-height:1.5;color:${INK};">`,
-    `<tr><td style="background-color:${BRAND};color:${ON_BRAND};padding:16px 24px;font-size:20px;font-weight:bold;">${escapeHtml(site.name)}</td></tr>`,
+    `<tr><td style="background-color:${BRAND};color:${ON_BRAND};padding:16px 24px;">` +
+      `<div style="font-size:20px;font-weight:bold;">${escapeHtml(site.name)}</div>` +
+      (tagline ? `<div style="font-size:13px;margin-top:2px;">${escapeHtml(tagline)}</div>` : '') +
+      '</td></tr>',
     '<tr><td style="padding:24px;">',
     p(paragraphHtml(content.greeting)),
     p(paragraphHtml(content.lead)),
@@ -106,6 +136,7 @@ function htmlPart(content: MailContent, site: Site, locale: Locale): string {
     '</td></tr>',
     `<tr><td style="padding:16px 24px;border-top:1px solid #e1e6e8;font-size:13px;color:${MUTED};">`,
     content.footer.map((line, i) => p(paragraphHtml(line), i === content.footer.length - 1 ? 'margin:0;' : '')).join(''),
+    contact,
     '</td></tr>',
     '</table>',
     '</td></tr>',
@@ -120,7 +151,7 @@ function htmlPart(content: MailContent, site: Site, locale: Locale): string {
 /** The two parts of an e-mail (and its one-line subject). */
 export function renderMail(content: MailContent, site: Site, locale: Locale): RenderedMail {
   const fixed = { ...content, subject: subjectLine(content.subject) };
-  return { subject: fixed.subject, text: textPart(fixed, site), html: htmlPart(fixed, site, locale) };
+  return { subject: fixed.subject, text: textPart(fixed, site, locale), html: htmlPart(fixed, site, locale) };
 }
 
 /** About `max` characters of someone's text, cut between words. */

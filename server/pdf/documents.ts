@@ -1,6 +1,7 @@
 // PDF documents rendered on the server with pdfmake: the user's own profile and two admin
 // reports (users, contact messages). Montserrat is embedded (Regular, Bold, Black), texts,
-// dates and numbers follow the locale, and the header band carries the site's branding colour.
+// dates and numbers follow the locale, the header band carries the site's branding colour and
+// the brand's logo beside the name, and the footer the company's contact details (brand/).
 import { isHexColor, readableTextColor, sixDigitHex } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import { BODY_FONT, DISPLAY_FONT, pdfmakeWithFonts, type PdfMake } from './fonts.ts';
@@ -46,11 +47,21 @@ export type PdfMessage = {
   length?: number;
 };
 
+/** The company in its documents (server/brand/): the logo's two variants and the contact details. */
+export type PdfBrand = {
+  /** The logo for light bands (dark ink) and for dark ones (light ink), as SVG. */
+  logos: { light: string; dark: string };
+  /** Address · phone · e-mail, in the document's language. */
+  contact: string;
+};
+
 export type PdfContext = {
   locale: PdfLocale;
   siteName: string;
   /** Hex colour of the header band (#rgb or #rrggbb); anything else falls back to the site's teal. */
   brandColor: string;
+  /** The logo beside the name and the contact details in the footer; none: the name alone. */
+  brand?: PdfBrand;
   /** When the document was made; defaults to now. Fixed in tests. */
   generatedAt?: Date;
 };
@@ -121,6 +132,9 @@ const MAX_SCOPES = 50;
 /** A report row stays short enough to move to the next page whole (dontBreakRows). */
 export const MAX_CELL_CHARS = 120;
 const BAND_HEIGHT = 64;
+/** The logo on the band, in points. */
+const LOGO_SIZE = 32;
+const FOOTER_LINE_MARGIN: [number, number, number, number] = [0, 0, 0, 4];
 export const TEXT_COLOR = '#1f2933';
 export const MUTED_COLOR = '#5f6b76';
 export const RULE_COLOR = '#d9dee3';
@@ -186,7 +200,7 @@ export function messageText(value: string, max: number): { text: string; shorten
 }
 
 /** The context as the documents use it: a known locale, a safe colour, a capped site name, a valid date. */
-export type Settings = { locale: PdfLocale; siteName: string; brand: string; generatedAt: Date };
+export type Settings = { locale: PdfLocale; siteName: string; brand: string; generatedAt: Date; identity: PdfBrand | null };
 
 export function settingsOf(ctx: PdfContext): Settings {
   return {
@@ -195,6 +209,7 @@ export function settingsOf(ctx: PdfContext): Settings {
     siteName: oneLine(ctx.siteName, MAX_SITE_NAME_CHARS),
     brand: safeBrandColor(ctx.brandColor),
     generatedAt: ctx.generatedAt instanceof Date && !Number.isNaN(ctx.generatedAt.getTime()) ? ctx.generatedAt : new Date(),
+    identity: ctx.brand ? { logos: ctx.brand.logos, contact: oneLine(ctx.brand.contact) } : null,
   };
 }
 
@@ -222,14 +237,16 @@ export function documentFrame({
   pageBreakBefore,
   options,
 }: Frame): DocDefinition {
-  const { locale, siteName, brand, generatedAt } = settings;
+  const { locale, siteName, brand, generatedAt, identity } = settings;
   const texts = TEXTS[locale];
   const onBrand = readableTextColor(brand);
+  // The variant that reads on the band: dark ink where dark text does, light ink where white does.
+  const logo = identity ? identity.logos[onBrand === '#ffffff' ? 'dark' : 'light'] : null;
   const generated = texts.generatedAt.replace('{{date}}', formatDateTime(generatedAt, locale));
   return {
     pageSize: 'A4',
     pageOrientation,
-    pageMargins: [PAGE_MARGIN_X, BAND_HEIGHT + 28, PAGE_MARGIN_X, 52],
+    pageMargins: [PAGE_MARGIN_X, BAND_HEIGHT + 28, PAGE_MARGIN_X, identity ? 62 : 52],
     // 1.7 rather than pdfmake's default 1.3: /Lang and DisplayDocTitle are PDF 1.4 features.
     version: '1.7',
     compress: options.compress ?? true,
@@ -253,23 +270,37 @@ export function documentFrame({
     // The band is drawn behind every page; the header puts the site name and title on it.
     background: (_page, pageSize) => ({ canvas: [{ type: 'rect', x: 0, y: 0, w: pageSize.width, h: BAND_HEIGHT, color: brand }] }),
     header: () => ({
-      margin: [PAGE_MARGIN_X, 21, PAGE_MARGIN_X, 0],
+      margin: [PAGE_MARGIN_X, logo ? 16 : 21, PAGE_MARGIN_X, 0],
       columns: [
+        ...(logo ? [{ svg: logo, width: LOGO_SIZE, height: LOGO_SIZE }] : []),
         // Percentages, as for the tables: a long one-word site name wraps instead of running off the page.
-        { text: siteName, font: DISPLAY_FONT, fontSize: 18, lineHeight: 1, color: onBrand, width: '62%' },
+        {
+          text: siteName,
+          font: DISPLAY_FONT,
+          fontSize: 18,
+          lineHeight: 1,
+          color: onBrand,
+          width: logo ? '56%' : '62%',
+          ...(logo ? { margin: [10, 6, 0, 0] } : {}),
+        },
         { text: title, bold: true, fontSize: 12, lineHeight: 1, color: onBrand, width: '38%', alignment: 'right', margin: [12, 5, 0, 0] },
       ],
     }),
     footer: (currentPage, pageCount) => ({
       margin: [PAGE_MARGIN_X, 18, PAGE_MARGIN_X, 0],
-      columns: [
-        { text: generated, fontSize: 8, color: MUTED_COLOR, width: '*' },
+      stack: [
+        ...(identity ? [{ text: `${siteName} · ${identity.contact}`, fontSize: 7.5, color: MUTED_COLOR, margin: FOOTER_LINE_MARGIN }] : []),
         {
-          text: texts.page(formatNumber(currentPage, locale), formatNumber(pageCount, locale)),
-          fontSize: 8,
-          color: MUTED_COLOR,
-          width: 'auto',
-          alignment: 'right',
+          columns: [
+            { text: generated, fontSize: 8, color: MUTED_COLOR, width: '*' },
+            {
+              text: texts.page(formatNumber(currentPage, locale), formatNumber(pageCount, locale)),
+              fontSize: 8,
+              color: MUTED_COLOR,
+              width: 'auto',
+              alignment: 'right',
+            },
+          ],
         },
       ],
     }),

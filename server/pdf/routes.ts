@@ -5,7 +5,6 @@
 // out in the layout thread, one at a time (renderer.ts).
 import { hasRole } from '../../shared/user.ts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import type { UserList } from '../../shared/page-data.ts';
@@ -17,7 +16,9 @@ import { ApiError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { projectId } from '../projects/access.ts';
 import type { Projects } from '../projects/service.ts';
-import { MAX_MESSAGE_CHARS, pdfFileName, type PdfUser, type ReportContext } from './documents.ts';
+import { contactLine, type Brand } from '../brand/brand.ts';
+import type { Locale } from '../../shared/locales.ts';
+import { MAX_MESSAGE_CHARS, pdfFileName, type PdfBrand, type PdfUser, type ReportContext } from './documents.ts';
 import type { PdfJob } from './jobs.ts';
 import { PROJECT_REPORT_NEWEST } from './project-documents.ts';
 import { PdfBusyError, pdfRenderer, type PdfRenderer } from './renderer.ts';
@@ -51,6 +52,8 @@ export type PdfDeps = {
   /** Who may see which project (the same 404 as the pages and the API), and the project itself. */
   projects: Pick<Projects, 'snapshot'>;
   siteName: string;
+  /** The company's logo, colours and contact details (brand/). */
+  brand: Pick<Brand, 'logos' | 'page' | 'colors'>;
   logger: Logger;
   /** The full record of a user in embedded mode (e-mail, dates); null with an external API. */
   userRecord: (userName: string) => Promise<PdfUser | null>;
@@ -207,7 +210,12 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       .send('The document could not be made');
   };
 
-  const brandColor = async (userName: string) => (await deps.brandColor(userName).catch(() => null)) ?? DEFAULT_NAVBAR_COLOR;
+  // The user's branding colour, else the brand's primary one (the navbar's default).
+  const brandColor = async (userName: string) => (await deps.brandColor(userName).catch(() => null)) ?? deps.brand.colors.primary;
+  const pdfBrand = (locale: Locale): PdfBrand => ({
+    logos: { light: deps.brand.logos.light.svg, dark: deps.brand.logos.dark.svg },
+    contact: contactLine(deps.brand, locale),
+  });
 
   const handle = async (kind: PdfKind, req: Request, res: Response) => {
     const form = formOfPath(req.path);
@@ -228,6 +236,7 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       locale: form.locale,
       siteName: deps.siteName,
       brandColor: await brandColor(session.user.userName),
+      brand: pdfBrand(form.locale),
     };
     const now = new Date();
     try {
@@ -293,7 +302,7 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       const { project } = snapshot;
       if (kind === 'proposal' && !project.proposal) return next();
       // The project's branding is its owner's, whoever downloads it.
-      const ctx = { locale, siteName: deps.siteName, brandColor: await brandColor(project.owner.userName) };
+      const ctx = { locale, siteName: deps.siteName, brandColor: await brandColor(project.owner.userName), brand: pdfBrand(locale) };
       const fileName = pdfFileName(kind, locale, new Date(), `${project.id} ${project.title}`);
       // Of a project's documents, its report (the whole history) is recorded as a report download.
       return await sendJob(

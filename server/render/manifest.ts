@@ -9,9 +9,11 @@ const manifestSchema = z.object({
   entry: chunk,
   pages: z.record(z.string(), chunk),
   messages: z.record(z.string(), z.string()),
+  /** The font files the first paint draws with (scripts/build.ts PRELOADED_FONTS): preloaded by every page. */
+  fonts: z.array(z.string()).default([]),
 });
 
-export type ClientManifest = z.infer<typeof manifestSchema>;
+export type ClientManifest = z.input<typeof manifestSchema>;
 
 export function readManifest(file: string): ClientManifest {
   let raw: unknown;
@@ -33,4 +35,9 @@ export function preloadsFor(manifest: ClientManifest, page: string): string[] {
 
 export function stylesheetsFor(manifest: ClientManifest, page: string): string[] {
   return [...new Set([...manifest.entry.css, ...(manifest.pages[page]?.css ?? [])])];
+}
+
+/** The fonts to preload: at most two files (more would compete with the page's own requests). */
+export function fontPreloadsFor(manifest: ClientManifest): string[] {
+  return (manifest.fonts ?? []).slice(0, 2);
 }

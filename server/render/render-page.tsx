@@ -7,6 +7,8 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from '../../client/runtime/router.tsx';
 import { Writable } from 'node:stream';
 import { brandingCssVariables } from '../../shared/branding.ts';
+import { brandCssVariables, type Brand } from '../brand/brand.ts';
+import { FAVICON_PATH, manifestPath } from '../brand/routes.ts';
 import { LAST_RESORT } from '../../shared/last-resort.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
 import type { Theme } from '../../shared/theme.ts';
@@ -16,12 +18,14 @@ import { preloadDeferred } from '../../client/runtime/deferred.tsx';
 import { BOOT_ELEMENT_ID, BRANDING_STYLE_ID, type BootData, type PageBoot } from '../../client/boot.ts';
 import { loadPage } from '../../client/pages/registry.ts';
 import { escapeHtml, jsonForScript } from './html.ts';
-import { preloadsFor, stylesheetsFor, type ClientManifest } from './manifest.ts';
+import { fontPreloadsFor, preloadsFor, stylesheetsFor, type ClientManifest } from './manifest.ts';
 import { renderKey, type RenderCache } from './render-cache.ts';
 
 export type RenderOptions = {
   manifest: ClientManifest;
   siteName: string;
+  /** The company's identity (server/brand/): logo, contact details, colours. */
+  brand: Pick<Brand, 'page' | 'colors'>;
   nonce: string;
   messages: Messages;
   /** A digest of those messages, made at start (the render cache's key uses it instead of the messages). */
@@ -53,6 +57,7 @@ function bootOf(payload: PagePayload, options: RenderOptions): BootData {
     messages: options.messages,
     messageUrls: options.messageUrls,
     siteName: options.siteName,
+    brand: options.brand.page,
     consent: options.consent,
     localeCookie: options.localeCookie,
   };
@@ -66,10 +71,21 @@ function bootOf(payload: PagePayload, options: RenderOptions): BootData {
 function brandingStyle(payload: PagePayload, nonce: string): string {
   const variables = brandingCssVariables(payload.branding);
   if (!variables) return '';
-  const css = Object.entries(variables)
+  return `<style id="${BRANDING_STYLE_ID}" nonce="${nonce}">html:root{${cssDeclarations(variables)}}</style>`;
+}
+
+function cssDeclarations(variables: Record<string, string>): string {
+  return Object.entries(variables)
     .map(([name, value]) => `${name}:${value}`)
     .join(';');
-  return `<style id="${BRANDING_STYLE_ID}" nonce="${nonce}">html:root{${css}}</style>`;
+}
+
+/**
+ * The brand's colours (brand/brand.json) over the stylesheet's defaults: after the stylesheet
+ * links, as plain `:root`, so that a user's branding (`html:root`, above) still wins.
+ */
+function brandStyle(options: RenderOptions): string {
+  return `<style nonce="${options.nonce}">:root{${cssDeclarations(brandCssVariables(options.brand))}}</style>`;
 }
 
 /**
@@ -114,10 +130,14 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
     head.prev ? `<link rel="prev" href="${escapeHtml(head.prev)}">` : '',
     head.next ? `<link rel="next" href="${escapeHtml(head.next)}">` : '',
     ...publishingTags(payload, options),
-    '<meta name="theme-color" content="#30B7BB">',
+    `<meta name="theme-color" content="${escapeHtml(options.brand.colors.primary)}">`,
     options.headExtra ?? '',
-    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    `<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">`,
+    `<link rel="manifest" href="${manifestPath(payload.locale)}">`,
+    // The fonts the first paint draws with (at most two files), before the stylesheet asks for them.
+    ...fontPreloadsFor(options.manifest).map((href) => `<link rel="preload" href="${href}" as="font" type="font/woff2" crossorigin>`),
     ...stylesheetsFor(options.manifest, page).map((href) => `<link rel="stylesheet" href="${href}">`),
+    brandStyle(options),
     brandingStyle(payload, options.nonce),
     ...preloadsFor(options.manifest, page).map((href) => `<link rel="modulepreload" href="${href}">`),
     '</head><body><div id="root">',

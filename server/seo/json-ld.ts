@@ -3,7 +3,8 @@
 // Server-only: written into the document's <head> (render-page.tsx), never into the page's
 // data; a client navigation removes it rather than carry it (crawlers load every URL afresh).
 // A noindex page has none.
-import type { BlogPosting, BreadcrumbList, Organization, WebSite, WithContext } from 'schema-dts';
+import type { BlogPosting, BreadcrumbList, DayOfWeek, Organization, WebSite, WithContext } from 'schema-dts';
+import type { Brand } from '../brand/brand.ts';
 import { intlLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
@@ -13,7 +14,23 @@ import { postTags, postUpdated, type PostFacts } from './post.ts';
 
 export type StructuredData = WithContext<Organization | WebSite | BlogPosting | BreadcrumbList>;
 
-export type JsonLdSite = { origin: string; siteName: string; translator: (locale: Locale) => Translate };
+export type JsonLdSite = {
+  origin: string;
+  siteName: string;
+  /** The company's contact details and tagline (brand/brand.json). */
+  brand: Pick<Brand, 'contact' | 'tagline'>;
+  translator: (locale: Locale) => Translate;
+};
+
+const DAYS: Record<string, DayOfWeek> = {
+  Mo: 'https://schema.org/Monday',
+  Tu: 'https://schema.org/Tuesday',
+  We: 'https://schema.org/Wednesday',
+  Th: 'https://schema.org/Thursday',
+  Fr: 'https://schema.org/Friday',
+  Sa: 'https://schema.org/Saturday',
+  Su: 'https://schema.org/Sunday',
+};
 
 const CONTEXT = 'https://schema.org';
 
@@ -21,14 +38,44 @@ function organizationId(origin: string): string {
   return `${origin}/#organization`;
 }
 
-function organization(site: JsonLdSite): WithContext<Organization> {
+function organization(site: JsonLdSite, locale: Locale): WithContext<Organization> {
+  const { contact } = site.brand;
+  const { address } = contact;
   return {
     '@context': CONTEXT,
     '@type': 'Organization',
     '@id': organizationId(site.origin),
     name: site.siteName,
     url: `${site.origin}/`,
+    slogan: site.brand.tagline[locale],
     logo: { '@type': 'ImageObject', url: site.origin + SITE_LOGO.path, width: `${SITE_LOGO.width}`, height: `${SITE_LOGO.height}` },
+    email: contact.email,
+    telephone: contact.phone,
+    address: {
+      '@type': 'PostalAddress',
+      streetAddress: address.street,
+      postalCode: address.postalCode,
+      addressLocality: address.city,
+      ...(address.region ? { addressRegion: address.region } : {}),
+      addressCountry: address.country,
+    },
+    contactPoint: {
+      '@type': 'ContactPoint',
+      contactType: 'customer service',
+      email: contact.email,
+      telephone: contact.phone,
+      availableLanguage: LOCALE_CODES.map(intlLocale),
+      ...(contact.openingHours.length > 0
+        ? {
+            hoursAvailable: contact.openingHours.map((hours) => ({
+              '@type': 'OpeningHoursSpecification' as const,
+              dayOfWeek: hours.days.map((day) => DAYS[day]!),
+              opens: hours.opens,
+              closes: hours.closes,
+            })),
+          }
+        : {}),
+    },
   };
 }
 
@@ -88,7 +135,7 @@ function breadcrumbs(post: PostFacts, locale: Locale, canonical: string, site: J
 export function jsonLdOf(payload: PagePayload, site: JsonLdSite): StructuredData[] {
   const { state, head } = payload;
   if (state.kind !== 'page' || head.robots?.includes('noindex')) return [];
-  if (state.page === 'home') return [organization(site), webSite(site)];
+  if (state.page === 'home') return [organization(site, payload.locale), webSite(site)];
   if (state.page === 'blogPost') {
     const { post } = state.data as { post: PostFacts };
     return [blogPosting(post, head.canonical, site), breadcrumbs(post, payload.locale, head.canonical, site)];

@@ -10,11 +10,18 @@ import { DEFAULT_LOCALE } from '../../shared/constants.ts';
 import { isLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import { escapeHtml } from '../render/html.ts';
 import type { ClientManifest } from '../render/manifest.ts';
+import type { Brand } from '../brand/brand.ts';
+import { brandCssVariables } from '../brand/brand.ts';
+import { FAVICON_PATH, manifestPath } from '../brand/routes.ts';
+import { logoVariantOn } from '../../shared/brand.ts';
 
 export const SERVICE_WORKER_PATH = '/sw.js';
 
 /** Images of the shell (public/), precached so that stored pages and the offline page show them. */
-export const SHELL_FILES = ['/logo.svg', '/favicon.svg', '/avatar-default.svg'] as const;
+export const SHELL_FILES = [FAVICON_PATH, '/avatar-default.svg'] as const;
+
+/** What the worker needs of the brand: the logos' URLs (precached with the shell). */
+export type SwBrand = Pick<Brand, 'page' | 'colors'>;
 
 /** The offline page of each locale, in the locale's URL form (Spanish unprefixed). */
 export const OFFLINE_PAGES: Record<Locale, string> = Object.fromEntries(
@@ -30,35 +37,57 @@ type Warn = { warn: (details: object, message: string) => void };
  * What the worker stores on install: the entry with its imports and CSS, every page chunk with
  * its imports and CSS, each locale's messages, the shell's images and the offline pages.
  */
-export function precacheUrls(manifest: ClientManifest): string[] {
+export function precacheUrls(manifest: ClientManifest, brand?: SwBrand): string[] {
   const chunks = [manifest.entry, ...Object.values(manifest.pages)];
   return [
     ...new Set([
       ...chunks.flatMap((chunk) => [chunk.file, ...chunk.imports, ...chunk.css]),
       ...Object.values(manifest.messages),
+      // The fonts the pages preload: stored pages and the offline page keep their typeface.
+      ...(manifest.fonts ?? []),
       ...SHELL_FILES,
+      ...(brand ? Object.values(brand.page.logos) : []),
       ...Object.values(OFFLINE_PAGES),
     ]),
   ].filter((url) => url.startsWith('/') && !url.startsWith('//'));
 }
 
-export function serviceWorkerConfig(manifest: ClientManifest): SwConfig {
-  return { version: manifest.buildId, precache: precacheUrls(manifest), offline: { ...OFFLINE_PAGES }, defaultLocale: DEFAULT_LOCALE };
+export function serviceWorkerConfig(manifest: ClientManifest, brand?: SwBrand): SwConfig {
+  return {
+    // A new logo is a new shell: the brand's files are part of the version.
+    version: brand ? `${manifest.buildId}-${brandVersion(brand)}` : manifest.buildId,
+    precache: precacheUrls(manifest, brand),
+    offline: { ...OFFLINE_PAGES },
+    defaultLocale: DEFAULT_LOCALE,
+  };
+}
+
+/** A short digest of what the brand puts into the shell (the logos' URLs carry their own digests). */
+function brandVersion(brand: SwBrand): string {
+  const text = JSON.stringify([brand.page.logos, brand.colors]);
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  return (hash >>> 0).toString(36);
 }
 
 /** The script served at /sw.js: the configuration, then the compiled worker. */
-export function serviceWorkerScript(manifest: ClientManifest, workerCode: string): string {
-  return `self.__SW_CONFIG__ = ${JSON.stringify(serviceWorkerConfig(manifest))};\n${workerCode}`;
+export function serviceWorkerScript(manifest: ClientManifest, workerCode: string, brand?: SwBrand): string {
+  return `self.__SW_CONFIG__ = ${JSON.stringify(serviceWorkerConfig(manifest, brand))};\n${workerCode}`;
 }
 
 /**
  * GET /sw.js. The compiled worker is read once, here; a missing file (no build) answers 404,
  * and the browser keeps whatever worker it had.
  */
-export function serviceWorkerHandler(options: { manifest: ClientManifest; workerFile: string; logger?: Warn }): RequestHandler {
+export function serviceWorkerHandler(options: {
+  manifest: ClientManifest;
+  workerFile: string;
+  brand?: SwBrand;
+  logger?: Warn;
+}): RequestHandler {
   const code = existsSync(options.workerFile) ? readFileSync(options.workerFile, 'utf8') : null;
   if (code === null) options.logger?.warn({ workerFile: options.workerFile }, 'service worker not built: /sw.js answers 404');
-  const body = code === null ? null : serviceWorkerScript(options.manifest, code);
+  const body = code === null ? null : serviceWorkerScript(options.manifest, code, options.brand);
   return (_req, res) => {
     if (body === null) {
       res.status(404).set('Cache-Control', 'no-store').type('text/plain').send('Not found');
@@ -92,8 +121,21 @@ const TEXTS: Record<Locale, { title: string; message: string; retry: string; hom
   },
 };
 
-/** The offline fallback document: no scripts (nothing to run offline), the site's stylesheet. */
-export function offlinePage(manifest: ClientManifest, locale: Locale, siteName: string): string {
+const NONCE = '\u0000nonce\u0000';
+
+/** The brand's colours over the stylesheet's defaults, as the pages have them. */
+function offlineStyle(brand: SwBrand): string {
+  return `:root{${Object.entries(brandCssVariables(brand))
+    .map(([name, value]) => `${name}:${value}`)
+    .join(';')}}`;
+}
+
+/**
+ * The offline fallback document: no scripts (nothing to run offline), the site's stylesheet,
+ * the brand's logo and colours (a <style> with the response's nonce: the worker stores the
+ * document with its headers, so the two stay together). `nonce`: a placeholder by default.
+ */
+export function offlinePage(manifest: ClientManifest, locale: Locale, siteName: string, brand: SwBrand, nonce = NONCE): string {
   const texts = TEXTS[locale];
   const home = locale === DEFAULT_LOCALE ? '/' : `/${locale}`;
   const name = escapeHtml(siteName);
@@ -102,12 +144,14 @@ export function offlinePage(manifest: ClientManifest, locale: Locale, siteName: 
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex">',
     `<title>${escapeHtml(texts.title)} · ${name}</title>`,
-    '<meta name="theme-color" content="#30B7BB">',
-    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    `<meta name="theme-color" content="${escapeHtml(brand.colors.primary)}">`,
+    `<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">`,
+    `<link rel="manifest" href="${manifestPath(locale)}">`,
     ...manifest.entry.css.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    `<style nonce="${nonce}">${offlineStyle(brand)}</style>`,
     '</head><body><div class="layout">',
     `<header class="navbar"><div class="navbar-inner"><a class="navbar-brand" href="${home}">`,
-    `<img src="/logo.svg" alt="" width="36" height="36"><span>${name}</span></a></div></header>`,
+    `<img src="${escapeHtml(brand.page.logos[logoVariantOn(brand.colors.primary)])}" alt="" width="36" height="36"><span>${name}</span></a></div></header>`,
     '<main id="main" class="main"><section class="error-page" aria-labelledby="offline-title">',
     `<h1 id="offline-title">${escapeHtml(texts.title)}</h1>`,
     `<p>${escapeHtml(texts.message)}</p>`,
@@ -119,26 +163,26 @@ export function offlinePage(manifest: ClientManifest, locale: Locale, siteName: 
 }
 
 /** GET /offline, /es/offline, /en/offline: the offline page of the path's locale. */
-export function offlineHandler(manifest: ClientManifest, siteName: string): RequestHandler {
-  const pages = Object.fromEntries(LOCALE_CODES.map((locale) => [locale, offlinePage(manifest, locale, siteName)])) as Record<
-    Locale,
-    string
-  >;
+export function offlineHandler(manifest: ClientManifest, siteName: string, brand: SwBrand): RequestHandler {
+  // Made once, split where the response's nonce goes.
+  const pages = Object.fromEntries(
+    LOCALE_CODES.map((locale) => [locale, offlinePage(manifest, locale, siteName, brand).split(NONCE)]),
+  ) as Record<Locale, string[]>;
   return (req, res) => {
     const prefix = req.path.split('/')[1] ?? '';
     const locale: Locale = isLocale(prefix) ? prefix : DEFAULT_LOCALE;
     res
       .status(200)
       .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Robots-Tag': 'noindex' })
-      .send(pages[locale]);
+      .send(pages[locale].join(String(res.locals.cspNonce ?? '')));
   };
 }
 
 /** Both, mounted on `app` before the pages: `mountServiceWorker(app, { ... })` (two GET routes, no sub-router). */
 export function mountServiceWorker(
   app: Pick<Router, 'get'>,
-  options: { manifest: ClientManifest; workerFile: string; siteName: string; logger?: Warn },
+  options: { manifest: ClientManifest; workerFile: string; siteName: string; brand: SwBrand; logger?: Warn },
 ): void {
   app.get(SERVICE_WORKER_PATH, serviceWorkerHandler(options));
-  app.get(OFFLINE_ROUTES, offlineHandler(options.manifest, options.siteName));
+  app.get(OFFLINE_ROUTES, offlineHandler(options.manifest, options.siteName, options.brand));
 }

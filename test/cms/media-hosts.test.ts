@@ -7,6 +7,7 @@ import { createUser } from '../../server/users/users.ts';
 import { loadConfig } from '../../server/config.ts';
 import { isSafeLogoSrc, sanitizeBranding } from '../../shared/branding.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
+import { loadBrand } from '../../server/brand/brand.ts';
 import { LEAST_PRIVILEGE, paginate, SERVICE_ACCOUNT, sendJson, startFakeStrapi } from './fake-strapi.ts';
 
 const BUCKET = 'acme-media.s3.eu-west-1.amazonaws.com';
@@ -117,7 +118,8 @@ test('media on a host that is not in CMS_MEDIA_HOSTS stay refused: no cover, no 
   expect(post.text).not.toContain('evil.example');
   const area = await request(app).get('/client').set('Cookie', cookie);
   expect(area.text).not.toContain('evil.example');
-  expect(area.text).toContain('<img src="/logo.svg"');
+  // The default logo, in the variant that reads on the dark branding colour (light ink).
+  expect(area.text).toContain(`<img src="${loadBrand().page.logos.dark}"`);
   expect(area.text).toContain('--navbar-bg:#1A2B3C');
   expect(imgSrc(area.headers['content-security-policy'])).toEqual(["'self'", 'data:', `https://${BUCKET}`]);
 });

@@ -6,6 +6,7 @@ import { expect, test } from 'vitest';
 import { createUser } from '../../server/users/users.ts';
 import { LEGAL_PAGES } from '../../shared/routes.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
+import { loadBrand } from '../../server/brand/brand.ts';
 import {
   captureLogger,
   fixture,
@@ -137,7 +138,7 @@ test('a CMS that answers after 5 s: the area page answers within 2 s with the de
   expect(res.status).toBe(200);
   expect(Date.now() - started).toBeLessThan(2000);
   expect(res.text).not.toContain('__BRANDING__');
-  expect(res.text).toContain('<img src="/logo.svg"');
+  expect(res.text).toContain(`<img src="${loadBrand().page.logos.light}"`);
 });
 
 test('blog and legal pages come from the CMS, sanitised, in the visitor’s locale', async () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contextOptions, launchBrowser, startServer, userCli, waitForHydration, type ServerInstance } from './helpers.ts';
+import { loadBrand } from '../../server/brand/brand.ts';
 
 const PASSWORD = 'correct horse 1';
 const USERS = [
@@ -133,7 +134,7 @@ describe.each([
         // Elsewhere the navbar is teal with the default logo.
         await page.goto('/profile');
         expect(await navbarBackground(page)).toBe(TEAL);
-        expect((await navbarLogo(page)).src).toBe('/logo.svg');
+        expect((await navbarLogo(page)).src).toBe(loadBrand().page.logos.light);
       } finally {
         await context.close();
       }

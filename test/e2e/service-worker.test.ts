@@ -8,6 +8,7 @@ import type { AxeResults } from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { baseURL, collectProblems, contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+import { loadBrand } from '../../server/brand/brand.ts';
 
 declare global {
   interface Window {
@@ -105,7 +106,9 @@ describe('service worker', () => {
     // The shell is precached in this version's cache.
     const version = await workerVersion();
     const cached = await cachedUrls(page);
-    expect(cached[`${CACHE_PREFIX}shell-${version}`]).toEqual(expect.arrayContaining(['/offline', '/en/offline', '/logo.svg']));
+    expect(cached[`${CACHE_PREFIX}shell-${version}`]).toEqual(
+      expect.arrayContaining(['/offline', '/en/offline', '/favicon.svg', ...Object.values(loadBrand().page.logos)]),
+    );
 
     // A page loaded under the worker's control works as before.
     await page.goto('/en/blog');

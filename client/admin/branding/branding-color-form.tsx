@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { Branding } from '../../../shared/branding.ts';
-import { DEFAULT_NAVBAR_COLOR } from '../../../shared/constants.ts';
+import { useBrand } from '../../brand.tsx';
 import { useI18n } from '../../i18n.tsx';
 import { sixDigitColor } from './branding-rules.ts';
 
@@ -33,6 +33,7 @@ export function BrandingColorForm({
   onReset: () => void;
 }) {
   const { t } = useI18n();
+  const defaultColor = useBrand().colors.primary;
   const id = useId();
   const describedBy = [`${id}-code-hint`, problem !== null && `${id}-code-error`].filter(Boolean).join(' ');
 
@@ -50,7 +51,7 @@ export function BrandingColorForm({
         <legend>{t('adminConsole.branding.colorLegend')}</legend>
         <p className="field-hint">
           {branding === null
-            ? t('adminConsole.branding.colorCurrentDefault', { color: DEFAULT_NAVBAR_COLOR })
+            ? t('adminConsole.branding.colorCurrentDefault', { color: defaultColor })
             : t('adminConsole.branding.colorCurrent', { color: branding.color })}
         </p>
         <div className="admin-branding-color">

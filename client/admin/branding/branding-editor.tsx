@@ -3,9 +3,9 @@
 // The server checks everything again.
 import { useEffect, useEffectEvent, useId, useRef, useState } from 'react';
 import { isHexColor, readableTextColor, type Branding } from '../../../shared/branding.ts';
-import { DEFAULT_NAVBAR_COLOR } from '../../../shared/constants.ts';
 import type { AdminUser } from '../../../shared/page-data.ts';
 import { AlertDialog } from '../../components/alert-dialog.tsx';
+import { useBrand } from '../../brand.tsx';
 import { useI18n } from '../../i18n.tsx';
 import { fetchBranding, removeBrandingLogo, saveBrandingColor, uploadBrandingLogo, type ApiAnswer, type BrandingAnswer } from '../api.ts';
 import { failureText, fullName } from '../text.ts';
@@ -36,6 +36,8 @@ export function BrandingEditor({
   onStale: () => void;
 }) {
   const { t } = useI18n();
+  // The navbar's default colour: the brand's primary one (brand/brand.json).
+  const defaultColor = useBrand().colors.primary;
   const id = useId();
   const { userName } = user;
   const name = fullName(user) || userName;
@@ -78,7 +80,7 @@ export function BrandingEditor({
   }, [userName, attempt]);
 
   const branding = loaded.status === 'ready' ? loaded.branding : null;
-  const savedColor = branding?.color ?? DEFAULT_NAVBAR_COLOR;
+  const savedColor = branding?.color ?? defaultColor;
   const shownColor = colorText ?? savedColor;
   const typedColor = shownColor.trim();
   const previewColor = isHexColor(typedColor) ? typedColor : savedColor;
@@ -133,7 +135,7 @@ export function BrandingEditor({
     if (!start('reset')) return;
     setColorProblem(null);
     const answer = await saveBrandingColor(userName, null);
-    if (settle(answer, () => t('adminConsole.branding.colorReset', { userName, color: DEFAULT_NAVBAR_COLOR }))) {
+    if (settle(answer, () => t('adminConsole.branding.colorReset', { userName, color: defaultColor }))) {
       setColorText(null);
     }
   }

@@ -1,4 +1,6 @@
 import { useEffect, useRef } from 'react';
+import { logoVariantOn } from '../../../shared/brand.ts';
+import { useBrand } from '../../brand.tsx';
 import { useI18n } from '../../i18n.tsx';
 
 /**
@@ -19,6 +21,7 @@ export function BrandingPreview({
   label: string;
 }) {
   const { t } = useI18n();
+  const brand = useBrand();
   const barRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -31,7 +34,7 @@ export function BrandingPreview({
   return (
     <figure className="admin-branding-preview">
       <div ref={barRef} className="admin-branding-bar" aria-hidden="true">
-        <img src={logo ?? '/logo.svg'} alt="" width="36" height="36" />
+        <img src={logo ?? brand.logos[logoVariantOn(color)]} alt="" width="36" height="36" />
         <span className="admin-branding-bar-name">{label}</span>
         <span className="admin-branding-bar-link">{t('nav.blog')}</span>
       </div>

@@ -1,0 +1,128 @@
+// `npm run fonts`: writes client/styles/fonts.css, the web's typography: Montserrat as one
+// variable WOFF2 file (weights 100–900) of @fontsource-variable/montserrat, the Latin subset
+// only (á é í ó ú ñ ü ¿ ¡ are in it), and the fallback faces that keep the text where it is
+// while the file loads: Arial (or Liberation Sans and Arimo, drawn to Arial's metrics) and, where
+// there is no Arial (Android), Roboto, each scaled and given Montserrat's vertical metrics.
+//
+// The numbers are computed from the fonts' metrics (@capsizecss/metrics: units per em, ascent,
+// descent, line gap and the average width of Latin text), never guessed: size-adjust makes the
+// fallback's average character as wide as Montserrat's, the overrides put its lines where
+// Montserrat's go. test/fonts.test.ts checks that the file is what this script writes.
+// docs/decisions/022-brand-and-typography.md says why.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { format, resolveConfig } from 'prettier';
+import montserrat400 from '@capsizecss/metrics/montserrat';
+import montserrat600 from '@capsizecss/metrics/montserrat/600';
+import montserrat700 from '@capsizecss/metrics/montserrat/700';
+import arial400 from '@capsizecss/metrics/arial';
+import arial700 from '@capsizecss/metrics/arial/700';
+import roboto400 from '@capsizecss/metrics/roboto';
+import roboto700 from '@capsizecss/metrics/roboto/700';
+import { ROOT } from './build-state.ts';
+
+export const FONTS_CSS = join(ROOT, 'client', 'styles', 'fonts.css');
+
+type Metrics = { ascent: number; descent: number; lineGap: number; unitsPerEm: number; xWidthAvg: number };
+
+/** The Latin subset's code points (as @fontsource-variable/montserrat's own CSS gives them). */
+const LATIN =
+  'U+0000-00FF,U+0131,U+0152-0153,U+02BB-02BC,U+02C6,U+02DA,U+02DC,U+0304,U+0308,U+0329,U+2000-206F,U+20AC,U+2122,U+2191,U+2193,U+2212,U+2215,U+FEFF,U+FFFD';
+const FILES = '@fontsource-variable/montserrat/files';
+
+/** The web's font stack: Montserrat, its fallbacks, then whatever sans-serif there is. */
+export const FONT_STACK = "Montserrat, 'Montserrat Fallback', 'Montserrat Fallback Roboto', sans-serif";
+
+/**
+ * One fallback face per range of weights the stylesheet uses (400 text; 600 links and buttons;
+ * 700–800 headings), each scaled for Montserrat at that weight against the fallback's regular
+ * or bold face.
+ */
+const WEIGHTS = [
+  { range: '100 500', montserrat: montserrat400, bold: false },
+  { range: '600', montserrat: montserrat600, bold: true },
+  { range: '700 900', montserrat: montserrat700, bold: true },
+] as const;
+
+const FALLBACKS = [
+  {
+    family: 'Montserrat Fallback',
+    // Liberation Sans and Arimo have Arial's metrics (they were made to replace it).
+    local: {
+      regular: ['Arial', 'ArialMT', 'Liberation Sans', 'Arimo'],
+      bold: ['Arial Bold', 'Arial-BoldMT', 'Liberation Sans Bold', 'Arimo Bold'],
+    },
+    metrics: { regular: arial400, bold: arial700 },
+  },
+  {
+    family: 'Montserrat Fallback Roboto',
+    local: { regular: ['Roboto', 'Roboto-Regular'], bold: ['Roboto Bold', 'Roboto-Bold'] },
+    metrics: { regular: roboto400, bold: roboto700 },
+  },
+] as const;
+
+function percent(value: number): string {
+  return `${(value * 100).toFixed(2)}%`;
+}
+
+/** size-adjust and the three overrides that make `fallback` take Montserrat's room. */
+export function fallbackMetrics(font: Metrics, fallback: Metrics) {
+  const sizeAdjust = font.xWidthAvg / font.unitsPerEm / (fallback.xWidthAvg / fallback.unitsPerEm);
+  return {
+    sizeAdjust,
+    ascentOverride: font.ascent / font.unitsPerEm / sizeAdjust,
+    descentOverride: Math.abs(font.descent) / font.unitsPerEm / sizeAdjust,
+    lineGapOverride: font.lineGap / font.unitsPerEm / sizeAdjust,
+  };
+}
+
+function montserratFace(style: 'normal' | 'italic'): string {
+  return [
+    '@font-face {',
+    "  font-family: 'Montserrat';",
+    `  font-style: ${style};`,
+    '  font-weight: 100 900;',
+    '  font-display: swap;',
+    `  src: url('${FILES}/montserrat-latin-wght-${style}.woff2') format('woff2');`,
+    `  unicode-range: ${LATIN};`,
+    '}',
+  ].join('\n');
+}
+
+function fallbackFace(fallback: (typeof FALLBACKS)[number], weight: (typeof WEIGHTS)[number]): string {
+  const variant = weight.bold ? 'bold' : 'regular';
+  const m = fallbackMetrics(weight.montserrat, fallback.metrics[variant]);
+  return [
+    '@font-face {',
+    `  font-family: '${fallback.family}';`,
+    `  font-weight: ${weight.range};`,
+    `  src: ${fallback.local[variant].map((name) => `local('${name}')`).join(', ')};`,
+    `  size-adjust: ${percent(m.sizeAdjust)};`,
+    `  ascent-override: ${percent(m.ascentOverride)};`,
+    `  descent-override: ${percent(m.descentOverride)};`,
+    `  line-gap-override: ${percent(m.lineGapOverride)};`,
+    '}',
+  ].join('\n');
+}
+
+/** The whole file, formatted as the repository's Prettier settings write it. */
+export async function fontsCss(): Promise<string> {
+  const css = [
+    '/* Generated by scripts/fonts.ts (npm run fonts): edit that script, not this file. */',
+    '/* Montserrat, self-hosted: one variable file per style, the Latin subset, swapped in when loaded. */',
+    montserratFace('normal'),
+    montserratFace('italic'),
+    "/* Fallbacks with Montserrat's metrics, so that nothing moves when it arrives. */",
+    ...FALLBACKS.flatMap((fallback) => WEIGHTS.map((weight) => fallbackFace(fallback, weight))),
+    ':root {',
+    `  --font-sans: ${FONT_STACK};`,
+    '}',
+    '',
+  ].join('\n');
+  return format(css, { ...(await resolveConfig(FONTS_CSS)), parser: 'css' });
+}
+
+if (import.meta.filename === process.argv[1]) {
+  writeFileSync(FONTS_CSS, await fontsCss());
+  console.log(`Wrote ${FONTS_CSS}`);
+}
