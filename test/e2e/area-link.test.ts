@@ -146,7 +146,8 @@ describe('the home page’s "Go to your private area"', () => {
       const page = await context.newPage();
       await page.goto('/en');
       await waitForHydration(page);
-      const cta = page.locator('main').getByRole('link', { name: 'Go to your private area', exact: true });
+      // Signed out, the call to action names the place, not "your" area.
+      const cta = page.locator('main .cta-band').getByRole('link', { name: 'Private area', exact: true });
       expect(await cta.getAttribute('href')).toBe('/en/login');
       await cta.click();
       await page.waitForURL((url) => url.pathname === '/en/login');

@@ -36,7 +36,8 @@ describe('without JavaScript', () => {
       expect(await page.locator('.practices > li').count()).toBe(4);
       // How it works: the owner's five steps and the expert's four.
       expect(await page.locator('.steps > li').count()).toBe(9);
-      expect(await page.locator('footer a').count()).toBe(5);
+      // The four legal pages and contact, and the company's e-mail and phone (brand/brand.json).
+      expect(await page.locator('footer a').count()).toBe(7);
     } finally {
       await context.close();
     }
