@@ -18,15 +18,17 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-imports': [
+      // client/ and shared/ never import server code; a page's component imports its server
+      // module's types only (`import type { loader }`: erased, never in the bundle).
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: ['react-router', 'react-router-dom'].map((name) => ({
-            name,
-            message: 'Use client/runtime/router.tsx (Link, useLocation, useNavigate): the site routes itself.',
-          })),
           patterns: [
-            { group: ['**/server/**', '../server/*', '../../server/*'], message: 'client/ and shared/ must not import server code' },
+            {
+              group: ['**/server/**', '../server/*', '../../server/*'],
+              message: 'client/ and shared/ must not import server code (types only: import type)',
+              allowTypeImports: true,
+            },
           ],
         },
       ],
@@ -40,6 +42,6 @@ export default tseslint.config(
   {
     // The server and tests may import anything.
     files: ['server/**', 'test/**', 'scripts/**', '*.ts', '*.js'],
-    rules: { 'no-restricted-imports': 'off' },
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
 );

@@ -1,22 +1,21 @@
-import { createElement, useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { useLocation, useNavigate } from './runtime/router.tsx';
+import { useLocation, useNavigate, useRoutes } from 'react-router-dom';
 import { MIN_FETCH_DELAY_MS } from '../shared/constants.ts';
 import { runGuards } from '../shared/guards.ts';
 import type { Locale } from '../shared/locales.ts';
-import type { PageBrand } from '../shared/brand.ts';
 import type { PagePayload } from '../shared/page-data.ts';
 import { matchRoute } from '../shared/routes.ts';
-import type { Messages } from '../shared/translate.ts';
+import type { Messages, Translate } from '../shared/translate.ts';
 import type { BootData } from './boot.ts';
-import { CallToAction, hasCallToAction } from './components/call-to-action.tsx';
 import { ErrorBoundary } from './components/error-boundary.tsx';
 import { ErrorView } from './components/error-view.tsx';
 import { LastResortView } from './components/last-resort-view.tsx';
 import { Layout } from './components/layout.tsx';
 import { I18nProvider } from './i18n.tsx';
 import { fetchPageData } from './navigation.ts';
-import { loadedPage, loadPage } from './pages/registry.ts';
+import { loadPage } from './runtime/page-chunks.ts';
+import { PAGE_ROUTES, ShownPageProvider } from './routes.tsx';
 import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
 import { deferredComponent } from './runtime/deferred.tsx';
 import { applyBranding, applyHead } from './runtime/document.ts';
@@ -24,7 +23,11 @@ import { delay, track } from './runtime/loading.ts';
 import { prefetchVisibleLinks } from './runtime/prefetch.ts';
 import { animationDone, nextFrame, prefersReducedMotion, TRANSITION_CLASS, type TransitionPhase } from './runtime/transition.ts';
 
-export type AppProps = { boot: BootData };
+export type AppProps = {
+  boot: BootData;
+  /** The server's fixed translators (one per locale, made at start); the browser makes its own i18next. */
+  translators?: (locale: Locale) => Translate;
+};
 
 // The cookie banner is shown once per visitor: its own chunk, not part of every first load.
 const CookieBanner = deferredComponent(() => import('./components/cookie-banner.tsx').then((m) => m.CookieBanner)).Deferred;
@@ -35,24 +38,9 @@ const CLIENT_FAILURE = { status: 500, message: '' } as const;
 /** seed-spec §4: page loading goes pending → error | done. */
 export type LoadState = 'pending' | 'error' | 'done';
 
-function PageView({ payload, brand }: { payload: PagePayload; brand: PageBrand }) {
-  const { state } = payload;
-  if (state.kind === 'error') return <ErrorView error={state.error} />;
-  // The component comes from the loaded-chunk cache: the same identity on every render.
-  const page = createElement(loadedPage(state.page), {
-    data: state.data as never,
-    params: payload.params,
-    form: payload.form,
-    user: payload.user,
-    brand,
-  });
-  if (!hasCallToAction(state.page)) return page;
-  return (
-    <>
-      {page}
-      <CallToAction page={state.page} user={payload.user} />
-    </>
-  );
+/** The routes' element for the URL shown (React Router matches it: client/routes.tsx). */
+function ShownRoutes({ url }: { url: string }) {
+  return useRoutes(PAGE_ROUTES, url);
 }
 
 const messageCache = new Map<Locale, Messages>();
@@ -74,7 +62,7 @@ export async function messagesFor(locale: Locale, boot: Pick<BootData, 'messageU
 
 type View = { payload: PagePayload; messages: Messages };
 
-export function App({ boot }: AppProps) {
+export function App({ boot, translators }: AppProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const [view, setView] = useState<View>({ payload: boot.payload, messages: boot.messages });
@@ -189,11 +177,12 @@ export function App({ boot }: AppProps) {
   useEffect(() => prefetchVisibleLinks(document.body), [view.payload]);
 
   const { payload, messages } = view;
+  const shown = useMemo(() => ({ payload, brand: boot.brand }), [payload, boot.brand]);
   // Two boundaries: a page that throws shows the error page inside the layout (the navbar stays);
   // if the layout or the error page fails too, the last-resort page replaces everything.
   return (
     <ErrorBoundary fallback={() => <LastResortView locale={payload.locale} />}>
-      <I18nProvider locale={payload.locale} messages={messages} localeCookie={boot.localeCookie}>
+      <I18nProvider locale={payload.locale} messages={messages} translate={translators?.(payload.locale)} localeCookie={boot.localeCookie}>
         {/* Logout resets the user and the logo at once (seed-spec §4). */}
         <Layout
           payload={payload}
@@ -223,7 +212,9 @@ export function App({ boot }: AppProps) {
         >
           <div ref={transitionRef} className={`page-transition ${TRANSITION_CLASS[phase]}`.trim()} data-transition-phase={phase}>
             <ErrorBoundary resetKey={payload.url} fallback={() => <ErrorView error={CLIENT_FAILURE} />}>
-              <PageView payload={payload} brand={boot.brand} />
+              <ShownPageProvider value={shown}>
+                <ShownRoutes url={payload.url} />
+              </ShownPageProvider>
             </ErrorBoundary>
           </div>
         </Layout>

@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from './runtime/router.tsx';
+import { BrowserRouter } from 'react-router-dom';
 import { App, messagesFor } from './app.tsx';
 import { BOOT_ELEMENT_ID, type PageBoot } from './boot.ts';
-import { loadPage } from './pages/registry.ts';
+import { loadPage } from './runtime/page-chunks.ts';
 import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
 import { installFetchTracking } from './runtime/loading.ts';
 import { registerServiceWorker } from './sw/register.ts';

@@ -190,7 +190,7 @@ export function manifestFromMetafile(metafile: esbuild.Metafile) {
   if (!entry) throw new Error('The client build produced no entry chunk');
   const pages: Record<string, Chunk> = {};
   for (const [entryPoint, chunk] of byEntry) {
-    const m = /^client\/pages\/([A-Za-z]+)\.tsx$/.exec(entryPoint);
+    const m = /^client\/pages\/([a-z0-9-]+)\.tsx$/.exec(entryPoint);
     if (m?.[1]) pages[m[1]] = chunk;
   }
   return { entry, pages };

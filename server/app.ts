@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { i18n } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
 import type { Translate } from '../shared/translate.ts';
-import { localeForms, localePath, matchRoute, ROUTES } from '../shared/routes.ts';
+import { localeForms, localePath, ROUTES } from '../shared/routes.ts';
 import { sanitizeBranding, type Branding } from '../shared/branding.ts';
 import { imageUploads, moveUploadsIntoDatabase } from './uploads/images.ts';
 import { embeddedBranding, type BrandingSource } from './branding/embedded.ts';
@@ -22,7 +22,7 @@ import { projectPath } from '../shared/projects.ts';
 import { documentDownload, DOWNLOAD_PATH } from './projects/download.ts';
 import { createAuditLog } from './audit/log.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
-import { createFormHandlers } from './auth/forms.ts';
+import { logoutHandler, roleHome } from './auth/forms.ts';
 import { createSessions } from './auth/sessions.ts';
 import { deriveKey } from './auth/keys.ts';
 import { createCurrentPasswordGuard, createLoginGuard, type PasswordLimits } from './auth/login.ts';
@@ -72,7 +72,15 @@ import { PATHS } from './paths.ts';
 import { readManifest, type ClientManifest } from './render/manifest.ts';
 import { createRenderCache, renderKey } from './render/render-cache.ts';
 import { renderPage } from './render/render-page.tsx';
-import { createPageHandlers } from './render/page-handlers.ts';
+import { createPageHandlers, formBodyParsers } from './render/page-handlers.ts';
+import { loadPageModules, type PageServices } from './render/page-module.ts';
+import { createFailWith, formFailure, type RenderWithForm } from './http/form-answers.ts';
+import { createContactForm } from './contact/form.ts';
+import { createProjectForms } from './projects/forms.ts';
+import { createAccountForms } from './account/profile-forms.ts';
+import { createAccountForms as createLinkForms } from './accounts/forms.ts';
+import { createTwoFactorForms } from './two-factor/forms.ts';
+import type { SessionUser } from '../shared/user.ts';
 import type { ResolveDeps } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo/sitemap.ts';
 import { feedRoutes } from './seo/feeds.ts';
@@ -384,18 +392,65 @@ export async function createApp(deps: AppDeps) {
         }
       : null;
 
-  const resolveDeps: ResolveDeps = {
+  // The pages' forms answer a refusal as JSON, or (no JavaScript) with the page again, which the
+  // page handlers below render (bound late: they are made with the services made here).
+  const renderWithForm: RenderWithForm = (req, res, form, status) => pages.renderWithForm(req, res, form, status);
+  const fail = formFailure(renderWithForm);
+  const failWith = createFailWith(fail, logger);
+  const signedIn = (user: SessionUser, locale: Locale) => locales.signedIn(user.userName, locale);
+  const projectServices = { projects, conversation, expertise };
+  // What the pages' loaders and actions use (server/pages/, server/render/page-module.ts).
+  const services: PageServices = {
     content,
-    ...(preview ? { previewContent: preview.drafts.content } : {}),
     backend,
-    branding,
+    sessions,
+    logger,
+    audit,
     formTokens,
-    projects: { projects, conversation, expertise },
-    account,
-    ...(accounts ? { accounts: accountPages(accounts) } : {}),
-    unread: (user) => projects.unreadTotal(user),
+    projects: projectServices,
     auditLog,
+    account,
+    accountPages: accounts ? accountPages(accounts) : undefined,
     twoFactor,
+    loginGuard,
+    currentPasswordGuard,
+    signedIn,
+    forms: {
+      contact: createContactForm({
+        store: contactStore,
+        limiter: createRateLimiter(db, config.CONTACT_WINDOW_MINUTES * 60_000),
+        maxPerIp: config.CONTACT_MAX_PER_IP,
+        tokens: formTokens,
+        notify: mail.canSend ? (message) => mail.notifyContact(message) : null,
+        logger,
+        fail,
+      }),
+      projects: createProjectForms({ services: projectServices, fail, logger }),
+      account: createAccountForms({ sessions, deletions: account.deletions, backend, currentPasswordGuard, audit, fail, failWith }),
+      links: accounts ? createLinkForms({ accounts, backend, sessions, currentPasswordGuard, fail, logger, signedIn }) : null,
+      twoFactor: createTwoFactorForms({
+        service: twoFactor,
+        challenges: secondFactor,
+        verify,
+        audit,
+        sessions,
+        backend,
+        currentPasswordGuard,
+        fail,
+        failWith,
+        renderWithForm,
+        logger,
+        signedIn,
+        homeOf: roleHome,
+      }),
+    },
+  };
+  const resolveDeps: ResolveDeps = {
+    pages: await loadPageModules(),
+    services,
+    ...(preview ? { previewContent: preview.drafts.content } : {}),
+    branding,
+    unread: (user) => projects.unreadTotal(user),
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
     translator: (locale) => translators[locale],
@@ -557,29 +612,10 @@ export async function createApp(deps: AppDeps) {
   // 8. Page data for client navigations: the same resolution as a page load.
   app.get('/_data', pages.pageData);
 
-  // 9. Forms posted to their page (login, profile, change password) and logout.
-  const forms = createFormHandlers({
-    backend,
-    loginGuard,
-    currentPasswordGuard,
-    logger,
-    sessions,
-    signedIn: (user, locale) => locales.signedIn(user.userName, locale),
-    contact: {
-      store: contactStore,
-      limiter: createRateLimiter(db, config.CONTACT_WINDOW_MINUTES * 60_000),
-      maxPerIp: config.CONTACT_MAX_PER_IP,
-      tokens: formTokens,
-      notify: mail.canSend ? (message) => mail.notifyContact(message) : null,
-    },
-    renderWithForm: pages.renderWithForm,
-    projects: { projects, conversation, expertise },
-    audit,
-    account: { deletions: account.deletions, audit },
-    twoFactor: { service: twoFactor, challenges: secondFactor, verify, audit },
-    accounts,
-  });
-  app.post(localeForms('/logout'), forms.logout);
+  // 9. Logout (a POST in any locale form), and the forms posted to their page: each page's
+  //    action (server/pages/), in all its forms (a POST anywhere else is a 405 below).
+  app.post(localeForms('/logout'), logoutHandler({ sessions, audit, logger }));
+  app.post(pages.actionPaths, ...formBodyParsers(), pages.pageAction);
   app.post(localeForms('/consent'), ...consentHandler());
   app.post(localeForms('/theme'), ...themeHandler());
   // The design system's styleguide, in development only (dev/styleguide.tsx; a 404 page in production).
@@ -589,15 +625,6 @@ export async function createApp(deps: AppDeps) {
       styleguideHandler({ manifest, siteName: config.SITE_NAME, brand: brand.page, messages: (locale) => messagesOf(i18n, locale) }),
     );
   }
-  // The pages that take a form, in all their forms (a POST anywhere else is a 405 below).
-  const formPaths = ROUTES.filter((route) => forms.pagePost(route)).map((route) => route.fullPath);
-  app.post(formPaths, ...forms.bodyParsers, (req, res, next) => {
-    const match = matchRoute(req.path);
-    const handler = match?.kind === 'route' ? forms.pagePost(match.route) : null;
-    if (!handler) return next();
-    return handler(req, res, next);
-  });
-
   // 9b. A project's documents, for its participants (projects/download.ts).
   app.get(DOWNLOAD_PATH, documentDownload(conversation));
 

@@ -1,14 +1,11 @@
 // What the server hands the client for one page: embedded in the HTML for the first render
 // and answered as JSON by /_data for client navigations. Both come from the same code path.
-import type { AuditView } from './audit.ts';
-import type { AccountData } from './account.ts';
 import type { Branding } from './branding.ts';
 import type { Locale } from './locales.ts';
 import type { LegalPageKey, PageKey, RouteParams } from './routes.ts';
 import type { SessionUser } from './user.ts';
 import type { Practice } from './practices.ts';
 import type { Expertise, MessagePage, Project, ProjectPage, ProjectState, ProjectSummary } from './projects.ts';
-import type { TwoFactorSetupView } from './two-factor.ts';
 
 /** A tag of posts in one language: its slug names its page (/blog/tag/<slug>). */
 export type Tag = { slug: string; name: string };
@@ -94,30 +91,11 @@ export type CaseStudy = {
 /** The home page's data: its content (null when the source has none) and up to HOME_CASE_STUDIES stories. */
 export type HomeData = { content: HomeContent | null; caseStudies: CaseStudy[] };
 
-export type PageDataMap = {
-  home: HomeData;
-  login: null;
-  changePassword: null;
-  profile: { user: SessionUser; account: AccountData; email?: EmailSettings | null };
-  blog: BlogList;
-  blogPost: { post: Post };
-  contact: { formToken: string };
-  legal: { document: LegalDocument };
-  admin: { users: UserList; pipeline: AreaProjects; audit: AuditView };
-  client: AreaProjects;
-  organization: AreaProjects;
-  expert: AreaProjects & { expertise: Expertise | null };
-  projectNew: null;
-  project: ProjectView;
-  notFound: null;
-  /** The second factor after a right password: is a sign-in waiting for its code? */
-  twoFactor: { pending: boolean };
-  twoFactorSetup: TwoFactorSetupView;
-  invitation: LinkPage;
-  forgotPassword: { available: boolean };
-  resetPassword: LinkPage;
-  confirmEmail: LinkPage;
-};
+/**
+ * The data of a page's loader (server/pages/<page>.ts), for its component: the server module
+ * is imported as a type only (`PageProps<LoaderData<typeof loader>>`), never as code.
+ */
+export type LoaderData<L> = L extends (...args: never[]) => Promise<{ data: infer D }> ? D : never;
 
 /**
  * A page a single-use link opens: its form ('valid'), or why the link does not work —
@@ -198,7 +176,7 @@ export type FeedLink = { type: 'application/rss+xml' | 'application/atom+xml'; t
 export type ErrorInfo = { status: number; message: string };
 
 /** The page to show: a route's page with its data, or the error page. */
-export type PageState = { kind: 'page'; page: PageKey; data: PageDataMap[PageKey] } | { kind: 'error'; error: ErrorInfo };
+export type PageState = { kind: 'page'; page: PageKey; data: unknown } | { kind: 'error'; error: ErrorInfo };
 
 export type PagePayload = {
   /** Path + query this state belongs to. */

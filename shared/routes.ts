@@ -1,5 +1,6 @@
-// The one route table (DESIGN.md §2). Server matching, client routing, links, the sitemap and
-// the hreflang alternates are all derived from it. Pure: no I/O.
+// The one route table (DESIGN.md §2). React Router's route objects (matched on both sides),
+// links, the sitemap and the hreflang alternates are all derived from it. Pure: no I/O.
+import { matchRoutes, type RouteObject } from 'react-router-dom';
 import { defaultLocale, isLocale, LOCALE_CODES, type Locale } from './locales.ts';
 import type { Area } from './user.ts';
 
@@ -7,35 +8,16 @@ import type { Area } from './user.ts';
 export const GUARD_NAMES = ['auth', 'guest', 'role', 'isAdmin'] as const;
 export type GuardName = (typeof GUARD_NAMES)[number];
 
-export type PageKey =
-  | 'home'
-  | 'login'
-  | 'changePassword'
-  | 'profile'
-  | 'blog'
-  | 'blogPost'
-  | 'contact'
-  | 'legal'
-  | 'admin'
-  | 'client'
-  | 'organization'
-  | 'expert'
-  | 'projectNew'
-  | 'project'
-  | 'notFound'
-  | 'twoFactor'
-  | 'twoFactorSetup'
-  | 'invitation'
-  | 'forgotPassword'
-  | 'resetPassword'
-  | 'confirmEmail';
-
 export type BaseRoute = {
   /** Route base name: names are `${base}___${locale}` (+ `___default` for the unprefixed form). */
   base: string;
   /** Path without locale prefix; `:slug` marks the one parameter the site uses. */
   path: string;
-  page: PageKey;
+  /**
+   * The page it shows: the name of its server module (server/pages/<page>.ts: loader, action)
+   * and of its component (client/pages/<page>.tsx).
+   */
+  page: string;
   /** Public pages opt out of the default `auth` guard (seed-spec §2). */
   public: boolean;
   /** Guards besides `auth`, by name; resolved at run time so that an unknown name is a 500. */
@@ -50,13 +32,13 @@ export type BaseRoute = {
   noStore?: boolean;
 };
 
-export const BASE_ROUTES: readonly BaseRoute[] = [
+export const BASE_ROUTES = [
   { base: 'index', path: '/', page: 'home', public: true, guards: ['role'], indexable: true },
   { base: 'login', path: '/login', page: 'login', public: true, guards: ['guest'], indexable: false },
-  { base: 'changePassword', path: '/changePassword', page: 'changePassword', public: false, guards: [], indexable: false },
+  { base: 'changePassword', path: '/changePassword', page: 'change-password', public: false, guards: [], indexable: false },
   { base: 'profile', path: '/profile', page: 'profile', public: false, guards: [], indexable: false },
   { base: 'blog', path: '/blog', page: 'blog', public: true, guards: [], indexable: true },
-  { base: 'blog-slug', path: '/blog/:slug', page: 'blogPost', public: true, guards: [], indexable: false },
+  { base: 'blog-slug', path: '/blog/:slug', page: 'blog-post', public: true, guards: [], indexable: false },
   // A tag's posts (tags are per language: a tag's page exists in the language of its posts).
   { base: 'blog-tag', path: '/blog/tag/:tag', page: 'blog', public: true, guards: [], indexable: false },
   { base: 'Contact', path: '/Contact', page: 'contact', public: true, guards: [], indexable: true },
@@ -81,7 +63,7 @@ export const BASE_ROUTES: readonly BaseRoute[] = [
   {
     base: 'client-projects-new',
     path: '/client/projects/new',
-    page: 'projectNew',
+    page: 'project-new',
     public: false,
     guards: ['role'],
     indexable: false,
@@ -90,7 +72,7 @@ export const BASE_ROUTES: readonly BaseRoute[] = [
   {
     base: 'organization-projects-new',
     path: '/organization/projects/new',
-    page: 'projectNew',
+    page: 'project-new',
     public: false,
     guards: ['role'],
     indexable: false,
@@ -132,18 +114,22 @@ export const BASE_ROUTES: readonly BaseRoute[] = [
     indexable: false,
     area: 'admin',
   },
-  { base: 'notFound', path: '/notFound', page: 'notFound', public: true, guards: [], indexable: false, status: 404 },
+  { base: 'notFound', path: '/notFound', page: 'not-found', public: true, guards: [], indexable: false, status: 404 },
   // Two-factor authentication: the code asked after a right password (no session yet), and
   // the signed-in user's set-up page.
-  { base: 'twoFactor', path: '/login/code', page: 'twoFactor', public: true, guards: ['guest'], indexable: false },
-  { base: 'twoFactorSetup', path: '/profile/twoFactor', page: 'twoFactorSetup', public: false, guards: [], indexable: false },
+  { base: 'twoFactor', path: '/login/code', page: 'two-factor', public: true, guards: ['guest'], indexable: false },
+  { base: 'twoFactorSetup', path: '/profile/twoFactor', page: 'two-factor-setup', public: false, guards: [], indexable: false },
   // Accounts that run themselves (server/accounts/): the pages the e-mailed links open, and the
   // forgotten-password form. Open to anyone: the link is the proof, not a session.
   { base: 'invitation', path: '/invitation', page: 'invitation', public: true, guards: [], indexable: false, noStore: true },
-  { base: 'forgotPassword', path: '/forgotPassword', page: 'forgotPassword', public: true, guards: [], indexable: false },
-  { base: 'resetPassword', path: '/resetPassword', page: 'resetPassword', public: true, guards: [], indexable: false, noStore: true },
-  { base: 'confirmEmail', path: '/confirmEmail', page: 'confirmEmail', public: true, guards: [], indexable: false, noStore: true },
-];
+  { base: 'forgotPassword', path: '/forgotPassword', page: 'forgot-password', public: true, guards: [], indexable: false },
+  { base: 'resetPassword', path: '/resetPassword', page: 'reset-password', public: true, guards: [], indexable: false, noStore: true },
+  { base: 'confirmEmail', path: '/confirmEmail', page: 'confirm-email', public: true, guards: [], indexable: false, noStore: true },
+] as const satisfies readonly BaseRoute[];
+
+/** The pages of the site, each named after its two modules (server/pages/, client/pages/). */
+export type PageKey = (typeof BASE_ROUTES)[number]['page'];
+export const PAGE_KEYS: readonly PageKey[] = [...new Set(BASE_ROUTES.map((route) => route.page))];
 
 export type RouteBase = (typeof BASE_ROUTES)[number]['base'];
 export type LegalPageKey = 'cookies' | 'legal' | 'privacy' | 'responsible';
@@ -152,8 +138,7 @@ export const LEGAL_PAGES: readonly LegalPageKey[] = ['cookies', 'legal', 'privac
 /** One of the three forms of a route: unprefixed (default locale), /es, /en. */
 export type RouteForm = { locale: Locale; prefixed: boolean };
 
-export type Route = BaseRoute &
-  RouteForm & {
+export type Route = Omit<BaseRoute, 'page'> & { page: PageKey } & RouteForm & {
     /** `login___en`, `login___es___default`. */
     name: string;
     /** Full path pattern of this form, e.g. `/en/blog/:slug`. */
@@ -224,50 +209,54 @@ export function localePath(base: string, locale: Locale, params?: RouteParams): 
 
 export type RouteMatch = { kind: 'route'; route: Route; params: RouteParams } | { kind: 'redirect'; location: string; status: 301 };
 
-// Precomputed at load: static paths in a Map (exact case, then lower-cased for the 301 to the
-// canonical spelling, e.g. /contact → /Contact), dynamic ones as compiled patterns.
-const staticRoutes = new Map<string, Route>();
-const staticRoutesLower = new Map<string, Route>();
-const dynamicRoutes: { route: Route; regex: RegExp; keys: string[] }[] = [];
-const SLUG_PATTERN = '([a-z0-9][a-z0-9-]{0,99})';
+/**
+ * React Router's route objects of the table: one per form of every route, its id the route's
+ * name. React Router matches them on both sides (here through `matchRoutes`, in the client's
+ * `<Routes>` through `useRoutes`); the client gives each an element (client/routes.tsx).
+ */
+export const ROUTE_OBJECTS: readonly (RouteObject & { id: string; path: string })[] = ROUTES.map((route) => ({
+  id: route.name,
+  path: route.fullPath,
+}));
 
-for (const route of ROUTES) {
-  if (route.fullPath.includes(':')) {
-    const keys: string[] = [];
-    const source = route.fullPath.replace(/:([a-zA-Z]+)/g, (_, key: string) => {
-      keys.push(key);
-      return SLUG_PATTERN;
-    });
-    dynamicRoutes.push({ route, regex: new RegExp(`^${source}$`), keys });
-  } else {
-    staticRoutes.set(route.fullPath, route);
-    staticRoutesLower.set(route.fullPath.toLowerCase(), route);
-  }
+/** A parameter's value (slug, tag, project id): lower-case letters, digits and inner hyphens. */
+const PARAM_VALUE = /^[a-z0-9][a-z0-9-]{0,99}$/;
+
+// React Router flattens and ranks the table on every `matchRoutes` call: the answers for the
+// paths actually asked (a bounded number) are kept, so that a request pays a Map lookup.
+const MATCHES_KEPT = 2000;
+const matches = new Map<string, RouteMatch | null>();
+
+/** The canonical spelling of a matched path: the table's case, no trailing slash, parameters encoded. */
+function canonicalPath(route: Route, params: RouteParams): string {
+  return fillParams(route.fullPath, params);
 }
 
-/** Matches a URL pathname (already percent-decoded by nothing: raw) against the table. */
+function matchUncached(pathname: string): RouteMatch | null {
+  const found = matchRoutes(ROUTE_OBJECTS as RouteObject[], pathname);
+  const last = found?.[found.length - 1];
+  const route = last?.route.id === undefined ? undefined : routesByName.get(last.route.id);
+  if (!last || !route) return null;
+  const params: RouteParams = {};
+  for (const [key, value] of Object.entries(last.params)) {
+    if (value === undefined || key === '*' || !PARAM_VALUE.test(value)) return null;
+    params[key] = value;
+  }
+  // React Router ignores case and trailing slashes: other spellings of a page answer 301 to its own.
+  const canonical = canonicalPath(route, params);
+  if (canonical !== pathname) return { kind: 'redirect', location: canonical, status: 301 };
+  return { kind: 'route', route, params };
+}
+
+/** Matches a URL pathname (raw, as requested) against the table, through React Router. */
 export function matchRoute(pathname: string): RouteMatch | null {
-  const exact = staticRoutes.get(pathname);
-  if (exact) return { kind: 'route', route: exact, params: {} };
-
-  if (pathname.length > 1 && pathname.endsWith('/')) {
-    const trimmed = pathname.replace(/\/+$/, '') || '/';
-    if (matchRoute(trimmed)) return { kind: 'redirect', location: trimmed, status: 301 };
-    return null;
+  let match = matches.get(pathname);
+  if (match === undefined) {
+    match = matchUncached(pathname);
+    if (matches.size >= MATCHES_KEPT) matches.delete(matches.keys().next().value!);
+    matches.set(pathname, match);
   }
-
-  for (const { route, regex, keys } of dynamicRoutes) {
-    const m = regex.exec(pathname);
-    if (m) {
-      const params: RouteParams = {};
-      keys.forEach((key, i) => (params[key] = m[i + 1] ?? ''));
-      return { kind: 'route', route, params };
-    }
-  }
-
-  const folded = staticRoutesLower.get(pathname.toLowerCase());
-  if (folded) return { kind: 'redirect', location: folded.fullPath, status: 301 };
-  return null;
+  return match;
 }
 
 /**

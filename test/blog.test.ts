@@ -6,7 +6,9 @@
 // content folder of the test's own.
 import request from 'supertest';
 import { beforeAll, expect, test } from 'vitest';
-import type { PagePayload, PageDataMap } from '../shared/page-data.ts';
+import type { LoaderData, PagePayload } from '../shared/page-data.ts';
+import type { loader as blogLoader } from '../server/pages/blog.ts';
+import type { loader as postLoader } from '../server/pages/blog-post.ts';
 import { ORIGIN, testApp } from './helpers/app.ts';
 import { daysBefore, testContent, type TestPost } from './helpers/content-dir.ts';
 
@@ -70,9 +72,9 @@ async function pageData(app: App, path: string) {
   return { res, body: res.body as { kind: string; to?: string; status?: number; payload?: PagePayload } };
 }
 
-function blogData(payload: PagePayload | undefined): PageDataMap['blog'] {
+function blogData(payload: PagePayload | undefined): LoaderData<typeof blogLoader> {
   if (payload?.state.kind !== 'page') throw new Error('not a page');
-  return payload.state.data as PageDataMap['blog'];
+  return payload.state.data as LoaderData<typeof blogLoader>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -435,5 +437,8 @@ test('a client navigation to a tag page or a search gets its list; a page past t
 test('a client navigation to a post gets its translations (the switcher’s links)', async () => {
   const { body } = await pageData(many, '/en/blog/guide-2');
   const state = body.payload?.state;
-  expect(state?.kind === 'page' && (state.data as PageDataMap['blogPost']).post.translations).toEqual({ es: 'entrada-2', en: 'guide-2' });
+  expect(state?.kind === 'page' && (state.data as LoaderData<typeof postLoader>).post.translations).toEqual({
+    es: 'entrada-2',
+    en: 'guide-2',
+  });
 });

@@ -2,7 +2,7 @@
 // the order that matters, anything else unknown rather than guessed.
 import { expect, test } from 'vitest';
 import { deviceLabel } from '../shared/account.ts';
-import { createTranslate } from '../shared/translate.ts';
+import { translatorFor } from '../client/i18n.tsx';
 import { deviceOf, type Device } from '../shared/user-agent.ts';
 import en from '../locales/en/common.json' with { type: 'json' };
 import es from '../locales/es/common.json' with { type: 'json' };
@@ -95,6 +95,6 @@ const LABELS: [Device, string, string][] = [
 ];
 
 test.each(LABELS)('the device %o reads "%s" in English and "%s" in Spanish', (device, english, spanish) => {
-  expect(deviceLabel(createTranslate(en), device)).toBe(english);
-  expect(deviceLabel(createTranslate(es), device)).toBe(spanish);
+  expect(deviceLabel(translatorFor('en', en), device)).toBe(english);
+  expect(deviceLabel(translatorFor('es', es), device)).toBe(spanish);
 });

@@ -1,6 +1,6 @@
 // The clear page of a single-use link that does not work: why (never opened, unknown, already
 // used, expired) and what to do next, which depends on what the link was for.
-import { Link } from '../runtime/router.tsx';
+import { Link } from 'react-router-dom';
 import type { LinkState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { useNavigate } from '../runtime/router.tsx';
+import { useNavigate } from 'react-router-dom';
 import { BLOG_SEARCH_MAX } from '../../shared/blog.ts';
 import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';

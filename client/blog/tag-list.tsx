@@ -1,4 +1,4 @@
-import { Link } from '../runtime/router.tsx';
+import { Link } from 'react-router-dom';
 import type { Tag } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Link, useLocation } from '../runtime/router.tsx';
+import { Link, useLocation } from 'react-router-dom';
 import type { Consent } from '../../shared/consent.ts';
 import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';

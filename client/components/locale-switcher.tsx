@@ -1,7 +1,7 @@
-import { Link } from '../runtime/router.tsx';
+import { Link } from 'react-router-dom';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_DAYS } from '../../shared/constants.ts';
 import { LOCALES, type Locale } from '../../shared/locales.ts';
-import type { PageDataMap, PagePayload } from '../../shared/page-data.ts';
+import type { PagePayload, Post } from '../../shared/page-data.ts';
 import { localePath, routeByName, switchLocalePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';
 
@@ -18,8 +18,8 @@ function rememberLocale(locale: Locale): void {
 function pathIn(payload: PagePayload, locale: Locale): string {
   const route = payload.routeName ? routeByName(payload.routeName) : undefined;
   const state = payload.state;
-  if (state.kind === 'page' && (state.page === 'blogPost' || state.page === 'blog')) {
-    const slug = state.page === 'blogPost' ? (state.data as PageDataMap['blogPost']).post.translations[locale] : undefined;
+  if (state.kind === 'page' && (state.page === 'blog-post' || state.page === 'blog')) {
+    const slug = state.page === 'blog-post' ? (state.data as { post: Post }).post.translations[locale] : undefined;
     return slug ? localePath('blog-slug', locale, { slug }) : localePath('blog', locale);
   }
   const query = route && payload.url.includes('?') ? payload.url.slice(payload.url.indexOf('?')) : '';

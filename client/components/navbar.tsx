@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { Link, useLocation } from '../runtime/router.tsx';
+import { Link, useLocation } from 'react-router-dom';
 import type { PagePayload } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';

@@ -1,4 +1,4 @@
-import { Link } from '../runtime/router.tsx';
+import { Link } from 'react-router-dom';
 import { PRACTICES } from '../../shared/practices.ts';
 import { localePath } from '../../shared/routes.ts';
 import { BlogSearch } from '../blog/blog-search.tsx';

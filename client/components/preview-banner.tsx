@@ -1,4 +1,4 @@
-import { useLocation } from '../runtime/router.tsx';
+import { useLocation } from 'react-router-dom';
 import { useI18n } from '../i18n.tsx';
 
 /**

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { useLocation } from '../runtime/router.tsx';
+import { useLocation } from 'react-router-dom';
 import { chooseTheme } from '../runtime/theme.ts';
 import { defaultLocale } from '../../shared/locales.ts';
 import { parseTheme, type Theme } from '../../shared/theme.ts';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate } from '../runtime/router.tsx';
+import { Link, useNavigate } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { avatarSrc, postForm } from '../forms.ts';

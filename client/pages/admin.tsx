@@ -2,13 +2,15 @@ import { ADMIN_SECTIONS } from '../admin/sections.ts';
 import { documentPath } from '../forms.ts';
 import { BrandProvider } from '../brand.tsx';
 import { useI18n } from '../i18n.tsx';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/admin.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
 /**
  * The admin console (role ADMIN, checked by the route's guards and again by every API call):
  * the PDF reports, a list of the sections, and the sections' screens (client/admin/).
  */
-export default function AdminPage({ data, user, brand }: PageProps<'admin'>) {
+export default function AdminPage({ data, user, brand }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   return (
     <div className="container page admin-page">

@@ -1,7 +1,7 @@
 // The blog: the newest posts of the page's language, ten a page; a tag's posts (/blog/tag/x);
 // the results of a search (?q=). Links and a GET form: every view has its URL and works
 // without JavaScript.
-import { Link, useLocation } from '../runtime/router.tsx';
+import { Link, useLocation } from 'react-router-dom';
 import type { BlogList } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { BlogSearch } from '../blog/blog-search.tsx';
@@ -9,7 +9,9 @@ import { ResponsiveImg } from '../blog/responsive-image.tsx';
 import { TagLinks } from '../blog/tag-list.tsx';
 import { PostMeta } from '../blog/post-meta.tsx';
 import { useI18n } from '../i18n.tsx';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/blog.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
 function pageLink(pathname: string, list: BlogList, page: number): string {
   const query = new URLSearchParams();
@@ -25,7 +27,7 @@ function heading(list: BlogList, t: ReturnType<typeof useI18n>['t']): string {
   return t('pages.blog.title');
 }
 
-export default function BlogPage({ data }: PageProps<'blog'>) {
+export default function BlogPage({ data }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { pathname } = useLocation();
   const blog = localePath('blog', locale);

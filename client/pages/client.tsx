@@ -1,8 +1,10 @@
 import { AreaHome } from '../projects/area-home.tsx';
 import { useI18n } from '../i18n.tsx';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/client.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
-export default function ClientPage({ data, user }: PageProps<'client'>) {
+export default function ClientPage({ data, user }: PageProps<LoaderData<typeof loader>>) {
   const { t } = useI18n();
   return <AreaHome area="client" data={data} user={user} empty={t('projects.area.emptyOwner')} />;
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from '../runtime/router.tsx';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { isPractice } from '../../shared/practices.ts';
@@ -10,7 +10,9 @@ import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { ContactDetails } from '../components/contact-details.tsx';
 import { useI18n } from '../i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/contact.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
 const TEXT_FIELDS = [
   { name: 'name', type: 'text', autoComplete: 'name' },
@@ -22,7 +24,7 @@ const TEXT_FIELDS = [
  * Issue 6: posted to this page's own URL; checked here first and again on the server; works
  * without JavaScript (POST, then 303 to the thank-you state) and with it without a reload.
  */
-export default function ContactPage({ data, form, brand }: PageProps<'contact'>) {
+export default function ContactPage({ data, form, brand }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();

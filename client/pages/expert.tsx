@@ -1,9 +1,11 @@
 import { AreaHome } from '../projects/area-home.tsx';
 import { ExpertiseForm } from '../projects/expertise-form.tsx';
 import { useI18n } from '../i18n.tsx';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/expert.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
-export default function ExpertPage({ data, user, form }: PageProps<'expert'>) {
+export default function ExpertPage({ data, user, form }: PageProps<LoaderData<typeof loader>>) {
   const { t } = useI18n();
   return (
     <AreaHome area="expert" data={data} user={user} empty={t('projects.area.emptyExpert')}>

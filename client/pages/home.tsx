@@ -1,11 +1,13 @@
-import { Link } from '../runtime/router.tsx';
+import { Link } from 'react-router-dom';
 import type { CaseStudy, HomeContent, ResponsiveImage } from '../../shared/page-data.ts';
 import { PRACTICES } from '../../shared/practices.ts';
 import type { ProjectState } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';
 import { PracticeIcon, practicePath } from '../components/practices.tsx';
 import { useI18n } from '../i18n.tsx';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/home.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
 /** The hero's illustration: a file of layers, each coloured by the theme (see the file). */
 const HERO_ART = '/hero-art.svg';
@@ -121,7 +123,7 @@ function CaseStudies({ caseStudies }: { caseStudies: CaseStudy[] }) {
   );
 }
 
-export default function HomePage({ data }: PageProps<'home'>) {
+export default function HomePage({ data }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { content, caseStudies } = data;
   return (

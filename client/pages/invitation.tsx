@@ -2,10 +2,12 @@ import { LinkProblem, refusalOf } from '../account/link-problem.tsx';
 import { NewPasswordForm } from '../account/new-password-form.tsx';
 import { useI18n } from '../i18n.tsx';
 import { usePageForm } from '../projects/use-page-form.ts';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/invitation.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
 /** The page of an invitation: the invited user chooses their password and enters their area. */
-export default function InvitationPage({ data, form }: PageProps<'invitation'>) {
+export default function InvitationPage({ data, form }: PageProps<LoaderData<typeof loader>>) {
   const { t } = useI18n();
   const { state, pending, onSubmit, action } = usePageForm('invitation', form);
   // A link refused when the form was sent, or already when the page was opened.

@@ -1,8 +1,10 @@
 import { FormattedDate } from '../components/formatted-date.tsx';
 import { useI18n } from '../i18n.tsx';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/legal.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
-export default function LegalPage({ data }: PageProps<'legal'>) {
+export default function LegalPage({ data }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { document } = data;
   return (

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from '../runtime/router.tsx';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import type { FormState } from '../../shared/page-data.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
@@ -7,13 +7,13 @@ import { postForm } from '../forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
-import type { PageProps } from './registry.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
 /**
  * A real form posted to this page's own URL: works without JavaScript (POST, then 303) and,
  * with it, without a reload. Errors stay until the next submit.
  */
-export default function LoginPage({ form }: PageProps<'login'>) {
+export default function LoginPage({ form }: PageProps) {
   const { t, locale } = useI18n();
   const { pathname, search } = useLocation();
   // Back from a reset password or a confirmed e-mail address (server/accounts/forms.ts).

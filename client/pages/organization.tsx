@@ -1,8 +1,10 @@
 import { AreaHome } from '../projects/area-home.tsx';
 import { useI18n } from '../i18n.tsx';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/organization.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
-export default function OrganizationPage({ data, user }: PageProps<'organization'>) {
+export default function OrganizationPage({ data, user }: PageProps<LoaderData<typeof loader>>) {
   const { t } = useI18n();
   return <AreaHome area="organization" data={data} user={user} empty={t('projects.area.emptyOwner')} />;
 }

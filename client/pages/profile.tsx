@@ -1,6 +1,6 @@
 import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '../../shared/uploads.ts';
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from '../runtime/router.tsx';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { FieldError, FormFeedback, fieldProps, TextField } from '../components/form-feedback.tsx';
@@ -8,7 +8,9 @@ import { avatarSrc, documentPath, postForm } from '../forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/profile.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 import { DataSection } from '../account/data-section.tsx';
 import { DeletionSection } from '../account/deletion-section.tsx';
 import { SessionsSection } from '../account/sessions-section.tsx';
@@ -16,7 +18,7 @@ import { EmailSection } from '../account/email-section.tsx';
 
 const AVATAR_ACCEPT = IMAGE_MIME_TYPES.join(',');
 
-export default function ProfilePage({ data, form }: PageProps<'profile'>) {
+export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();

@@ -1,7 +1,7 @@
 // A project's page (DESIGN.md §8), the same under every area: its brief, the next step, the
 // proposal, experts, milestones, conversation, documents and history. What the reader may do
 // comes from the server (`project.actions`, `standing`, `writable`); each form posts here.
-import { useLocation } from '../runtime/router.tsx';
+import { useLocation } from 'react-router-dom';
 import { useI18n } from '../i18n.tsx';
 import { ConversationSection } from '../projects/conversation-section.tsx';
 import { DocumentsSection } from '../projects/documents-section.tsx';
@@ -13,9 +13,11 @@ import { ProjectActions } from '../projects/project-actions.tsx';
 import { ProjectHeader } from '../projects/project-header.tsx';
 import { ProposalSection } from '../projects/proposal-section.tsx';
 import { doneText } from '../projects/section-form.tsx';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/project.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
-export default function ProjectPage({ data, user, form }: PageProps<'project'>) {
+export default function ProjectPage({ data, user, form }: PageProps<LoaderData<typeof loader>>) {
   const { t } = useI18n();
   const { search } = useLocation();
   const { project, messages, candidates } = data;

@@ -2,7 +2,7 @@
 // for clients and organisations the way to a new brief. Nothing here promises a feature the
 // site does not have.
 import type { ReactNode } from 'react';
-import { Link } from '../runtime/router.tsx';
+import { Link } from 'react-router-dom';
 import type { AreaProjects } from '../../shared/page-data.ts';
 import { newBriefPath } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';

@@ -1,7 +1,7 @@
 // The projects of a role area (DESIGN.md §8): what waits for the user first, then their projects
 // with filters by state and practice, a search and pages — all plain links and a GET form, so
 // that it works without JavaScript and every view has its own URL.
-import { Link, useLocation } from '../runtime/router.tsx';
+import { Link, useLocation } from 'react-router-dom';
 import type { AreaProjects } from '../../shared/page-data.ts';
 import { PRACTICES, PROJECT_STATES } from '../../shared/projects.ts';
 import { useI18n } from '../i18n.tsx';

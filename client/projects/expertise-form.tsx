@@ -1,6 +1,6 @@
 // An expert's profile of expertise (DESIGN.md §8): practices, a short bio, a day rate and
 // availability. Posted to the expert's area page, with or without JavaScript.
-import { useLocation } from '../runtime/router.tsx';
+import { useLocation } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { PRACTICES, PROJECT_LIMITS, type Expertise } from '../../shared/projects.ts';
 import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';

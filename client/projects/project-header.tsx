@@ -1,6 +1,6 @@
 // The top of a project's page: where it belongs, its state and brief, its documents in PDF.
 import type { ReactNode } from 'react';
-import { Link } from '../runtime/router.tsx';
+import { Link } from 'react-router-dom';
 import type { Project } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';
 import { roleArea } from '../../shared/user.ts';

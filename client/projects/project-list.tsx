@@ -2,7 +2,7 @@
 // practice, owner, what waits for the reader, unread messages. Each links to the project's page
 // in the reader's area.
 import { personName } from '../../shared/account.ts';
-import { Link } from '../runtime/router.tsx';
+import { Link } from 'react-router-dom';
 import { projectPath, type ProjectSummary } from '../../shared/projects.ts';
 import { FormattedDate } from '../components/formatted-date.tsx';
 import { useI18n } from '../i18n.tsx';

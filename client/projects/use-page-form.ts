@@ -2,7 +2,7 @@
 // as JSON: on success the page's data is read again (no reload), on failure the form shows the
 // error and keeps what was typed.
 import { useState, type FormEvent } from 'react';
-import { useLocation, useNavigate } from '../runtime/router.tsx';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { postForm, postMultipart } from '../forms.ts';
 import { useI18n } from '../i18n.tsx';

@@ -1,6 +1,6 @@
 import { IDLE_PREFETCH_TIMEOUT_MS } from '../../shared/constants.ts';
 import { matchRoute } from '../../shared/routes.ts';
-import { loadPage } from '../pages/registry.ts';
+import { loadPage } from './page-chunks.ts';
 
 type NetworkInformation = { saveData?: boolean; effectiveType?: string };
 

@@ -1,5 +1,5 @@
 import type { MouseEvent } from 'react';
-import { Link, useNavigate } from '../runtime/router.tsx';
+import { Link, useNavigate } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';
 import type { Revealed } from './use-two-factor-form.ts';

@@ -2,7 +2,7 @@
 // answered as JSON. New recovery codes come back with the answer (`reveal`) and are handed to
 // the page, which shows them once; any other success reads the page's data again.
 import { useState, type FormEvent } from 'react';
-import { useLocation, useNavigate } from '../runtime/router.tsx';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { postForm } from '../forms.ts';
 import { useI18n } from '../i18n.tsx';

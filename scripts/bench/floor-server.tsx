@@ -20,7 +20,7 @@ import { StaticRouter } from 'react-router-dom';
 import { App } from '../../client/app.tsx';
 import type { PageBoot } from '../../client/boot.ts';
 import type { Messages } from '../../shared/translate.ts';
-import { loadPage } from '../../client/pages/registry.ts';
+import { loadPage } from '../../client/runtime/page-chunks.ts';
 import { preloadDeferred } from '../../client/runtime/deferred.tsx';
 import { jsonForScript } from '../../server/render/html.ts';
 

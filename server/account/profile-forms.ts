@@ -10,7 +10,7 @@ import type { Backend } from '../auth/backend.ts';
 import type { CurrentPasswordGuard } from '../auth/login.ts';
 import type { Session } from '../auth/session.ts';
 import type { Sessions } from '../auth/sessions.ts';
-import { redirectAfterPost, type FormFailure } from '../http/form-answers.ts';
+import { redirectAfterPost, type FailWith, type FormFailure } from '../http/form-answers.ts';
 import type { Deletions } from './deletion.ts';
 import { sessionRef } from './session-list.ts';
 
@@ -110,5 +110,4 @@ export function createAccountForms(deps: AccountFormDeps & { fail: FormFailure; 
   };
 }
 
-/** How forms.ts answers a failed backend call (a guess, a 429, an API down). */
-export type FailWith = (req: Request, res: Response, formName: string, error: unknown, values: Record<string, string>) => Promise<void>;
+export type AccountForms = ReturnType<typeof createAccountForms>;

@@ -97,3 +97,5 @@ export function createContactForm(deps: ContactFormDeps & { logger: Logger; fail
     redirectAfterPost(req, res, thanks, 'contact');
   };
 }
+
+export type ContactForm = ReturnType<typeof createContactForm>;

@@ -15,7 +15,7 @@ import { TagLinks } from '../../client/blog/tag-list.tsx';
 import { I18nProvider } from '../../client/i18n.tsx';
 import { ProjectCards } from '../../client/projects/project-list.tsx';
 import { StateBadge } from '../../client/projects/state-badge.tsx';
-import { StaticRouter } from '../../client/runtime/router.tsx';
+import { StaticRouter } from 'react-router-dom';
 import { isLocale, type Locale } from '../../shared/locales.ts';
 import type { PageBrand } from '../../shared/brand.ts';
 import type { FormState, PagePayload } from '../../shared/page-data.ts';

@@ -3,6 +3,8 @@
 // error (and what was typed) after a failure.
 import type { Request, Response } from 'express';
 import type { FormResponse, FormState } from '../../shared/page-data.ts';
+import type { Logger } from '../logger.ts';
+import { ApiError, TooManyAttemptsError } from './errors.ts';
 
 export function wantsJson(req: Request): boolean {
   return req.accepts(['html', 'json']) === 'json';
@@ -36,4 +38,33 @@ export function stringValues(body: unknown, keys: string[]): Record<string, stri
   const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   for (const key of keys) if (typeof record[key] === 'string') values[key] = (record[key] as string).slice(0, 300);
   return values;
+}
+
+/** Answers a form whose handling threw: the error as the form's refusal, or a logged 500. */
+export type FailWith = (req: Request, res: Response, formName: string, error: unknown, values: Record<string, string>) => Promise<void>;
+
+/**
+ * The one mapping from an error to a form's answer: a limit (429 with Retry-After), a refusal
+ * of the API (its status, code, message and field errors), the API down or unusable (its 5xx,
+ * what was typed kept), anything else a logged 500.
+ */
+export function createFailWith(fail: FormFailure, logger: Logger): FailWith {
+  return async (req, res, form, error, values) => {
+    if (error instanceof TooManyAttemptsError) {
+      return fail(req, res, 429, { form, values, error: { code: error.code, message: error.message, retryAfter: error.retryAfter } });
+    }
+    if (error instanceof ApiError && error.status < 500) {
+      return fail(req, res, error.status, {
+        form,
+        values,
+        error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
+      });
+    }
+    if (error instanceof ApiError) {
+      logger.warn({ err: error, form }, 'API failure');
+      return fail(req, res, error.status, { form, values, error: { code: error.code, message: error.message } });
+    }
+    logger.error({ err: error, form }, 'form failed');
+    return fail(req, res, 500, { form, values, error: { code: 'internal', message: 'Internal error' } });
+  };
 }

@@ -172,3 +172,5 @@ export function createProjectForms(deps: { services: ProjectServices; fail: Form
 
   return { newBrief, projectPage, expertProfile };
 }
+
+export type ProjectForms = ReturnType<typeof createProjectForms>;

@@ -1,13 +1,15 @@
 // What a page request gets: match, guards and loaders (resolvePage), then a redirect — with its
 // session side — or the streamed page, with the cache policy of what it shows. The same
 // resolution answers /_data for client navigations and re-renders a page with a form's error.
-import type { Request, RequestHandler, Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Locale } from '../../shared/locales.ts';
 import type { FormState, PagePayload } from '../../shared/page-data.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
-import { routeByName } from '../../shared/routes.ts';
+import { matchRoute, routeByName, routePath, ROUTES } from '../../shared/routes.ts';
 import { clearSession, rememberPath } from '../auth/session.ts';
+import { createFailWith, formFailure, redirectAfterPost } from '../http/form-answers.ts';
+import { AVATAR_MAX_BYTES } from '../uploads/images.ts';
 import { resolvePage, type ResolveDeps, type Resolution } from './resolve.ts';
 
 const PRIVATE_NO_STORE = 'private, no-store';
@@ -87,5 +89,32 @@ export function createPageHandlers(deps: {
     await sendPage(req, res, { ...result.payload, status, form });
   }
 
-  return { pageData, page, renderWithForm };
+  const fail = formFailure(renderWithForm);
+  const failWith = createFailWith(fail, deps.resolve.services.logger);
+  const { pages, services } = deps.resolve;
+
+  /** Every form of every route whose page has an action: where the site takes a POST. */
+  const actionPaths = ROUTES.filter((route) => pages.get(route.page)?.action).map((route) => route.fullPath);
+
+  /** POST to a page: its module's action; a private page's only with a session (else: sign in, then come back). */
+  const pageAction: RequestHandler = async (req, res, next) => {
+    const match = matchRoute(req.path);
+    const action = match?.kind === 'route' ? pages.get(match.route.page)?.action : undefined;
+    if (match?.kind !== 'route' || !action) return next();
+    const { route } = match;
+    const session = res.locals.session ?? null;
+    if (!route.public && !session) return redirectAfterPost(req, res, routePath('login', route));
+    await action({ req, res, next, route, session, services, fail, failWith });
+  };
+
+  return { pageData, page, renderWithForm, actionPaths, pageAction };
+}
+
+/** The bodies a page's form may post: a form (urlencoded), JSON (with JavaScript), an avatar image. */
+export function formBodyParsers(): RequestHandler[] {
+  return [
+    express.urlencoded({ extended: false, limit: '32kb' }),
+    express.json({ limit: '32kb' }),
+    express.raw({ type: (req) => (req.headers['content-type'] ?? '').startsWith('image/'), limit: AVATAR_MAX_BYTES }),
+  ];
 }

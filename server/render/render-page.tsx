@@ -4,7 +4,7 @@
 import type { Response } from 'express';
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
-import { StaticRouter } from '../../client/runtime/router.tsx';
+import { StaticRouter } from 'react-router-dom';
 import { Writable } from 'node:stream';
 import { brandingCssVariables } from '../../shared/branding.ts';
 import { brandCssVariables, type Brand } from '../brand/brand.ts';
@@ -16,7 +16,7 @@ import type { Messages } from '../../shared/translate.ts';
 import { App } from '../../client/app.tsx';
 import { preloadDeferred } from '../../client/runtime/deferred.tsx';
 import { BOOT_ELEMENT_ID, BRANDING_STYLE_ID, type BootData, type PageBoot } from '../../client/boot.ts';
-import { loadPage } from '../../client/pages/registry.ts';
+import { loadPage } from '../../client/runtime/page-chunks.ts';
 import { escapeHtml, jsonForScript } from './html.ts';
 import { fontPreloadsFor, preloadsFor, stylesheetsFor, type ClientManifest } from './manifest.ts';
 import { renderKey, type RenderCache } from './render-cache.ts';

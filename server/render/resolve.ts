@@ -5,45 +5,30 @@ import { isDatabaseUnavailable } from '../db/index.ts';
 import { runGuards, UnknownMiddlewareError } from '../../shared/guards.ts';
 import type { Locale } from '../../shared/locales.ts';
 import type { DataResponse, ErrorInfo, PagePayload } from '../../shared/page-data.ts';
-import { formOfPath, matchRoute, routePath, type Route, type RouteParams } from '../../shared/routes.ts';
+import { formOfPath, matchRoute, routePath, type PageKey, type Route, type RouteParams } from '../../shared/routes.ts';
 import { isBrandedPath, type Branding } from '../../shared/branding.ts';
 import type { Translate } from '../../shared/translate.ts';
-import type { AuditReader } from '../audit/log.ts';
-import type { Backend } from '../auth/backend.ts';
 import type { Session } from '../auth/session.ts';
-import type { FormTokens } from '../contact/form-token.ts';
 import type { ContentSource } from '../content/source.ts';
 import { ApiError, HttpError, PageRedirect } from '../http/errors.ts';
 import { headForError, headForRoute, pageTitle } from './head.ts';
-import { loaderOf, type PageMeta } from './loaders.ts';
+import { noData, type PageMeta, type PageModule, type PageServices } from './page-module.ts';
 import { publishingHead } from '../seo/social.ts';
-import type { ProjectServices } from '../projects/index.ts';
-import type { AccountServices } from '../account/index.ts';
 import type { SessionUser } from '../../shared/user.ts';
-import type { TwoFactor } from '../two-factor/service.ts';
-import type { AccountPages } from '../accounts/pages.ts';
 
 export type ResolveDeps = {
-  content: ContentSource;
-  backend: Backend;
-  formTokens: FormTokens;
-  projects: ProjectServices;
-  /** The user's own account on the profile page (server/account/). */
-  account?: AccountServices;
-  /** The account pages (built-in API only). */
-  accounts?: AccountPages | undefined;
+  /** Every page's server module (server/pages/): its loader. */
+  pages: ReadonlyMap<PageKey, PageModule>;
+  /** What the loaders use (server/render/page-module.ts). */
+  services: PageServices;
   /** Unread project messages of the signed-in user (the navbar's badge). */
   unread?: (user: SessionUser) => Promise<number>;
-  /** The audit log, for the admin console's first page of it. */
-  auditLog?: AuditReader;
   /** The signed-in user's navbar branding; must answer quickly (it is raced with a timeout). */
   branding?: (userName: string) => Promise<Branding | null>;
   origin: string;
   siteName: string;
   translator: (locale: Locale) => Translate;
   onError?: (error: unknown, url: string) => void;
-  /** Two-factor authentication (the set-up page). */
-  twoFactor?: Pick<TwoFactor, 'view'>;
   /** Drafts, read when the request is a preview (server/preview/); absent: no preview. */
   previewContent?: ContentSource;
 };
@@ -115,7 +100,7 @@ export function errorInfo(error: unknown, t: Translate): ErrorInfo {
 
 export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promise<Resolution> {
   if (input.preview && deps.previewContent) {
-    const result = await resolveOnce({ ...deps, content: deps.previewContent }, input);
+    const result = await resolveOnce({ ...deps, services: { ...deps.services, content: deps.previewContent } }, input);
     return result.kind === 'payload' ? { ...result, payload: { ...result.payload, preview: true } } : result;
   }
   return resolveOnce(deps, input);
@@ -144,26 +129,19 @@ async function resolveOnce(deps: ResolveDeps, input: ResolveInput): Promise<Reso
         payload: errorPayload(deps, input, route.locale, route.name, { status: outcome.status, message: t(outcome.messageKey) }, params),
       };
     }
-    const loader = loaderOf(route.page);
+    const loader = deps.pages.get(route.page)?.loader ?? noData;
     const brandingUser = input.session && deps.branding && isBrandedPath(route.fullPath) ? input.session.user.userName : null;
     const [{ data, meta }, branding] = await Promise.all([
       loader({
         route,
         params,
         locale: route.locale,
-        content: deps.content,
-        backend: deps.backend,
-        session: input.session,
-        formTokens: deps.formTokens,
         query: new URLSearchParams(search),
         t,
-        projects: deps.projects,
-        ...(deps.auditLog ? { auditLog: deps.auditLog } : {}),
-        account: deps.account,
-        twoFactor: deps.twoFactor,
-        secondFactorPending: input.secondFactorPending,
-        accounts: deps.accounts,
+        session: input.session,
+        secondFactorPending: input.secondFactorPending ?? false,
         linkToken: input.linkToken ?? null,
+        services: deps.services,
       }),
       brandingUser ? deps.branding!(brandingUser) : null,
     ]);

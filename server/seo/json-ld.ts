@@ -136,7 +136,7 @@ export function jsonLdOf(payload: PagePayload, site: JsonLdSite): StructuredData
   const { state, head } = payload;
   if (state.kind !== 'page' || head.robots?.includes('noindex')) return [];
   if (state.page === 'home') return [organization(site, payload.locale), webSite(site)];
-  if (state.page === 'blogPost') {
+  if (state.page === 'blog-post') {
     const { post } = state.data as { post: PostFacts };
     return [blogPosting(post, head.canonical, site), breadcrumbs(post, payload.locale, head.canonical, site)];
   }

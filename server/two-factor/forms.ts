@@ -157,3 +157,5 @@ export function createTwoFactorForms(
 
   return { challengeIfNeeded, codePage, setupPage };
 }
+
+export type TwoFactorForms = ReturnType<typeof createTwoFactorForms>;

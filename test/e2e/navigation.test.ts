@@ -6,6 +6,7 @@ import { baseURL, collectProblems, contextOptions, launchBrowser, waitForHydrati
 declare global {
   interface Window {
     __marker?: number;
+    __reactRouterVersion?: string;
   }
 }
 
@@ -40,6 +41,23 @@ async function seoLinks(p: Page) {
 }
 
 describe('navigation', () => {
+  it('React Router runs the page after hydration (window.__reactRouterVersion), and its links navigate without a document load', async () => {
+    await page.goto('/en/blog');
+    await waitForHydration(page);
+    expect(await page.evaluate(() => window.__reactRouterVersion)).toMatch(/^7\./);
+    const documents: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'document') documents.push(request.url());
+    });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contact' }).first().click();
+    await page.waitForURL('**/en/Contact');
+    await page.goBack();
+    await page.waitForURL('**/en/blog');
+    await expect.poll(() => page.locator('h1').innerText()).toBe('Blog');
+    expect(documents).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
   it('a client-side navigation happens without a new document load', async () => {
     await page.goto('/en');
     await waitForHydration(page);

@@ -2,7 +2,7 @@
 // password and role changes, sessions ended, reports downloaded…), newest first, filtered by
 // action, user and days, in pages. The server renders the page the URL asks for (so the filter
 // and the pages work without JavaScript); with JavaScript they are fetched from the API.
-import { useLocation } from '../../runtime/router.tsx';
+import { useLocation } from 'react-router-dom';
 import { AUDIT_PAGE_SIZE, type AuditFilter, type AuditPage } from '../../../shared/audit.ts';
 import type { Translate } from '../../../shared/translate.ts';
 import { useI18n } from '../../i18n.tsx';

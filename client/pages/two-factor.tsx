@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from '../runtime/router.tsx';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { FormFeedback } from '../components/form-feedback.tsx';
@@ -8,14 +8,16 @@ import { postForm } from '../forms.ts';
 import { useI18n } from '../i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import { CodeField } from '../two-factor/code-field.tsx';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/two-factor.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
 /**
  * The second factor after a right password: the authenticator's code or a recovery code. No
  * session exists until it is right; a sign-in left waiting expires (five minutes) and the
  * page then says so and leads back to the login.
  */
-export default function TwoFactorPage({ data, form }: PageProps<'twoFactor'>) {
+export default function TwoFactorPage({ data, form }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { pathname } = useLocation();
   const navigate = useNavigate();
@@ -44,7 +46,7 @@ export default function TwoFactorPage({ data, form }: PageProps<'twoFactor'>) {
 
   return (
     <div className="container page narrow">
-      <h1>{t('pages.twoFactor.title')}</h1>
+      <h1>{t('pages.two-factor.title')}</h1>
       {expired ? (
         <p className="form-error" role="alert">
           {t('twoFactor.expired')}

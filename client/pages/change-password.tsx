@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from '../runtime/router.tsx';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { passwordProblem } from '../../shared/validation.ts';
@@ -8,7 +8,7 @@ import { postForm } from '../forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
-import type { PageProps } from './registry.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
 const FIELDS = [
   { name: 'currentPassword', label: 'changePassword.current', autoComplete: 'current-password' },
@@ -16,7 +16,7 @@ const FIELDS = [
   { name: 'confirmPassword', label: 'changePassword.confirm', autoComplete: 'new-password' },
 ] as const;
 
-export default function ChangePasswordPage({ form, user }: PageProps<'changePassword'>) {
+export default function ChangePasswordPage({ form, user }: PageProps) {
   const { t, locale } = useI18n();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
@@ -56,7 +56,7 @@ export default function ChangePasswordPage({ form, user }: PageProps<'changePass
 
   return (
     <div className="container page narrow">
-      <h1>{t('pages.changePassword.title')}</h1>
+      <h1>{t('pages.change-password.title')}</h1>
       <p className="section-lead">{t('changePassword.lead')}</p>
       <FormFeedback state={state} successText={saved && !state ? t('changePassword.saved') : undefined} />
       <OfflineFormNote />

@@ -1,17 +1,19 @@
-import { Link, useLocation } from '../runtime/router.tsx';
+import { Link, useLocation } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
 import { usePageForm } from '../projects/use-page-form.ts';
 import { useOnline } from '../runtime/online.ts';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/forgot-password.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
 /**
  * "Forgot your password?": a user name or e-mail address, and always the same answer, whether an
  * account matched or not (the e-mail is the only one who learns).
  */
-export default function ForgotPasswordPage({ data, form }: PageProps<'forgotPassword'>) {
+export default function ForgotPasswordPage({ data, form }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { search } = useLocation();
   const sent = new URLSearchParams(search).get('sent') === '1';
@@ -20,7 +22,7 @@ export default function ForgotPasswordPage({ data, form }: PageProps<'forgotPass
 
   return (
     <div className="container page narrow">
-      <h1>{t('pages.forgotPassword.title')}</h1>
+      <h1>{t('pages.forgot-password.title')}</h1>
       {data.available ? (
         <>
           <p className="section-lead">{t('forgotPassword.lead')}</p>

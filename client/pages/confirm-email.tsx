@@ -4,13 +4,15 @@ import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
 import { usePageForm } from '../projects/use-page-form.ts';
 import { useOnline } from '../runtime/online.ts';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/confirm-email.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
 /**
  * The page of the link sent to a new e-mail address. Opening it changes nothing (mail programs
  * open links to look at them): the button does.
  */
-export default function ConfirmEmailPage({ data, form }: PageProps<'confirmEmail'>) {
+export default function ConfirmEmailPage({ data, form }: PageProps<LoaderData<typeof loader>>) {
   const { t } = useI18n();
   const { state, pending, onSubmit, action } = usePageForm('confirmEmail', form);
   const online = useOnline();
@@ -19,7 +21,7 @@ export default function ConfirmEmailPage({ data, form }: PageProps<'confirmEmail
   if (problem) return <LinkProblem page="confirmEmail" state={problem} />;
   return (
     <div className="container page narrow">
-      <h1>{t('pages.confirmEmail.title')}</h1>
+      <h1>{t('pages.confirm-email.title')}</h1>
       <p className="section-lead">{t('confirmEmail.lead', { userName: data.userName ?? '', email: data.newEmail ?? '' })}</p>
       <FormFeedback state={state} />
       <OfflineFormNote />

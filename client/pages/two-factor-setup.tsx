@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useLocation } from '../runtime/router.tsx';
+import { Link, useLocation } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import { FormattedDate } from '../components/formatted-date.tsx';
 import { useI18n } from '../i18n.tsx';
@@ -7,14 +7,16 @@ import { ManageTwoFactor } from '../two-factor/manage.tsx';
 import { RecoveryCodes } from '../two-factor/recovery-codes.tsx';
 import { SetupKey } from '../two-factor/setup-key.tsx';
 import type { Revealed } from '../two-factor/use-two-factor-form.ts';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/two-factor-setup.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
 /**
  * Two-factor authentication of the signed-in user: off, the key to add and a code to turn it on;
  * on, new recovery codes and turning it off. Recovery codes just made are shown once: they came
  * with the form's answer (with JavaScript) or with this page answering the post (without).
  */
-export default function TwoFactorSetupPage({ data, form }: PageProps<'twoFactorSetup'>) {
+export default function TwoFactorSetupPage({ data, form }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { search } = useLocation();
   const disabled = new URLSearchParams(search).get('saved') === 'disabled';
@@ -22,7 +24,7 @@ export default function TwoFactorSetupPage({ data, form }: PageProps<'twoFactorS
 
   return (
     <div className="container page narrow two-factor">
-      <h1>{t('pages.twoFactorSetup.title')}</h1>
+      <h1>{t('pages.two-factor-setup.title')}</h1>
       <p className="section-lead">{t('twoFactor.setupLead')}</p>
       {data.required && !data.enabled ? (
         <p className="notice" role="status">

@@ -1,7 +1,7 @@
 // A new brief (DESIGN.md §8): a title, a description and a practice; everything else optional.
 // Organisations also give their procurement reference. Posted to this page, with or without
 // JavaScript; on success the project's page shows it.
-import { Link } from '../runtime/router.tsx';
+import { Link } from 'react-router-dom';
 import { BUDGET_RANGES, PRACTICES, PROJECT_LIMITS as L } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';
 import { hasRole } from '../../shared/user.ts';
@@ -9,9 +9,9 @@ import { FieldError, FormFeedback, fieldProps, TextField } from '../components/f
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
 import { usePageForm } from '../projects/use-page-form.ts';
-import type { PageProps } from './registry.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
-export default function ProjectNewPage({ user, form }: PageProps<'projectNew'>) {
+export default function ProjectNewPage({ user, form }: PageProps) {
   const { t, locale } = useI18n();
   const { state, pending, onSubmit, action } = usePageForm('brief', form);
   const v = state?.values ?? {};
@@ -22,7 +22,7 @@ export default function ProjectNewPage({ user, form }: PageProps<'projectNew'>) 
       <p>
         <Link to={localePath(isOrg ? 'organization' : 'client', locale)}>← {t('projects.brief.back')}</Link>
       </p>
-      <h1>{t('pages.projectNew.title')}</h1>
+      <h1>{t('pages.project-new.title')}</h1>
       <p className="section-lead">{t('projects.brief.lead')}</p>
       <FormFeedback state={state} />
       <OfflineFormNote />

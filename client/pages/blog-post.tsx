@@ -1,13 +1,15 @@
 import { POST_IMAGE_SIZES } from '../../shared/blog.ts';
-import { Link } from '../runtime/router.tsx';
+import { Link } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import { ResponsiveImg } from '../blog/responsive-image.tsx';
 import { TagLinks } from '../blog/tag-list.tsx';
 import { PostMeta } from '../blog/post-meta.tsx';
 import { useI18n } from '../i18n.tsx';
-import type { PageProps } from './registry.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/blog-post.ts';
+import type { PageProps } from '../runtime/page-chunks.ts';
 
-export default function BlogPostPage({ data }: PageProps<'blogPost'>) {
+export default function BlogPostPage({ data }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { post } = data;
   return (

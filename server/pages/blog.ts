@@ -1,0 +1,30 @@
+// The blog: ten posts a page, a tag's posts (/blog/tag/:tag), a search (?q=); past the last page, or
+// an unknown tag, is not found.
+import { blogList } from '../../shared/blog.ts';
+import { notFound } from '../http/errors.ts';
+import { pageNumber, type PageLoader } from '../render/page-module.ts';
+
+export const loader = (async ({ services: { content }, locale, params, query, t }) => {
+  const tag = params.tag ?? null;
+  const page = pageNumber(query);
+  const list = blogList(await content.listPosts(locale), { page, tag, q: query.get('q') ?? '' });
+  if (!list) throw notFound();
+  const pageQuery = (n: number) => (n > 1 ? `?page=${n}` : '');
+  const named = list.tag ? t('blog.tagTitle', { tag: list.tag.name }) : t('pages.blog.title');
+  if (list.q) {
+    // Results are not a page of their own for search engines: the blog is.
+    return { data: list, meta: { title: t('blog.searchTitle', { q: list.q }), robots: 'noindex, follow' } };
+  }
+  return {
+    data: list,
+    meta: {
+      title: page > 1 ? t('blog.pageTitle', { title: named, page: String(page) }) : named,
+      ...(list.tag ? { description: t('blog.tagDescription', { tag: list.tag.name }) } : {}),
+      canonicalQuery: pageQuery(page),
+      // A tag, or a page past the first, is this language's alone.
+      ...(list.tag || page > 1 ? { alternates: { [locale]: params } } : {}),
+      ...(page > 1 ? { prev: pageQuery(page - 1) } : {}),
+      ...(page < list.pageCount ? { next: pageQuery(page + 1) } : {}),
+    },
+  };
+}) satisfies PageLoader;

@@ -1,0 +1,7 @@
+// The client's area (/client): what waits for them, then their projects.
+import { areaProjects } from '../projects/area.ts';
+import { requireSession, type PageLoader } from '../render/page-module.ts';
+
+export const loader = (async (args) => ({
+  data: await areaProjects(args.services.projects, requireSession(args).user, args.query),
+})) satisfies PageLoader;

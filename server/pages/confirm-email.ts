@@ -1,0 +1,15 @@
+// The page an e-mail change's link opens (sent to the new address): confirming switches the account to it.
+// The link is the proof, not a session: its form, or why it does not work (404 unknown, 410 spent).
+import { notFound } from '../http/errors.ts';
+import type { PageAction, PageLoader } from '../render/page-module.ts';
+
+export const loader = (async ({ services, linkToken }) => {
+  if (!services.accountPages) throw notFound();
+  const { data, status } = await services.accountPages.linkPage('email_change', linkToken);
+  return { data, meta: { status } };
+}) satisfies PageLoader;
+
+export const action: PageAction = async ({ req, res, route, services, next }) => {
+  if (!services.forms.links) return next();
+  await services.forms.links.confirmEmail(req, res, route);
+};

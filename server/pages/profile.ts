@@ -1,0 +1,58 @@
+// My Profile: the user's details and avatar, their sessions, the deletion of the account, and
+// (built-in API) their e-mail address. Its forms: the details (name, last name), the avatar
+// (an image posted as the body), the account's intents (server/account/profile-forms.ts) and
+// "change my e-mail" (server/accounts/forms.ts).
+import { z } from 'zod';
+import { isAccountIntent } from '../../shared/account.ts';
+import { routePath } from '../../shared/routes.ts';
+import { NAME_MAX_LENGTH } from '../../shared/validation.ts';
+import { redirectAfterPost, stringValues } from '../http/form-answers.ts';
+import { fieldErrors } from '../http/form-fields.ts';
+import { requireSession, type PageAction, type PageLoader } from '../render/page-module.ts';
+
+export const loader = (async (args) => {
+  const session = requireSession(args);
+  const { backend, account, accountPages } = args.services;
+  const user = await backend.me(session.token);
+  const [accountData, email] = await Promise.all([
+    account ? account.profileData(session) : { sessions: [], deletion: null },
+    accountPages ? accountPages.emailSettings(user) : null,
+  ]);
+  return { data: { user, account: accountData, email } };
+}) satisfies PageLoader;
+
+const fieldText = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
+const profileForm = z.object({ name: fieldText(NAME_MAX_LENGTH), lastName: fieldText(NAME_MAX_LENGTH) });
+
+export const action: PageAction = async ({ req, res, route, session, services, fail, failWith }) => {
+  if (!session) return;
+  const isImage = (req.get('content-type') ?? '').startsWith('image/');
+  const body = req.body as { intent?: unknown; form?: unknown } | undefined;
+  // The account's forms (sessions, deletion) name what they do; the details form names nothing.
+  const intent: unknown = isImage ? undefined : body?.intent;
+  if (isAccountIntent(intent)) return services.forms.account(intent, req, res, route, session);
+  // The second form, "change my e-mail", says which it is.
+  if (!isImage && services.forms.links && body?.form === 'email') return services.forms.links.emailChange(req, res, route, session);
+  const values = isImage ? {} : stringValues(req.body, ['name', 'lastName']);
+  try {
+    let answer: { token: string };
+    if (isImage) {
+      const image = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      answer = await services.backend.setAvatar(session.token, image, req.get('content-type') ?? '');
+    } else {
+      const parsed = profileForm.safeParse(req.body ?? {});
+      if (!parsed.success) {
+        return fail(req, res, 422, {
+          form: 'profile',
+          values,
+          error: { code: 'invalid_request', message: 'Check the highlighted fields', fields: fieldErrors(parsed.error) },
+        });
+      }
+      answer = await services.backend.updateProfile(session.token, parsed.data);
+    }
+    await services.sessions.refresh(session, answer.token);
+    redirectAfterPost(req, res, `${routePath('profile', route)}?saved=${isImage ? 'avatar' : 'profile'}`, isImage ? 'avatar' : 'profile');
+  } catch (error) {
+    await failWith(req, res, isImage ? 'avatar' : 'profile', error, values);
+  }
+};

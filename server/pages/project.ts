@@ -1,0 +1,26 @@
+// A project's page, under each area: for its participants only (anyone else: the plain 404
+// page, the same as for an id that does not exist). Its forms: server/projects/forms.ts.
+import { hasRole } from '../../shared/user.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { projectId } from '../projects/access.ts';
+import { requireSession, type PageAction, type PageLoader } from '../render/page-module.ts';
+
+export const loader = (async (args) => {
+  const actor = requireSession(args).user;
+  const { projects, conversation, expertise } = args.services.projects;
+  try {
+    const id = projectId(args.params.id);
+    const project = await projects.get(actor, id);
+    // Reading the page reads the thread: its unread count falls.
+    const messages = await conversation.messages(actor, id);
+    const candidates = hasRole(actor, 'ADMIN') ? await expertise.experts(actor) : null;
+    return { data: { project: { ...project, unread: 0 }, messages, candidates }, meta: { title: project.title } };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw notFound();
+    throw error;
+  }
+}) satisfies PageLoader;
+
+export const action: PageAction = async ({ req, res, session, services }) => {
+  if (session) await services.forms.projects.projectPage(req, res, session);
+};

@@ -1,0 +1,15 @@
+// The page a password reset's link opens: a new password, every session of the user ends.
+// The link is the proof, not a session: its form, or why it does not work (404 unknown, 410 spent).
+import { notFound } from '../http/errors.ts';
+import type { PageAction, PageLoader } from '../render/page-module.ts';
+
+export const loader = (async ({ services, linkToken }) => {
+  if (!services.accountPages) throw notFound();
+  const { data, status } = await services.accountPages.linkPage('password_reset', linkToken);
+  return { data, meta: { status } };
+}) satisfies PageLoader;
+
+export const action: PageAction = async ({ req, res, route, services, next }) => {
+  if (!services.forms.links) return next();
+  await services.forms.links.resetPassword(req, res, route);
+};
