@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'test-results/', 'bench-results/', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', 'data/', 'test-results/', 'bench-results/', 'coverage/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

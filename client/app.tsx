@@ -1,27 +1,26 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useLocation, useNavigate, useRoutes } from 'react-router-dom';
-import { MIN_FETCH_DELAY_MS } from '../shared/constants.ts';
+import { IDLE_PREFETCH_TIMEOUT_MS, MIN_FETCH_DELAY_MS } from '../shared/constants.ts';
 import { runGuards } from '../shared/guards.ts';
 import type { Locale } from '../shared/locales.ts';
 import type { PagePayload } from '../shared/page-data.ts';
-import { matchRoute } from '../shared/routes.ts';
+import { matchRoute, type PageKey } from '../shared/routes.ts';
 import type { Messages, Translate } from '../shared/translate.ts';
 import type { BootData } from './boot.ts';
 import { ErrorBoundary } from './components/error-boundary.tsx';
 import { ErrorView } from './components/error-view.tsx';
 import { LastResortView } from './components/last-resort-view.tsx';
 import { Layout } from './components/layout.tsx';
-import { I18nProvider } from './i18n.tsx';
-import { fetchPageData } from './navigation.ts';
+import { I18nProvider } from './translations.tsx';
 import { loadPage } from './runtime/page-chunks.ts';
 import { PAGE_ROUTES, ShownPageProvider } from './routes.tsx';
 import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
 import { deferredComponent } from './runtime/deferred.tsx';
-import { applyBranding, applyHead } from './runtime/document.ts';
 import { delay, track } from './runtime/loading.ts';
-import { prefetchVisibleLinks } from './runtime/prefetch.ts';
-import { animationDone, nextFrame, prefersReducedMotion, TRANSITION_CLASS, type TransitionPhase } from './runtime/transition.ts';
+import { applyBranding } from './runtime/branding.ts';
+import { TRANSITION_CLASS, type TransitionPhase } from './runtime/transition.ts';
+import type * as NavigatorModule from './runtime/navigator.ts';
 
 export type AppProps = {
   boot: BootData;
@@ -34,6 +33,34 @@ const CookieBanner = deferredComponent(() => import('./components/cookie-banner.
 
 /** A page that failed while rendering in the browser: the error page, status 500 (seed-spec §8). */
 const CLIENT_FAILURE = { status: 500, message: '' } as const;
+
+type Navigator = typeof NavigatorModule;
+
+/** What the browser needs only once the visitor moves (runtime/navigator.ts): its own chunk, loaded once. */
+let navigatorLoad: Promise<Navigator> | null = null;
+function loadNavigator(): Promise<Navigator> {
+  navigatorLoad ??= import('./runtime/navigator.ts').catch((error: unknown) => {
+    navigatorLoad = null;
+    throw error;
+  });
+  return navigatorLoad;
+}
+
+/** When the browser is idle (2000 ms at most: seed-spec §9). */
+function whenIdle(callback: () => void): void {
+  if ('requestIdleCallback' in window) window.requestIdleCallback(callback, { timeout: IDLE_PREFETCH_TIMEOUT_MS });
+  else setTimeout(callback, 1);
+}
+
+/** What prefetching needs of the entry: which page a path shows (the route table), and its chunk. */
+const PREFETCH = {
+  pageOf: (pathname: string) => {
+    const match = matchRoute(pathname);
+    return match?.kind === 'route' ? match.route.page : null;
+  },
+  load: (page: string) => loadPage(page as PageKey),
+  idleTimeoutMs: IDLE_PREFETCH_TIMEOUT_MS,
+};
 
 /** seed-spec §4: page loading goes pending → error | done. */
 export type LoadState = 'pending' | 'error' | 'done';
@@ -85,29 +112,25 @@ export function App({ boot, translators }: AppProps) {
     if (url === shownUrl.current && !revalidate) return;
     const controller = new AbortController();
     const aborted = () => controller.signal.aborted;
-
-    async function show(next: View, finalState: LoadState) {
-      // Out-in: the leaving page finishes its exit before the entering page starts.
-      if (!prefersReducedMotion()) {
-        flushSync(() => setPhase('leave'));
-        await animationDone(transitionRef.current);
-        if (aborted()) return;
-      }
-      shownUrl.current = next.payload.url;
-      flushSync(() => {
-        setSignedOut(false);
-        setView(next);
-        setLoadState(finalState);
-        setPhase(prefersReducedMotion() ? 'idle' : 'enter');
-      });
-      if (!prefersReducedMotion()) {
-        await nextFrame();
-        await animationDone(transitionRef.current);
-        if (!aborted()) setPhase('idle');
-      }
-    }
-
     const minimumDelay = delay(MIN_FETCH_DELAY_MS);
+
+    async function show(navigator: Navigator, next: View, finalState: LoadState) {
+      await navigator.playTransition({
+        element: () => transitionRef.current,
+        leave: () => flushSync(() => setPhase('leave')),
+        enter: (animated) => {
+          shownUrl.current = next.payload.url;
+          flushSync(() => {
+            setSignedOut(false);
+            setView(next);
+            setLoadState(finalState);
+            setPhase(animated ? 'enter' : 'idle');
+          });
+        },
+        idle: () => setPhase('idle'),
+        aborted,
+      });
+    }
 
     async function navigateTo() {
       // Guards run in the browser before a navigation (seed-spec §2); a redirect that needs
@@ -122,8 +145,9 @@ export function App({ boot, translators }: AppProps) {
         }
       }
       setLoadState('pending');
+      const navigator = await track(loadNavigator());
       // A 200 ms minimum, so that fast answers (and fast failures) do not flash (seed-spec §4, §9).
-      const [answer] = await track(Promise.all([fetchPageData(url, controller.signal), minimumDelay]));
+      const [answer] = await track(Promise.all([navigator.fetchPageData(url, controller.signal), minimumDelay]));
       if (aborted()) return;
       if (answer.kind === 'redirect') {
         if (answer.to.startsWith('/')) navigate(answer.to, { replace: true });
@@ -135,7 +159,7 @@ export function App({ boot, translators }: AppProps) {
         Promise.all([messagesFor(payload.locale, boot), payload.state.kind === 'page' ? loadPage(payload.state.page) : null]),
       );
       if (aborted()) return;
-      await show({ payload: { ...payload, url }, messages }, 'done');
+      await show(navigator, { payload: { ...payload, url }, messages }, 'done');
     }
 
     navigateTo().catch((error: unknown) => {
@@ -152,7 +176,9 @@ export function App({ boot, translators }: AppProps) {
         status: 500,
         state: { kind: 'error', error: { status: 500, message: '' } },
       };
-      void minimumDelay.then(() => (aborted() ? undefined : show({ payload: failed, messages: view.messages }, 'error')));
+      void minimumDelay
+        .then(loadNavigator)
+        .then((navigator) => (aborted() ? undefined : show(navigator, { payload: failed, messages: view.messages }, 'error')));
     });
     return () => controller.abort();
     // A revalidation is asked for per navigation (its key), not per URL.
@@ -165,7 +191,8 @@ export function App({ boot, translators }: AppProps) {
       firstRender.current = false;
       return;
     }
-    applyHead(view.payload.head, view.payload.locale);
+    // Loaded by the navigation that showed the page.
+    void loadNavigator().then((navigator) => navigator.applyHead(view.payload.head, view.payload.locale));
     applyBranding(view.payload.branding);
     if (!location.hash) window.scrollTo(0, 0);
     mainRef.current?.focus({ preventScroll: true });
@@ -173,8 +200,23 @@ export function App({ boot, translators }: AppProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [view.payload]);
 
-  // Links that become visible prefetch their page (seed-spec §2).
-  useEffect(() => prefetchVisibleLinks(document.body), [view.payload]);
+  // Links that become visible prefetch their page (seed-spec §2), with the navigator (fetched when idle).
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    whenIdle(() =>
+      loadNavigator().then(
+        (navigator) => {
+          if (!stopped) stop = navigator.prefetchVisibleLinks(document.body, PREFETCH);
+        },
+        () => undefined,
+      ),
+    );
+    return () => {
+      stopped = true;
+      stop?.();
+    };
+  }, [view.payload]);
 
   const { payload, messages } = view;
   const shown = useMemo(() => ({ payload, brand: boot.brand }), [payload, boot.brand]);

@@ -27,6 +27,3 @@ export type BootData = {
 export type PageBoot = Omit<BootData, 'messages'>;
 
 export const BOOT_ELEMENT_ID = '__BOOT__';
-
-/** The server's <style> with the first paint's branding colours (replaced by CSSOM later). */
-export const BRANDING_STYLE_ID = '__BRANDING__';

@@ -6,7 +6,6 @@ import { BOOT_ELEMENT_ID, type PageBoot } from './boot.ts';
 import { loadPage } from './runtime/page-chunks.ts';
 import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
 import { installFetchTracking } from './runtime/loading.ts';
-import { registerServiceWorker } from './sw/register.ts';
 // The design tokens first: every other stylesheet is written in them; then Montserrat and its
 // metric-matched fallbacks (fonts.css sets --font-sans).
 import './styles/tokens.css';
@@ -51,5 +50,9 @@ start().catch((error: unknown) => {
   else console.info('The page could not start its scripts', error);
 });
 
-// seed-spec §7: a service worker at /sw.js with scope /.
-registerServiceWorker();
+// seed-spec §7: a service worker at /sw.js with scope /, registered after the page has loaded
+// (its own small chunk: no first-load cost).
+void import('./sw/register.ts').then(
+  (m) => m.registerServiceWorker(),
+  () => undefined,
+);

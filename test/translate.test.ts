@@ -2,7 +2,7 @@
 // locales/<locale>/common.json — the same files and options as the server's i18next, so that a
 // page renders the same text on both sides.
 import { expect, test } from 'vitest';
-import { translatorFor } from '../client/i18n.tsx';
+import { translatorFor } from '../client/translations.tsx';
 import en from '../locales/en/common.json' with { type: 'json' };
 import es from '../locales/es/common.json' with { type: 'json' };
 import { createI18n } from '../server/i18n/index.ts';

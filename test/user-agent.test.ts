@@ -2,7 +2,7 @@
 // the order that matters, anything else unknown rather than guessed.
 import { expect, test } from 'vitest';
 import { deviceLabel } from '../shared/account.ts';
-import { translatorFor } from '../client/i18n.tsx';
+import { translatorFor } from '../client/translations.tsx';
 import { deviceOf, type Device } from '../shared/user-agent.ts';
 import en from '../locales/en/common.json' with { type: 'json' };
 import es from '../locales/es/common.json' with { type: 'json' };

@@ -8,7 +8,10 @@ import { Footer } from './footer.tsx';
 import { LoadingOverlay } from './loading-overlay.tsx';
 import { OfflineBanner } from './offline-banner.tsx';
 import { Navbar } from './navbar.tsx';
-import { PreviewBanner } from './preview-banner.tsx';
+import { deferredComponent } from '../runtime/deferred.tsx';
+
+// Shown only while a page shows drafts (the CMS preview): its own chunk, no first-load cost.
+const PreviewBanner = deferredComponent(() => import('./preview-banner.tsx').then((m) => m.PreviewBanner)).Deferred;
 
 /** seed-spec §2: one default layout, the top navigation bar above the page content. */
 export function Layout({

@@ -1,7 +1,6 @@
-import { IDLE_PREFETCH_TIMEOUT_MS } from '../../shared/constants.ts';
-import { matchRoute } from '../../shared/routes.ts';
-import { loadPage } from './page-chunks.ts';
-
+// seed-spec §2: links prefetch their page when visible, once the browser is idle (2000 ms at
+// most), never on a 2g connection or in save-data mode. Part of the navigator (navigator.ts):
+// what it needs of the entry (the route table's match, the chunk loader) is handed in.
 type NetworkInformation = { saveData?: boolean; effectiveType?: string };
 
 /** seed-spec §2: no prefetching on a 2g connection or in save-data mode. */
@@ -13,35 +12,39 @@ export function prefetchAllowed(
   return !(connection.effectiveType ?? '').includes('2g');
 }
 
-const whenIdle: (callback: () => void) => void =
-  typeof window !== 'undefined' && 'requestIdleCallback' in window
-    ? (callback) => window.requestIdleCallback(callback, { timeout: IDLE_PREFETCH_TIMEOUT_MS })
-    : (callback) => setTimeout(callback, 1);
-
 const prefetched = new Set<string>();
 
-function pageOfLink(link: HTMLAnchorElement) {
-  if (link.origin !== window.location.origin || link.target || link.hasAttribute('download')) return null;
-  const match = matchRoute(link.pathname);
-  return match?.kind === 'route' ? match.route.page : null;
-}
+export type Prefetch = {
+  /** The page a same-site path shows, or null. */
+  pageOf: (pathname: string) => string | null;
+  /** Loads a page's chunk. */
+  load: (page: string) => Promise<unknown>;
+  /** Longest wait for the browser to be idle (seed-spec §9: 2000 ms). */
+  idleTimeoutMs: number;
+};
 
 /**
  * Watches the links inside `root`: when one becomes visible, its page's chunk is fetched once
  * the browser is idle. Returns a function that stops watching.
  */
-export function prefetchVisibleLinks(root: ParentNode): () => void {
+export function prefetchVisibleLinks(root: ParentNode, prefetch: Prefetch): () => void {
   if (!prefetchAllowed() || typeof IntersectionObserver === 'undefined') return () => {};
+  const whenIdle: (callback: () => void) => void =
+    'requestIdleCallback' in window
+      ? (callback) => window.requestIdleCallback(callback, { timeout: prefetch.idleTimeoutMs })
+      : (callback) => setTimeout(callback, 1);
   const observer = new IntersectionObserver((entries) => {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
       observer.unobserve(entry.target);
-      const page = pageOfLink(entry.target as HTMLAnchorElement);
+      const link = entry.target as HTMLAnchorElement;
+      if (link.origin !== window.location.origin || link.target || link.hasAttribute('download')) continue;
+      const page = prefetch.pageOf(link.pathname);
       if (!page || prefetched.has(page)) continue;
       prefetched.add(page);
       whenIdle(() => {
         if (!prefetchAllowed()) return;
-        loadPage(page).catch(() => prefetched.delete(page));
+        prefetch.load(page).catch(() => prefetched.delete(page));
       });
     }
   });

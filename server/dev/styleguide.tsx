@@ -12,7 +12,7 @@ import { FormFeedback, TextField } from '../../client/components/form-feedback.t
 import { Footer } from '../../client/components/footer.tsx';
 import { Navbar } from '../../client/components/navbar.tsx';
 import { TagLinks } from '../../client/blog/tag-list.tsx';
-import { I18nProvider } from '../../client/i18n.tsx';
+import { I18nProvider } from '../../client/translations.tsx';
 import { ProjectCards } from '../../client/projects/project-list.tsx';
 import { StateBadge } from '../../client/projects/state-badge.tsx';
 import { StaticRouter } from 'react-router-dom';

@@ -1,20 +1,7 @@
 // What a client navigation changes outside React's root: <html lang>, title, description,
-// canonical and hreflang links, robots, social tags and feed links, and the branding colours
-// (via CSSOM, which the CSP allows, unlike inline styles).
-import { brandingCssVariables, type Branding } from '../../shared/branding.ts';
+// canonical and hreflang links, robots, social tags and feed links (part of the navigator).
 import type { Locale } from '../../shared/locales.ts';
 import type { Head } from '../../shared/page-data.ts';
-import { BRANDING_STYLE_ID } from '../boot.ts';
-
-export function applyBranding(branding: Branding | null | undefined): void {
-  document.getElementById(BRANDING_STYLE_ID)?.remove();
-  const root = document.documentElement.style;
-  const variables = brandingCssVariables(branding);
-  for (const name of ['--navbar-bg', '--navbar-fg']) {
-    if (variables?.[name]) root.setProperty(name, variables[name]);
-    else root.removeProperty(name);
-  }
-}
 
 function append(tag: string, attributes: Record<string, string>): void {
   const element = document.createElement(tag);
