@@ -527,7 +527,10 @@ export async function createApp(deps: AppDeps) {
   }
 
   // 6b. CMS media and public reads through our origin, so that the CSP stays 'self'.
-  if (config.CMS_URL) app.use('/cms', createCmsProxy({ url: config.CMS_URL, logger }));
+  //     Its own token (CMS_TOKEN) is added server-side; never the visitor's cookies or Authorization.
+  if (config.CMS_URL) {
+    app.use('/cms', await createCmsProxy({ url: config.CMS_URL, logger, ...(config.CMS_TOKEN ? { token: config.CMS_TOKEN } : {}) }));
+  }
 
   // 7. The request's language (whitelisted codes only), and the bare root's redirect.
   app.use(i18nMiddleware(i18n));
