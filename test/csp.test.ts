@@ -3,6 +3,7 @@
 // res.locals by helmet's directive functions.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
+import type * as HelmetModule from 'helmet';
 import request from 'supertest';
 import { expect, test, vi } from 'vitest';
 import { contentSecurityPolicy, type CspOptions } from '../server/http/csp.ts';
@@ -186,7 +187,7 @@ test('the header on the wire is helmet’s: its default script-src-attr and its 
 test('nothing but helmet writes the policy: with helmet’s CSP switched off, a page has none', async () => {
   vi.resetModules();
   vi.doMock('helmet', async (importOriginal) => {
-    const real = await importOriginal<typeof import('helmet')>();
+    const real = await importOriginal<typeof HelmetModule>();
     const withoutCsp = (options: Parameters<typeof real.default>[0]) => real.default({ ...options, contentSecurityPolicy: false });
     return { ...real, default: Object.assign(withoutCsp, real.default) };
   });
