@@ -141,6 +141,8 @@ test('frame-ancestors is the CMS origin only for a response the preview marks fr
     'https://cms.example.com:1337',
   ]);
   expect(directives(headerFor(withCms, { cspNonce: 'abc123' })).get('frame-ancestors')).toEqual(["'none'"]);
+  const ipv6 = { ...BASE, cmsOrigin: 'http://[::1]:1337' };
+  expect(directives(headerFor(ipv6, { cspNonce: 'abc123', framedByCms: true })).get('frame-ancestors')).toEqual(['http://[::1]:1337']);
   // No CMS configured: nothing may frame, whatever the flag says.
   expect(directives(headerFor(BASE, { cspNonce: 'abc123', framedByCms: true })).get('frame-ancestors')).toEqual(["'none'"]);
 });

@@ -65,7 +65,7 @@ export function contentSecurityPolicy(options: CspOptions): ContentSecurityPolic
   }
   const { cmsOrigin } = options;
   // The origin is written into the policy likewise (server/preview/ frames with it).
-  if (cmsOrigin !== undefined && !/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/.test(cmsOrigin))
+  if (cmsOrigin !== undefined && !/^https?:\/\/(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/.test(cmsOrigin))
     throw new Error(`Not an origin for frame-ancestors: ${JSON.stringify(cmsOrigin)}`);
   const hosts = options.analyticsHosts;
   const scriptHosts = hosts.script.join(' ');
