@@ -39,6 +39,7 @@ import { STYLEGUIDE_PATH, styleguideHandler } from './dev/styleguide.tsx';
 import { errorHandler } from './http/error-handler.ts';
 import { liveness, readiness } from './http/health.ts';
 import { requestContext } from './http/request-context.ts';
+import { contentSecurityPolicy } from './http/csp.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
 import { mountServiceWorker } from './sw/routes.ts';
 import type { PdfRenderer } from './pdf/renderer.ts';
@@ -374,6 +375,14 @@ export async function createApp(deps: AppDeps) {
     }),
   ) as Record<Locale, string>;
 
+  // The Content-Security-Policy helmet sends (http/csp.ts, docs/decisions/003 and 026).
+  const csp = contentSecurityPolicy({
+    upgradeInsecureRequests: isProduction,
+    analyticsHosts: ANALYTICS_HOSTS,
+    mediaHosts,
+    ...(config.CMS_URL ? { cmsOrigin: new URL(config.CMS_URL).origin } : {}),
+  });
+
   // Draft preview (server/preview/): with a CMS, its preview secret and a token that reads drafts.
   const preview: PreviewSetup | null =
     cms?.drafts && config.CMS_PREVIEW_SECRET
@@ -385,7 +394,7 @@ export async function createApp(deps: AppDeps) {
             production: isProduction,
           }),
           drafts: cms.drafts,
-          cmsOrigin: new URL(config.CMS_URL!).origin,
+          contentSecurityPolicy: helmet.contentSecurityPolicy(csp),
           translate: (locale) => translators[locale],
           stylesheets: manifest.entry.css,
           logger,
@@ -467,9 +476,8 @@ export async function createApp(deps: AppDeps) {
   // 0. What every request carries (http/request-context.ts): an id (kept from a trusted proxy's
   //    X-Request-Id when well-formed) and one log line (method, path — never the query —,
   //    status, duration); a fresh nonce for every script the page carries; its cookies and the
-  //    visitor's consent; and the strict Content-Security-Policy with that nonce: scripts only
-  //    from us and only with the nonce, no inline styles, no framing; analytics hosts only once
-  //    the visitor consented and the ids are configured (docs/decisions/003).
+  //    visitor's consent, hence whether the page may load analytics (the ids are configured and
+  //    the visitor consented). Both are decided here, before helmet writes the policy.
   const analyticsIds = {
     ...(config.ANALYTICS_GTM_ID ? { gtm: config.ANALYTICS_GTM_ID } : {}),
     ...(config.ANALYTICS_GA_ID ? { ga: config.ANALYTICS_GA_ID } : {}),
@@ -477,7 +485,6 @@ export async function createApp(deps: AppDeps) {
   app.use(
     requestContext({
       logger,
-      csp: { upgradeInsecureRequests: isProduction, analyticsHosts: ANALYTICS_HOSTS, mediaHosts },
       analyticsAllowed: (consent) => analyticsAllowed(analyticsIds, consent),
       draining: () => draining,
       // Express compiled TRUST_PROXY into this function (the peer is hop 0).
@@ -485,10 +492,12 @@ export async function createApp(deps: AppDeps) {
     }),
   );
 
-  // 1. The other security headers (the policy above is ours: helmet would build it per request).
+  // 1. The security headers, the strict Content-Security-Policy among them with the nonce
+  //    above: scripts only from us and only with the nonce, no inline styles, no framing;
+  //    analytics hosts only when the page may load analytics (docs/decisions/003).
   app.use(
     helmet({
-      contentSecurityPolicy: false,
+      contentSecurityPolicy: csp,
       // Same-origin form posts must carry a real Origin header (docs/decisions/004-csrf.md).
       referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
       strictTransportSecurity: isProduction ? { maxAge: 31536000, includeSubDomains: true } : false,
@@ -573,7 +582,10 @@ export async function createApp(deps: AppDeps) {
   }
 
   // 6b. CMS media and public reads through our origin, so that the CSP stays 'self'.
-  if (config.CMS_URL) app.use('/cms', createCmsProxy({ url: config.CMS_URL, logger }));
+  //     Its own token (CMS_TOKEN) is added server-side; never the visitor's cookies or Authorization.
+  if (config.CMS_URL) {
+    app.use('/cms', await createCmsProxy({ url: config.CMS_URL, logger, ...(config.CMS_TOKEN ? { token: config.CMS_TOKEN } : {}) }));
+  }
 
   // 7. The request's language (whitelisted codes only), and the bare root's redirect.
   app.use(i18nMiddleware(i18n));

@@ -1,6 +1,7 @@
-// The site's window on the CMS, mounted with app.use('/cms', createCmsProxy(...)): media
+// The site's window on the CMS, mounted with app.use('/cms', await createCmsProxy(...)): media
 // (/cms/uploads/...) and public REST reads (/cms/api/...) come from our own origin, so pages
-// keep a CSP of 'self' and the browser never talks to the CMS.
+// keep a CSP of 'self' and the browser never talks to the CMS. http-proxy-middleware does the
+// proxying (as for /api, server/api/proxy.ts); this file decides what may pass, in both ways.
 // What it serves is an allow list, decided on a normalised path (Strapi's router ignores case
 // and has many more routes than a block list can name): files under /uploads/, and reads of
 // the public collections (posts, legal pages) — nothing else, in no spelling. The path is
@@ -10,36 +11,46 @@
 // Published versions only: a query that asks for drafts (Strapi 5 `status`, Strapi 4
 // `publicationState`, and their relatives) is refused (400) — Strapi gives drafts to whoever
 // may `find` published entries, the Public role included (docs/decisions/019).
-// It is a read-only, anonymous window: GET and HEAD only; a fresh upstream request carrying
-// only Accept / If-None-Match / If-Modified-Since / Range (never the visitor's cookies or
-// Authorization, never our CMS credentials); response headers copied from an allowlist (never
-// Set-Cookie). Uploads that are not raster images are served as attachments under a CSP of
-// default-src 'none', so an uploaded HTML or SVG file cannot run script on our origin.
+// It is a read-only window: GET and HEAD only; the upstream request carries only Accept /
+// If-None-Match / If-Modified-Since / Range of the visitor's headers (never the visitor's
+// cookies or Authorization), and `Authorization: Bearer {CMS_TOKEN}` when that token is
+// configured (the site's own read token: never the service account's jwt, never a visitor's
+// session); response headers are copied from an allowlist (never Set-Cookie). Uploads that are
+// not raster images are served as attachments under a CSP of default-src 'none'; sandbox, so
+// an uploaded HTML or SVG file cannot run script on our origin.
 //
 // Upstream answer → our answer:
-//   2xx, 304, 416                  passed through (bodies streamed, never buffered)
+//   2xx, 304, 416                  passed through (bodies piped with back-pressure, never buffered)
 //   404, and 401/403               404 not_found: a resource that is not public does not exist here
 //   400                            400 bad_request: the visitor's query was refused
 //   other 3xx/4xx, 5xx, no answer  502 cms_unavailable: the CMS did not give a usable answer
 //   no headers within timeoutMs    504 cms_timeout (also: no body bytes for timeoutMs → cut)
 import type { Request, RequestHandler, Response } from 'express';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import type { Logger } from '../logger.ts';
 
 export type CmsProxyOptions = {
   /** Base URL of the CMS, e.g. https://cms.example.com. */
   url: string;
   timeoutMs?: number;
-  fetch?: typeof fetch;
+  /** CMS_TOKEN: sent upstream as `Authorization: Bearer …` with every request. */
+  token?: string;
   logger: Logger;
 };
 
 type Target = { kind: 'uploads' | 'api'; path: string; query: string };
 
-const FORWARDED_REQUEST_HEADERS = ['accept', 'if-none-match', 'if-modified-since', 'range'] as const;
-const COPIED_RESPONSE_HEADERS = ['content-type', 'etag', 'last-modified', 'accept-ranges', 'content-range'] as const;
+const FORWARDED_REQUEST_HEADERS = new Set(['accept', 'if-none-match', 'if-modified-since', 'range']);
+// The bytes are piped as they come: their length and encoding go with them (we ask for identity).
+const COPIED_RESPONSE_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'etag',
+  'last-modified',
+  'accept-ranges',
+  'content-range',
+]);
 // The collections whose reads are public (Strapi's Public role reads them): nothing else under /api/.
 const PUBLIC_COLLECTIONS = new Set(['posts', 'legal-pages']);
 // Raster images are safe to show inline; everything else (HTML, SVG, PDF…) is downloaded.
@@ -128,113 +139,116 @@ function sendError(res: Response, status: number, code: string, message: string)
   res.status(status).set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).json({ error: { code, message } });
 }
 
-function mediaType(contentType: string | null): string {
+function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-function copyHeaders(upstream: globalThis.Response, res: Response, target: Target) {
-  for (const name of COPIED_RESPONSE_HEADERS) {
-    const value = upstream.headers.get(name);
-    if (value !== null) res.setHeader(name, value);
+function copyHeaders(upstream: IncomingMessage, res: Response, target: Target) {
+  for (const [name, value] of Object.entries(upstream.headers)) {
+    if (value !== undefined && COPIED_RESPONSE_HEADERS.has(name)) res.setHeader(name, value);
   }
-  // fetch decodes compressed bodies, so a compressed length would be wrong.
-  const length = upstream.headers.get('content-length');
-  if (length !== null && !upstream.headers.has('content-encoding')) res.setHeader('Content-Length', length);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   if (target.kind === 'api') {
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('Content-Security-Policy', "default-src 'none'");
     return;
   }
-  const cacheControl = upstream.headers.get('cache-control');
-  if (cacheControl !== null) res.setHeader('Cache-Control', cacheControl);
-  if (!INLINE_TYPES.has(mediaType(upstream.headers.get('content-type')))) {
-    if (!upstream.headers.has('content-type')) res.setHeader('Content-Type', 'application/octet-stream');
+  const cacheControl = upstream.headers['cache-control'];
+  if (cacheControl !== undefined) res.setHeader('Cache-Control', cacheControl);
+  if (!INLINE_TYPES.has(mediaType(upstream.headers['content-type']))) {
+    if (upstream.headers['content-type'] === undefined) res.setHeader('Content-Type', 'application/octet-stream');
     res.setHeader('Content-Disposition', 'attachment');
     res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
   }
 }
 
-export function createCmsProxy(options: CmsProxyOptions): RequestHandler {
-  const base = new URL(options.url);
-  const baseUrl = `${base.origin}${base.pathname.replace(/\/+$/, '')}`;
+/** What the gate decided for a request, and how its exchange with the CMS went. */
+type Exchange = { target: Target; timedOut: boolean };
+
+/** Loaded only when a CMS is configured (the proxy library is not needed otherwise). */
+export async function createCmsProxy(options: CmsProxyOptions): Promise<RequestHandler> {
+  const { createProxyMiddleware } = await import('http-proxy-middleware');
   const timeoutMs = options.timeoutMs ?? 5000;
-  const fetchImpl = options.fetch ?? fetch;
+  const bearer = options.token ? `Bearer ${options.token}` : null;
   const { logger } = options;
+  const exchanges = new WeakMap<IncomingMessage, Exchange>();
+  const exchangeOf = (req: IncomingMessage): Exchange => {
+    const exchange = exchanges.get(req);
+    if (!exchange) throw new Error(`CMS proxy: ${req.url} reached the proxy without passing its gate`);
+    return exchange;
+  };
 
-  async function forward(req: Request, res: Response, target: Target) {
-    const headers = new Headers({ 'Accept-Encoding': 'identity' });
-    for (const name of FORWARDED_REQUEST_HEADERS) {
-      const value = req.get(name);
-      if (value) headers.set(name, value);
-    }
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    // A visitor who leaves stops the upstream transfer too.
-    res.on('close', () => controller.abort());
+  const proxy = createProxyMiddleware<Request, Response>({
+    target: options.url,
+    changeOrigin: true,
+    xfwd: false,
+    // No byte from the CMS for timeoutMs once connected (headers or body): the request is cut.
+    proxyTimeout: timeoutMs,
+    // Our answer depends on the CMS's status (its errors become ours, its body dropped), so the
+    // response is ours to write; a passed-through body is piped, with back-pressure.
+    selfHandleResponse: true,
+    // The CMS gets the canonical path the gate decided, never the raw one.
+    pathRewrite: (_path, req) => {
+      const { path, query } = exchangeOf(req).target;
+      return query ? `${path}?${query}` : path;
+    },
+    on: {
+      proxyReq(proxyReq: ClientRequest, req) {
+        // Of the visitor's headers only the allowlisted ones go on; then our own token, if any.
+        for (const name of proxyReq.getHeaderNames()) {
+          if (name !== 'host' && !FORWARDED_REQUEST_HEADERS.has(name)) proxyReq.removeHeader(name);
+        }
+        proxyReq.setHeader('Accept-Encoding', 'identity');
+        if (bearer) proxyReq.setHeader('Authorization', bearer);
+        const exchange = exchangeOf(req);
+        // proxyTimeout counts from the connection: this deadline covers connecting too.
+        const deadline = setTimeout(() => {
+          exchange.timedOut = true;
+          proxyReq.destroy();
+        }, timeoutMs);
+        proxyReq.once('response', () => clearTimeout(deadline));
+        proxyReq.once('close', () => clearTimeout(deadline));
+        proxyReq.once('timeout', () => {
+          exchange.timedOut = true;
+        });
+      },
+      proxyRes(proxyRes: IncomingMessage, req, res) {
+        const { target } = exchangeOf(req);
+        const status = proxyRes.statusCode ?? 502;
+        if (!((status >= 200 && status < 300) || status === 304 || status === 416)) {
+          // Drained, not sent: cutting it would make the proxy cut our answer too.
+          proxyRes.resume();
+          if (status === 404 || status === 401 || status === 403) return sendError(res, 404, 'not_found', 'Not found');
+          if (status === 400) return sendError(res, 400, 'bad_request', 'The content service refused the request');
+          logger.warn({ path: target.path, status }, 'CMS proxy: unusable answer from the CMS');
+          return sendError(res, 502, 'cms_unavailable', 'The content service failed');
+        }
+        res.status(status);
+        copyHeaders(proxyRes, res, target);
+        proxyRes.pipe(res);
+      },
+      error(error, req, res) {
+        // Only HTTP requests come here (no WebSocket is proxied).
+        const response = res as Response;
+        const exchange = exchanges.get(req);
+        const path = exchange?.target.path;
+        if (response.headersSent) {
+          logger.debug({ path, err: error }, 'CMS proxy: transfer ended early');
+          response.destroy();
+          return;
+        }
+        if (exchange?.timedOut) {
+          logger.warn({ path, timeoutMs }, 'CMS proxy: no answer in time');
+          return sendError(response, 504, 'cms_timeout', 'The content service did not answer in time');
+        }
+        if (response.destroyed) return;
+        logger.warn({ path, err: error }, 'CMS proxy: the CMS could not be reached');
+        sendError(response, 502, 'cms_unavailable', 'The content service could not be reached');
+      },
+    },
+  });
 
-    let upstream: globalThis.Response;
-    try {
-      upstream = await fetchImpl(`${baseUrl}${target.path}${target.query ? `?${target.query}` : ''}`, {
-        method: req.method,
-        headers,
-        signal: controller.signal,
-        redirect: 'manual',
-      });
-    } catch (error) {
-      if (timedOut) {
-        logger.warn({ path: target.path, timeoutMs }, 'CMS proxy: no answer in time');
-        return sendError(res, 504, 'cms_timeout', 'The content service did not answer in time');
-      }
-      if (res.destroyed) return;
-      logger.warn({ path: target.path, err: error }, 'CMS proxy: the CMS could not be reached');
-      return sendError(res, 502, 'cms_unavailable', 'The content service could not be reached');
-    } finally {
-      clearTimeout(timer);
-    }
-
-    const { status } = upstream;
-    const passThrough = (status >= 200 && status < 300) || status === 304 || status === 416;
-    if (!passThrough) {
-      await upstream.body?.cancel().catch(() => undefined);
-      if (status === 404 || status === 401 || status === 403) return sendError(res, 404, 'not_found', 'Not found');
-      if (status === 400) return sendError(res, 400, 'bad_request', 'The content service refused the request');
-      logger.warn({ path: target.path, status }, 'CMS proxy: unusable answer from the CMS');
-      return sendError(res, 502, 'cms_unavailable', 'The content service failed');
-    }
-
-    res.status(status);
-    copyHeaders(upstream, res, target);
-    if (!upstream.body || req.method === 'HEAD' || status === 304) {
-      await upstream.body?.cancel().catch(() => undefined);
-      res.end();
-      return;
-    }
-    // A body that stalls for timeoutMs is cut rather than holding the connection open.
-    const idle = setTimeout(() => controller.abort(), timeoutMs);
-    // The DOM and node:stream/web ReadableStream types differ only on paper.
-    const body = Readable.fromWeb(upstream.body as NodeReadableStream<Uint8Array>);
-    async function* touchingIdleTimer(source: AsyncIterable<Uint8Array>) {
-      for await (const chunk of source) {
-        idle.refresh();
-        yield chunk;
-      }
-    }
-    try {
-      await pipeline(body, touchingIdleTimer, res);
-    } catch (error) {
-      if (!res.destroyed) res.destroy();
-      logger.debug({ path: target.path, err: error }, 'CMS proxy: transfer ended early');
-    } finally {
-      clearTimeout(idle);
-    }
-  }
-
-  return async (req, res) => {
+  return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return sendError(res, 405, 'method_not_allowed', `${req.method} is not allowed here`);
@@ -242,6 +256,10 @@ export function createCmsProxy(options: CmsProxyOptions): RequestHandler {
     const target = targetOf(req.url);
     if (!target) return sendError(res, 404, 'not_found', 'Not found');
     if (target.kind === 'api' && asksForDrafts(target.query)) return sendError(res, 400, 'drafts_not_public', 'Drafts are not public');
-    await forward(req, res, target);
+    // Node answered a 100-continue itself; and the proxy skips its proxyReq event (where the
+    // headers are chosen) for a request that carries Expect.
+    delete req.headers.expect;
+    exchanges.set(req, { target, timedOut: false });
+    return proxy(req, res, next);
   };
 }

@@ -1,12 +1,25 @@
-// The Content-Security-Policy (docs/decisions/003): scripts only from us and only with the
-// response's nonce, no inline styles but the nonce'd branding <style>, no framing. The policy
-// differs between responses only by the nonce and by the analytics hosts (allowed once the
-// visitor consented and the ids are configured), so both versions are written once at start
-// and a response's header is its template with the nonce put in: no directive list is built
-// per request (issue 7: nothing per request that can be done at start).
+// The Content-Security-Policy (docs/decisions/003, 026): helmet builds and sends it; this file
+// only says what goes in it. Scripts only from us and only with the response's nonce, no inline
+// styles but the nonce'd branding <style>, no framing. Three things vary per response, each read
+// by one of helmet's directive functions from res.locals, decided before helmet runs:
+//   - the nonce (res.locals.cspNonce, request-context.ts);
+//   - the analytics hosts, allowed once the visitor consented and the ids are configured
+//     (res.locals.analytics, request-context.ts and consent.ts);
+//   - frame-ancestors: the CMS's origin may frame a draft preview (res.locals.framedByCms,
+//     server/preview/, which then has helmet set the header again); 'none' everywhere else.
 // Images may also come from the CMS's media hosts (CMS_MEDIA_HOSTS: an upload provider such as
 // S3 or Cloudinary), each allowed as exactly `https://{host}`; the sanitiser and the CMS
 // readers let through only images on those hosts (shared/media.ts), so the two lists agree.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HelmetOptions } from 'helmet';
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** The CMS's admin may frame this response (a draft preview, server/preview/). */
+    framedByCms?: boolean;
+  }
+}
+
 export type AnalyticsHosts = { script: string[]; connect: string[]; img: string[] };
 
 export type CspOptions = {
@@ -15,56 +28,67 @@ export type CspOptions = {
   analyticsHosts: AnalyticsHosts;
   /** CMS_MEDIA_HOSTS: host names whose https images pages may show. */
   mediaHosts?: readonly string[];
+  /** The CMS's origin, which may frame the preview responses (and only those). */
+  cmsOrigin?: string;
 };
 
-const NONCE = '\u0000nonce\u0000';
+/** helmet's `contentSecurityPolicy` option. */
+export type ContentSecurityPolicyOptions = Exclude<NonNullable<HelmetOptions['contentSecurityPolicy']>, boolean>;
 
-function policy(options: CspOptions, analytics: boolean): string {
-  for (const host of options.mediaHosts ?? []) {
+// helmet hands its directive functions Node's request and response; Express's carry `locals`.
+type Locals = { cspNonce?: string; analytics?: boolean; framedByCms?: boolean };
+type DirectiveFunction = (req: IncomingMessage, res: ServerResponse) => string;
+const localsOf = (res: ServerResponse): Locals => (res as ServerResponse & { locals?: Locals }).locals ?? {};
+
+const NONCE = /^[A-Za-z0-9+/=_-]+$/;
+
+/** `'nonce-…'` of the response. helmet refuses only `;` and `,`: a nonce must not add a source either. */
+const nonceSource: DirectiveFunction = (_req, res) => {
+  const nonce = localsOf(res).cspNonce;
+  if (typeof nonce !== 'string' || !NONCE.test(nonce)) throw new Error(`Not a CSP nonce: ${JSON.stringify(nonce)}`);
+  return `'nonce-${nonce}'`;
+};
+
+/** A directive's sources, with the analytics hosts after them when this response may load analytics. */
+function withAnalytics(sources: readonly string[], hosts: readonly string[]): DirectiveFunction {
+  const without = sources.join(' ');
+  const widened = [...sources, ...hosts].join(' ');
+  return (_req, res) => (localsOf(res).analytics ? widened : without);
+}
+
+/** helmet's CSP options for this site: its defaults, each overridden to our policy (issue 22). */
+export function contentSecurityPolicy(options: CspOptions): ContentSecurityPolicyOptions {
+  const mediaHosts = options.mediaHosts ?? [];
+  for (const host of mediaHosts) {
     // A host is written into the policy: nothing that could end a directive or add a source.
     if (!/^[a-z0-9.-]+$/.test(host)) throw new Error(`Not a media host name for the CSP: ${JSON.stringify(host)}`);
   }
-  const hosts = (list: string[]) => (analytics ? list : []);
-  const directives: [string, ...string[]][] = [
-    ['default-src', "'self'"],
-    ['script-src', "'self'", `'nonce-${NONCE}'`, ...hosts(options.analyticsHosts.script)],
-    ['style-src', "'self'", `'nonce-${NONCE}'`],
-    ['img-src', "'self'", 'data:', ...(options.mediaHosts ?? []).map((host) => `https://${host}`), ...hosts(options.analyticsHosts.img)],
-    ['font-src', "'self'"],
-    ['connect-src', "'self'", ...hosts(options.analyticsHosts.connect)],
-    ['manifest-src', "'self'"],
-    ['worker-src', "'self'"],
-    ['object-src', "'none'"],
-    ['base-uri', "'self'"],
-    ['form-action', "'self'"],
-    ['frame-ancestors', "'none'"],
-    ...(options.upgradeInsecureRequests ? [['upgrade-insecure-requests'] as [string]] : []),
-  ];
-  return directives.map((directive) => directive.join(' ')).join(';');
-}
-
-/** `(nonce, analytics) → header value`, from the two templates made here. */
-export function createCspHeader(options: CspOptions): (nonce: string, analytics: boolean) => string {
-  const [without, withAnalytics] = [policy(options, false), policy(options, true)].map((text) => text.split(NONCE));
-  return (nonce, analytics) => {
-    if (!/^[A-Za-z0-9+/=_-]+$/.test(nonce)) throw new Error(`Not a CSP nonce: ${JSON.stringify(nonce)}`);
-    return (analytics ? withAnalytics! : without!).join(nonce);
+  const { cmsOrigin } = options;
+  // The origin is written into the policy likewise (server/preview/ frames with it).
+  if (cmsOrigin !== undefined && !/^https?:\/\/(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/.test(cmsOrigin))
+    throw new Error(`Not an origin for frame-ancestors: ${JSON.stringify(cmsOrigin)}`);
+  const hosts = options.analyticsHosts;
+  const scriptHosts = hosts.script.join(' ');
+  const scriptSources: DirectiveFunction = (req, res) =>
+    localsOf(res).analytics && scriptHosts ? `${nonceSource(req, res)} ${scriptHosts}` : nonceSource(req, res);
+  const frameAncestors: DirectiveFunction = (_req, res) => (cmsOrigin && localsOf(res).framedByCms ? cmsOrigin : "'none'");
+  return {
+    // helmet's defaults stay on (script-src-attr 'none' is one we keep); every other is set here.
+    useDefaults: true,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", scriptSources],
+      styleSrc: ["'self'", nonceSource],
+      imgSrc: [withAnalytics(["'self'", 'data:', ...mediaHosts.map((host) => `https://${host}`)], hosts.img)],
+      fontSrc: ["'self'"],
+      connectSrc: [withAnalytics(["'self'"], hosts.connect)],
+      manifestSrc: ["'self'"],
+      workerSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: [frameAncestors],
+      upgradeInsecureRequests: options.upgradeInsecureRequests ? [] : null,
+    },
   };
-}
-
-/**
- * The policy of a preview response (server/preview/): the CMS's admin may frame it (Strapi's
- * preview pane), so `frame-ancestors 'none'` becomes exactly those origins; nothing else changes.
- */
-export function withFrameAncestors(policy: string, origins: readonly string[]): string {
-  for (const origin of origins) {
-    // An origin is written into the policy: nothing that could end a directive or add a source.
-    if (!/^https?:\/\/[a-z0-9.-]+(?::\d{1,5})?$/.test(origin))
-      throw new Error(`Not an origin for frame-ancestors: ${JSON.stringify(origin)}`);
-  }
-  const sources = origins.length > 0 ? origins.join(' ') : "'none'";
-  return policy
-    .split(';')
-    .map((directive) => (directive.startsWith('frame-ancestors ') ? `frame-ancestors ${sources}` : directive))
-    .join(';');
 }

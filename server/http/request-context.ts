@@ -4,15 +4,16 @@
 //   1. an id (kept from a trusted proxy's X-Request-Id when well-formed) and one log line when
 //      the response is finished: method, path (never the query), status, duration;
 //   2. a fresh CSP nonce, for every script and the branding <style> of the page;
-//   3. its cookies (cookie-parser) and the visitor's cookie consent;
-//   4. the Content-Security-Policy with that nonce (csp.ts), which depends on the consent.
+//   3. its cookies (cookie-parser) and the visitor's cookie consent, hence whether the response
+//      may load analytics.
+// helmet, right after this, writes the Content-Security-Policy from the nonce and the analytics
+// decision (csp.ts): both must be known before it runs.
 import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import cookieParser from 'cookie-parser';
 import type { RequestHandler } from 'express';
 import { CONSENT_COOKIE, parseConsent } from '../../shared/consent.ts';
 import type { Logger } from '../logger.ts';
-import { createCspHeader, type CspOptions } from './csp.ts';
 import { createNonceSource } from './nonce.ts';
 
 declare module 'express-serve-static-core' {
@@ -26,7 +27,6 @@ declare module 'express-serve-static-core' {
 
 export type RequestContextOptions = {
   logger: Logger;
-  csp: CspOptions;
   /** May this visitor's responses load analytics (ids configured and consent given)? */
   analyticsAllowed: (consent: ReturnType<typeof parseConsent>) => boolean;
   /** Set on SIGTERM: answers say Connection: close, so that clients go elsewhere. */
@@ -40,7 +40,6 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 export function requestContext(options: RequestContextOptions): RequestHandler {
   const { logger } = options;
   const nextNonce = createNonceSource();
-  const cspHeader = createCspHeader(options.csp);
   const parseCookies = cookieParser();
   // Which worker answered (WEB_CONCURRENCY > 1): a worker index, useful to ops, nothing more.
   const worker = cluster.worker ? String(cluster.worker.id) : null;
@@ -72,7 +71,6 @@ export function requestContext(options: RequestContextOptions): RequestHandler {
       const analytics = options.analyticsAllowed(consent);
       res.locals.consent = consent;
       res.locals.analytics = analytics;
-      res.setHeader('Content-Security-Policy', cspHeader(nonce, analytics));
       next();
     });
   };

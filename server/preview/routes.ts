@@ -22,7 +22,6 @@ import type { Translate } from '../../shared/translate.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { DOCUMENT_ID, type DraftTarget, type StrapiDrafts } from '../cms/drafts.ts';
 import { CmsError } from '../cms/errors.ts';
-import { withFrameAncestors } from '../http/csp.ts';
 import { secretMatches } from '../http/secret.ts';
 import type { Logger } from '../logger.ts';
 import { escapeHtml } from '../render/html.ts';
@@ -42,8 +41,11 @@ export type PreviewSetup = {
   secret: string;
   cookie: PreviewCookie;
   drafts: StrapiDrafts;
-  /** The CMS's origin, whose admin frames the preview. */
-  cmsOrigin: string;
+  /**
+   * helmet's Content-Security-Policy middleware with the app's policy (http/csp.ts), run again on
+   * a preview response once res.locals.framedByCms says the CMS's origin may frame it.
+   */
+  contentSecurityPolicy: (req: Request, res: Response, next: (error?: Error) => void) => void;
   /** The site's messages in a locale, and its stylesheets (the framed exit page). */
   translate: (locale: Locale) => Translate;
   stylesheets: readonly string[];
@@ -53,10 +55,13 @@ export type PreviewSetup = {
 const NO_STORE = 'private, no-store';
 
 /** Headers of every preview response: never stored, never indexed, framed only by the CMS. */
-function previewHeaders(res: Response, cmsOrigin: string): void {
+function previewHeaders(req: Request, res: Response, setup: PreviewSetup): void {
   res.set({ 'Cache-Control': NO_STORE, 'X-Robots-Tag': 'noindex' });
-  const policy = res.getHeader('Content-Security-Policy');
-  if (typeof policy === 'string') res.setHeader('Content-Security-Policy', withFrameAncestors(policy, [cmsOrigin]));
+  // helmet wrote the policy before the preview was known: it writes it again, frame-ancestors widened.
+  res.locals.framedByCms = true;
+  setup.contentSecurityPolicy(req, res, (error) => {
+    if (error) throw error;
+  });
   // helmet's X-Frame-Options would forbid what frame-ancestors allows here.
   res.removeHeader('X-Frame-Options');
 }
@@ -111,7 +116,7 @@ function pageUrl(target: DraftTarget, locale: Locale): string {
 export function startPreview(setup: PreviewSetup | null): RequestHandler {
   return async (req, res) => {
     if (!setup) return refuse(res, 404, 'Draft preview is not available on this site');
-    previewHeaders(res, setup.cmsOrigin);
+    previewHeaders(req, res, setup);
     // The secret is in this URL: it must not leave in a Referer.
     res.set('Referrer-Policy', 'no-referrer');
     if (!secretMatches(req.query.secret, setup.secret)) return refuse(res, 401, 'Wrong or missing preview secret');
@@ -173,7 +178,7 @@ export function exitPreview(setup: PreviewSetup | null): RequestHandler[] {
       const target = exitTarget(body?.path);
       if (req.get('sec-fetch-dest') === 'iframe') {
         const { locale } = formOfPath(target.split(/[?#]/, 1)[0] ?? '/');
-        previewHeaders(res, setup.cmsOrigin);
+        previewHeaders(req, res, setup);
         res
           .status(200)
           .type('html')
@@ -193,7 +198,7 @@ export function previewMode(setup: PreviewSetup | null): RequestHandler {
     try {
       if (await setup.cookie.active(req)) {
         res.locals.preview = true;
-        previewHeaders(res, setup.cmsOrigin);
+        previewHeaders(req, res, setup);
       } else setup.cookie.clear(req, res);
       next();
     } catch (error) {

@@ -1,10 +1,12 @@
+import compression from 'compression';
 import express from 'express';
+import type * as HttpProxyMiddleware from 'http-proxy-middleware';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { get, type ServerResponse } from 'node:http';
+import { get, request as httpRequest, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { expect, onTestFinished, test } from 'vitest';
+import { expect, onTestFinished, test, vi } from 'vitest';
 import { createCmsProxy, type CmsProxyOptions } from '../../server/cms/proxy.ts';
 import { captureLogger, sendJson, startFakeStrapi, unusedUrl, type FakeHandler, type Received } from './fake-strapi.ts';
 
@@ -13,7 +15,7 @@ const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(6
 async function proxyTo(handler: FakeHandler, options: Partial<CmsProxyOptions> = {}) {
   const cms = await startFakeStrapi(handler);
   const app = express();
-  app.use('/cms', createCmsProxy({ url: cms.url, logger: captureLogger().logger, ...options }));
+  app.use('/cms', await createCmsProxy({ url: cms.url, logger: captureLogger().logger, ...options }));
   return { cms, app };
 }
 
@@ -200,7 +202,7 @@ test.each([
 
 test('a CMS that cannot be reached is a 502', async () => {
   const app = express();
-  app.use('/cms', createCmsProxy({ url: await unusedUrl(), logger: captureLogger().logger }));
+  app.use('/cms', await createCmsProxy({ url: await unusedUrl(), logger: captureLogger().logger }));
   const res = await request(app).get('/cms/uploads/logo.png');
   expect(res.status).toBe(502);
   expect(res.body).toMatchObject({ error: { code: 'cms_unavailable' } });
@@ -219,4 +221,138 @@ test('a CMS that does not answer within the timeout is a 504', async () => {
   expect(res.status).toBe(504);
   expect(res.body).toEqual({ error: { code: 'cms_timeout', message: 'The content service did not answer in time' } });
   expect(performance.now() - started).toBeLessThan(1000);
+});
+
+/** The app listening on a port of 127.0.0.1, closed when the test ends. */
+async function listening(app: express.Express): Promise<number> {
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  onTestFinished(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+test('with CMS_TOKEN every request reaches the CMS with Authorization: Bearer and the token; without it, with no Authorization', async () => {
+  const { cms, app } = await proxyTo(
+    (req, res) => (req.path.startsWith('/uploads/') ? servePng(req, res) : sendJson(res, 200, { data: [] })),
+    {
+      token: 'site-read-token',
+    },
+  );
+  await request(app).get('/cms/uploads/logo.png');
+  await request(app).get('/cms/api/posts?locale=en');
+  expect(cms.received.map((r) => r.headers.authorization)).toEqual(['Bearer site-read-token', 'Bearer site-read-token']);
+
+  const anonymous = await proxyTo(servePng);
+  await request(anonymous.app).get('/cms/uploads/logo.png');
+  expect(anonymous.cms.received[0]?.headers.authorization).toBeUndefined();
+});
+
+test("the visitor's Authorization and cookies never reach the CMS: with CMS_TOKEN the token replaces the visitor's", async () => {
+  const { cms, app } = await proxyTo(servePng, { token: 'site-read-token' });
+  await request(app)
+    .get('/cms/uploads/logo.png')
+    .set('Cookie', 'auth._token.local=sealed-session; cms.preview=sealed')
+    .set('Authorization', 'Bearer visitor-token')
+    .set('Proxy-Authorization', 'Basic dmlzaXRvcjpzZWNyZXQ=');
+  const [received] = cms.received;
+  expect(received?.headers.authorization).toBe('Bearer site-read-token');
+  expect(received?.headers.cookie).toBeUndefined();
+  expect(received?.headers['proxy-authorization']).toBeUndefined();
+});
+
+test("a request that carries Expect: 100-continue still reaches the CMS without the visitor's cookies or Authorization", async () => {
+  const { cms, app } = await proxyTo(servePng);
+  const port = await listening(app);
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      path: '/cms/uploads/logo.png',
+      headers: { Expect: '100-continue', Cookie: 'auth._token.local=sealed-session', Authorization: 'Bearer visitor-token' },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  expect(status).toBe(200);
+  expect(cms.received[0]?.headers.cookie).toBeUndefined();
+  expect(cms.received[0]?.headers.authorization).toBeUndefined();
+  expect(cms.received[0]?.headers.expect).toBeUndefined();
+});
+
+test('the proxy is http-proxy-middleware: createCmsProxy builds one and every allowed request goes through it', async () => {
+  const through: string[] = [];
+  vi.resetModules();
+  vi.doMock('http-proxy-middleware', async (importOriginal) => {
+    const real = await importOriginal<typeof HttpProxyMiddleware>();
+    const createProxyMiddleware: typeof real.createProxyMiddleware = (options) => {
+      const middleware = real.createProxyMiddleware(options);
+      return Object.assign(
+        (req: Parameters<typeof middleware>[0], res: Parameters<typeof middleware>[1], next?: (error?: unknown) => void) => {
+          through.push(req.url ?? '');
+          return middleware(req, res, next);
+        },
+        middleware,
+      );
+    };
+    return { ...real, createProxyMiddleware };
+  });
+  try {
+    const { createCmsProxy: createWatchedProxy } = await import('../../server/cms/proxy.ts');
+    const cms = await startFakeStrapi(servePng);
+    const app = express();
+    app.use('/cms', await createWatchedProxy({ url: cms.url, logger: captureLogger().logger }));
+    expect((await request(app).get('/cms/uploads/logo.png')).status).toBe(200);
+    expect((await request(app).get('/cms/admin')).status).toBe(404);
+    // The gate refused /admin before the library; the upload went through it.
+    expect(through).toEqual(['/uploads/logo.png']);
+    expect(cms.received.map((r) => r.url)).toEqual(['/uploads/logo.png']);
+  } finally {
+    vi.doUnmock('http-proxy-middleware');
+    vi.resetModules();
+  }
+});
+
+test('a body that stalls for the timeout is cut: the visitor gets what came and the connection ends', async () => {
+  const { app } = await proxyTo(
+    (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+      res.write('first ');
+      // …and nothing more.
+    },
+    { timeoutMs: 200 },
+  );
+  const port = await listening(app);
+  const started = performance.now();
+  const outcome = await new Promise<{ text: string; ended: string }>((resolve) => {
+    get(`http://127.0.0.1:${port}/cms/uploads/big.bin`, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ text, ended: 'end' }));
+      res.on('error', () => resolve({ text, ended: 'error' }));
+      res.on('aborted', () => resolve({ text, ended: 'aborted' }));
+    }).on('error', () => resolve({ text: '', ended: 'error' }));
+  });
+  expect(outcome.text).toBe('first ');
+  expect(outcome.ended).not.toBe('end');
+  expect(performance.now() - started).toBeLessThan(1500);
+});
+
+test('behind the compression middleware, an unusable answer is replaced by our JSON whole, however large the CMS’s body', async () => {
+  const cms = await startFakeStrapi((_req, res) =>
+    res.writeHead(500, { 'Content-Type': 'text/html' }).end('<p>Internal error</p>'.repeat(5000)),
+  );
+  const app = express();
+  app.use(compression());
+  app.use('/cms', await createCmsProxy({ url: cms.url, logger: captureLogger().logger }));
+  const res = await request(app).get('/cms/api/posts').set('Accept-Encoding', 'gzip');
+  expect(res.status).toBe(502);
+  expect(res.body).toEqual({ error: { code: 'cms_unavailable', message: 'The content service failed' } });
 });

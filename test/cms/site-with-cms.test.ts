@@ -253,6 +253,21 @@ test('/cms/* proxies media without the visitor’s cookies and without the CMS�
   expect((await request(app).post('/cms/uploads/x.png').set('Origin', ORIGIN)).status).toBe(405);
 });
 
+test('with CMS_TOKEN, /cms/* reads go to the CMS with the token, never with the visitor’s session or Authorization', async () => {
+  const cms = await strapiV4({ access: { ...TOKEN_ONLY, users: LEAST_PRIVILEGE.users } });
+  const { app, cookie } = await siteWith(cms, { CMS_TOKEN: READ_ONLY_TOKEN, ...SERVICE_ENV });
+  const media = await request(app).get('/cms/uploads/acme_logo_5f1e2d.png').set('Cookie', cookie).set('Authorization', 'Bearer x');
+  expect(media.status).toBe(200);
+  const posts = await request(app).get('/cms/api/posts?locale=en').set('Cookie', cookie);
+  expect(posts.status).toBe(200);
+  const proxied = cms.received.filter((r) => r.path === '/uploads/acme_logo_5f1e2d.png' || r.url === '/api/posts?locale=en');
+  expect(proxied).toHaveLength(2);
+  for (const seen of proxied) {
+    expect(seen.headers.authorization).toBe(`Bearer ${READ_ONLY_TOKEN}`);
+    expect(seen.headers.cookie).toBeUndefined();
+  }
+});
+
 test('with a CMS, the admin branding editor says branding lives in the CMS', async () => {
   const cms = await strapiV4({ access: TOKEN_ONLY });
   const { app, db } = await createTestApp({ CMS_URL: cms.url, CMS_TOKEN: READ_ONLY_TOKEN });

@@ -15,7 +15,7 @@ import { captureLogger, sendJson, startFakeStrapi } from '../cms/fake-strapi.ts'
 async function proxyInFrontOfCms() {
   const cms = await startFakeStrapi((_req, res) => sendJson(res, 200, { data: [] }));
   const app = express();
-  app.use('/cms', createCmsProxy({ url: cms.url, logger: captureLogger().logger }));
+  app.use('/cms', await createCmsProxy({ url: cms.url, logger: captureLogger().logger }));
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   onTestFinished(() => {
