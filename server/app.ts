@@ -64,7 +64,7 @@ import { createContentImages } from './content/images.ts';
 import { contentImageFiles } from './http/content-images.ts';
 import type { ContentSource } from './content/source.ts';
 import { hashedAssets, publicFiles } from './http/static-assets.ts';
-import { createI18n, i18nMiddleware, messagesOf, rememberingTranslate } from './i18n/index.ts';
+import { i18nMiddleware, messagesOf, projectI18n, rememberingTranslate } from './i18n/index.ts';
 import { rootLocaleRedirect } from './i18n/root-redirect.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMail, type MailDeps } from './mail/index.ts';
@@ -216,7 +216,7 @@ export async function createApp(deps: AppDeps) {
   const contentImages = createContentImages();
   const [content, i18n] = await Promise.all([
     deps.content ?? cms?.content ?? loadEmbeddedContent(PATHS.content, undefined, contentImages),
-    deps.i18n ?? createI18n(PATHS.locales),
+    deps.i18n ?? projectI18n(),
   ]);
   const manifest = deps.manifest ?? readManifest(PATHS.manifest);
   const db =
@@ -520,8 +520,9 @@ export async function createApp(deps: AppDeps) {
   // 6b. CMS media and public reads through our origin, so that the CSP stays 'self'.
   if (config.CMS_URL) app.use('/cms', createCmsProxy({ url: config.CMS_URL, logger }));
 
-  // 7. The request's language (whitelisted codes only), and the bare root's redirect.
-  app.use(i18nMiddleware(i18n));
+  // 7. The request's language (i18next-http-middleware's detector, whitelisted codes only), and the
+  //    bare root's redirect to it.
+  app.use(i18nMiddleware(i18n, { localeCookie: config.LOCALE_COOKIE }));
   app.get('/', rootLocaleRedirect({ cookieEnabled: config.LOCALE_COOKIE }));
   // 7b. A link from an e-mail: its token leaves the address bar for a cookie (accounts/link-cookie.ts).
   const linkPages = ROUTES.filter((route) => Object.values(LINK_PAGES).includes(route.base)).map((route) => route.fullPath);
