@@ -94,7 +94,7 @@ export type AppDeps = {
   /** For the external API mode in tests. */
   fetch?: typeof fetch;
   /** The e-mail module's transport and timing (tests); by default SMTP_URL, or the log outside production. */
-  mail?: Omit<MailDeps, 'db' | 'config' | 'logger'>;
+  mail?: Omit<MailDeps, 'db' | 'config' | 'logger' | 'i18n'>;
   /** Where branding comes from; by default the database (or the CMS when CMS_URL is set). */
   branding?: BrandingSource;
   /** Lays out the PDF documents (tests); by default a layout thread of the app's own. */
@@ -275,7 +275,7 @@ export async function createApp(deps: AppDeps) {
   const contactStore = contactMessages(db);
   // Every e-mail of the site goes through the outbox (server/mail/); the language of a user's
   // e-mails is the locale they last used.
-  const mail = createMail({ db, config, logger, brand, ...deps.mail });
+  const mail = createMail({ db, config, logger, brand, i18n, ...deps.mail });
   const locales = userLocales(db, logger);
   // The private area's projects (DESIGN.md §8): always in the site's own database, for the
   // built-in API and the pages alike (docs/decisions/013-projects.md).

@@ -3,7 +3,7 @@
 // codes are whitelisted (supportedLngs) before they reach the backend's file path. The
 // middleware's resource and missing-key handlers are deliberately not mounted.
 import type { RequestHandler } from 'express';
-import i18next, { type i18n, type InitOptions, type Resource, type TFunction } from 'i18next';
+import i18next, { type i18n, type InitOptions, type Resource, type TFunction, type TOptions } from 'i18next';
 import Backend from 'i18next-fs-backend';
 import { LanguageDetector } from 'i18next-http-middleware';
 import { join } from 'node:path';
@@ -16,8 +16,8 @@ import { PATHS } from '../paths.ts';
 /** The pages' namespace: the only one the browser receives (scripts/build.ts hashes it). */
 export const NAMESPACE = 'common';
 /** The server's own: the e-mails, the PDF documents, the service worker's offline page. */
-export const SERVER_NAMESPACES = [] as const;
-export const NAMESPACES: readonly string[] = [NAMESPACE, ...SERVER_NAMESPACES];
+export const SERVER_NAMESPACES = ['mail'] as const;
+export const NAMESPACES = [NAMESPACE, ...SERVER_NAMESPACES] as const;
 
 /** What every server-side instance shares (the app's, and the PDF layout thread's). */
 const SHARED_OPTIONS = {
@@ -200,4 +200,35 @@ export function rememberingTranslate(t: TFunction): Translate {
     }
     return answer;
   };
+}
+
+/** The keys of a namespace, from its Spanish file (the reference): `a.b` when nested, plural forms under their base key. */
+export type MessageKey<Messages> = BaseKey<LeafKey<Messages>>;
+type LeafKey<T, Prefix extends string = ''> = {
+  [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : LeafKey<T[K], `${Prefix}${K}.`>;
+}[keyof T & string];
+type BaseKey<K extends string> = K extends `${infer Base}_${'zero' | 'one' | 'two' | 'few' | 'many' | 'other'}` ? Base : K;
+
+/** A translator of one namespace in one language (i18next's getFixedT), its keys checked by the compiler. */
+export type NamespaceT<Messages> = (key: MessageKey<Messages>, options?: TOptions) => string;
+
+export function namespaceT<Messages>(instance: i18n, lng: Locale, ns: (typeof NAMESPACES)[number]): NamespaceT<Messages> {
+  // Checked above by the caller's type; i18next's own key types are left out (plain strings).
+  const namespace: string = ns;
+  const t = instance.getFixedT(lng, namespace);
+  return (key, options) => {
+    const name: string = key;
+    return options ? t(name, options) : t(name);
+  };
+}
+
+/**
+ * The name a group of messages gives a code (`roles` → ADMIN, `projects.states` → brief…); a
+ * code the group does not know (an external API's role) is shown as it is, and never read as a
+ * key path of its own.
+ */
+export function nameIn(instance: i18n, lng: Locale, group: string, code: string, ns: string = NAMESPACE): string {
+  const names: unknown = instance.getResource(lng, ns, group);
+  const name: unknown = typeof names === 'object' && names !== null ? Object.getOwnPropertyDescriptor(names, code)?.value : undefined;
+  return typeof name === 'string' ? name : code;
 }
