@@ -624,6 +624,7 @@ export async function createApp(deps: AppDeps) {
     userRecord: async (userName) => (config.API_URL ? null : findUser(db, userName)),
     brandColor: async (userName) => (await branding(userName))?.color ?? null,
     ...(deps.pdfRenderer ? { renderer: deps.pdfRenderer } : {}),
+    i18n,
     audit,
   });
   app.get(pdf.paths, pdf.handler);
