@@ -456,7 +456,7 @@ export async function createApp(deps: AppDeps) {
   //    The brand's logos and favicon, and the web manifest of each language (brand/routes.ts).
   mountBrand(app, { brand, siteName: config.SITE_NAME, siteShortName: config.SITE_SHORT_NAME ?? config.SITE_NAME });
   // The service worker (scope /) and the offline fallback pages it shows.
-  mountServiceWorker(app, { manifest, workerFile: join(PATHS.clientBuild, 'sw.js'), siteName: config.SITE_NAME, brand, logger });
+  mountServiceWorker(app, { manifest, workerFile: join(PATHS.clientBuild, 'sw.js'), siteName: config.SITE_NAME, brand, logger, i18n });
   app.get('/robots.txt', (_req, res) => {
     res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robotsTxt(config.PUBLIC_URL));
   });

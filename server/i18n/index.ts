@@ -16,7 +16,7 @@ import { PATHS } from '../paths.ts';
 /** The pages' namespace: the only one the browser receives (scripts/build.ts hashes it). */
 export const NAMESPACE = 'common';
 /** The server's own: the e-mails, the PDF documents, the service worker's offline page. */
-export const SERVER_NAMESPACES = ['mail', 'pdf'] as const;
+export const SERVER_NAMESPACES = ['mail', 'pdf', 'offline'] as const;
 export const NAMESPACES = [NAMESPACE, ...SERVER_NAMESPACES] as const;
 
 /** What every server-side instance shares (the app's, and the PDF layout thread's). */
