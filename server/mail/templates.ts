@@ -3,8 +3,8 @@
 // happened, a link, and a footer that says why the reader got it and how to reach the company.
 // Inline styles only and nothing loaded from elsewhere (no images — so no logo —, fonts or
 // style sheets): mail programs block remote content, and a remote image would tell a third party
-// who opened the mail. Every value is escaped for the HTML part. The words are locales/<lng>/mail.json's,
-// plain text like every value (i18next does not escape here: the layout does, for the HTML part).
+// who opened the mail. Every value is escaped for the HTML part. The words are those of
+// locales/<lng>/mail.json, plain text like every value (i18next does not escape: the layout does).
 import type { i18n } from 'i18next';
 import type esMail from '../../locales/es/mail.json';
 import { readableTextColor } from '../../shared/branding.ts';
