@@ -65,7 +65,7 @@ import { createContentImages } from './content/images.ts';
 import { contentImageFiles } from './http/content-images.ts';
 import type { ContentSource } from './content/source.ts';
 import { hashedAssets, publicFiles } from './http/static-assets.ts';
-import { createI18n, i18nMiddleware, messagesOf, rememberingTranslate } from './i18n/index.ts';
+import { i18nMiddleware, messagesOf, projectI18n, rememberingTranslate } from './i18n/index.ts';
 import { rootLocaleRedirect } from './i18n/root-redirect.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMail, type MailDeps } from './mail/index.ts';
@@ -103,7 +103,7 @@ export type AppDeps = {
   /** For the external API mode in tests. */
   fetch?: typeof fetch;
   /** The e-mail module's transport and timing (tests); by default SMTP_URL, or the log outside production. */
-  mail?: Omit<MailDeps, 'db' | 'config' | 'logger'>;
+  mail?: Omit<MailDeps, 'db' | 'config' | 'logger' | 'i18n'>;
   /** Where branding comes from; by default the database (or the CMS when CMS_URL is set). */
   branding?: BrandingSource;
   /** Lays out the PDF documents (tests); by default a layout thread of the app's own. */
@@ -225,7 +225,7 @@ export async function createApp(deps: AppDeps) {
   const contentImages = createContentImages();
   const [content, i18n] = await Promise.all([
     deps.content ?? cms?.content ?? loadEmbeddedContent(PATHS.content, undefined, contentImages),
-    deps.i18n ?? createI18n(PATHS.locales),
+    deps.i18n ?? projectI18n(),
   ]);
   const manifest = deps.manifest ?? readManifest(PATHS.manifest);
   const db =
@@ -284,7 +284,7 @@ export async function createApp(deps: AppDeps) {
   const contactStore = contactMessages(db);
   // Every e-mail of the site goes through the outbox (server/mail/); the language of a user's
   // e-mails is the locale they last used.
-  const mail = createMail({ db, config, logger, brand, ...deps.mail });
+  const mail = createMail({ db, config, logger, brand, i18n, ...deps.mail });
   const locales = userLocales(db, logger);
   // The private area's projects (DESIGN.md §8): always in the site's own database, for the
   // built-in API and the pages alike (docs/decisions/013-projects.md).
@@ -520,7 +520,7 @@ export async function createApp(deps: AppDeps) {
   //    The brand's logos and favicon, and the web manifest of each language (brand/routes.ts).
   mountBrand(app, { brand, siteName: config.SITE_NAME, siteShortName: config.SITE_SHORT_NAME ?? config.SITE_NAME });
   // The service worker (scope /) and the offline fallback pages it shows.
-  mountServiceWorker(app, { manifest, workerFile: join(PATHS.clientBuild, 'sw.js'), siteName: config.SITE_NAME, brand, logger });
+  mountServiceWorker(app, { manifest, workerFile: join(PATHS.clientBuild, 'sw.js'), siteName: config.SITE_NAME, brand, logger, i18n });
   app.get('/robots.txt', (_req, res) => {
     res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robotsTxt(config.PUBLIC_URL));
   });
@@ -587,8 +587,9 @@ export async function createApp(deps: AppDeps) {
     app.use('/cms', await createCmsProxy({ url: config.CMS_URL, logger, ...(config.CMS_TOKEN ? { token: config.CMS_TOKEN } : {}) }));
   }
 
-  // 7. The request's language (whitelisted codes only), and the bare root's redirect.
-  app.use(i18nMiddleware(i18n));
+  // 7. The request's language (i18next-http-middleware's detector, whitelisted codes only), and the
+  //    bare root's redirect to it.
+  app.use(i18nMiddleware(i18n, { localeCookie: config.LOCALE_COOKIE }));
   app.get('/', rootLocaleRedirect({ cookieEnabled: config.LOCALE_COOKIE }));
   // 7b. A link from an e-mail: its token leaves the address bar for a cookie (accounts/link-cookie.ts).
   const linkPages = ROUTES.filter((route) => Object.values(LINK_PAGES).includes(route.base)).map((route) => route.fullPath);
@@ -662,6 +663,7 @@ export async function createApp(deps: AppDeps) {
     userRecord: async (userName) => (config.API_URL ? null : findUser(db, userName)),
     brandColor: async (userName) => (await branding(userName))?.color ?? null,
     ...(deps.pdfRenderer ? { renderer: deps.pdfRenderer } : {}),
+    i18n,
     audit,
   });
   app.get(pdf.paths, pdf.handler);

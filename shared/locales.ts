@@ -27,32 +27,3 @@ export function localeInfo(code: Locale) {
 }
 
 export const defaultLocale: Locale = DEFAULT_LOCALE;
-
-/**
- * The first supported language of an Accept-Language header, by quality, or null.
- * Garbage yields null, never an exception.
- */
-export function preferredLocale(acceptLanguage: string | undefined): Locale | null {
-  if (!acceptLanguage || acceptLanguage.length > 1000) return null;
-  const ranked = acceptLanguage
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      const quality = q ? Number(q.slice(2)) : 1;
-      return { base: tag.trim().toLowerCase().split('-')[0] ?? '', quality, index };
-    })
-    .filter((x) => Number.isFinite(x.quality) && x.quality > 0)
-    .sort((a, b) => b.quality - a.quality || a.index - b.index);
-  for (const { base } of ranked) if (isLocale(base)) return base;
-  return null;
-}
-
-/**
- * DESIGN.md §3: the locale of the bare root `/`. The cookie (only when enabled, and only a
- * whitelisted value) wins, then the first supported browser language, else the default.
- */
-export function resolveRootLocale(input: { cookie?: unknown; acceptLanguage?: string | undefined }): Locale {
-  if (isLocale(input.cookie)) return input.cookie;
-  return preferredLocale(input.acceptLanguage) ?? defaultLocale;
-}

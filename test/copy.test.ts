@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 import { formatDate } from '../client/components/formatted-date.tsx';
 import enMessages from '../locales/en/common.json' with { type: 'json' };
 import esMessages from '../locales/es/common.json' with { type: 'json' };
-import { formatDateTime, formatNumber, INTL_LOCALE, roleName, TEXTS } from '../server/pdf/i18n.ts';
+import { formatDateTime, formatNumber, INTL_LOCALE, pdfT, roleName } from '../server/pdf/i18n.ts';
 import { LOCALES } from '../shared/locales.ts';
 import { ROLES } from '../shared/user.ts';
 
@@ -34,16 +34,17 @@ test('a date the site cannot read is shown as it is', () => {
 });
 
 test.each(['the product', 'Acme'])('no PDF subject doubles an article around the site name %s', (siteName) => {
-  for (const texts of Object.values(TEXTS)) {
-    for (const subject of [
-      texts.profileSubject,
-      texts.usersSubject,
-      texts.messagesSubject,
-      texts.projects.proposalSubject,
-      texts.projects.reportSubject,
-    ]) {
-      expect(subject(siteName)).not.toMatch(/\bthe the\b/i);
-      expect(subject(siteName)).toContain(siteName);
+  for (const { code } of LOCALES) {
+    const t = pdfT(code);
+    for (const key of [
+      'profile.subject',
+      'users.subject',
+      'messages.subject',
+      'projects.proposal.subject',
+      'projects.report.subject',
+    ] as const) {
+      expect(t(key, { site: siteName })).not.toMatch(/\bthe the\b/i);
+      expect(t(key, { site: siteName })).toContain(siteName);
     }
   }
 });

@@ -1,9 +1,11 @@
 // The account e-mails in the site's one layout (templates.ts): a greeting, what happened, what the
-// link does and for how long, the link, and why the reader got it.
+// link does and for how long, the link, and why the reader got it. Their words: locales/<lng>/mail.json
+// (`account`), plain text that the layout escapes for HTML.
+import type { i18n } from 'i18next';
 import type { Locale } from '../../shared/locales.ts';
-import { ACCOUNT_MAIL_TEXTS, type AccountMailKind } from './account-texts.ts';
-import { renderMail, type RenderedMail, type Site } from './templates.ts';
-import { MAIL_TEXTS } from './texts.ts';
+import { greeting, mailT, renderMail, type RenderedMail, type Site } from './templates.ts';
+
+export type AccountMailKind = 'invitation' | 'password_reset' | 'email_change_confirm' | 'email_change_requested' | 'email_changed';
 
 export type AccountMailInput = {
   kind: AccountMailKind;
@@ -19,24 +21,25 @@ export type AccountMailInput = {
   url: string;
 };
 
-export function accountMail(input: AccountMailInput): RenderedMail {
-  const texts = ACCOUNT_MAIL_TEXTS[input.locale];
-  const kind = texts.kinds[input.kind];
+export function accountMail(input: AccountMailInput, i18n: i18n): RenderedMail {
+  const t = mailT(i18n, input.locale);
+  const kind = `account.${input.kind}` as const;
   const words = {
     site: input.site.name,
     userName: input.userName,
     newEmail: input.newEmail ?? '',
-    oldEmail: input.oldEmail ?? '',
-    valid: texts.hours(input.validHours ?? 0),
+    // The address an e-mail change leaves, or words for it when the account had none.
+    oldEmail: input.oldEmail || t('account.formerAddress'),
+    valid: t('account.hours', { count: input.validHours ?? 0 }),
   };
   return renderMail(
     {
-      subject: kind.subject(words),
-      greeting: MAIL_TEXTS[input.locale].greeting(input.name),
-      lead: kind.lead(words),
-      after: kind.after(words),
-      action: { label: kind.action, url: input.url },
-      footer: [kind.footer(words), texts.noReply],
+      subject: t(`${kind}.subject`, words),
+      greeting: greeting(t, input.name),
+      lead: t(`${kind}.lead`, words),
+      after: t(`${kind}.after`, words),
+      action: { label: t(`${kind}.action`), url: input.url },
+      footer: [t(`${kind}.footer`, words), t('noReply')],
     },
     input.site,
     input.locale,

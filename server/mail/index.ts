@@ -3,6 +3,7 @@
 // committed; a sender in every instance sends what is due — at once after a notice, else every
 // poll — retrying with growing pauses and, after the last attempt, marking the row failed. A
 // notice never fails the action it tells about: a problem is logged.
+import type { i18n } from 'i18next';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { defaultLocale, type Locale } from '../../shared/locales.ts';
 import { localePath } from '../../shared/routes.ts';
@@ -15,13 +16,13 @@ import type { Logger } from '../logger.ts';
 import { loadBrand, type Brand } from '../brand/brand.ts';
 import { mailOutbox, type QueuedMail } from './outbox.ts';
 import { adminRecipients, findRecipients, type Recipient } from './recipients.ts';
-import { contactMail, projectMail } from './templates.ts';
+import { contactMail, projectMail, type ProjectNoticeKind } from './templates.ts';
 import { accountMail, type AccountMailInput } from './account-templates.ts';
-import type { ProjectNoticeKind } from './texts.ts';
+import { projectI18n } from '../i18n/index.ts';
 import { logTransport, smtpTransport, type MailTransport } from './transport.ts';
 
-export type { ProjectNoticeKind } from './texts.ts';
-export type { AccountMailKind } from './account-texts.ts';
+export type { ProjectNoticeKind } from './templates.ts';
+export type { AccountMailKind } from './account-templates.ts';
 export type { MailTransport, OutgoingMail } from './transport.ts';
 
 export type ProjectNotice = {
@@ -81,6 +82,8 @@ export type MailDeps = {
   brand?: Pick<Brand, 'colors' | 'tagline' | 'page'>;
   /** Send in the background (a poll, and at once after a notice); false: only flush() sends. */
   background?: boolean;
+  /** The server's i18next instance, whose `mail` namespace words the e-mails; by default the project's locales/. */
+  i18n?: i18n;
 };
 
 export const MAX_ATTEMPTS = 5;
@@ -118,6 +121,7 @@ export function createMail(deps: MailDeps): Mail {
   const outbox = mailOutbox(db);
   const contacts = contactMessages(db);
   const site = { name: config.SITE_NAME, brand: deps.brand ?? loadBrand() };
+  const i18n = deps.i18n ?? projectI18n();
   const from = { name: config.SITE_NAME, address: config.MAIL_FROM };
   const absolute = (path: string) => `${config.PUBLIC_URL}${path}`;
 
@@ -236,19 +240,22 @@ export function createMail(deps: MailDeps): Mail {
         }
         const url = linkFor(notice.path(recipient.role, recipient.locale), { ...about, userName });
         if (url === null) continue;
-        const rendered = projectMail({
-          kind: notice.kind,
-          locale: recipient.locale,
-          site,
-          recipient,
-          title: notice.project.title,
-          actor: notice.actor.name,
-          from: notice.from,
-          to: notice.to,
-          milestone: notice.milestone,
-          excerpt: notice.excerpt,
-          url,
-        });
+        const rendered = projectMail(
+          {
+            kind: notice.kind,
+            locale: recipient.locale,
+            site,
+            recipient,
+            title: notice.project.title,
+            actor: notice.actor.name,
+            from: notice.from,
+            to: notice.to,
+            milestone: notice.milestone,
+            excerpt: notice.excerpt,
+            url,
+          },
+          i18n,
+        );
         mails.push(queued(notice.kind, recipient.email, recipient.locale, rendered, `project:${notice.project.id}`));
       }
       await enqueue(mails);
@@ -268,13 +275,16 @@ export function createMail(deps: MailDeps): Mail {
       if (to.length === 0)
         logger.warn(about, 'contact message not e-mailed: no CONTACT_NOTIFY_TO and no enabled admin with an e-mail address');
       const mails = to.map((recipient) => {
-        const rendered = contactMail({
-          locale: recipient.locale,
-          site,
-          recipient: recipient.name === null ? null : { name: recipient.name },
-          message,
-          url: absolute(localePath('admin', recipient.locale)),
-        });
+        const rendered = contactMail(
+          {
+            locale: recipient.locale,
+            site,
+            recipient: recipient.name === null ? null : { name: recipient.name },
+            message,
+            url: absolute(localePath('admin', recipient.locale)),
+          },
+          i18n,
+        );
         return { ...queued('contact_message', recipient.email, recipient.locale, rendered, ref), replyTo: message.email };
       });
       await enqueue(mails);
@@ -290,7 +300,7 @@ export function createMail(deps: MailDeps): Mail {
     const url = linkFor(mail.path, { kind: mail.kind, ref: mail.ref });
     if (url === null) throw new Error(`e-mail ${mail.kind} not sent: its link is not a local path`);
     const { to, path: _path, ref, ...input } = mail;
-    const rendered = accountMail({ ...input, site, url });
+    const rendered = accountMail({ ...input, site, url }, i18n);
     await enqueue([queued(mail.kind, to, mail.locale, rendered, ref)]);
   }
 

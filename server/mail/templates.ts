@@ -3,14 +3,32 @@
 // happened, a link, and a footer that says why the reader got it and how to reach the company.
 // Inline styles only and nothing loaded from elsewhere (no images — so no logo —, fonts or
 // style sheets): mail programs block remote content, and a remote image would tell a third party
-// who opened the mail. Every value is escaped for the HTML part.
+// who opened the mail. Every value is escaped for the HTML part. The words are those of
+// locales/<lng>/mail.json, plain text like every value (i18next does not escape: the layout does).
+import type { i18n } from 'i18next';
+import type esMail from '../../locales/es/mail.json';
 import { readableTextColor } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Brand } from '../brand/brand.ts';
 import type { ContactMessage } from '../../shared/contact.ts';
 import type { Locale } from '../../shared/locales.ts';
+import { nameIn, namespaceT, type NamespaceT } from '../i18n/index.ts';
 import { escapeHtml } from '../render/html.ts';
-import { MAIL_TEXTS, stateName, type ProjectNoticeKind } from './texts.ts';
+
+export type ProjectNoticeKind =
+  'brief_submitted' | 'proposal_sent' | 'message_posted' | 'expert_assigned' | 'milestone_done' | 'state_changed';
+
+/** The words of the e-mails in one language (locales/<lng>/mail.json), by i18next's getFixedT. */
+export type MailT = NamespaceT<typeof esMail>;
+
+export function mailT(i18n: i18n, locale: Locale): MailT {
+  return namespaceT<typeof esMail>(i18n, locale, 'mail');
+}
+
+/** The reader's greeting, by name when there is one. */
+export function greeting(t: MailT, name: string | null): string {
+  return name ? t('greeting', { context: 'named', name }) : t('greeting');
+}
 
 export type RenderedMail = { subject: string; text: string; html: string };
 
@@ -180,26 +198,28 @@ export type ProjectMailInput = {
   url: string;
 };
 
-export function projectMail(input: ProjectMailInput): RenderedMail {
-  const texts = MAIL_TEXTS[input.locale];
-  const notice = texts.notices[input.kind];
+export function projectMail(input: ProjectMailInput, i18n: i18n): RenderedMail {
+  const t = mailT(i18n, input.locale);
+  const notice = `notices.${input.kind}` as const;
+  // The recipient's role is the context: a notice may say it another way to one role (expert_assigned_CONS).
   const words = {
+    context: input.recipient.role,
     title: input.title,
     actor: input.actor,
-    role: input.recipient.role,
     milestone: input.milestone ?? '',
-    from: stateName(input.from ?? '', input.locale),
-    to: stateName(input.to ?? '', input.locale),
+    from: nameIn(i18n, input.locale, 'projects.states', input.from ?? ''),
+    to: nameIn(i18n, input.locale, 'projects.states', input.to ?? ''),
   };
+  const site = input.site.name;
   const content: MailContent = {
-    subject: notice.subject(words),
-    greeting: texts.greeting(input.recipient.name),
-    lead: notice.lead(words),
+    subject: t(`${notice}.subject`, words),
+    greeting: greeting(t, input.recipient.name),
+    lead: t(`${notice}.lead`, words),
     ...(input.kind === 'message_posted' && input.excerpt ? { quote: excerptOf(input.excerpt) } : {}),
-    action: { label: notice.action, url: input.url },
+    action: { label: t(`${notice}.action`), url: input.url },
     footer: [
-      input.recipient.role === 'ADMIN' ? texts.footer.admin(input.site.name) : texts.footer.participant(input.title, input.site.name),
-      texts.noReply,
+      input.recipient.role === 'ADMIN' ? t('footer.admin', { site }) : t('footer.participant', { title: input.title, site }),
+      t('noReply'),
     ],
   };
   return renderMail(content, input.site, input.locale);
@@ -214,22 +234,23 @@ export type ContactMailInput = {
   url: string;
 };
 
-export function contactMail(input: ContactMailInput): RenderedMail {
-  const texts = MAIL_TEXTS[input.locale];
+export function contactMail(input: ContactMailInput, i18n: i18n): RenderedMail {
+  const t = mailT(i18n, input.locale);
   const { message } = input;
+  const site = input.site.name;
   const content: MailContent = {
-    subject: texts.contact.subject(message.subject),
-    greeting: texts.greeting(input.recipient?.name ?? null),
-    lead: texts.contact.lead(message.name, input.site.name, texts.languages[message.locale]),
+    subject: t('contact.subject', { subject: message.subject }),
+    greeting: greeting(t, input.recipient?.name ?? null),
+    lead: t('contact.lead', { name: message.name, site, language: t(`languages.${message.locale}`) }),
     details: [
-      [texts.contact.fields.name, message.name],
-      [texts.contact.fields.email, message.email],
-      [texts.contact.fields.subject, message.subject],
+      [t('contact.fields.name'), message.name],
+      [t('contact.fields.email'), message.email],
+      [t('contact.fields.subject'), message.subject],
     ],
     quote: message.message,
-    after: texts.contact.reply(message.email),
-    action: { label: texts.contact.action, url: input.url },
-    footer: [input.recipient ? texts.contact.footer.admin(input.site.name) : texts.contact.footer.address(input.site.name)],
+    after: t('contact.reply', { email: message.email }),
+    action: { label: t('contact.action'), url: input.url },
+    footer: [input.recipient ? t('contact.footer.admin', { site }) : t('contact.footer.address', { site })],
   };
   return renderMail(content, input.site, input.locale);
 }

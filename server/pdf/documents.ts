@@ -8,16 +8,16 @@ import { BODY_FONT, DISPLAY_FONT, pdfmakeWithFonts, type PdfMake } from './fonts
 import {
   formatCoverage,
   formatDateTime,
-  formatNumber,
   formatStoredDate,
   formatStoredDateTime,
   INTL_LOCALE,
   isoDay,
   isPdfLocale,
+  pdfT,
   roleName,
-  TEXTS,
   type Coverage,
   type PdfLocale,
+  type PdfT,
 } from './i18n.ts';
 
 export type { PdfLocale } from './i18n.ts';
@@ -199,13 +199,15 @@ export function messageText(value: string, max: number): { text: string; shorten
   return { text: `${split.slice(0, cutAt).trimEnd()}…`, shortened: true };
 }
 
-/** The context as the documents use it: a known locale, a safe colour, a capped site name, a valid date. */
-export type Settings = { locale: PdfLocale; siteName: string; brand: string; generatedAt: Date; identity: PdfBrand | null };
+/** The context as the documents use it: a known locale and its words, a safe colour, a capped site name, a valid date. */
+export type Settings = { locale: PdfLocale; t: PdfT; siteName: string; brand: string; generatedAt: Date; identity: PdfBrand | null };
 
 export function settingsOf(ctx: PdfContext): Settings {
+  // The types promise a locale, but it often comes from a request: never ask for junk.
+  const locale = isPdfLocale(ctx.locale) ? ctx.locale : 'es';
   return {
-    // The types promise a locale, but it often comes from a request: never index TEXTS with junk.
-    locale: isPdfLocale(ctx.locale) ? ctx.locale : 'es',
+    locale,
+    t: pdfT(locale),
     siteName: oneLine(ctx.siteName, MAX_SITE_NAME_CHARS),
     brand: safeBrandColor(ctx.brandColor),
     generatedAt: ctx.generatedAt instanceof Date && !Number.isNaN(ctx.generatedAt.getTime()) ? ctx.generatedAt : new Date(),
@@ -237,12 +239,11 @@ export function documentFrame({
   pageBreakBefore,
   options,
 }: Frame): DocDefinition {
-  const { locale, siteName, brand, generatedAt, identity } = settings;
-  const texts = TEXTS[locale];
+  const { locale, t, siteName, brand, generatedAt, identity } = settings;
   const onBrand = readableTextColor(brand);
   // The variant that reads on the band: dark ink where dark text does, light ink where white does.
   const logo = identity ? identity.logos[onBrand === '#ffffff' ? 'dark' : 'light'] : null;
-  const generated = texts.generatedAt.replace('{{date}}', formatDateTime(generatedAt, locale));
+  const generated = t('generatedAt', { date: formatDateTime(generatedAt, locale) });
   return {
     pageSize: 'A4',
     pageOrientation,
@@ -294,7 +295,7 @@ export function documentFrame({
           columns: [
             { text: generated, fontSize: 8, color: MUTED_COLOR, width: '*' },
             {
-              text: texts.page(formatNumber(currentPage, locale), formatNumber(pageCount, locale)),
+              text: t('page', { current: currentPage, total: pageCount }),
               fontSize: 8,
               color: MUTED_COLOR,
               width: 'auto',
@@ -331,25 +332,24 @@ export function reportTableLayout(brand: string) {
 /** The signed-in user's own profile: only the user passed in, nothing else from the database. */
 export async function renderProfilePdf(user: PdfUser, ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
   const settings = settingsOf(ctx);
-  const { locale } = settings;
-  const texts = TEXTS[locale];
-  const f = texts.fields;
+  const { locale, t } = settings;
   const email = oneLine(user.email);
   const scope = (Array.isArray(user.scope) ? user.scope.slice(0, MAX_SCOPES) : []).map((s) => oneLine(s, 60)).filter(Boolean);
   const rows: [string, string][] = [
-    [f.userName, oneLine(user.userName)],
-    [f.name, oneLine(user.name)],
-    [f.lastName, oneLine(user.lastName)],
-    [f.email, email ? email : texts.noEmail],
-    [f.role, roleName(oneLine(user.role, 40), locale)],
-    [f.scope, scope.length > 0 ? scope.join(', ') : texts.noScope],
-    [f.status, user.disabled ? texts.disabled : texts.active],
+    [t('fields.userName'), oneLine(user.userName)],
+    [t('fields.name'), oneLine(user.name)],
+    [t('fields.lastName'), oneLine(user.lastName)],
+    [t('fields.email'), email ? email : t('noEmail')],
+    [t('fields.role'), roleName(oneLine(user.role, 40), locale)],
+    [t('fields.scope'), scope.length > 0 ? scope.join(', ') : t('noScope')],
+    [t('fields.status'), user.disabled ? t('disabled') : t('active')],
   ];
-  if (user.createdAt) rows.push([f.createdAt, formatStoredDate(oneLine(user.createdAt, 40), locale)]);
+  if (user.createdAt) rows.push([t('fields.createdAt'), formatStoredDate(oneLine(user.createdAt, 40), locale)]);
+  const subject = t('profile.subject', { site: settings.siteName });
   // The avatar is not drawn: it would mean reading an uploaded file or URL, which pdfmake is denied.
   const content: Content = [
     { text: fullName(user) || oneLine(user.userName), style: 'heading' },
-    { text: texts.profileSubject(settings.siteName), style: 'lead' },
+    { text: subject, style: 'lead' },
     {
       table: {
         widths: PROFILE_WIDTHS,
@@ -367,7 +367,7 @@ export async function renderProfilePdf(user: PdfUser, ctx: PdfContext, options: 
       },
     },
   ];
-  return render(documentFrame({ settings, title: texts.profileTitle, subject: texts.profileSubject(settings.siteName), content, options }));
+  return render(documentFrame({ settings, title: t('profile.title'), subject, content, options }));
 }
 
 /** The part a report covers: the caller's, or all the items passed in. */
@@ -383,11 +383,10 @@ function coverageOf(ctx: ReportContext, count: number): Coverage {
  */
 export async function renderUsersReportPdf(users: PdfUser[], ctx: ReportContext, options: PdfRenderOptions = {}): Promise<Buffer> {
   const settings = settingsOf(ctx);
-  const { locale } = settings;
-  const texts = TEXTS[locale];
-  const f = texts.fields;
-  const header: TableCell[] = [f.userName, f.fullName, f.email, f.role, f.status, f.createdAt].map((label) => ({
-    text: label,
+  const { locale, t } = settings;
+  const columns = ['userName', 'fullName', 'email', 'role', 'status', 'createdAt'] as const;
+  const header: TableCell[] = columns.map((column) => ({
+    text: t(`fields.${column}`),
     style: 'tableHeader',
   }));
   const body: TableCell[][] = users.map((user) => {
@@ -395,17 +394,17 @@ export async function renderUsersReportPdf(users: PdfUser[], ctx: ReportContext,
     return [
       { text: oneLine(user.userName, MAX_CELL_CHARS), bold: true },
       { text: oneLine(fullName(user), MAX_CELL_CHARS) },
-      email ? { text: email } : { text: texts.noEmail, color: MUTED_COLOR },
+      email ? { text: email } : { text: t('noEmail'), color: MUTED_COLOR },
       { text: roleName(oneLine(user.role, 40), locale) },
-      user.disabled ? { text: texts.disabled, color: MUTED_COLOR } : { text: texts.active },
+      user.disabled ? { text: t('disabled'), color: MUTED_COLOR } : { text: t('active') },
       { text: user.createdAt ? formatStoredDate(oneLine(user.createdAt, 40), locale) : '' },
     ];
   });
   const content: Content = [
-    { text: texts.usersTitle, style: 'heading' },
+    { text: t('users.title'), style: 'heading' },
     { text: formatCoverage('users', coverageOf(ctx, users.length), locale), style: 'lead' },
     users.length === 0
-      ? { text: texts.noUsers }
+      ? { text: t('noUsers') }
       : {
           table: { headerRows: 1, dontBreakRows: true, widths: USERS_WIDTHS, body: [header, ...body] },
           layout: reportTableLayout(settings.brand),
@@ -415,8 +414,8 @@ export async function renderUsersReportPdf(users: PdfUser[], ctx: ReportContext,
   return render(
     documentFrame({
       settings,
-      title: texts.usersTitle,
-      subject: texts.usersSubject(settings.siteName),
+      title: t('users.title'),
+      subject: t('users.subject', { site: settings.siteName }),
       content,
       pageOrientation: 'landscape',
       options,
@@ -430,8 +429,7 @@ export async function renderUsersReportPdf(users: PdfUser[], ctx: ReportContext,
  */
 export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: ReportContext, options: PdfRenderOptions = {}): Promise<Buffer> {
   const settings = settingsOf(ctx);
-  const { locale, brand } = settings;
-  const texts = TEXTS[locale];
+  const { locale, t, brand } = settings;
   const unread = ctx.part?.unread ?? messages.filter((m) => !m.read).length;
   const count = formatCoverage('messages', coverageOf(ctx, messages.length), locale);
   const blocks: Content[] = messages.map((message, index) => {
@@ -456,7 +454,7 @@ export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: Repor
                   columns: [
                     { text: oneLine(message.subject), bold: true, fontSize: 10.5, width: '82%' },
                     {
-                      text: message.read ? texts.read : texts.unread,
+                      text: message.read ? t('read') : t('unread'),
                       bold: !message.read,
                       color: message.read ? MUTED_COLOR : TEXT_COLOR,
                       fontSize: 8.5,
@@ -468,7 +466,7 @@ export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: Repor
                 },
                 {
                   text: [
-                    { text: `${formatStoredDateTime(oneLine(message.createdAt, 40), locale)} · ${texts.messageFrom} ` },
+                    { text: `${formatStoredDateTime(oneLine(message.createdAt, 40), locale)} · ${t('messageFrom')} ` },
                     { text: oneLine(message.name), bold: true },
                     ` <${oneLine(message.email)}>`,
                   ],
@@ -480,7 +478,7 @@ export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: Repor
                 ...(cut
                   ? [
                       {
-                        text: texts.truncated.replace('{{count}}', formatNumber(length, locale)),
+                        text: t('truncated', { count: length }),
                         fontSize: 8,
                         color: MUTED_COLOR,
                         margin: [0, 4, 0, 0] as [number, number, number, number],
@@ -505,17 +503,17 @@ export async function renderMessagesReportPdf(messages: PdfMessage[], ctx: Repor
       },
     };
   });
-  const lead = unread > 0 ? `${count} · ${texts.unreadCount.replace('{{count}}', formatNumber(unread, locale))}` : count;
+  const lead = unread > 0 ? `${count} · ${t('unreadCount', { count: unread })}` : count;
   const content: Content = [
-    { text: texts.messagesTitle, style: 'heading' },
+    { text: t('messages.title'), style: 'heading' },
     { text: lead, style: 'lead' },
-    ...(messages.length === 0 ? [{ text: texts.noMessages }] : blocks),
+    ...(messages.length === 0 ? [{ text: t('noMessages') }] : blocks),
   ];
   return render(
     documentFrame({
       settings,
-      title: texts.messagesTitle,
-      subject: texts.messagesSubject(settings.siteName),
+      title: t('messages.title'),
+      subject: t('messages.subject', { site: settings.siteName }),
       content,
       options,
       pageBreakBefore: keepHeadsWithBodies(MAX_KEPT_HEADS, messageBodyOf),
@@ -568,7 +566,7 @@ export type PdfKind = 'profile' | 'users' | 'messages' | 'proposal' | 'report';
  * (date in Madrid); `about` (a user name, a project's id and title) is slugged in after the kind.
  */
 export function pdfFileName(kind: PdfKind, locale: PdfLocale, date: Date, about?: string): string {
-  const base = TEXTS[isPdfLocale(locale) ? locale : 'es'].fileNames[kind];
+  const base = pdfT(isPdfLocale(locale) ? locale : 'es')(`fileNames.${kind}`);
   const who = about ? slug(about) : '';
   const day = isoDay(Number.isNaN(date.getTime()) ? new Date() : date);
   return `${[base, who, day].filter(Boolean).join('-')}.pdf`;

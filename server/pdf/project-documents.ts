@@ -30,14 +30,12 @@ import {
   formatBytes,
   formatDay,
   formatEuros,
-  formatNumber,
   formatShortDay,
   formatStoredDate,
   formatStoredDateTime,
   formatStoredShortDateTime,
   practiceName,
   stateName,
-  TEXTS,
 } from './i18n.ts';
 
 /**
@@ -55,9 +53,6 @@ const HISTORY_WIDTHS = ['22%', '22%', '56%'];
 const SECTION_ID = 'section-head-';
 const SECTION_BODY_ID = 'section-body-';
 const sectionBodyOf = (id: string) => (id.startsWith(SECTION_ID) ? `${SECTION_BODY_ID}${id.slice(SECTION_ID.length)}` : null);
-
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => (Object.hasOwn(values, key) ? values[key]! : whole));
 
 /** A section: its heading with a short rule in the brand colour, then its content (ids for keepHeadsWithBodies). */
 function section(key: string, title: string, brand: string, body: Content[]): Content[] {
@@ -131,20 +126,16 @@ function ownerLine(project: Project): string {
 
 /** What the proposal's answer was, or until when it stands. */
 function proposalStatus(project: Project, settings: Settings): string {
-  const { locale } = settings;
-  const texts = TEXTS[locale].projects;
+  const { locale, t } = settings;
   const proposal = project.proposal!;
   if (proposal.answeredAt) {
     const date = formatStoredDate(oneLine(proposal.answeredAt, 40), locale);
-    return fill(project.state === 'declined' ? texts.declined : texts.accepted, { date });
+    return t(project.state === 'declined' ? 'projects.declined' : 'projects.accepted', { date });
   }
   const sent = new Date(proposal.sentAt);
   if (Number.isNaN(sent.getTime())) return '';
   const until = new Date(sent.getTime() + PROPOSAL_VALID_DAYS * 86_400_000);
-  return fill(texts.validity, {
-    days: formatNumber(PROPOSAL_VALID_DAYS, locale),
-    date: formatDay(until.toISOString().slice(0, 10), locale),
-  });
+  return t('projects.validity', { days: PROPOSAL_VALID_DAYS, date: formatDay(until.toISOString().slice(0, 10), locale) });
 }
 
 /** The proposal sent to the project's owner: what the work is, what it costs, how long it takes. */
@@ -159,26 +150,24 @@ function withDeletedUserNamed(data: ProjectSnapshot, label: string): ProjectSnap
 }
 
 export async function renderProposalPdf(input: ProjectSnapshot, ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
-  const data = withDeletedUserNamed(input, TEXTS[settingsOf(ctx).locale].projects.deletedUser);
+  const settings = settingsOf(ctx);
+  const { locale, t, brand } = settings;
+  const data = withDeletedUserNamed(input, t('projects.deletedUser'));
   const { project } = data;
   const proposal = project.proposal;
   if (!proposal) throw new Error(`Project ${project.id} has no proposal to lay out`);
-  const settings = settingsOf(ctx);
-  const { locale, brand } = settings;
-  const texts = TEXTS[locale].projects;
-  const f = texts.fields;
   const status = proposalStatus(project, settings);
   const content: Content = [
     { text: oneLine(project.title), style: 'heading' },
-    { text: fill(texts.preparedFor, { who: ownerLine(project) }), style: 'lead' },
+    { text: t('projects.preparedFor', { who: ownerLine(project) }), style: 'lead' },
     factsTable([
-      [f.practice, practiceName(project.practice, locale)],
-      [f.procurementRef, oneLine(project.procurementRef)],
-      [f.sentAt, formatStoredDate(oneLine(proposal.sentAt, 40), locale)],
+      [t('projects.fields.practice'), practiceName(project.practice, locale)],
+      [t('projects.fields.procurementRef'), oneLine(project.procurementRef)],
+      [t('projects.fields.sentAt'), formatStoredDate(oneLine(proposal.sentAt, 40), locale)],
     ]),
-    ...section('brief', texts.sections.brief, brand, [prose(project.description)]),
-    ...section('scope', texts.sections.scope, brand, [prose(proposal.scope)]),
-    ...section('timeline', texts.sections.timeline, brand, [prose(proposal.timeline)]),
+    ...section('brief', t('projects.sections.brief'), brand, [prose(project.description)]),
+    ...section('scope', t('projects.sections.scope'), brand, [prose(proposal.scope)]),
+    ...section('timeline', t('projects.sections.timeline'), brand, [prose(proposal.timeline)]),
     // The fee closes the proposal, in a box of its own with the validity under it.
     {
       unbreakable: true,
@@ -190,7 +179,7 @@ export async function renderProposalPdf(input: ProjectSnapshot, ctx: PdfContext,
             {
               fillColor: ZEBRA_COLOR,
               stack: [
-                { text: f.fee, bold: true, color: MUTED_COLOR, fontSize: 9 },
+                { text: t('projects.fields.fee'), bold: true, color: MUTED_COLOR, fontSize: 9 },
                 { text: formatEuros(proposal.fee, locale), font: DISPLAY_FONT, fontSize: 22, margin: [0, 2, 0, 4] },
                 ...(status ? [{ text: status, fontSize: 9 }] : []),
               ],
@@ -212,8 +201,8 @@ export async function renderProposalPdf(input: ProjectSnapshot, ctx: PdfContext,
   return render(
     documentFrame({
       settings,
-      title: texts.proposalTitle,
-      subject: texts.proposalSubject(settings.siteName),
+      title: t('projects.proposal.title'),
+      subject: t('projects.proposal.subject', { site: settings.siteName }),
       content,
       options,
       pageBreakBefore: keepHeadsWithBodies(MAX_KEPT_HEADS, sectionBodyOf),
@@ -223,25 +212,24 @@ export async function renderProposalPdf(input: ProjectSnapshot, ctx: PdfContext,
 
 /** One line of the history: what happened, in words. */
 function eventText(event: Project['events'][number], data: ProjectSnapshot, settings: Settings): string {
-  const { locale } = settings;
-  const texts = TEXTS[locale].projects.events;
+  const { locale, t } = settings;
   // A milestone's title, whole (events name milestones and experts; a fee is a number).
   const detail = oneLine(event.detail, PROJECT_LIMITS.milestoneTitle);
   switch (event.kind) {
     case 'state':
-      return fill(texts.state, { from: stateName(event.from ?? '', locale), to: stateName(event.to ?? '', locale) });
+      return t('projects.events.state', { from: stateName(event.from ?? '', locale), to: stateName(event.to ?? '', locale) });
     case 'proposal': {
       const fee = Number(event.detail);
-      return fill(texts.proposal, { fee: event.detail !== null && Number.isFinite(fee) ? formatEuros(fee, locale) : detail });
+      return t('projects.events.proposal', { fee: event.detail !== null && Number.isFinite(fee) ? formatEuros(fee, locale) : detail });
     }
     case 'expert_added':
     case 'expert_removed':
-      return fill(texts[event.kind], { detail: nameIn(data.names)(event.detail) });
+      return t(`projects.events.${event.kind}`, { detail: nameIn(data.names)(event.detail) });
     case 'created':
     case 'milestone_added':
     case 'milestone_done':
     case 'milestone_reopened':
-      return fill(texts[event.kind], { detail });
+      return t(`projects.events.${event.kind}`, { detail });
     default:
       // A kind this code does not know yet (a newer server's row): shown as stored.
       return oneLine(`${String(event.kind)} ${detail}`, MAX_CELL_CHARS);
@@ -249,19 +237,17 @@ function eventText(event: Project['events'][number], data: ProjectSnapshot, sett
 }
 
 /** "Se muestran los 500 … más recientes de 812." when the report holds only the newest. */
-function newestNote(template: string, shown: number, total: number, settings: Settings): Content[] {
+function newestNote(kind: 'newestEvents' | 'newestDocuments', shown: number, total: number, settings: Settings): Content[] {
   if (total <= shown) return [];
-  return [muted(fill(template, { shown: formatNumber(shown, settings.locale), total: formatNumber(total, settings.locale) }))];
+  return [muted(settings.t(`projects.${kind}`, { shown, total }))];
 }
 
 /** Where a project stands: its facts, proposal, experts, milestones, documents and history. */
 export async function renderProjectReportPdf(input: ProjectSnapshot, ctx: PdfContext, options: PdfRenderOptions = {}): Promise<Buffer> {
-  const data = withDeletedUserNamed(input, TEXTS[settingsOf(ctx).locale].projects.deletedUser);
-  const { project } = data;
   const settings = settingsOf(ctx);
-  const { locale, brand } = settings;
-  const texts = TEXTS[locale].projects;
-  const f = texts.fields;
+  const { locale, t, brand } = settings;
+  const data = withDeletedUserNamed(input, t('projects.deletedUser'));
+  const { project } = data;
   const name = nameIn(data.names);
   // The route reads at most PROJECT_REPORT_NEWEST of each; a caller passing more is cut here too.
   const events = project.events.slice(-PROJECT_REPORT_NEWEST);
@@ -270,15 +256,17 @@ export async function renderProjectReportPdf(input: ProjectSnapshot, ctx: PdfCon
 
   const milestoneRows = project.milestones.map((milestone): TableCell[] => [
     { text: oneLine(milestone.title, PROJECT_LIMITS.milestoneTitle) },
-    milestone.dueDate ? { text: formatShortDay(oneLine(milestone.dueDate, 40), locale) } : { text: texts.noDate, color: MUTED_COLOR },
+    milestone.dueDate
+      ? { text: formatShortDay(oneLine(milestone.dueDate, 40), locale) }
+      : { text: t('projects.noDate'), color: MUTED_COLOR },
     milestone.doneAt
       ? {
-          text: fill(texts.doneBy, {
+          text: t('projects.doneBy', {
             date: formatStoredDate(oneLine(milestone.doneAt, 40), locale),
             who: milestone.doneByName ? oneLine(milestone.doneByName, MAX_CELL_CHARS) : name(milestone.doneBy),
           }),
         }
-      : { text: texts.pending, bold: true },
+      : { text: t('projects.pending'), bold: true },
   ]);
   const documentRows = documents.map((document): TableCell[] => [
     { text: oneLine(document.name, PROJECT_LIMITS.documentName) },
@@ -296,20 +284,20 @@ export async function renderProjectReportPdf(input: ProjectSnapshot, ctx: PdfCon
     { text: oneLine(project.title), style: 'heading' },
     { text: `${ownerLine(project)} · ${practiceName(project.practice, locale)}`, style: 'lead' },
     factsTable([
-      [f.state, stateName(project.state, locale)],
-      [f.procurementRef, oneLine(project.procurementRef)],
-      [f.budget, project.budget ? formatBudget(project.budget, locale) : null],
-      [f.wishedStart, project.wishedStart ? formatDay(oneLine(project.wishedStart, 40), locale) : null],
-      [f.deadline, project.deadline ? formatDay(oneLine(project.deadline, 40), locale) : null],
-      [f.createdAt, formatStoredDateTime(oneLine(project.createdAt, 40), locale)],
-      [f.updatedAt, formatStoredDateTime(oneLine(project.updatedAt, 40), locale)],
+      [t('projects.fields.state'), stateName(project.state, locale)],
+      [t('projects.fields.procurementRef'), oneLine(project.procurementRef)],
+      [t('projects.fields.budget'), project.budget ? formatBudget(project.budget, locale) : null],
+      [t('projects.fields.wishedStart'), project.wishedStart ? formatDay(oneLine(project.wishedStart, 40), locale) : null],
+      [t('projects.fields.deadline'), project.deadline ? formatDay(oneLine(project.deadline, 40), locale) : null],
+      [t('projects.fields.createdAt'), formatStoredDateTime(oneLine(project.createdAt, 40), locale)],
+      [t('projects.fields.updatedAt'), formatStoredDateTime(oneLine(project.updatedAt, 40), locale)],
     ]),
-    ...section('proposal', texts.sections.proposal, brand, [
+    ...section('proposal', t('projects.sections.proposal'), brand, [
       proposal
         ? {
             text: [
               {
-                text: fill(texts.proposalLine, {
+                text: t('projects.proposalLine', {
                   fee: formatEuros(proposal.fee, locale),
                   date: formatStoredDate(oneLine(proposal.sentAt, 40), locale),
                 }),
@@ -318,41 +306,61 @@ export async function renderProjectReportPdf(input: ProjectSnapshot, ctx: PdfCon
               ...(proposal.answeredAt
                 ? [
                     ' · ',
-                    fill(project.state === 'declined' ? texts.declined : texts.accepted, {
+                    t(project.state === 'declined' ? 'projects.declined' : 'projects.accepted', {
                       date: formatStoredDate(oneLine(proposal.answeredAt, 40), locale),
                     }),
                   ]
                 : []),
             ],
           }
-        : muted(texts.noProposal, [0, 0, 0, 0]),
+        : muted(t('projects.noProposal'), [0, 0, 0, 0]),
     ]),
-    ...section('experts', texts.sections.experts, brand, [
+    ...section('experts', t('projects.sections.experts'), brand, [
       project.experts.length === 0
-        ? muted(texts.noExperts, [0, 0, 0, 0])
+        ? muted(t('projects.noExperts'), [0, 0, 0, 0])
         : { ul: project.experts.map((expert) => oneLine(expert.name) || oneLine(expert.userName)), markerColor: brand },
     ]),
-    ...section('milestones', texts.sections.milestones, brand, [
+    ...section('milestones', t('projects.sections.milestones'), brand, [
       milestoneRows.length === 0
-        ? muted(texts.noMilestones, [0, 0, 0, 0])
-        : brandedTable(brand, MILESTONE_WIDTHS, texts.milestoneColumns, milestoneRows),
+        ? muted(t('projects.noMilestones'), [0, 0, 0, 0])
+        : brandedTable(
+            brand,
+            MILESTONE_WIDTHS,
+            [t('projects.milestoneColumns.milestone'), t('projects.milestoneColumns.due'), t('projects.milestoneColumns.done')],
+            milestoneRows,
+          ),
     ]),
-    ...section('documents', texts.sections.documents, brand, [
-      ...newestNote(texts.newestDocuments, documents.length, data.documentCount, settings),
+    ...section('documents', t('projects.sections.documents'), brand, [
+      ...newestNote('newestDocuments', documents.length, data.documentCount, settings),
       documentRows.length === 0
-        ? muted(texts.noDocuments, [0, 0, 0, 0])
-        : brandedTable(brand, DOCUMENT_WIDTHS, texts.documentColumns, documentRows),
+        ? muted(t('projects.noDocuments'), [0, 0, 0, 0])
+        : brandedTable(
+            brand,
+            DOCUMENT_WIDTHS,
+            [
+              t('projects.documentColumns.name'),
+              t('projects.documentColumns.size'),
+              t('projects.documentColumns.uploadedBy'),
+              t('projects.documentColumns.date'),
+            ],
+            documentRows,
+          ),
     ]),
-    ...section('history', texts.sections.history, brand, [
-      ...newestNote(texts.newestEvents, events.length, data.eventCount, settings),
-      brandedTable(brand, HISTORY_WIDTHS, texts.historyColumns, historyRows),
+    ...section('history', t('projects.sections.history'), brand, [
+      ...newestNote('newestEvents', events.length, data.eventCount, settings),
+      brandedTable(
+        brand,
+        HISTORY_WIDTHS,
+        [t('projects.historyColumns.when'), t('projects.historyColumns.who'), t('projects.historyColumns.what')],
+        historyRows,
+      ),
     ]),
   ];
   return render(
     documentFrame({
       settings,
-      title: texts.reportTitle,
-      subject: texts.reportSubject(settings.siteName),
+      title: t('projects.report.title'),
+      subject: t('projects.report.subject', { site: settings.siteName }),
       content,
       options,
       pageBreakBefore: keepHeadsWithBodies(MAX_KEPT_HEADS, sectionBodyOf),

@@ -5,7 +5,10 @@
 // when the queue is full a request is refused at once (503 with Retry-After) instead of piling
 // up work. A thread that dies (out of memory, a bug) or runs over its time is replaced on the
 // next job; the server's own heap never holds a layout.
+import type { Resource } from 'i18next';
 import { Worker } from 'node:worker_threads';
+import { projectI18n, resourcesOf } from '../i18n/index.ts';
+import { PDF_NAMESPACES } from './i18n.ts';
 import type { PdfJob } from './jobs.ts';
 import type { JobRequest, JobResult } from './worker.ts';
 
@@ -50,7 +53,15 @@ export type PdfRendererOptions = {
   /** The thread's heap in MB (tests: a small one to run out of); see LAYOUT_HEAP_MB. */
   heapMb?: number;
   workerUrl?: URL;
+  /**
+   * The documents' words (PDF_NAMESPACES of every language), handed to each layout thread as it
+   * starts so that it reads no file; by default the project's (projectI18n).
+   */
+  resources?: Resource;
 };
+
+/** What a layout thread is started with (worker.ts reads it). */
+export type PdfWorkerData = { resources: Resource };
 
 export type PdfRenderer = {
   /** The job's PDF; rejects with PdfBusyError when the queue is full, with the signal's reason when aborted while waiting. */
@@ -71,6 +82,7 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
   const idleMs = options.idleMs ?? IDLE_MS;
   const workerUrl = options.workerUrl ?? PDF_WORKER_URL;
   const heapMb = options.heapMb ?? LAYOUT_HEAP_MB;
+  const workerData: PdfWorkerData = { resources: options.resources ?? resourcesOf(projectI18n(), PDF_NAMESPACES) };
   const waiting: Pending[] = [];
   let running: Running | null = null;
   let worker: Worker | null = null;
@@ -79,7 +91,7 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
   let closed = false;
 
   function startWorker(): Worker {
-    const thread = new Worker(workerUrl, { name: 'pdf-layout', resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    const thread = new Worker(workerUrl, { name: 'pdf-layout', workerData, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
     // An idle thread must not keep the process alive (a request in progress does anyway).
     thread.unref();
     thread.on('message', (result: JobResult) => {

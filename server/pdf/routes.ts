@@ -3,6 +3,7 @@
 // report. Localised by the URL prefix, never cached. A report is one page of its list
 // (`?page=N`, messages also `?from=…&to=…`): only that page is read, and every document is laid
 // out in the layout thread, one at a time (renderer.ts).
+import type { i18n } from 'i18next';
 import { hasRole } from '../../shared/user.ts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
@@ -17,8 +18,10 @@ import type { Logger } from '../logger.ts';
 import { projectId } from '../projects/access.ts';
 import type { Projects } from '../projects/service.ts';
 import { contactLine, type Brand } from '../brand/brand.ts';
+import { projectI18n, resourcesOf } from '../i18n/index.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { MAX_MESSAGE_CHARS, pdfFileName, type PdfBrand, type PdfUser, type ReportContext } from './documents.ts';
+import { PDF_NAMESPACES } from './i18n.ts';
 import type { PdfJob } from './jobs.ts';
 import { PROJECT_REPORT_NEWEST } from './project-documents.ts';
 import { PdfBusyError, pdfRenderer, type PdfRenderer } from './renderer.ts';
@@ -60,6 +63,8 @@ export type PdfDeps = {
   brandColor: (userName: string) => Promise<string | null>;
   /** Lays the documents out; by default a layout thread of this app's own. */
   renderer?: PdfRenderer;
+  /** The server's i18next instance, whose words the layout thread is given; by default the project's. */
+  i18n?: i18n;
   /** Where downloads of the reports (users, contact messages, a project's) are recorded (default: nowhere). */
   audit?: Audit;
 };
@@ -152,7 +157,7 @@ function projectPdfOf(path: string): { kind: ProjectPdfKind; rawId: string } | n
 
 /** The documents' paths and their handler, for one GET route: `app.get(pdf.paths, pdf.handler)`. */
 export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHandler; close: () => Promise<void> } {
-  const renderer = deps.renderer ?? pdfRenderer();
+  const renderer = deps.renderer ?? pdfRenderer({ resources: resourcesOf(deps.i18n ?? projectI18n(), PDF_NAMESPACES) });
   const audit = deps.audit ?? noAudit;
 
   /**

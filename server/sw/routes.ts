@@ -1,13 +1,17 @@
 // The service worker's server side: GET /sw.js (the compiled worker, read once at start, with
 // this build's version, precache list and offline pages injected in front) and the offline
 // fallback pages (/offline, /es/offline, /en/offline): small static documents, no scripts,
-// shown by the worker when a page that is not stored on the device cannot be loaded.
+// shown by the worker when a page that is not stored on the device cannot be loaded. Their words:
+// locales/<lng>/offline.json.
 import { localeForms } from '../../shared/routes.ts';
 import type { RequestHandler, Router } from 'express';
+import type { i18n } from 'i18next';
+import type esOffline from '../../locales/es/offline.json';
 import { existsSync, readFileSync } from 'node:fs';
 import type { SwConfig } from '../../client/sw/strategy.ts';
 import { DEFAULT_LOCALE } from '../../shared/constants.ts';
 import { isLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
+import { namespaceT, projectI18n } from '../i18n/index.ts';
 import { escapeHtml } from '../render/html.ts';
 import type { ClientManifest } from '../render/manifest.ts';
 import type { Brand } from '../brand/brand.ts';
@@ -105,22 +109,6 @@ export function serviceWorkerHandler(options: {
   };
 }
 
-const TEXTS: Record<Locale, { title: string; message: string; retry: string; home: string }> = {
-  es: {
-    title: 'Sin conexión',
-    message:
-      'No tienes conexión a internet. Esta página no está guardada en este dispositivo. Vuelve a intentarlo cuando recuperes la conexión.',
-    retry: 'Reintentar',
-    home: 'Ir a la página de inicio',
-  },
-  en: {
-    title: 'You are offline',
-    message: 'You have no internet connection. This page is not saved on this device. Try again when you are back online.',
-    retry: 'Try again',
-    home: 'Go to the home page',
-  },
-};
-
 const NONCE = '\u0000nonce\u0000';
 
 /** The brand's colours over the stylesheet's defaults, as the pages have them. */
@@ -135,15 +123,15 @@ function offlineStyle(brand: SwBrand): string {
  * the brand's logo and colours (a <style> with the response's nonce: the worker stores the
  * document with its headers, so the two stay together). `nonce`: a placeholder by default.
  */
-export function offlinePage(manifest: ClientManifest, locale: Locale, siteName: string, brand: SwBrand, nonce = NONCE): string {
-  const texts = TEXTS[locale];
+export function offlinePage(manifest: ClientManifest, locale: Locale, siteName: string, brand: SwBrand, i18n: i18n, nonce = NONCE): string {
+  const t = namespaceT<typeof esOffline>(i18n, locale, 'offline');
   const home = locale === DEFAULT_LOCALE ? '/' : `/${locale}`;
   const name = escapeHtml(siteName);
   return [
     `<!DOCTYPE html><html lang="${locale}"><head><meta charset="utf-8">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex">',
-    `<title>${escapeHtml(texts.title)} · ${name}</title>`,
+    `<title>${escapeHtml(t('title'))} · ${name}</title>`,
     `<meta name="theme-color" content="${escapeHtml(brand.colors.primary)}">`,
     `<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">`,
     `<link rel="manifest" href="${manifestPath(locale)}">`,
@@ -153,20 +141,20 @@ export function offlinePage(manifest: ClientManifest, locale: Locale, siteName: 
     `<header class="navbar"><div class="navbar-inner"><a class="navbar-brand" href="${home}">`,
     `<img src="${escapeHtml(brand.page.logos[logoVariantOn(brand.colors.primary)])}" alt="" width="36" height="36"><span>${name}</span></a></div></header>`,
     '<main id="main" class="main"><section class="error-page" aria-labelledby="offline-title">',
-    `<h1 id="offline-title">${escapeHtml(texts.title)}</h1>`,
-    `<p>${escapeHtml(texts.message)}</p>`,
+    `<h1 id="offline-title">${escapeHtml(t('title'))}</h1>`,
+    `<p>${escapeHtml(t('message'))}</p>`,
     // An empty href is the current URL: once shown in place of a page, it loads that page again.
-    `<p><a class="button button-primary" href="">${escapeHtml(texts.retry)}</a></p>`,
-    `<p><a href="${home}">${escapeHtml(texts.home)}</a></p>`,
+    `<p><a class="button button-primary" href="">${escapeHtml(t('retry'))}</a></p>`,
+    `<p><a href="${home}">${escapeHtml(t('home'))}</a></p>`,
     '</section></main></div></body></html>',
   ].join('');
 }
 
 /** GET /offline, /es/offline, /en/offline: the offline page of the path's locale. */
-export function offlineHandler(manifest: ClientManifest, siteName: string, brand: SwBrand): RequestHandler {
+export function offlineHandler(manifest: ClientManifest, siteName: string, brand: SwBrand, i18n: i18n): RequestHandler {
   // Made once, split where the response's nonce goes.
   const pages = Object.fromEntries(
-    LOCALE_CODES.map((locale) => [locale, offlinePage(manifest, locale, siteName, brand).split(NONCE)]),
+    LOCALE_CODES.map((locale) => [locale, offlinePage(manifest, locale, siteName, brand, i18n).split(NONCE)]),
   ) as Record<Locale, string[]>;
   return (req, res) => {
     const prefix = req.path.split('/')[1] ?? '';
@@ -181,8 +169,16 @@ export function offlineHandler(manifest: ClientManifest, siteName: string, brand
 /** Both, mounted on `app` before the pages: `mountServiceWorker(app, { ... })` (two GET routes, no sub-router). */
 export function mountServiceWorker(
   app: Pick<Router, 'get'>,
-  options: { manifest: ClientManifest; workerFile: string; siteName: string; brand: SwBrand; logger?: Warn },
+  options: {
+    manifest: ClientManifest;
+    workerFile: string;
+    siteName: string;
+    brand: SwBrand;
+    logger?: Warn;
+    /** The server's i18next instance, whose `offline` namespace words the offline pages; by default the project's. */
+    i18n?: i18n;
+  },
 ): void {
   app.get(SERVICE_WORKER_PATH, serviceWorkerHandler(options));
-  app.get(OFFLINE_ROUTES, offlineHandler(options.manifest, options.siteName, options.brand));
+  app.get(OFFLINE_ROUTES, offlineHandler(options.manifest, options.siteName, options.brand, options.i18n ?? projectI18n()));
 }

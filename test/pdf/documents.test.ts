@@ -13,7 +13,7 @@ import {
   type PdfUser,
 } from '../../server/pdf/documents.ts';
 import { pdfmakeWithFonts } from '../../server/pdf/fonts.ts';
-import { formatCount, TEXTS } from '../../server/pdf/i18n.ts';
+import { pdfT, roleName } from '../../server/pdf/i18n.ts';
 import { pdfInfo, pdfPageCount, pdfText } from './pdf-text.ts';
 
 // 09:05 UTC is 10:05 in Madrid (CET) on that day.
@@ -197,8 +197,8 @@ describe('the profile', () => {
       CONS: ['Experto/a', 'Expert'],
     };
     for (const [role, [inSpanish, inEnglish]] of Object.entries(names)) {
-      expect(TEXTS.es.roles[role]).toBe(inSpanish);
-      expect(TEXTS.en.roles[role]).toBe(inEnglish);
+      expect(roleName(role, 'es')).toBe(inSpanish);
+      expect(roleName(role, 'en')).toBe(inEnglish);
     }
     expect(pdfText(await renderProfilePdf({ ...ana, role: 'AUDITOR' }, en, plain))).toContain('RoleAUDITOR');
   });
@@ -218,10 +218,10 @@ describe('the profile', () => {
 
 describe('the users report', () => {
   test('counts users with the locale’s digit grouping and plural', () => {
-    expect(formatCount(1234, TEXTS.es.userCount, 'es')).toBe('1.234 usuarios');
-    expect(formatCount(1234, TEXTS.en.userCount, 'en')).toBe('1,234 users');
-    expect(formatCount(1, TEXTS.es.userCount, 'es')).toBe('1 usuario');
-    expect(formatCount(1, TEXTS.en.userCount, 'en')).toBe('1 user');
+    expect(pdfT('es')('userCount', { count: 1234 })).toBe('1.234 usuarios');
+    expect(pdfT('en')('userCount', { count: 1234 })).toBe('1,234 users');
+    expect(pdfT('es')('userCount', { count: 1 })).toBe('1 usuario');
+    expect(pdfT('en')('userCount', { count: 1 })).toBe('1 user');
   });
 
   test('is landscape, lists every user with role and status, and repeats the header row on each page', async () => {
