@@ -602,6 +602,7 @@ export async function createApp(deps: AppDeps) {
     render: (req, res, payload) =>
       renderPage(res, payload, {
         manifest,
+        translators: (locale) => translators[locale],
         siteName: config.SITE_NAME,
         brand,
         nonce: nonceOf(res),

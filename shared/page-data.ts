@@ -88,14 +88,19 @@ export type CaseStudy = {
   sample: boolean;
 };
 
-/** The home page's data: its content (null when the source has none) and up to HOME_CASE_STUDIES stories. */
-export type HomeData = { content: HomeContent | null; caseStudies: CaseStudy[] };
-
 /**
  * The data of a page's loader (server/pages/<page>.ts), for its component: the server module
  * is imported as a type only (`PageProps<LoaderData<typeof loader>>`), never as code.
  */
-export type LoaderData<L> = L extends (...args: never[]) => Promise<{ data: infer D }> ? D : never;
+export type LoaderData<L> = L extends (...args: never[]) => Promise<{ data: infer D }> ? StreamedData<D> : never;
+
+/**
+ * A field its loader gives as a promise: it may stream after the page's shell (a promise in the
+ * server's render, resolved by React Router's <Await>), and is a value in the browser. A field
+ * that failed is null (the failure is logged; the section says it is missing).
+ */
+export type Streamed<T> = T | Promise<T>;
+type StreamedData<D> = D extends object ? { [K in keyof D]: D[K] extends Promise<infer V> ? Streamed<V | null> : D[K] } : D;
 
 /**
  * A page a single-use link opens: its form ('valid'), or why the link does not work —

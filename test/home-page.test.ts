@@ -13,14 +13,16 @@ import type { CaseStudy, HomeContent } from '../shared/page-data.ts';
 import { PRACTICES } from '../shared/practices.ts';
 import { TRANSITIONS, type ProjectState } from '../shared/projects.ts';
 import { createTestApp, ORIGIN, testApp } from './helpers/app.ts';
+import { revealStreamed } from './helpers/streamed-html.ts';
 import { addUser, DEFAULT_PASSWORD } from './helpers/users.ts';
 import { captureLogger, fixture, LEAST_PRIVILEGE, paginate, sendJson, sendStrapiError, startFakeStrapi } from './cms/fake-strapi.ts';
 
 const MESSAGES = { es: esMessages, en: enMessages } as const;
 const HOME_PATH: Record<Locale, string> = { es: '/', en: '/en' };
 
-/** The page's <main>, where every section of the page is. */
-function mainOf(html: string): string {
+/** The page's <main>, where every section of the page is (streamed ones in their place, as a browser shows them). */
+function mainOf(streamed: string): string {
+  const html = revealStreamed(streamed);
   const start = html.indexOf('<main');
   const end = html.indexOf('</main>');
   expect(start, 'the page has a <main>').toBeGreaterThan(-1);

@@ -6,5 +6,5 @@ import type { PageProps } from '../runtime/page-chunks.ts';
 
 export default function ClientPage({ data, user }: PageProps<LoaderData<typeof loader>>) {
   const { t } = useI18n();
-  return <AreaHome area="client" data={data} user={user} empty={t('projects.area.emptyOwner')} />;
+  return <AreaHome area="client" lists={data.lists} user={user} empty={t('projects.area.emptyOwner')} />;
 }

@@ -8,7 +8,7 @@ import type { PageProps } from '../runtime/page-chunks.ts';
 export default function ExpertPage({ data, user, form }: PageProps<LoaderData<typeof loader>>) {
   const { t } = useI18n();
   return (
-    <AreaHome area="expert" data={data} user={user} empty={t('projects.area.emptyExpert')}>
+    <AreaHome area="expert" lists={data.lists} user={user} empty={t('projects.area.emptyExpert')}>
       {data.expertise && <ExpertiseForm key={data.expertise.updatedAt ?? 'new'} expertise={data.expertise} form={form} />}
     </AreaHome>
   );

@@ -4,6 +4,7 @@ import { PRACTICES } from '../../shared/practices.ts';
 import type { ProjectState } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';
 import { PracticeIcon, practicePath } from '../components/practices.tsx';
+import { Streamed, StreamedSection } from '../components/streamed.tsx';
 import { useI18n } from '../i18n.tsx';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/home.ts';
@@ -126,6 +127,8 @@ function CaseStudies({ caseStudies }: { caseStudies: CaseStudy[] }) {
 export default function HomePage({ data }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { content, caseStudies } = data;
+  // Sections whose data comes from the content source: streamed when it is slow.
+  const later = (title: string) => <StreamedSection title={title} />;
   return (
     <>
       <section className="hero" aria-labelledby="hero-title">
@@ -147,7 +150,9 @@ export default function HomePage({ data }: PageProps<LoaderData<typeof loader>>)
         </div>
       </section>
 
-      {content && content.logos.length > 0 ? <Logos logos={content.logos} sample={content.sample} /> : null}
+      <Streamed value={content} fallback={<div className="logos-placeholder" />}>
+        {(home) => (home && home.logos.length > 0 ? <Logos logos={home.logos} sample={home.sample} /> : null)}
+      </Streamed>
 
       <section className="section" aria-labelledby="services-title">
         <div className="container">
@@ -207,8 +212,12 @@ export default function HomePage({ data }: PageProps<LoaderData<typeof loader>>)
         </div>
       </section>
 
-      {content && content.figures.length > 0 ? <Figures content={content} /> : null}
-      {caseStudies.length > 0 ? <CaseStudies caseStudies={caseStudies} /> : null}
+      <Streamed value={content} fallback={later(t('home.results.figures'))}>
+        {(home) => (home && home.figures.length > 0 ? <Figures content={home} /> : null)}
+      </Streamed>
+      <Streamed value={caseStudies} fallback={later(t('home.results.cases'))}>
+        {(studies) => (studies && studies.length > 0 ? <CaseStudies caseStudies={studies} /> : null)}
+      </Streamed>
     </>
   );
 }

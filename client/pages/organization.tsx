@@ -6,5 +6,5 @@ import type { PageProps } from '../runtime/page-chunks.ts';
 
 export default function OrganizationPage({ data, user }: PageProps<LoaderData<typeof loader>>) {
   const { t } = useI18n();
-  return <AreaHome area="organization" data={data} user={user} empty={t('projects.area.emptyOwner')} />;
+  return <AreaHome area="organization" lists={data.lists} user={user} empty={t('projects.area.emptyOwner')} />;
 }

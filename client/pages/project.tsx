@@ -2,6 +2,7 @@
 // proposal, experts, milestones, conversation, documents and history. What the reader may do
 // comes from the server (`project.actions`, `standing`, `writable`); each form posts here.
 import { useLocation } from 'react-router-dom';
+import { Streamed } from '../components/streamed.tsx';
 import { useI18n } from '../i18n.tsx';
 import { ConversationSection } from '../projects/conversation-section.tsx';
 import { DocumentsSection } from '../projects/documents-section.tsx';
@@ -21,7 +22,8 @@ export default function ProjectPage({ data, user, form }: PageProps<LoaderData<t
   const { t } = useI18n();
   const { search } = useLocation();
   const { project, messages, candidates } = data;
-  const nameOf = projectNames(project, messages, t('account.deletedUser'));
+  // The conversation may stream: the names of the page come from the project itself.
+  const nameOf = projectNames(project, null, t('account.deletedUser'));
   const of = (name: string) => (form?.form === name ? form : undefined);
   const done = (intent: string, key: string) => doneText(search, intent, t(`projects.done.${key}`));
   return (
@@ -30,7 +32,17 @@ export default function ProjectPage({ data, user, form }: PageProps<LoaderData<t
       <ProjectActions project={project} form={of('action')} success={done('action', 'action')} />
       <div className="project-columns">
         <div className="project-main">
-          <ConversationSection project={project} messages={messages} form={of('message')} success={done('message', 'message')} />
+          <Streamed value={messages} fallback={<p className="streamed-loading">{t('layout.loading')}</p>}>
+            {(page) =>
+              page ? (
+                <ConversationSection project={project} messages={page} form={of('message')} success={done('message', 'message')} />
+              ) : (
+                <p className="form-error" role="alert">
+                  {t('errors.unavailable')}
+                </p>
+              )
+            }
+          </Streamed>
           <DocumentsSection project={project} nameOf={nameOf} form={of('document')} success={done('document', 'document')} />
         </div>
         <div className="project-side">

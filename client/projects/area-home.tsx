@@ -3,22 +3,23 @@
 // site does not have.
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import type { AreaProjects } from '../../shared/page-data.ts';
+import type { AreaProjects, Streamed } from '../../shared/page-data.ts';
 import { newBriefPath } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { useI18n } from '../i18n.tsx';
-import { AreaProjectList, WaitingList } from './area-projects.tsx';
+import { AreaProjectList, StreamedLists, WaitingList } from './area-projects.tsx';
 
 export function AreaHome({
   area,
-  data,
+  lists,
   user,
   empty,
   children,
 }: {
   area: 'client' | 'organization' | 'expert';
-  data: AreaProjects;
+  /** The area's lists (streamed when the database is slow); null when they could not be read. */
+  lists: Streamed<AreaProjects | null>;
   user: SessionUser | null;
   empty: string;
   children?: ReactNode;
@@ -38,8 +39,14 @@ export function AreaHome({
           </Link>
         </p>
       )}
-      <WaitingList data={data} role={role} />
-      <AreaProjectList data={data} role={role} empty={empty} headingId="projects-title" />
+      <StreamedLists value={lists}>
+        {(data) => (
+          <>
+            <WaitingList data={data} role={role} />
+            <AreaProjectList data={data} role={role} empty={empty} headingId="projects-title" />
+          </>
+        )}
+      </StreamedLists>
       {children}
       <nav className="actions area-account" aria-label={t('projects.area.accountLinks')}>
         <Link className="button button-secondary button-small" to={localePath('profile', locale)}>

@@ -2,7 +2,9 @@
 // with filters by state and practice, a search and pages — all plain links and a GET form, so
 // that it works without JavaScript and every view has its own URL.
 import { Link, useLocation } from 'react-router-dom';
-import type { AreaProjects } from '../../shared/page-data.ts';
+import type { ReactNode } from 'react';
+import type { AreaProjects, Streamed as StreamedValue } from '../../shared/page-data.ts';
+import { Streamed, StreamedSection } from '../components/streamed.tsx';
 import { PRACTICES, PROJECT_STATES } from '../../shared/projects.ts';
 import { useI18n } from '../i18n.tsx';
 import { ProjectCards } from './project-list.tsx';
@@ -96,5 +98,29 @@ export function WaitingList({ data, role }: { data: AreaProjects; role: string }
         <ProjectCards items={data.waiting} role={role} showOwner={role === 'ADMIN' || role === 'CONS'} />
       )}
     </section>
+  );
+}
+
+/** An area's lists: streamed when the database is slow, a notice when they could not be read. */
+export function StreamedLists({
+  value,
+  children,
+}: {
+  value: StreamedValue<AreaProjects | null>;
+  children: (data: AreaProjects) => ReactNode;
+}) {
+  const { t } = useI18n();
+  return (
+    <Streamed value={value} fallback={<StreamedSection title={t('projects.area.projectsTitle')} />}>
+      {(data) =>
+        data ? (
+          children(data)
+        ) : (
+          <p className="form-error" role="alert">
+            {t('errors.unavailable')}
+          </p>
+        )
+      }
+    </Streamed>
   );
 }

@@ -17,10 +17,8 @@ async function auditView({ services: { auditLog }, query }: LoaderArgs): Promise
 
 export const loader = (async (args) => {
   const session = requireSession(args);
-  const [users, pipeline, audit] = await Promise.all([
-    args.services.backend.listUsers(session.token, { page: 1 }),
-    areaProjects(args.services.projects, session.user, args.query),
-    auditView(args),
-  ]);
+  // The pipeline, the console's first screen, streams when the database is slow (server/render/streamed.ts).
+  const pipeline = areaProjects(args.services.projects, session.user, args.query);
+  const [users, audit] = await Promise.all([args.services.backend.listUsers(session.token, { page: 1 }), auditView(args)]);
   return { data: { users, pipeline, audit } };
 }) satisfies PageLoader;

@@ -6,12 +6,11 @@ import { requireSession, type PageAction, type PageLoader } from '../render/page
 export const loader = (async (args) => {
   const actor = requireSession(args).user;
   const { projects } = args.services;
-  // An admin may look at the expert area (the role guard lets admins pass): no profile of theirs.
-  const [list, expertise] = await Promise.all([
-    areaProjects(projects, actor, args.query),
-    hasRole(actor, 'CONS') ? projects.expertise.mine(actor) : null,
-  ]);
-  return { data: { ...list, expertise } };
+  // The lists stream when the database is slow (server/render/streamed.ts). An admin may look at
+  // the expert area (the role guard lets admins pass): no profile of theirs.
+  const lists = areaProjects(projects, actor, args.query);
+  const expertise = hasRole(actor, 'CONS') ? await projects.expertise.mine(actor) : null;
+  return { data: { lists, expertise } };
 }) satisfies PageLoader;
 
 export const action: PageAction = async ({ req, res, route, session, services }) => {

@@ -2,6 +2,7 @@
 import { areaProjects } from '../projects/area.ts';
 import { requireSession, type PageLoader } from '../render/page-module.ts';
 
+// The lists stream when the database is slow (server/render/streamed.ts).
 export const loader = (async (args) => ({
-  data: await areaProjects(args.services.projects, requireSession(args).user, args.query),
+  data: { lists: areaProjects(args.services.projects, requireSession(args).user, args.query) },
 })) satisfies PageLoader;

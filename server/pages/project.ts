@@ -10,9 +10,10 @@ export const loader = (async (args) => {
   const { projects, conversation, expertise } = args.services.projects;
   try {
     const id = projectId(args.params.id);
+    // The project decides the page (its participants only: anyone else gets the 404 page)…
     const project = await projects.get(actor, id);
-    // Reading the page reads the thread: its unread count falls.
-    const messages = await conversation.messages(actor, id);
+    // …its conversation streams when the database is slow (reading it reads the thread: its unread count falls).
+    const messages = conversation.messages(actor, id);
     const candidates = hasRole(actor, 'ADMIN') ? await expertise.experts(actor) : null;
     return { data: { project: { ...project, unread: 0 }, messages, candidates }, meta: { title: project.title } };
   } catch (error) {

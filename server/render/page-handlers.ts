@@ -27,9 +27,10 @@ export function createPageHandlers(deps: {
   /** A signed-in user is shown a page in this locale (the language of their e-mails); must not throw or wait. */
   signedInPage?: (user: SessionUser, locale: Locale) => void;
 }) {
-  const resolve = async (url: string, res: Response) => {
+  const resolve = async (url: string, res: Response, stream: boolean) => {
     const result = await resolvePage(deps.resolve, {
       url,
+      stream,
       session: res.locals.session ?? null,
       secondFactorPending: res.locals.secondFactorPending ?? false,
       linkToken: res.locals.linkToken ?? null,
@@ -57,7 +58,7 @@ export function createPageHandlers(deps: {
       res.status(400).json({ error: { code: 'bad_path', message: `Invalid page path ${JSON.stringify(path.slice(0, 100))}` } });
       return;
     }
-    const result = await resolve(path, res);
+    const result = await resolve(path, res, false);
     res.set('Cache-Control', PRIVATE_NO_STORE).vary('Cookie');
     if (result.kind === 'redirect') {
       applyRedirectEffects(req, res, result);
@@ -68,7 +69,7 @@ export function createPageHandlers(deps: {
   /** Any GET or HEAD (unmatched paths answer the 404 page). */
   const page: RequestHandler = async (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
-    const result = await resolve(req.originalUrl, res);
+    const result = await resolve(req.originalUrl, res, true);
     if (result.kind === 'redirect') {
       applyRedirectEffects(req, res, result);
       res.set('Cache-Control', PRIVATE_NO_STORE);
@@ -80,7 +81,7 @@ export function createPageHandlers(deps: {
 
   /** The page at req.originalUrl again, with a form's outcome and a status (the no-JS error path). */
   async function renderWithForm(req: Request, res: Response, form: FormState, status: number): Promise<void> {
-    const result = await resolve(req.originalUrl, res);
+    const result = await resolve(req.originalUrl, res, true);
     if (result.kind === 'redirect') {
       applyRedirectEffects(req, res, result);
       res.redirect(303, result.to);

@@ -12,7 +12,8 @@ import { FAVICON_PATH, manifestPath } from '../brand/routes.ts';
 import { LAST_RESORT } from '../../shared/last-resort.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
 import type { Theme } from '../../shared/theme.ts';
-import type { Messages } from '../../shared/translate.ts';
+import type { Locale } from '../../shared/locales.ts';
+import type { Messages, Translate } from '../../shared/translate.ts';
 import { App } from '../../client/app.tsx';
 import { preloadDeferred } from '../../client/runtime/deferred.tsx';
 import { BOOT_ELEMENT_ID, type BootData, type PageBoot } from '../../client/boot.ts';
@@ -21,6 +22,7 @@ import { loadPage } from '../../client/runtime/page-chunks.ts';
 import { escapeHtml, jsonForScript } from './html.ts';
 import { fontPreloadsFor, preloadsFor, stylesheetsFor, type ClientManifest } from './manifest.ts';
 import { renderKey, type RenderCache } from './render-cache.ts';
+import { resolvedData, streamedFields } from './streamed.ts';
 
 export type RenderOptions = {
   manifest: ClientManifest;
@@ -48,6 +50,8 @@ export type RenderOptions = {
    */
   theme?: Theme | null;
   onError: (error: unknown) => void;
+  /** The server's fixed translators (i18next's getFixedT per locale, made at start): React renders with them. */
+  translators?: (locale: Locale) => Translate;
 };
 
 const RENDER_TIMEOUT_MS = 10_000;
@@ -109,7 +113,16 @@ function publishingTags(payload: PagePayload, options: RenderOptions): string[] 
   ];
 }
 
-function documentHead(payload: PagePayload, options: RenderOptions): string {
+/**
+ * Without scripts React's streamed sections stay in their hidden holders and their fallbacks
+ * stay shown: a page that streams shows them anyway (after its main content), so that its HTML
+ * is whole without JavaScript too.
+ */
+function noScriptStreaming(nonce: string): string {
+  return `<noscript><style nonce="${nonce}">div[hidden][id^="S:"]{display:block}.streamed-fallback{display:none}</style></noscript>`;
+}
+
+function documentHead(payload: PagePayload, options: RenderOptions, streaming = false): string {
   const { head } = payload;
   const page = payload.state.kind === 'page' ? payload.state.page : '';
   const parts = [
@@ -140,6 +153,7 @@ function documentHead(payload: PagePayload, options: RenderOptions): string {
     ...stylesheetsFor(options.manifest, page).map((href) => `<link rel="stylesheet" href="${href}">`),
     brandStyle(options),
     brandingStyle(payload, options.nonce),
+    streaming ? noScriptStreaming(options.nonce) : '',
     ...preloadsFor(options.manifest, page).map((href) => `<link rel="modulepreload" href="${href}">`),
     '</head><body><div id="root">',
   ];
@@ -183,8 +197,11 @@ export function lastResortPage(locale: string, details: string | null): string {
   );
 }
 
-/** Writes React's stream to `res`, then `tail`; with `keep`, also hands over the whole markup. */
-function sinkInto(res: Response, tail: string, keep?: (markup: Buffer) => void): Writable {
+/**
+ * Writes React's stream to `res`, then the tail (made once React is done: the boot data of a page
+ * that streamed carries values that arrived meanwhile); with `keep`, also hands over the markup.
+ */
+function sinkInto(res: Response, tail: () => Promise<string>, keep?: (markup: Buffer) => void): Writable {
   const chunks: Buffer[] | null = keep ? [] : null;
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -193,9 +210,14 @@ function sinkInto(res: Response, tail: string, keep?: (markup: Buffer) => void):
       else res.once('drain', () => callback());
     },
     final(callback) {
-      res.end(tail);
-      if (chunks && keep) keep(Buffer.concat(chunks));
-      callback();
+      tail().then(
+        (text) => {
+          res.end(text);
+          if (chunks && keep) keep(Buffer.concat(chunks));
+          callback();
+        },
+        (error: unknown) => callback(error as Error),
+      );
     },
   });
   // React calls flush() after each chunk it writes; compression buffers until told to flush.
@@ -219,23 +241,29 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
     return Promise.resolve();
   };
 
+  // Data that had not arrived when the page was resolved streams (server/render/streamed.ts).
+  const data = payload.state.kind === 'page' ? payload.state.data : null;
+  const streaming = streamedFields(data).length > 0;
   let head: string;
-  let tail: string;
-  let key: string;
+  let tail: string | null = null;
+  let key: string | null = null;
   try {
     if (payload.state.kind === 'page') await loadPage(payload.state.page);
     await preloadDeferred();
-    head = documentHead(payload, options);
-    const boot = bootJson(payload, options);
-    tail = documentTail(boot.json, options);
-    key = boot.key;
+    head = documentHead(payload, options, streaming);
+    if (!streaming) {
+      const boot = bootJson(payload, options);
+      tail = documentTail(boot.json, options);
+      key = boot.key;
+    }
   } catch (error) {
     return fail(error);
   }
 
-  const cache = options.renderCache;
-  const cached = cache?.get(key);
-  if (cached) {
+  // A page that streams is rendered anew (its markup depends on data that was not there yet).
+  const cache = key === null ? undefined : options.renderCache;
+  const cached = key === null ? undefined : cache?.get(key);
+  if (cached && tail !== null) {
     // The pieces as they are (the markup is bytes already: nothing copied or encoded again),
     // with the length announced (no chunked encoding), in one corked write.
     const pieces: Piece[] = [head, ...cached.parts.flatMap((part, i) => (i === 0 ? [part] : [options.nonce, part])), tail];
@@ -251,11 +279,20 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
   }
   // A render that reported an error is never kept.
   let renderFailed = false;
-  const keep = cache?.wants(key)
-    ? (markup: Buffer) => {
-        if (!renderFailed) cache.set(key, markup, options.nonce);
-      }
-    : undefined;
+  const keep =
+    key !== null && cache?.wants(key)
+      ? (markup: Buffer) => {
+          if (!renderFailed) cache.set(key, markup, options.nonce);
+        }
+      : undefined;
+  // The render's deadline: what has not arrived by then is left to the browser.
+  let cut!: () => void;
+  const renderCut = new Promise<void>((resolve) => (cut = resolve));
+  const tailOf = async (): Promise<string> => {
+    if (tail !== null) return tail;
+    const state = payload.state.kind === 'page' ? { ...payload.state, data: await resolvedData(data, renderCut) } : payload.state;
+    return documentTail(bootJson({ ...payload, state }, options).json, options);
+  };
 
   return new Promise<void>((resolve) => {
     let settled = false;
@@ -270,18 +307,21 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
     const element = (
       <StrictMode>
         <StaticRouter location={payload.url}>
-          <App boot={boot} />
+          <App boot={boot} translators={options.translators} />
         </StaticRouter>
       </StrictMode>
     );
-    const timer = setTimeout(() => stream.abort(new Error('Render timed out')), RENDER_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      cut();
+      stream.abort(new Error('Render timed out'));
+    }, RENDER_TIMEOUT_MS);
     const stream = renderToPipeableStream(element, {
       nonce: options.nonce,
       onShellReady() {
         res.status(payload.status);
         res.setHeader('Content-Type', 'text/html; charset=utf-8');
         res.write(head);
-        const sink = sinkInto(res, tail, keep);
+        const sink = sinkInto(res, tailOf, keep);
         sink.on('finish', finish);
         sink.on('error', finish);
         stream.pipe(sink);

@@ -13,6 +13,7 @@ import type { ContentSource } from '../content/source.ts';
 import { ApiError, HttpError, PageRedirect } from '../http/errors.ts';
 import { headForError, headForRoute, pageTitle } from './head.ts';
 import { noData, type PageMeta, type PageModule, type PageServices } from './page-module.ts';
+import { settleData, STREAM_WAIT_MS } from './streamed.ts';
 import { publishingHead } from '../seo/social.ts';
 import type { SessionUser } from '../../shared/user.ts';
 
@@ -42,6 +43,11 @@ export type ResolveInput = {
   linkToken?: string | null;
   /** The request carries a valid preview cookie: pages read drafts. */
   preview?: boolean;
+  /**
+   * A full page load may stream the data that arrives late (server/render/streamed.ts);
+   * without it (a client navigation's /_data), every field of the data is waited for.
+   */
+  stream?: boolean;
 };
 
 export type Resolution = DataResponse & {
@@ -131,7 +137,7 @@ async function resolveOnce(deps: ResolveDeps, input: ResolveInput): Promise<Reso
     }
     const loader = deps.pages.get(route.page)?.loader ?? noData;
     const brandingUser = input.session && deps.branding && isBrandedPath(route.fullPath) ? input.session.user.userName : null;
-    const [{ data, meta }, branding] = await Promise.all([
+    const [{ data: loaded, meta }, branding] = await Promise.all([
       loader({
         route,
         params,
@@ -145,6 +151,8 @@ async function resolveOnce(deps: ResolveDeps, input: ResolveInput): Promise<Reso
       }),
       brandingUser ? deps.branding!(brandingUser) : null,
     ]);
+    // What arrives late streams after the shell (a page load), or is waited for (/_data).
+    const data = await settleData(loaded, input.stream ? STREAM_WAIT_MS : 0, (error) => deps.onError?.(error, input.url));
     // After the page's data: reading a project's page reads its thread.
     const unread = input.session && deps.unread ? await deps.unread(input.session.user) : 0;
     const payload = pagePayload(deps, input, route, params, data, meta, t);
