@@ -632,6 +632,8 @@ export async function createApp(deps: AppDeps) {
     userRecord: async (userName) => (config.API_URL ? null : findUser(db, userName)),
     brandColor: async (userName) => (await branding(userName))?.color ?? null,
     ...(deps.pdfRenderer ? { renderer: deps.pdfRenderer } : {}),
+    jobsPerUser: config.PDF_JOBS_PER_USER,
+    stallMs,
     audit,
   });
   app.get(pdf.paths, pdf.handler);
