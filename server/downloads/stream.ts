@@ -5,6 +5,7 @@
 // reads must not hold the server's memory, nor its download slots, for as long as it likes.
 import type { Response } from 'express';
 import { pipeline, type Writable } from 'node:stream';
+import { setImmediate } from 'node:timers/promises';
 import { createGzip } from 'node:zlib';
 
 /** The slice of a buffer written at a time (a document's stored chunk is as large). */
@@ -96,6 +97,9 @@ export function downloadWriter(res: Response, options: DownloadOptions): Downloa
     async write(chunk) {
       if (gone()) throw new ClientGoneError();
       if (!target.write(chunk)) await progress(target, 'drain');
+      // A turn of the event loop between two chunks: forty downloads into empty socket buffers
+      // would otherwise read and write all their chunks in one turn, /healthz waiting seconds.
+      else await setImmediate();
     },
     async end() {
       if (gone()) throw new ClientGoneError();
