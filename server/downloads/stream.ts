@@ -50,8 +50,9 @@ export type DownloadWriter = {
 
 /**
  * The response as a download: its headers (status, type, length, disposition) set by the
- * caller, sent now. `Cache-Control: no-transform` keeps the global compression() — which would
- * buffer what a slow client leaves unread — and any proxy from rewriting it.
+ * caller, sent now. `Cache-Control: no-transform` keeps the global compression() and any proxy
+ * from rewriting it: compression() moves `res.on('drain')` listeners onto its gzip stream but
+ * not `res.off`, and the listeners left there kept every chunk of the export (decision 028).
  */
 export function downloadWriter(res: Response, options: DownloadOptions): DownloadWriter {
   const { stallMs } = options;
