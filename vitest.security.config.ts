@@ -11,6 +11,7 @@ const POSTGRES_ATTACKS = [
   'test/security/email-addresses.test.ts',
   'test/security/login-limits.test.ts',
   'test/security/uploads.test.ts',
+  'test/security/downloads.test.ts',
 ];
 const withPostgres = Boolean(postgresBinDir()) || process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === '1';
 

@@ -19,7 +19,7 @@ import { createConversation } from './projects/conversation.ts';
 import { createExpertise } from './projects/expertise.ts';
 import { createProjects } from './projects/service.ts';
 import { projectPath } from '../shared/projects.ts';
-import { documentDownload, DOWNLOAD_PATH } from './projects/download.ts';
+import { createDocumentDownloads, documentDownload, DOWNLOAD_PATH } from './projects/download.ts';
 import { createAuditLog } from './audit/log.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
 import { logoutHandler, roleHome } from './auth/forms.ts';
@@ -466,6 +466,11 @@ export async function createApp(deps: AppDeps) {
     onError: (error, url) => logger.error({ err: error, url }, 'page failed'),
   };
 
+  // Downloads are sent a chunk at a time and ended when their client stalls; documents are
+  // capped per user, shared by the pages and the API (docs/decisions/028).
+  const stallMs = config.DOWNLOAD_STALL_SECONDS * 1000;
+  const documentDownloads = createDocumentDownloads({ perUser: config.DOWNLOADS_PER_USER, stallMs, logger });
+
   // Set on SIGTERM: finish what is running, tell clients and balancers to go elsewhere.
   let draining = false;
   const app = express();
@@ -506,6 +511,7 @@ export async function createApp(deps: AppDeps) {
   );
 
   // 2. Compression for everything dynamic (hashed assets are small and cached for a year).
+  //    Downloads say no-transform and skip it (downloads/stream.ts).
   app.use(compression());
 
   // 3. Liveness, and readiness (the database answers; the CMS too when there is one).
@@ -569,6 +575,7 @@ export async function createApp(deps: AppDeps) {
         brandingInCms: config.CMS_URL !== undefined,
         contact: contactStore,
         uploads,
+        downloads: documentDownloads,
         projects,
         conversation,
         expertise,
@@ -640,7 +647,7 @@ export async function createApp(deps: AppDeps) {
     );
   }
   // 9b. A project's documents, for its participants (projects/download.ts).
-  app.get(DOWNLOAD_PATH, documentDownload(conversation));
+  app.get(DOWNLOAD_PATH, documentDownload(conversation, documentDownloads));
 
   // 9c. Everything the site holds about the signed-in user, as JSON (account/download.ts).
   const myData = accountDataDownload({
@@ -650,6 +657,8 @@ export async function createApp(deps: AppDeps) {
     logger,
     audit,
     limiter: createRateLimiter(db, 3_600_000),
+    maxConcurrent: config.EXPORTS_MAX_CONCURRENT,
+    stallMs,
   });
   app.get(myData.paths, myData.handler);
 
@@ -665,6 +674,8 @@ export async function createApp(deps: AppDeps) {
     brandColor: async (userName) => (await branding(userName))?.color ?? null,
     ...(deps.pdfRenderer ? { renderer: deps.pdfRenderer } : {}),
     i18n,
+    jobsPerUser: config.PDF_JOBS_PER_USER,
+    stallMs,
     audit,
   });
   app.get(pdf.paths, pdf.handler);

@@ -41,6 +41,13 @@ const mediaHosts = z
     return [...hosts];
   });
 
+/** An empty value (`NAME=` in a .env file or a compose file) means unset: the default applies. */
+const emptyIsUnset = (value: unknown) => (value === '' ? undefined : value);
+
+/** A whole number from `min` to `max`, `fallback` when unset or empty. */
+const count = (min: number, max: number, fallback: number) =>
+  z.preprocess(emptyIsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -94,6 +101,18 @@ const schema = z.object({
   PROJECT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   /** Project documents one user may upload per minute. */
   PROJECT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
+  /**
+   * Downloads (docs/decisions/028-downloads-stream-with-deadlines.md): a download whose client
+   * takes nothing for DOWNLOAD_STALL_SECONDS is ended (documents, images, the data export, the
+   * PDFs); DOWNLOADS_PER_USER project documents one user downloads at once (429 past it);
+   * EXPORTS_MAX_CONCURRENT data exports one process makes at once (503 past it; one per user,
+   * 429 for a second); PDF_JOBS_PER_USER PDFs one user may have waiting or being laid out
+   * (429 past it, the others' served in turn).
+   */
+  DOWNLOAD_STALL_SECONDS: count(1, 3600, 30),
+  DOWNLOADS_PER_USER: count(1, 100, 4),
+  EXPORTS_MAX_CONCURRENT: count(1, 100, 2),
+  PDF_JOBS_PER_USER: count(1, 100, 2),
   /**
    * postgres://user:password@host:5432/db selects PostgreSQL (several machines share it);
    * unset, the embedded SQLite database in DATA_DIR/site.db.

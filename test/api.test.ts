@@ -418,6 +418,19 @@ test('PUT /api/me/avatar with a PNG stores it; GET of its URL answers the bytes 
   expect(Buffer.compare(image.body as Buffer, PNG)).toBe(0);
 });
 
+test('an avatar of almost 1 MB is read a slice at a time and comes back byte for byte, with its length', async () => {
+  const { app } = await freshApp([CARLA]);
+  const token = await loginToken(app, 'carla.client');
+  const large = Buffer.concat([PNG, Buffer.from(Array.from({ length: ONE_MB - PNG.length - 1 }, (_, i) => (i * 13) % 256))]);
+  const res = await request(app).put('/api/me/avatar').set('Authorization', bearer(token)).type('image/png').send(large);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const image = await request(app).get(res.body.user.avatar).buffer(true).parse(bytes);
+  expect(image.status).toBe(200);
+  expect(image.headers['content-length']).toBe(String(large.length));
+  expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable, no-transform');
+  expect(Buffer.compare(image.body as Buffer, large)).toBe(0);
+});
+
 test('an avatar is typed by its bytes, not by the declared Content-Type: a JPEG sent as image/png is served as image/jpeg', async () => {
   const { app } = await freshApp([CARLA]);
   const token = await loginToken(app, 'carla.client');

@@ -90,6 +90,24 @@ test('configuration is validated at start with an error that names the variable'
   expect(() => loadConfig({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '5' })).toThrow(/LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP/);
 });
 
+test('the download limits have documented defaults, an empty value means the default, and a bad one names the variable', () => {
+  const defaults = { DOWNLOAD_STALL_SECONDS: 30, DOWNLOADS_PER_USER: 4, EXPORTS_MAX_CONCURRENT: 2, PDF_JOBS_PER_USER: 2 };
+  expect(loadConfig({})).toMatchObject(defaults);
+  expect(loadConfig(Object.fromEntries(Object.keys(defaults).map((name) => [name, ''])))).toMatchObject(defaults);
+  expect(
+    loadConfig({ DOWNLOAD_STALL_SECONDS: '5', DOWNLOADS_PER_USER: '1', EXPORTS_MAX_CONCURRENT: '8', PDF_JOBS_PER_USER: '3' }),
+  ).toMatchObject({
+    DOWNLOAD_STALL_SECONDS: 5,
+    DOWNLOADS_PER_USER: 1,
+    EXPORTS_MAX_CONCURRENT: 8,
+    PDF_JOBS_PER_USER: 3,
+  });
+  for (const name of Object.keys(defaults)) {
+    expect(() => loadConfig({ [name]: '0' })).toThrow(new RegExp(name));
+    expect(() => loadConfig({ [name]: 'many' })).toThrow(new RegExp(name));
+  }
+});
+
 test('e-mail: MAIL_FROM defaults to no-reply@ the host of PUBLIC_URL (or the older CONTACT_NOTIFY_FROM); SMTP_URL needs no CONTACT_NOTIFY_TO', () => {
   const smtp = { SMTP_URL: 'smtps://user:secret@mail.example.com:465' };
   expect(loadConfig({ ...smtp, PUBLIC_URL: 'https://www.example.org/' }).MAIL_FROM).toBe('no-reply@www.example.org');

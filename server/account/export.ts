@@ -10,7 +10,7 @@ import type { Db } from '../db/index.ts';
 import { findUser } from '../users/users.ts';
 
 /** Rows read per query. */
-export const EXPORT_PAGE_ROWS = 500;
+export const EXPORT_PAGE_ROWS = 100;
 /** Characters gathered before they are handed to the sink. */
 export const EXPORT_CHUNK_CHARS = 64 * 1024;
 /** The shape of the document: raised when a field changes meaning. */

@@ -18,6 +18,7 @@ import type { Logger } from '../logger.ts';
 import type { ImageUploads } from '../uploads/images.ts';
 import type * as users from '../users/users.ts';
 import type { Conversation } from '../projects/conversation.ts';
+import type { DocumentDownloads } from '../projects/download.ts';
 import type { ExpertiseService } from '../projects/expertise.ts';
 import type { Projects } from '../projects/service.ts';
 import type { Deletions } from '../account/deletion.ts';
@@ -56,6 +57,8 @@ export type ApiDeps = {
   brandingInCms: boolean;
   contact: ContactStore;
   uploads: ImageUploads;
+  /** How documents and images are sent: a chunk at a time, cut off when stalled, capped per user. */
+  downloads: DocumentDownloads;
   projects: Projects;
   conversation: Conversation;
   expertise: ExpertiseService;

@@ -5,7 +5,7 @@ import { PRACTICES, PROJECT_LIMITS, type ProjectAction } from '../../shared/proj
 import { ApiError } from '../http/errors.ts';
 import { readMultipartFile } from '../http/multipart.ts';
 import { projectId } from '../projects/access.ts';
-import { attachmentHeader } from '../projects/documents.ts';
+import { sendDocument } from '../projects/download.ts';
 import {
   actionSchema,
   briefSchema,
@@ -150,15 +150,10 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     authenticated,
     handle(async (req, res) => {
       const id = projectId(req.params.id);
-      const doc = await conversation.readDocument(userOf(res), id, itemId(req.params.docId, 'document'));
-      res.set({
-        'Content-Type': doc.contentType,
-        'Content-Disposition': attachmentHeader(doc.name),
-        'Content-Length': String(doc.data.length),
-        'Cache-Control': 'private, no-store',
-        'X-Content-Type-Options': 'nosniff',
-      });
-      res.end(doc.data);
+      const user = userOf(res);
+      const doc = await conversation.readDocument(user, id, itemId(req.params.docId, 'document'));
+      // Streamed, capped per user and cut off when stalled, as on the pages (projects/download.ts).
+      await sendDocument(res, user.userName, doc, deps.downloads);
     }),
   );
 

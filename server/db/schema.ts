@@ -151,9 +151,16 @@ export type ProjectDocumentsTable = {
   name: string;
   content_type: string;
   bytes: number;
-  data: Buffer;
   uploaded_by: string;
   uploaded_at: string;
+};
+
+/** A document's bytes in order, DOCUMENT_CHUNK_BYTES each (the last one shorter). */
+export type ProjectDocumentChunksTable = {
+  document_id: number;
+  /** 0, 1, 2… */
+  seq: number;
+  data: Buffer;
 };
 
 export type ProjectEventsTable = {
@@ -297,6 +304,7 @@ export type Schema = {
   project_messages: ProjectMessagesTable;
   project_reads: ProjectReadsTable;
   project_documents: ProjectDocumentsTable;
+  project_document_chunks: ProjectDocumentChunksTable;
   project_events: ProjectEventsTable;
   expertise: ExpertiseTable;
   mail_outbox: MailOutboxTable;

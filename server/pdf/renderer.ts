@@ -3,8 +3,11 @@
 // long messages held the loop for seconds and /healthz with it. So the layout runs in one worker
 // thread per process (server/pdf/worker.ts), jobs wait in a short queue in front of it, and
 // when the queue is full a request is refused at once (503 with Retry-After) instead of piling
-// up work. A thread that dies (out of memory, a bug) or runs over its time is replaced on the
-// next job; the server's own heap never holds a layout.
+// up work. The queue is fair: one user has at most `perUser` jobs in it (waiting or being laid
+// out; 429 beyond), and the next job is the oldest of the user served least recently, so that
+// one user asking again and again cannot keep everyone else out (docs/decisions/028). A thread
+// that dies (out of memory, a bug) or runs over its time is replaced on the next job; the
+// server's own heap never holds a layout.
 import type { Resource } from 'i18next';
 import { Worker } from 'node:worker_threads';
 import { projectI18n, resourcesOf } from '../i18n/index.ts';
@@ -25,6 +28,8 @@ export const PDF_WORKER_URL: URL = import.meta.url.endsWith('.ts')
 export const MAX_WAITING_DOCUMENTS = 3;
 /** What the 503 asks a client to wait: about one large report's layout. */
 export const BUSY_RETRY_AFTER_SECONDS = 5;
+/** Jobs one user may have waiting or being laid out (PDF_JOBS_PER_USER); one more is refused (429). */
+export const JOBS_PER_USER = 2;
 /** A job running longer than this is abandoned and its thread replaced (the largest report takes a few seconds). */
 const JOB_TIMEOUT_MS = 60_000;
 /** An idle layout thread is stopped after this long: it holds pdfmake and the fonts, tens of MB. */
@@ -45,8 +50,20 @@ export class PdfBusyError extends Error {
   }
 }
 
+/** Refused because the user already has their share of the queue: answer 429 with Retry-After. */
+export class PdfShareError extends Error {
+  readonly retryAfterSeconds: number;
+  constructor(perUser: number, retryAfterSeconds: number) {
+    super(`You have ${perUser} documents being made already: try again in ${retryAfterSeconds} seconds, once one is done`);
+    this.name = 'PdfShareError';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 export type PdfRendererOptions = {
   maxWaiting?: number;
+  /** Jobs one owner may have waiting or running (see JOBS_PER_USER). */
+  perUser?: number;
   retryAfterSeconds?: number;
   timeoutMs?: number;
   idleMs?: number;
@@ -63,20 +80,39 @@ export type PdfRendererOptions = {
 /** What a layout thread is started with (worker.ts reads it). */
 export type PdfWorkerData = { resources: Resource };
 
+export type RenderOptions = {
+  /** Whose job it is (their user name): their share of the queue. Without one a job counts for nobody's share. */
+  owner?: string;
+  /** Aborted when the client has gone: the job stops waiting. */
+  signal?: AbortSignal;
+};
+
 export type PdfRenderer = {
-  /** The job's PDF; rejects with PdfBusyError when the queue is full, with the signal's reason when aborted while waiting. */
-  render(job: PdfJob, signal?: AbortSignal): Promise<Buffer>;
+  /**
+   * The job's PDF; rejects with PdfShareError when its owner has their share of the queue, with
+   * PdfBusyError when the queue is full, with the signal's reason when aborted while waiting.
+   */
+  render(job: PdfJob, options?: RenderOptions): Promise<Buffer>;
   /** What is going on, for tests and logs. */
   state(): { running: boolean; waiting: number; thread: boolean };
   /** Stops the thread and refuses what waits (graceful shutdown). */
   close(): Promise<void>;
 };
 
-type Pending = { job: PdfJob; resolve: (pdf: Buffer) => void; reject: (error: unknown) => void; signal: AbortSignal | undefined };
+/** A job's owner: a user name, or a key of its own for a job of nobody's. */
+type Owner = string | symbol;
+type Pending = {
+  job: PdfJob;
+  owner: Owner;
+  resolve: (pdf: Buffer) => void;
+  reject: (error: unknown) => void;
+  signal: AbortSignal | undefined;
+};
 type Running = Pending & { id: number; timer: NodeJS.Timeout };
 
 export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
   const maxWaiting = options.maxWaiting ?? MAX_WAITING_DOCUMENTS;
+  const perUser = options.perUser ?? JOBS_PER_USER;
   const retryAfterSeconds = options.retryAfterSeconds ?? BUSY_RETRY_AFTER_SECONDS;
   const timeoutMs = options.timeoutMs ?? JOB_TIMEOUT_MS;
   const idleMs = options.idleMs ?? IDLE_MS;
@@ -84,6 +120,11 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
   const heapMb = options.heapMb ?? LAYOUT_HEAP_MB;
   const workerData: PdfWorkerData = { resources: options.resources ?? resourcesOf(projectI18n(), PDF_NAMESPACES) };
   const waiting: Pending[] = [];
+  /** Jobs of each owner waiting or running: their share. */
+  const held = new Map<Owner, number>();
+  /** When each owner with jobs held last had one started (a count of starts): the least recent goes next. */
+  const lastStart = new Map<Owner, number>();
+  let starts = 0;
   let running: Running | null = null;
   let worker: Worker | null = null;
   let idleTimer: NodeJS.Timeout | null = null;
@@ -113,11 +154,35 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
     else next();
   }
 
+  /** The job leaves its owner's share (done, failed, or abandoned while waiting). */
+  function release(owner: Owner) {
+    const left = (held.get(owner) ?? 1) - 1;
+    if (left > 0) held.set(owner, left);
+    else {
+      held.delete(owner);
+      lastStart.delete(owner);
+    }
+  }
+
+  /** The job to start: the oldest of the owner whose last start is the least recent (never: first). */
+  function takeNext(): Pending | undefined {
+    let chosen = -1;
+    for (let i = 0; i < waiting.length; i++) {
+      const turn = lastStart.get(waiting[i]!.owner) ?? -1;
+      if (chosen === -1 || turn < (lastStart.get(waiting[chosen]!.owner) ?? -1)) chosen = i;
+    }
+    if (chosen === -1) return undefined;
+    const [pending] = waiting.splice(chosen, 1);
+    lastStart.set(pending!.owner, ++starts);
+    return pending;
+  }
+
   function settle(error: Error | null, pdf?: Buffer) {
     const done = running;
     if (!done) return;
     clearTimeout(done.timer);
     running = null;
+    release(done.owner);
     if (error) done.reject(error);
     else done.resolve(pdf!);
     next();
@@ -125,7 +190,7 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
 
   function next() {
     if (running || closed) return;
-    const pending = waiting.shift();
+    const pending = takeNext();
     if (!pending) {
       if (worker && !idleTimer) {
         idleTimer = setTimeout(() => {
@@ -147,6 +212,7 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
       thread = worker ??= startWorker();
     } catch (error) {
       // No thread (the worker file missing from a broken deploy): this job fails, not the caller of next().
+      release(pending.owner);
       pending.reject(error);
       next();
       return;
@@ -169,12 +235,15 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
   }
 
   return {
-    render(job, signal) {
+    render(job, { owner, signal } = {}) {
       return new Promise<Buffer>((resolve, reject) => {
         if (closed) return reject(new Error('The PDF renderer is closed'));
         if (signal?.aborted) return reject(signal.reason);
+        const key: Owner = owner ?? Symbol('nobody');
+        // The share first: a user over it is told so (429), whether or not the queue has room.
+        if ((held.get(key) ?? 0) >= perUser) return reject(new PdfShareError(perUser, retryAfterSeconds));
         if (running && waiting.length >= maxWaiting) return reject(new PdfBusyError(retryAfterSeconds));
-        const pending: Pending = { job, resolve, reject, signal };
+        const pending: Pending = { job, owner: key, resolve, reject, signal };
         // A request whose client has gone stops waiting and frees its place; once started, a
         // layout runs to its end (stopping it would mean restarting the thread).
         signal?.addEventListener(
@@ -183,10 +252,12 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
             const index = waiting.indexOf(pending);
             if (index === -1) return;
             waiting.splice(index, 1);
+            release(key);
             reject(signal.reason);
           },
           { once: true },
         );
+        held.set(key, (held.get(key) ?? 0) + 1);
         waiting.push(pending);
         next();
       });
@@ -197,7 +268,10 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
     async close() {
       closed = true;
       if (idleTimer) clearTimeout(idleTimer);
-      for (const pending of waiting.splice(0)) pending.reject(new Error('The server is stopping'));
+      for (const pending of waiting.splice(0)) {
+        release(pending.owner);
+        pending.reject(new Error('The server is stopping'));
+      }
       const thread = worker;
       worker = null;
       if (running) settle(new Error('The server is stopping'));

@@ -2,7 +2,8 @@
 // report and the contact-messages report, and for a project's participants its proposal and its
 // report. Localised by the URL prefix, never cached. A report is one page of its list
 // (`?page=N`, messages also `?from=…&to=…`): only that page is read, and every document is laid
-// out in the layout thread, one at a time (renderer.ts).
+// out in the layout thread, one at a time, each user's in turn (renderer.ts); a client that
+// stops taking its PDF is cut off after DOWNLOAD_STALL_SECONDS (docs/decisions/028).
 import type { i18n } from 'i18next';
 import { hasRole } from '../../shared/user.ts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
@@ -13,6 +14,8 @@ import { noAudit, type Audit, type AuditEntry } from '../audit/types.ts';
 import type { Backend } from '../auth/backend.ts';
 import { rememberPath } from '../auth/session.ts';
 import type { ContactStore } from '../contact/messages.ts';
+import { refuseDownload } from '../downloads/refuse.ts';
+import { endedByClient, sendBuffer } from '../downloads/stream.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { projectId } from '../projects/access.ts';
@@ -24,7 +27,7 @@ import { MAX_MESSAGE_CHARS, pdfFileName, type PdfBrand, type PdfUser, type Repor
 import { PDF_NAMESPACES } from './i18n.ts';
 import type { PdfJob } from './jobs.ts';
 import { PROJECT_REPORT_NEWEST } from './project-documents.ts';
-import { PdfBusyError, pdfRenderer, type PdfRenderer } from './renderer.ts';
+import { JOBS_PER_USER, PdfBusyError, pdfRenderer, PdfShareError, type PdfRenderer } from './renderer.ts';
 import {
   createdAtRange,
   MESSAGES_PER_REPORT,
@@ -65,6 +68,10 @@ export type PdfDeps = {
   renderer?: PdfRenderer;
   /** The server's i18next instance, whose words the layout thread is given; by default the project's. */
   i18n?: i18n;
+  /** Documents one user may have waiting or being laid out (PDF_JOBS_PER_USER), for the default renderer. */
+  jobsPerUser?: number;
+  /** DOWNLOAD_STALL_SECONDS, in ms: a client that takes nothing of its PDF for this long is cut off. */
+  stallMs?: number;
   /** Where downloads of the reports (users, contact messages, a project's) are recorded (default: nowhere). */
   audit?: Audit;
 };
@@ -76,17 +83,8 @@ export type PdfDeps = {
 const MESSAGE_READ_CHARS = MAX_MESSAGE_CHARS * 2;
 /** Calls to the users API for one report at most, should it hand out much smaller pages than asked. */
 const MAX_USER_CALLS = 50;
-
-function send(res: Response, pdf: Buffer, fileName: string) {
-  res.set({
-    'Content-Type': 'application/pdf',
-    'Content-Disposition': `attachment; filename="${fileName}"`,
-    'Content-Length': String(pdf.length),
-    'Cache-Control': 'private, no-store',
-    'X-Content-Type-Options': 'nosniff',
-  });
-  res.end(pdf);
-}
+/** DOWNLOAD_STALL_SECONDS' default, for an app that does not say (tests). */
+const DEFAULT_STALL_MS = 30_000;
 
 function plainText(res: Response, status: number, text: string) {
   res.status(status).set('Cache-Control', 'private, no-store').type('text/plain').send(text);
@@ -157,7 +155,10 @@ function projectPdfOf(path: string): { kind: ProjectPdfKind; rawId: string } | n
 
 /** The documents' paths and their handler, for one GET route: `app.get(pdf.paths, pdf.handler)`. */
 export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHandler; close: () => Promise<void> } {
-  const renderer = deps.renderer ?? pdfRenderer({ resources: resourcesOf(deps.i18n ?? projectI18n(), PDF_NAMESPACES) });
+  const renderer =
+    deps.renderer ??
+    pdfRenderer({ resources: resourcesOf(deps.i18n ?? projectI18n(), PDF_NAMESPACES), perUser: deps.jobsPerUser ?? JOBS_PER_USER });
+  const stallMs = deps.stallMs ?? DEFAULT_STALL_MS;
   const audit = deps.audit ?? noAudit;
 
   /**
@@ -169,14 +170,20 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
     const gone = new AbortController();
     const onClose = () => gone.abort(new Error('The client went away'));
     res.once('close', onClose);
+    const owner = res.locals.session?.user.userName;
     let pdf: Buffer;
     try {
-      pdf = await renderer.render(job, gone.signal);
+      pdf = await renderer.render(job, { signal: gone.signal, ...(owner ? { owner } : {}) });
     } catch (error) {
       if (gone.signal.aborted && error === gone.signal.reason) return;
-      if (error instanceof PdfBusyError) {
-        res.set('Retry-After', String(error.retryAfterSeconds));
-        plainText(res, 503, error.message);
+      if (error instanceof PdfShareError || error instanceof PdfBusyError) {
+        const share = error instanceof PdfShareError;
+        refuseDownload(res, {
+          status: share ? 429 : 503,
+          retryAfterSeconds: error.retryAfterSeconds,
+          code: share ? 'too_many_documents' : 'documents_busy',
+          message: error.message,
+        });
         return;
       }
       throw error;
@@ -184,10 +191,21 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       res.off('close', onClose);
     }
     if (download) {
-      const actor = res.locals.session?.user.userName ?? null;
-      await audit.record({ action: 'report_downloaded', actor, ip: req.ip ?? null, detail: download });
+      await audit.record({ action: 'report_downloaded', actor: owner ?? null, ip: req.ip ?? null, detail: download });
     }
-    send(res, pdf, fileName);
+    res.set({
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="${fileName}"`,
+      'Content-Length': String(pdf.length),
+      'Cache-Control': 'private, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    try {
+      await sendBuffer(res, pdf, { stallMs });
+    } catch (error) {
+      if (endedByClient(error)) deps.logger.info({ err: error, fileName }, 'PDF download ended by its client');
+      else deps.logger.error({ err: error, fileName }, 'PDF download failed half-way');
+    }
   };
 
   /** The signed-in session, or null once the visitor was sent to log in (remembering the path when it is a safe one). */

@@ -13,7 +13,11 @@ import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
 import { cleanFileName, documentType, DOCUMENT_EXTENSIONS } from './documents.ts';
+import { documentChunks, storeDocumentChunks } from './document-chunks.ts';
 import type { Projects } from './service.ts';
+
+/** A stored document as a download reads it: its bytes come a chunk at a time from `chunks()`. */
+export type DocumentFile = { name: string; contentType: string; bytes: number; chunks: () => AsyncIterable<Buffer> };
 
 const MESSAGES_PAGE_SIZE = 50;
 
@@ -147,29 +151,33 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
           name,
           content_type: contentType,
           bytes: file.data.length,
-          data: file.data,
           uploaded_by: actor.userName,
           uploaded_at: at,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      await storeDocumentChunks(trx, doc.id, file.data);
       await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
       return doc.id;
     });
     return { id: inserted, name, contentType, bytes: file.data.length, uploadedBy: actor.userName, uploadedAt: at };
   }
 
-  /** The file of a document, for a participant of its project only (404 otherwise). */
-  async function readDocument(actor: Actor, id: number, documentId: number): Promise<{ name: string; contentType: string; data: Buffer }> {
+  /**
+   * A document, for a participant of its project only (404 otherwise): what it is, and its bytes
+   * to be read a chunk at a time while they are sent (document-chunks.ts).
+   */
+  async function readDocument(actor: Actor, id: number, documentId: number): Promise<DocumentFile> {
     await projectFor(db, actor, id);
     const doc = await k
       .selectFrom('project_documents')
-      .select(['name', 'content_type', 'data'])
+      .select(['name', 'content_type', 'bytes'])
       .where('id', '=', documentId)
       .where('project_id', '=', id)
       .executeTakeFirst();
     if (!doc) throw new ApiError(404, 'not_found', 'No such document');
-    return { name: doc.name, contentType: doc.content_type, data: Buffer.from(doc.data) };
+    const bytes = Number(doc.bytes);
+    return { name: doc.name, contentType: doc.content_type, bytes, chunks: () => documentChunks(db, documentId, bytes) };
   }
 
   return { messages, postMessage, markRead, documents, admitDocument, addDocument, readDocument };

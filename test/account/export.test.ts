@@ -1,6 +1,10 @@
 // "Your data": a signed-in user downloads everything the site holds about them as one JSON file
 // — their own data and nobody else's, no secrets — written as it is read, so that a user with
 // ten thousand messages never costs the server more than a page of rows and a chunk of text.
+import { once } from 'node:events';
+import { get, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import type { KyselyPlugin } from 'kysely';
@@ -54,7 +58,7 @@ test('the download is a JSON attachment, never cached, in the three locale forms
     expect(res.status, path).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="my-data-acme-\d{4}-\d{2}-\d{2}\.json"$/);
-    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.headers['cache-control']).toBe('private, no-store, no-transform');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(() => JSON.parse(res.text)).not.toThrow();
   }
@@ -195,6 +199,42 @@ test('the download streams: chunked, without a Content-Length (nothing holds the
   expect(res.headers['transfer-encoding']).toBe('chunked');
   expect(parts.length).toBeGreaterThan(10);
   expect(JSON.parse(res.body as string).messages).toHaveLength(10_001);
+});
+
+test('the download is gzipped by the handler itself for a client that takes gzip (not by the global compression), and is the same JSON', async () => {
+  const { app, db, id, cookie } = await engagement();
+  await manyMessages(db, id, 2_000);
+  // Straight over HTTP: supertest would unzip the body before the test saw it.
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const { port } = server.address() as AddressInfo;
+    const zipped = await new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      get(
+        {
+          port,
+          host: '127.0.0.1',
+          path: '/en/documents/my-data.json',
+          headers: { Cookie: cookie, 'Accept-Encoding': 'gzip, deflate, br' },
+        },
+        (response) => {
+          const parts: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => parts.push(chunk));
+          response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(parts) }));
+        },
+      ).on('error', reject);
+    });
+    // gzip even though br is offered first: compression() would have chosen br.
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/);
+    const data = JSON.parse(gunzipSync(zipped.body).toString('utf8'));
+    expect(data.messages).toHaveLength(2_001);
+  } finally {
+    server.close();
+  }
+  const plain = await request(app).get('/en/documents/my-data.json').set('Cookie', cookie).set('Accept-Encoding', 'identity');
+  expect(plain.headers['content-encoding']).toBeUndefined();
+  expect(JSON.parse(plain.text).messages).toHaveLength(2_001);
 });
 
 test('the download answers GET only: a POST to it is not allowed (405)', async () => {

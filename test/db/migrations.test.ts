@@ -6,13 +6,21 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { expect, test } from 'vitest';
-import { databaseFile, LEGACY_SQLITE_DIR, migrate, openDatabase } from '../../server/db/index.ts';
+import { expect, inject, test } from 'vitest';
+import { databaseFile, LEGACY_SQLITE_DIR, migrate, openDatabase, type Db } from '../../server/db/index.ts';
 import { MIGRATIONS } from '../../server/db/migrations.ts';
+import { DOCUMENT_CHUNK_BYTES, documentChunks } from '../../server/projects/document-chunks.ts';
 import { createLogger } from '../../server/logger.ts';
 import { moveUploadsIntoDatabase } from '../../server/uploads/images.ts';
 import { findUser } from '../../server/users/users.ts';
 import { TEST_ENGINE, testDatabase } from '../helpers/app.ts';
+import { createTestDatabase } from '../helpers/postgres.ts';
+
+/** A fresh database of the run's engine with no migration applied yet. */
+async function unmigratedDatabase(): Promise<Db> {
+  if (TEST_ENGINE === 'sqlite') return openDatabase({ file: ':memory:', migrate: false });
+  return openDatabase({ url: await createTestDatabase(inject('postgresUrl')), poolMax: 2, migrate: false });
+}
 
 test(`a new database gets every migration, recorded once; migrating again applies nothing (${TEST_ENGINE})`, async () => {
   const db = await testDatabase();
@@ -112,4 +120,55 @@ test('a database file put straight into a shared directory (sticky, like /tmp) l
   await db.close();
   expect(statSync(shared).mode & 0o7777).toBe(0o1777);
   expect(statSync(join(shared, 'site.sqlite')).mode & 0o777).toBe(0o600);
+});
+
+test(`documents stored whole before migration 10 are cut into chunks of 256 KiB, byte for byte, and the whole copy goes (${TEST_ENGINE})`, async () => {
+  const db = await unmigratedDatabase();
+  try {
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 10),
+    );
+    const at = new Date().toISOString();
+    const { id: projectId } = await db.k
+      .insertInto('projects')
+      .values({
+        title: 'T',
+        description: 'D',
+        practice: 'data',
+        state: 'active',
+        owner: 'ana',
+        owner_name: 'Ana',
+        owner_role: 'CLI',
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // Exactly one chunk, one byte more than two chunks, and a small one.
+    const files = [DOCUMENT_CHUNK_BYTES, 2 * DOCUMENT_CHUNK_BYTES + 1, 10].map((bytes, i) =>
+      Buffer.from(Array.from({ length: bytes }, (_, k) => (k * 31 + i) % 256)),
+    );
+    const ids: number[] = [];
+    for (const [i, data] of files.entries()) {
+      const row = await sql<{ id: number }>`
+        INSERT INTO project_documents (project_id, name, content_type, bytes, data, uploaded_by, uploaded_at)
+        VALUES (${projectId}, ${`f${i}.pdf`}, 'application/pdf', ${data.length}, ${data}, 'ana', ${at}) RETURNING id`.execute(db.k);
+      ids.push(Number(row.rows[0]!.id));
+    }
+    expect(await migrate(db)).toEqual([10]);
+    for (const [i, data] of files.entries()) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of documentChunks(db, ids[i]!, data.length)) chunks.push(chunk);
+      expect(chunks.map((c) => c.length)).toEqual(
+        Array.from({ length: Math.ceil(data.length / DOCUMENT_CHUNK_BYTES) }, (_, k) =>
+          Math.min(DOCUMENT_CHUNK_BYTES, data.length - k * DOCUMENT_CHUNK_BYTES),
+        ),
+      );
+      expect(Buffer.compare(Buffer.concat(chunks), data)).toBe(0);
+    }
+    await expect(sql`SELECT data FROM project_documents`.execute(db.k)).rejects.toThrow();
+  } finally {
+    await db.close();
+  }
 });

@@ -296,7 +296,7 @@ describe('both documents', () => {
       const res = await get(path, 'owner');
       expect(res.status, path).toBe(200);
       expect(res.headers['content-type']).toBe('application/pdf');
-      expect(res.headers['cache-control']).toBe('private, no-store');
+      expect(res.headers['cache-control']).toBe('private, no-store, no-transform');
       expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="${name}-\\d{4}-\\d{2}-\\d{2}\\.pdf"$`));
     }
   });

@@ -1,8 +1,9 @@
 // The layout thread and its queue: one document at a time, a short queue, a refusal (503)
-// beyond it, and a thread that dies or hangs replaced without taking the server along.
+// beyond it, each user's share of it (429 beyond), users served in turn, and a thread that dies
+// or hangs replaced without taking the server along.
 import { afterEach, expect, test } from 'vitest';
 import type { PdfJob } from '../../server/pdf/jobs.ts';
-import { PdfBusyError, pdfRenderer, type PdfRenderer } from '../../server/pdf/renderer.ts';
+import { PdfBusyError, pdfRenderer, PdfShareError, type PdfRenderer } from '../../server/pdf/renderer.ts';
 import { pdfText } from './pdf-text.ts';
 
 const ctx = { locale: 'en' as const, siteName: 'the product', brandColor: '#30B7BB' };
@@ -49,11 +50,49 @@ test('refuses at once, with the seconds to wait, a document beyond the queue', a
   await expect(Promise.all([running, waiting])).resolves.toHaveLength(2);
 });
 
+test("one user has at most their share of the queue: the next of theirs is refused (429's error) while another user's is taken", async () => {
+  const pdfs = renderer({ perUser: 2, maxWaiting: 3, retryAfterSeconds: 4 });
+  const mine = [pdfs.render(profile('ana'), { owner: 'ana' }), pdfs.render(profile('ana'), { owner: 'ana' })];
+  const third = pdfs.render(profile('ana'), { owner: 'ana' });
+  await expect(third).rejects.toBeInstanceOf(PdfShareError);
+  await expect(third).rejects.toMatchObject({
+    retryAfterSeconds: 4,
+    message: 'You have 2 documents being made already: try again in 4 seconds, once one is done',
+  });
+  const theirs = pdfs.render(profile('bea'), { owner: 'bea' });
+  expect(pdfText(await theirs)).toContain('User namebea');
+  await Promise.all(mine);
+  // Done, the share is free again.
+  await expect(pdfs.render(profile('ana'), { owner: 'ana' })).resolves.toBeInstanceOf(Buffer);
+});
+
+test('the next document is the oldest of the user served least recently: users take turns, whoever asked first', async () => {
+  const pdfs = renderer({ perUser: 3, maxWaiting: 10 });
+  const finished: string[] = [];
+  const ask = (owner: string, label: string) =>
+    pdfs.render(profile(owner), { owner }).then(() => {
+      finished.push(label);
+    });
+  await Promise.all([ask('ana', 'a1'), ask('ana', 'a2'), ask('ana', 'a3'), ask('bea', 'b1'), ask('bea', 'b2'), ask('carla', 'c1')]);
+  expect(finished).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+});
+
+test("a document given up while waiting frees its place in its user's share", async () => {
+  const pdfs = renderer({ perUser: 2 });
+  const running = pdfs.render(profile('ana'), { owner: 'ana' });
+  const gone = new AbortController();
+  const waiting = pdfs.render(profile('ana'), { owner: 'ana', signal: gone.signal });
+  gone.abort(new Error('client went away'));
+  await expect(waiting).rejects.toThrow('client went away');
+  await expect(pdfs.render(profile('ana'), { owner: 'ana' })).resolves.toBeInstanceOf(Buffer);
+  await running;
+});
+
 test('a request whose client has gone stops waiting and frees its place', async () => {
   const pdfs = renderer({ maxWaiting: 1 });
   const running = pdfs.render(profile('ana'));
   const gone = new AbortController();
-  const waiting = pdfs.render(profile('bea'), gone.signal);
+  const waiting = pdfs.render(profile('bea'), { signal: gone.signal });
   gone.abort(new Error('client went away'));
   await expect(waiting).rejects.toThrow('client went away');
   expect(pdfs.state().waiting).toBe(0);

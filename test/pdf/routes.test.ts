@@ -1,5 +1,8 @@
+import { once } from 'node:events';
+import { connect, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { expect, test } from 'vitest';
+import type { PdfRenderer } from '../../server/pdf/renderer.ts';
 import { createUser } from '../../server/users/users.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import { pdfInfo } from './pdf-text.ts';
@@ -41,7 +44,7 @@ test('"my profile" is a PDF for every signed-in user, localised, not cached, wit
   const en = await binary(request(app).get('/en/documents/my-profile.pdf').set('Cookie', acme));
   expect(en.status).toBe(200);
   expect(en.headers['content-type']).toBe('application/pdf');
-  expect(en.headers['cache-control']).toBe('private, no-store');
+  expect(en.headers['cache-control']).toBe('private, no-store, no-transform');
   expect(en.headers['content-disposition']).toMatch(/^attachment; filename="my-profile-acme-\d{4}-\d{2}-\d{2}\.pdf"$/);
   const pdf = en.body as Buffer;
   expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
@@ -85,4 +88,37 @@ test('admins download the users and contact-messages reports', async () => {
   expect(messages.status).toBe(200);
   expect(pdfInfo(messages.body as Buffer, 'Title')).toBe('Mensajes de contacto');
   expect(messages.headers['content-disposition']).toContain('mensajes-contacto-');
+});
+
+test('a client that stops reading its PDF has the connection closed after DOWNLOAD_STALL_SECONDS, and the PDF is not held', async () => {
+  // A "PDF" far larger than the socket buffers take, so that a client that reads nothing stalls it.
+  const huge = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(32 * 1024 * 1024, 0x20)]);
+  const renderer: PdfRenderer = {
+    render: async () => huge,
+    state: () => ({ running: false, waiting: 0, thread: false }),
+    close: async () => {},
+  };
+  const { app, db } = await createTestApp({ DOWNLOAD_STALL_SECONDS: '1' }, { pdfRenderer: renderer });
+  await createUser(db, { userName: 'acme', password: PASSWORD, role: 'CLI', name: 'Acme', lastName: 'Corp' });
+  const login = await request(app).post('/login').set('Origin', ORIGIN).type('form').send({ identifier: 'acme', password: PASSWORD });
+  const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    // Reads nothing for longer than the deadline, then everything there is.
+    socket.pause();
+    socket.write(`GET /en/documents/my-profile.pdf HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\n\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    let received = 0;
+    socket.on('data', (chunk: Buffer) => (received += chunk.length));
+    socket.resume();
+    await once(socket, 'close');
+    // Ended by the server half-way: what had been handed to the socket's buffers, never the whole PDF.
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThan(huge.length);
+  } finally {
+    server.close();
+  }
 });

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createTestApp } from '../helpers/app.ts';
+import { signIn } from '../account/helpers.ts';
 import { activeProject, api, BRIEF, DOCX, PDF, PEOPLE, PNG_BYTES, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
 
 let app: Express;
@@ -242,7 +243,7 @@ describe('the conversation and the documents', () => {
     expect(Buffer.compare(down.body as Buffer, PDF)).toBe(0);
     expect(down.headers['content-type']).toBe('application/pdf');
     expect(down.headers['content-disposition']).toBe(`attachment; filename="Informe final.pdf"; filename*=UTF-8''Informe%20final.pdf`);
-    expect(down.headers['cache-control']).toBe('private, no-store');
+    expect(down.headers['cache-control']).toBe('private, no-store, no-transform');
     expect(down.headers['x-content-type-options']).toBe('nosniff');
     const docx = await api(app, tokens.expert).upload(`/projects/${id}/documents`, DOCX, 'plan.docx');
     expect(docx.body.contentType).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
@@ -250,6 +251,30 @@ describe('the conversation and the documents', () => {
     expect(png.body.contentType).toBe('image/png');
     const list = await api(app, tokens.owner).get(`/projects/${id}/documents`);
     expect(list.body.items.map((d: { name: string }) => d.name)).toEqual(['Informe final.pdf', 'plan.docx', 'photo.png']);
+  });
+
+  test('a document of several stored chunks comes back byte for byte, from the API and from the page route alike', async () => {
+    const id = await activeProject(app, tokens);
+    // Two chunks of 256 KiB and a bit: the last one short.
+    const big = Buffer.concat([PDF, Buffer.from(Array.from({ length: 2 * 256 * 1024 + 999 }, (_, i) => (i * 7) % 256))]);
+    const up = await api(app, tokens.owner).upload(`/projects/${id}/documents`, big, 'big.pdf');
+    expect(up.status).toBe(201);
+    const binary = (res: request.Response, done: (error: Error | null, body: Buffer) => void) => {
+      const stream = res as unknown as NodeJS.ReadableStream;
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => done(null, Buffer.concat(chunks)));
+    };
+    const viaApi = await api(app, tokens.expert).get(`/projects/${id}/documents/${up.body.id}`).buffer(true).parse(binary);
+    expect(viaApi.status).toBe(200);
+    expect(viaApi.headers['content-length']).toBe(String(big.length));
+    expect(Buffer.compare(viaApi.body as Buffer, big)).toBe(0);
+    const cookie = await signIn(app, PEOPLE.expert.userName);
+    const viaPage = await request(app).get(`/project-files/${id}/${up.body.id}`).set('Cookie', cookie).buffer(true).parse(binary);
+    expect(viaPage.status).toBe(200);
+    expect(Buffer.compare(viaPage.body as Buffer, big)).toBe(0);
+    // Never through the global compression: the bytes as stored.
+    expect(viaPage.headers['content-encoding']).toBeUndefined();
   });
 
   test.each([

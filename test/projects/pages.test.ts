@@ -235,7 +235,7 @@ describe('who sees a project page', () => {
     expect(file.status).toBe(status);
     if (status === 200) {
       expect(file.headers['content-disposition']).toBe(`attachment; filename="plan.pdf"; filename*=UTF-8''plan.pdf`);
-      expect(file.headers['cache-control']).toBe('private, no-store');
+      expect(file.headers['cache-control']).toBe('private, no-store, no-transform');
     }
   });
 
