@@ -11,7 +11,7 @@ import { rememberPath } from '../auth/session.ts';
 import type { Logger } from '../logger.ts';
 import { writeAccountData, type ExportDeps } from './export.ts';
 
-/** Downloads one user may make per hour: each reads everything the site holds about them. */
+/** Downloads one user may make per hour (DATA_EXPORTS_PER_HOUR's default): each reads everything the site holds about them. */
 export const EXPORTS_PER_HOUR = 10;
 
 /** my-data-ana-2026-11-30.json: whose and when, in characters every system accepts. */
@@ -37,7 +37,7 @@ function writeTo(res: Response): (chunk: string) => Promise<void> {
     });
 }
 
-export function accountDataDownload(deps: ExportDeps & { logger: Logger; audit?: Audit; limiter?: RateLimiter }): {
+export function accountDataDownload(deps: ExportDeps & { logger: Logger; audit?: Audit; limiter?: RateLimiter; exportsPerHour?: number }): {
   paths: string[];
   handler: RequestHandler;
 } {
@@ -58,13 +58,14 @@ export function accountDataDownload(deps: ExportDeps & { logger: Logger; audit?:
     // A HEAD learns what the download is without it being made (or counted).
     if (req.method === 'HEAD') return void res.status(200).set(headers).end();
     const key = `data-export:${session.user.userName.toLowerCase()}`;
-    const wait = deps.limiter ? await deps.limiter.take(key, EXPORTS_PER_HOUR, 3_600_000) : 0;
+    const perHour = deps.exportsPerHour ?? EXPORTS_PER_HOUR;
+    const wait = deps.limiter ? await deps.limiter.take(key, perHour, 3_600_000) : 0;
     if (wait > 0) {
       res
         .status(429)
         .set({ 'Retry-After': String(wait), 'Cache-Control': 'private, no-store' })
         .type('text/plain')
-        .send(`You downloaded your data ${EXPORTS_PER_HOUR} times in the last hour: try again in ${wait} seconds`);
+        .send(`You downloaded your data ${perHour} times in the last hour: try again in ${wait} seconds`);
       return;
     }
     await (deps.audit ?? noAudit).record({ action: 'data_exported', actor: session.user.userName, ip: req.ip ?? null });
