@@ -2,7 +2,8 @@
 // texts.ts they live beside the mail module, as plain text: the layout escapes them for HTML.
 import type { Locale } from '../../shared/locales.ts';
 
-export type AccountMailKind = 'invitation' | 'password_reset' | 'email_change_confirm' | 'email_change_requested' | 'email_changed';
+export type AccountMailKind =
+  'invitation' | 'password_reset' | 'email_change_confirm' | 'email_change_requested' | 'email_changed' | 'email_change_taken';
 
 /** What an account e-mail's sentences may name. */
 export type AccountWords = {
@@ -78,6 +79,17 @@ const es: Texts = {
       action: 'Escribirnos',
       footer: (w) => `Recibes este correo porque esta era la dirección de tu cuenta de ${w.site}.`,
     },
+    // To the owner of an address that someone asked to use for another account (nothing is sent to the asker).
+    email_change_taken: {
+      subject: (w) => `Alguien ha intentado usar tu dirección de correo en ${w.site}`,
+      lead: (w) =>
+        `Alguien ha pedido usar esta dirección en otra cuenta de ${w.site}. Es la dirección de tu cuenta «${w.userName}», ` +
+        'así que no ha cambiado nada: ninguna otra cuenta puede usarla.',
+      after: () =>
+        'Si has sido tú, entra con esta dirección; si no recuerdas la contraseña, elige una nueva con el enlace. Si no, ignora este correo.',
+      action: 'Elegir una contraseña nueva',
+      footer: (w) => `Recibes este correo porque esta es la dirección de tu cuenta de ${w.site}.`,
+    },
   },
   hours: (count) => (count === 1 ? '1 hora' : `${count} horas`),
   noReply: 'Este correo se envía automáticamente: las respuestas no se leen.',
@@ -129,6 +141,17 @@ const en: Texts = {
       after: () => 'If it was not you, write to us at once through the contact page so that we can give you your account back.',
       action: 'Write to us',
       footer: (w) => `You are receiving this e-mail because this was your account's address at ${w.site}.`,
+    },
+    // To the owner of an address that someone asked to use for another account (nothing is sent to the asker).
+    email_change_taken: {
+      subject: (w) => `Someone tried to use your e-mail address at ${w.site}`,
+      lead: (w) =>
+        `Someone asked to use this address for another account at ${w.site}. It is the address of your account “${w.userName}”, ` +
+        'so nothing changed: no other account can use it.',
+      after: () =>
+        'If it was you, sign in with this address; if you forgot your password, choose a new one with the link. If not, ignore this e-mail.',
+      action: 'Choose a new password',
+      footer: (w) => `You are receiving this e-mail because this is your account's address at ${w.site}.`,
     },
   },
   hours: (count) => (count === 1 ? '1 hour' : `${count} hours`),
