@@ -373,13 +373,15 @@ export function createAccounts(deps: AccountsDeps) {
       if (!underLimit) {
         logger.warn({ userName: user.userName }, 'e-mail change: nothing sent to the new address, it had enough of them for now');
       } else if (owner) {
+        // In the owner's language: the asker's page says nothing of this e-mail.
+        const ownerLocale = await localeOf(owner.user_name);
         await mail.sendAccountMail({
           kind: 'email_change_taken',
           to: email,
-          locale: await localeOf(owner.user_name),
+          locale: ownerLocale,
           name: owner.name,
           userName: owner.user_name,
-          path: localePath('forgotPassword', await localeOf(owner.user_name)),
+          path: localePath('forgotPassword', ownerLocale),
           ref: `user:${owner.user_name}`,
         });
       } else {
