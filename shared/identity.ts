@@ -31,7 +31,7 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}\u115f\u1160\u3164\uffa0]/u;
 const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 
-/** Bidirectional, invisible and control characters, for names that are cleaned rather than refused (documents). */
+/** Bidirectional, invisible and control characters, for names that are cleaned rather than refused (documents); global: for replace() only. */
 export const HIDDEN_CHARACTERS = /[\p{Cc}\p{Zl}\p{Zp}\p{Cf}\p{Default_Ignorable_Code_Point}\u115f\u1160\u3164\uffa0]/gu;
 
 /**
