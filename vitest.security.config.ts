@@ -12,6 +12,8 @@ const POSTGRES_ATTACKS = [
   'test/security/login-limits.test.ts',
   'test/security/uploads.test.ts',
   'test/security/downloads.test.ts',
+  'test/security/limits.test.ts',
+  'test/security/identity.test.ts',
 ];
 const withPostgres = Boolean(postgresBinDir()) || process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === '1';
 

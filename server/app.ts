@@ -27,6 +27,7 @@ import { createSessions } from './auth/sessions.ts';
 import { deriveKey } from './auth/keys.ts';
 import { createCurrentPasswordGuard, createLoginGuard, type PasswordLimits } from './auth/login.ts';
 import { createRateLimiter } from './auth/rate-limit.ts';
+import { createDeviceCookies } from './auth/device-cookie.ts';
 import { createSessionCodec, sessionMiddleware } from './auth/session.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
 import { createChangeFeed } from './db/changes.ts';
@@ -295,7 +296,11 @@ export async function createApp(deps: AppDeps) {
       briefsPerHour: config.PROJECT_BRIEFS_PER_HOUR,
       messagesPerMinute: config.PROJECT_MESSAGES_PER_MINUTE,
       uploadsPerMinute: config.PROJECT_UPLOADS_PER_MINUTE,
+      milestoneChangesPerMinute: config.PROJECT_MILESTONE_CHANGES_PER_MINUTE,
+      stateChangesPerHour: config.PROJECT_STATE_CHANGES_PER_HOUR,
     },
+    milestoneCollapseMs: config.PROJECT_MILESTONE_COLLAPSE_MINUTES * 60_000,
+    withdraw: (ref) => mail.withdraw(ref),
     // After the change is committed; an e-mail that cannot be queued is logged, never the action's failure.
     notify: (notice) =>
       mail
@@ -319,6 +324,16 @@ export async function createApp(deps: AppDeps) {
           perIp: config.PASSWORD_RESET_MAX_PER_IP,
           perAccount: config.PASSWORD_RESET_MAX_PER_ACCOUNT,
         },
+        emailChangeLimits: {
+          limiter: createRateLimiter(db, config.EMAIL_CHANGE_WINDOW_MINUTES * 60_000),
+          perAccount: config.EMAIL_CHANGE_MAX_PER_ACCOUNT,
+          perAddress: config.EMAIL_CHANGE_MAX_PER_ADDRESS,
+        },
+        invitationLimits: {
+          limiter: createRateLimiter(db, 3_600_000),
+          perAdmin: config.INVITATION_RESENDS_PER_HOUR,
+          perUser: config.INVITATION_RESENDS_PER_USER_PER_HOUR,
+        },
         logger,
         audit,
       });
@@ -335,7 +350,12 @@ export async function createApp(deps: AppDeps) {
     slowdownSeconds: config.LOGIN_SLOWDOWN_SECONDS,
     perAccountPasswordChange: config.PASSWORD_CHANGE_MAX_FAILURES_PER_ACCOUNT,
   };
-  const loginGuard = createLoginGuard(passwordLimiter, passwordLimits);
+  // A browser that signed in as an identifier is exempt from what others' failures do to it (L4).
+  const loginGuard = createLoginGuard(
+    passwordLimiter,
+    passwordLimits,
+    createDeviceCookies(deriveKey(config.SESSION_SECRET, 'device cookie v1')),
+  );
   const currentPasswordGuard = createCurrentPasswordGuard(passwordLimiter, passwordLimits);
   // Two-factor authentication (server/two-factor/), in the site's database: the secrets sealed
   // and the recovery codes keyed with keys of their own from SESSION_SECRET; wrong codes counted
@@ -659,6 +679,7 @@ export async function createApp(deps: AppDeps) {
     limiter: createRateLimiter(db, 3_600_000),
     maxConcurrent: config.EXPORTS_MAX_CONCURRENT,
     stallMs,
+    exportsPerHour: config.DATA_EXPORTS_PER_HOUR,
   });
   app.get(myData.paths, myData.handler);
 

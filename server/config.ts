@@ -101,6 +101,28 @@ const schema = z.object({
   PROJECT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   /** Project documents one user may upload per minute. */
   PROJECT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Milestones one user may add, mark done or reopen per minute (each may e-mail every participant). */
+  PROJECT_MILESTONE_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
+  /** Moves of a project's state (a proposal sent included) one user may make per hour. */
+  PROJECT_STATE_CHANGES_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(60),
+  /**
+   * One user's toggles of one milestone within this many minutes are one history line and one
+   * e-mail, which is held that long (a toggle back withdraws both); 0: every toggle is its own.
+   */
+  PROJECT_MILESTONE_COLLAPSE_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
+  /**
+   * E-mail changes (server/accounts/): requests one user may make per EMAIL_CHANGE_WINDOW_MINUTES
+   * before 429; e-mails they may send to one address in the same window (more requests are
+   * answered the same but send nothing there, so that the limit tells nothing about the address).
+   */
+  EMAIL_CHANGE_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(3),
+  EMAIL_CHANGE_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(1000).default(3),
+  EMAIL_CHANGE_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  /** Invitations one admin may resend per hour, and invitations resent to one invited user per hour (429 past either). */
+  INVITATION_RESENDS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+  INVITATION_RESENDS_PER_USER_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(3),
+  /** Downloads of everything the site holds about them ("my data") one user may make per hour. */
+  DATA_EXPORTS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(10),
   /**
    * Downloads (docs/decisions/028-downloads-stream-with-deadlines.md): a download whose client
    * takes nothing for DOWNLOAD_STALL_SECONDS is ended (documents, images, the data export, the

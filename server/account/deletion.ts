@@ -3,6 +3,7 @@
 // transaction (erase.ts); it is refused when it would leave the site without an enabled admin
 // (the last admin's own request, or two admins deleting each other at once), and an admin's own
 // request is confirmed by another admin.
+import { canonicalIdentity } from '../../shared/identity.ts';
 import type { DeletionRequestItem, DeletionState } from '../../shared/account.ts';
 import type { ChangeFeed } from '../db/changes.ts';
 import type { Db } from '../db/index.ts';
@@ -113,11 +114,11 @@ export function createDeletions(deps: { db: Db; sessions: Pick<Sessions, 'forget
         const enabledAdmins = await admins.execute();
         const user = await trx.selectFrom('users').select(['user_name', 'role']).where('user_name', '=', userName).executeTakeFirst();
         if (!user) throw requestNotFound(userName);
-        const others = enabledAdmins.filter((a) => a.user_name.toLowerCase() !== user.user_name.toLowerCase());
+        const others = enabledAdmins.filter((a) => a.user_name !== user.user_name);
         if (user.role === 'ADMIN' && others.length === 0) {
           throw new ApiError(409, 'last_admin', `${user.user_name} is the last administrator: the site needs one, so the account stays`);
         }
-        if (admin.toLowerCase() === user.user_name.toLowerCase()) {
+        if (canonicalIdentity(admin) === user.user_name) {
           throw new ApiError(409, 'own_request', 'Another administrator must confirm the deletion of your own account');
         }
         await eraseAccount(trx, { userName: user.user_name });

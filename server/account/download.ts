@@ -17,7 +17,7 @@ import { downloadWriter, endedByClient } from '../downloads/stream.ts';
 import type { Logger } from '../logger.ts';
 import { writeAccountData, type ExportDeps } from './export.ts';
 
-/** Downloads one user may make per hour: each reads everything the site holds about them. */
+/** Downloads one user may make per hour (DATA_EXPORTS_PER_HOUR's default): each reads everything the site holds about them. */
 export const EXPORTS_PER_HOUR = 10;
 /** What a refused export (one running already, or the process at its cap) asks to wait. */
 export const EXPORT_RETRY_AFTER_SECONDS = 10;
@@ -36,6 +36,8 @@ export type DataDownloadDeps = ExportDeps & {
   maxConcurrent: number;
   /** DOWNLOAD_STALL_SECONDS, in ms. */
   stallMs: number;
+  /** DATA_EXPORTS_PER_HOUR: downloads one user may make per hour. */
+  exportsPerHour?: number;
 };
 
 export function accountDataDownload(deps: DataDownloadDeps): {
@@ -79,14 +81,16 @@ export function accountDataDownload(deps: DataDownloadDeps): {
         message: `Too many data exports are being made right now: try again in ${EXPORT_RETRY_AFTER_SECONDS} seconds`,
       });
     }
-    const key = `data-export:${userName.toLowerCase()}`;
-    const wait = deps.limiter ? await deps.limiter.take(key, EXPORTS_PER_HOUR, 3_600_000) : 0;
+    // The stored user name is canonical already (shared/identity.ts).
+    const key = `data-export:${userName}`;
+    const perHour = deps.exportsPerHour ?? EXPORTS_PER_HOUR;
+    const wait = deps.limiter ? await deps.limiter.take(key, perHour, 3_600_000) : 0;
     if (wait > 0) {
       return refuseDownload(res, {
         status: 429,
         retryAfterSeconds: wait,
         code: 'too_many_exports',
-        message: `You downloaded your data ${EXPORTS_PER_HOUR} times in the last hour: try again in ${wait} seconds`,
+        message: `You downloaded your data ${perHour} times in the last hour: try again in ${wait} seconds`,
       });
     }
     await (deps.audit ?? noAudit).record({ action: 'data_exported', actor: userName, ip: req.ip ?? null });

@@ -102,7 +102,7 @@ export function createAccountForms(deps: AccountFormDeps) {
         const userName = await accounts.resetPassword(linkToken(res), password, confirm, req.ip ?? null);
         forgetLink(req, res);
         // Signed out everywhere, this browser included when it was theirs: the new password signs in.
-        if (res.locals.session?.user.userName.toLowerCase() === userName.toLowerCase()) clearSession(req, res);
+        if (res.locals.session?.user.userName === userName) clearSession(req, res);
         redirectAfterPost(req, res, `${routePath('login', route)}?notice=passwordReset`, 'passwordReset');
       } catch (error) {
         await failWith(req, res, 'resetPassword', error);
@@ -133,7 +133,7 @@ export function createAccountForms(deps: AccountFormDeps) {
       try {
         const { userName } = await accounts.confirmEmailChange(linkToken(res), route.locale, req.ip ?? null);
         forgetLink(req, res);
-        const own = res.locals.session?.user.userName.toLowerCase() === userName.toLowerCase();
+        const own = res.locals.session?.user.userName === userName;
         redirectAfterPost(
           req,
           res,

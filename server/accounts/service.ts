@@ -2,6 +2,7 @@
 // (who chooses their password), a user who forgot their password gets a link to choose a new
 // one, a user changes their e-mail address by confirming the new one. Every link is sent by the
 // mail module in the language the caller chose; every security-relevant step is audited.
+import { canonicalIdentity, identityProblem } from '../../shared/identity.ts';
 import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
 import { localePath } from '../../shared/routes.ts';
 import { isEmailAddress, passwordProblem } from '../../shared/validation.ts';
@@ -56,6 +57,12 @@ export type ResetLimits = {
   perAccount: number;
 };
 
+/** E-mail changes: requests per user (then 429), e-mails to one address (then none, silently), per window. */
+export type EmailChangeLimits = { limiter: RateLimiter; perAccount: number; perAddress: number };
+
+/** Invitations resent per hour: by one admin, and to one invited user (then 429). */
+export type InvitationLimits = { limiter: RateLimiter; perAdmin: number; perUser: number };
+
 export type AccountsDeps = {
   db: Db;
   mail: Pick<Mail, 'canSend' | 'sendAccountMail'>;
@@ -64,6 +71,8 @@ export type AccountsDeps = {
   /** PUBLIC_URL: the links an admin passes on by hand are absolute. */
   origin: string;
   resetLimits: ResetLimits;
+  emailChangeLimits?: EmailChangeLimits;
+  invitationLimits?: InvitationLimits;
   logger: Logger;
   audit?: Audit;
   now?: () => number;
@@ -200,11 +209,24 @@ export function createAccounts(deps: AccountsDeps) {
       }
     },
 
-    /** A new invitation link for a user who has not accepted yet; the older link stops working. */
+    /**
+     * A new invitation link for a user who has not accepted yet; the older link stops working.
+     * Each one is an e-mail: counted per admin and per invited user (429 past either).
+     */
     async resendInvitation(actor: Actor, userName: string): Promise<{ user: users.User; invitation: Invitation }> {
       const user = await requireUser(userName);
       if (!user.invited) throw new ApiError(409, 'invitation_accepted', `${user.userName} has already chosen a password`);
       if (user.disabled) throw new ApiError(409, 'user_disabled', `${user.userName} is disabled: enable the account first`);
+      const limits = deps.invitationLimits;
+      if (limits) {
+        for (const [key, max] of [
+          [`invitation-resend:user:${user.userName}`, limits.perUser],
+          [`invitation-resend:admin:${canonicalIdentity(actor.userName ?? 'ops')}`, limits.perAdmin],
+        ] as const) {
+          const wait = await limits.limiter.take(key, max, HOUR_MS);
+          if (wait > 0) throw new TooManyAttemptsError(wait, 'too_many_invitations', 'Too many invitations resent');
+        }
+      }
       return { user, invitation: await sendInvitationTo(user, actor, true) };
     },
 
@@ -245,17 +267,17 @@ export function createAccounts(deps: AccountsDeps) {
       const wait = await limiter.take(`password-reset:ip:${ip ?? 'unknown'}`, perIp);
       if (wait > 0) throw new TooManyAttemptsError(wait, 'too_many_requests', 'Too many requests');
       try {
-        const wanted = identifier.trim();
+        const wanted = canonicalIdentity(identifier);
         const rows = await db.k
           .selectFrom('users')
           .select(['user_name', 'email', 'name', 'disabled'])
           .where((eb) => eb.or([eb('user_name', '=', wanted), eb('email', '=', wanted)]))
           .limit(2)
           .execute();
-        // An exact user name wins over an e-mail address that happens to look the same (as at sign-in).
-        const row = rows.find((r) => r.user_name.toLowerCase() === wanted.toLowerCase()) ?? rows[0];
+        // A user name wins over an e-mail address that happens to be written the same (as at sign-in).
+        const row = rows.find((r) => r.user_name === wanted) ?? rows[0];
         if (row && Number(row.disabled) === 0 && row.email) {
-          if ((await limiter.take(`password-reset:account:${row.user_name.toLowerCase()}`, perAccount)) > 0) {
+          if ((await limiter.take(`password-reset:account:${row.user_name}`, perAccount)) > 0) {
             logger.warn({ userName: row.user_name }, 'password reset not sent: the account had enough of them for now');
           } else {
             const token = await links.issue('password_reset', row.user_name, LINK_TTL_MS.password_reset);
@@ -309,43 +331,85 @@ export function createAccounts(deps: AccountsDeps) {
     /**
      * A signed-in user (whose password the caller checked) asks to use another address: a link
      * goes to the new one, and the old one is told. Nothing changes until the link is used.
+     * Answered the same whether or not another account has the address (issue 23, L5): then its
+     * owner is told that someone tried, and no link goes out. The new address is not known to be
+     * the user's yet, so what goes there names nobody the sender chose (M3): no display name, no
+     * other address. Requests are counted per user (429), e-mails per address (silently).
      */
     async requestEmailChange(userName: string, newEmail: string, locale: Locale, ip: string | null): Promise<void> {
       if (!mail.canSend) throw new ApiError(503, 'mail_unavailable', 'E-mail cannot be sent from this site right now');
-      const email = newEmail.trim();
-      if (!isEmailAddress(email)) {
-        throw new ApiError(422, 'invalid_request', `${JSON.stringify(email)} is not one e-mail address`, {
+      const typed = newEmail.trim();
+      if (!isEmailAddress(typed)) {
+        throw new ApiError(422, 'invalid_request', `${JSON.stringify(typed)} is not one e-mail address`, {
           newEmail: 'validation.invalidEmail',
         });
       }
+      const problem = identityProblem(typed);
+      if (problem) {
+        throw new ApiError(422, 'look_alike', `The e-mail address ${JSON.stringify(typed)} ${problem}`, {
+          newEmail: 'validation.lookAlike',
+        });
+      }
+      const email = canonicalIdentity(typed);
       const user = await requireUser(userName);
-      if (user.email && user.email.toLowerCase() === email.toLowerCase()) {
+      if (user.email === email) {
         throw new ApiError(422, 'same_email', 'This is already your address', { newEmail: 'validation.sameEmail' });
       }
-      await refuseTaken(db.k, email, user.userName);
+      const limits = deps.emailChangeLimits;
+      if (limits) {
+        const wait = await limits.limiter.take(`email-change:account:${user.userName}`, limits.perAccount);
+        if (wait > 0) throw new TooManyAttemptsError(wait, 'too_many_email_changes', 'Too many e-mail changes');
+      }
+      const owner = await db.k
+        .selectFrom('users')
+        .select(['user_name', 'name'])
+        .where('email', '=', email)
+        .where('user_name', '<>', user.userName)
+        .executeTakeFirst();
+      // Issued in either case: the profile shows the same "waiting for confirmation".
       const token = await links.issue('email_change', user.userName, LINK_TTL_MS.email_change, { newEmail: email });
-      const common = {
-        locale,
-        name: user.name,
-        userName: user.userName,
-        newEmail: email,
-        oldEmail: user.email,
-        ref: `user:${user.userName}`,
-      };
-      await mail.sendAccountMail({
-        ...common,
-        kind: 'email_change_confirm',
-        to: email,
-        validHours: LINK_TTL_MS.email_change / HOUR_MS,
-        path: linkPath('email_change', locale, token),
-      });
+      const validHours = LINK_TTL_MS.email_change / HOUR_MS;
+      const underLimit = !limits || (await limits.limiter.take(`email-change:address:${email}`, limits.perAddress)) === 0;
+      if (!underLimit) {
+        logger.warn({ userName: user.userName }, 'e-mail change: nothing sent to the new address, it had enough of them for now');
+      } else if (owner) {
+        // In the owner's language: the asker's page says nothing of this e-mail.
+        const ownerLocale = await localeOf(owner.user_name);
+        await mail.sendAccountMail({
+          kind: 'email_change_taken',
+          to: email,
+          locale: ownerLocale,
+          name: owner.name,
+          userName: owner.user_name,
+          path: localePath('forgotPassword', ownerLocale),
+          ref: `user:${owner.user_name}`,
+        });
+      } else {
+        await mail.sendAccountMail({
+          kind: 'email_change_confirm',
+          to: email,
+          locale,
+          name: null,
+          userName: user.userName,
+          newEmail: email,
+          oldEmail: null,
+          validHours,
+          path: linkPath('email_change', locale, token),
+          ref: `user:${user.userName}`,
+        });
+      }
       if (user.email) {
         await mail.sendAccountMail({
-          ...common,
           kind: 'email_change_requested',
           to: user.email,
-          validHours: LINK_TTL_MS.email_change / HOUR_MS,
+          locale,
+          name: user.name,
+          userName: user.userName,
+          newEmail: email,
+          oldEmail: user.email,
+          validHours,
           path: localePath('changePassword', locale),
+          ref: `user:${user.userName}`,
         });
       }
       await audit.record({ action: 'email_change_requested', actor: user.userName, ip, detail: { newEmail: email } });
@@ -372,7 +436,7 @@ export function createAccounts(deps: AccountsDeps) {
       });
       const email = link.newEmail!;
       const old = before.user.email;
-      if (old && old.toLowerCase() !== email.toLowerCase()) {
+      if (old && old !== email) {
         await mail
           .sendAccountMail({
             kind: 'email_changed',

@@ -1,5 +1,6 @@
 // The admin console's users: list, create, change role or status, set a password, end their
 // sessions. Every change is recorded in the audit log.
+import { canonicalIdentity } from '../../shared/identity.ts';
 import express, { type Router } from 'express';
 import { noAudit, type AuditEntry } from '../audit/types.ts';
 import { defaultLocale } from '../../shared/locales.ts';
@@ -69,7 +70,7 @@ export function adminUserRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     handle(async (req, res) => {
       const body = parse(updateUserBody, req.body);
       const target = String(req.params.userName);
-      if (target.toLowerCase() === userOf(res).userName.toLowerCase() && (body.disabled === true || (body.role && body.role !== 'ADMIN'))) {
+      if (canonicalIdentity(target) === userOf(res).userName && (body.disabled === true || (body.role && body.role !== 'ADMIN'))) {
         throw new ApiError(409, 'self_lockout', 'Administrators cannot disable themselves or drop their own ADMIN role');
       }
       const before = await users.findUser(db, target);
@@ -124,7 +125,7 @@ export function adminUserRoutes(deps: ApiDeps, auth: ApiAuth): Router {
       const user = await users.findUser(db, target);
       if (!user) throw new ApiError(404, 'user_not_found', `No user named ${JSON.stringify(target)}`);
       const admin = userOf(res).userName;
-      const self = user.userName.toLowerCase() === admin.toLowerCase();
+      const self = user.userName === admin;
       const current = self ? (await deps.verify(tokenOf(req))).sid : undefined;
       const ended = await deps.sessions.endAllOf(user.userName, current);
       deps.logger.info({ admin, userName: user.userName, ended }, 'sessions ended');

@@ -1,11 +1,17 @@
 // The shapes the built-in API accepts, checked at the edge (zod): a bad value is a 400 naming it.
 import { z } from 'zod';
 import { HEX_COLOR } from '../../shared/branding.ts';
+import { identityProblem } from '../../shared/identity.ts';
 import { ROLES } from '../../shared/user.ts';
 import { LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import { isEmailAddress, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, USER_NAME_PATTERN } from '../../shared/validation.ts';
 
 export const name = z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH);
+/** A new user name or e-mail address must not pass for another: the 400 names the character (shared/identity.ts). */
+const noLookAlike = (value: string, context: z.RefinementCtx) => {
+  const problem = identityProblem(value);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+};
 export const loginBody = z.object({
   identifier: z.string().trim().min(1, 'is required').max(254),
   password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
@@ -18,8 +24,12 @@ export const passwordBody = z.object({
   newPassword: z.string().max(PASSWORD_MAX_LENGTH),
 });
 export const newUserBody = z.object({
-  userName: z.string().trim().regex(USER_NAME_PATTERN, 'must be 2–40 letters, digits, dots, hyphens or underscores'),
-  email: z.string().trim().refine(isEmailAddress, 'must be one e-mail address such as ana@example.com').nullish(),
+  userName: z
+    .string()
+    .trim()
+    .superRefine(noLookAlike)
+    .regex(USER_NAME_PATTERN, 'must be 2–40 letters, digits, dots, hyphens or underscores'),
+  email: z.string().trim().superRefine(noLookAlike).refine(isEmailAddress, 'must be one e-mail address such as ana@example.com').nullish(),
   name,
   lastName: name,
   role: z.enum(ROLES),

@@ -3,8 +3,10 @@
 // one. Counters in the database (rate-limit.ts). An unknown user, a wrong password and a
 // disabled account are one failure (the backend makes all three INVALID_CREDENTIALS).
 import type { Request } from 'express';
+import { canonicalIdentity } from '../../shared/identity.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import { INVALID_CREDENTIALS, WRONG_CURRENT_PASSWORD } from './backend.ts';
+import type { DeviceCookies } from './device-cookie.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 export type LoginGuard = <T>(req: Request, identifier: string, attempt: () => Promise<T>) => Promise<T>;
@@ -24,11 +26,6 @@ export type PasswordLimits = {
   /** Wrong current passwords for one account (change password) before it is refused. */
   perAccountPasswordChange: number;
 };
-
-/** What the visitor typed, as the database compares it: trimmed, any case. */
-export function normalizeIdentifier(identifier: string): string {
-  return identifier.trim().toLowerCase();
-}
 
 // All wrong passwords from one address share one counter, whichever form or account.
 const ipKey = (req: Request) => `password:ip:${req.ip ?? 'unknown'}`;
@@ -87,10 +84,24 @@ const isCode = (code: string) => (error: unknown) => error instanceof ApiError &
  * - identifier, from everywhere: past `slowdownAfter` failures the identifier is paced to one
  *   checked attempt per `slowdownSeconds`, which bounds a guesser with many addresses and only
  *   ever makes the owner wait that long. Unknown identifiers are paced the same way.
+ * A browser with a device cookie for the identifier (device-cookie.ts) skips all three: its
+ * failures count against its own cookie (`perIdentifierIp` per window), so that no attack
+ * from elsewhere, however many addresses it has, keeps the owner's own browser out (L4).
+ * Every success gives the browser a fresh device cookie for the identifier.
  */
-export function createLoginGuard(limiter: RateLimiter, limits: PasswordLimits): LoginGuard {
+export function createLoginGuard(limiter: RateLimiter, limits: PasswordLimits, devices?: DeviceCookies): LoginGuard {
   return async (req, identifier, attempt) => {
-    const id = normalizeIdentifier(identifier);
+    const id = canonicalIdentity(identifier);
+    const known = () => devices?.remember(req, req.res, id);
+    const device = devices?.deviceFor(req, id);
+    if (device) {
+      const deviceKey = `login:device:${device}`;
+      const taken = await takeAll(limiter, [[deviceKey, limits.perIdentifierIp]]);
+      return counted(limiter, taken, isCode(INVALID_CREDENTIALS), attempt, async () => {
+        await limiter.reset(deviceKey);
+        known();
+      });
+    }
     const identifierIpKey = `login:identifier-ip:${JSON.stringify([id, req.ip ?? 'unknown'])}`;
     const identifierKey = `login:identifier:${id}`;
     const paceKey = `login:pace:${id}`;
@@ -112,7 +123,10 @@ export function createLoginGuard(limiter: RateLimiter, limits: PasswordLimits): 
     }
     // On success this address knows the password: its guesses on this identifier start over. The
     // identifier's own count stays: an attacker elsewhere must not get a fresh budget from it.
-    return counted(limiter, taken, isCode(INVALID_CREDENTIALS), attempt, () => limiter.reset(identifierIpKey));
+    return counted(limiter, taken, isCode(INVALID_CREDENTIALS), attempt, async () => {
+      await limiter.reset(identifierIpKey);
+      known();
+    });
   };
 }
 
@@ -123,7 +137,7 @@ export function createLoginGuard(limiter: RateLimiter, limits: PasswordLimits): 
  */
 export function createCurrentPasswordGuard(limiter: RateLimiter, limits: PasswordLimits): CurrentPasswordGuard {
   return async (req, userName, attempt) => {
-    const accountKey = `password-change:account:${userName.toLowerCase()}`;
+    const accountKey = `password-change:account:${canonicalIdentity(userName)}`;
     const taken = await takeAll(limiter, [
       [ipKey(req), limits.perIp],
       [accountKey, limits.perAccountPasswordChange],

@@ -10,6 +10,7 @@
 // for at most SESSION_CACHE_MS, and forgotten at once when this process changes them.
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { canonicalIdentity, identityProblem } from '../../shared/identity.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { announceChange, type ChangeFeed } from '../db/changes.ts';
 import type { Db } from '../db/index.ts';
@@ -78,8 +79,8 @@ export function createSessions(deps: {
   const lastSeenWritten = new Map<string, number>();
 
   function dropUser(userName: string) {
-    const name = userName.toLowerCase();
-    for (const [id, entry] of cache) if (entry.session?.user.userName.toLowerCase() === name) cache.delete(id);
+    const name = canonicalIdentity(userName);
+    for (const [id, entry] of cache) if (entry.session?.user.userName === name) cache.delete(id);
   }
   changes?.subscribe('user:', (topic) => dropUser(topic.slice('user:'.length)));
   changes?.subscribe('session:', (topic) => cache.delete(topic.slice('session:'.length)));
@@ -97,6 +98,14 @@ export function createSessions(deps: {
       claims = await claimsOf(token);
     } catch (error) {
       throw new ApiError(502, 'bad_token', 'The API answered with a token this site cannot read', undefined, { cause: error });
+    }
+    // An external API's user names are its own: one that could pass for another (shared/identity.ts)
+    // gets no session here, since the site compares names in their canonical form.
+    const written = claims.rawUserName ?? claims.userName;
+    const problem = builtIn ? null : identityProblem(written);
+    if (problem) {
+      logger.warn({ userName: written, problem }, 'sign-in refused: the API named a look-alike user');
+      throw new ApiError(403, 'look_alike', `The user name ${JSON.stringify(written)} ${problem}: ask an administrator`);
     }
     // The built-in API's tokens name their session; an external API's get a new id (its own
     // `sid` claim, if any, means something else: Keycloak's tokens carry one per login session).
@@ -223,7 +232,7 @@ export function createSessions(deps: {
           ? k.selectFrom('sessions').selectAll().where('id', '=', claims.sid)
           : k.selectFrom('sessions').selectAll().where('token_digest', '=', digestOf(token))
       ).executeTakeFirst();
-      if (!row || row.user_name.toLowerCase() !== claims.userName.toLowerCase()) return null;
+      if (!row || row.user_name !== claims.userName) return null;
       const judged = await judge(row);
       // An older token of a live session still counts, unless the password changed since it was issued.
       if (!judged.user || users.tokenPredatesPassword(judged.user, claims.iat)) return null;
@@ -246,7 +255,7 @@ export function createSessions(deps: {
     },
     forgetUser(userName) {
       dropUser(userName);
-      announce(`user:${userName.toLowerCase()}`);
+      announce(`user:${canonicalIdentity(userName)}`);
     },
     async listOf(userName) {
       return k
@@ -278,6 +287,6 @@ export async function endSessionsOf(db: Db, userName: string, except?: string): 
   let query = db.k.deleteFrom('sessions').where('user_name', '=', userName);
   if (except) query = query.where('id', '<>', except);
   const { numDeletedRows } = await query.executeTakeFirst();
-  await announceChange(db, `user:${userName.toLowerCase()}`);
+  await announceChange(db, `user:${canonicalIdentity(userName)}`);
   return Number(numDeletedRows);
 }

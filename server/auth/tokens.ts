@@ -2,6 +2,7 @@
 import { jwtVerify, SignJWT, decodeJwt, createRemoteJWKSet, type JWTPayload } from 'jose';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { canonicalIdentity } from '../../shared/identity.ts';
 import type { SessionUser } from '../../shared/user.ts';
 
 export const TOKEN_ISSUER = 'the-product';
@@ -18,8 +19,11 @@ const claimsSchema = z.object({
   sid: z.string().optional(),
 });
 
-/** `sid`: the server-side session a built-in API token belongs to (auth/sessions.ts). */
-export type TokenClaims = SessionUser & { exp?: number; iat?: number; sid?: string };
+/**
+ * `sid`: the server-side session a built-in API token belongs to (auth/sessions.ts). `userName`
+ * is in its canonical form (shared/identity.ts), `rawUserName` as the token wrote it when that differs.
+ */
+export type TokenClaims = SessionUser & { exp?: number; iat?: number; sid?: string; rawUserName?: string };
 
 export function keyFromSecret(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
@@ -49,8 +53,16 @@ export async function signToken(user: SessionUser, key: Uint8Array, ttlMinutes: 
 }
 
 function toClaims(payload: JWTPayload): TokenClaims {
-  const { exp, iat, sid, ...claims } = claimsSchema.parse(payload);
-  return { ...claims, ...(exp === undefined ? {} : { exp }), ...(iat === undefined ? {} : { iat }), ...(sid === undefined ? {} : { sid }) };
+  const { exp, iat, sid, userName, ...claims } = claimsSchema.parse(payload);
+  const canonical = canonicalIdentity(userName);
+  return {
+    ...claims,
+    userName: canonical,
+    ...(canonical === userName ? {} : { rawUserName: userName }),
+    ...(exp === undefined ? {} : { exp }),
+    ...(iat === undefined ? {} : { iat }),
+    ...(sid === undefined ? {} : { sid }),
+  };
 }
 
 /** A new session's id: 32 random bytes, base64url (43 characters). */

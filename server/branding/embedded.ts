@@ -2,6 +2,7 @@
 // Read on every /client and /organization page, so kept in memory for a few seconds (no
 // database read per request, issue 7): a change made through this process shows at once, one
 // made through another worker (WEB_CONCURRENCY > 1) within BRANDING_CACHE_MS.
+import { canonicalIdentity } from '../../shared/identity.ts';
 import { sanitizeBranding, type Branding } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Db } from '../db/index.ts';
@@ -31,21 +32,21 @@ export function embeddedBranding(
 ): EmbeddedBranding {
   const { k } = db;
   const read = (trx: Db['k'], userName: string) =>
-    trx.selectFrom('branding').select(['color', 'logo']).where('user_name', '=', userName).executeTakeFirst();
+    trx.selectFrom('branding').select(['color', 'logo']).where('user_name', '=', canonicalIdentity(userName)).executeTakeFirst();
   const toBranding = (row: Row | undefined): Branding | null => sanitizeBranding(row, DEFAULT_NAVBAR_COLOR);
   const cacheMs = options.cacheMs ?? BRANDING_CACHE_MS;
   const cache = createTtlCache<Branding | null>({ now: options.now ?? Date.now, maxEntries: 10_000 });
-  // User names are compared without regard to case: so is the cache.
+  // User names are compared in their canonical form (shared/identity.ts): so is the cache.
   const load = async (userName: string) => {
     const branding = toBranding(await read(k, userName));
-    cache.set(userName.toLowerCase(), branding, cacheMs);
+    cache.set(canonicalIdentity(userName), branding, cacheMs);
     return branding;
   };
   // Another instance's edit: forget the user's branding at once (else within cacheMs).
   options.changes?.subscribe('branding:', (topic) => cache.delete(topic.slice('branding:'.length)));
   const announce = (userName: string) =>
     options.changes
-      ?.publish(`branding:${userName.toLowerCase()}`)
+      ?.publish(`branding:${canonicalIdentity(userName)}`)
       .catch((error: unknown) => options.logger?.warn({ err: error }, 'could not announce a branding change'));
   async function write(trx: Db['k'], userName: string, changes: { color?: string | null; logo?: string | null }) {
     const current = await read(trx, userName);
@@ -56,14 +57,14 @@ export function embeddedBranding(
     };
     await trx
       .insertInto('branding')
-      .values({ user_name: userName, ...row })
+      .values({ user_name: canonicalIdentity(userName), ...row })
       .onConflict((oc) => oc.column('user_name').doUpdateSet(row))
       .execute();
     return current;
   }
   return {
     async getBranding(userName) {
-      const cached = cache.get(userName.toLowerCase());
+      const cached = cache.get(canonicalIdentity(userName));
       return cached?.fresh ? cached.value : load(userName);
     },
     async setBranding(userName, changes) {

@@ -1,8 +1,9 @@
 // The tables of the site's database, as Kysely sees them: one description for SQLite and
 // PostgreSQL alike. Timestamps are ISO 8601 text written by the site (they sort as text on both
 // engines); instants that are compared with Date.now() are integer seconds or milliseconds;
-// booleans are 0/1 integers; user names and e-mails compare without regard to case (SQLite
-// COLLATE NOCASE, PostgreSQL citext).
+// booleans are 0/1 integers; user names and e-mails are stored in their canonical form
+// (shared/identity.ts: NFKC, lower case) in columns that also compare without regard to case
+// (SQLite COLLATE NOCASE, PostgreSQL citext).
 import type { Generated, Insertable, Selectable } from 'kysely';
 
 export type UsersTable = {
@@ -173,6 +174,8 @@ export type ProjectEventsTable = {
   from_state: string | null;
   to_state: string | null;
   detail: string | null;
+  /** The milestone a milestone_done / milestone_reopened event is about (null for the others and before it was kept). */
+  milestone_id: number | null;
 };
 
 export type ExpertiseTable = {
@@ -205,10 +208,12 @@ export type MailOutboxTable = {
   next_attempt_at: number;
   /** Milliseconds since epoch when a sender took the row; null when none holds it. */
   claimed_at: number | null;
-  /** What caused it: 'contact:<id>', 'project:<id>'. */
+  /** What caused it: 'contact:<id>', 'project:<id>', 'milestone:<id>'. */
   ref: string | null;
   created_at: string;
   sent_at: string | null;
+  /** 0: a security e-mail (links, account warnings), 1: a notice; the lowest is sent first. */
+  priority: number;
 };
 
 export type UserLocalesTable = {

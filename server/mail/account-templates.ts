@@ -5,7 +5,8 @@ import type { i18n } from 'i18next';
 import type { Locale } from '../../shared/locales.ts';
 import { greeting, mailT, renderMail, type RenderedMail, type Site } from './templates.ts';
 
-export type AccountMailKind = 'invitation' | 'password_reset' | 'email_change_confirm' | 'email_change_requested' | 'email_changed';
+export type AccountMailKind =
+  'invitation' | 'password_reset' | 'email_change_confirm' | 'email_change_requested' | 'email_changed' | 'email_change_taken';
 
 export type AccountMailInput = {
   kind: AccountMailKind;

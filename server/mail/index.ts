@@ -4,6 +4,7 @@
 // poll — retrying with growing pauses and, after the last attempt, marking the row failed. A
 // notice never fails the action it tells about: a problem is logged.
 import type { i18n } from 'i18next';
+import { canonicalIdentity } from '../../shared/identity.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { defaultLocale, type Locale } from '../../shared/locales.ts';
 import { localePath } from '../../shared/routes.ts';
@@ -36,6 +37,8 @@ export type ProjectNotice = {
   to?: string; // states, for state_changed
   milestone?: string; // milestone_done
   excerpt?: string; // message_posted (cut to ~300 chars by the module)
+  /** Held for `ms` under its own `ref` (instead of project:<id>), so that `withdraw(ref)` can still take it back. */
+  hold?: { ref: string; ms: number } | undefined;
   /** The link to the project's page for a recipient of this role in this locale (absolute URL is built by the module from PUBLIC_URL). */
   path: (role: string, locale: 'es' | 'en') => string;
 };
@@ -52,8 +55,10 @@ export type AccountMail = Omit<AccountMailInput, 'site' | 'url'> & {
 export type Mail = {
   notifyProject(notice: ProjectNotice): Promise<void>; // enqueues one rendered mail per recipient
   notifyContact(message: ContactMessage): Promise<void>;
-  /** Queues an account e-mail; throws when it cannot (no transport, a bad link, the database). */
+  /** Queues an account e-mail, before every notice; throws when it cannot (no transport, a bad link, the database). */
   sendAccountMail(mail: AccountMail): Promise<void>;
+  /** Takes back the held notices of `ref` that have not started to go out: how many. */
+  withdraw(ref: string): Promise<number>;
   canSend: boolean;
   /** Sends what is due now (tests, shutdown); the background loop calls it too. */
   flush(): Promise<void>;
@@ -226,14 +231,12 @@ export function createMail(deps: MailDeps): Mail {
       return;
     }
     try {
-      const actor = notice.actor.userName.toLowerCase();
-      const wanted = [...new Map(notice.recipients.map((name) => [name.toLowerCase(), name])).values()].filter(
-        (name) => name.toLowerCase() !== actor,
-      );
+      const actor = canonicalIdentity(notice.actor.userName);
+      const wanted = [...new Set(notice.recipients.map(canonicalIdentity))].filter((name) => name !== actor);
       const found = await findRecipients(db, wanted);
       const mails: QueuedMail[] = [];
       for (const userName of wanted) {
-        const recipient = found.get(userName.toLowerCase());
+        const recipient = found.get(userName);
         if (!recipient) {
           logger.warn({ ...about, userName }, 'project e-mail skipped: no such enabled user with an e-mail address');
           continue;
@@ -256,7 +259,8 @@ export function createMail(deps: MailDeps): Mail {
           },
           i18n,
         );
-        mails.push(queued(notice.kind, recipient.email, recipient.locale, rendered, `project:${notice.project.id}`));
+        const mail = queued(notice.kind, recipient.email, recipient.locale, rendered, notice.hold?.ref ?? `project:${notice.project.id}`);
+        mails.push(notice.hold ? { ...mail, notBefore: now() + notice.hold.ms } : mail);
       }
       await enqueue(mails);
     } catch (error) {
@@ -301,13 +305,15 @@ export function createMail(deps: MailDeps): Mail {
     if (url === null) throw new Error(`e-mail ${mail.kind} not sent: its link is not a local path`);
     const { to, path: _path, ref, ...input } = mail;
     const rendered = accountMail({ ...input, site, url }, i18n);
-    await enqueue([queued(mail.kind, to, mail.locale, rendered, ref)]);
+    // A reset or a confirmation waits for no notice (issue 23, H2).
+    await enqueue([{ ...queued(mail.kind, to, mail.locale, rendered, ref), priority: 'security' }]);
   }
 
   return {
     notifyProject,
     notifyContact,
     sendAccountMail,
+    withdraw: (ref) => outbox.withdraw(ref),
     canSend,
     flush,
     async stop() {

@@ -1,12 +1,18 @@
 // The outbox: every e-mail the site sends is a row, written already rendered, and sent by
 // whichever instance's sender claims it first. A claim is a conditional update (it changes the
 // row only while nobody holds it), so two senders never send one row; a claim left by a sender
-// that died is taken over once it is older than the claim timeout.
+// that died is taken over once it is older than the claim timeout. Security e-mails (a link to
+// choose a password or confirm an address, a warning to an account's address) are claimed
+// before every notice that is due, however many notices wait (issue 23, H2).
 import type { Db } from '../db/index.ts';
 import type { MailOutboxRow } from '../db/schema.ts';
 import type { Locale } from '../../shared/locales.ts';
 
 export type MailStatus = 'pending' | 'sent' | 'failed';
+
+/** The order in which due e-mails are sent: the lowest first. */
+export const MAIL_PRIORITY = { security: 0, notice: 1 } as const;
+export type MailPriority = keyof typeof MAIL_PRIORITY;
 
 export type QueuedMail = {
   kind: string;
@@ -16,8 +22,12 @@ export type QueuedMail = {
   subject: string;
   text: string;
   html: string;
-  /** What caused it ('contact:12', 'project:7'). */
+  /** What caused it ('contact:12', 'project:7', 'milestone:3'). */
   ref: string | null;
+  /** Security e-mails go before notices (default: a notice). */
+  priority?: MailPriority | undefined;
+  /** Held until then (milliseconds since epoch), so that it can still be withdrawn; default: due at once. */
+  notBefore?: number | undefined;
 };
 
 /** Where the e-mails of one cause stand: none queued, any still pending, any given up, or all sent. */
@@ -56,7 +66,8 @@ export function mailOutbox(db: Db) {
             status: 'pending',
             attempts: 0,
             last_error: null,
-            next_attempt_at: now,
+            next_attempt_at: Math.max(now, mail.notBefore ?? now),
+            priority: MAIL_PRIORITY[mail.priority ?? 'notice'],
             claimed_at: null,
             ref: mail.ref,
             created_at: createdAt,
@@ -66,10 +77,31 @@ export function mailOutbox(db: Db) {
         .execute();
     },
 
-    /** The ids of rows a sender may claim now, oldest due first. */
+    /** The ids of rows a sender may claim now: security e-mails first, then the oldest due. */
     async due(now: number, claimTimeoutMs: number, limit: number): Promise<number[]> {
-      const rows = await claimable(now, claimTimeoutMs).select('id').orderBy('next_attempt_at').orderBy('id').limit(limit).execute();
+      const rows = await claimable(now, claimTimeoutMs)
+        .select('id')
+        .orderBy('priority')
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
       return rows.map((row) => Number(row.id));
+    },
+
+    /**
+     * Removes the e-mails of `ref` that nobody has started to send (pending, unclaimed, never
+     * tried): a notice withdrawn before it went out. Answers how many went.
+     */
+    async withdraw(ref: string): Promise<number> {
+      const result = await k
+        .deleteFrom('mail_outbox')
+        .where('ref', '=', ref)
+        .where('status', '=', 'pending')
+        .where('attempts', '=', 0)
+        .where('claimed_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     /** Takes the row for this sender (its claim is `now`); null when another sender has it or it is no longer due. */

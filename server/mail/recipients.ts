@@ -24,13 +24,13 @@ function toRecipient(row: { user_name: string; email: string | null; name: strin
   };
 }
 
-/** The enabled users of these names that have an address, by lower-cased user name. */
+/** The enabled users of these names that have an address, by user name (canonical: shared/identity.ts). */
 export async function findRecipients(db: Db, userNames: readonly string[]): Promise<Map<string, Recipient>> {
   if (userNames.length === 0) return new Map();
   const rows = await recipientQuery(db)
     .where('users.user_name', 'in', [...userNames])
     .execute();
-  return new Map(rows.map((row) => [row.user_name.toLowerCase(), toRecipient(row)]));
+  return new Map(rows.map((row) => [row.user_name, toRecipient(row)]));
 }
 
 /** The enabled admins that have an address. */

@@ -1,6 +1,7 @@
 // Who may see a project (DESIGN.md §8): its owner, its assigned experts and admins. Everyone
 // else is told it does not exist (404), whatever they ask of it: the page, the API, a document.
 // Decided from the user as they are now (the session's current user) on every read and write.
+import { sameIdentity } from '../../shared/identity.ts';
 import { hasRole, type SessionUser } from '../../shared/user.ts';
 import type { Standing } from '../../shared/projects.ts';
 import type { Db } from '../db/index.ts';
@@ -27,17 +28,17 @@ export function projectId(raw: unknown): number {
   return id;
 }
 
-const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
 /**
  * The project and how the actor stands to it, or 404. Admin first: an admin who also owns a
- * project (a role change) acts on it as an admin.
+ * project (a role change) acts on it as an admin. Names are compared as stored, in their
+ * canonical form (shared/identity.ts): the session's user name and the project's owner are
+ * both the database's, so a look-alike spelling never matches (issue 23, L1).
  */
 export async function projectFor(db: Db, actor: Actor, id: number): Promise<{ row: ProjectRow; standing: Standing }> {
   const row = await db.k.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw projectNotFound();
   if (hasRole(actor, 'ADMIN')) return { row, standing: 'admin' };
-  if ((hasRole(actor, 'CLI') || hasRole(actor, 'ORG')) && sameName(row.owner, actor.userName)) return { row, standing: 'owner' };
+  if ((hasRole(actor, 'CLI') || hasRole(actor, 'ORG')) && sameIdentity(row.owner, actor.userName)) return { row, standing: 'owner' };
   if (hasRole(actor, 'CONS')) {
     const assigned = await db.k
       .selectFrom('project_experts')

@@ -12,7 +12,7 @@ import {
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
-import { cleanFileName, documentType, DOCUMENT_EXTENSIONS } from './documents.ts';
+import { cleanFileName, documentName, documentType, DOCUMENT_EXTENSIONS } from './documents.ts';
 import { documentChunks, storeDocumentChunks } from './document-chunks.ts';
 import type { Projects } from './service.ts';
 
@@ -127,13 +127,15 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
     if (file.data.length > PROJECT_LIMITS.documentBytes) {
       throw new ApiError(413, 'file_too_large', 'A document may have at most 10 MB', { file: 'validation.fileTooLarge' });
     }
-    const name = cleanFileName(file.name);
-    const contentType = documentType(file.data, name);
+    const cleaned = cleanFileName(file.name);
+    const contentType = documentType(file.data, cleaned);
     if (!contentType) {
       throw new ApiError(415, 'unsupported_file', `Documents are PDF, images or office files (${DOCUMENT_EXTENSIONS.join(', ')})`, {
         file: 'validation.fileType',
       });
     }
+    // Named for what its bytes are: a PDF called "x.bat" is stored as "x.bat.pdf".
+    const name = documentName(cleaned, contentType);
     const at = now().toISOString();
     const inserted = await k.transaction().execute(async (trx) => {
       const count = await trx

@@ -1,6 +1,11 @@
 // What a project document may be: judged by its first bytes (magic numbers), never by the
 // name or the type the browser claims. Office files are ZIP (OOXML, OpenDocument) or OLE
 // containers: the container is checked by its bytes and the kind by the name's extension.
+// The name is kept for people, not trusted by machines: bidirectional, invisible and control
+// characters are removed (U+202E turns "xfdp.bat" into "xtab.pdf" on screen), and it always
+// ends in an extension of the type its bytes are: a PDF named "report.bat" is stored as
+// "report.bat.pdf" (issue 23, L2; docs/decisions/029-limits-and-identity.md).
+import { HIDDEN_CHARACTERS } from '../../shared/identity.ts';
 import { PROJECT_LIMITS } from '../../shared/projects.ts';
 
 const ZIP_KINDS: Record<string, string> = {
@@ -15,6 +20,15 @@ const OLE_KINDS: Record<string, string> = {
   doc: 'application/msword',
   xls: 'application/vnd.ms-excel',
   ppt: 'application/vnd.ms-powerpoint',
+};
+
+/** The extensions each accepted type is saved under: the first is the one given to a name without one of them. */
+const TYPE_EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
+  'application/pdf': ['pdf'],
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/webp': ['webp'],
+  ...Object.fromEntries([...Object.entries(ZIP_KINDS), ...Object.entries(OLE_KINDS)].map(([ext, type]) => [type, [ext]])),
 };
 
 /** The extensions accepted, for the file picker's `accept` and the error message. */
@@ -39,22 +53,39 @@ export function documentType(bytes: Buffer, name: string): string | null {
   return null;
 }
 
+/** At most PROJECT_LIMITS.documentName characters, the extension kept. */
+function fitted(name: string): string {
+  const max = PROJECT_LIMITS.documentName;
+  if (name.length <= max) return name;
+  const ext = extensionOf(name);
+  return ext ? `${name.slice(0, max - ext.length - 1)}.${ext}` : name.slice(0, max);
+}
+
 /**
- * A file name safe to store and to send back in Content-Disposition: the last path segment,
- * without control characters or quotes, at most PROJECT_LIMITS.documentName characters (the
- * extension kept).
+ * A file name safe to store and to send back in Content-Disposition: the last path segment in
+ * NFC, without bidirectional, invisible or control characters, quotes or the characters Windows
+ * refuses, without the dots and spaces Windows drops at the end, at most
+ * PROJECT_LIMITS.documentName characters (the extension kept).
  */
 export function cleanFileName(raw: string): string {
   const base = raw.split(/[/\\]/).pop() ?? '';
   const cleaned = base
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f"<>|*?:]/g, '')
+    .normalize('NFC')
+    .replace(HIDDEN_CHARACTERS, '')
+    .replace(/["<>|*?:]/g, '')
     .replace(/\s+/g, ' ')
+    .replace(/[. ]+$/, '')
     .trim();
+  return fitted(cleaned || 'document');
+}
+
+/** The name under which a document of this (detected) type is stored: its extension is the type's, appended when it was not. */
+export function documentName(cleaned: string, contentType: string): string {
+  const extensions = TYPE_EXTENSIONS[contentType] ?? [];
+  if (extensions.length === 0 || extensions.includes(extensionOf(cleaned))) return cleaned;
   const max = PROJECT_LIMITS.documentName;
-  if (cleaned.length <= max) return cleaned || 'document';
-  const ext = extensionOf(cleaned);
-  return ext ? `${cleaned.slice(0, max - ext.length - 1)}.${ext}` : cleaned.slice(0, max);
+  const suffix = `.${extensions[0]}`;
+  return `${cleaned.slice(0, max - suffix.length)}${suffix}`;
 }
 
 /** `attachment; filename="ascii"; filename*=UTF-8''utf8`: every browser downloads it under its name. */

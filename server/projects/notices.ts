@@ -13,7 +13,12 @@ export type ProjectNoticeInput = {
   to?: string;
   milestone?: string;
   excerpt?: string;
+  /** Held for `ms` under `ref`, so that a change undone meanwhile can withdraw it (a milestone's toggles). */
+  hold?: { ref: string; ms: number };
 };
 
 /** Queues a notice's e-mails; the action is committed before, and a failure here is logged, never thrown. */
 export type Notify = (notice: ProjectNoticeInput) => Promise<void>;
+
+/** Takes back the held notices of `ref` that have not gone out yet. */
+export type Withdraw = (ref: string) => Promise<unknown>;

@@ -20,6 +20,7 @@ import {
   type ProjectSummary,
   type Standing,
 } from '../../shared/projects.ts';
+import { canonicalIdentity } from '../../shared/identity.ts';
 import { hasRole } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import { preparedQueries } from '../db/compiled.ts';
@@ -27,13 +28,37 @@ import type { ProjectRow, Schema } from '../db/schema.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
-import type { Notify, ProjectNoticeKind } from './notices.ts';
+import type { Notify, ProjectNoticeKind, Withdraw } from './notices.ts';
 import type { Brief, ProposalInput } from './schemas.ts';
 
 /** How often one user may act, counted in the database (every instance shares the counts). */
-export type ProjectLimits = { limiter: RateLimiter; briefsPerHour: number; messagesPerMinute: number; uploadsPerMinute: number };
+export type ProjectLimits = {
+  limiter: RateLimiter;
+  briefsPerHour: number;
+  messagesPerMinute: number;
+  uploadsPerMinute: number;
+  /** Milestones added, done or reopened. */
+  milestoneChangesPerMinute: number;
+  /** Moves of the state machine (a proposal sent included). */
+  stateChangesPerHour: number;
+};
 
-export type ProjectDeps = { db: Db; notify: Notify; now?: () => Date; limits?: ProjectLimits };
+export type ProjectDeps = {
+  db: Db;
+  notify: Notify;
+  /** Takes back a held notice (a milestone done, then undone within the collapse window). */
+  withdraw?: Withdraw;
+  now?: () => Date;
+  limits?: ProjectLimits;
+  /** PROJECT_MILESTONE_COLLAPSE_MINUTES: one user's toggles of one milestone within it are one history line and one notice. */
+  milestoneCollapseMs?: number;
+};
+
+/** What the limits count, per user: the window, and the error past it. */
+type Admitted = 'brief' | 'message' | 'document' | 'milestone' | 'state';
+
+/** The default of PROJECT_MILESTONE_COLLAPSE_MINUTES. */
+export const MILESTONE_COLLAPSE_MS = 10 * 60_000;
 
 /** A project as its documents show it: see `snapshot`. */
 export type ProjectSnapshot = {
@@ -41,7 +66,7 @@ export type ProjectSnapshot = {
   /** Events and documents in all; `project` holds only the newest of them. */
   eventCount: number;
   documentCount: number;
-  /** Display names of the people the history names, by user name in lower case (names match without regard to case). */
+  /** Display names of the people the history names, by user name (canonical: shared/identity.ts). */
   names: Record<string, string>;
 };
 
@@ -251,7 +276,7 @@ export function createProjects(deps: ProjectDeps) {
 
   /** Messages the actor has not read, over every project they see (the navbar's badge). */
   async function unreadTotal(actor: Actor): Promise<number> {
-    const key = actor.userName.toLowerCase();
+    const key = canonicalIdentity(actor.userName);
     const cached = unreadCache.get(key);
     const t = Date.now();
     if (cached && cached.until > t) return cached.value;
@@ -266,7 +291,7 @@ export function createProjects(deps: ProjectDeps) {
 
   /** The user read or wrote something: their badge is counted again on the next page. */
   function forgetUnread(userName: string) {
-    unreadCache.delete(userName.toLowerCase());
+    unreadCache.delete(canonicalIdentity(userName));
   }
 
   /**
@@ -397,10 +422,10 @@ export function createProjects(deps: ProjectDeps) {
     const userNames = [...new Set(named.filter(Boolean))];
     if (userNames.length > 0) {
       const users = await k.selectFrom('users').select(['user_name', 'name', 'last_name']).where('user_name', 'in', userNames).execute();
-      for (const user of users) names[user.user_name.toLowerCase()] = `${user.name} ${user.last_name}`.trim() || user.user_name;
+      for (const user of users) names[user.user_name] = `${user.name} ${user.last_name}`.trim() || user.user_name;
     }
     // The project's own record wins: the name the owner and experts had when they joined it.
-    for (const person of [project.owner, ...project.experts]) names[person.userName.toLowerCase()] = person.name;
+    for (const person of [project.owner, ...project.experts]) names[canonicalIdentity(person.userName)] = person.name;
     return { project, eventCount: Number(eventCount.n), documentCount: Number(documentCount.n), names };
   }
 
@@ -428,26 +453,26 @@ export function createProjects(deps: ProjectDeps) {
     actor: Actor,
     project: { id: number; title: string },
     recipients: string[],
-    extra: { from?: string; to?: string; milestone?: string; excerpt?: string } = {},
+    extra: { from?: string; to?: string; milestone?: string; excerpt?: string; hold?: { ref: string; ms: number } } = {},
   ) {
-    const others = [...new Set(recipients.map((r) => r.toLowerCase()))]
-      .filter((r) => r !== actor.userName.toLowerCase())
-      .map((lower) => recipients.find((r) => r.toLowerCase() === lower)!);
+    const others = [...new Set(recipients.map(canonicalIdentity))].filter((r) => r !== canonicalIdentity(actor.userName));
     if (others.length === 0) return;
     await deps.notify({ kind, project, actor: { userName: actor.userName, name: displayName(actor) }, recipients: others, ...extra });
   }
 
-  /** Counts one action of the user against its limit; a 429 past it (nothing is done). */
-  async function admit(kind: 'brief' | 'message' | 'document', userName: string) {
+  /** Counts one action of the user against its limit; a 429 with Retry-After past it (nothing is done). */
+  async function admit(kind: Admitted, userName: string) {
     const limits = deps.limits;
     if (!limits) return;
-    const [max, windowMs, code, what] =
-      kind === 'brief'
-        ? [limits.briefsPerHour, 3_600_000, 'too_many_briefs', 'Too many briefs']
-        : kind === 'message'
-          ? [limits.messagesPerMinute, 60_000, 'too_many_messages', 'Too many messages']
-          : [limits.uploadsPerMinute, 60_000, 'too_many_uploads', 'Too many uploads'];
-    const wait = await limits.limiter.take(`project-${kind}:${userName.toLowerCase()}`, max, windowMs);
+    const rules: Record<Admitted, [max: number, windowMs: number, code: string, what: string]> = {
+      brief: [limits.briefsPerHour, 3_600_000, 'too_many_briefs', 'Too many briefs'],
+      message: [limits.messagesPerMinute, 60_000, 'too_many_messages', 'Too many messages'],
+      document: [limits.uploadsPerMinute, 60_000, 'too_many_uploads', 'Too many uploads'],
+      milestone: [limits.milestoneChangesPerMinute, 60_000, 'too_many_milestone_changes', 'Too many milestone changes'],
+      state: [limits.stateChangesPerHour, 3_600_000, 'too_many_state_changes', 'Too many changes of state'],
+    };
+    const [max, windowMs, code, what] = rules[kind];
+    const wait = await limits.limiter.take(`project-${kind}:${canonicalIdentity(userName)}`, max, windowMs);
     if (wait > 0) throw new TooManyAttemptsError(wait, code, what);
   }
 
@@ -509,6 +534,8 @@ export function createProjects(deps: ProjectDeps) {
         proposal: 'validation.required',
       });
     }
+    // Every move e-mails the participants: counted per user, on the page and the API alike.
+    await admit('state', actor.userName);
     const at = now().toISOString();
     const to: ProjectState = move.to;
     await k.transaction().execute(async (trx) => {
@@ -654,6 +681,7 @@ export function createProjects(deps: ProjectDeps) {
     const { row, standing } = await projectFor(db, actor, id);
     requireCrew(standing);
     if (!isWritable(row.state as ProjectState)) throw readOnly();
+    await admit('milestone', actor.userName);
     const at = now().toISOString();
     await k.transaction().execute(async (trx) => {
       const count = await trx
@@ -694,6 +722,12 @@ export function createProjects(deps: ProjectDeps) {
     return get(actor, id);
   }
 
+  /**
+   * Done or not done. One user's toggles of one milestone within the collapse window are one
+   * history line and one notice (issue 23, H2): the notice of "done" is held for the window, and
+   * a toggle back within it removes both the line it undoes and that notice, so that back and
+   * forth leaves what a single change would. Another user's toggle is a line of its own.
+   */
   async function setMilestoneDone(actor: Actor, id: number, milestoneId: number, done: boolean): Promise<Project> {
     const { row, standing } = await projectFor(db, actor, id);
     requireCrew(standing);
@@ -706,8 +740,12 @@ export function createProjects(deps: ProjectDeps) {
       .executeTakeFirst();
     if (!milestone) throw new ApiError(404, 'not_found', 'No such milestone in this project');
     if (Boolean(milestone.done_at) === done) return get(actor, id);
-    const at = now().toISOString();
-    const changed = await k.transaction().execute(async (trx) => {
+    await admit('milestone', actor.userName);
+    const collapseMs = deps.milestoneCollapseMs ?? MILESTONE_COLLAPSE_MS;
+    const moment = now();
+    const at = moment.toISOString();
+    const kind = done ? 'milestone_done' : 'milestone_reopened';
+    const outcome = await k.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('project_milestones')
         .set(
@@ -718,7 +756,25 @@ export function createProjects(deps: ProjectDeps) {
         .where('id', '=', milestoneId)
         .where('done_at', done ? 'is' : 'is not', null)
         .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) return false;
+      if (Number(result.numUpdatedRows) !== 1) return 'unchanged';
+      const last =
+        collapseMs > 0
+          ? await trx
+              .selectFrom('project_events')
+              .select(['id', 'actor', 'kind'])
+              .where('project_id', '=', id)
+              .where('milestone_id', '=', milestoneId)
+              .where('at', '>=', new Date(moment.getTime() - collapseMs).toISOString())
+              .orderBy('id', 'desc')
+              .limit(1)
+              .executeTakeFirst()
+          : undefined;
+      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
+      // The same user undoing their own change of a moment ago: the two cancel out.
+      if (last && last.actor === canonicalIdentity(actor.userName) && last.kind !== kind) {
+        await trx.deleteFrom('project_events').where('id', '=', last.id).execute();
+        return 'undone';
+      }
       await trx
         .insertInto('project_events')
         .values({
@@ -726,16 +782,24 @@ export function createProjects(deps: ProjectDeps) {
           at,
           actor: actor.userName,
           actor_name: displayName(actor),
-          kind: done ? 'milestone_done' : 'milestone_reopened',
+          kind,
           from_state: null,
           to_state: null,
           detail: milestone.title,
+          milestone_id: milestoneId,
         })
         .execute();
-      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
-      return true;
+      return 'recorded';
     });
-    if (changed && done) await announce('milestone_done', actor, row, await participants(id, row.owner), { milestone: milestone.title });
+    const ref = `milestone:${milestoneId}`;
+    // A notice of "done" not yet sent says what is no longer so: it goes, whoever reopened.
+    if (outcome !== 'unchanged' && !done) await deps.withdraw?.(ref);
+    if (outcome === 'recorded' && done) {
+      await announce('milestone_done', actor, row, await participants(id, row.owner), {
+        milestone: milestone.title,
+        ...(collapseMs > 0 ? { hold: { ref, ms: collapseMs } } : {}),
+      });
+    }
     return get(actor, id);
   }
 

@@ -9,6 +9,7 @@
 //   (one step of clock drift either way).
 // - Wrong codes are guesses: counted up front per account and per address, 429 past the limit.
 // - Recovery codes are ten, one use each, kept as keyed digests.
+import { canonicalIdentity } from '../../shared/identity.ts';
 import type { Request } from 'express';
 import { readCode, type TwoFactorSetupView } from '../../shared/two-factor.ts';
 import { hasRole, type SessionUser } from '../../shared/user.ts';
@@ -94,7 +95,7 @@ export function createTwoFactor(deps: TwoFactorDeps): TwoFactor {
   const audit = deps.audit ?? noAudit;
   const box = secretBox(deps.secretKey);
   const enabledCache = new Map<string, { enabled: boolean; at: number }>();
-  const key = (userName: string) => userName.toLowerCase();
+  const key = (userName: string) => canonicalIdentity(userName);
 
   function record(req: Request, entry: Omit<AuditEntry, 'ip'>) {
     return audit.record({ ...entry, ip: req.ip ?? null }).catch((error: unknown) => {

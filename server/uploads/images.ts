@@ -3,6 +3,7 @@
 // instance serves every file), served with nosniff. Each has an owner and a size: a replaced
 // file is deleted, each uploader has a rate per minute and each owner a quota of bytes, so that
 // no signed-in user can fill the disk.
+import { canonicalIdentity } from '../../shared/identity.ts';
 import { IMAGE_MAX_BYTES, IMAGE_TYPES } from '../../shared/uploads.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -67,7 +68,7 @@ export function imageUploads(deps: { db: Db; limiter: RateLimiter; limits: Uploa
       if (!type) {
         throw new ApiError(415, 'unsupported_image', 'The image must be a PNG, JPEG or WebP file', { avatar: 'validation.imageType' });
       }
-      const rateKey = `upload:${who.uploader.toLowerCase()}`;
+      const rateKey = `upload:${canonicalIdentity(who.uploader)}`;
       const wait = await limiter.take(rateKey, limits.perMinute);
       if (wait > 0) throw new TooManyAttemptsError(wait, 'too_many_uploads', 'Too many uploads');
       const { total } = await k

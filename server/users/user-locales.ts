@@ -1,6 +1,7 @@
 // The locale each user last used (a page they asked for while signed in, or the form they signed
 // in on): the language of the e-mails the site sends them (server/mail/). A page view is not a
 // write: the row changes only when the locale differs from what this process last saw.
+import { canonicalIdentity } from '../../shared/identity.ts';
 import type { Locale } from '../../shared/locales.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
@@ -26,7 +27,7 @@ export function userLocales(db: Db, logger: Logger): UserLocales {
   }
 
   async function write(userName: string, locale: Locale): Promise<void> {
-    const key = userName.toLowerCase();
+    const key = canonicalIdentity(userName);
     remember(key, locale);
     try {
       const updatedAt = new Date().toISOString();
@@ -44,7 +45,7 @@ export function userLocales(db: Db, logger: Logger): UserLocales {
 
   return {
     seen(userName, locale) {
-      if (lastSeen.get(userName.toLowerCase()) === locale) return;
+      if (lastSeen.get(canonicalIdentity(userName)) === locale) return;
       void write(userName, locale);
     },
     signedIn: write,

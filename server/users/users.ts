@@ -1,11 +1,14 @@
 // Users of the site's database: the operations behind the built-in API, the login form and
 // the ops command line, on either engine. Inputs arrive validated (zod at the edge); these
-// enforce the rules. User names and e-mails compare without regard to case.
+// enforce the rules. User names and e-mails are stored in their canonical form (NFKC, lower
+// case: shared/identity.ts) and every name given here is put in that form before it is looked
+// up, so the database compares canonical forms only.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { isDeletedUser } from '../../shared/account.ts';
+import { canonicalIdentity, identityProblem } from '../../shared/identity.ts';
 import { isRole, type Role, type SessionUser } from '../../shared/user.ts';
-import { isEmailAddress, passwordProblem } from '../../shared/validation.ts';
+import { isEmailAddress, passwordProblem, USER_NAME_PATTERN } from '../../shared/validation.ts';
 import type { Db } from '../db/index.ts';
 import type { UserRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
@@ -68,7 +71,7 @@ function checkPassword(password: string, userName: string, field = 'password') {
 const now = () => new Date().toISOString();
 
 export async function findUser(db: Db, userName: string): Promise<User | null> {
-  const row = await db.k.selectFrom('users').selectAll().where('user_name', '=', userName).executeTakeFirst();
+  const row = await db.k.selectFrom('users').selectAll().where('user_name', '=', canonicalIdentity(userName)).executeTakeFirst();
   return row ? toUser(row) : null;
 }
 
@@ -90,32 +93,58 @@ export type NewUser = {
   invited?: boolean | undefined;
 };
 
-function taken(field: 'userName' | 'email', value: string): ApiError {
-  return new ApiError(
-    409,
-    `${field}_taken`,
-    `The ${field === 'userName' ? 'user name' : 'email'} ${JSON.stringify(value)} is already in use`,
-    { [field]: `validation.${field}Taken` },
-  );
+const FIELD_WORDS = { userName: 'user name', email: 'e-mail address' } as const;
+
+/** 409: the name is another user's, maybe written another way (`existing`: the stored form). */
+function taken(field: 'userName' | 'email', value: string, existing = value): ApiError {
+  const same = existing === value ? '' : ` (it reads as ${JSON.stringify(existing)}, which is)`;
+  return new ApiError(409, `${field}_taken`, `The ${FIELD_WORDS[field]} ${JSON.stringify(value)} is already in use${same}`, {
+    [field]: `validation.${field}Taken`,
+  });
+}
+
+/**
+ * The canonical form of a new user name or e-mail address, or 422 when it could pass for
+ * another (shared/identity.ts names the character): the API and the ops CLI both come here.
+ */
+export function newIdentity(field: 'userName' | 'email', value: string): string {
+  const problem = identityProblem(value.trim());
+  if (problem) {
+    throw new ApiError(422, 'look_alike', `The ${FIELD_WORDS[field]} ${JSON.stringify(value)} ${problem}`, {
+      [field]: 'validation.lookAlike',
+    });
+  }
+  return canonicalIdentity(value);
 }
 
 export async function createUser(db: Db, input: NewUser): Promise<User> {
-  checkPassword(input.password, input.userName);
+  const userName = newIdentity('userName', input.userName);
+  // What deleted accounts leave behind is theirs (shared/account.ts): nobody may sign in as it.
+  if (isDeletedUser(userName)) throw taken('userName', input.userName);
+  // The API's rule, for the ops CLI too.
+  if (!USER_NAME_PATTERN.test(userName)) {
+    throw new ApiError(
+      400,
+      'invalid_request',
+      `Invalid request: userName ${JSON.stringify(input.userName)} must be 2–40 letters, digits, dots, hyphens or underscores`,
+      { userName: 'validation.userNamePattern' },
+    );
+  }
+  checkPassword(input.password, userName);
+  const email = input.email == null ? null : newIdentity('email', input.email);
   // The same rule as every other door (API, contact form): the ops CLI comes through here.
-  if (input.email != null && !isEmailAddress(input.email)) {
+  if (email !== null && !isEmailAddress(email)) {
     throw new ApiError(400, 'invalid_request', `Invalid request: email ${JSON.stringify(input.email)} is not one e-mail address`, {
       email: 'validation.invalidEmail',
     });
   }
-  // What deleted accounts leave behind is theirs (shared/account.ts): nobody may sign in as it.
-  if (isDeletedUser(input.userName)) throw taken('userName', input.userName);
   const clash = await db.k
     .selectFrom('users')
     .select(['user_name', 'email'])
-    .where((eb) => eb.or([eb('user_name', '=', input.userName), ...(input.email ? [eb('email', '=', input.email)] : [])]))
+    .where((eb) => eb.or([eb('user_name', '=', userName), ...(email ? [eb('email', '=', email)] : [])]))
     .executeTakeFirst();
   if (clash) {
-    throw clash.user_name.toLowerCase() === input.userName.toLowerCase() ? taken('userName', input.userName) : taken('email', input.email!);
+    throw clash.user_name === userName ? taken('userName', input.userName, clash.user_name) : taken('email', input.email!, clash.email!);
   }
   const hash = await hashPassword(input.password);
   const at = now();
@@ -123,8 +152,8 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
     await db.k
       .insertInto('users')
       .values({
-        user_name: input.userName,
-        email: input.email ?? null,
+        user_name: userName,
+        email,
         name: input.name,
         last_name: input.lastName,
         role: input.role,
@@ -140,10 +169,10 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
       .execute();
   } catch (error) {
     // Two creations racing past the check above: the unique index decides.
-    if (await findUser(db, input.userName)) throw taken('userName', input.userName);
+    if (await findUser(db, userName)) throw taken('userName', input.userName, userName);
     throw error;
   }
-  return requireUser(db, input.userName);
+  return requireUser(db, userName);
 }
 
 /**
@@ -151,14 +180,15 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
  * are indistinguishable to the caller and take the same time.
  */
 export async function authenticate(db: Db, identifier: string, password: string): Promise<User | null> {
-  // An exact user name wins over an e-mail address that happens to look the same.
+  const wanted = canonicalIdentity(identifier);
+  // A user name wins over an e-mail address that happens to be written the same.
   const rows = await db.k
     .selectFrom('users')
     .selectAll()
-    .where((eb) => eb.or([eb('user_name', '=', identifier), eb('email', '=', identifier)]))
+    .where((eb) => eb.or([eb('user_name', '=', wanted), eb('email', '=', wanted)]))
     .limit(2)
     .execute();
-  const row = rows.find((r) => r.user_name.toLowerCase() === identifier.toLowerCase()) ?? rows[0];
+  const row = rows.find((r) => r.user_name === wanted) ?? rows[0];
   const ok = await verifyPassword(password, row?.password_hash ?? (await dummyPasswordHash()));
   if (!row || !ok || Number(row.disabled) === 1) return null;
   return toUser(row);
@@ -169,7 +199,7 @@ export async function updateProfile(db: Db, userName: string, changes: { name: s
   await db.k
     .updateTable('users')
     .set({ name: changes.name, last_name: changes.lastName, updated_at: now() })
-    .where('user_name', '=', userName)
+    .where('user_name', '=', canonicalIdentity(userName))
     .execute();
   return requireUser(db, userName);
 }
@@ -185,7 +215,7 @@ export async function setAvatar(db: Db, userName: string, avatar: string | null)
 export async function replaceAvatar(db: Db, userName: string, avatar: string | null): Promise<{ user: User; previous: string | null }> {
   const previous = await db.k.transaction().execute(async (trx) => {
     const row = await lockedUser(db, trx, userName);
-    await trx.updateTable('users').set({ avatar, updated_at: now() }).where('user_name', '=', userName).execute();
+    await trx.updateTable('users').set({ avatar, updated_at: now() }).where('user_name', '=', canonicalIdentity(userName)).execute();
     return row.avatar;
   });
   return { user: await requireUser(db, userName), previous };
@@ -193,7 +223,7 @@ export async function replaceAvatar(db: Db, userName: string, avatar: string | n
 
 /** The user's row inside a transaction, locked against a concurrent update (PostgreSQL: FOR UPDATE). */
 async function lockedUser(db: Db, trx: Db['k'], userName: string): Promise<UserRow> {
-  let query = trx.selectFrom('users').selectAll().where('user_name', '=', userName);
+  let query = trx.selectFrom('users').selectAll().where('user_name', '=', canonicalIdentity(userName));
   if (db.engine === 'postgres') query = query.forUpdate();
   const row = await query.executeTakeFirst();
   if (!row) throw new ApiError(404, 'user_not_found', `No user named ${JSON.stringify(userName)}`);
@@ -210,7 +240,7 @@ export function wrongCurrentPassword(): ApiError {
 
 /** Throws wrong_current_password unless `password` is the user's (422), or 401 for a gone user. */
 export async function verifyCurrentPassword(db: Db, userName: string, password: string): Promise<void> {
-  const row = await db.k.selectFrom('users').selectAll().where('user_name', '=', userName).executeTakeFirst();
+  const row = await db.k.selectFrom('users').selectAll().where('user_name', '=', canonicalIdentity(userName)).executeTakeFirst();
   if (!row || Number(row.disabled) === 1) throw new ApiError(401, 'unauthorized', 'Sign in again');
   if (!(await verifyPassword(password, row.password_hash))) throw wrongCurrentPassword();
 }
@@ -238,14 +268,14 @@ export async function writePasswordHash(k: Db['k'], userName: string, hash: stri
   await k
     .updateTable('users')
     .set({ password_hash: hash, password_changed_at: Math.floor(Date.now() / 1000), updated_at: now(), invited_at: null })
-    .where('user_name', '=', userName)
+    .where('user_name', '=', canonicalIdentity(userName))
     .execute();
 }
 
 export async function setRole(db: Db, userName: string, role: string): Promise<User> {
   if (!isRole(role)) throw new ApiError(422, 'invalid_role', `Unknown role ${JSON.stringify(role)}: use ADMIN, CLI, ORG or CONS`);
   await requireUser(db, userName);
-  await db.k.updateTable('users').set({ role, updated_at: now() }).where('user_name', '=', userName).execute();
+  await db.k.updateTable('users').set({ role, updated_at: now() }).where('user_name', '=', canonicalIdentity(userName)).execute();
   return requireUser(db, userName);
 }
 
@@ -254,7 +284,7 @@ export async function setDisabled(db: Db, userName: string, disabled: boolean): 
   await db.k
     .updateTable('users')
     .set({ disabled: disabled ? 1 : 0, updated_at: now() })
-    .where('user_name', '=', userName)
+    .where('user_name', '=', canonicalIdentity(userName))
     .execute();
   return requireUser(db, userName);
 }

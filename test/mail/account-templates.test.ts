@@ -89,6 +89,18 @@ const CASES: Record<AccountMailKind, Record<'es' | 'en', Case>> = {
       words: ['now uses the address nora.new@example.com', 'If it was not you', 'Write to us'],
     },
   },
+  email_change_taken: {
+    es: {
+      path: '/forgotPassword',
+      subject: `Alguien ha intentado usar tu dirección de correo en ${SITE_NAME}`,
+      words: ['Es la dirección de tu cuenta «nora»', 'no ha cambiado nada', 'Elegir una contraseña nueva'],
+    },
+    en: {
+      path: '/en/forgotPassword',
+      subject: `Someone tried to use your e-mail address at ${SITE_NAME}`,
+      words: ['It is the address of your account “nora”', 'nothing changed', 'Choose a new password'],
+    },
+  },
 };
 
 const cases = Object.entries(CASES).flatMap(([kind, byLocale]) =>

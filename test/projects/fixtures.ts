@@ -65,4 +65,10 @@ export const PNG_BYTES = Buffer.from('89504e470d0a1a0a0000000d494844520000000100
 export const DOCX = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('[Content_Types].xml word/document.xml', 'latin1')]);
 
 /** These tests walk many projects through the site as one user: the per-user limits are the attack suite's (test/security/projects.test.ts). */
-export const UNLIMITED = { PROJECT_BRIEFS_PER_HOUR: '10000', PROJECT_MESSAGES_PER_MINUTE: '10000', PROJECT_UPLOADS_PER_MINUTE: '1000' };
+export const UNLIMITED = {
+  PROJECT_BRIEFS_PER_HOUR: '10000',
+  PROJECT_MESSAGES_PER_MINUTE: '10000',
+  PROJECT_UPLOADS_PER_MINUTE: '1000',
+  PROJECT_MILESTONE_CHANGES_PER_MINUTE: '10000',
+  PROJECT_STATE_CHANGES_PER_HOUR: '10000',
+};

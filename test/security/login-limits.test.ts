@@ -265,3 +265,91 @@ test('a wrong current password is answered before the new password is checked, a
   expect(refused.status).toBe(429);
   expect(retryAfter(refused)).toBeGreaterThan(0);
 });
+
+/* Amendment (issue 23, L4): ten addresses still locked a user name out — device cookies --------- */
+
+/** The device cookie a sign-in answered (auth.device=…), or null. */
+function deviceCookieOf(res: request.Response): string | null {
+  const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('auth.device='));
+  return cookie ? cookie.split(';')[0]! : null;
+}
+
+/** The request as the browser holding the cookie sends it (a browser's POST carries its Origin). */
+function withCookie(req: request.Test, cookie: string | null) {
+  return cookie ? req.set('Cookie', cookie).set('Origin', ORIGIN) : req;
+}
+
+/** Twelve addresses × five wrong passwords: the identifier is paced; then the attacker takes the slot that just opened. */
+async function botnetAttack(app: Express, identifier = 'ana') {
+  for (let n = 0; n < 12; n++) {
+    for (let i = 0; i < 5; i++) await apiLogin(app, botIp(n), identifier, `guess ${n}.${i}`);
+  }
+  // The pace's one slot, spent by the attacker: everyone else is told to wait.
+  expect([401, 429]).toContain((await apiLogin(app, botIp(12), identifier, 'slot grab')).status);
+  expect((await apiLogin(app, botIp(13), identifier, 'paced')).status).toBe(429);
+}
+
+test('after an attack from 12 addresses paces the user name, the owner signs in at once from the browser she signed in with before; a browser that never did is paced', async () => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  const app = await site();
+  const before = await pageLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD);
+  expect(before.status).toBe(303);
+  const device = deviceCookieOf(before);
+  expect(device).toMatch(/^auth\.device=[A-Za-z0-9_.~-]+$/);
+  expect(String(before.headers['set-cookie'])).toMatch(/auth\.device=[^;]+;.*HttpOnly/i);
+
+  await botnetAttack(app);
+
+  // Her browser: in at once, by the page form and by the API, however often the attacker takes the slot.
+  for (let round = 0; round < 3; round++) {
+    expect((await apiLogin(app, botIp(20 + round), 'ana', `slot grab ${round}`)).status).toBeGreaterThanOrEqual(400);
+    const page = await withCookie(pageLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD), device);
+    expect(page.status, `round ${round}`).toBe(303);
+    expect(page.headers.location).toBe('/en/client');
+  }
+  expect((await withCookie(apiLogin(app, '198.51.100.99', 'ana', DEFAULT_PASSWORD), device)).status).toBe(200);
+  // A browser without the cookie, even from her address, waits like everyone else.
+  const fresh = await pageLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD);
+  expect(fresh.status).toBe(429);
+  expect(retryAfter(fresh)).toBeLessThanOrEqual(30);
+});
+
+test('an attacker sharing the owner’s address (one NAT) who exhausts its limits does not keep her browser out', async () => {
+  const app = await site();
+  const device = deviceCookieOf(await pageLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD));
+  // From her address: five on "ana" (its lockout there) and fifteen on other names (the address's twenty).
+  for (let i = 0; i < 5; i++) await apiLogin(app, OWNER_IP, 'ana', `guess ${i}`);
+  for (let i = 0; i < 15; i++) await apiLogin(app, OWNER_IP, `someone${i}`, `guess ${i}`);
+  expect((await apiLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD)).status).toBe(429);
+  expect((await withCookie(pageLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD), device)).status).toBe(303);
+});
+
+test('a device cookie counts only for the identifier it was given for, and a forged or altered one counts for nothing', async () => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  const { app, db } = await createTestApp({ TRUST_PROXY: 'loopback' });
+  await addUser(db, { userName: 'ana', role: 'CLI', email: 'ana@example.com' });
+  await addUser(db, { userName: 'bob', role: 'CLI', email: 'bob@example.com' });
+  const anaDevice = deviceCookieOf(await pageLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD))!;
+  await botnetAttack(app, 'bob');
+  // Ana's cookie says nothing about "bob", nor about her own e-mail (an identifier of its own).
+  expect((await withCookie(pageLogin(app, OWNER_IP, 'bob', DEFAULT_PASSWORD), anaDevice)).status).toBe(429);
+  await botnetAttack(app, 'ana@example.com');
+  expect((await withCookie(pageLogin(app, OWNER_IP, 'ana@example.com', DEFAULT_PASSWORD), anaDevice)).status).toBe(429);
+  // Altered (the id of another browser with ana's tag), or made up: ignored.
+  await botnetAttack(app, 'ana');
+  const [id, tag] = anaDevice.slice('auth.device='.length).split('.') as [string, string];
+  for (const forged of [`auth.device=${'A'.repeat(22)}.${tag}`, `auth.device=${id}.${'B'.repeat(22)}`, 'auth.device=ana']) {
+    expect((await withCookie(pageLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD), forged)).status, forged).toBe(429);
+  }
+  expect((await withCookie(pageLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD), anaDevice)).status).toBe(303);
+});
+
+test('a stolen device cookie gives its thief five guesses, from any number of addresses together, then 429 for that cookie only', async () => {
+  const app = await site();
+  const stolen = deviceCookieOf(await pageLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD));
+  const statuses: number[] = [];
+  for (let i = 0; i < 8; i++) statuses.push((await withCookie(apiLogin(app, botIp(i), 'ana', `guess ${i}`), stolen)).status);
+  expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+  // The owner, on another browser, is untouched (those guesses never reached the identifier's counts).
+  expect((await pageLogin(app, OWNER_IP, 'ana', DEFAULT_PASSWORD)).status).toBe(303);
+});
