@@ -14,7 +14,7 @@ import { LastResortView } from './components/last-resort-view.tsx';
 import { Layout } from './components/layout.tsx';
 import { I18nProvider } from './translations.tsx';
 import { loadPage } from './runtime/page-chunks.ts';
-import { PAGE_ROUTES, ShownPageProvider } from './routes.tsx';
+import { routesFor, ShownPageProvider } from './routes.tsx';
 import { claimChunkReload, isChunkLoadError } from './runtime/chunk-reload.ts';
 import { deferredComponent } from './runtime/deferred.tsx';
 import { delay, track } from './runtime/loading.ts';
@@ -66,8 +66,8 @@ const PREFETCH = {
 export type LoadState = 'pending' | 'error' | 'done';
 
 /** The routes' element for the URL shown (React Router matches it: client/routes.tsx). */
-function ShownRoutes({ url }: { url: string }) {
-  return useRoutes(PAGE_ROUTES, url);
+function ShownRoutes({ url, routeName }: { url: string; routeName: string | null }) {
+  return useRoutes(routesFor(routeName), url);
 }
 
 const messageCache = new Map<Locale, Messages>();
@@ -255,7 +255,7 @@ export function App({ boot, translators }: AppProps) {
           <div ref={transitionRef} className={`page-transition ${TRANSITION_CLASS[phase]}`.trim()} data-transition-phase={phase}>
             <ErrorBoundary resetKey={payload.url} fallback={() => <ErrorView error={CLIENT_FAILURE} />}>
               <ShownPageProvider value={shown}>
-                <ShownRoutes url={payload.url} />
+                <ShownRoutes url={payload.url} routeName={payload.routeName} />
               </ShownPageProvider>
             </ErrorBoundary>
           </div>

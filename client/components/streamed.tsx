@@ -1,9 +1,8 @@
 // A section of a page whose data may arrive after the page's shell (server/render/streamed.ts):
-// while it is on its way the fallback holds its place (busy for assistive technology); React
-// Router's <Await> renders it when it comes, in the same response. In the browser the value is
-// there already (the boot data, or a navigation's /_data), and it renders at once.
-import { Suspense, type ReactNode } from 'react';
-import { Await } from 'react-router-dom';
+// while it is on its way the fallback holds its place (busy for assistive technology); React's
+// use() renders it when it comes, in the same response. In the browser the value is there
+// already (the boot data, or a navigation's /_data), and it renders at once.
+import { Suspense, use, type ReactNode } from 'react';
 import type { Streamed as StreamedValue } from '../../shared/page-data.ts';
 import { useI18n } from '../i18n.tsx';
 
@@ -25,9 +24,14 @@ export function Streamed<T>({
         </div>
       }
     >
-      <Await resolve={value}>{(resolved: T) => children(resolved)}</Await>
+      <Resolved value={value}>{children}</Resolved>
     </Suspense>
   );
+}
+
+/** The value once it has come: suspends the server's render until then. */
+function Resolved<T>({ value, children }: { value: StreamedValue<T>; children: (value: T) => ReactNode }) {
+  return children(value instanceof Promise ? use(value) : value);
 }
 
 /** The frame of a section on its way: its title and a word that it is loading. */

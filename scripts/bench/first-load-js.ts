@@ -6,8 +6,11 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** Issue budget: first-load JavaScript of the home page, gzip -9. */
-export const FIRST_LOAD_JS_BUDGET_BYTES = 94_000;
+/**
+ * Budget: first-load JavaScript of the home page, gzip -9. React Router and i18next in the browser
+ * are the owner's price (docs/decisions/025); Next.js's equivalent page is 134,598 B.
+ */
+export const FIRST_LOAD_JS_BUDGET_BYTES = 110_000;
 
 type ManifestChunk = { file: string; imports: string[] };
 type Manifest = { entry: ManifestChunk; pages: Record<string, ManifestChunk | undefined> };
