@@ -5,7 +5,7 @@ import type { Locale } from './locales.ts';
 import type { LegalPageKey, PageKey, RouteParams } from './routes.ts';
 import type { SessionUser } from './user.ts';
 import type { Practice } from './practices.ts';
-import type { Expertise, MessagePage, Project, ProjectPage, ProjectState, ProjectSummary } from './projects.ts';
+import type { ProjectPage, ProjectState, ProjectSummary } from './projects.ts';
 
 /** A tag of posts in one language: its slug names its page (/blog/tag/<slug>). */
 export type Tag = { slug: string; name: string };
@@ -126,9 +126,6 @@ export type AreaProjects = {
   /** The list's filters, from the URL (`?status=&practice=&q=&page=`). */
   filter: { status: ProjectState | null; practice: Practice | null; q: string };
 };
-
-/** A project's page: the project, the newest messages, and (admins) the experts to assign. */
-export type ProjectView = { project: Project; messages: MessagePage; candidates: Expertise[] | null };
 
 export type AdminUser = SessionUser & {
   email: string | null;

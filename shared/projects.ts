@@ -5,6 +5,7 @@ import type { Locale } from './locales.ts';
 import { localePath } from './routes.ts';
 import { hasRole, type SessionUser } from './user.ts';
 import type { Practice } from './practices.ts';
+import type { CursorPage, NumberedPage } from './paging.ts';
 
 export { isPractice, PRACTICES, type Practice } from './practices.ts';
 
@@ -40,10 +41,17 @@ export const PROJECT_LIMITS = {
   documentName: 200,
   /** Documents of one project. */
   documentsPerProject: 200,
+  /** Milestones of one project: enforced when one is added (a project's page shows them all). */
   milestonesPerProject: 50,
+  /** Experts assigned to one project: enforced when one is assigned (a project's page shows them all). */
   expertsPerProject: 10,
-  pageSizeMax: 100,
 } as const;
+
+/**
+ * The query parameters of a project's page: the history's and the conversation's page (their
+ * "Show older" links: the id of the oldest item shown) and the admin's search of experts.
+ */
+export const PROJECT_PAGE_PARAMS = { historyBefore: 'historyBefore', messagesBefore: 'messagesBefore', expert: 'expert' } as const;
 
 /** A proposal stands for this many days from the day it is sent (its PDF says until when). */
 export const PROPOSAL_VALID_DAYS = 30;
@@ -183,7 +191,7 @@ export type Project = ProjectSummary & {
   experts: PersonRef[];
   milestones: Milestone[];
   proposal: Proposal | null;
-  events: ProjectEvent[];
+  /** Its history is not part of it: it grows without end, and is read a page at a time (`EventPage`). */
   documents: ProjectDocument[];
   /** How the caller stands to it, and what they may do now. */
   standing: Standing;
@@ -191,8 +199,13 @@ export type Project = ProjectSummary & {
   writable: boolean;
 };
 
-export type ProjectPage = { items: ProjectSummary[]; total: number; page: number; pageSize: number };
-export type MessagePage = { items: ProjectMessage[]; total: number; page: number; pageSize: number };
+export type ProjectPage = NumberedPage<ProjectSummary>;
+/** A page of a project's history, newest first (shared/paging.ts). */
+export type EventPage = CursorPage<ProjectEvent>;
+/** A page of a project's conversation, newest first (shared/paging.ts). */
+export type MessagePage = CursorPage<ProjectMessage>;
+/** The experts an admin may assign, a page of them. */
+export type ExpertPage = NumberedPage<Expertise>;
 
 export type Expertise = {
   userName: string;

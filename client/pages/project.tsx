@@ -15,15 +15,26 @@ import { ProjectHeader } from '../projects/project-header.tsx';
 import { ProposalSection } from '../projects/proposal-section.tsx';
 import { doneText } from '../projects/section-form.tsx';
 import type { LoaderData } from '../../shared/page-data.ts';
+import type { CursorPage } from '../../shared/paging.ts';
 import type { loader } from '../../server/pages/project.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
+
+/** A list's page as the server gave it: another one (a reload after a form) starts its "Show older" afresh. */
+function pageKey(page: CursorPage<{ id: number }>): string {
+  return `${page.before ?? 'newest'}:${page.items[0]?.id ?? 0}:${page.total}`;
+}
 
 export default function ProjectPage({ data, user, form }: PageProps<LoaderData<typeof loader>>) {
   const { t } = useI18n();
   const { search } = useLocation();
-  const { project, messages, candidates } = data;
-  // The conversation may stream: the names of the page come from the project itself.
-  const nameOf = projectNames(project, null, t('account.deletedUser'));
+  const { project, names, history, messages, candidates, expert } = data;
+  // The history and conversation may stream: the names of the page come with the project.
+  const nameOf = projectNames(project, names, t('account.deletedUser'));
+  const unavailable = (
+    <p className="form-error" role="alert">
+      {t('errors.unavailable')}
+    </p>
+  );
   const of = (name: string) => (form?.form === name ? form : undefined);
   const done = (intent: string, key: string) => doneText(search, intent, t(`projects.done.${key}`));
   return (
@@ -35,11 +46,15 @@ export default function ProjectPage({ data, user, form }: PageProps<LoaderData<t
           <Streamed value={messages} fallback={<p className="streamed-loading">{t('layout.loading')}</p>}>
             {(page) =>
               page ? (
-                <ConversationSection project={project} messages={page} form={of('message')} success={done('message', 'message')} />
+                <ConversationSection
+                  key={pageKey(page)}
+                  project={project}
+                  messages={page}
+                  form={of('message')}
+                  success={done('message', 'message')}
+                />
               ) : (
-                <p className="form-error" role="alert">
-                  {t('errors.unavailable')}
-                </p>
+                unavailable
               )
             }
           </Streamed>
@@ -50,6 +65,7 @@ export default function ProjectPage({ data, user, form }: PageProps<LoaderData<t
           <ExpertsSection
             project={project}
             candidates={candidates}
+            search={expert}
             forms={{ assign: of('assign'), unassign: of('unassign') }}
             success={done('assign', 'expert') ?? done('unassign', 'expert')}
           />
@@ -59,7 +75,9 @@ export default function ProjectPage({ data, user, form }: PageProps<LoaderData<t
             forms={{ milestone: of('milestone'), milestoneDone: of('milestoneDone') }}
             success={done('milestone', 'milestone') ?? done('milestoneDone', 'milestone')}
           />
-          <HistorySection project={project} />
+          <Streamed value={history} fallback={<p className="streamed-loading">{t('layout.loading')}</p>}>
+            {(page) => (page ? <HistorySection key={pageKey(page)} page={page} /> : unavailable)}
+          </Streamed>
         </div>
       </div>
     </div>

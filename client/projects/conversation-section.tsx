@@ -1,10 +1,14 @@
-// The project's thread: every participant reads and writes it while the project is open.
+// The project's thread: every participant reads and writes it while the project is open. A page
+// at a time: the newest messages, "Show older" above them (older-pages.ts).
 import type { FormState } from '../../shared/page-data.ts';
-import { PROJECT_LIMITS, type MessagePage, type Project } from '../../shared/projects.ts';
+import { PROJECT_LIMITS, PROJECT_PAGE_PARAMS, type MessagePage, type Project } from '../../shared/projects.ts';
 import { FieldError, fieldProps } from '../components/form-feedback.tsx';
 import { personName } from '../../shared/account.ts';
 import { useI18n } from '../i18n.tsx';
+import { useOlderPages, type OlderList } from './older-pages.ts';
 import { SectionForm } from './section-form.tsx';
+
+const MESSAGES: OlderList = { param: PROJECT_PAGE_PARAMS.messagesBefore, field: 'messages', anchor: 'messages-title' };
 
 function when(iso: string, locale: string): string {
   return new Intl.DateTimeFormat(locale === 'en' ? 'en-US' : 'es-ES', {
@@ -26,16 +30,32 @@ export function ConversationSection({
   success?: string | undefined;
 }) {
   const { t, locale } = useI18n();
-  const older = messages.total - messages.items.length;
+  const { items, olderHref, newestHref, loading, failed, showOlder } = useOlderPages(messages, MESSAGES);
+  // A thread reads oldest first: the page (newest first) turned over, older pages above it.
+  const thread = [...items].reverse();
   return (
     <section aria-labelledby="messages-title" className="project-section">
       <h2 id="messages-title">{t('projects.page.messagesTitle')}</h2>
-      {older > 0 && <p className="field-hint">{t('projects.page.olderMessages', { count: older })}</p>}
-      {messages.items.length === 0 ? (
+      {items.length < messages.total && (
+        <p className="field-hint">{t('projects.page.shownOf', { shown: items.length, count: messages.total })}</p>
+      )}
+      {olderHref && (
+        <p className="list-more">
+          <a href={olderHref} onClick={(event) => void showOlder(event)} aria-disabled={loading || undefined}>
+            {t('projects.page.showOlderMessages')}
+          </a>
+        </p>
+      )}
+      {failed && (
+        <p className="form-error" role="alert">
+          {t('projects.page.olderFailed')}
+        </p>
+      )}
+      {messages.total === 0 ? (
         <p className="empty-state">{t('projects.page.noMessages')}</p>
       ) : (
-        <ol className="thread">
-          {messages.items.map((m) => (
+        <ol className="thread" aria-busy={loading}>
+          {thread.map((m) => (
             <li key={m.id} className="thread-message">
               <p className="thread-meta">
                 <strong>{personName(t, m.author)}</strong> <span>{t(`roles.${m.author.role}`)}</span> ·{' '}
@@ -45,6 +65,11 @@ export function ConversationSection({
             </li>
           ))}
         </ol>
+      )}
+      {newestHref && (
+        <p className="list-more">
+          <a href={newestHref}>{t('projects.page.showNewestMessages')}</a>
+        </p>
       )}
       {project.writable && (
         <SectionForm intent="message" form={form} success={success}>

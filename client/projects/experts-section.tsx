@@ -1,35 +1,36 @@
 // The experts of a project; admins assign and remove them while the project is open, choosing
-// among the experts' profiles (practice and availability shown, the project's practice first).
+// among the experts' profiles (practice and availability shown): a page of the best matches
+// (the server ranks the project's practice first, then who is available, and leaves out who is
+// assigned already), and a search by name for the others.
+import { useLocation } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
-import { OPEN_STATES, type Expertise, type Project } from '../../shared/projects.ts';
+import { OPEN_STATES, PROJECT_PAGE_PARAMS, type ExpertPage, type Project } from '../../shared/projects.ts';
 import { FieldError, fieldProps } from '../components/form-feedback.tsx';
 import { formatDate } from '../components/formatted-date.tsx';
 import { useI18n } from '../i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 
-function rank(e: Expertise, project: Project, today: string): number {
-  const available = e.availability === 'available' || (e.busyUntil !== null && e.busyUntil < today);
-  return (e.practices.includes(project.practice) ? 0 : 2) + (available ? 0 : 1);
-}
-
 export function ExpertsSection({
   project,
   candidates,
+  search,
   forms,
   success,
 }: {
   project: Project;
-  candidates: Expertise[] | null;
+  candidates: ExpertPage | null;
+  /** The search of experts the page was asked for ('' for none). */
+  search: string;
   forms: { assign: FormState | undefined; unassign: FormState | undefined };
   success?: string | undefined;
 }) {
   const { t, locale } = useI18n();
+  const { pathname } = useLocation();
   const canManage = project.standing === 'admin' && OPEN_STATES.includes(project.state);
-  const assigned = new Set(project.experts.map((e) => e.userName.toLowerCase()));
   const today = new Date().toISOString().slice(0, 10);
-  const choices = (candidates ?? [])
-    .filter((c) => !assigned.has(c.userName.toLowerCase()))
-    .sort((a, b) => rank(a, project, today) - rank(b, project, today));
+  const choices = candidates?.items ?? [];
+  // A search is offered when the page does not hold every candidate (or one was made).
+  const searchable = Boolean(search) || (candidates !== null && candidates.total > choices.length);
   return (
     <section aria-labelledby="experts-title" className="project-section">
       <h2 id="experts-title">{t('projects.page.expertsTitle')}</h2>
@@ -57,8 +58,31 @@ export function ExpertsSection({
           ))}
         </ul>
       )}
+      {canManage && searchable && (
+        <form className="inline-form expert-search" method="get" action={`${pathname}#experts-title`} role="search">
+          <div className="field">
+            <label htmlFor="expert-search">{t('projects.page.findExpert')}</label>
+            <input
+              id="expert-search"
+              type="search"
+              name={PROJECT_PAGE_PARAMS.expert}
+              maxLength={100}
+              defaultValue={search}
+              aria-describedby="expert-search-hint"
+            />
+          </div>
+          <button type="submit" className="button button-secondary button-small">
+            {t('projects.page.findExpertButton')}
+          </button>
+          <p id="expert-search-hint" className="field-hint">
+            {search
+              ? t('projects.page.expertsFound', { count: candidates?.total ?? 0, q: search })
+              : t('projects.page.expertsShown', { shown: choices.length, count: candidates?.total ?? 0 })}
+          </p>
+        </form>
+      )}
       {canManage &&
-        (choices.length === 0 && project.experts.length === 0 ? (
+        (choices.length === 0 && project.experts.length === 0 && !search ? (
           <p className="empty-state">{t('projects.page.noCandidates')}</p>
         ) : choices.length > 0 ? (
           <SectionForm intent="assign" form={forms.assign} className="inline-form">

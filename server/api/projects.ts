@@ -17,13 +17,17 @@ import {
   milestoneSchema,
 } from '../projects/schemas.ts';
 import { z } from 'zod';
+import { cursorPageQuery, numberedPageQuery } from '../http/paging.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
-const pageQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).optional(),
-  pageSize: z.coerce.number().int().min(1).max(PROJECT_LIMITS.pageSizeMax).optional(),
+const historyQuery = cursorPageQuery('history');
+const messagesQuery = cursorPageQuery('messages');
+const expertsQuery = z.object({
+  practice: z.enum(PRACTICES).optional(),
+  available: z.enum(['true', 'false']).optional(),
+  q: z.string().trim().max(100).optional(),
+  ...numberedPageQuery('experts').shape,
 });
-const expertsQuery = z.object({ practice: z.enum(PRACTICES).optional(), available: z.enum(['true', 'false']).optional() });
 
 function itemId(raw: unknown, what: string): number {
   const text = typeof raw === 'string' ? raw : '';
@@ -114,7 +118,15 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     authenticated,
     handle(async (req, res) => {
       const id = projectId(req.params.id);
-      res.json(await conversation.messages(userOf(res), id, parse(pageQuery, req.query)));
+      res.json(await conversation.messages(userOf(res), id, parse(messagesQuery, req.query)));
+    }),
+  );
+  router.get(
+    '/projects/:id/events',
+    authenticated,
+    handle(async (req, res) => {
+      const id = projectId(req.params.id);
+      res.json(await projects.history(userOf(res), id, parse(historyQuery, req.query)));
     }),
   );
   router.post(
@@ -177,7 +189,7 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     authenticated,
     handle(async (req, res) => {
       const query = parse(expertsQuery, req.query);
-      res.json({ items: await expertise.experts(userOf(res), { practice: query.practice, available: query.available === 'true' }) });
+      res.json(await expertise.experts(userOf(res), { ...query, available: query.available === 'true' }));
     }),
   );
   return router;

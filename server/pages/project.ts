@@ -1,21 +1,36 @@
 // A project's page, under each area: for its participants only (anyone else: the plain 404
 // page, the same as for an id that does not exist). Its forms: server/projects/forms.ts.
+// Its history and conversation are pages (shared/paging.ts): the newest, or the one older than
+// the URL's `historyBefore` / `messagesBefore`; the admin's candidates a page found by `expert`.
+import { cursorOf } from '../../shared/paging.ts';
+import { PROJECT_PAGE_PARAMS } from '../../shared/projects.ts';
 import { hasRole } from '../../shared/user.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { projectId } from '../projects/access.ts';
 import { requireSession, type PageAction, type PageLoader } from '../render/page-module.ts';
+import { streamed } from '../render/streamed.ts';
 
 export const loader = (async (args) => {
   const actor = requireSession(args).user;
   const { projects, conversation, expertise } = args.services.projects;
+  const { query } = args;
   try {
     const id = projectId(args.params.id);
     // The project decides the page (its participants only: anyone else gets the 404 page)…
     const project = await projects.get(actor, id);
-    // …its conversation streams when the database is slow (reading it reads the thread: its unread count falls).
-    const messages = conversation.messages(actor, id);
-    const candidates = hasRole(actor, 'ADMIN') ? await expertise.experts(actor) : null;
-    return { data: { project: { ...project, unread: 0 }, messages, candidates }, meta: { title: project.title } };
+    // …its history and conversation stream when the database is slow (reading the newest page
+    // of the conversation reads the thread: its unread count falls).
+    const history = streamed(projects.history(actor, id, { before: cursorOf(query.get(PROJECT_PAGE_PARAMS.historyBefore)) }));
+    const messages = streamed(conversation.messages(actor, id, { before: cursorOf(query.get(PROJECT_PAGE_PARAMS.messagesBefore)) }));
+    const expert = (query.get(PROJECT_PAGE_PARAMS.expert) ?? '').trim().slice(0, 100);
+    const [names, candidates] = await Promise.all([
+      projects.namesOf(project),
+      hasRole(actor, 'ADMIN') ? expertise.experts(actor, { rankFor: project.practice, notOn: id, q: expert || undefined }) : null,
+    ]);
+    return {
+      data: { project: { ...project, unread: 0 }, names, history, messages, candidates, expert },
+      meta: { title: project.title },
+    };
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw notFound();
     throw error;

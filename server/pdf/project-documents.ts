@@ -1,7 +1,7 @@
 // The documents of a project (the private area's projects): its proposal, and a report of where
 // it stands (state, dates, experts, milestones, documents, history). Branded with the owner's
 // colour (the caller passes it in the context) and localised like the other documents.
-import { PROJECT_LIMITS, PROPOSAL_VALID_DAYS, type Project } from '../../shared/projects.ts';
+import { PROJECT_LIMITS, PROPOSAL_VALID_DAYS, type Project, type ProjectEvent } from '../../shared/projects.ts';
 import type { ProjectSnapshot } from '../projects/service.ts';
 import { DELETED_USER, isDeletedUser } from '../../shared/account.ts';
 import { DISPLAY_FONT } from './fonts.ts';
@@ -211,7 +211,7 @@ export async function renderProposalPdf(input: ProjectSnapshot, ctx: PdfContext,
 }
 
 /** One line of the history: what happened, in words. */
-function eventText(event: Project['events'][number], data: ProjectSnapshot, settings: Settings): string {
+function eventText(event: ProjectEvent, data: ProjectSnapshot, settings: Settings): string {
   const { locale, t } = settings;
   // A milestone's title, whole (events name milestones and experts; a fee is a number).
   const detail = oneLine(event.detail, PROJECT_LIMITS.milestoneTitle);
@@ -250,7 +250,7 @@ export async function renderProjectReportPdf(input: ProjectSnapshot, ctx: PdfCon
   const { project } = data;
   const name = nameIn(data.names);
   // The route reads at most PROJECT_REPORT_NEWEST of each; a caller passing more is cut here too.
-  const events = project.events.slice(-PROJECT_REPORT_NEWEST);
+  const events = data.events.slice(-PROJECT_REPORT_NEWEST);
   const documents = project.documents.slice(-PROJECT_REPORT_NEWEST);
   const proposal = project.proposal;
 

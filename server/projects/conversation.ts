@@ -9,6 +9,7 @@ import {
   type ProjectMessage,
   type ProjectState,
 } from '../../shared/projects.ts';
+import { cursorPageOf, pageSizeOf } from '../../shared/paging.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
@@ -18,8 +19,6 @@ import type { Projects } from './service.ts';
 
 /** A stored document as a download reads it: its bytes come a chunk at a time from `chunks()`. */
 export type DocumentFile = { name: string; contentType: string; bytes: number; chunks: () => AsyncIterable<Buffer> };
-
-const MESSAGES_PAGE_SIZE = 50;
 
 function readOnly(): ApiError {
   return new ApiError(409, 'read_only', 'The project is closed, declined or cancelled: it is read-only');
@@ -45,42 +44,39 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
   }
 
   /**
-   * A page of the thread, oldest first within the page; page 1 is the newest messages. Reading
-   * the newest page marks the thread read for the actor.
+   * A page of the thread, newest first: the `pageSize` messages older than message `before` (the
+   * newest when null), as the history is paged (shared/paging.ts). Reading the newest page marks
+   * the thread read for the actor.
    */
   async function messages(
     actor: Actor,
     id: number,
-    query: { page?: number | undefined; pageSize?: number | undefined } = {},
+    query: { before?: number | null | undefined; pageSize?: number | undefined } = {},
   ): Promise<MessagePage> {
     await projectFor(db, actor, id);
-    const page = query.page ?? 1;
-    const pageSize = Math.min(query.pageSize ?? MESSAGES_PAGE_SIZE, PROJECT_LIMITS.pageSizeMax);
-    const [{ total } = { total: 0 }] = await k
-      .selectFrom('project_messages')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where('project_id', '=', id)
-      .execute();
-    const rows = await k
-      .selectFrom('project_messages')
-      .selectAll()
-      .where('project_id', '=', id)
-      .orderBy('id', 'desc')
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute();
-    if (page === 1 && rows[0]) await markRead(id, actor.userName, rows[0].id);
-    return {
-      items: rows.reverse().map((m): ProjectMessage => ({
-        id: m.id,
-        author: { userName: m.author, name: m.author_name, role: m.author_role },
-        body: m.body,
-        createdAt: m.created_at,
-      })),
-      total: Number(total),
-      page,
-      pageSize,
-    };
+    const before = query.before ?? null;
+    const pageSize = pageSizeOf('messages', query.pageSize);
+    let page = k.selectFrom('project_messages').selectAll().where('project_id', '=', id);
+    if (before !== null) page = page.where('id', '<', before);
+    const [{ total }, rows] = await Promise.all([
+      k
+        .selectFrom('project_messages')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where('project_id', '=', id)
+        .executeTakeFirstOrThrow(),
+      page
+        .orderBy('id', 'desc')
+        .limit(pageSize + 1)
+        .execute(),
+    ]);
+    if (before === null && rows[0]) await markRead(id, actor.userName, rows[0].id);
+    const items = rows.map((m): ProjectMessage => ({
+      id: m.id,
+      author: { userName: m.author, name: m.author_name, role: m.author_role },
+      body: m.body,
+      createdAt: m.created_at,
+    }));
+    return cursorPageOf(items, { pageSize, before, total: Number(total) });
   }
 
   async function postMessage(actor: Actor, id: number, body: string): Promise<ProjectMessage> {

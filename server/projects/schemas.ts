@@ -1,6 +1,7 @@
 // The shapes of what callers send about projects, checked at the edge (API and page forms
 // alike). Error messages are i18n keys: the forms show them translated, the API as they are.
 import { z } from 'zod';
+import { numberedPageQuery } from '../http/paging.ts';
 import { AVAILABILITY, BUDGET_RANGES, PRACTICES, PROJECT_ACTIONS, PROJECT_LIMITS as L, PROJECT_STATES } from '../../shared/projects.ts';
 
 const text = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
@@ -61,8 +62,7 @@ export const listQuerySchema = z.object({
   practice: z.enum(PRACTICES).optional(),
   q: z.string().trim().max(100).optional(),
   waiting: z.enum(['true', 'false']).optional(),
-  page: z.coerce.number().int().min(1).max(100_000).optional(),
-  pageSize: z.coerce.number().int().min(1).max(L.pageSizeMax).optional(),
+  ...numberedPageQuery('projects').shape,
 });
 
 export const messageSchema = z.object({ body: text(L.message) }).strict();

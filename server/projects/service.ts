@@ -16,11 +16,13 @@ import {
   type ProjectAction,
   type ProjectEvent,
   type ProjectPage,
+  type EventPage,
   type ProjectState,
   type ProjectSummary,
   type Standing,
 } from '../../shared/projects.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';
+import { cursorPageOf, pageSizeOf } from '../../shared/paging.ts';
 import { hasRole } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import { preparedQueries } from '../db/compiled.ts';
@@ -63,7 +65,9 @@ export const MILESTONE_COLLAPSE_MS = 10 * 60_000;
 /** A project as its documents show it: see `snapshot`. */
 export type ProjectSnapshot = {
   project: Project;
-  /** Events and documents in all; `project` holds only the newest of them. */
+  /** The newest events, oldest first. */
+  events: ProjectEvent[];
+  /** Events and documents in all; `events` and `project` hold only the newest of them. */
   eventCount: number;
   documentCount: number;
   /** Display names of the people the history names, by user name (canonical: shared/identity.ts). */
@@ -80,7 +84,6 @@ export type ListQuery = {
   pageSize?: number | undefined;
 };
 
-const DEFAULT_PAGE_SIZE = 20;
 /** How long a user's unread count is kept by this process, and for how many users at most. */
 export const UNREAD_CACHE_MS = 3_000;
 const UNREAD_CACHE_MAX = 10_000;
@@ -192,7 +195,7 @@ export function createProjects(deps: ProjectDeps) {
 
   async function list(actor: Actor, query: ListQuery = {}): Promise<ProjectPage> {
     const page = query.page ?? 1;
-    const pageSize = Math.min(query.pageSize ?? DEFAULT_PAGE_SIZE, PROJECT_LIMITS.pageSizeMax);
+    const pageSize = pageSizeOf('projects', query.pageSize);
     if (!visible(actor)) return { items: [], total: 0, page, pageSize };
     const standing = standingIn(actor);
     const text = query.q?.trim();
@@ -282,8 +285,12 @@ export function createProjects(deps: ProjectDeps) {
     if (cached && cached.until > t) return cached.value;
     const q = visible(actor);
     if (!q) return 0;
-    const rows = await q.select((eb) => unreadOf(eb, actor.userName).as('unread')).execute();
-    const value = rows.reduce((sum, row) => sum + Number(row.unread), 0);
+    // Summed by the database: one row, however many projects the actor sees.
+    const row = await k
+      .selectFrom(q.select((eb) => unreadOf(eb, actor.userName).as('unread')).as('u'))
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('u.unread'), sql<number>`0`).as('total'))
+      .executeTakeFirstOrThrow();
+    const value = Number(row.total);
     if (unreadCache.size >= UNREAD_CACHE_MAX) unreadCache.delete(unreadCache.keys().next().value!);
     unreadCache.set(key, { value, until: t + UNREAD_CACHE_MS });
     return value;
@@ -295,27 +302,32 @@ export function createProjects(deps: ProjectDeps) {
   }
 
   /**
-   * The project as the caller sees it. With `newest`, only that many of the latest events and
-   * documents are read (still oldest first): its PDF report stays bounded however long its
-   * history grows.
+   * The project as the caller sees it: everything but its history (a page at a time: `history`).
+   * With `newest`, only that many of the latest documents are read (still oldest first), for its
+   * PDF report. Experts and milestones are bounded by their rules (PROJECT_LIMITS, enforced when
+   * one is added); the reads are cut there too, whatever an older database holds.
    */
   async function detail(actor: Actor, row: ProjectRow, standing: Standing, newest?: number): Promise<Project> {
     const id = row.id;
-    const events = k.selectFrom('project_events').selectAll().where('project_id', '=', id);
     const documents = k
       .selectFrom('project_documents')
       .select(['id', 'name', 'content_type', 'bytes', 'uploaded_by', 'uploaded_at'])
       .where('project_id', '=', id);
-    const [experts, milestones, eventRows, documentRows, unreadRow] = await Promise.all([
-      k.selectFrom('project_experts').select(['user_name', 'name']).where('project_id', '=', id).orderBy('added_at').execute(),
-      k.selectFrom('project_milestones').selectAll().where('project_id', '=', id).orderBy('id').execute(),
-      newest === undefined
-        ? events.orderBy('id').execute()
-        : events
-            .orderBy('id', 'desc')
-            .limit(newest)
-            .execute()
-            .then((rows) => rows.reverse()),
+    const [experts, milestones, documentRows, unreadRow] = await Promise.all([
+      k
+        .selectFrom('project_experts')
+        .select(['user_name', 'name'])
+        .where('project_id', '=', id)
+        .orderBy('added_at')
+        .limit(PROJECT_LIMITS.expertsPerProject)
+        .execute(),
+      k
+        .selectFrom('project_milestones')
+        .selectAll()
+        .where('project_id', '=', id)
+        .orderBy('id')
+        .limit(PROJECT_LIMITS.milestonesPerProject)
+        .execute(),
       newest === undefined
         ? documents.orderBy('id').execute()
         : documents
@@ -363,16 +375,6 @@ export function createProjects(deps: ProjectDeps) {
               answeredAt: row.proposal_answered_at,
             }
           : null,
-      events: eventRows.map((e): ProjectEvent => ({
-        id: e.id,
-        at: e.at,
-        actor: e.actor,
-        actorName: e.actor_name,
-        kind: e.kind as ProjectEvent['kind'],
-        from: e.from_state as ProjectState | null,
-        to: e.to_state as ProjectState | null,
-        detail: e.detail,
-      })),
       documents: documentRows.map((d) => ({
         id: d.id,
         name: d.name,
@@ -392,41 +394,95 @@ export function createProjects(deps: ProjectDeps) {
     return detail(actor, row, standing);
   }
 
+  /** The `limit` newest events of a project older than event `before` (all when null), newest first. */
+  async function eventRows(id: number, before: number | null, limit: number): Promise<ProjectEvent[]> {
+    let query = k.selectFrom('project_events').selectAll().where('project_id', '=', id);
+    if (before !== null) query = query.where('id', '<', before);
+    const rows = await query.orderBy('id', 'desc').limit(limit).execute();
+    return rows.map((e): ProjectEvent => ({
+      id: e.id,
+      at: e.at,
+      actor: e.actor,
+      actorName: e.actor_name,
+      kind: e.kind as ProjectEvent['kind'],
+      from: e.from_state as ProjectState | null,
+      to: e.to_state as ProjectState | null,
+      detail: e.detail,
+    }));
+  }
+
+  async function eventCount(id: number): Promise<number> {
+    const row = await k
+      .selectFrom('project_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', id)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /**
-   * The project for a document (PDF): as `get` (the same access, the same 404), but with only
-   * the `newest` events and documents, how many there are in all, and the display names of the
-   * people its history names (user names the site does not know stay as they are).
+   * A page of the project's history, newest first: the `pageSize` events older than event
+   * `before` (the newest when null). Its cost is the page's, however long the history is (an
+   * index on project and id: one range read, and a count over the index).
    */
-  async function snapshot(actor: Actor, id: number, { newest }: { newest: number }): Promise<ProjectSnapshot> {
-    const { row, standing } = await projectFor(db, actor, id);
-    const [project, eventCount, documentCount] = await Promise.all([
-      detail(actor, row, standing, newest),
-      k
-        .selectFrom('project_events')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('project_id', '=', id)
-        .executeTakeFirstOrThrow(),
-      k
-        .selectFrom('project_documents')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('project_id', '=', id)
-        .executeTakeFirstOrThrow(),
-    ]);
+  async function history(
+    actor: Actor,
+    id: number,
+    query: { before?: number | null | undefined; pageSize?: number | undefined } = {},
+  ): Promise<EventPage> {
+    await projectFor(db, actor, id);
+    const before = query.before ?? null;
+    const pageSize = pageSizeOf('history', query.pageSize);
+    const [rows, total] = await Promise.all([eventRows(id, before, pageSize + 1), eventCount(id)]);
+    return cursorPageOf(rows, { pageSize, before, total });
+  }
+
+  /**
+   * The display names of the people a project names by user name only (who uploaded a
+   * document, ticked a milestone off, sent the proposal, and `extra`), by canonical user name:
+   * the site's users as they are now, then the project's own record (owner and experts, the
+   * names they had on it). Bounded by the project's documents and milestones, never its history.
+   */
+  async function namesOf(project: Project, extra: readonly string[] = []): Promise<Record<string, string>> {
     const names: Record<string, string> = {};
     const named = [
-      ...project.events.map((e) => e.actor),
+      ...extra,
       ...project.milestones.map((m) => m.doneBy ?? ''),
       ...project.documents.map((d) => d.uploadedBy),
       project.proposal?.sentBy ?? '',
     ];
-    const userNames = [...new Set(named.filter(Boolean))];
+    const userNames = [...new Set(named.filter(Boolean).map(canonicalIdentity))];
     if (userNames.length > 0) {
       const users = await k.selectFrom('users').select(['user_name', 'name', 'last_name']).where('user_name', 'in', userNames).execute();
       for (const user of users) names[user.user_name] = `${user.name} ${user.last_name}`.trim() || user.user_name;
     }
     // The project's own record wins: the name the owner and experts had when they joined it.
     for (const person of [project.owner, ...project.experts]) names[canonicalIdentity(person.userName)] = person.name;
-    return { project, eventCount: Number(eventCount.n), documentCount: Number(documentCount.n), names };
+    return names;
+  }
+
+  /**
+   * The project for a document (PDF): as `get` (the same access, the same 404), with only the
+   * `newest` events (oldest first) and documents, how many there are in all, and the display
+   * names of the people they name (user names the site does not know stay as they are).
+   */
+  async function snapshot(actor: Actor, id: number, { newest }: { newest: number }): Promise<ProjectSnapshot> {
+    const { row, standing } = await projectFor(db, actor, id);
+    const [project, events, eventTotal, documentCount] = await Promise.all([
+      detail(actor, row, standing, newest),
+      newest > 0 ? eventRows(id, null, newest).then((rows) => rows.reverse()) : Promise.resolve([]),
+      eventCount(id),
+      k
+        .selectFrom('project_documents')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ]);
+    const names = await namesOf(
+      project,
+      events.map((e) => e.actor),
+    );
+    return { project, events, eventCount: eventTotal, documentCount: Number(documentCount.n), names };
   }
 
   /** Owner, assigned experts and admins: who hears about what happens to a project. */
@@ -577,6 +633,15 @@ export function createProjects(deps: ProjectDeps) {
     return get(actor, id);
   }
 
+  /**
+   * Serialises the changes of one project that count its rows against a rule (experts,
+   * milestones): PostgreSQL locks the project's row until the transaction ends; SQLite has one
+   * writer at a time already.
+   */
+  async function lockProject(trx: Db['k'], id: number) {
+    if (db.engine === 'postgres') await trx.selectFrom('projects').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
+  }
+
   function requireOpen(row: ProjectRow) {
     if (!OPEN_STATES.includes(row.state as ProjectState)) throw readOnly();
   }
@@ -589,16 +654,25 @@ export function createProjects(deps: ProjectDeps) {
     if (!expert) {
       throw new ApiError(422, 'unknown_expert', `No expert with the user name "${userName}"`, { userName: 'validation.unknownExpert' });
     }
-    const count = await k
-      .selectFrom('project_experts')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('project_id', '=', id)
-      .executeTakeFirstOrThrow();
-    if (Number(count.n) >= PROJECT_LIMITS.expertsPerProject) {
-      throw new ApiError(422, 'too_many_experts', `A project has at most ${PROJECT_LIMITS.expertsPerProject} experts`);
-    }
     const at = now().toISOString();
     const added = await k.transaction().execute(async (trx) => {
+      // Counted under the project's lock: two admins assigning at once cannot pass the rule together.
+      await lockProject(trx, id);
+      const count = await trx
+        .selectFrom('project_experts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', id)
+        .executeTakeFirstOrThrow();
+      if (Number(count.n) >= PROJECT_LIMITS.expertsPerProject) {
+        const already = await trx
+          .selectFrom('project_experts')
+          .select('user_name')
+          .where('project_id', '=', id)
+          .where('user_name', '=', expert.userName)
+          .executeTakeFirst();
+        if (already) return false;
+        throw new ApiError(422, 'too_many_experts', `A project has at most ${PROJECT_LIMITS.expertsPerProject} experts`);
+      }
       const result = await trx
         .insertInto('project_experts')
         .values({ project_id: id, user_name: expert.userName, name: expert.name, added_at: at, added_by: actor.userName })
@@ -684,6 +758,8 @@ export function createProjects(deps: ProjectDeps) {
     await admit('milestone', actor.userName);
     const at = now().toISOString();
     await k.transaction().execute(async (trx) => {
+      // Counted under the project's lock: two additions at once cannot pass the rule together.
+      await lockProject(trx, id);
       const count = await trx
         .selectFrom('project_milestones')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -806,6 +882,8 @@ export function createProjects(deps: ProjectDeps) {
   return {
     list,
     get,
+    history,
+    namesOf,
     snapshot,
     create,
     act,

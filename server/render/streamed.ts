@@ -10,6 +10,15 @@
 /** How long a page's slow data is waited for before the shell is sent without it. */
 export const STREAM_WAIT_MS = 15;
 
+/**
+ * A field to stream, started before the loader awaits anything else: a failure meanwhile is not
+ * an unhandled rejection (the render's `settleData` logs it and shows the section missing).
+ */
+export function streamed<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -237,7 +237,7 @@ describe('the project report', () => {
     expect(job?.kind).toBe('report');
     if (job?.kind !== 'report') return;
     // Only the newest were read: the brief's own "created" event is among the oldest left out.
-    expect(job.project.project.events).toHaveLength(PROJECT_REPORT_NEWEST);
+    expect(job.project.events).toHaveLength(PROJECT_REPORT_NEWEST);
     expect(job.project.eventCount).toBe(extra + 1);
     const text = textOf(res.body as Buffer);
     expect(text).toContain(`Showing the newest 500 of ${extra + 1} events.`);

@@ -55,15 +55,18 @@ describe('a project from brief to closed', () => {
     const closed = await owner.patch(`/projects/${id}`, { action: 'close' });
     expect(closed.body.state).toBe('closed');
     expect(closed.body.writable).toBe(false);
-    expect(closed.body.events.map((e: { kind: string; to: string | null }) => `${e.kind}:${e.to ?? ''}`)).toEqual([
-      'created:brief',
-      'proposal:proposal',
-      'state:active',
-      'expert_added:',
-      'milestone_added:',
-      'milestone_done:',
-      'state:delivered',
+    expect(closed.body).not.toHaveProperty('events');
+    const history = await owner.get(`/projects/${id}/events`);
+    expect(history.body).toMatchObject({ total: 8, pageSize: 50, before: null, nextBefore: null });
+    expect(history.body.items.map((e: { kind: string; to: string | null }) => `${e.kind}:${e.to ?? ''}`)).toEqual([
       'state:closed',
+      'state:delivered',
+      'milestone_done:',
+      'milestone_added:',
+      'expert_added:',
+      'state:active',
+      'proposal:proposal',
+      'created:brief',
     ]);
   });
 
@@ -111,7 +114,7 @@ describe('a project from brief to closed', () => {
       owner.patch(`/projects/${id}`, { action: 'decline' }),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
-    const events = (await owner.get(`/projects/${id}`)).body.events.filter((e: { kind: string }) => e.kind === 'state');
+    const events = (await owner.get(`/projects/${id}/events`)).body.items.filter((e: { kind: string }) => e.kind === 'state');
     expect(events).toHaveLength(1);
   });
 
@@ -137,7 +140,8 @@ describe('a project from brief to closed', () => {
     await api(app, tokens.admin).post(`/projects/${id}/experts`, { userName: 'eva' });
     const twice = await api(app, tokens.admin).post(`/projects/${id}/experts`, { userName: 'eva' });
     expect(twice.body.experts).toHaveLength(1);
-    expect(twice.body.events.filter((e: { kind: string }) => e.kind === 'expert_added')).toHaveLength(1);
+    const history = await api(app, tokens.admin).get(`/projects/${id}/events`);
+    expect(history.body.items.filter((e: { kind: string }) => e.kind === 'expert_added')).toHaveLength(1);
     const removed = await api(app, tokens.admin).delete(`/projects/${id}/experts/eva`);
     expect(removed.body.experts).toEqual([]);
   });
@@ -209,15 +213,19 @@ describe('the conversation and the documents', () => {
     expect(waiting.status).toBe(200);
   });
 
-  test('messages are paged newest first, and a closed project takes none', async () => {
+  test('messages are paged newest first, older ones by before=<id>, and a closed project takes none', async () => {
     const id = await activeProject(app, tokens);
     const expert = api(app, tokens.expert);
     for (let i = 1; i <= 5; i++) await expert.post(`/projects/${id}/messages`, { body: `message ${i}` });
     const page1 = await api(app, tokens.owner).get(`/projects/${id}/messages?pageSize=2`);
-    expect(page1.body).toMatchObject({ total: 5, page: 1, pageSize: 2 });
-    expect(page1.body.items.map((m: { body: string }) => m.body)).toEqual(['message 4', 'message 5']);
-    const page3 = await api(app, tokens.owner).get(`/projects/${id}/messages?pageSize=2&page=3`);
+    expect(page1.body).toMatchObject({ total: 5, pageSize: 2, before: null });
+    expect(page1.body.items.map((m: { body: string }) => m.body)).toEqual(['message 5', 'message 4']);
+    expect(page1.body.nextBefore).toBe(page1.body.items[1].id);
+    const page2 = await api(app, tokens.owner).get(`/projects/${id}/messages?pageSize=2&before=${page1.body.nextBefore}`);
+    expect(page2.body.items.map((m: { body: string }) => m.body)).toEqual(['message 3', 'message 2']);
+    const page3 = await api(app, tokens.owner).get(`/projects/${id}/messages?pageSize=2&before=${page2.body.nextBefore}`);
     expect(page3.body.items.map((m: { body: string }) => m.body)).toEqual(['message 1']);
+    expect(page3.body.nextBefore).toBeNull();
     await api(app, tokens.admin).patch(`/projects/${id}`, { action: 'cancel' });
     const refused = await expert.post(`/projects/${id}/messages`, { body: 'late' });
     expect(refused.status).toBe(409);

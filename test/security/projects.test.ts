@@ -110,7 +110,7 @@ test('a replayed move is refused the second time; the history records it once', 
   expect((await api(app, tokens.owner).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(200);
   const again = await api(app, tokens.owner).patch(`/projects/${id}`, { action: 'accept' });
   expect(again.status).toBe(409);
-  const events = (await api(app, tokens.owner).get(`/projects/${id}`)).body.events.filter((e: { to: string }) => e.to === 'active');
+  const events = (await api(app, tokens.owner).get(`/projects/${id}/events`)).body.items.filter((e: { to: string }) => e.to === 'active');
   expect(events).toHaveLength(1);
 });
 
