@@ -12,6 +12,7 @@ const POSTGRES_SUITES = [
   'test/contact.test.ts',
   'test/forms.test.ts',
   'test/openapi.test.ts',
+  'test/paging.test.ts',
   'test/pdf/routes.test.ts',
   'test/pdf/report-pages.test.ts',
   'test/pdf/projects.test.ts',

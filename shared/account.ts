@@ -29,7 +29,10 @@ export type DeletionState =
   { status: 'none' } | { status: 'pending'; requestedAt: string } | { status: 'refused'; requestedAt: string; decidedAt: string };
 
 export type AccountData = {
+  /** The most recently seen of the user's sessions, this browser's first (at most PAGE_SIZES.sessions). */
   sessions: SessionSummary[];
+  /** How many live sessions the user has in all. */
+  sessionCount: number;
   /** Null when the accounts are not this site's to delete (an external API keeps them). */
   deletion: DeletionState | null;
 };

@@ -1,5 +1,6 @@
 // The audit log as the admin console and the API show it (the store is server/audit/log.ts;
 // which actions exist is server/audit/types.ts, handed to the console with the page's data).
+import { PAGE_SIZES } from './paging.ts';
 
 /** One entry: who did what to whom, when, from where, with a few facts of the action. */
 export type AuditRecord = {
@@ -28,7 +29,7 @@ export type AuditPage = { items: AuditRecord[]; total: number; page: number; pag
 export type AuditView = { list: AuditPage; filter: AuditFilter; actions: readonly string[] };
 
 /** Entries per page in the console. */
-export const AUDIT_PAGE_SIZE = 20;
+export const AUDIT_PAGE_SIZE = PAGE_SIZES.audit.default;
 
 /** The audit's times are shown, and its days filtered, in the company's time zone (as in the PDF reports). */
 export const AUDIT_TIME_ZONE = 'Europe/Madrid';

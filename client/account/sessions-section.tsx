@@ -1,6 +1,7 @@
 // The profile's list of the user's sessions: device, address, when each signed in and was last
 // seen, this browser marked; any other one can be ended, or all the others at once (forms
-// posted to the profile with an intent, with or without JavaScript).
+// posted to the profile with an intent, with or without JavaScript). The most recently seen are
+// listed (PAGE_SIZES.sessions); "sign out everywhere else" ends the others too.
 import { deviceLabel, type SessionSummary } from '../../shared/account.ts';
 import type { FormState } from '../../shared/page-data.ts';
 import { FormFeedback } from '../components/form-feedback.tsx';
@@ -11,17 +12,20 @@ import { formatMoment } from './when.ts';
 
 export function SessionsSection({
   sessions,
+  count,
   form,
   saved,
 }: {
   sessions: SessionSummary[];
+  /** How many live sessions the user has in all (more than are listed, at times). */
+  count: number;
   form: FormState | undefined;
   saved: string | null;
 }) {
   const { t, locale } = useI18n();
   const { state, pending, onSubmit, action } = usePageForm('sessions', form);
   const online = useOnline();
-  const others = sessions.filter((s) => !s.current).length;
+  const others = Math.max(count, sessions.length) - sessions.filter((s) => s.current).length;
   const success =
     saved === 'sessionEnded' ? t('account.sessions.ended') : saved === 'sessionsEnded' ? t('account.sessions.endedOthers') : undefined;
 
@@ -32,6 +36,7 @@ export function SessionsSection({
       </h2>
       <p className="section-lead">{t('account.sessions.lead')}</p>
       <FormFeedback state={state} successText={state ? undefined : success} />
+      {count > sessions.length && <p className="field-hint">{t('account.sessions.shownOf', { shown: sessions.length, count })}</p>}
       <ul className="session-list" aria-busy={pending}>
         {sessions.map((s) => {
           const device = deviceLabel(t, s.device);

@@ -145,7 +145,7 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
         </a>
       </p>
 
-      <SessionsSection sessions={data.account.sessions} form={form} saved={saved} />
+      <SessionsSection sessions={data.account.sessions} count={data.account.sessionCount} form={form} saved={saved} />
       <DataSection />
       {data.account.deletion && <DeletionSection deletion={data.account.deletion} form={form} saved={saved} />}
     </div>

@@ -5,6 +5,7 @@
 // request is confirmed by another admin.
 import { canonicalIdentity } from '../../shared/identity.ts';
 import type { DeletionRequestItem, DeletionState } from '../../shared/account.ts';
+import { PAGE_NUMBER_MAX, pageSizeOf, type NumberedPage } from '../../shared/paging.ts';
 import type { ChangeFeed } from '../db/changes.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
@@ -18,8 +19,8 @@ export type Deletions = {
   request(userName: string): Promise<boolean>;
   /** Withdraws a pending request; false when there was none. */
   withdraw(userName: string): Promise<boolean>;
-  /** The pending requests, oldest first, with who asked. */
-  pending(): Promise<DeletionRequestItem[]>;
+  /** A page of the pending requests, oldest first, with who asked. */
+  pending(page?: { page?: number | undefined; pageSize?: number | undefined }): Promise<NumberedPage<DeletionRequestItem>>;
   refuse(admin: string, userName: string): Promise<void>;
   /** Erases the account of a pending request; answers the role it had. */
   confirm(admin: string, userName: string): Promise<{ userName: string; role: string }>;
@@ -68,17 +69,24 @@ export function createDeletions(deps: { db: Db; sessions: Pick<Sessions, 'forget
       return Number(result.numDeletedRows) > 0;
     },
 
-    async pending() {
-      const rows = await k
+    async pending(asked = {}) {
+      const page = Math.min(PAGE_NUMBER_MAX, Math.max(1, Math.floor(asked.page ?? 1)));
+      const pageSize = pageSizeOf('deletionRequests', asked.pageSize);
+      const pending = k
         .selectFrom('deletion_requests as d')
         .innerJoin('users as u', 'u.user_name', 'd.user_name')
-        .select(['u.user_name', 'u.name', 'u.last_name', 'u.email', 'u.role', 'd.requested_at'])
-        .where('d.status', '=', 'pending')
-        .orderBy('d.requested_at')
-        .orderBy('u.user_name')
-        .limit(500)
-        .execute();
-      return rows.map((r) => ({
+        .where('d.status', '=', 'pending');
+      const [rows, count] = await Promise.all([
+        pending
+          .select(['u.user_name', 'u.name', 'u.last_name', 'u.email', 'u.role', 'd.requested_at'])
+          .orderBy('d.requested_at')
+          .orderBy('u.user_name')
+          .limit(pageSize)
+          .offset((page - 1) * pageSize)
+          .execute(),
+        pending.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      const items = rows.map((r) => ({
         userName: r.user_name,
         name: r.name,
         lastName: r.last_name,
@@ -86,6 +94,7 @@ export function createDeletions(deps: { db: Db; sessions: Pick<Sessions, 'forget
         role: r.role,
         requestedAt: r.requested_at,
       }));
+      return { items, total: Number(count.n), page, pageSize };
     },
 
     async refuse(admin, userName) {

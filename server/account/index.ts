@@ -29,8 +29,11 @@ export function createAccount(deps: {
     deletions,
     async profileData(session) {
       const userName = session.user.userName;
-      const [rows, deletion] = await Promise.all([deps.sessions.listOf(userName), deletions ? deletions.stateOf(userName) : null]);
-      return { sessions: sessionSummaries(rows, session.id), deletion };
+      const [{ rows, total }, deletion] = await Promise.all([
+        deps.sessions.listOf(userName, { first: session.id }),
+        deletions ? deletions.stateOf(userName) : null,
+      ]);
+      return { sessions: sessionSummaries(rows, session.id), sessionCount: total, deletion };
     },
   };
 }

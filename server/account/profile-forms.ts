@@ -40,7 +40,8 @@ export function createAccountForms(deps: AccountFormDeps & { fail: FormFailure; 
         error: { code: 'current_session', message: 'This is the session you are using: sign out to end it' },
       });
     }
-    const target = (await sessions.listOf(userName)).find((row) => sessionRef(row.id) === ref);
+    // Only a session the profile lists can be named by its form.
+    const target = (await sessions.listOf(userName)).rows.find((row) => sessionRef(row.id) === ref);
     if (!target || !(await sessions.endOne(userName, target.id))) {
       return fail(req, res, 404, { form: 'sessions', error: { code: 'session_not_found', message: 'That session has already ended' } });
     }
@@ -50,8 +51,7 @@ export function createAccountForms(deps: AccountFormDeps & { fail: FormFailure; 
 
   async function endOtherSessions(req: Request, res: Response, route: Route, session: Session) {
     const userName = session.user.userName;
-    const others = (await sessions.listOf(userName)).filter((row) => row.id !== session.id).length;
-    await sessions.endAllOf(userName, session.id);
+    const others = await sessions.endAllOf(userName, session.id);
     await audit.record({ action: 'sessions_ended', actor: userName, ip: req.ip ?? null, detail: { count: others } });
     redirectAfterPost(req, res, profileAfter(route, 'sessionsEnded', 'sessions-title'), 'sessionsEnded');
   }

@@ -3,7 +3,8 @@
 import express, { type Router } from 'express';
 import { noAudit } from '../audit/types.ts';
 import { ApiError } from '../http/errors.ts';
-import { handle, type ApiAuth, type ApiDeps } from './http.ts';
+import { deletionRequestsQuery } from './schemas.ts';
+import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
 export function adminDeletionRoutes(deps: ApiDeps, auth: ApiAuth): Router {
   const { authenticated, requireAdmin, userOf } = auth;
@@ -18,8 +19,8 @@ export function adminDeletionRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     '/admin/deletion-requests',
     authenticated,
     requireAdmin,
-    handle(async (_req, res) => {
-      res.json({ items: await deletions().pending() });
+    handle(async (req, res) => {
+      res.json(await deletions().pending(parse(deletionRequestsQuery, req.query)));
     }),
   );
 

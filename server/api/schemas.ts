@@ -1,5 +1,6 @@
 // The shapes the built-in API accepts, checked at the edge (zod): a bad value is a 400 naming it.
 import { z } from 'zod';
+import { numberedPageQuery } from '../http/paging.ts';
 import { HEX_COLOR } from '../../shared/branding.ts';
 import { identityProblem } from '../../shared/identity.ts';
 import { ROLES } from '../../shared/user.ts';
@@ -46,13 +47,12 @@ export const updateUserBody = z
 export const resetPasswordBody = z.object({ password: z.string().max(PASSWORD_MAX_LENGTH).optional() });
 export const brandingBody = z.object({ color: z.string().regex(HEX_COLOR, 'must be a hex colour such as #30B7BB').nullable() });
 export const messagesQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  ...numberedPageQuery('inbox').shape,
   unread: z.enum(['true', 'false']).optional(),
 });
 export const messageUpdateBody = z.object({ read: z.boolean() });
 export const listQuery = z.object({
   q: z.string().max(100).optional(),
-  page: z.coerce.number().int().min(1).max(100000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  ...numberedPageQuery('users').shape,
 });
+export const deletionRequestsQuery = numberedPageQuery('deletionRequests');

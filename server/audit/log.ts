@@ -3,6 +3,7 @@
 // filtered by action, user (as actor or target) and days; entries older than
 // AUDIT_RETENTION_DAYS are deleted at start and once a day, a batch at a time.
 import type { AuditFilter, AuditPage, AuditRecord } from '../../shared/audit.ts';
+import { PAGE_NUMBER_MAX, pageSizeOf } from '../../shared/paging.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import { createdAtRange } from '../pdf/report-query.ts';
@@ -123,7 +124,9 @@ export function createAuditLog(deps: { db: Db; logger: Logger; now?: () => numbe
       }
     },
 
-    async list(filter, { page, pageSize }) {
+    async list(filter, asked) {
+      const page = Math.min(PAGE_NUMBER_MAX, Math.max(1, Math.floor(asked.page)));
+      const pageSize = pageSizeOf('audit', asked.pageSize);
       const { since, before } = createdAtRange(filter);
       let query = k.selectFrom('audit_log');
       if (filter.action) query = query.where('action', '=', filter.action);

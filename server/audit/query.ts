@@ -2,11 +2,12 @@
 // value is a 400 naming it) and by the admin page's URL (where a bad value is simply ignored, as
 // the page's other filters are).
 import { z } from 'zod';
-import { AUDIT_PAGE_SIZE, AUDIT_QUERY_PARAMS, type AuditFilter } from '../../shared/audit.ts';
+import { AUDIT_QUERY_PARAMS, type AuditFilter } from '../../shared/audit.ts';
+import { PAGE_NUMBER_MAX } from '../../shared/paging.ts';
+import { numberedPageQuery } from '../http/paging.ts';
 import { isIsoDay } from '../pdf/report-query.ts';
 import { AUDIT_ACTIONS } from './types.ts';
 
-const MAX_PAGE = 100_000;
 const userName = z.string().trim().min(1, 'must not be empty').max(254);
 const day = z.string().refine(isIsoDay, 'must be a day written YYYY-MM-DD');
 
@@ -18,8 +19,7 @@ export const auditQuery = z
     target: userName.optional(),
     from: day.optional(),
     to: day.optional(),
-    page: z.coerce.number().int().min(1).max(MAX_PAGE).default(1),
-    pageSize: z.coerce.number().int().min(1).max(100).default(AUDIT_PAGE_SIZE),
+    ...numberedPageQuery('audit').shape,
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'must not be before from', path: ['to'] });
 
@@ -48,6 +48,6 @@ export function auditQueryOfUrl(query: URLSearchParams): { filter: AuditFilter; 
   const from = pick(day, query.get(params.from));
   let to = pick(day, query.get(params.to));
   if (from && to && to < from) to = undefined;
-  const page = pick(z.coerce.number().int().min(1).max(MAX_PAGE), query.get(params.page)) ?? 1;
+  const page = pick(z.coerce.number().int().min(1).max(PAGE_NUMBER_MAX), query.get(params.page)) ?? 1;
   return { filter: filterOf({ action, user, from, to }), page };
 }

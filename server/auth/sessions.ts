@@ -10,7 +10,9 @@
 // for at most SESSION_CACHE_MS, and forgotten at once when this process changes them.
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { sql } from 'kysely';
 import { canonicalIdentity, identityProblem } from '../../shared/identity.ts';
+import { PAGE_SIZES } from '../../shared/paging.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { announceChange, type ChangeFeed } from '../db/changes.ts';
 import type { Db } from '../db/index.ts';
@@ -47,8 +49,11 @@ export type Sessions = {
   endOthersOf(userName: string, token: string): Promise<void>;
   /** Forgets what this process keeps of the user's sessions (after changing the user). */
   forgetUser(userName: string): void;
-  /** The user's live sessions, the most recently seen first (their own list on the profile). */
-  listOf(userName: string): Promise<SessionRow[]>;
+  /**
+   * The user's live sessions as their profile lists them: the most recently seen first, at most
+   * PAGE_SIZES.sessions (`first`, this browser's, leads whatever its age), and how many are live.
+   */
+  listOf(userName: string, options?: { first?: string | undefined }): Promise<{ rows: SessionRow[]; total: number }>;
   /** Ends one session of the user, here and on every instance; false when it was not theirs or already gone. */
   endOne(userName: string, id: string): Promise<boolean>;
 };
@@ -257,15 +262,18 @@ export function createSessions(deps: {
       dropUser(userName);
       announce(`user:${canonicalIdentity(userName)}`);
     },
-    async listOf(userName) {
-      return k
+    async listOf(userName, options = {}) {
+      const live = k
         .selectFrom('sessions')
-        .selectAll()
         .where('user_name', '=', userName)
-        .where('expires_at', '>', Math.floor(now() / 1000))
-        .orderBy('last_seen_at', 'desc')
-        .orderBy('created_at', 'desc')
-        .execute();
+        .where('expires_at', '>', Math.floor(now() / 1000));
+      let shown = live.selectAll();
+      if (options.first) shown = shown.orderBy(sql`case when id = ${options.first} then 0 else 1 end`);
+      const [rows, count] = await Promise.all([
+        shown.orderBy('last_seen_at', 'desc').orderBy('created_at', 'desc').limit(PAGE_SIZES.sessions.max).execute(),
+        live.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
     },
     async endOne(userName, id) {
       const result = await k.deleteFrom('sessions').where('id', '=', id).where('user_name', '=', userName).executeTakeFirst();

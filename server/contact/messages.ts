@@ -2,6 +2,7 @@
 // e-mail notification stands.
 import type { ContactMessage, NotifyStatus } from '../../shared/contact.ts';
 import { sql } from 'kysely';
+import { PAGE_NUMBER_MAX, pageSizeOf } from '../../shared/paging.ts';
 import type { Db } from '../db/index.ts';
 import type { ContactMessageRow } from '../db/schema.ts';
 import { FORM_TOKEN_MAX_AGE_MS, formTokenDigest } from './form-token.ts';
@@ -95,8 +96,8 @@ export function contactMessages(db: Db) {
     },
     get,
     async list(options: { page?: number; pageSize?: number; unread?: boolean } = {}) {
-      const page = Math.max(1, options.page ?? 1);
-      const pageSize = Math.min(100, Math.max(1, options.pageSize ?? 20));
+      const page = Math.min(PAGE_NUMBER_MAX, Math.max(1, options.page ?? 1));
+      const pageSize = pageSizeOf('inbox', options.pageSize);
       let base = k.selectFrom('contact_messages');
       if (options.unread) base = base.where('read', '=', 0);
       const [{ total }, { unread }, rows] = await Promise.all([

@@ -15,7 +15,7 @@ export const loader = (async (args) => {
   const { backend, account, accountPages } = args.services;
   const user = await backend.me(session.token);
   const [accountData, email] = await Promise.all([
-    account ? account.profileData(session) : { sessions: [], deletion: null },
+    account ? account.profileData(session) : { sessions: [], sessionCount: 0, deletion: null },
     accountPages ? accountPages.emailSettings(user) : null,
   ]);
   return { data: { user, account: accountData, email } };

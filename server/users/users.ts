@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { isDeletedUser } from '../../shared/account.ts';
 import { canonicalIdentity, identityProblem } from '../../shared/identity.ts';
+import { PAGE_NUMBER_MAX, pageSizeOf } from '../../shared/paging.ts';
 import { isRole, type Role, type SessionUser } from '../../shared/user.ts';
 import { isEmailAddress, passwordProblem, USER_NAME_PATTERN } from '../../shared/validation.ts';
 import type { Db } from '../db/index.ts';
@@ -292,8 +293,8 @@ export async function setDisabled(db: Db, userName: string, disabled: boolean): 
 export type UserPage = { items: Omit<User, 'passwordChangedAt'>[]; total: number; page: number; pageSize: number };
 
 export async function listUsers(db: Db, options: { q?: string | undefined; page?: number; pageSize?: number } = {}): Promise<UserPage> {
-  const page = Math.max(1, options.page ?? 1);
-  const pageSize = Math.min(100, Math.max(1, options.pageSize ?? 20));
+  const page = Math.min(PAGE_NUMBER_MAX, Math.max(1, options.page ?? 1));
+  const pageSize = pageSizeOf('users', options.pageSize);
   const q = options.q?.trim() ?? '';
   // A search matches any part of the user name, names or e-mail, whatever the case, on both
   // engines (lower() LIKE lower(); the pattern's own % and _ are escaped).

@@ -1,5 +1,6 @@
 // The console's calls about account deletion requests (/api/admin/deletion-requests).
 import type { DeletionRequestItem } from '../../../shared/account.ts';
+import type { NumberedPage } from '../../../shared/paging.ts';
 import { callApi, isRecord, type ApiAnswer } from '../api.ts';
 
 function readItem(value: unknown): DeletionRequestItem | null {
@@ -16,21 +17,26 @@ function readItem(value: unknown): DeletionRequestItem | null {
   };
 }
 
-function readItems(value: unknown): DeletionRequestItem[] | null {
+/** A page of the pending requests, oldest first (at most PAGE_SIZES.deletionRequests.max). */
+export type DeletionRequestPage = NumberedPage<DeletionRequestItem>;
+
+function readPage(value: unknown): DeletionRequestPage | null {
   if (!isRecord(value) || !Array.isArray(value.items)) return null;
+  const { total, page, pageSize } = value;
+  if (typeof total !== 'number' || typeof page !== 'number' || typeof pageSize !== 'number') return null;
   const items: DeletionRequestItem[] = [];
   for (const item of value.items) {
     const read = readItem(item);
     if (!read) return null;
     items.push(read);
   }
-  return items;
+  return { items, total, page, pageSize };
 }
 
 const requestPath = (userName: string) => `/api/admin/deletion-requests/${encodeURIComponent(userName)}`;
 
-export function fetchDeletionRequests(): Promise<ApiAnswer<DeletionRequestItem[]>> {
-  return callApi('/api/admin/deletion-requests', readItems);
+export function fetchDeletionRequests(page = 1): Promise<ApiAnswer<DeletionRequestPage>> {
+  return callApi(`/api/admin/deletion-requests?page=${page}`, readPage);
 }
 
 /** Erases the account: answered once it is gone. */

@@ -1,7 +1,7 @@
 // The admin console's account deletion requests: who asked and when; an admin confirms (the
 // account is erased: their messages stay as "Deleted user", their projects stay) or refuses
 // (the user sees it on their profile), each after an AlertDialog. The list is fetched in the
-// browser once the page runs.
+// browser once the page runs, a page at a time (oldest first).
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { DeletionRequestItem } from '../../../shared/account.ts';
 import { AlertDialog } from '../../components/alert-dialog.tsx';
@@ -11,14 +11,18 @@ import type { ApiFailure } from '../api.ts';
 import type { AdminScreenProps } from '../screen.ts';
 import { failureText, fullName, roleLabel } from '../text.ts';
 import { useHydrated } from '../use-hydrated.ts';
-import { confirmDeletion, fetchDeletionRequests, refuseDeletion } from './deletions-api.ts';
+import { Pager } from '../pager.tsx';
+import { pageCount } from '../use-paged-list.ts';
+import { confirmDeletion, fetchDeletionRequests, refuseDeletion, type DeletionRequestPage } from './deletions-api.ts';
 
 type Decision = { kind: 'confirm' | 'refuse'; request: DeletionRequestItem };
 
 export function DeletionsScreen({ headingId, user }: AdminScreenProps) {
   const { t, locale } = useI18n();
   const hydrated = useHydrated();
-  const [items, setItems] = useState<DeletionRequestItem[] | null>(null);
+  const [list, setList] = useState<DeletionRequestPage | null>(null);
+  const items = list?.items ?? null;
+  const total = list?.total ?? 0;
   // The first load starts with the page in the browser (see the effect below).
   const [loading, setLoading] = useState(true);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
@@ -30,13 +34,18 @@ export function DeletionsScreen({ headingId, user }: AdminScreenProps) {
 
   function show(answer: Awaited<ReturnType<typeof fetchDeletionRequests>>) {
     setLoading(false);
-    if (answer.ok) setItems(answer.value);
+    if (answer.ok) setList(answer.value);
     else setFailure(answer.error);
   }
 
-  async function load() {
+  async function load(page = list?.page ?? 1) {
     setLoading(true);
-    show(await fetchDeletionRequests());
+    let answer = await fetchDeletionRequests(page);
+    // The last requests of the last page were decided: the page before it.
+    if (answer.ok && answer.value.items.length === 0 && page > 1) {
+      answer = await fetchDeletionRequests(Math.max(1, Math.ceil(answer.value.total / answer.value.pageSize)));
+    }
+    show(answer);
   }
 
   const onLoaded = useEffectEvent(show);
@@ -77,10 +86,10 @@ export function DeletionsScreen({ headingId, user }: AdminScreenProps) {
     <section className="admin-section admin-deletions" aria-labelledby={headingId}>
       <h2 id={headingId} ref={headingRef} tabIndex={-1}>
         {t('adminDeletions.title')}
-        {items && items.length > 0 && (
+        {total > 0 && (
           <>
             {' '}
-            <span className="badge badge-new">{items.length}</span>
+            <span className="badge badge-new">{total}</span>
           </>
         )}
       </h2>
@@ -92,9 +101,9 @@ export function DeletionsScreen({ headingId, user }: AdminScreenProps) {
             ? t('adminDeletions.loading')
             : items === null
               ? null
-              : items.length === 0
+              : total === 0
                 ? t('adminDeletions.empty')
-                : t('adminDeletions.count', { count: items.length })}
+                : t('adminDeletions.count', { count: total })}
       </p>
       {notice && (
         <p className="form-success admin-notice" role="status">
@@ -165,6 +174,18 @@ export function DeletionsScreen({ headingId, user }: AdminScreenProps) {
             </tbody>
           </table>
         </div>
+      )}
+      {list && list.total > list.pageSize && (
+        <Pager
+          messages="adminDeletions.pager"
+          page={list.page}
+          pages={pageCount(list)}
+          disabled={!hydrated || loading || working}
+          onGo={(page) => {
+            setFailure(null);
+            void load(page);
+          }}
+        />
       )}
       {decision && (
         <AlertDialog
