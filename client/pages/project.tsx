@@ -21,7 +21,7 @@ import type { PageProps } from '../runtime/page-chunks.ts';
 export default function ProjectPage({ data, user, form }: PageProps<LoaderData<typeof loader>>) {
   const { t } = useI18n();
   const { search } = useLocation();
-  const { project, messages, candidates } = data;
+  const { project, messages, candidates, documents } = data;
   // The conversation may stream: the names of the page come from the project itself.
   const nameOf = projectNames(project, null, t('account.deletedUser'));
   const of = (name: string) => (form?.form === name ? form : undefined);
@@ -43,7 +43,14 @@ export default function ProjectPage({ data, user, form }: PageProps<LoaderData<t
               )
             }
           </Streamed>
-          <DocumentsSection project={project} nameOf={nameOf} form={of('document')} success={done('document', 'document')} />
+          <DocumentsSection
+            project={project}
+            documents={documents}
+            user={user}
+            nameOf={nameOf}
+            forms={{ document: of('document'), deleteDocument: of('deleteDocument') }}
+            success={{ document: done('document', 'document'), deleteDocument: done('deleteDocument', 'deleteDocument') }}
+          />
         </div>
         <div className="project-side">
           <ProposalSection project={project} form={of('proposal')} success={done('proposal', 'action')} />
