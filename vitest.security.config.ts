@@ -12,6 +12,7 @@ const POSTGRES_ATTACKS = [
   'test/security/login-limits.test.ts',
   'test/security/uploads.test.ts',
   'test/security/downloads.test.ts',
+  'test/security/document-quotas.test.ts',
   'test/security/limits.test.ts',
   'test/security/identity.test.ts',
 ];

@@ -16,6 +16,7 @@ import { mountBrand } from './brand/routes.ts';
 import { createApiProxy } from './api/proxy.ts';
 import { createApiRouter } from './api/router.ts';
 import { createConversation } from './projects/conversation.ts';
+import { documentQuotas } from './projects/document-quotas.ts';
 import { createExpertise } from './projects/expertise.ts';
 import { createProjects } from './projects/service.ts';
 import { projectPath } from '../shared/projects.ts';
@@ -337,7 +338,8 @@ export async function createApp(deps: AppDeps) {
         logger,
         audit,
       });
-  const conversation = createConversation({ db, projects });
+  // Documents count against byte quotas per user and per project, in the database (docs/decisions/031).
+  const conversation = createConversation({ db, projects, quotas: documentQuotas(config), audit });
   // The user's own account: their sessions, their data, the deletion of the account (server/account/).
   const account = createAccount({ db, sessions, builtIn: !external, changes, logger });
   const expertise = createExpertise({ db });

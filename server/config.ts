@@ -48,6 +48,9 @@ const emptyIsUnset = (value: unknown) => (value === '' ? undefined : value);
 const count = (min: number, max: number, fallback: number) =>
   z.preprocess(emptyIsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
 
+/** A size in MB (decimals allowed), `fallback` when unset or empty. */
+const megabytes = (fallback: number) => z.preprocess(emptyIsUnset, z.coerce.number().min(0.01).max(1_000_000).default(fallback));
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -101,6 +104,14 @@ const schema = z.object({
   PROJECT_MESSAGES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   /** Project documents one user may upload per minute. */
   PROJECT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(10),
+  /**
+   * Byte quotas of project documents (docs/decisions/031-document-quotas-and-deletion.md), in MB
+   * of 1,048,576 bytes, counted in the database: what one user's documents may take over every
+   * project together, and what one project's documents may take whoever uploaded them (413 past
+   * either). Deleting a document frees its bytes.
+   */
+  PROJECT_DOCUMENTS_QUOTA_MB_PER_USER: megabytes(200),
+  PROJECT_DOCUMENTS_QUOTA_MB_PER_PROJECT: megabytes(500),
   /** Milestones one user may add, mark done or reopen per minute (each may e-mail every participant). */
   PROJECT_MILESTONE_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   /** Moves of a project's state (a proposal sent included) one user may make per hour. */

@@ -141,7 +141,14 @@ export type UserList = { items: AdminUser[]; total: number; page: number; pageSi
 export type FormState = {
   /** Which form on the page it belongs to. */
   form: string;
-  error?: { code: string; message: string; fields?: Record<string, string>; retryAfter?: number };
+  error?: {
+    code: string;
+    message: string;
+    fields?: Record<string, string>;
+    retryAfter?: number;
+    /** Values of the error's message in the reader's language (a quota and what is left of it, in MB). */
+    params?: Record<string, number>;
+  };
   success?: string;
   /** What the visitor typed (never passwords), to fill the form again. */
   values?: Record<string, string>;

@@ -12,6 +12,8 @@ export const PAGE_SIZES = {
   history: { default: 50, max: 100 },
   /** A project's conversation, newest first (GET /api/projects/{id}/messages, the project page). */
   messages: { default: 50, max: 100 },
+  /** A project's documents, newest first (GET /api/projects/{id}/documents, the project page). */
+  documents: { default: 20, max: 100 },
   /** The experts an admin may assign (GET /api/experts, the project page's candidates). */
   experts: { default: 50, max: 100 },
   /** The admin's users (GET /api/admin/users, the console). */

@@ -2,6 +2,7 @@
 // move it from one to another. Pure: the server enforces these rules, the client only uses them
 // to offer the actions the server would accept.
 import type { Locale } from './locales.ts';
+import { sameIdentity } from './identity.ts';
 import { localePath } from './routes.ts';
 import { hasRole, type SessionUser } from './user.ts';
 import type { Practice } from './practices.ts';
@@ -52,6 +53,9 @@ export const PROJECT_LIMITS = {
  * "Show older" links: the id of the oldest item shown) and the admin's search of experts.
  */
 export const PROJECT_PAGE_PARAMS = { historyBefore: 'historyBefore', messagesBefore: 'messagesBefore', expert: 'expert' } as const;
+
+/** The project page's query parameter of the documents' page ("show older": `?documents=2`). */
+export const DOCUMENTS_PAGE_PARAM = 'documents';
 
 /** A proposal stands for this many days from the day it is sent (its PDF says until when). */
 export const PROPOSAL_VALID_DAYS = 30;
@@ -160,7 +164,16 @@ export type ProjectEvent = {
   at: string;
   actor: string;
   actorName: string;
-  kind: 'created' | 'state' | 'proposal' | 'expert_added' | 'expert_removed' | 'milestone_added' | 'milestone_done' | 'milestone_reopened';
+  kind:
+    | 'created'
+    | 'state'
+    | 'proposal'
+    | 'expert_added'
+    | 'expert_removed'
+    | 'milestone_added'
+    | 'milestone_done'
+    | 'milestone_reopened'
+    | 'document_deleted';
   from: ProjectState | null;
   to: ProjectState | null;
   detail: string | null;
@@ -174,6 +187,14 @@ export type ProjectDocument = {
   uploadedBy: string;
   uploadedAt: string;
 };
+
+/**
+ * Who may delete a document: the person who uploaded it, and admins. An owner may not delete an
+ * expert's document nor an expert the owner's (docs/decisions/031-document-quotas-and-deletion.md).
+ */
+export function mayDeleteDocument(user: Pick<SessionUser, 'role' | 'userName'>, document: Pick<ProjectDocument, 'uploadedBy'>): boolean {
+  return hasRole(user, 'ADMIN') || sameIdentity(document.uploadedBy, user.userName);
+}
 
 export type ProjectMessage = {
   id: number;
@@ -206,6 +227,8 @@ export type EventPage = CursorPage<ProjectEvent>;
 export type MessagePage = CursorPage<ProjectMessage>;
 /** The experts an admin may assign, a page of them. */
 export type ExpertPage = NumberedPage<Expertise>;
+/** A page of a project's documents, newest first; page 1 holds the newest. */
+export type DocumentPage = NumberedPage<ProjectDocument>;
 
 export type Expertise = {
   userName: string;

@@ -7,7 +7,7 @@ export function FormFeedback({ state, successText }: { state: FormState | undefi
   const { t } = useI18n();
   if (state?.error) {
     const key = `formErrors.${state.error.code}`;
-    const text = t(key, { seconds: state.error.retryAfter ?? 60 });
+    const text = t(key, { seconds: state.error.retryAfter ?? 60, ...state.error.params });
     return (
       <p className="form-error" role="alert">
         {text === key ? state.error.message : text}

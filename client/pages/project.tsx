@@ -27,7 +27,7 @@ function pageKey(page: CursorPage<{ id: number }>): string {
 export default function ProjectPage({ data, user, form }: PageProps<LoaderData<typeof loader>>) {
   const { t } = useI18n();
   const { search } = useLocation();
-  const { project, names, history, messages, candidates, expert } = data;
+  const { project, names, history, messages, candidates, expert, documents } = data;
   // The history and conversation may stream: the names of the page come with the project.
   const nameOf = projectNames(project, names, t('account.deletedUser'));
   const unavailable = (
@@ -58,7 +58,14 @@ export default function ProjectPage({ data, user, form }: PageProps<LoaderData<t
               )
             }
           </Streamed>
-          <DocumentsSection project={project} nameOf={nameOf} form={of('document')} success={done('document', 'document')} />
+          <DocumentsSection
+            project={project}
+            documents={documents}
+            user={user}
+            nameOf={nameOf}
+            forms={{ document: of('document'), deleteDocument: of('deleteDocument') }}
+            success={{ document: done('document', 'document'), deleteDocument: done('deleteDocument', 'deleteDocument') }}
+          />
         </div>
         <div className="project-side">
           <ProposalSection project={project} form={of('proposal')} success={done('proposal', 'action')} />

@@ -3,7 +3,7 @@
 import express, { type Router } from 'express';
 import { PRACTICES, PROJECT_LIMITS, type ProjectAction } from '../../shared/projects.ts';
 import { ApiError } from '../http/errors.ts';
-import { readMultipartFile } from '../http/multipart.ts';
+import { declaredLength, readMultipartFile } from '../http/multipart.ts';
 import { projectId } from '../projects/access.ts';
 import { sendDocument } from '../projects/download.ts';
 import {
@@ -22,6 +22,7 @@ import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
 const historyQuery = cursorPageQuery('history');
 const messagesQuery = cursorPageQuery('messages');
+const documentsQuery = numberedPageQuery('documents');
 const expertsQuery = z.object({
   practice: z.enum(PRACTICES).optional(),
   available: z.enum(['true', 'false']).optional(),
@@ -143,7 +144,8 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     '/projects/:id/documents',
     authenticated,
     handle(async (req, res) => {
-      res.json({ items: await conversation.documents(userOf(res), projectId(req.params.id)) });
+      const id = projectId(req.params.id);
+      res.json(await conversation.documents(userOf(res), id, parse(documentsQuery, req.query)));
     }),
   );
   router.post(
@@ -151,9 +153,9 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     authenticated,
     handle(async (req, res) => {
       const id = projectId(req.params.id);
-      // Who may write here (and how often) is known before a byte of the file is read.
-      await conversation.admitDocument(userOf(res), id);
-      const file = await readMultipartFile(req, { field: 'file', maxBytes: PROJECT_LIMITS.documentBytes });
+      // Who may write here, how often and how much is known before a byte of the file is read.
+      const room = await conversation.admitDocument(userOf(res), id, declaredLength(req));
+      const file = await readMultipartFile(req, { field: 'file', ...room });
       res.status(201).json(await conversation.addDocument(userOf(res), id, file));
     }),
   );
@@ -166,6 +168,15 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
       const doc = await conversation.readDocument(user, id, itemId(req.params.docId, 'document'));
       // Streamed, capped per user and cut off when stalled, as on the pages (projects/download.ts).
       await sendDocument(res, user.userName, doc, deps.downloads);
+    }),
+  );
+  router.delete(
+    '/projects/:id/documents/:docId',
+    authenticated,
+    handle(async (req, res) => {
+      const id = projectId(req.params.id);
+      await conversation.deleteDocument(userOf(res), id, itemId(req.params.docId, 'document'), { ip: req.ip ?? null });
+      res.status(204).end();
     }),
   );
 

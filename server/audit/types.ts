@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   'deletion_requested',
   'user_deleted',
   'password_set',
+  'document_deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -11,7 +11,20 @@ export function isMultipart(req: Request): boolean {
   return (req.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
 }
 
-export function readMultipartFile(req: Request, options: { field: string; maxBytes: number }): Promise<UploadedFile> {
+/** The body's size as the client declares it (Content-Length), or null when it does not (chunked). */
+export function declaredLength(req: Request): number | null {
+  const header = req.get('content-length');
+  return header !== undefined && /^[0-9]{1,15}$/.test(header) ? Number(header) : null;
+}
+
+/**
+ * The file of `field`, at most `maxBytes` (past them: `tooLarge()`, by default 413 `file_too_large`,
+ * the rest left unread); other fields as strings.
+ */
+export function readMultipartFile(
+  req: Request,
+  options: { field: string; maxBytes: number; tooLarge?: () => ApiError },
+): Promise<UploadedFile> {
   if (!isMultipart(req)) {
     return Promise.reject(
       new ApiError(415, 'unsupported_media_type', `Send the file as multipart/form-data in the field "${options.field}"`),
@@ -22,7 +35,8 @@ export function readMultipartFile(req: Request, options: { field: string; maxByt
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { files: 1, fileSize: options.maxBytes, fields: 10, fieldSize: 1024, parts: 12 },
+        // busboy's limit fires when the size reaches it: one byte more, so that a file of exactly maxBytes passes.
+        limits: { files: 1, fileSize: options.maxBytes + 1, fields: 10, fieldSize: 1024, parts: 12 },
         defParamCharset: 'utf8',
       });
     } catch {
@@ -52,9 +66,10 @@ export function readMultipartFile(req: Request, options: { field: string; maxByt
       stream.on('data', (chunk: Buffer) => current.chunks.push(chunk));
       stream.on('limit', () =>
         fail(
-          new ApiError(413, 'file_too_large', `A document may have at most ${Math.round(options.maxBytes / 1024 / 1024)} MB`, {
-            file: 'validation.fileTooLarge',
-          }),
+          options.tooLarge?.() ??
+            new ApiError(413, 'file_too_large', `A document may have at most ${Math.round(options.maxBytes / 1024 / 1024)} MB`, {
+              file: 'validation.fileTooLarge',
+            }),
         ),
       );
     });

@@ -213,7 +213,7 @@ export async function renderProposalPdf(input: ProjectSnapshot, ctx: PdfContext,
 /** One line of the history: what happened, in words. */
 function eventText(event: ProjectEvent, data: ProjectSnapshot, settings: Settings): string {
   const { locale, t } = settings;
-  // A milestone's title, whole (events name milestones and experts; a fee is a number).
+  // A milestone's title or a document's name, whole (events name milestones, documents and experts; a fee is a number).
   const detail = oneLine(event.detail, PROJECT_LIMITS.milestoneTitle);
   switch (event.kind) {
     case 'state':
@@ -229,6 +229,7 @@ function eventText(event: ProjectEvent, data: ProjectSnapshot, settings: Setting
     case 'milestone_added':
     case 'milestone_done':
     case 'milestone_reopened':
+    case 'document_deleted':
       return t(`projects.events.${event.kind}`, { detail });
     default:
       // A kind this code does not know yet (a newer server's row): shown as stored.

@@ -1,20 +1,27 @@
 // The conversation of a project: its message thread (with what each participant has read) and
 // its documents, stored in the database so that every instance serves them. Open while the
-// project is (DESIGN.md §8); read-only once closed, declined or cancelled.
+// project is (DESIGN.md §8); read-only once closed, declined or cancelled. Documents count
+// against byte quotas per user and per project, and their uploaders and admins delete them
+// (docs/decisions/031-document-quotas-and-deletion.md).
 import {
   isWritable,
+  mayDeleteDocument,
   PROJECT_LIMITS,
+  type DocumentPage,
   type MessagePage,
   type ProjectDocument,
   type ProjectMessage,
   type ProjectState,
 } from '../../shared/projects.ts';
 import { cursorPageOf, pageSizeOf } from '../../shared/paging.ts';
+import type { Audit } from '../audit/types.ts';
 import type { Db } from '../db/index.ts';
+import type { ProjectDocumentsTable } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
 import { cleanFileName, documentName, documentType, DOCUMENT_EXTENSIONS } from './documents.ts';
 import { documentChunks, storeDocumentChunks } from './document-chunks.ts';
+import { documentUsage, quotaRefusal, takeQuotaTurn, uploadRoom, type DocumentQuotas } from './document-quotas.ts';
 import type { Projects } from './service.ts';
 
 /** A stored document as a download reads it: its bytes come a chunk at a time from `chunks()`. */
@@ -24,7 +31,34 @@ function readOnly(): ApiError {
   return new ApiError(409, 'read_only', 'The project is closed, declined or cancelled: it is read-only');
 }
 
-export function createConversation(deps: { db: Db; projects: Projects; now?: () => Date }) {
+function documentNotFound(): ApiError {
+  return new ApiError(404, 'not_found', 'No such document');
+}
+
+type DocumentRow = Pick<ProjectDocumentsTable, 'name' | 'content_type' | 'bytes' | 'uploaded_by' | 'uploaded_at'> & { id: number };
+
+function documentOf(row: DocumentRow): ProjectDocument {
+  return {
+    id: row.id,
+    name: row.name,
+    contentType: row.content_type,
+    bytes: Number(row.bytes),
+    uploadedBy: row.uploaded_by,
+    uploadedAt: row.uploaded_at,
+  };
+}
+
+export type ConversationDeps = {
+  db: Db;
+  projects: Projects;
+  now?: () => Date;
+  /** Byte quotas of documents (PROJECT_DOCUMENTS_QUOTA_MB_PER_*); none when absent (tools, the demo's seed). */
+  quotas?: DocumentQuotas;
+  /** Where a document's deletion is recorded (default: nowhere). */
+  audit?: Audit;
+};
+
+export function createConversation(deps: ConversationDeps) {
   const { db, projects } = deps;
   const { k } = db;
   const now = () => (deps.now ?? (() => new Date()))();
@@ -102,18 +136,47 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
     return { id: inserted, author: { userName: actor.userName, name: displayName(actor), role: actor.role }, body, createdAt: at };
   }
 
-  async function documents(actor: Actor, id: number): Promise<ProjectDocument[]> {
-    return (await projects.get(actor, id)).documents;
+  /** A page of the project's documents, newest first; page 1 holds the newest. */
+  async function documents(
+    actor: Actor,
+    id: number,
+    query: { page?: number | undefined; pageSize?: number | undefined } = {},
+  ): Promise<DocumentPage> {
+    await projectFor(db, actor, id);
+    const page = query.page ?? 1;
+    const pageSize = pageSizeOf('documents', query.pageSize);
+    const [{ total }, rows] = await Promise.all([
+      k
+        .selectFrom('project_documents')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where('project_id', '=', id)
+        .executeTakeFirstOrThrow(),
+      k
+        .selectFrom('project_documents')
+        .select(['id', 'name', 'content_type', 'bytes', 'uploaded_by', 'uploaded_at'])
+        .where('project_id', '=', id)
+        .orderBy('id', 'desc')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute(),
+    ]);
+    return { items: rows.map(documentOf), total: Number(total), page, pageSize };
   }
 
   /**
    * Whether the actor may upload a document here now — a participant, the project open, under
-   * their rate — decided before a byte of the file is read; counts the upload.
+   * their rate, room left in their quota and the project's — decided before a byte of the file
+   * is read; counts the upload. What the file may have at most (and the error past it), for the
+   * multipart reader; a declared `contentLength` that cannot fit is refused here (413).
    */
-  async function admitDocument(actor: Actor, id: number): Promise<void> {
+  async function admitDocument(actor: Actor, id: number, contentLength: number | null = null) {
     const { row } = await projectFor(db, actor, id);
     if (!isWritable(row.state as ProjectState)) throw readOnly();
+    const usage = deps.quotas ? await documentUsage(db, actor.userName, id) : null;
+    // A body that cannot fit is refused before it counts against the user's rate.
+    const room = uploadRoom(deps.quotas, usage, contentLength);
     await projects.admit('document', actor.userName);
+    return room;
   }
 
   async function addDocument(actor: Actor, id: number, file: { name: string; data: Buffer }): Promise<ProjectDocument> {
@@ -134,6 +197,9 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
     const name = documentName(cleaned, contentType);
     const at = now().toISOString();
     const inserted = await k.transaction().execute(async (trx) => {
+      // Uploads counting against the same quotas take turns from here to the commit: the sums
+      // below stay true until this document is stored (document-quotas.ts).
+      await takeQuotaTurn(trx, db.engine, actor.userName, id, at);
       const count = await trx
         .selectFrom('project_documents')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -141,6 +207,10 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
         .executeTakeFirstOrThrow();
       if (Number(count.n) >= PROJECT_LIMITS.documentsPerProject) {
         throw new ApiError(422, 'too_many_documents', `A project has at most ${PROJECT_LIMITS.documentsPerProject} documents`);
+      }
+      if (deps.quotas) {
+        const refused = quotaRefusal(deps.quotas, await documentUsage(trx, actor.userName, id), file.data.length);
+        if (refused) throw refused;
       }
       const doc = await trx
         .insertInto('project_documents')
@@ -155,10 +225,62 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
         .returning('id')
         .executeTakeFirstOrThrow();
       await storeDocumentChunks(trx, doc.id, file.data);
-      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
       return doc.id;
     });
     return { id: inserted, name, contentType, bytes: file.data.length, uploadedBy: actor.userName, uploadedAt: at };
+  }
+
+  /**
+   * Deletes a document: by the person who uploaded it or an admin (403 for the project's other
+   * participants), while the project is open (409 once read-only, as for uploads); a document
+   * the actor cannot see is 404, like one that does not exist. Its chunks go with it (foreign
+   * key), its bytes are free again at once; the history says who deleted what, and the audit
+   * log records it with the caller's address.
+   */
+  async function deleteDocument(actor: Actor, id: number, documentId: number, context: { ip?: string | null } = {}): Promise<void> {
+    const { row } = await projectFor(db, actor, id);
+    const found = await k
+      .selectFrom('project_documents')
+      .select(['id', 'name', 'content_type', 'bytes', 'uploaded_by', 'uploaded_at'])
+      .where('id', '=', documentId)
+      .where('project_id', '=', id)
+      .executeTakeFirst();
+    if (!found) throw documentNotFound();
+    const doc = documentOf(found);
+    if (!mayDeleteDocument(actor, doc))
+      throw new ApiError(403, 'forbidden', 'Only the person who uploaded a document, or an admin, may delete it');
+    if (!isWritable(row.state as ProjectState)) throw readOnly();
+    const at = now().toISOString();
+    await k.transaction().execute(async (trx) => {
+      const deleted = await trx
+        .deleteFrom('project_documents')
+        .where('id', '=', documentId)
+        .where('project_id', '=', id)
+        .executeTakeFirst();
+      // Deleted meanwhile by someone else: theirs is the history line.
+      if (Number(deleted.numDeletedRows) === 0) throw documentNotFound();
+      await trx
+        .insertInto('project_events')
+        .values({
+          project_id: id,
+          at,
+          actor: actor.userName,
+          actor_name: displayName(actor),
+          kind: 'document_deleted',
+          from_state: null,
+          to_state: null,
+          detail: doc.name,
+        })
+        .execute();
+      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
+    });
+    await deps.audit?.record({
+      action: 'document_deleted',
+      actor: actor.userName,
+      target: doc.uploadedBy === actor.userName ? null : doc.uploadedBy,
+      ip: context.ip ?? null,
+      detail: { project: id, document: doc.id, name: doc.name, bytes: doc.bytes },
+    });
   }
 
   /**
@@ -173,12 +295,12 @@ export function createConversation(deps: { db: Db; projects: Projects; now?: () 
       .where('id', '=', documentId)
       .where('project_id', '=', id)
       .executeTakeFirst();
-    if (!doc) throw new ApiError(404, 'not_found', 'No such document');
+    if (!doc) throw documentNotFound();
     const bytes = Number(doc.bytes);
     return { name: doc.name, contentType: doc.content_type, bytes, chunks: () => documentChunks(db, documentId, bytes) };
   }
 
-  return { messages, postMessage, markRead, documents, admitDocument, addDocument, readDocument };
+  return { messages, postMessage, markRead, documents, admitDocument, addDocument, deleteDocument, readDocument };
 }
 
 export type Conversation = ReturnType<typeof createConversation>;

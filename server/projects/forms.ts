@@ -4,14 +4,15 @@
 // API; the user is the session's, as they are now.
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import { PROJECT_LIMITS, projectPath, type ProjectAction } from '../../shared/projects.ts';
+import { projectPath, type ProjectAction } from '../../shared/projects.ts';
 import { routePath, type Route } from '../../shared/routes.ts';
 import type { Session } from '../auth/session.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
-import { isMultipart, readMultipartFile } from '../http/multipart.ts';
+import { declaredLength, isMultipart, readMultipartFile } from '../http/multipart.ts';
 import type { Logger } from '../logger.ts';
 import { projectId } from './access.ts';
+import { QuotaExceededError } from './document-quotas.ts';
 import type { ProjectServices } from './index.ts';
 import { actionSchema, briefSchema, expertSchema, expertiseSchema, messageSchema, milestoneSchema, proposalSchema } from './schemas.ts';
 
@@ -47,6 +48,7 @@ export function createProjectForms(deps: { services: ProjectServices; fail: Form
           message: error.message,
           ...(error.fields ? { fields: error.fields } : {}),
           ...(error instanceof TooManyAttemptsError ? { retryAfter: error.retryAfter } : {}),
+          ...(error instanceof QuotaExceededError ? { params: error.params } : {}),
         },
       });
     }
@@ -90,10 +92,10 @@ export function createProjectForms(deps: { services: ProjectServices; fail: Form
     try {
       const id = projectId(req.path.split('/').pop());
       if (isMultipart(req)) {
-        // Who may write here (and how often) is known before a byte of the file is read.
-        await conversation.admitDocument(actor, id);
+        // Who may write here, how often and how much is known before a byte of the file is read.
         intent = 'document';
-        const file = await readMultipartFile(req, { field: 'file', maxBytes: PROJECT_LIMITS.documentBytes });
+        const room = await conversation.admitDocument(actor, id, declaredLength(req));
+        const file = await readMultipartFile(req, { field: 'file', ...room });
         body = file.fields;
         await conversation.addDocument(actor, id, file);
         return redirectAfterPost(req, res, back('document', 'documents-title'), 'document');
@@ -135,6 +137,15 @@ export function createProjectForms(deps: { services: ProjectServices; fail: Form
           if (!match) throw new ApiError(400, 'invalid_request', 'Choose a milestone');
           await projects.setMilestoneDone(actor, id, Number(match[1]), match[2] === 'done');
           return redirectAfterPost(req, res, back('milestoneDone', 'milestones-title'), 'milestoneDone');
+        }
+        case 'deleteDocument': {
+          const document = typeof body.document === 'string' ? body.document : '';
+          values = { document: document.slice(0, 12) };
+          if (!/^[1-9][0-9]{0,9}$/.test(document) || Number(document) > 2_147_483_647) {
+            throw new ApiError(404, 'not_found', 'No such document');
+          }
+          await conversation.deleteDocument(actor, id, Number(document), { ip: req.ip ?? null });
+          return redirectAfterPost(req, res, back('deleteDocument', 'documents-title'), 'deleteDocument');
         }
         case 'message': {
           values = stringValues(body, ['body']);

@@ -156,7 +156,7 @@ test(`documents stored whole before migration 10 are cut into chunks of 256 KiB,
         VALUES (${projectId}, ${`f${i}.pdf`}, 'application/pdf', ${data.length}, ${data}, 'ana', ${at}) RETURNING id`.execute(db.k);
       ids.push(Number(row.rows[0]!.id));
     }
-    expect(await migrate(db)).toEqual([10, 11, 12, 13]);
+    expect(await migrate(db)).toEqual(MIGRATIONS.filter((m) => m.version >= 10).map((m) => m.version));
     for (const [i, data] of files.entries()) {
       const chunks: Buffer[] = [];
       for await (const chunk of documentChunks(db, ids[i]!, data.length)) chunks.push(chunk);

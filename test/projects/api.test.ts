@@ -258,7 +258,8 @@ describe('the conversation and the documents', () => {
     const png = await api(app, tokens.admin).upload(`/projects/${id}/documents`, PNG_BYTES, 'photo.png');
     expect(png.body.contentType).toBe('image/png');
     const list = await api(app, tokens.owner).get(`/projects/${id}/documents`);
-    expect(list.body.items.map((d: { name: string }) => d.name)).toEqual(['Informe final.pdf', 'plan.docx', 'photo.png']);
+    expect(list.body).toMatchObject({ total: 3, page: 1, pageSize: 20 });
+    expect(list.body.items.map((d: { name: string }) => d.name)).toEqual(['photo.png', 'plan.docx', 'Informe final.pdf']);
   });
 
   test('a document of several stored chunks comes back byte for byte, from the API and from the page route alike', async () => {

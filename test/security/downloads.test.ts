@@ -7,7 +7,7 @@
 // Each attack runs on a server of its own, with /healthz asked every 50 ms throughout, and the
 // process's peak RSS measured over the attack alone (the sign-ins' scrypt left out).
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,7 @@ import { storeDocumentChunks } from '../../server/projects/document-chunks.ts';
 import { createUser } from '../../server/users/users.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { userRow } from '../helpers/users.ts';
+import { pollHealth, watchPeakRss } from './process-watch.ts';
 
 const ENGINE = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 const PASSWORD = 'download-attack-password';
@@ -175,57 +176,6 @@ async function untilQuiet(pid: number, timeoutMs = 60_000): Promise<void> {
     quiet = now - last <= 5 ? quiet + 1 : 0;
     last = now;
   }
-}
-
-/** Peak RSS of the process from now on (the kernel's high-water mark, reset; else sampled every 20 ms), and where it started. */
-function watchPeakRss(pid: number): () => { start: number; peak: number } {
-  const status = () => readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status())?.[1]) / 1024;
-  let reset = true;
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-  } catch {
-    reset = false;
-  }
-  const start = field('VmRSS');
-  let sampled = start;
-  const timer = setInterval(() => {
-    try {
-      sampled = Math.max(sampled, field('VmRSS'));
-    } catch {
-      // The process is gone: the test says so.
-    }
-  }, 20);
-  return () => {
-    clearInterval(timer);
-    return { start, peak: reset ? field('VmHWM') : sampled };
-  };
-}
-
-/** Asks /healthz every 50 ms until stopped: the slowest answer and the failures. */
-function pollHealth(url: string) {
-  let slowest = 0;
-  let failures = 0;
-  let polling = true;
-  const done = (async () => {
-    while (polling) {
-      const started = performance.now();
-      try {
-        const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
-        await res.arrayBuffer();
-        if (!res.ok) failures++;
-      } catch {
-        failures++;
-      }
-      slowest = Math.max(slowest, performance.now() - started);
-      await sleep(50);
-    }
-  })();
-  return async () => {
-    polling = false;
-    await done;
-    return { slowest, failures };
-  };
 }
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
