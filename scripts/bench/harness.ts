@@ -150,7 +150,7 @@ export async function startServer(
   script: string,
   env: NodeJS.ProcessEnv,
   logDir: string,
-  options: { pin?: boolean; nodeArgs?: string[] } = {},
+  options: { pin?: boolean; nodeArgs?: string[]; startTimeoutMs?: number } = {},
 ): Promise<Started> {
   if (!fetchReady) {
     // undici's first fetch costs tens of milliseconds: not the server's cold start.
@@ -163,6 +163,7 @@ export async function startServer(
     env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
     ...(env.DATA_DIR ? { dataDir: env.DATA_DIR } : {}),
     ...(options.nodeArgs ? { nodeArgs: options.nodeArgs } : {}),
+    ...(options.startTimeoutMs ? { startTimeoutMs: options.startTimeoutMs } : {}),
     ...(options.pin === false ? {} : { wrap: (command: string, args: string[]) => pinned(0, command, args) }),
     logFile,
   }).catch((error: unknown) => {
