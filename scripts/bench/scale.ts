@@ -25,9 +25,11 @@
 // BENCH_CONNECTIONS, BENCH_RETRIES, BENCH_QUIET_WAIT_SECONDS, BENCH_LOG_LEVEL, BENCH_NODE_ARGS,
 // BENCH_NO_BUILD, BENCH_STRICT), and BENCH_SCALE_ONLY=key,key (only these probes, e.g. blog,project).
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { openDatabase, databaseFile } from '../../server/db/index.ts';
 import { BLOG_PAGE_SIZE } from '../../shared/blog.ts';
@@ -84,6 +86,12 @@ export const SCALE_BUDGETS = {
 /** A big site starts slower (it reads its posts): the launcher's 20 s is not enough at 100×. */
 const START_TIMEOUT_MS = 120_000;
 const CHECK_TIMEOUT_MS = 30_000;
+/**
+ * After a page's load the server may still be working through requests the load generator
+ * gave up on (SQLite's queries block the event loop): the next page waits until /healthz
+ * answers within a second again, this long at most, then the server is started again.
+ */
+const DRAIN_MAX_MS = 120_000;
 /** What the admin searches in the users' API: a part of common names (María, Marta, Martínez…). */
 const USER_SEARCH = 'mar';
 const PASSWORD = `Bench-${randomBytes(6).toString('hex')}-9!`;
@@ -147,6 +155,10 @@ type Measured = {
   run: PageResult | null;
   /** Why the server ended during this page (out of memory…), or null. */
   crashed: string | null;
+  /** How long the server took to answer /healthz within a second once the load ended. */
+  drainMs: number;
+  /** The server was still busy DRAIN_MAX_MS after the load: it was started again. */
+  unresponsive: boolean;
   error: string | null;
 };
 
@@ -238,9 +250,16 @@ type Running = {
   env: Record<string, string>;
   starts: number;
   coldStartMs: number[];
+  /** Peak RSS from the start to the first page (start-up and sign-in, no load). */
+  startRssBytes: number;
 };
 
-async function startSet(seeded: Seeded, env: Record<string, string>, logDir: string, starts = 0): Promise<Omit<Running, 'headers'>> {
+async function startSet(
+  seeded: Seeded,
+  env: Record<string, string>,
+  logDir: string,
+  starts = 0,
+): Promise<Omit<Running, 'headers' | 'startRssBytes'>> {
   const server = await startServer(`${seeded.set.name}-${starts + 1}`, join(seeded.set.root, 'dist', 'server', 'main.js'), env, logDir, {
     nodeArgs: NODE_ARGS,
     startTimeoutMs: START_TIMEOUT_MS,
@@ -292,7 +311,17 @@ async function measureProbe(
   if (!alive(running.server)) await restart(running);
   const path = probe.path(running.seeded);
   const headers = running.headers[probe.who];
-  const measured: Measured = { path, status: 0, answerBytes: 0, peakRssBytes: 0, run: null, crashed: null, error: null };
+  const measured: Measured = {
+    path,
+    status: 0,
+    answerBytes: 0,
+    peakRssBytes: 0,
+    run: null,
+    crashed: null,
+    error: null,
+    drainMs: 0,
+    unresponsive: false,
+  };
   running.probeRss.take();
   try {
     const first = await check(running.server.base + path, headers);
@@ -303,13 +332,41 @@ async function measureProbe(
   } catch (error) {
     measured.error = error instanceof Error ? error.message : String(error);
     console.log(`  ${running.seeded.set.name} ${path}: ${measured.error}`);
+    // A request that failed because the server is ending: its exit is a moment behind.
+    if (alive(running.server)) await Promise.race([once(running.server.child, 'exit'), sleep(2_000)]);
   }
+  const drainStarted = performance.now();
+  const drained = alive(running.server) && (await drain(running.server));
+  measured.drainMs = performance.now() - drainStarted;
   measured.peakRssBytes = running.probeRss.take();
   if (!alive(running.server)) {
     measured.crashed = deathOf(running.server);
     console.log(`  the ${running.seeded.set.name} server ended during ${path}: ${measured.crashed}`);
+  } else if (!drained) {
+    measured.unresponsive = true;
+    console.log(`  the ${running.seeded.set.name} server was still busy ${fmt(DRAIN_MAX_MS / 1000)} s after ${path}: starting it again`);
+    await stopProcess(running.server.child);
+  } else if (measured.drainMs > 2_000) {
+    console.log(`    (the ${running.seeded.set.name} server answered /healthz again ${fmt(measured.drainMs / 1000, 1)} s after the load)`);
   }
   return measured;
+}
+
+/** Waits until /healthz answers within a second (the server has worked through what was asked of it); false after DRAIN_MAX_MS. */
+async function drain(server: Started): Promise<boolean> {
+  const until = performance.now() + DRAIN_MAX_MS;
+  while (performance.now() < until && alive(server)) {
+    const asked = performance.now();
+    try {
+      const res = await fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(Math.max(1, Math.ceil(until - asked))) });
+      await res.arrayBuffer();
+      if (res.ok && performance.now() - asked < 1_000) return true;
+    } catch {
+      // still busy (or it ended: the caller looks)
+    }
+    await sleep(100);
+  }
+  return false;
 }
 
 const failures = (m: Measured) => (m.run ? m.run.errors + m.run.timeouts + m.run.non2xx : 1);
@@ -320,7 +377,7 @@ function judge(probe: (typeof PROBES)[number], small: Measured, large: Measured)
   const p99 = (m: Measured) => (answered(m) ? m.run!.latencyMs.p99 : Infinity);
   const p99Ratio = p99(large) / p99(small);
   const bytesRatio = large.answerBytes / small.answerBytes;
-  const ok = (m: Measured) => answered(m) && !m.crashed && failures(m) === 0;
+  const ok = (m: Measured) => answered(m) && !m.crashed && !m.unresponsive && failures(m) === 0;
   return {
     key: probe.key,
     label: probe.label,
@@ -344,6 +401,7 @@ type EngineResult = {
   seedMs: Record<SetName, number>;
   rows: Record<SetName, ScaleSeeded['rows']>;
   coldStartMs: Record<SetName, number[]>;
+  startRssBytes: Record<SetName, number>;
   restarts: Record<SetName, number>;
   probes: ProbeResult[];
   peakRssBytes: Record<SetName, number>;
@@ -380,8 +438,12 @@ async function runEngine(engine: Engine, sets: DataSet[], tempDir: string): Prom
       };
       const started = await startSet(seeded, env, tempDir);
       const headers = await signInAll(started.server.base);
-      running.push({ ...started, headers });
-      console.log(`  ${seeded.set.name} server: cold start ${fmt(started.server.coldStartMs)} ms (${fmt(seeded.set.targets.posts)} posts)`);
+      await sleep(1_000);
+      const startRssBytes = started.probeRss.take();
+      running.push({ ...started, headers, startRssBytes });
+      console.log(
+        `  ${seeded.set.name} server: cold start ${fmt(started.server.coldStartMs)} ms, RSS ${fmt(mib(startRssBytes), 1)} MiB before any load (${fmt(seeded.set.targets.posts)} posts)`,
+      );
     }
     const restart = async (r: Running) => {
       r.probeRss.stop();
@@ -407,6 +469,7 @@ async function runEngine(engine: Engine, sets: DataSet[], tempDir: string): Prom
       seedMs,
       rows: { small: small.seeded.seeded.rows, large: large.seeded.seeded.rows },
       coldStartMs: { small: small.coldStartMs, large: large.coldStartMs },
+      startRssBytes: { small: small.startRssBytes, large: large.startRssBytes },
       restarts: { small: small.starts - 1, large: large.starts - 1 },
       probes,
       peakRssBytes,
@@ -440,7 +503,13 @@ function table(result: EngineResult): string {
   const ms = (m: Measured) => (m.run?.requests ? fmt(m.run.latencyMs.p99) : '-');
   const rps = (m: Measured) => (m.run ? fmt(m.run.reqPerSec) : '-');
   const rows = result.probes.map((p) => {
-    const broken = p.large.crashed ? `server died: ${p.large.crashed.split(' (')[0]}` : p.large.error ? 'error' : '';
+    const broken = p.large.crashed
+      ? `server died: ${p.large.crashed.split(' (')[0]}`
+      : p.large.unresponsive
+        ? `server still busy ${fmt(DRAIN_MAX_MS / 1000)} s after the load`
+        : p.large.error
+          ? 'error'
+          : '';
     const errors = !p.large.run
       ? ''
       : p.large.run.requests === 0
@@ -547,10 +616,12 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     }
     console.log(
       `  ${mark(result.rssPass)}  ${result.engine} peak RSS ${fmt(mib(result.peakRssBytes.large), 1)} MiB with the large data (small: ${fmt(mib(result.peakRssBytes.small), 1)} MiB)` +
-        (result.restarts.large ? `; the large server died ${result.restarts.large} time(s) and was started again` : ''),
+        (result.restarts.large ? `; the large server was started again ${result.restarts.large} time(s) (it died, or stayed busy)` : ''),
     );
     console.log(
-      `       cold start small ${fmt(result.coldStartMs.small[0] ?? 0)} ms, large ${fmt(result.coldStartMs.large[0] ?? 0)} ms; seeding small ${fmt(result.seedMs.small / 1000, 1)} s, large ${fmt(result.seedMs.large / 1000, 1)} s`,
+      `       before any load: RSS small ${fmt(mib(result.startRssBytes.small), 1)} MiB, large ${fmt(mib(result.startRssBytes.large), 1)} MiB; ` +
+        `cold start small ${fmt(result.coldStartMs.small[0] ?? 0)} ms, large ${fmt(result.coldStartMs.large[0] ?? 0)} ms; ` +
+        `seeding small ${fmt(result.seedMs.small / 1000, 1)} s, large ${fmt(result.seedMs.large / 1000, 1)} s`,
     );
   }
   const disturbed = results.flatMap((r) =>
