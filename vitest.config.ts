@@ -24,6 +24,7 @@ const POSTGRES_SUITES = [
   'test/two-factor/**/*.test.ts',
   'test/accounts/**/*.test.ts',
   'test/cms/webhook.test.ts',
+  'test/bench/**/*.test.ts',
 ];
 const withPostgres = Boolean(postgresBinDir()) || process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === '1';
 if (!withPostgres) console.warn('PostgreSQL is not installed: only the SQLite tests run (apt-get install -y postgresql to run both).');

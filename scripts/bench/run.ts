@@ -120,7 +120,7 @@ function statusKb(pid: number, key: 'VmRSS' | 'VmHWM'): number {
 }
 
 /** Polls VmRSS every 100 ms; `take()` returns the peak since the last take. */
-function rssSampler(pid: number) {
+export function rssSampler(pid: number) {
   let peakKb = 0;
   const sample = () => {
     try {
@@ -165,7 +165,7 @@ async function buildAll(): Promise<void> {
 }
 
 /** Cores busy on the whole machine over `ms` (before the run: is the machine quiet?). */
-async function machineBusy(ms = 1000): Promise<number> {
+export async function machineBusy(ms = 1000): Promise<number> {
   const before = machineTicks();
   await sleep(ms);
   const after = machineTicks();
@@ -173,7 +173,7 @@ async function machineBusy(ms = 1000): Promise<number> {
 }
 
 /** Waits until the machine has been quiet (< 10 % of a core busy) for 3 s, `maxSeconds` at most. */
-async function waitForQuiet(maxSeconds: number): Promise<boolean> {
+export async function waitForQuiet(maxSeconds: number): Promise<boolean> {
   const until = performance.now() + maxSeconds * 1000;
   let quietFor = 0;
   while (performance.now() < until) {
@@ -239,14 +239,14 @@ export type PageResult = {
 };
 
 /** Disturbed: other processes (or the hypervisor) took more than this share of a core. */
-const DISTURBED_CORES = 0.1;
-const disturbance = (p: PageResult) => p.otherCpu + p.stealCpu;
+export const DISTURBED_CORES = 0.1;
+export const disturbance = (p: PageResult) => p.otherCpu + p.stealCpu;
 
 /**
  * Measures one page; when other processes disturbed the run, waits for a quiet machine and
  * measures again (BENCH_RETRIES times at most), keeping the least disturbed run.
  */
-async function measure(
+export async function measure(
   server: Started,
   sampler: ReturnType<typeof rssSampler>,
   name: string,
@@ -321,9 +321,9 @@ async function measureOnce(
 // ---------------------------------------------------------------------------------------------
 // Report.
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const mib = (bytes: number) => bytes / 1024 / 1024;
-const mark = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+export const mib = (bytes: number) => bytes / 1024 / 1024;
+export const mark = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
 
 function table(pages: PageResult[], floorRps: number | null): string {
   const head = [
@@ -614,7 +614,8 @@ async function main() {
 }
 
 if (import.meta.filename === process.argv[1])
-  main().catch((error: unknown) => {
+  // `npm run bench -- --scale`: the scale bench (scale.ts) instead.
+  (process.argv.includes('--scale') ? import('./scale.ts').then((scale) => scale.main()) : main()).catch((error: unknown) => {
     console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     cleanup();
     process.exitCode = 1;
