@@ -3,6 +3,7 @@
 // database, the API refuses a larger page by naming `pageSize` (400), and the service the pages
 // use answers at most the maximum whatever it is asked. Lists bounded by a rule (a project's
 // experts and milestones) hold under concurrent additions. On SQLite and PostgreSQL.
+import { readFileSync } from 'node:fs';
 import type { Express } from 'express';
 import request from 'supertest';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -371,5 +372,32 @@ describe('the blog and the sitemap', () => {
     const xml = await sitemapXml(ORIGIN, content);
     expect(xml).toContain(`/en/blog/p-${SITEMAP_POSTS_MAX - 1}<`);
     expect(xml).not.toContain(`/en/blog/p-${SITEMAP_POSTS_MAX}<`);
+  });
+});
+
+describe('the README', () => {
+  /** The README's row of each list (its first cell starts so). */
+  const ROWS_OF: Record<PagedList, string> = {
+    projects: 'projects (',
+    history: "a project's history",
+    messages: "a project's conversation",
+    documents: "a project's documents",
+    experts: 'experts (',
+    users: 'users, inbox',
+    inbox: 'users, inbox',
+    audit: 'users, inbox',
+    deletionRequests: 'users, inbox',
+    sessions: "the profile's sessions",
+  };
+
+  test("its table of page sizes says shared/paging.ts's default and maximum of every list", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const rows = readme.split('\n').filter((line) => line.startsWith('| '));
+    for (const [list, start] of Object.entries(ROWS_OF) as [PagedList, string][]) {
+      const row = rows.find((line) => line.slice(2).startsWith(start));
+      expect(row, list).toBeDefined();
+      const [, , fallback, max] = row!.split('|').map((cell) => cell.trim());
+      expect([Number(fallback), Number(max)], list).toEqual([PAGE_SIZES[list].default, PAGE_SIZES[list].max]);
+    }
   });
 });
