@@ -15,6 +15,7 @@ const POSTGRES_ATTACKS = [
   'test/security/document-quotas.test.ts',
   'test/security/limits.test.ts',
   'test/security/identity.test.ts',
+  'test/security/abuse.test.ts',
 ];
 const withPostgres = Boolean(postgresBinDir()) || process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === '1';
 

@@ -331,42 +331,14 @@ export async function seedScaleData(db: Db, people: ScalePeople, options: { fact
   // The big project: active, owned by the bench's client, two experts, the most milestones a
   // project may have; a history of toggled milestones (issue 23, H2) and a long conversation.
   const bigExperts = experts.slice(0, 2);
-  const bigCreated = nowMs - yearMs;
-  const big: Insertable<ProjectsTable> = {
-    title: 'Open data portal for the whole region',
-    description: 'Publish the budget, the contracts and the statistics of every town as open data, with an accessible portal.',
-    practice: 'data',
-    state: 'active',
-    owner: client.user_name,
-    owner_name: person(client).name,
-    owner_role: client.role,
-    organisation: 'Acme Retail S.L.',
-    budget: 'gt150k',
-    wished_start: day(bigCreated + 30 * 86_400_000),
-    deadline: day(nowMs + 90 * 86_400_000),
-    procurement_ref: null,
-    proposal_scope: 'Discovery, data model, the portal, training for the staff.',
-    proposal_fee: 180_000,
-    proposal_timeline: 'Twelve months from the kick-off.',
-    proposal_sent_at: new Date(bigCreated + 86_400_000).toISOString(),
-    proposal_sent_by: admin.user_name,
-    proposal_answered_at: new Date(bigCreated + 2 * 86_400_000).toISOString(),
-    created_at: new Date(bigCreated).toISOString(),
-    updated_at: new Date(nowMs - 60_000).toISOString(),
-  };
-  const bigProjectId = await k.transaction().execute(async (trx) => {
-    const { id } = await trx.insertInto('projects').values(big).returning('id').executeTakeFirstOrThrow();
-    await seedBigProject(trx, Number(id), {
-      targets,
-      start: bigCreated,
-      end: nowMs - 60_000,
-      client: person(client),
-      admin: adminPerson,
-      experts: bigExperts,
-      random,
-      rows,
-    });
-    return Number(id);
+  const bigProjectId = await insertBigProject(k, {
+    counts: targets,
+    nowMs,
+    client: person(client),
+    admin: adminPerson,
+    experts: bigExperts,
+    random,
+    rows,
   });
   rows.projects = 1;
 
@@ -431,6 +403,106 @@ export async function seedScaleData(db: Db, people: ScalePeople, options: { fact
 }
 
 type Person = { userName: string; name: string; role: string };
+
+/** What the big project holds: its history, its conversation, its documents. */
+export type BigProjectCounts = Pick<ScaleTargets, 'bigProjectEvents' | 'bigProjectMessages' | 'bigProjectDocuments'>;
+
+/**
+ * The big project (the worst case of a project's page): active, owned by `client`, `experts`
+ * assigned, created a year before `nowMs`, with what `counts` says in it; its id.
+ */
+async function insertBigProject(
+  k: Trx,
+  options: {
+    counts: BigProjectCounts;
+    nowMs: number;
+    client: Person;
+    admin: Person;
+    experts: Person[];
+    random: ReturnType<typeof prng>;
+    rows: ScaleSeeded['rows'];
+  },
+): Promise<number> {
+  const { counts, nowMs, client, admin, experts, random, rows } = options;
+  const bigCreated = nowMs - 365 * 86_400_000;
+  const big: Insertable<ProjectsTable> = {
+    title: 'Open data portal for the whole region',
+    description: 'Publish the budget, the contracts and the statistics of every town as open data, with an accessible portal.',
+    practice: 'data',
+    state: 'active',
+    owner: client.userName,
+    owner_name: client.name,
+    owner_role: client.role,
+    organisation: 'Acme Retail S.L.',
+    budget: 'gt150k',
+    wished_start: day(bigCreated + 30 * 86_400_000),
+    deadline: day(nowMs + 90 * 86_400_000),
+    procurement_ref: null,
+    proposal_scope: 'Discovery, data model, the portal, training for the staff.',
+    proposal_fee: 180_000,
+    proposal_timeline: 'Twelve months from the kick-off.',
+    proposal_sent_at: new Date(bigCreated + 86_400_000).toISOString(),
+    proposal_sent_by: admin.userName,
+    proposal_answered_at: new Date(bigCreated + 2 * 86_400_000).toISOString(),
+    created_at: new Date(bigCreated).toISOString(),
+    updated_at: new Date(nowMs - 60_000).toISOString(),
+  };
+  return k.transaction().execute(async (trx) => {
+    const { id } = await trx.insertInto('projects').values(big).returning('id').executeTakeFirstOrThrow();
+    await seedBigProject(trx, Number(id), {
+      targets: counts,
+      start: bigCreated,
+      end: nowMs - 60_000,
+      client,
+      admin,
+      experts,
+      random,
+      rows,
+    });
+    return Number(id);
+  });
+}
+
+/**
+ * The scale bench's big project alone, for a test that needs the worst case of a project's page
+ * without the rest of the data (the abuse suite, issue 23 H2): owned by `people.client`, with
+ * `people.experts` assigned (existing users, the first one's toggles make the history), and
+ * everything in it dated before `now`; its id.
+ */
+export async function seedBigProjectOnly(
+  db: Db,
+  people: ScalePeople & { experts: string[] },
+  counts: BigProjectCounts,
+  options: { now?: Date } = {},
+): Promise<number> {
+  const names = [people.client, people.admin, ...people.experts].map(canonicalIdentity);
+  const found = await db.k.selectFrom('users').select(['user_name', 'name', 'last_name', 'role']).where('user_name', 'in', names).execute();
+  const personNamed = (userName: string): Person => {
+    const user = found.find((u) => u.user_name === canonicalIdentity(userName));
+    if (!user) throw new Error(`seedBigProjectOnly: ${userName} must exist`);
+    return { userName: user.user_name, name: `${user.name} ${user.last_name}`.trim(), role: user.role };
+  };
+  const rows: ScaleSeeded['rows'] = {
+    users: 0,
+    projects: 0,
+    events: 0,
+    messages: 0,
+    experts: 0,
+    milestones: 0,
+    documents: 0,
+    expertise: 0,
+    audit: 0,
+  };
+  return insertBigProject(db.k, {
+    counts,
+    nowMs: (options.now ?? new Date()).getTime(),
+    client: personNamed(people.client),
+    admin: personNamed(people.admin),
+    experts: people.experts.map(personNamed),
+    random: prng(20_261_123),
+    rows,
+  });
+}
 
 /** History, experts, milestones and two messages of each ordinary project, as its state implies. */
 async function seedProjectChildren(
@@ -531,7 +603,7 @@ async function seedBigProject(
   trx: Trx,
   id: number,
   options: {
-    targets: ScaleTargets;
+    targets: BigProjectCounts;
     start: number;
     end: number;
     client: Person;
@@ -630,6 +702,7 @@ async function seedBigProject(
     uploaded_by: experts[n % experts.length]!.userName,
     uploaded_at: new Date(start + (n + 1) * 86_400_000).toISOString(),
   }));
+  if (documents.length === 0) return;
   const documentIds = inOrder(await trx.insertInto('project_documents').values(documents).returning('id').execute());
   for (const batch of batches(documentIds.map((document_id) => ({ document_id, seq: 0, data: PDF })))) {
     await trx.insertInto('project_document_chunks').values(batch).execute();

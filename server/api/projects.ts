@@ -1,7 +1,7 @@
 // The projects of the private area (DESIGN.md §8) and the experts' profiles. Every route asks
 // the services with the caller as they are now; a project the caller may not see is a 404.
 import express, { type Router } from 'express';
-import { PRACTICES, PROJECT_LIMITS, type ProjectAction } from '../../shared/projects.ts';
+import { PRACTICES, type ProjectAction } from '../../shared/projects.ts';
 import { ApiError } from '../http/errors.ts';
 import { declaredLength, readMultipartFile } from '../http/multipart.ts';
 import { projectId } from '../projects/access.ts';

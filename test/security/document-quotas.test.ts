@@ -6,23 +6,31 @@
 // past them, four at a time, through the API and the page's form; the quota holds to the byte,
 // every upload answered 201 is there byte for byte, the process lives with the same pid and
 // /healthz answers throughout; a deletion gives the room back.
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, inject, test } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import { launchServer, type LaunchedServer } from '../../scripts/launch-server.ts';
-import { databaseFile, openDatabase, type Db } from '../../server/db/index.ts';
+import type { Db } from '../../server/db/index.ts';
 import { createUser } from '../../server/users/users.ts';
-import { createTestDatabase } from '../helpers/postgres.ts';
+import {
+  bigPdf,
+  digest,
+  DOCUMENT_BYTES,
+  ENGINE,
+  insertProject,
+  serverDatabase,
+  signInCookie,
+  signInToken,
+  storedDigests,
+  uploadDocument,
+  type Upload,
+} from './built-server.ts';
 import { pollHealth, watchPeakRss } from './process-watch.ts';
 
-const ENGINE = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 const PASSWORD = 'quota-attack-password';
 const MiB = 1024 * 1024;
-/** The largest document there is: 10 MB. */
-const DOCUMENT_BYTES = 10 * MiB;
 const QUOTA_MB = { perUser: 25, perProject: 15 };
 /** Uploads tried: 40 of 10 MB, 16 times the user's quota. */
 const ATTEMPTS = 40;
@@ -41,30 +49,13 @@ afterEach(async () => {
 /** The attacker (a client) with two open projects, the server started on them, the attacker signed in. */
 async function site() {
   const dataDir = mkdtempSync(join(tmpdir(), 'quota-attack-'));
-  const databaseUrl = ENGINE === 'postgres' ? await createTestDatabase(inject('postgresUrl')) : undefined;
-  const open = () => openDatabase(databaseUrl ? { url: databaseUrl, poolMax: 2 } : { file: databaseFile(dataDir) });
+  const { open, env } = await serverDatabase(dataDir);
   const db = await open();
   const projects: number[] = [];
   try {
     await createUser(db, { userName: 'hoarder', password: PASSWORD, role: 'CLI', name: 'Hal', lastName: 'Hoarder' });
-    const at = new Date().toISOString();
     for (const title of ['First', 'Second']) {
-      const row = await db.k
-        .insertInto('projects')
-        .values({
-          title,
-          description: 'Somewhere to put files.',
-          practice: 'data',
-          state: 'brief',
-          owner: 'hoarder',
-          owner_name: 'Hal Hoarder',
-          owner_role: 'CLI',
-          created_at: at,
-          updated_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      projects.push(row.id);
+      projects.push(await insertProject(db, { owner: 'hoarder', ownerName: 'Hal Hoarder', title, state: 'brief' }));
     }
   } finally {
     await db.close();
@@ -76,87 +67,23 @@ async function site() {
       PROJECT_DOCUMENTS_QUOTA_MB_PER_PROJECT: String(QUOTA_MB.perProject),
       // What holds here is the quota, not the rate.
       PROJECT_UPLOADS_PER_MINUTE: '1000',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...env,
     },
   });
   running = { server, dataDir };
-  const login = await fetch(`${server.url}/api/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: server.url },
-    body: JSON.stringify({ identifier: 'hoarder', password: PASSWORD }),
-  });
-  const { token } = (await login.json()) as { token: string };
-  const form = await fetch(`${server.url}/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { Origin: server.url, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ identifier: 'hoarder', password: PASSWORD }),
-  });
-  const cookie = form.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0]!)
-    .find((c) => c.startsWith('auth._token.local='))!;
+  const token = await signInToken(server.url, 'hoarder', PASSWORD);
+  const cookie = await signInCookie(server.url, 'hoarder', PASSWORD);
   return { ...server, projects, token, cookie, open };
 }
 
 type Site = Awaited<ReturnType<typeof site>>;
 
-/** Random bytes, made once: the documents differ by their first line only (the test's own CPU is the server's too). */
-const RANDOM = randomBytes(DOCUMENT_BYTES);
+type Attempt = Upload & { attempt: number };
 
-/** Attempt `n`'s document: a 10 MB PDF of its own. */
-function document(n: number): Uint8Array<ArrayBuffer> {
-  const bytes = Uint8Array.from(RANDOM);
-  Buffer.from(bytes.buffer).write(`%PDF-1.4\n%${String(n).padStart(6, '0')}\n`, 0, 'latin1');
-  return bytes;
-}
-
-type Upload = { attempt: number; stored: boolean; status: number; code: string | null };
-
-const digest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-/** One upload: through the API (201 when stored) or the project page's form answered as JSON (200 and `ok`). */
-async function upload(server: Site, attempt: number): Promise<Upload> {
-  const bytes = document(attempt);
-  const project = server.projects[attempt % 2]!;
-  const body = new FormData();
-  body.set('file', new Blob([bytes], { type: 'application/pdf' }), `hoard-${attempt}.pdf`);
-  const viaApi = attempt % 4 < 2;
-  const res = viaApi
-    ? await fetch(`${server.url}/api/projects/${project}/documents`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${server.token}`, Origin: server.url },
-        body,
-      })
-    : await fetch(`${server.url}/en/client/projects/${project}`, {
-        method: 'POST',
-        headers: { Cookie: server.cookie, Origin: server.url, Accept: 'application/json' },
-        body,
-      });
-  const answer = (await res.json()) as { ok?: boolean; error?: { code: string }; form?: { error?: { code: string } } };
-  return {
-    attempt,
-    stored: viaApi ? res.status === 201 : res.status === 200 && answer.ok === true,
-    status: res.status,
-    code: answer.error?.code ?? answer.form?.error?.code ?? null,
-  };
-}
-
-/** The digests of every stored document, read back through the download route. */
-async function storedDigests(server: Site): Promise<string[]> {
-  const digests: string[] = [];
-  for (const project of server.projects) {
-    const res = await fetch(`${server.url}/api/projects/${project}/documents?pageSize=100`, {
-      headers: { Authorization: `Bearer ${server.token}` },
-    });
-    const page = (await res.json()) as { items: { id: number }[] };
-    for (const item of page.items) {
-      const file = await fetch(`${server.url}/project-files/${project}/${item.id}`, { headers: { Cookie: server.cookie } });
-      expect(file.status).toBe(200);
-      digests.push(digest(Buffer.from(await file.arrayBuffer())));
-    }
-  }
-  return digests.sort();
+/** Attempt `n`: its own 10 MB PDF, to the first or second project, two through the API, then two through the page's form. */
+async function upload(server: Site, attempt: number): Promise<Attempt> {
+  const file = { bytes: bigPdf(attempt), name: `hoard-${attempt}.pdf`, type: 'application/pdf' };
+  return { attempt, ...(await uploadDocument(server, server.projects[attempt % 2]!, file, attempt % 4 < 2 ? 'api' : 'page')) };
 }
 
 async function storedBytes(db: Db): Promise<{ user: number; perProject: number[] }> {
@@ -172,7 +99,7 @@ test(`one account uploading 10 MB documents far past its quota (${ATTEMPTS} × 1
   const peak = watchPeakRss(pid);
   const health = pollHealth(server.url);
   const started = performance.now();
-  const answers: Upload[] = [];
+  const answers: Attempt[] = [];
   for (let i = 0; i < ATTEMPTS; i += AT_ONCE) {
     answers.push(...(await Promise.all(Array.from({ length: AT_ONCE }, (_, k) => upload(server, i + k)))));
   }
@@ -202,7 +129,7 @@ test(`one account uploading 10 MB documents far past its quota (${ATTEMPTS} × 1
     await db.close();
   }
   // Nothing that was answered as stored is lost: each comes back byte for byte.
-  expect(await storedDigests(server)).toEqual(stored.map((a) => digest(document(a.attempt))).sort());
+  expect(await storedDigests(server, server.projects)).toEqual(stored.map((a) => digest(bigPdf(a.attempt))).sort());
   expect(healthz.failures).toBe(0);
   expect(healthz.slowest).toBeLessThan(HEALTHZ_MAX_MS);
   expect(rss.peak).toBeLessThan(PEAK_RSS_MIB);

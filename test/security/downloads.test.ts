@@ -6,30 +6,31 @@
 // - L3: one user asking for PDFs again and again kept everyone else's answer at 503.
 // Each attack runs on a server of its own, with /healthz asked every 50 ms throughout, and the
 // process's peak RSS measured over the attack alone (the sign-ins' scrypt left out).
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterEach, expect, inject, test } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import { launchServer, type LaunchedServer } from '../../scripts/launch-server.ts';
-import { databaseFile, openDatabase, type Db } from '../../server/db/index.ts';
-import { storeDocumentChunks } from '../../server/projects/document-chunks.ts';
-import { createUser } from '../../server/users/users.ts';
-import { createTestDatabase } from '../helpers/postgres.ts';
-import { userRow } from '../helpers/users.ts';
+import {
+  DOCUMENT_BYTES,
+  drain,
+  ENGINE,
+  expectAlive,
+  get,
+  seedSharedProject,
+  serverDatabase,
+  SHARED_HISTORY,
+  SHARED_PROJECT_USERS,
+  signInCookie,
+  stalledGet,
+  untilQuiet,
+} from './built-server.ts';
 import { pollHealth, watchPeakRss } from './process-watch.ts';
 
-const ENGINE = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 const PASSWORD = 'download-attack-password';
-/** The owner of the project and the nine experts working on it: ten users. */
-const USERS = ['owner', ...Array.from({ length: 9 }, (_, i) => `expert${i + 1}`)];
-/** The history that makes each user's export 9 MB: 1,800 events of 5,000 characters. */
-const EVENTS = 1_800;
-const EVENT_CHARS = 5_000;
-const DOCUMENT_BYTES = 10 * 1024 * 1024;
+const USERS = SHARED_PROJECT_USERS;
+const { events: EVENTS, chars: EVENT_CHARS } = SHARED_HISTORY;
 /**
  * The whole process at its peak during an attack: before, H1 aborted the process at about 250 MiB
  * and M2 held 533 MiB for as long as the sockets stayed open. Measured now on a 2-core machine:
@@ -58,172 +59,19 @@ afterEach(async () => {
 /** The ten users, the project they share with its 9 MB history and a 10 MB document; the server started on it, everyone signed in. */
 async function site(env: Record<string, string>, fill: { history: boolean; document: boolean }): Promise<Site> {
   const dataDir = mkdtempSync(join(tmpdir(), 'downloads-attack-'));
-  const databaseUrl = ENGINE === 'postgres' ? await createTestDatabase(inject('postgresUrl')) : undefined;
-  const db: Db = await openDatabase(databaseUrl ? { url: databaseUrl, poolMax: 2 } : { file: databaseFile(dataDir) });
-  const documentBytes = randomBytes(DOCUMENT_BYTES);
-  documentBytes.write('%PDF-1.4\n', 0, 'latin1');
-  let projectId = 0;
-  let documentId = 0;
+  const database = await serverDatabase(dataDir);
+  const db = await database.open();
+  let seeded: Awaited<ReturnType<typeof seedSharedProject>>;
   try {
-    const owner = await createUser(db, { userName: 'owner', password: PASSWORD, role: 'CLI', name: 'Olivia', lastName: 'Owner' });
-    const hash = (await db.k.selectFrom('users').select('password_hash').where('user_name', '=', owner.userName).executeTakeFirstOrThrow())
-      .password_hash;
-    await db.k
-      .insertInto('users')
-      .values(USERS.slice(1).map((userName) => userRow({ user_name: userName, role: 'CONS', password_hash: hash })))
-      .execute();
-    const at = new Date().toISOString();
-    projectId = (
-      await db.k
-        .insertInto('projects')
-        .values({
-          title: 'Shared project',
-          description: 'Ten people work on it.',
-          practice: 'data',
-          state: 'active',
-          owner: 'owner',
-          owner_name: 'Olivia Owner',
-          owner_role: 'CLI',
-          created_at: at,
-          updated_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-    await db.k
-      .insertInto('project_experts')
-      .values(
-        USERS.slice(1).map((userName) => ({ project_id: projectId, user_name: userName, name: userName, added_at: at, added_by: 'owner' })),
-      )
-      .execute();
-    if (fill.history) {
-      const detail = 'palabra '.repeat(EVENT_CHARS / 8);
-      for (let i = 0; i < EVENTS; i += 200) {
-        await db.k
-          .insertInto('project_events')
-          .values(
-            Array.from({ length: 200 }, () => ({
-              project_id: projectId,
-              at,
-              actor: 'owner',
-              actor_name: 'Olivia Owner',
-              kind: 'note',
-              detail,
-            })),
-          )
-          .execute();
-      }
-    }
-    if (fill.document) {
-      documentId = await db.k.transaction().execute(async (trx) => {
-        const { id } = await trx
-          .insertInto('project_documents')
-          .values({
-            project_id: projectId,
-            name: 'big.pdf',
-            content_type: 'application/pdf',
-            bytes: DOCUMENT_BYTES,
-            uploaded_by: 'owner',
-            uploaded_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await storeDocumentChunks(trx, id, documentBytes);
-        return id;
-      });
-    }
+    seeded = await seedSharedProject(db, { password: PASSWORD, ...fill });
   } finally {
     await db.close();
   }
-  const server = await launchServer({ dataDir, env: { ...env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } });
+  const server = await launchServer({ dataDir, env: { ...env, ...database.env } });
   running = { server, dataDir };
   const cookies: Record<string, string> = {};
-  for (const userName of USERS) {
-    const res = await fetch(`${server.url}/login`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { Origin: server.url, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ identifier: userName, password: PASSWORD }),
-    });
-    const cookie = res.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0]!)
-      .find((c) => c.startsWith('auth._token.local='));
-    if (!cookie) throw new Error(`sign-in of ${userName} failed: ${res.status}`);
-    cookies[userName] = cookie;
-  }
-  return { ...server, cookies, projectId, documentId, documentBytes };
-}
-
-/** The process's CPU time so far (user + system), in clock ticks. */
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/**
- * Waits until the server is quiet — the stalled downloads are waiting for their clients, not
- * reading the store (PostgreSQL hands out a few tens of MB a second on a small machine).
- */
-async function untilQuiet(pid: number, timeoutMs = 60_000): Promise<void> {
-  const started = Date.now();
-  let quiet = 0;
-  let last = cpuTicks(pid);
-  while (quiet < 2 && Date.now() - started < timeoutMs) {
-    await sleep(500);
-    const now = cpuTicks(pid);
-    // Under 10% of a core (the /healthz polls) for two half-seconds in a row.
-    quiet = now - last <= 5 ? quiet + 1 : 0;
-    last = now;
-  }
-}
-
-type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
-
-/** A GET read to its end (or to the connection's end), with the raw bytes as they came. */
-function get(url: string, path: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${url}${path}`, { headers }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => parts.push(chunk));
-      const end = () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts) });
-      res.on('end', end);
-      res.on('aborted', end);
-      res.on('error', end);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** A connection that sends a GET and then reads nothing: a client that stalled. */
-function stalledGet(port: number, path: string, cookie: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.on('error', () => undefined);
-    socket.pause();
-    socket.once('connect', () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nAccept-Encoding: identity\r\n\r\n`);
-      resolve(socket);
-    });
-    socket.once('error', reject);
-  });
-}
-
-/** Reads what a stalled connection was sent until the server ends it: the bytes, or -1 if it is still open after `ms`. */
-async function drain(socket: Socket, ms = 15_000): Promise<number> {
-  let received = 0;
-  socket.on('data', (chunk: Buffer) => (received += chunk.length));
-  const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(received)));
-  socket.resume();
-  const result = await Promise.race([closed, sleep(ms).then(() => -1)]);
-  socket.destroy();
-  return result;
-}
-
-function expectAlive(server: Site) {
-  expect(server.child.exitCode, server.output().slice(-3000)).toBeNull();
-  expect(server.child.signalCode).toBeNull();
+  for (const userName of USERS) cookies[userName] = await signInCookie(server.url, userName, PASSWORD);
+  return { ...server, cookies, ...seeded };
 }
 
 test(`ten users download their 9 MB data exports at once, gzipped: each export streams whole, the process lives within ${PEAK_RSS_MIB} MiB and /healthz answers (H1, ${ENGINE})`, async () => {
