@@ -317,6 +317,11 @@ export async function renderPage(res: Response, payload: PagePayload, options: R
     }, RENDER_TIMEOUT_MS);
     const stream = renderToPipeableStream(element, {
       nonce: options.nonce,
+      // A section whose data is there is written in place, however long: React would otherwise
+      // move a large one (past 12,800 bytes) into place by a script, which a page without
+      // JavaScript never runs (only a page that streams carries the noscript style that shows
+      // React's holders).
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
       onShellReady() {
         res.status(payload.status);
         res.setHeader('Content-Type', 'text/html; charset=utf-8');
