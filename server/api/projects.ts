@@ -5,6 +5,7 @@ import { PRACTICES, type ProjectAction } from '../../shared/projects.ts';
 import { ApiError } from '../http/errors.ts';
 import { declaredLength, readMultipartFile } from '../http/multipart.ts';
 import { projectId } from '../projects/access.ts';
+import { DOCUMENT_CHUNK_BYTES } from '../projects/document-chunks.ts';
 import { sendDocument } from '../projects/download.ts';
 import {
   actionSchema,
@@ -155,7 +156,7 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
       const id = projectId(req.params.id);
       // Who may write here, how often and how much is known before a byte of the file is read.
       const room = await conversation.admitDocument(userOf(res), id, declaredLength(req));
-      const file = await readMultipartFile(req, { field: 'file', ...room });
+      const file = await readMultipartFile(req, { field: 'file', chunkBytes: DOCUMENT_CHUNK_BYTES, ...room });
       res.status(201).json(await conversation.addDocument(userOf(res), id, file));
     }),
   );

@@ -12,6 +12,7 @@ import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import { declaredLength, isMultipart, readMultipartFile } from '../http/multipart.ts';
 import type { Logger } from '../logger.ts';
 import { projectId } from './access.ts';
+import { DOCUMENT_CHUNK_BYTES } from './document-chunks.ts';
 import { QuotaExceededError } from './document-quotas.ts';
 import type { ProjectServices } from './index.ts';
 import { actionSchema, briefSchema, expertSchema, expertiseSchema, messageSchema, milestoneSchema, proposalSchema } from './schemas.ts';
@@ -95,7 +96,7 @@ export function createProjectForms(deps: { services: ProjectServices; fail: Form
         // Who may write here, how often and how much is known before a byte of the file is read.
         intent = 'document';
         const room = await conversation.admitDocument(actor, id, declaredLength(req));
-        const file = await readMultipartFile(req, { field: 'file', ...room });
+        const file = await readMultipartFile(req, { field: 'file', chunkBytes: DOCUMENT_CHUNK_BYTES, ...room });
         body = file.fields;
         await conversation.addDocument(actor, id, file);
         return redirectAfterPost(req, res, back('document', 'documents-title'), 'document');
