@@ -16,6 +16,7 @@ import { mountBrand } from './brand/routes.ts';
 import { createApiProxy } from './api/proxy.ts';
 import { createApiRouter } from './api/router.ts';
 import { createConversation } from './projects/conversation.ts';
+import { createDocumentUploads } from './projects/document-upload.ts';
 import { documentQuotas } from './projects/document-quotas.ts';
 import { createExpertise } from './projects/expertise.ts';
 import { createProjects } from './projects/service.ts';
@@ -340,6 +341,12 @@ export async function createApp(deps: AppDeps) {
       });
   // Documents count against byte quotas per user and per project, in the database (docs/decisions/031).
   const conversation = createConversation({ db, projects, quotas: documentQuotas(config), audit });
+  // Uploads of documents, API and page form together: a few read at once, each in the chunks it is stored in.
+  const documentUploads = createDocumentUploads({
+    conversation,
+    maxConcurrent: config.UPLOADS_MAX_CONCURRENT,
+    waitSeconds: config.UPLOADS_WAIT_SECONDS,
+  });
   // The user's own account: their sessions, their data, the deletion of the account (server/account/).
   const account = createAccount({ db, sessions, builtIn: !external, changes, logger });
   const expertise = createExpertise({ db });
@@ -456,7 +463,7 @@ export async function createApp(deps: AppDeps) {
         logger,
         fail,
       }),
-      projects: createProjectForms({ services: projectServices, fail, logger }),
+      projects: createProjectForms({ services: projectServices, uploads: documentUploads, fail, logger }),
       account: createAccountForms({ sessions, deletions: account.deletions, backend, currentPasswordGuard, audit, fail, failWith }),
       links: accounts ? createLinkForms({ accounts, backend, sessions, currentPasswordGuard, fail, logger, signedIn }) : null,
       twoFactor: createTwoFactorForms({
@@ -600,6 +607,7 @@ export async function createApp(deps: AppDeps) {
         downloads: documentDownloads,
         projects,
         conversation,
+        documentUploads,
         expertise,
         audit,
         auditLog,

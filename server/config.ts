@@ -147,6 +147,13 @@ const schema = z.object({
   EXPORTS_MAX_CONCURRENT: count(1, 100, 2),
   PDF_JOBS_PER_USER: count(1, 100, 2),
   /**
+   * Project documents this process reads at once (each upload holds its file, up to 10 MB, in
+   * memory until it is stored); one past them waits its turn up to UPLOADS_WAIT_SECONDS (0: not
+   * at all), then gets 503 `uploads_busy` with Retry-After (docs/decisions/031).
+   */
+  UPLOADS_MAX_CONCURRENT: count(1, 100, 4),
+  UPLOADS_WAIT_SECONDS: count(0, 60, 10),
+  /**
    * postgres://user:password@host:5432/db selects PostgreSQL (several machines share it);
    * unset, the embedded SQLite database in DATA_DIR/site.db.
    */

@@ -18,6 +18,7 @@ import type { Logger } from '../logger.ts';
 import type { ImageUploads } from '../uploads/images.ts';
 import type * as users from '../users/users.ts';
 import type { Conversation } from '../projects/conversation.ts';
+import type { DocumentUploads } from '../projects/document-upload.ts';
 import type { DocumentDownloads } from '../projects/download.ts';
 import type { ExpertiseService } from '../projects/expertise.ts';
 import type { Projects } from '../projects/service.ts';
@@ -61,6 +62,8 @@ export type ApiDeps = {
   downloads: DocumentDownloads;
   projects: Projects;
   conversation: Conversation;
+  /** Project documents uploaded: UPLOADS_MAX_CONCURRENT read at once per process, shared with the page form. */
+  documentUploads: DocumentUploads;
   expertise: ExpertiseService;
   /** Where security-relevant actions are recorded (default: nowhere). */
   audit?: Audit;

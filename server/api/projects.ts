@@ -3,7 +3,6 @@
 import express, { type Router } from 'express';
 import { PRACTICES, type ProjectAction } from '../../shared/projects.ts';
 import { ApiError } from '../http/errors.ts';
-import { declaredLength, readMultipartFile } from '../http/multipart.ts';
 import { projectId } from '../projects/access.ts';
 import { sendDocument } from '../projects/download.ts';
 import {
@@ -152,11 +151,8 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     '/projects/:id/documents',
     authenticated,
     handle(async (req, res) => {
-      const id = projectId(req.params.id);
-      // Who may write here, how often and how much is known before a byte of the file is read.
-      const room = await conversation.admitDocument(userOf(res), id, declaredLength(req));
-      const file = await readMultipartFile(req, { field: 'file', ...room });
-      res.status(201).json(await conversation.addDocument(userOf(res), id, file));
+      // One turn of the process's uploads, then admitted, read and stored as the page form's are.
+      res.status(201).json(await deps.documentUploads.receive(userOf(res), projectId(req.params.id), req, res));
     }),
   );
   router.get(

@@ -5,7 +5,7 @@
 import express, { type ErrorRequestHandler } from 'express';
 import { INVALID_CREDENTIALS } from '../auth/backend.ts';
 import { isDatabaseUnavailable } from '../db/index.ts';
-import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
+import { ApiError, BusyError, TooManyAttemptsError } from '../http/errors.ts';
 import { adminAuditRoutes } from './admin-audit.ts';
 import { adminBrandingRoutes } from './admin-branding.ts';
 import { adminDeletionRoutes } from './admin-deletions.ts';
@@ -54,7 +54,7 @@ export function createApiRouter(deps: ApiDeps) {
       apiError = new ApiError(500, 'internal', 'Internal error');
     }
     if (apiError.status === 401 && apiError.code !== INVALID_CREDENTIALS) res.set('WWW-Authenticate', 'Bearer');
-    if (apiError instanceof TooManyAttemptsError) res.set('Retry-After', String(apiError.retryAfter));
+    if (apiError instanceof TooManyAttemptsError || apiError instanceof BusyError) res.set('Retry-After', String(apiError.retryAfter));
     res
       .status(apiError.status)
       .json({ error: { code: apiError.code, message: apiError.message, ...(apiError.fields ? { fields: apiError.fields } : {}) } });

@@ -39,6 +39,16 @@ export class TooManyAttemptsError extends ApiError {
   }
 }
 
+/** 503 with the seconds to wait (sent as Retry-After): the process is at one of its caps and did nothing. */
+export class BusyError extends ApiError {
+  readonly retryAfter: number;
+  constructor(retryAfter: number, code: string, message: string) {
+    super(503, code, message);
+    this.name = 'BusyError';
+    this.retryAfter = retryAfter;
+  }
+}
+
 /** Thrown by a page's loader: the page lives at another URL (a post's slug in another language). */
 export class PageRedirect extends Error {
   readonly to: string;

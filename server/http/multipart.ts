@@ -1,11 +1,18 @@
 // One file from a multipart/form-data request (the documents of a project), read with busboy
 // into memory up to a limit and no further: a bigger file is refused as soon as it passes the
-// limit, without reading the rest into memory. Other fields are ignored (at most a few).
+// limit, without reading the rest into memory. Its bytes are kept in pieces of the size they are
+// stored in, copied once as they come and never joined into one buffer: a file costs its own
+// size in memory, not twice that. Other fields are ignored (at most a few).
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { ApiError } from './errors.ts';
 
-export type UploadedFile = { name: string; data: Buffer; fields: Record<string, string> };
+export type UploadedFile = {
+  name: string;
+  /** The file's bytes in order, in pieces of `chunkBytes` (the last one shorter; none when it is empty). */
+  chunks: Buffer[];
+  fields: Record<string, string>;
+};
 
 export function isMultipart(req: Request): boolean {
   return (req.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
@@ -19,11 +26,11 @@ export function declaredLength(req: Request): number | null {
 
 /**
  * The file of `field`, at most `maxBytes` (past them: `tooLarge()`, by default 413 `file_too_large`,
- * the rest left unread); other fields as strings.
+ * the rest left unread), in pieces of `chunkBytes`; other fields as strings.
  */
 export function readMultipartFile(
   req: Request,
-  options: { field: string; maxBytes: number; tooLarge?: () => ApiError },
+  options: { field: string; maxBytes: number; chunkBytes: number; tooLarge?: () => ApiError },
 ): Promise<UploadedFile> {
   if (!isMultipart(req)) {
     return Promise.reject(
@@ -44,15 +51,21 @@ export function readMultipartFile(
       return;
     }
     let settled = false;
+    let file: { name: string; chunks: Buffer[] } | null = null;
+    // The piece being filled, and how many of its bytes are.
+    let piece: Buffer | null = null;
+    let filled = 0;
     const fail = (error: ApiError) => {
       if (settled) return;
       settled = true;
+      // What was read of a refused file is let go at once, not when the request ends.
+      if (file) file.chunks = [];
+      piece = null;
       req.unpipe(parser);
       // Drain what the client still sends so that the answer reaches it.
       req.resume();
       reject(error);
     };
-    let file: { name: string; chunks: Buffer[] } | null = null;
     const fields: Record<string, string> = {};
     parser.on('file', (name, stream, info) => {
       // A body cut short errs on the file's stream too: unheard, it would bring the process down.
@@ -63,7 +76,20 @@ export function readMultipartFile(
       }
       const current = { name: info.filename ?? 'document', chunks: [] as Buffer[] };
       file = current;
-      stream.on('data', (chunk: Buffer) => current.chunks.push(chunk));
+      stream.on('data', (data: Buffer) => {
+        if (settled) return;
+        for (let offset = 0; offset < data.length;) {
+          piece ??= Buffer.allocUnsafe(options.chunkBytes);
+          const copied = data.copy(piece, filled, offset);
+          offset += copied;
+          filled += copied;
+          if (filled === options.chunkBytes) {
+            current.chunks.push(piece);
+            piece = null;
+            filled = 0;
+          }
+        }
+      });
       stream.on('limit', () =>
         fail(
           options.tooLarge?.() ??
@@ -87,7 +113,8 @@ export function readMultipartFile(
         return;
       }
       const found: { name: string; chunks: Buffer[] } = file;
-      resolve({ name: found.name, data: Buffer.concat(found.chunks), fields });
+      if (piece && filled > 0) found.chunks.push(piece.subarray(0, filled));
+      resolve({ name: found.name, chunks: found.chunks, fields });
     });
     req.pipe(parser);
   });

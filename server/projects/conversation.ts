@@ -20,7 +20,7 @@ import type { ProjectDocumentsTable } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
 import { cleanFileName, documentName, documentType, DOCUMENT_EXTENSIONS } from './documents.ts';
-import { documentChunks, storeDocumentChunks } from './document-chunks.ts';
+import { chunkedBytes, documentChunks, storeDocumentChunks } from './document-chunks.ts';
 import { documentUsage, quotaRefusal, takeQuotaTurn, uploadRoom, type DocumentQuotas } from './document-quotas.ts';
 import type { Projects } from './service.ts';
 
@@ -179,15 +179,22 @@ export function createConversation(deps: ConversationDeps) {
     return room;
   }
 
-  async function addDocument(actor: Actor, id: number, file: { name: string; data: Buffer }): Promise<ProjectDocument> {
+  /**
+   * Stores a document whose bytes come as the chunks they are stored in (DOCUMENT_CHUNK_BYTES
+   * each, as the multipart reader cuts them, or chunksOf() a whole buffer): they are stored as
+   * they are, never joined into one buffer; its type is told by its first bytes.
+   */
+  async function addDocument(actor: Actor, id: number, file: { name: string; chunks: readonly Buffer[] }): Promise<ProjectDocument> {
     const { row } = await projectFor(db, actor, id);
     if (!isWritable(row.state as ProjectState)) throw readOnly();
-    if (file.data.length === 0) throw new ApiError(422, 'empty_file', 'The file is empty', { file: 'validation.fileEmpty' });
-    if (file.data.length > PROJECT_LIMITS.documentBytes) {
+    const bytes = chunkedBytes(file.chunks);
+    if (bytes === 0) throw new ApiError(422, 'empty_file', 'The file is empty', { file: 'validation.fileEmpty' });
+    if (bytes > PROJECT_LIMITS.documentBytes) {
       throw new ApiError(413, 'file_too_large', 'A document may have at most 10 MB', { file: 'validation.fileTooLarge' });
     }
     const cleaned = cleanFileName(file.name);
-    const contentType = documentType(file.data, cleaned);
+    // The first chunk is the whole file or 256 KiB of it: every byte a type is told by.
+    const contentType = documentType(file.chunks[0]!, cleaned);
     if (!contentType) {
       throw new ApiError(415, 'unsupported_file', `Documents are PDF, images or office files (${DOCUMENT_EXTENSIONS.join(', ')})`, {
         file: 'validation.fileType',
@@ -209,7 +216,7 @@ export function createConversation(deps: ConversationDeps) {
         throw new ApiError(422, 'too_many_documents', `A project has at most ${PROJECT_LIMITS.documentsPerProject} documents`);
       }
       if (deps.quotas) {
-        const refused = quotaRefusal(deps.quotas, await documentUsage(trx, actor.userName, id), file.data.length);
+        const refused = quotaRefusal(deps.quotas, await documentUsage(trx, actor.userName, id), bytes);
         if (refused) throw refused;
       }
       const doc = await trx
@@ -218,16 +225,16 @@ export function createConversation(deps: ConversationDeps) {
           project_id: id,
           name,
           content_type: contentType,
-          bytes: file.data.length,
+          bytes,
           uploaded_by: actor.userName,
           uploaded_at: at,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await storeDocumentChunks(trx, doc.id, file.data);
+      await storeDocumentChunks(trx, doc.id, file.chunks);
       return doc.id;
     });
-    return { id: inserted, name, contentType, bytes: file.data.length, uploadedBy: actor.userName, uploadedAt: at };
+    return { id: inserted, name, contentType, bytes, uploadedBy: actor.userName, uploadedAt: at };
   }
 
   /**

@@ -5,6 +5,7 @@ import type { Db } from '../db/index.ts';
 import { findUser } from '../users/users.ts';
 import type { Actor } from './access.ts';
 import { createConversation } from './conversation.ts';
+import { chunksOf } from './document-chunks.ts';
 import { createExpertise } from './expertise.ts';
 import { createProjects } from './service.ts';
 
@@ -92,7 +93,7 @@ export async function seedDemoProjects(db: Db, people: DemoPeople): Promise<numb
     p3.id,
     'Hello! I have gone through the datasets: the contracts need a cleaning step first. Details in the inventory.',
   );
-  await conversation.addDocument(expert, p3.id, { name: 'data-inventory.pdf', data: PDF });
+  await conversation.addDocument(expert, p3.id, { name: 'data-inventory.pdf', chunks: chunksOf(PDF) });
   await conversation.postMessage(org, p3.id, 'Thank you. Can the beta include the 2025 budget too?');
   // delivered: waits for the client's confirmation.
   const p4 = await projects.create(client, {

@@ -10,16 +10,41 @@ export const DOCUMENT_CHUNK_BYTES = 256 * 1024;
 /** Chunks inserted per statement when a document is stored (a few MB of parameters at most). */
 const CHUNKS_PER_INSERT = 8;
 
-/** Stores the bytes of document `documentId` (within the transaction that inserts the document). */
-export async function storeDocumentChunks(trx: Transaction<Schema>, documentId: number, data: Buffer): Promise<void> {
-  const rows = [];
-  for (let seq = 0; seq * DOCUMENT_CHUNK_BYTES < data.length; seq++) {
-    rows.push({ document_id: documentId, seq, data: data.subarray(seq * DOCUMENT_CHUNK_BYTES, (seq + 1) * DOCUMENT_CHUNK_BYTES) });
-  }
-  for (let i = 0; i < rows.length; i += CHUNKS_PER_INSERT) {
+/** A whole file's bytes as the chunks it is stored in: views of `data`, nothing copied. */
+export function chunksOf(data: Buffer): Buffer[] {
+  const chunks = [];
+  for (let at = 0; at < data.length; at += DOCUMENT_CHUNK_BYTES) chunks.push(data.subarray(at, at + DOCUMENT_CHUNK_BYTES));
+  return chunks;
+}
+
+/**
+ * The bytes of a document given as the chunks it is stored in — DOCUMENT_CHUNK_BYTES each, the
+ * last one 1 to DOCUMENT_CHUNK_BYTES — or an error that names the first chunk cut otherwise.
+ */
+export function chunkedBytes(chunks: readonly Buffer[]): number {
+  let bytes = 0;
+  chunks.forEach((chunk, seq) => {
+    const last = seq === chunks.length - 1;
+    if (last ? chunk.length === 0 || chunk.length > DOCUMENT_CHUNK_BYTES : chunk.length !== DOCUMENT_CHUNK_BYTES) {
+      throw new Error(
+        `Chunk ${seq} of ${chunks.length} has ${chunk.length} bytes: chunks have ${DOCUMENT_CHUNK_BYTES}, the last one at most`,
+      );
+    }
+    bytes += chunk.length;
+  });
+  return bytes;
+}
+
+/**
+ * Stores the bytes of document `documentId` (within the transaction that inserts the document),
+ * given as the chunks they are stored in (chunkedBytes): each one a row as it is, never joined.
+ */
+export async function storeDocumentChunks(trx: Transaction<Schema>, documentId: number, chunks: readonly Buffer[]): Promise<void> {
+  chunkedBytes(chunks);
+  for (let first = 0; first < chunks.length; first += CHUNKS_PER_INSERT) {
     await trx
       .insertInto('project_document_chunks')
-      .values(rows.slice(i, i + CHUNKS_PER_INSERT))
+      .values(chunks.slice(first, first + CHUNKS_PER_INSERT).map((data, i) => ({ document_id: documentId, seq: first + i, data })))
       .execute();
   }
 }

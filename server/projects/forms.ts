@@ -8,11 +8,12 @@ import { projectPath, type ProjectAction } from '../../shared/projects.ts';
 import { routePath, type Route } from '../../shared/routes.ts';
 import type { Session } from '../auth/session.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
-import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
-import { declaredLength, isMultipart, readMultipartFile } from '../http/multipart.ts';
+import { ApiError, BusyError, TooManyAttemptsError } from '../http/errors.ts';
+import { isMultipart } from '../http/multipart.ts';
 import type { Logger } from '../logger.ts';
 import { projectId } from './access.ts';
 import { QuotaExceededError } from './document-quotas.ts';
+import type { DocumentUploads } from './document-upload.ts';
 import type { ProjectServices } from './index.ts';
 import { actionSchema, briefSchema, expertSchema, expertiseSchema, messageSchema, milestoneSchema, proposalSchema } from './schemas.ts';
 
@@ -35,11 +36,12 @@ function parseForm<T>(schema: z.ZodType<T>, value: unknown): T {
   throw new ApiError(422, 'invalid_request', 'Check the highlighted fields', fieldErrors(parsed.error));
 }
 
-export function createProjectForms(deps: { services: ProjectServices; fail: FormFailure; logger: Logger }) {
+export function createProjectForms(deps: { services: ProjectServices; uploads: DocumentUploads; fail: FormFailure; logger: Logger }) {
   const { projects, conversation, expertise } = deps.services;
 
   async function failWith(req: Request, res: Response, form: string, error: unknown, values: Record<string, string>) {
-    if (error instanceof ApiError && error.status < 500) {
+    // A 503 for a cap (uploads_busy) is a refusal to show like the others, with the wait it asks.
+    if (error instanceof ApiError && (error.status < 500 || error instanceof BusyError)) {
       return deps.fail(req, res, error.status, {
         form,
         values,
@@ -47,7 +49,7 @@ export function createProjectForms(deps: { services: ProjectServices; fail: Form
           code: error.code,
           message: error.message,
           ...(error.fields ? { fields: error.fields } : {}),
-          ...(error instanceof TooManyAttemptsError ? { retryAfter: error.retryAfter } : {}),
+          ...(error instanceof TooManyAttemptsError || error instanceof BusyError ? { retryAfter: error.retryAfter } : {}),
           ...(error instanceof QuotaExceededError ? { params: error.params } : {}),
         },
       });
@@ -85,19 +87,16 @@ export function createProjectForms(deps: { services: ProjectServices; fail: Form
   /** One of the forms of a project's page, told apart by its `intent`. */
   async function projectPage(req: Request, res: Response, session: Session) {
     const actor = session.user;
-    let body = (req.body ?? {}) as Record<string, unknown>;
+    const body = (req.body ?? {}) as Record<string, unknown>;
     let intent = typeof body.intent === 'string' ? body.intent : '';
     const back = (done: string, anchor: string) => `${req.path}?done=${done}#${anchor}`;
     let values: Record<string, string> = {};
     try {
       const id = projectId(req.path.split('/').pop());
       if (isMultipart(req)) {
-        // Who may write here, how often and how much is known before a byte of the file is read.
+        // One turn of the process's uploads, then admitted, read and stored as the API's are.
         intent = 'document';
-        const room = await conversation.admitDocument(actor, id, declaredLength(req));
-        const file = await readMultipartFile(req, { field: 'file', ...room });
-        body = file.fields;
-        await conversation.addDocument(actor, id, file);
+        await deps.uploads.receive(actor, id, req, res);
         return redirectAfterPost(req, res, back('document', 'documents-title'), 'document');
       }
       switch (intent) {

@@ -10,7 +10,7 @@ import { connect, type Socket } from 'node:net';
 import { expect, inject } from 'vitest';
 import type { LaunchedServer } from '../../scripts/launch-server.ts';
 import { databaseFile, openDatabase, type Db } from '../../server/db/index.ts';
-import { storeDocumentChunks } from '../../server/projects/document-chunks.ts';
+import { chunksOf, storeDocumentChunks } from '../../server/projects/document-chunks.ts';
 import { createUser } from '../../server/users/users.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { userRow } from '../helpers/users.ts';
@@ -233,7 +233,7 @@ export async function seedSharedProject(db: Db, options: { password: string; his
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await storeDocumentChunks(trx, id, documentBytes);
+      await storeDocumentChunks(trx, id, chunksOf(documentBytes));
       return id;
     });
   }
