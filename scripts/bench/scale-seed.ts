@@ -729,9 +729,9 @@ export async function writeScalePosts(contentDir: string, count: number, now: Da
   return bodies;
 }
 
-/** The posts' HTML as the build pre-renders it (dist/server/content-html.json: its key → HTML). */
-export async function prerenderBodies(bodies: readonly string[]): Promise<Record<string, string>> {
-  const html: Record<string, string> = {};
-  for (const body of bodies) html[htmlKey(body)] = await renderMarkdown(body);
+/** The posts' HTML as the build pre-renders it (by key: server/content/prerendered.ts). */
+export async function prerenderBodies(bodies: readonly string[]): Promise<Map<string, string>> {
+  const html = new Map<string, string>();
+  for (const body of bodies) html.set(htmlKey(body), await renderMarkdown(body));
   return html;
 }

@@ -31,6 +31,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { PRERENDERED_DIR, writePrerendered } from '../../server/content/prerendered.ts';
 import { openDatabase, databaseFile } from '../../server/db/index.ts';
 import { BLOG_PAGE_SIZE } from '../../shared/blog.ts';
 import { createTestDatabase, postgresBinDir, startPostgres, type PostgresCluster } from '../../test/helpers/postgres.ts';
@@ -177,8 +178,8 @@ type ProbeResult = {
 
 /**
  * `dir` as a project root for the built server: dist/server copied (the bundle's own location
- * decides its root), its content-html.json with the seeded posts' HTML (as the build would
- * pre-render them), content/ with `posts` seeded posts beside the project's legal and home
+ * decides its root), its content-html/ with the seeded posts' HTML (as the build would
+ * pre-render them) beside the build's own, content/ with `posts` seeded posts beside the project's legal and home
  * content, and links to everything else (node_modules, locales, public, brand, dist/client…).
  */
 async function serverRoot(dir: string, posts: number): Promise<{ root: string; postsMs: number }> {
@@ -196,17 +197,17 @@ async function serverRoot(dir: string, posts: number): Promise<{ root: string; p
   }
   const serverDir = join(ROOT, 'dist', 'server');
   for (const entry of readdirSync(serverDir)) {
-    if (entry.startsWith('.') || entry === 'content-html.json') continue;
+    if (entry.startsWith('.') || entry === PRERENDERED_DIR) continue;
     if (entry.endsWith('.js')) copyFileSync(join(serverDir, entry), join(dir, 'dist', 'server', entry));
     else symlinkSync(join(serverDir, entry), join(dir, 'dist', 'server', entry));
   }
   const bodies = await writeScalePosts(join(dir, 'content'), posts);
-  const builtHtml = join(serverDir, 'content-html.json');
-  const html = {
-    ...(existsSync(builtHtml) ? (JSON.parse(readFileSync(builtHtml, 'utf8')) as Record<string, string>) : {}),
-    ...(await prerenderBodies(bodies)),
-  };
-  writeFileSync(join(dir, 'dist', 'server', 'content-html.json'), JSON.stringify(html));
+  const built = join(serverDir, PRERENDERED_DIR);
+  mkdirSync(join(dir, 'dist', 'server', PRERENDERED_DIR));
+  for (const name of existsSync(built) ? readdirSync(built) : []) {
+    symlinkSync(join(built, name), join(dir, 'dist', 'server', PRERENDERED_DIR, name));
+  }
+  await writePrerendered(join(dir, 'dist', 'server'), await prerenderBodies(bodies));
   return { root: dir, postsMs: performance.now() - started };
 }
 
