@@ -25,7 +25,7 @@ import { canonicalIdentity } from '../../shared/identity.ts';
 import { cursorPageOf, pageSizeOf } from '../../shared/paging.ts';
 import { hasRole } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
-import { preparedQueries } from '../db/compiled.ts';
+import { preparedQueries, type Slot } from '../db/compiled.ts';
 import type { ProjectRow, Schema } from '../db/schema.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
@@ -193,83 +193,108 @@ export function createProjects(deps: ProjectDeps) {
     };
   }
 
-  async function list(actor: Actor, query: ListQuery = {}): Promise<ProjectPage> {
-    const page = query.page ?? 1;
-    const pageSize = pageSizeOf('projects', query.pageSize);
-    if (!visible(actor)) return { items: [], total: 0, page, pageSize };
-    const standing = standingIn(actor);
+  /** What a list's queries take: the caller's name, the filters, the page. */
+  function listValues(actor: Actor, query: ListQuery, page: { limit: number; offset: number }) {
     const text = query.q?.trim();
-    const values = {
-      userName: actor.userName,
-      status: query.status ?? '',
-      practice: query.practice ?? '',
-      like: text ? `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '',
-      dueLimit: dueLimit(),
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
+    return {
+      text,
+      values: {
+        userName: actor.userName,
+        status: query.status ?? '',
+        practice: query.practice ?? '',
+        like: text ? `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '',
+        dueLimit: dueLimit(),
+        ...page,
+      },
+      // The query's shape: which role sees which projects, and which filters are on.
+      shape: [
+        standingIn(actor),
+        actor.role,
+        query.status ? 's' : '',
+        query.practice ? 'p' : '',
+        text ? 'q' : '',
+        query.waiting ? 'w' : '',
+      ].join('|'),
     };
-    // The query's shape: which role sees which projects, and which filters are on.
-    const shape = [
-      standing,
-      actor.role,
-      query.status ? 's' : '',
-      query.practice ? 'p' : '',
-      text ? 'q' : '',
-      query.waiting ? 'w' : '',
-    ].join('|');
+  }
+
+  /** The projects the actor sees, filtered by the query (as a query to select from). */
+  function filtered(actor: Actor, query: ListQuery, text: string | undefined, slot: Slot) {
+    const standing = standingIn(actor);
+    const userName = slot<string>('userName');
+    let q = visible(actor, userName)!;
+    if (query.status) q = q.where('p.state', '=', slot<string>('status') as ProjectState);
+    if (query.practice) q = q.where('p.practice', '=', slot<string>('practice'));
+    if (text) {
+      const like = slot<string>('like');
+      q = q.where((eb) =>
+        eb.or(
+          (['p.title', 'p.organisation', 'p.owner_name', 'p.owner', 'p.procurement_ref'] as const).map((column) =>
+            eb(sql`lower(${sql.ref(column)})`, 'like', sql`${like} ESCAPE '\\'`),
+          ),
+        ),
+      );
+    }
+    if (query.waiting) {
+      const limit = slot<string>('dueLimit');
+      q = q.where((eb) => {
+        const unread = eb(unreadOf(eb, userName), '>', 0);
+        if (standing === 'owner') return eb.or([eb('p.state', 'in', ['proposal', 'delivered']), unread]);
+        if (standing === 'admin') {
+          return eb.or([eb('p.state', 'in', ['brief', 'declined']), eb.and([eb('p.state', '=', 'active'), eb(expertCountOf(eb), '=', 0)])]);
+        }
+        return eb.or([eb.and([eb('p.state', '=', 'active'), eb(dueSoonOf(eb, limit), '>', 0)]), unread]);
+      });
+    }
+    return q;
+  }
+
+  /**
+   * The rows of one page, newest first. The page is found first, by ids in the order of the index
+   * on (created_at, id): what is counted per project (unread messages, experts, milestones due)
+   * is counted for the page's rows only, however deep the page and however many projects.
+   */
+  async function pageOf(actor: Actor, query: ListQuery, page: { limit: number; offset: number }): Promise<ProjectSummary[]> {
+    const { text, values, shape } = listValues(actor, query, page);
     const rows = await prepared(db, `list:${shape}`, values, (slot) => {
       const userName = slot<string>('userName');
-      let q = visible(actor, userName)!;
-      if (query.status) q = q.where('p.state', '=', slot<string>('status') as ProjectState);
-      if (query.practice) q = q.where('p.practice', '=', slot<string>('practice'));
-      if (text) {
-        const like = slot<string>('like');
-        q = q.where((eb) =>
-          eb.or(
-            (['p.title', 'p.organisation', 'p.owner_name', 'p.owner', 'p.procurement_ref'] as const).map((column) =>
-              eb(sql`lower(${sql.ref(column)})`, 'like', sql`${like} ESCAPE '\\'`),
-            ),
-          ),
-        );
-      }
       const limit = slot<string>('dueLimit');
-      if (query.waiting) {
-        q = q.where((eb) => {
-          const unread = eb(unreadOf(eb, userName), '>', 0);
-          if (standing === 'owner') return eb.or([eb('p.state', 'in', ['proposal', 'delivered']), unread]);
-          if (standing === 'admin') {
-            return eb.or([
-              eb('p.state', 'in', ['brief', 'declined']),
-              eb.and([eb('p.state', '=', 'active'), eb(expertCountOf(eb), '=', 0)]),
-            ]);
-          }
-          return eb.or([eb.and([eb('p.state', '=', 'active'), eb(dueSoonOf(eb, limit), '>', 0)]), unread]);
-        });
-      }
-      // One query: the page's rows carry the total (a window count); only a page past the end asks again.
-      return q
-        .selectAll('p')
-        .select((eb) => [
-          unreadOf(eb, userName).as('unread'),
-          expertCountOf(eb).as('experts'),
-          dueSoonOf(eb, limit).as('due_soon'),
-          sql<number>`count(*) over ()`.as('total_rows'),
-        ])
+      const ids = filtered(actor, query, text, slot)
+        .select('p.id')
         .orderBy('p.created_at', 'desc')
         .orderBy('p.id', 'desc')
         .limit(slot<number>('limit'))
         .offset(slot<number>('offset'));
+      return k
+        .selectFrom('projects as p')
+        .where('p.id', 'in', ids)
+        .selectAll('p')
+        .select((eb) => [unreadOf(eb, userName).as('unread'), expertCountOf(eb).as('experts'), dueSoonOf(eb, limit).as('due_soon')])
+        .orderBy('p.created_at', 'desc')
+        .orderBy('p.id', 'desc');
     });
-    const total = rows[0] ? Number(rows[0].total_rows) : 0;
-    if (!rows[0] && page > 1) return { ...(await list(actor, { ...query, page: 1, pageSize: 1 })), items: [], page, pageSize };
-    return {
-      items: rows.map((row) =>
-        summaryOf(row, standing, { unread: Number(row.unread), experts: Number(row.experts), dueSoon: Number(row.due_soon) }),
-      ),
-      total,
-      page,
-      pageSize,
-    };
+    const standing = standingIn(actor);
+    return rows.map((row) =>
+      summaryOf(row, standing, { unread: Number(row.unread), experts: Number(row.experts), dueSoon: Number(row.due_soon) }),
+    );
+  }
+
+  async function list(actor: Actor, query: ListQuery = {}): Promise<ProjectPage> {
+    const page = query.page ?? 1;
+    const pageSize = pageSizeOf('projects', query.pageSize);
+    if (!visible(actor)) return { items: [], total: 0, page, pageSize };
+    const { text, values, shape } = listValues(actor, query, { limit: pageSize, offset: (page - 1) * pageSize });
+    const [items, [count]] = await Promise.all([
+      pageOf(actor, query, { limit: pageSize, offset: (page - 1) * pageSize }),
+      prepared(db, `count:${shape}`, values, (slot) => filtered(actor, query, text, slot).select((eb) => eb.fn.countAll<number>().as('n'))),
+    ]);
+    return { items, total: Number(count?.n ?? 0), page, pageSize };
+  }
+
+  /** The first `limit` projects where something waits for the actor, newest first (the dashboards' list; no count). */
+  async function waiting(actor: Actor, limit: number): Promise<ProjectSummary[]> {
+    if (!visible(actor)) return [];
+    return pageOf(actor, { waiting: true }, { limit, offset: 0 });
   }
 
   // The navbar's badge is asked on every signed-in page: kept a few seconds per user in this
@@ -302,17 +327,14 @@ export function createProjects(deps: ProjectDeps) {
   }
 
   /**
-   * The project as the caller sees it: everything but its history (a page at a time: `history`).
-   * With `newest`, only that many of the latest documents are read (still oldest first), for its
-   * PDF report. Experts and milestones are bounded by their rules (PROJECT_LIMITS, enforced when
-   * one is added); the reads are cut there too, whatever an older database holds.
+   * The project as the caller sees it: everything but its history (a page at a time: `history`)
+   * and its older documents: the newest `newest` documents (a page of the documents' list by
+   * default; all of them a page at a time: conversation.documents), oldest first. Experts and
+   * milestones are bounded by their rules (PROJECT_LIMITS, enforced when one is added); the
+   * reads are cut there too, whatever an older database holds.
    */
-  async function detail(actor: Actor, row: ProjectRow, standing: Standing, newest?: number): Promise<Project> {
+  async function detail(actor: Actor, row: ProjectRow, standing: Standing, newest = pageSizeOf('documents')): Promise<Project> {
     const id = row.id;
-    const documents = k
-      .selectFrom('project_documents')
-      .select(['id', 'name', 'content_type', 'bytes', 'uploaded_by', 'uploaded_at'])
-      .where('project_id', '=', id);
     const [experts, milestones, documentRows, unreadRow] = await Promise.all([
       k
         .selectFrom('project_experts')
@@ -328,13 +350,14 @@ export function createProjects(deps: ProjectDeps) {
         .orderBy('id')
         .limit(PROJECT_LIMITS.milestonesPerProject)
         .execute(),
-      newest === undefined
-        ? documents.orderBy('id').execute()
-        : documents
-            .orderBy('id', 'desc')
-            .limit(newest)
-            .execute()
-            .then((rows) => rows.reverse()),
+      k
+        .selectFrom('project_documents')
+        .select(['id', 'name', 'content_type', 'bytes', 'uploaded_by', 'uploaded_at'])
+        .where('project_id', '=', id)
+        .orderBy('id', 'desc')
+        .limit(newest)
+        .execute()
+        .then((rows) => rows.reverse()),
       k
         .selectFrom('projects as p')
         .select((eb) => unreadOf(eb, actor.userName).as('unread'))
@@ -871,6 +894,7 @@ export function createProjects(deps: ProjectDeps) {
 
   return {
     list,
+    waiting,
     get,
     history,
     namesOf,
