@@ -20,6 +20,7 @@ import {
   type ProjectState,
   type ProjectSummary,
   type Standing,
+  UNREAD_BADGE_MAX,
 } from '../../shared/projects.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import { cursorPageOf, pageSizeOf } from '../../shared/paging.ts';
@@ -302,7 +303,7 @@ export function createProjects(deps: ProjectDeps) {
   // (or another instance) shows within UNREAD_CACHE_MS.
   const unreadCache = new Map<string, { value: number; until: number }>();
 
-  /** Messages the actor has not read, over every project they see (the navbar's badge). */
+  /** Messages the actor has not read over every project they see, up to UNREAD_BADGE_MAX (the navbar's badge). */
   async function unreadTotal(actor: Actor): Promise<number> {
     const key = canonicalIdentity(actor.userName);
     const cached = unreadCache.get(key);
@@ -310,10 +311,26 @@ export function createProjects(deps: ProjectDeps) {
     if (cached && cached.until > t) return cached.value;
     const q = visible(actor);
     if (!q) return 0;
-    // Summed by the database: one row, however many projects the actor sees.
+    // Counted by the database up to the badge's maximum: one row, and the reading stops there
+    // (an admin sees every project, and may have read none of their messages).
+    const unread = q
+      .innerJoin('project_messages as m', 'm.project_id', 'p.id')
+      .where('m.author', '!=', actor.userName)
+      .where('m.id', '>', (eb) =>
+        eb.fn.coalesce(
+          eb
+            .selectFrom('project_reads as r')
+            .select('r.last_read_id')
+            .whereRef('r.project_id', '=', 'p.id')
+            .where('r.user_name', '=', actor.userName),
+          sql<number>`0`,
+        ),
+      )
+      .select(sql<number>`1`.as('one'))
+      .limit(UNREAD_BADGE_MAX);
     const row = await k
-      .selectFrom(q.select((eb) => unreadOf(eb, actor.userName).as('unread')).as('u'))
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('u.unread'), sql<number>`0`).as('total'))
+      .selectFrom(unread.as('u'))
+      .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
     const value = Number(row.total);
     if (unreadCache.size >= UNREAD_CACHE_MAX) unreadCache.delete(unreadCache.keys().next().value!);
