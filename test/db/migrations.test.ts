@@ -255,3 +255,38 @@ test(`a project's history and conversation are counted by the database: filled i
     await db.close();
   }
 });
+
+test.runIf(TEST_ENGINE === 'sqlite')(
+  "SQLite's query planner has the tables' statistics once the database is opened (sqlite_stat1)",
+  async () => {
+    const file = databaseFile(mkdtempSync(join(tmpdir(), 'statistics-')));
+    const first = await openDatabase({ file });
+    const at = new Date().toISOString();
+    const states = ['brief', 'proposal', 'active', 'delivered', 'closed', 'declined', 'cancelled'];
+    await first.k
+      .insertInto('projects')
+      .values(
+        Array.from({ length: 700 }, (_, i) => ({
+          title: 'T',
+          description: 'D',
+          practice: 'data',
+          state: states[i % states.length]!,
+          owner: `owner${i % 100}`,
+          owner_name: 'O',
+          owner_role: 'CLI',
+          created_at: at,
+          updated_at: at,
+        })),
+      )
+      .execute();
+    await first.close();
+    const db = await openDatabase({ file });
+    try {
+      const stats = await sql<{ idx: string; stat: string }>`SELECT idx, stat FROM sqlite_stat1 WHERE tbl = 'projects'`.execute(db.k);
+      // Rows, then rows per distinct value: the planner knows a state is a seventh of the projects.
+      expect(stats.rows.find((r) => r.idx === 'projects_state')?.stat).toBe('700 100');
+    } finally {
+      await db.close();
+    }
+  },
+);
