@@ -15,7 +15,7 @@ import { postBodyImages } from '../server/content/embedded.ts';
 import { parseFrontMatter } from '../server/content/front-matter.ts';
 import { IMAGES_FILE, type ImageEntry } from '../server/content/image-manifest.ts';
 import { createContentImages, folderImages } from '../server/content/images.ts';
-import { htmlKey, PRERENDERED_FILE, renderMarkdown, type BodyImages } from '../server/content/prerendered.ts';
+import { htmlKey, renderMarkdown, writePrerendered, type BodyImages } from '../server/content/prerendered.ts';
 import { buildContentImages } from './content-images.ts';
 import { serviceWorkerBuildOptions } from '../server/sw/build.ts';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -226,17 +226,17 @@ async function markdownFiles(dir: string): Promise<string[]> {
  * server bundle (server/content/prerendered.ts); a post's images are the renditions just made.
  */
 async function prerenderContent(manifest: ReadonlyMap<string, ImageEntry>): Promise<number> {
-  const html: Record<string, string> = {};
+  const html = new Map<string, string>();
   const images = createContentImages({ manifest, renditionsDir: CONTENT_IMAGES_OUT });
   const blogDir = join(ROOT, 'content', 'blog');
   for (const file of await markdownFiles(join(ROOT, 'content'))) {
     const { body } = parseFrontMatter(await readFile(file, 'utf8'), relative(ROOT, file));
     const isPost = dirname(dirname(file)) === blogDir;
     const bodyImages: BodyImages | undefined = isPost ? postBodyImages(images, await folderImages(dirname(file)), file) : undefined;
-    html[htmlKey(body, bodyImages)] = await renderMarkdown(body, bodyImages);
+    html.set(htmlKey(body, bodyImages), await renderMarkdown(body, bodyImages));
   }
-  await writeFile(join(DIST, 'server', PRERENDERED_FILE), JSON.stringify(html));
-  return Object.keys(html).length;
+  await writePrerendered(join(DIST, 'server'), html);
+  return html.size;
 }
 
 /**

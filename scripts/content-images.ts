@@ -9,6 +9,7 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { loadEmbeddedContent } from '../server/content/embedded.ts';
+import { prerenderedOf } from '../server/content/prerendered.ts';
 import {
   CONTENT_IMAGES_PATH,
   MAX_IMAGE_PIXELS,
@@ -34,7 +35,7 @@ async function usedImages(contentDir: string): Promise<Map<string, string>> {
     served: () => null,
   };
   // Validates every post as the server will at start: a bad front matter or a missing image fails here.
-  await loadEmbeddedContent(contentDir, new Map(), recording);
+  await loadEmbeddedContent(contentDir, prerenderedOf(new Map()), recording);
   return used;
 }
 

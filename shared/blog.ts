@@ -53,17 +53,28 @@ export function searchWords(input: string): string {
     .trim();
 }
 
+// A source answers the same objects until its posts change (the embedded posts for the process's
+// life, the CMS's for its cache's): what a list costs to compute is kept with them, so a page of
+// a blog of thousands of posts does not fold every title and count every tag again.
+const foldedTexts = new WeakMap<PostSummary, string>();
+const tagCounts = new WeakMap<readonly PostSummary[], Map<string, Tag & { count: number }>>();
+
 /** Every search word is in the title or the summary (case and accents ignored). */
 function matches(post: PostSummary, words: readonly string[]): boolean {
-  const text = foldText(`${post.title} ${post.description}`);
+  if (words.length === 0) return true;
+  let text = foldedTexts.get(post);
+  if (text === undefined) {
+    text = foldText(`${post.title} ${post.description}`);
+    foldedTexts.set(post, text);
+  }
   return words.every((word) => text.includes(word));
 }
 
-export type BlogQuery = { page: number; tag?: string | null; q?: string };
-
-/** The page of the list asked for; `null` when the tag has no posts or the page is past the last. */
-export function blogList(all: readonly PostSummary[], query: BlogQuery): BlogList | null {
-  const counts = new Map<string, Tag & { count: number }>();
+/** The tags of the posts by slug, with how many posts carry each. */
+function countTags(all: readonly PostSummary[]): Map<string, Tag & { count: number }> {
+  let counts = tagCounts.get(all);
+  if (counts) return counts;
+  counts = new Map();
   for (const post of all) {
     for (const tag of post.tags) {
       const seen = counts.get(tag.slug);
@@ -71,12 +82,22 @@ export function blogList(all: readonly PostSummary[], query: BlogQuery): BlogLis
       else counts.set(tag.slug, { ...tag, count: 1 });
     }
   }
+  tagCounts.set(all, counts);
+  return counts;
+}
+
+export type BlogQuery = { page: number; tag?: string | null; q?: string };
+
+/** The page of the list asked for; `null` when the tag has no posts or the page is past the last. */
+export function blogList(all: readonly PostSummary[], query: BlogQuery): BlogList | null {
+  const counts = countTags(all);
   const tags = [...counts.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
   const tag = query.tag ? (counts.get(query.tag) ?? null) : null;
   if (query.tag && !tag) return null;
   const q = searchWords(query.q ?? '');
   const words = foldText(q).split(/\s+/).filter(Boolean);
-  const selected = all.filter((post) => (!tag || post.tags.some((t) => t.slug === tag.slug)) && matches(post, words));
+  const selected =
+    !tag && words.length === 0 ? all : all.filter((post) => (!tag || post.tags.some((t) => t.slug === tag.slug)) && matches(post, words));
   const pageCount = Math.max(1, Math.ceil(selected.length / BLOG_PAGE_SIZE));
   if (query.page > pageCount) return null;
   const from = (query.page - 1) * BLOG_PAGE_SIZE;

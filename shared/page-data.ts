@@ -135,7 +135,14 @@ export type AdminUser = SessionUser & {
   /** Invited and not accepted yet (no password chosen); absent from an external API that has no invitations. */
   invited?: boolean;
 };
-export type UserList = { items: AdminUser[]; total: number; page: number; pageSize: number };
+export type UserList = {
+  items: AdminUser[];
+  total: number;
+  /** A search counted SEARCH_COUNT_MAX matches and stopped: there are more (absent from an external API: `total` is exact). */
+  totalCapped?: boolean;
+  page: number;
+  pageSize: number;
+};
 
 /** The outcome of a form post shown with the page (errors stay until the next submit). */
 export type FormState = {

@@ -29,6 +29,13 @@ export const PAGE_SIZES = {
 } as const satisfies Record<string, { default: number; max: number }>;
 export type PagedList = keyof typeof PAGE_SIZES;
 
+/**
+ * How many matches a search counts at most (the admin's users, GET /api/admin/users?q=): a search
+ * for a part of a word has no index to count with, and counting every match of a common one
+ * ("mar") reads the whole table on every page. Past it, the page says `totalCapped`.
+ */
+export const SEARCH_COUNT_MAX = 100;
+
 /** The highest page number a numbered list takes. */
 export const PAGE_NUMBER_MAX = 100_000;
 /** The highest id a cursor (`before`) may name: ids are 32-bit on both engines. */

@@ -24,6 +24,12 @@ export type BudgetRange = (typeof BUDGET_RANGES)[number];
 export const AVAILABILITY = ['available', 'busy'] as const;
 export type Availability = (typeof AVAILABILITY)[number];
 
+/**
+ * The navbar's badge counts unread messages up to this many (it shows "99+" past 99): counting
+ * every unread message of every project an admin sees would read them all on every page.
+ */
+export const UNREAD_BADGE_MAX = 100;
+
 export const PROJECT_LIMITS = {
   title: 200,
   description: 5000,

@@ -11,7 +11,7 @@ import { loadEmbeddedContent, postBodyImages } from '../server/content/embedded.
 import { imageDigest } from '../server/content/image-manifest.ts';
 import { createContentImages, folderImages } from '../server/content/images.ts';
 import { markdownToSafeHtml, type LocalImage } from '../server/content/markdown.ts';
-import { htmlKey, loadPrerendered } from '../server/content/prerendered.ts';
+import { htmlKey, loadPrerendered, prerenderedOf } from '../server/content/prerendered.ts';
 import { PATHS } from '../server/paths.ts';
 import { POST_IMAGE_SIZES } from '../shared/blog.ts';
 import { contentDir, jpeg, post, svg } from './helpers/content.ts';
@@ -29,7 +29,7 @@ async function builtPost(body = 'Steps:\n\n![The four steps](figure.svg)') {
   });
   const renditionsDir = await mkdtemp(join(tmpdir(), 'renditions-'));
   const { manifest } = await buildContentImages({ contentDir: dir, outDir: renditionsDir });
-  const content = await loadEmbeddedContent(dir, new Map(), createContentImages({ manifest, renditionsDir }));
+  const content = await loadEmbeddedContent(dir, prerenderedOf(new Map()), createContentImages({ manifest, renditionsDir }));
   return { post: (await content.getPost('a', 'es'))!, cover: imageDigest(cover), figure: imageDigest(figure), dir };
 }
 
@@ -69,7 +69,7 @@ test('without the build, a post’s images are served as they are, with their me
     'blog/a/figure.svg': figure,
   });
   const images = createContentImages({ manifest: new Map() });
-  const built = (await (await loadEmbeddedContent(dir, new Map(), images)).getPost('a', 'es'))!;
+  const built = (await (await loadEmbeddedContent(dir, prerenderedOf(new Map()), images)).getPost('a', 'es'))!;
   expect(built.cover).toEqual({ src: `/assets/content/${imageDigest(cover)}.jpg`, width: 1600, height: 900, alt: 'Un campo' });
   expect(built.html).toBe(
     `<p><img src="/assets/content/${imageDigest(figure)}.svg" width="1000" height="400" alt="Steps" loading="lazy" decoding="async" /></p>`,
@@ -84,7 +84,7 @@ test('a post’s pre-rendered HTML is used while its folder’s images are the o
   const body = 'Steps:\n\n![The four steps](figure.svg)\n';
   const images = createContentImages({ manifest: new Map() });
   const key = htmlKey(body, postBodyImages(images, await folderImages(join(dir, 'blog', 'a')), file));
-  const prerendered = new Map([[key, '<p>rendered by the build</p>']]);
+  const prerendered = prerenderedOf(new Map([[key, '<p>rendered by the build</p>']]));
   expect((await (await loadEmbeddedContent(dir, prerendered, images)).getPost('a', 'es'))!.html).toBe('<p>rendered by the build</p>');
 
   const changed = svg(1000, 500);

@@ -7,7 +7,7 @@ import { loadEmbeddedContent, postBodyImages } from '../server/content/embedded.
 import { createContentImages, folderImages } from '../server/content/images.ts';
 import { parseFrontMatter } from '../server/content/front-matter.ts';
 import { markdownToSafeHtml } from '../server/content/markdown.ts';
-import { htmlKey, loadPrerendered, markdownDigest, PRERENDERED_FILE, renderMarkdown } from '../server/content/prerendered.ts';
+import { htmlKey, loadPrerendered, markdownDigest, PRERENDERED_DIR, prerenderedOf, renderMarkdown } from '../server/content/prerendered.ts';
 import { PATHS } from '../server/paths.ts';
 
 test('Markdown becomes sanitised HTML: scripts, event handlers and javascript: links are removed', () => {
@@ -131,14 +131,19 @@ test('the build renders every content Markdown file to the same HTML the rendere
     // A post's HTML is keyed by its Markdown and its folder's images (their renditions are in it).
     const isPost = dirname(dirname(file)) === join(PATHS.content, 'blog');
     const bodyImages = isPost ? postBodyImages(images, await folderImages(dirname(file)), file) : undefined;
-    expect(prerendered.get(htmlKey(body, bodyImages)), file).toBe(await renderMarkdown(body, bodyImages));
+    const key = htmlKey(body, bodyImages);
+    expect(prerendered.has(key), file).toBe(true);
+    expect(await prerendered.read(key), file).toBe(await renderMarkdown(body, bodyImages));
   }
-  expect(JSON.parse(readFileSync(join(PATHS.root, 'dist', 'server', PRERENDERED_FILE), 'utf8'))).toBeTypeOf('object');
+  expect(readdirSync(join(PATHS.root, 'dist', 'server', PRERENDERED_DIR)).every((name) => /^[0-9a-f]{64}\.html$/.test(name))).toBe(true);
 });
 
 test('at start, content takes the HTML the build rendered, and renders only Markdown the build did not see', async () => {
   const [legalFile, legalBody] = [...contentBodies()].find(([file]) => file.includes(join('legal', 'privacy', 'en.md')))!;
-  const content = await loadEmbeddedContent(PATHS.content, new Map([[markdownDigest(legalBody), '<p>rendered by the build</p>']]));
+  const content = await loadEmbeddedContent(
+    PATHS.content,
+    prerenderedOf(new Map([[markdownDigest(legalBody), '<p>rendered by the build</p>']])),
+  );
   expect((await content.getLegal('privacy', 'en'))?.html, legalFile).toBe('<p>rendered by the build</p>');
   const cookies = contentBodies().get(join(PATHS.content, 'legal', 'cookies', 'en.md'))!;
   expect((await content.getLegal('cookies', 'en'))?.html).toBe(markdownToSafeHtml(cookies));

@@ -8,6 +8,7 @@ import { expect, test } from 'vitest';
 import { loadEmbeddedContent } from '../server/content/embedded.ts';
 import { loadEmbeddedHome } from '../server/content/home.ts';
 import { createContentImages } from '../server/content/images.ts';
+import { prerenderedOf } from '../server/content/prerendered.ts';
 import { PATHS } from '../server/paths.ts';
 
 const LOGO = join(PATHS.content, 'home', 'nortia.svg');
@@ -24,7 +25,7 @@ async function contentWith(files: Record<string, string>): Promise<string> {
 }
 
 function load(dir: string) {
-  return loadEmbeddedHome(dir, new Map(), createContentImages({ manifest: new Map() }));
+  return loadEmbeddedHome(dir, prerenderedOf(new Map()), createContentImages({ manifest: new Map() }));
 }
 
 const STUDY = {

@@ -19,7 +19,7 @@ import { SITEMAP_POSTS_MAX, sitemapXml } from '../server/seo/sitemap.ts';
 import { listUsers } from '../server/users/users.ts';
 import { blogList, BLOG_PAGE_SIZE } from '../shared/blog.ts';
 import type { PostSummary } from '../shared/page-data.ts';
-import { PAGE_SIZES, type PagedList } from '../shared/paging.ts';
+import { PAGE_SIZES, SEARCH_COUNT_MAX, type PagedList } from '../shared/paging.ts';
 import { PROJECT_LIMITS } from '../shared/projects.ts';
 import type { ContentSource } from '../server/content/source.ts';
 import { createTestApp, ORIGIN, TEST_ENGINE } from './helpers/app.ts';
@@ -184,6 +184,18 @@ describe(`every list of the API is a page (${TEST_ENGINE})`, () => {
     const answer = await entry.service(100_000);
     expect(answer.items).toHaveLength(PAGE_SIZES[entry.list].max);
   });
+});
+
+test(`a search of the admin's users counts ${SEARCH_COUNT_MAX} matches at most and says so; a narrower one is counted whole (${TEST_ENGINE})`, async () => {
+  const common = await api(app, tokens.admin).get('/admin/users?q=CONS');
+  expect(common.status).toBe(200);
+  expect(common.body).toMatchObject({ total: SEARCH_COUNT_MAX, totalCapped: true, page: 1, pageSize: PAGE_SIZES.users.default });
+  expect(common.body.items.map((u: { userName: string }) => u.userName)).toEqual(
+    Array.from({ length: PAGE_SIZES.users.default }, (_, i) => `cons${String(i).padStart(3, '0')}`),
+  );
+  expect(await listUsers(db, { q: 'cons14' })).toMatchObject({ total: 10, totalCapped: false });
+  expect(await listUsers(db, {})).toMatchObject({ totalCapped: false });
+  expect((await listUsers(db, {})).total).toBeGreaterThan(ROWS);
 });
 
 describe(`a project's lists (${TEST_ENGINE})`, () => {

@@ -113,7 +113,7 @@ function readUserList(value: unknown): UserList | null {
     if (!user) return null;
     items.push(user);
   }
-  return { items, total, page, pageSize };
+  return { items, total, ...(value.totalCapped === true ? { totalCapped: true } : {}), page, pageSize };
 }
 
 /** An invitation read from untrusted JSON (the link is shown as text to copy, an http(s) URL only). */

@@ -103,7 +103,11 @@ export function Navbar({
                 {payload.unread ? (
                   <span className="navbar-unread">
                     <span aria-hidden="true">{payload.unread > 99 ? '99+' : payload.unread}</span>
-                    <span className="visually-hidden">{t('projects.navUnread', { count: payload.unread })}</span>
+                    <span className="visually-hidden">
+                      {payload.unread > 99
+                        ? t('projects.navUnreadMore', { count: 99 })
+                        : t('projects.navUnread', { count: payload.unread })}
+                    </span>
                   </span>
                 ) : null}
               </Link>

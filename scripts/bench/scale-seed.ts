@@ -6,7 +6,7 @@
 // other user gets a hash that no password matches (hashing 10,000 passwords would take minutes).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../../server/db/index.ts';
 import type { ProjectEventsTable, ProjectsTable, Schema, UsersTable } from '../../server/db/schema.ts';
 import { htmlKey, renderMarkdown } from '../../server/content/prerendered.ts';
@@ -399,6 +399,9 @@ export async function seedScaleData(db: Db, people: ScalePeople, options: { fact
       await seedProjectChildren(trx, slice, ids, { admin: adminPerson, rows });
     });
   }
+  // As after any bulk load: the planner's statistics now, not when autovacuum comes round to it
+  // (SQLite's are gathered when the server opens the database: server/db/index.ts).
+  if (db.engine === 'postgres') await sql`ANALYZE`.execute(k);
   return { bigProjectId, bigProjectExperts: bigExperts.map((e) => e.userName), rows, ms: performance.now() - started };
 }
 
@@ -802,9 +805,9 @@ export async function writeScalePosts(contentDir: string, count: number, now: Da
   return bodies;
 }
 
-/** The posts' HTML as the build pre-renders it (dist/server/content-html.json: its key → HTML). */
-export async function prerenderBodies(bodies: readonly string[]): Promise<Record<string, string>> {
-  const html: Record<string, string> = {};
-  for (const body of bodies) html[htmlKey(body)] = await renderMarkdown(body);
+/** The posts' HTML as the build pre-renders it (by key: server/content/prerendered.ts). */
+export async function prerenderBodies(bodies: readonly string[]): Promise<Map<string, string>> {
+  const html = new Map<string, string>();
+  for (const body of bodies) html.set(htmlKey(body), await renderMarkdown(body));
   return html;
 }

@@ -14,16 +14,19 @@
 //   3. One server per data set, both pinned to core 0 (load.ts on core 1), signed in as the
 //      client (owner of the big project) and the admin, by form (cookie) and API (Bearer).
 //   4. Each page and API answer (PROBES) is measured on the small data, then on the large data,
-//      back to back (run.ts's measure: warm-up, 50 connections, uncompressed): p99, req/s,
-//      the answer's size (bytes of one body) and the server's peak RSS (warm-up included). A
-//      server that dies (out of memory) is started again for the next page and its row FAILs.
+//      back to back (run.ts's measure: warm-up, 50 connections, uncompressed), BENCH_ROUNDS
+//      times: p99, req/s, the answer's size (bytes of one body) and the server's peak RSS
+//      (warm-up included). The drift of a shared machine hits both alike; the best round of each
+//      is kept (as run.ts does), unless a round failed: then that round is the figure. A server
+//      that dies (out of memory) is started again for the next page and its row FAILs.
 //   5. Prints a table and the budgets (SCALE_BUDGETS) with PASS/FAIL; writes
 //      bench-results/scale-<time>.json.
 //
 // Options: --engine sqlite|postgres|both (both when PostgreSQL is installed), --factor (1),
 // --small-factor (0.01). Environment: as run.ts (BENCH_SECONDS, BENCH_WARMUP_SECONDS,
-// BENCH_CONNECTIONS, BENCH_RETRIES, BENCH_QUIET_WAIT_SECONDS, BENCH_LOG_LEVEL, BENCH_NODE_ARGS,
-// BENCH_NO_BUILD, BENCH_STRICT), and BENCH_SCALE_ONLY=key,key (only these probes, e.g. blog,project).
+// BENCH_CONNECTIONS, BENCH_ROUNDS (2), BENCH_RETRIES, BENCH_QUIET_WAIT_SECONDS, BENCH_LOG_LEVEL,
+// BENCH_NODE_ARGS, BENCH_NO_BUILD, BENCH_STRICT), and BENCH_SCALE_ONLY=key,key (only these probes,
+// e.g. blog,project).
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -31,6 +34,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { PRERENDERED_DIR, writePrerendered } from '../../server/content/prerendered.ts';
 import { openDatabase, databaseFile } from '../../server/db/index.ts';
 import { BLOG_PAGE_SIZE } from '../../shared/blog.ts';
 import { createTestDatabase, postgresBinDir, startPostgres, type PostgresCluster } from '../../test/helpers/postgres.ts';
@@ -71,6 +75,7 @@ const NO_BUILD = process.env.BENCH_NO_BUILD === '1';
 const QUIET_WAIT_SECONDS = Number(process.env.BENCH_QUIET_WAIT_SECONDS ?? 30);
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const ONLY = (process.env.BENCH_SCALE_ONLY ?? '').split(',').filter(Boolean);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 
 export const SCALE_BUDGETS = {
   /** p99 on the large data ÷ p99 on the small data, for every page and API answer… */
@@ -165,8 +170,11 @@ type Measured = {
 type ProbeResult = {
   key: string;
   label: string;
+  /** The rounds kept (keptRound). */
   small: Measured;
   large: Measured;
+  /** Every round's p99 (null: no answer), for the record. */
+  roundsP99: Record<SetName, (number | null)[]>;
   p99Ratio: number;
   bytesRatio: number;
   pass: { p99: boolean; bytes: boolean; errors: boolean };
@@ -177,8 +185,8 @@ type ProbeResult = {
 
 /**
  * `dir` as a project root for the built server: dist/server copied (the bundle's own location
- * decides its root), its content-html.json with the seeded posts' HTML (as the build would
- * pre-render them), content/ with `posts` seeded posts beside the project's legal and home
+ * decides its root), its content-html/ with the seeded posts' HTML (as the build would
+ * pre-render them) beside the build's own, content/ with `posts` seeded posts beside the project's legal and home
  * content, and links to everything else (node_modules, locales, public, brand, dist/client…).
  */
 async function serverRoot(dir: string, posts: number): Promise<{ root: string; postsMs: number }> {
@@ -196,17 +204,17 @@ async function serverRoot(dir: string, posts: number): Promise<{ root: string; p
   }
   const serverDir = join(ROOT, 'dist', 'server');
   for (const entry of readdirSync(serverDir)) {
-    if (entry.startsWith('.') || entry === 'content-html.json') continue;
+    if (entry.startsWith('.') || entry === PRERENDERED_DIR) continue;
     if (entry.endsWith('.js')) copyFileSync(join(serverDir, entry), join(dir, 'dist', 'server', entry));
     else symlinkSync(join(serverDir, entry), join(dir, 'dist', 'server', entry));
   }
   const bodies = await writeScalePosts(join(dir, 'content'), posts);
-  const builtHtml = join(serverDir, 'content-html.json');
-  const html = {
-    ...(existsSync(builtHtml) ? (JSON.parse(readFileSync(builtHtml, 'utf8')) as Record<string, string>) : {}),
-    ...(await prerenderBodies(bodies)),
-  };
-  writeFileSync(join(dir, 'dist', 'server', 'content-html.json'), JSON.stringify(html));
+  const built = join(serverDir, PRERENDERED_DIR);
+  mkdirSync(join(dir, 'dist', 'server', PRERENDERED_DIR));
+  for (const name of existsSync(built) ? readdirSync(built) : []) {
+    symlinkSync(join(built, name), join(dir, 'dist', 'server', PRERENDERED_DIR, name));
+  }
+  await writePrerendered(join(dir, 'dist', 'server'), await prerenderBodies(bodies));
   return { root: dir, postsMs: performance.now() - started };
 }
 
@@ -370,8 +378,15 @@ async function drain(server: Started): Promise<boolean> {
 }
 
 const failures = (m: Measured) => (m.run ? m.run.errors + m.run.timeouts + m.run.non2xx : 1);
+const clean = (m: Measured) => (m.run?.requests ?? 0) > 0 && !m.crashed && !m.unresponsive && !m.error && failures(m) === 0;
 
-function judge(probe: (typeof PROBES)[number], small: Measured, large: Measured): ProbeResult {
+/** The round a data set is judged by: the first that failed, else the one with the lowest p99; the peak RSS of all. */
+function keptRound(rounds: Measured[]): Measured {
+  const kept = rounds.find((m) => !clean(m)) ?? rounds.reduce((a, b) => (b.run!.latencyMs.p99 < a.run!.latencyMs.p99 ? b : a));
+  return { ...kept, peakRssBytes: Math.max(...rounds.map((m) => m.peakRssBytes)) };
+}
+
+function judge(probe: (typeof PROBES)[number], small: Measured, large: Measured): Omit<ProbeResult, 'roundsP99'> {
   // A run in which no answer came back (all slower than the run) has no p99: it fails.
   const answered = (m: Measured) => (m.run?.requests ?? 0) > 0;
   const p99 = (m: Measured) => (answered(m) ? m.run!.latencyMs.p99 : Infinity);
@@ -458,9 +473,16 @@ async function runEngine(engine: Engine, sets: DataSet[], tempDir: string): Prom
     const [small, large] = running as [Running, Running];
     for (const probe of PROBES.filter((p) => ONLY.length === 0 || ONLY.includes(p.key))) {
       console.log(`  ${probe.label}:`);
-      const s = await measureProbe(small, probe, restart);
-      const l = await measureProbe(large, probe, restart);
-      probes.push(judge(probe, s, l));
+      const rounds: Record<SetName, Measured[]> = { small: [], large: [] };
+      for (let round = 1; round <= ROUNDS; round++) {
+        rounds.small.push(await measureProbe(small, probe, restart));
+        rounds.large.push(await measureProbe(large, probe, restart));
+      }
+      const roundP99 = (m: Measured) => (m.run?.requests ? m.run.latencyMs.p99 : null);
+      probes.push({
+        ...judge(probe, keptRound(rounds.small), keptRound(rounds.large)),
+        roundsP99: { small: rounds.small.map(roundP99), large: rounds.large.map(roundP99) },
+      });
     }
     const peak = (r: Running) => Math.max(0, ...probes.map((p) => (r === small ? p.small : p.large).peakRssBytes));
     const peakRssBytes = { small: peak(small), large: peak(large) };
@@ -562,10 +584,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   installCleanup();
   pinSelf(1);
   const probeCount = PROBES.filter((p) => ONLY.length === 0 || ONLY.includes(p.key)).length;
-  const minutes = (options.engines.length * probeCount * 2 * (WARMUP_SECONDS + SECONDS)) / 60;
+  const minutes = (options.engines.length * probeCount * ROUNDS * 2 * (WARMUP_SECONDS + SECONDS)) / 60;
   console.log(
     `bench --scale: ${options.engines.join(' and ')}; data ×${options.smallFactor} (small) against ×${options.factor} (large); ` +
-      `${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per page and data set (${probeCount} pages: ~${fmt(minutes)} min of load, ` +
+      `${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per page and data set, ${ROUNDS} round(s) (${probeCount} pages: ~${fmt(minutes)} min of load, ` +
       `more when a disturbed run is measured again), uncompressed; ${PINNED ? 'servers on core 0, load on core 1' : 'NOT pinned'}; ` +
       `Node flags of npm start: ${[...serverNodeFlags(), ...NODE_ARGS].join(' ')}`,
   );
@@ -653,6 +675,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       seconds: SECONDS,
       warmupSeconds: WARMUP_SECONDS,
       connections: CONNECTIONS,
+      rounds: ROUNDS,
       logLevel: LOG_LEVEL,
       acceptEncoding: 'identity',
     },

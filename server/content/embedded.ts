@@ -1,5 +1,8 @@
 // Embedded content: Markdown files in content/, read once at start; their HTML comes from the
-// build (prerendered.ts) or is rendered then, never per request.
+// build (prerendered.ts) or is rendered then, never per request. A post's summary stays in
+// memory (the lists); its HTML is read from the build's folder when the post is asked for, and
+// the most recently read ones are kept (POST_HTML_CACHE): memory does not grow with the posts'
+// text, however many there are.
 //   content/blog/<slug>/<locale>.md    front matter: title, description, date, author; optional:
 //                                      slug (this language's, else the folder's name),
 //                                      translationKey (posts sharing it translate each other;
@@ -20,7 +23,7 @@ import { parseFrontMatter } from './front-matter.ts';
 import { IMAGE_FILE_NAME, type SizedImage } from './image-manifest.ts';
 import { loadEmbeddedHome } from './home.ts';
 import { createContentImages, folderImages, type ContentImages, type FolderImages } from './images.ts';
-import { loadPrerendered, markdownHtml, type BodyImages, type Prerendered } from './prerendered.ts';
+import { htmlKey, loadPrerendered, markdownHtml, renderMarkdown, type BodyImages, type Prerendered } from './prerendered.ts';
 import type { ContentSource } from './source.ts';
 
 const IMAGE_RULE = "must be an image file in the post's folder (name.svg, .png, .jpg or .webp)";
@@ -65,7 +68,13 @@ function pick<T>(byLocale: Map<Locale, T> | undefined, locale: Locale): T | null
   return byLocale?.get(locale) ?? byLocale?.get(defaultLocale) ?? null;
 }
 
-type Written = { post: Post; key: string; file: string };
+/** How many posts' HTML are kept in memory, the most recently read. */
+export const POST_HTML_CACHE = 100;
+
+/** A post as kept: its summary, and how to get its HTML (the build's file, or what was rendered at start). */
+type StoredPost = { summary: PostSummary; html: () => Promise<string> };
+
+type Written = { stored: StoredPost; key: string; file: string };
 
 /**
  * The image `src` (a cover's name, a relative src in the Markdown) stands for in a post's folder;
@@ -105,20 +114,26 @@ export async function loadEmbeddedContent(
       if (!meta.success) throw new Error(`${file}: ${meta.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
       const { slug = folder, translationKey = folder, cover: coverName, coverAlt = '', ...fields } = meta.data;
       const cover = coverName ? { ...(await postImage(images, inFolder, file, coverName)), alt: coverAlt } : null;
-      const html = await markdownHtml(body, prerendered, postBodyImages(images, inFolder, file));
-      const post: Post = { ...fields, slug, locale, cover, translations: {}, html };
-      return { post, key: translationKey, file };
+      const bodyImages = postBodyImages(images, inFolder, file);
+      const key = htmlKey(body, bodyImages);
+      // What the build did not see is rendered now (an error in it stops the start) and kept.
+      const rendered = prerendered.has(key) ? null : await renderMarkdown(body, bodyImages);
+      // A copy: the front matter's strings are slices of the whole file, which they would keep in memory.
+      const summary: PostSummary = structuredClone({ ...fields, slug, locale, cover, translations: {} });
+      const stored: StoredPost = { summary, html: rendered === null ? () => prerendered.read(key) : async () => rendered };
+      return { stored, key: translationKey, file };
     });
     written.push(...byLocale.values());
   }
 
   // A post is found by its language and its slug; its translations share its translationKey.
-  const posts = new Map<string, Post>();
-  const groups = new Map<string, Post[]>();
-  for (const { post, key, file } of written) {
+  const posts = new Map<string, StoredPost>();
+  const groups = new Map<string, PostSummary[]>();
+  for (const { stored, key, file } of written) {
+    const post = stored.summary;
     const id = `${post.locale}:${post.slug}`;
     if (posts.has(id)) throw new Error(`${file}: another ${post.locale} post has the slug ${post.slug}`);
-    posts.set(id, post);
+    posts.set(id, stored);
     const group = groups.get(key) ?? [];
     if (group.some((other) => other.locale === post.locale)) {
       throw new Error(`${file}: another ${post.locale} post has the translationKey ${key}`);
@@ -147,17 +162,32 @@ export async function loadEmbeddedContent(
   const lists = new Map<Locale, PostSummary[]>();
   for (const locale of LOCALE_CODES) {
     const list = [...posts.values()]
+      .map((post) => post.summary)
       .filter((post) => post.locale === locale)
-      .map(({ html: _html, ...summary }) => summary)
       .sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
     lists.set(locale, list);
   }
 
   const home = await loadEmbeddedHome(contentDir, prerendered, images);
 
+  // The posts' HTML most recently read, oldest first (a Map keeps its insertion order).
+  const htmlCache = new Map<string, string>();
+  async function getPost(slug: string, locale: Locale): Promise<Post | null> {
+    const id = `${locale}:${slug}`;
+    const stored = posts.get(id);
+    if (!stored) return null;
+    let html = htmlCache.get(id);
+    if (html === undefined) {
+      html = await stored.html();
+      if (htmlCache.size >= POST_HTML_CACHE) htmlCache.delete(htmlCache.keys().next().value!);
+    } else htmlCache.delete(id);
+    htmlCache.set(id, html);
+    return { ...stored.summary, html };
+  }
+
   return {
     listPosts: async (locale) => lists.get(locale) ?? [],
-    getPost: async (slug, locale) => posts.get(`${locale}:${slug}`) ?? null,
+    getPost,
     getLegal: async (page, locale) => pick(legal.get(page), locale),
     ...home,
   };

@@ -118,6 +118,9 @@ export type ProjectsTable = {
   proposal_answered_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Rows of project_events and project_messages of the project, kept by triggers (migration 15). */
+  event_count: Generated<number>;
+  message_count: Generated<number>;
 };
 
 export type ProjectExpertsTable = { project_id: number; user_name: string; name: string; added_at: string; added_by: string };

@@ -25,6 +25,6 @@ export async function areaProjects(projects: ProjectServices, actor: Actor, quer
   const allShown = !filter.status && !filter.practice && !filter.q && list.page === 1 && list.total <= list.items.length;
   const waiting = allShown
     ? list.items.filter((p) => p.waiting).slice(0, WAITING_SHOWN)
-    : (await projects.projects.list(actor, { waiting: true, pageSize: WAITING_SHOWN })).items;
+    : await projects.projects.waiting(actor, WAITING_SHOWN);
   return { waiting, projects: list, filter };
 }

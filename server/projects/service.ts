@@ -20,12 +20,13 @@ import {
   type ProjectState,
   type ProjectSummary,
   type Standing,
+  UNREAD_BADGE_MAX,
 } from '../../shared/projects.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import { cursorPageOf, pageSizeOf } from '../../shared/paging.ts';
 import { hasRole } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
-import { preparedQueries } from '../db/compiled.ts';
+import { preparedQueries, type Slot } from '../db/compiled.ts';
 import type { ProjectRow, Schema } from '../db/schema.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
@@ -193,83 +194,108 @@ export function createProjects(deps: ProjectDeps) {
     };
   }
 
-  async function list(actor: Actor, query: ListQuery = {}): Promise<ProjectPage> {
-    const page = query.page ?? 1;
-    const pageSize = pageSizeOf('projects', query.pageSize);
-    if (!visible(actor)) return { items: [], total: 0, page, pageSize };
-    const standing = standingIn(actor);
+  /** What a list's queries take: the caller's name, the filters, the page. */
+  function listValues(actor: Actor, query: ListQuery, page: { limit: number; offset: number }) {
     const text = query.q?.trim();
-    const values = {
-      userName: actor.userName,
-      status: query.status ?? '',
-      practice: query.practice ?? '',
-      like: text ? `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '',
-      dueLimit: dueLimit(),
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
+    return {
+      text,
+      values: {
+        userName: actor.userName,
+        status: query.status ?? '',
+        practice: query.practice ?? '',
+        like: text ? `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '',
+        dueLimit: dueLimit(),
+        ...page,
+      },
+      // The query's shape: which role sees which projects, and which filters are on.
+      shape: [
+        standingIn(actor),
+        actor.role,
+        query.status ? 's' : '',
+        query.practice ? 'p' : '',
+        text ? 'q' : '',
+        query.waiting ? 'w' : '',
+      ].join('|'),
     };
-    // The query's shape: which role sees which projects, and which filters are on.
-    const shape = [
-      standing,
-      actor.role,
-      query.status ? 's' : '',
-      query.practice ? 'p' : '',
-      text ? 'q' : '',
-      query.waiting ? 'w' : '',
-    ].join('|');
+  }
+
+  /** The projects the actor sees, filtered by the query (as a query to select from). */
+  function filtered(actor: Actor, query: ListQuery, text: string | undefined, slot: Slot) {
+    const standing = standingIn(actor);
+    const userName = slot<string>('userName');
+    let q = visible(actor, userName)!;
+    if (query.status) q = q.where('p.state', '=', slot<string>('status') as ProjectState);
+    if (query.practice) q = q.where('p.practice', '=', slot<string>('practice'));
+    if (text) {
+      const like = slot<string>('like');
+      q = q.where((eb) =>
+        eb.or(
+          (['p.title', 'p.organisation', 'p.owner_name', 'p.owner', 'p.procurement_ref'] as const).map((column) =>
+            eb(sql`lower(${sql.ref(column)})`, 'like', sql`${like} ESCAPE '\\'`),
+          ),
+        ),
+      );
+    }
+    if (query.waiting) {
+      const limit = slot<string>('dueLimit');
+      q = q.where((eb) => {
+        const unread = eb(unreadOf(eb, userName), '>', 0);
+        if (standing === 'owner') return eb.or([eb('p.state', 'in', ['proposal', 'delivered']), unread]);
+        if (standing === 'admin') {
+          return eb.or([eb('p.state', 'in', ['brief', 'declined']), eb.and([eb('p.state', '=', 'active'), eb(expertCountOf(eb), '=', 0)])]);
+        }
+        return eb.or([eb.and([eb('p.state', '=', 'active'), eb(dueSoonOf(eb, limit), '>', 0)]), unread]);
+      });
+    }
+    return q;
+  }
+
+  /**
+   * The rows of one page, newest first. The page is found first, by ids in the order of the index
+   * on (created_at, id): what is counted per project (unread messages, experts, milestones due)
+   * is counted for the page's rows only, however deep the page and however many projects.
+   */
+  async function pageOf(actor: Actor, query: ListQuery, page: { limit: number; offset: number }): Promise<ProjectSummary[]> {
+    const { text, values, shape } = listValues(actor, query, page);
     const rows = await prepared(db, `list:${shape}`, values, (slot) => {
       const userName = slot<string>('userName');
-      let q = visible(actor, userName)!;
-      if (query.status) q = q.where('p.state', '=', slot<string>('status') as ProjectState);
-      if (query.practice) q = q.where('p.practice', '=', slot<string>('practice'));
-      if (text) {
-        const like = slot<string>('like');
-        q = q.where((eb) =>
-          eb.or(
-            (['p.title', 'p.organisation', 'p.owner_name', 'p.owner', 'p.procurement_ref'] as const).map((column) =>
-              eb(sql`lower(${sql.ref(column)})`, 'like', sql`${like} ESCAPE '\\'`),
-            ),
-          ),
-        );
-      }
       const limit = slot<string>('dueLimit');
-      if (query.waiting) {
-        q = q.where((eb) => {
-          const unread = eb(unreadOf(eb, userName), '>', 0);
-          if (standing === 'owner') return eb.or([eb('p.state', 'in', ['proposal', 'delivered']), unread]);
-          if (standing === 'admin') {
-            return eb.or([
-              eb('p.state', 'in', ['brief', 'declined']),
-              eb.and([eb('p.state', '=', 'active'), eb(expertCountOf(eb), '=', 0)]),
-            ]);
-          }
-          return eb.or([eb.and([eb('p.state', '=', 'active'), eb(dueSoonOf(eb, limit), '>', 0)]), unread]);
-        });
-      }
-      // One query: the page's rows carry the total (a window count); only a page past the end asks again.
-      return q
-        .selectAll('p')
-        .select((eb) => [
-          unreadOf(eb, userName).as('unread'),
-          expertCountOf(eb).as('experts'),
-          dueSoonOf(eb, limit).as('due_soon'),
-          sql<number>`count(*) over ()`.as('total_rows'),
-        ])
+      const ids = filtered(actor, query, text, slot)
+        .select('p.id')
         .orderBy('p.created_at', 'desc')
         .orderBy('p.id', 'desc')
         .limit(slot<number>('limit'))
         .offset(slot<number>('offset'));
+      return k
+        .selectFrom('projects as p')
+        .where('p.id', 'in', ids)
+        .selectAll('p')
+        .select((eb) => [unreadOf(eb, userName).as('unread'), expertCountOf(eb).as('experts'), dueSoonOf(eb, limit).as('due_soon')])
+        .orderBy('p.created_at', 'desc')
+        .orderBy('p.id', 'desc');
     });
-    const total = rows[0] ? Number(rows[0].total_rows) : 0;
-    if (!rows[0] && page > 1) return { ...(await list(actor, { ...query, page: 1, pageSize: 1 })), items: [], page, pageSize };
-    return {
-      items: rows.map((row) =>
-        summaryOf(row, standing, { unread: Number(row.unread), experts: Number(row.experts), dueSoon: Number(row.due_soon) }),
-      ),
-      total,
-      page,
-      pageSize,
-    };
+    const standing = standingIn(actor);
+    return rows.map((row) =>
+      summaryOf(row, standing, { unread: Number(row.unread), experts: Number(row.experts), dueSoon: Number(row.due_soon) }),
+    );
+  }
+
+  async function list(actor: Actor, query: ListQuery = {}): Promise<ProjectPage> {
+    const page = query.page ?? 1;
+    const pageSize = pageSizeOf('projects', query.pageSize);
+    if (!visible(actor)) return { items: [], total: 0, page, pageSize };
+    const { text, values, shape } = listValues(actor, query, { limit: pageSize, offset: (page - 1) * pageSize });
+    const [items, [count]] = await Promise.all([
+      pageOf(actor, query, { limit: pageSize, offset: (page - 1) * pageSize }),
+      prepared(db, `count:${shape}`, values, (slot) => filtered(actor, query, text, slot).select((eb) => eb.fn.countAll<number>().as('n'))),
+    ]);
+    return { items, total: Number(count?.n ?? 0), page, pageSize };
+  }
+
+  /** The first `limit` projects where something waits for the actor, newest first (the dashboards' list; no count). */
+  async function waiting(actor: Actor, limit: number): Promise<ProjectSummary[]> {
+    if (!visible(actor)) return [];
+    return pageOf(actor, { waiting: true }, { limit, offset: 0 });
   }
 
   // The navbar's badge is asked on every signed-in page: kept a few seconds per user in this
@@ -277,7 +303,7 @@ export function createProjects(deps: ProjectDeps) {
   // (or another instance) shows within UNREAD_CACHE_MS.
   const unreadCache = new Map<string, { value: number; until: number }>();
 
-  /** Messages the actor has not read, over every project they see (the navbar's badge). */
+  /** Messages the actor has not read over every project they see, up to UNREAD_BADGE_MAX (the navbar's badge). */
   async function unreadTotal(actor: Actor): Promise<number> {
     const key = canonicalIdentity(actor.userName);
     const cached = unreadCache.get(key);
@@ -285,10 +311,26 @@ export function createProjects(deps: ProjectDeps) {
     if (cached && cached.until > t) return cached.value;
     const q = visible(actor);
     if (!q) return 0;
-    // Summed by the database: one row, however many projects the actor sees.
+    // Counted by the database up to the badge's maximum: one row, and the reading stops there
+    // (an admin sees every project, and may have read none of their messages).
+    const unread = q
+      .innerJoin('project_messages as m', 'm.project_id', 'p.id')
+      .where('m.author', '!=', actor.userName)
+      .where('m.id', '>', (eb) =>
+        eb.fn.coalesce(
+          eb
+            .selectFrom('project_reads as r')
+            .select('r.last_read_id')
+            .whereRef('r.project_id', '=', 'p.id')
+            .where('r.user_name', '=', actor.userName),
+          sql<number>`0`,
+        ),
+      )
+      .select(sql<number>`1`.as('one'))
+      .limit(UNREAD_BADGE_MAX);
     const row = await k
-      .selectFrom(q.select((eb) => unreadOf(eb, actor.userName).as('unread')).as('u'))
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('u.unread'), sql<number>`0`).as('total'))
+      .selectFrom(unread.as('u'))
+      .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
     const value = Number(row.total);
     if (unreadCache.size >= UNREAD_CACHE_MAX) unreadCache.delete(unreadCache.keys().next().value!);
@@ -302,17 +344,14 @@ export function createProjects(deps: ProjectDeps) {
   }
 
   /**
-   * The project as the caller sees it: everything but its history (a page at a time: `history`).
-   * With `newest`, only that many of the latest documents are read (still oldest first), for its
-   * PDF report. Experts and milestones are bounded by their rules (PROJECT_LIMITS, enforced when
-   * one is added); the reads are cut there too, whatever an older database holds.
+   * The project as the caller sees it: everything but its history (a page at a time: `history`)
+   * and its older documents: the newest `newest` documents (a page of the documents' list by
+   * default; all of them a page at a time: conversation.documents), oldest first. Experts and
+   * milestones are bounded by their rules (PROJECT_LIMITS, enforced when one is added); the
+   * reads are cut there too, whatever an older database holds.
    */
-  async function detail(actor: Actor, row: ProjectRow, standing: Standing, newest?: number): Promise<Project> {
+  async function detail(actor: Actor, row: ProjectRow, standing: Standing, newest = pageSizeOf('documents')): Promise<Project> {
     const id = row.id;
-    const documents = k
-      .selectFrom('project_documents')
-      .select(['id', 'name', 'content_type', 'bytes', 'uploaded_by', 'uploaded_at'])
-      .where('project_id', '=', id);
     const [experts, milestones, documentRows, unreadRow] = await Promise.all([
       k
         .selectFrom('project_experts')
@@ -328,13 +367,14 @@ export function createProjects(deps: ProjectDeps) {
         .orderBy('id')
         .limit(PROJECT_LIMITS.milestonesPerProject)
         .execute(),
-      newest === undefined
-        ? documents.orderBy('id').execute()
-        : documents
-            .orderBy('id', 'desc')
-            .limit(newest)
-            .execute()
-            .then((rows) => rows.reverse()),
+      k
+        .selectFrom('project_documents')
+        .select(['id', 'name', 'content_type', 'bytes', 'uploaded_by', 'uploaded_at'])
+        .where('project_id', '=', id)
+        .orderBy('id', 'desc')
+        .limit(newest)
+        .execute()
+        .then((rows) => rows.reverse()),
       k
         .selectFrom('projects as p')
         .select((eb) => unreadOf(eb, actor.userName).as('unread'))
@@ -411,30 +451,21 @@ export function createProjects(deps: ProjectDeps) {
     }));
   }
 
-  async function eventCount(id: number): Promise<number> {
-    const row = await k
-      .selectFrom('project_events')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('project_id', '=', id)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
   /**
    * A page of the project's history, newest first: the `pageSize` events older than event
    * `before` (the newest when null). Its cost is the page's, however long the history is (an
-   * index on project and id: one range read, and a count over the index).
+   * index on project and id: one range read; the count is kept with the project, migration 15).
    */
   async function history(
     actor: Actor,
     id: number,
     query: { before?: number | null | undefined; pageSize?: number | undefined } = {},
   ): Promise<EventPage> {
-    await projectFor(db, actor, id);
+    const { row } = await projectFor(db, actor, id);
     const before = query.before ?? null;
     const pageSize = pageSizeOf('history', query.pageSize);
-    const [rows, total] = await Promise.all([eventRows(id, before, pageSize + 1), eventCount(id)]);
-    return cursorPageOf(rows, { pageSize, before, total });
+    const rows = await eventRows(id, before, pageSize + 1);
+    return cursorPageOf(rows, { pageSize, before, total: Number(row.event_count) });
   }
 
   /**
@@ -468,10 +499,9 @@ export function createProjects(deps: ProjectDeps) {
    */
   async function snapshot(actor: Actor, id: number, { newest }: { newest: number }): Promise<ProjectSnapshot> {
     const { row, standing } = await projectFor(db, actor, id);
-    const [project, events, eventTotal, documentCount] = await Promise.all([
+    const [project, events, documentCount] = await Promise.all([
       detail(actor, row, standing, newest),
       newest > 0 ? eventRows(id, null, newest).then((rows) => rows.reverse()) : Promise.resolve([]),
-      eventCount(id),
       k
         .selectFrom('project_documents')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -482,7 +512,7 @@ export function createProjects(deps: ProjectDeps) {
       project,
       events.map((e) => e.actor),
     );
-    return { project, events, eventCount: eventTotal, documentCount: Number(documentCount.n), names };
+    return { project, events, eventCount: Number(row.event_count), documentCount: Number(documentCount.n), names };
   }
 
   /** Owner, assigned experts and admins: who hears about what happens to a project. */
@@ -881,6 +911,7 @@ export function createProjects(deps: ProjectDeps) {
 
   return {
     list,
+    waiting,
     get,
     history,
     namesOf,

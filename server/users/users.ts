@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { isDeletedUser } from '../../shared/account.ts';
 import { canonicalIdentity, identityProblem } from '../../shared/identity.ts';
-import { PAGE_NUMBER_MAX, pageSizeOf } from '../../shared/paging.ts';
+import { PAGE_NUMBER_MAX, pageSizeOf, SEARCH_COUNT_MAX } from '../../shared/paging.ts';
 import { isRole, type Role, type SessionUser } from '../../shared/user.ts';
 import { isEmailAddress, passwordProblem, USER_NAME_PATTERN } from '../../shared/validation.ts';
 import type { Db } from '../db/index.ts';
@@ -290,7 +290,15 @@ export async function setDisabled(db: Db, userName: string, disabled: boolean): 
   return requireUser(db, userName);
 }
 
-export type UserPage = { items: Omit<User, 'passwordChangedAt'>[]; total: number; page: number; pageSize: number };
+export type UserPage = {
+  items: Omit<User, 'passwordChangedAt'>[];
+  /** Every user, or a search's matches up to SEARCH_COUNT_MAX… */
+  total: number;
+  /** …past which this is true (and `total` is SEARCH_COUNT_MAX). */
+  totalCapped: boolean;
+  page: number;
+  pageSize: number;
+};
 
 export async function listUsers(db: Db, options: { q?: string | undefined; page?: number; pageSize?: number } = {}): Promise<UserPage> {
   const page = Math.min(PAGE_NUMBER_MAX, Math.max(1, options.page ?? 1));
@@ -309,14 +317,34 @@ export async function listUsers(db: Db, options: { q?: string | undefined; page?
       ),
     );
   }
-  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  // A search counts one match past its maximum (enough to know there are more); every user is a count of the table.
+  const { total } = await (
+    q
+      ? db.k
+          .selectFrom(
+            base
+              .select(sql<number>`1`.as('one'))
+              .limit(SEARCH_COUNT_MAX + 1)
+              .as('m'),
+          )
+          .select((eb) => eb.fn.countAll<number>().as('total'))
+      : base.select((eb) => eb.fn.countAll<number>().as('total'))
+  ).executeTakeFirstOrThrow();
+  // User names are stored in their canonical (lower-case) form: ordered by their unique index.
   const rows = await base
     .selectAll()
-    .orderBy(sql`lower(user_name)`)
+    .orderBy('user_name')
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .execute();
-  return { items: rows.map((row) => publicUser(toUser(row))), total: Number(total), page, pageSize };
+  const totalCapped = q !== '' && Number(total) > SEARCH_COUNT_MAX;
+  return {
+    items: rows.map((row) => publicUser(toUser(row))),
+    total: totalCapped ? SEARCH_COUNT_MAX : Number(total),
+    totalCapped,
+    page,
+    pageSize,
+  };
 }
 
 /** A random password for resets and demo users: 20 URL-safe characters. */

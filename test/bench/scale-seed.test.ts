@@ -4,6 +4,7 @@
 import { rm } from 'node:fs/promises';
 import { expect, test } from 'vitest';
 import { loadEmbeddedContent } from '../../server/content/embedded.ts';
+import { prerenderedOf } from '../../server/content/prerendered.ts';
 import { createProjects } from '../../server/projects/service.ts';
 import { findUser } from '../../server/users/users.ts';
 import { prerenderBodies, scaledTargets, scalePostSlug, seedScaleData, writeScalePosts } from '../../scripts/bench/scale-seed.ts';
@@ -72,7 +73,7 @@ test('the seeded posts are what the site loads from a content folder, each in bo
     const targets = scaledTargets(0.001);
     const bodies = await writeScalePosts(dir, targets.posts, new Date('2026-11-23T00:00:00Z'));
     const prerendered = await prerenderBodies(bodies);
-    const marked = new Map(Object.keys(prerendered).map((key) => [key, `<p>pre-rendered ${key}</p>`]));
+    const marked = prerenderedOf(new Map([...prerendered.keys()].map((key) => [key, `<p>pre-rendered ${key}</p>`])));
     const content = await loadEmbeddedContent(dir, marked);
     for (const locale of ['es', 'en'] as const) {
       const posts = await content.listPosts(locale);

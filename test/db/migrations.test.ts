@@ -172,3 +172,121 @@ test(`documents stored whole before migration 10 are cut into chunks of 256 KiB,
     await db.close();
   }
 });
+
+test(`a project's history and conversation are counted by the database: filled in by migration 15, then kept by every insert and delete, multi-row ones included (${TEST_ENGINE})`, async () => {
+  const db = await unmigratedDatabase();
+  try {
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 15),
+    );
+    const at = new Date().toISOString();
+    const project = () =>
+      db.k
+        .insertInto('projects')
+        .values({
+          title: 'T',
+          description: 'D',
+          practice: 'data',
+          state: 'active',
+          owner: 'ana',
+          owner_name: 'Ana',
+          owner_role: 'CLI',
+          created_at: at,
+          updated_at: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then((row) => row.id);
+    const events = (projectId: number, n: number) =>
+      db.k
+        .insertInto('project_events')
+        .values(Array.from({ length: n }, () => ({ project_id: projectId, at, actor: 'ana', actor_name: 'Ana', kind: 'comment' })))
+        .execute();
+    const messages = (projectId: number, n: number) =>
+      db.k
+        .insertInto('project_messages')
+        .values(
+          Array.from({ length: n }, () => ({
+            project_id: projectId,
+            author: 'ana',
+            author_name: 'Ana',
+            author_role: 'CLI',
+            body: 'Hi',
+            created_at: at,
+          })),
+        )
+        .execute();
+    const counts = async (projectId: number) => {
+      const row = await db.k
+        .selectFrom('projects')
+        .select(['event_count', 'message_count'])
+        .where('id', '=', projectId)
+        .executeTakeFirstOrThrow();
+      return [Number(row.event_count), Number(row.message_count)];
+    };
+    const [a, b] = [await project(), await project()];
+    await events(a, 3);
+    await messages(a, 2);
+    await events(b, 1);
+
+    expect(await migrate(db)).toEqual([15]);
+    expect(await counts(a)).toEqual([3, 2]);
+    expect(await counts(b)).toEqual([1, 0]);
+
+    await events(a, 5);
+    await messages(b, 4);
+    await db.k
+      .insertInto('project_messages')
+      .values({ project_id: a, author: 'ana', author_name: 'Ana', author_role: 'CLI', body: 'One more', created_at: at })
+      .execute();
+    const oldest = await db.k.selectFrom('project_events').select('id').where('project_id', '=', a).orderBy('id').limit(2).execute();
+    await db.k
+      .deleteFrom('project_events')
+      .where(
+        'id',
+        'in',
+        oldest.map((e) => e.id),
+      )
+      .execute();
+    expect(await counts(a)).toEqual([6, 3]);
+    expect(await counts(b)).toEqual([1, 4]);
+  } finally {
+    await db.close();
+  }
+});
+
+test.runIf(TEST_ENGINE === 'sqlite')(
+  "SQLite's query planner has the tables' statistics once the database is opened (sqlite_stat1)",
+  async () => {
+    const file = databaseFile(mkdtempSync(join(tmpdir(), 'statistics-')));
+    const first = await openDatabase({ file });
+    const at = new Date().toISOString();
+    const states = ['brief', 'proposal', 'active', 'delivered', 'closed', 'declined', 'cancelled'];
+    await first.k
+      .insertInto('projects')
+      .values(
+        Array.from({ length: 700 }, (_, i) => ({
+          title: 'T',
+          description: 'D',
+          practice: 'data',
+          state: states[i % states.length]!,
+          owner: `owner${i % 100}`,
+          owner_name: 'O',
+          owner_role: 'CLI',
+          created_at: at,
+          updated_at: at,
+        })),
+      )
+      .execute();
+    await first.close();
+    const db = await openDatabase({ file });
+    try {
+      const stats = await sql<{ idx: string; stat: string }>`SELECT idx, stat FROM sqlite_stat1 WHERE tbl = 'projects'`.execute(db.k);
+      // Rows, then rows per distinct value: the planner knows a state is a seventh of the projects.
+      expect(stats.rows.find((r) => r.idx === 'projects_state')?.stat).toBe('700 100');
+    } finally {
+      await db.close();
+    }
+  },
+);

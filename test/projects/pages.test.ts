@@ -5,6 +5,9 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { createProjects } from '../../server/projects/service.ts';
+import { findUser } from '../../server/users/users.ts';
+import { UNREAD_BADGE_MAX } from '../../shared/projects.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import { DEFAULT_PASSWORD } from '../helpers/users.ts';
 import { activeProject, api, PDF, PEOPLE, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
@@ -177,6 +180,40 @@ describe('dashboards', () => {
     expect(after.text).not.toContain('navbar-unread');
     const filtered = await request(fresh.app).get('/client?status=closed').set('Cookie', cookie);
     expect(filtered.text).toContain('Ningún proyecto coincide con estos filtros.');
+  });
+
+  test(`the navbar's badge counts unread messages up to ${UNREAD_BADGE_MAX}: past 99 it shows 99+ and says "more than 99"`, async () => {
+    const fresh = await createTestApp(UNLIMITED);
+    const t = await signInEveryone(fresh.app, fresh.db);
+    const id = await activeProject(fresh.app, t);
+    const at = new Date().toISOString();
+    await fresh.db.k
+      .insertInto('project_messages')
+      .values(
+        Array.from({ length: UNREAD_BADGE_MAX + 50 }, (_, i) => ({
+          project_id: id,
+          author: PEOPLE.expert.userName,
+          author_name: 'Eva',
+          author_role: 'CONS',
+          body: `m${i}`,
+          created_at: at,
+        })),
+      )
+      .execute();
+    const res = await request(fresh.app)
+      .post('/login')
+      .set('Origin', ORIGIN)
+      .type('form')
+      .send({ identifier: 'acme', password: DEFAULT_PASSWORD });
+    const cookie = ([] as string[])
+      .concat(res.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('auth._token.local='))!
+      .split(';')[0]!;
+    const dashboard = await request(fresh.app).get('/client').set('Cookie', cookie);
+    expect(dashboard.text).toMatch(/class="navbar-unread"><span aria-hidden="true">99\+<\/span>/);
+    expect(dashboard.text).toContain('Más de 99 mensajes sin leer');
+    const owner = await findUser(fresh.db, 'acme');
+    expect(await createProjects({ db: fresh.db, notify: async () => {} }).unreadTotal(owner!)).toBe(UNREAD_BADGE_MAX);
   });
 
   test('an empty area says so honestly and offers the first brief', async () => {

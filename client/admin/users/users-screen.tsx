@@ -151,10 +151,11 @@ export function UsersScreen({ data, user, headingId }: AdminScreenProps) {
   );
 }
 
-/** "12 users.", "3 users match “ana”.", or "Loading users…" while a page is on its way. */
+/** "12 users.", "3 users match “ana”.", "More than 100 users match “mar”…", or "Loading users…" while a page is on its way. */
 function summary(t: Translate, loading: boolean, list: UserList, query: string): string {
   if (loading) return t('adminConsole.list.loading');
   if (list.total === 0) return query ? t('adminConsole.list.noMatches', { q: query }) : t('adminConsole.list.empty');
+  if (query && list.totalCapped) return t('adminConsole.list.matchesMore', { count: list.total, q: query });
   if (query)
     return t(list.total === 1 ? 'adminConsole.list.matchesOne' : 'adminConsole.list.matchesOther', { count: list.total, q: query });
   return t(list.total === 1 ? 'adminConsole.list.countOne' : 'adminConsole.list.countOther', { count: list.total });
