@@ -60,6 +60,8 @@ app.get('/', (_req, res) => {
     </StrictMode>,
     {
       nonce: page.nonce,
+      // As the app renders (server/render/render-page.tsx): finished sections in place.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
       onShellReady() {
         res.status(200).setHeader('Content-Type', 'text/html; charset=utf-8');
         res.write(page.head);
