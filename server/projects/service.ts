@@ -25,7 +25,8 @@ import { canonicalIdentity } from '../../shared/identity.ts';
 import { cursorPageOf, pageSizeOf } from '../../shared/paging.ts';
 import { hasRole } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
-import { preparedQueries } from '../db/compiled.ts';
+import { preparedQueries, type SlotValues } from '../db/compiled.ts';
+import { createReadCache } from '../db/read-cache.ts';
 import type { ProjectRow, Schema } from '../db/schema.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
@@ -107,6 +108,10 @@ function forbidden(message: string): ApiError {
 export function createProjects(deps: ProjectDeps) {
   const { db } = deps;
   const prepared = preparedQueries();
+  // Every dashboard asks its lists on every load: kept a moment per caller and query (db/read-cache.ts).
+  const lists = createReadCache<ProjectPage>(db, {
+    tables: ['projects', 'project_experts', 'project_milestones', 'project_messages', 'project_reads'],
+  });
   const { k } = db;
   const now = () => (deps.now ?? (() => new Date()))();
 
@@ -217,6 +222,24 @@ export function createProjects(deps: ProjectDeps) {
       text ? 'q' : '',
       query.waiting ? 'w' : '',
     ].join('|');
+    // The shape and the values are all the answer depends on (the caller's name and role among them).
+    const key = `${shape}\u0000${JSON.stringify(values)}`;
+    const answer = await lists.get(key, () => readList(actor, query, { standing, text, shape, values }));
+    if (answer.items.length === 0 && page > 1)
+      return { ...(await list(actor, { ...query, page: 1, pageSize: 1 })), items: [], page, pageSize };
+    return answer;
+  }
+
+  async function readList(
+    actor: Actor,
+    query: ListQuery,
+    {
+      standing,
+      text,
+      shape,
+      values,
+    }: { standing: Standing; text: string | undefined; shape: string; values: SlotValues & { limit: number } },
+  ): Promise<ProjectPage> {
     const rows = await prepared(db, `list:${shape}`, values, (slot) => {
       const userName = slot<string>('userName');
       let q = visible(actor, userName)!;
@@ -260,15 +283,13 @@ export function createProjects(deps: ProjectDeps) {
         .limit(slot<number>('limit'))
         .offset(slot<number>('offset'));
     });
-    const total = rows[0] ? Number(rows[0].total_rows) : 0;
-    if (!rows[0] && page > 1) return { ...(await list(actor, { ...query, page: 1, pageSize: 1 })), items: [], page, pageSize };
     return {
       items: rows.map((row) =>
         summaryOf(row, standing, { unread: Number(row.unread), experts: Number(row.experts), dueSoon: Number(row.due_soon) }),
       ),
-      total,
-      page,
-      pageSize,
+      total: rows[0] ? Number(rows[0].total_rows) : 0,
+      page: query.page ?? 1,
+      pageSize: values.limit,
     };
   }
 
