@@ -58,3 +58,23 @@ test(`a kept list is the caller's own: another user, or the same user in another
   expect(promoted.status).toBe(200);
   expect((await listOf('otherClient')).map((p) => p.id).sort()).toEqual([id, mine.body.id].sort());
 });
+
+test(`an expert's kept profile shows what they save at once, and their new name while they have none (${TEST_ENGINE})`, async () => {
+  const { app, tokens } = await setup();
+  const mine = async () => {
+    await api(app, tokens.expert).get('/me/expertise');
+    return (await api(app, tokens.expert).get('/me/expertise')).body as { name: string; bio: string; updatedAt: string | null };
+  };
+  expect(await mine()).toMatchObject({ name: 'Eva Expert', updatedAt: null });
+  const renamed = await api(app, tokens.expert).patch('/me', { name: 'Eve', lastName: 'Expert' });
+  expect(renamed.status).toBe(200);
+  expect((await mine()).name).toBe('Eve Expert');
+  const saved = await api(app, tokens.expert).put('/me/expertise', {
+    practices: ['data'],
+    bio: 'Data',
+    dayRate: null,
+    availability: 'available',
+  });
+  expect(saved.status).toBe(200);
+  expect(await mine()).toMatchObject({ bio: 'Data' });
+});
