@@ -4,6 +4,7 @@ import { decodeJwt, SignJWT } from 'jose';
 import { expect, test } from 'vitest';
 import { createUser } from '../server/users/users.ts';
 import { createSessionCodec } from '../server/auth/session.ts';
+import { hmacVerifier, TOKEN_ISSUER } from '../server/auth/tokens.ts';
 import { createTestApp, ORIGIN, TEST_SESSION_SECRET } from './helpers/app.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -323,4 +324,75 @@ test('a token issued before a password change stops working', async () => {
   expect(changed.status).toBe(200);
   expect((await request(fresh).get('/api/me').set('Authorization', `Bearer ${old}`)).status).toBe(401);
   expect((await request(fresh).get('/api/me').set('Authorization', `Bearer ${changed.body.token}`)).status).toBe(200);
+});
+
+test("a disabled admin's next request is refused although their session and the console's lists were kept", async () => {
+  const { app: fresh, db: freshDb } = await createTestApp();
+  await createUser(freshDb, { userName: 'eve', password: PASSWORD, role: 'ADMIN', name: 'Eve', lastName: 'Admin' });
+  await createUser(freshDb, { userName: 'boss', password: PASSWORD, role: 'ADMIN', name: 'Boss', lastName: 'Admin' });
+  const signInTo = async (identifier: string) =>
+    sessionCookieOf(await request(fresh).post('/login').set('Origin', ORIGIN).type('form').send({ identifier, password: PASSWORD }));
+  const eve = await signInTo('eve');
+  // Twice: the session, its token and the console's lists are kept by now.
+  for (let i = 0; i < 2; i++) expect((await request(fresh).get('/admin').set('Cookie', eve)).status).toBe(200);
+  const disabled = await request(fresh)
+    .patch('/api/admin/users/eve')
+    .set('Origin', ORIGIN)
+    .set('Cookie', await signInTo('boss'))
+    .send({ disabled: true });
+  expect(disabled.status).toBe(200);
+  const page = await request(fresh).get('/admin').set('Cookie', eve);
+  expect(page.status).toBe(302);
+  expect(page.headers.location).toMatch(/\/login$/);
+  expect((await request(fresh).get('/api/admin/users').set('Cookie', eve)).status).toBe(401);
+});
+
+test('an API token of a session kept by the process is refused at once when an admin ends the session', async () => {
+  const { app: fresh, db: freshDb } = await createTestApp();
+  await createUser(freshDb, { userName: 'tess', password: PASSWORD, role: 'CLI', name: 'Tess', lastName: 'T' });
+  await createUser(freshDb, { userName: 'boss', password: PASSWORD, role: 'ADMIN', name: 'Boss', lastName: 'Admin' });
+  const tokenOf = async (identifier: string) =>
+    (await request(fresh).post('/api/login').send({ identifier, password: PASSWORD })).body.token as string;
+  const token = await tokenOf('tess');
+  for (let i = 0; i < 2; i++) expect((await request(fresh).get('/api/me').set('Authorization', `Bearer ${token}`)).status).toBe(200);
+  const ended = await request(fresh)
+    .delete('/api/admin/users/tess/sessions')
+    .set('Authorization', `Bearer ${await tokenOf('boss')}`);
+  expect(ended.status).toBe(200);
+  expect((await request(fresh).get('/api/me').set('Authorization', `Bearer ${token}`)).status).toBe(401);
+});
+
+test('a token remembered once verified is refused when it expires', async () => {
+  let clock = Date.now();
+  const key = new TextEncoder().encode('k'.repeat(40));
+  const verify = hmacVerifier(key, TOKEN_ISSUER, () => clock);
+  const exp = Math.floor(clock / 1000) + 60;
+  const token = await new SignJWT({ userName: 'ana', role: 'CLI' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(TOKEN_ISSUER)
+    .setExpirationTime(exp)
+    .sign(key);
+  expect((await verify(token)).userName).toBe('ana');
+  clock = exp * 1000;
+  await expect(verify(token)).rejects.toThrow(/expired/);
+  // Remembered claims are shared: nobody can change them.
+  clock = Date.now();
+  const claims = await hmacVerifier(key, TOKEN_ISSUER)(token);
+  expect(() => (claims.scope as string[]).push('admin')).toThrow(TypeError);
+});
+
+test('a session forgotten while a request was reading it is not kept: the next request reads it again', async () => {
+  const { app: fresh, db: freshDb, sessions } = await createTestApp();
+  await createUser(freshDb, { userName: 'tim', password: PASSWORD, role: 'CLI', name: 'Tim', lastName: 'T' });
+  const cookie = sessionCookieOf(
+    await request(fresh).post('/login').set('Origin', ORIGIN).type('form').send({ identifier: 'tim', password: PASSWORD }),
+  );
+  const { id } = (await codec.unseal(decodeURIComponent(cookie.slice('auth._token.local='.length))))!;
+  // A read begins; the row goes (as another process ends it) and this process is told, before the read is done.
+  const reading = sessions.current(id);
+  const deleting = freshDb.k.deleteFrom('sessions').where('id', '=', id).execute();
+  sessions.forgetUser('tim');
+  await reading;
+  await deleting;
+  expect(await sessions.current(id)).toBeNull();
 });

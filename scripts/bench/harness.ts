@@ -120,6 +120,29 @@ export async function seedUser(
   }
 }
 
+/** The bench's people, one per dashboard, as seedDashboards makes them. */
+export const BENCH_PEOPLE = { client: 'bench-client', org: 'bench-org', expert: 'bench-expert', admin: 'bench-admin' } as const;
+
+/**
+ * One user per role (the client branded with `color`) and the demo's projects between them
+ * (server/projects/demo.ts: one in every state, messages, milestones, documents): what each
+ * dashboard lists is then what a small site's is.
+ */
+export async function seedDashboards(dataDir: string, password: string, color: string, databaseUrl?: string): Promise<void> {
+  await seedUser(dataDir, { userName: BENCH_PEOPLE.client, password, role: 'CLI', color }, databaseUrl);
+  await seedUser(dataDir, { userName: BENCH_PEOPLE.org, password, role: 'ORG' }, databaseUrl);
+  await seedUser(dataDir, { userName: BENCH_PEOPLE.expert, password, role: 'CONS' }, databaseUrl);
+  await seedUser(dataDir, { userName: BENCH_PEOPLE.admin, password, role: 'ADMIN' }, databaseUrl);
+  const { databaseFile, openDatabase } = await import('../../server/db/index.ts');
+  const { seedDemoProjects } = await import('../../server/projects/demo.ts');
+  const db = await openDatabase({ url: databaseUrl, file: databaseFile(dataDir), poolMax: 1 });
+  try {
+    await seedDemoProjects(db, BENCH_PEOPLE);
+  } finally {
+    await db.close();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Servers.
 

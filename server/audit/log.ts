@@ -5,6 +5,7 @@
 import type { AuditFilter, AuditPage, AuditRecord } from '../../shared/audit.ts';
 import { PAGE_NUMBER_MAX, pageSizeOf } from '../../shared/paging.ts';
 import type { Db } from '../db/index.ts';
+import { createReadCache } from '../db/read-cache.ts';
 import type { Logger } from '../logger.ts';
 import { createdAtRange } from '../pdf/report-query.ts';
 import { AUDIT_ACTIONS, type Audit, type AuditEntry } from './types.ts';
@@ -70,6 +71,8 @@ export function createAuditLog(deps: { db: Db; logger: Logger; now?: () => numbe
   let timer: NodeJS.Timeout | undefined;
   let pruning: Promise<number> | null = null;
   let stopped = false;
+  // The admin console shows the newest page on every load (db/read-cache.ts); each entry recorded here forgets it.
+  const pages = createReadCache<AuditPage>(db, { tables: ['audit_log'] });
 
   async function pruneAll(): Promise<number> {
     const cutoff = new Date(now() - AUDIT_RETENTION_DAYS * DAY_MS).toISOString();
@@ -92,6 +95,44 @@ export function createAuditLog(deps: { db: Db; logger: Logger; now?: () => numbe
     // One pruning at a time in a process: a second call waits for the one under way.
     pruning ??= pruneAll().finally(() => (pruning = null));
     return pruning;
+  }
+
+  async function readPage(filter: AuditFilter, page: number, pageSize: number): Promise<AuditPage> {
+    const { since, before } = createdAtRange(filter);
+    let query = k.selectFrom('audit_log');
+    if (filter.action) query = query.where('action', '=', filter.action);
+    if (filter.actor) query = query.where('actor', '=', filter.actor);
+    if (filter.target) query = query.where('target', '=', filter.target);
+    if (filter.user) {
+      const user = filter.user;
+      query = query.where((eb) => eb.or([eb('actor', '=', user), eb('target', '=', user)]));
+    }
+    if (since) query = query.where('at', '>=', since);
+    if (before) query = query.where('at', '<', before);
+    const [rows, count] = await Promise.all([
+      query
+        .selectAll()
+        .orderBy('at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute(),
+      query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      items: rows.map((row) => ({
+        id: Number(row.id),
+        at: row.at,
+        action: row.action,
+        actor: row.actor,
+        target: row.target,
+        ip: row.ip,
+        detail: detailOf(row.detail),
+      })),
+      total: Number(count.n),
+      page,
+      pageSize,
+    };
   }
 
   function pruneInBackground() {
@@ -127,41 +168,7 @@ export function createAuditLog(deps: { db: Db; logger: Logger; now?: () => numbe
     async list(filter, asked) {
       const page = Math.min(PAGE_NUMBER_MAX, Math.max(1, Math.floor(asked.page)));
       const pageSize = pageSizeOf('audit', asked.pageSize);
-      const { since, before } = createdAtRange(filter);
-      let query = k.selectFrom('audit_log');
-      if (filter.action) query = query.where('action', '=', filter.action);
-      if (filter.actor) query = query.where('actor', '=', filter.actor);
-      if (filter.target) query = query.where('target', '=', filter.target);
-      if (filter.user) {
-        const user = filter.user;
-        query = query.where((eb) => eb.or([eb('actor', '=', user), eb('target', '=', user)]));
-      }
-      if (since) query = query.where('at', '>=', since);
-      if (before) query = query.where('at', '<', before);
-      const [rows, count] = await Promise.all([
-        query
-          .selectAll()
-          .orderBy('at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(pageSize)
-          .offset((page - 1) * pageSize)
-          .execute(),
-        query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return {
-        items: rows.map((row) => ({
-          id: Number(row.id),
-          at: row.at,
-          action: row.action,
-          actor: row.actor,
-          target: row.target,
-          ip: row.ip,
-          detail: detailOf(row.detail),
-        })),
-        total: Number(count.n),
-        page,
-        pageSize,
-      };
+      return pages.get(JSON.stringify([filter, page, pageSize]), () => readPage(filter, page, pageSize));
     },
 
     prune,

@@ -35,19 +35,24 @@ export function filterOf(query: Omit<AuditQuery, 'page' | 'pageSize'>): AuditFil
   return filter;
 }
 
+// Made once: building a zod schema costs more than parsing with it (the console reads its URL on every load).
+const urlAction = z.enum(AUDIT_ACTIONS);
+const urlPage = z.coerce.number().int().min(1).max(PAGE_NUMBER_MAX);
+
+function pick<T>(schema: z.ZodType<T>, value: string | null): T | undefined {
+  if (value === null || value === '') return undefined;
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /** The console's filter and page from the admin page's URL; a bad value is left out. */
 export function auditQueryOfUrl(query: URLSearchParams): { filter: AuditFilter; page: number } {
   const params = AUDIT_QUERY_PARAMS;
-  const pick = <T>(schema: z.ZodType<T>, value: string | null): T | undefined => {
-    if (value === null || value === '') return undefined;
-    const parsed = schema.safeParse(value);
-    return parsed.success ? parsed.data : undefined;
-  };
-  const action = pick(z.enum(AUDIT_ACTIONS), query.get(params.action));
+  const action = pick(urlAction, query.get(params.action));
   const user = pick(userName, query.get(params.user));
   const from = pick(day, query.get(params.from));
   let to = pick(day, query.get(params.to));
   if (from && to && to < from) to = undefined;
-  const page = pick(z.coerce.number().int().min(1).max(PAGE_NUMBER_MAX), query.get(params.page)) ?? 1;
+  const page = pick(urlPage, query.get(params.page)) ?? 1;
   return { filter: filterOf({ action, user, from, to }), page };
 }

@@ -4,6 +4,7 @@
 import type { UserList } from '../../shared/page-data.ts';
 import { hasRole, type SessionUser } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
+import { createReadCache } from '../db/read-cache.ts';
 import { ApiError } from '../http/errors.ts';
 import * as users from '../users/users.ts';
 import type { ImageUploads } from '../uploads/images.ts';
@@ -38,6 +39,8 @@ export type EmbeddedDeps = {
 
 export function embeddedBackend(deps: EmbeddedDeps): Backend {
   const { db } = deps;
+  // The admin console asks its first page of users on every load (db/read-cache.ts); the same for every admin.
+  const userLists = createReadCache<UserList>(db, { tables: ['users'] });
   async function currentUser(token: string): Promise<users.User> {
     let claims: TokenClaims;
     try {
@@ -107,7 +110,7 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
     async listUsers(token, query) {
       const user = await currentUser(token);
       if (!hasRole(user, 'ADMIN')) throw new ApiError(403, 'forbidden', 'Only administrators may do this');
-      return users.listUsers(db, query);
+      return userLists.get(JSON.stringify([query.q ?? '', query.page ?? 1, query.pageSize ?? null]), () => users.listUsers(db, query));
     },
   };
 }

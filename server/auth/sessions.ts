@@ -81,14 +81,25 @@ export function createSessions(deps: {
   const now = deps.now ?? Date.now;
   const { k } = db;
   const cache = new Map<string, Cached>();
+  // Reads of a session under way: the requests that ask meanwhile share one.
+  const loading = new Map<string, Promise<Cached>>();
+  // Bumped by whatever this process forgets: a read begun before it is not kept.
+  let generation = 0;
   const lastSeenWritten = new Map<string, number>();
 
+  function forget(id: string) {
+    generation++;
+    cache.delete(id);
+    loading.delete(id);
+  }
   function dropUser(userName: string) {
     const name = canonicalIdentity(userName);
+    generation++;
+    loading.clear();
     for (const [id, entry] of cache) if (entry.session?.user.userName === name) cache.delete(id);
   }
   changes?.subscribe('user:', (topic) => dropUser(topic.slice('user:'.length)));
-  changes?.subscribe('session:', (topic) => cache.delete(topic.slice('session:'.length)));
+  changes?.subscribe('session:', (topic) => forget(topic.slice('session:'.length)));
   function announce(topic: string) {
     changes?.publish(topic).catch((error: unknown) => logger.warn({ err: error, topic }, 'could not announce a change'));
   }
@@ -152,11 +163,30 @@ export function createSessions(deps: {
 
   /** The row and its user as they are now: a session counts while both do. */
   async function load(id: string): Promise<Cached> {
+    const began = generation;
     const row = await k.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
     const result = await judge(row);
-    cache.set(id, result);
-    if (cache.size > 50_000) cache.delete(cache.keys().next().value!);
+    // Ended or changed while it was read: the next request reads it again.
+    if (generation === began) {
+      cache.set(id, result);
+      if (cache.size > 50_000) cache.delete(cache.keys().next().value!);
+    }
     return result;
+  }
+
+  /** The session `id` and its user as this process may trust them: read at most SESSION_CACHE_MS ago. */
+  function fresh(id: string): Cached | Promise<Cached> {
+    const cached = cache.get(id);
+    if (cached && now() - cached.at < SESSION_CACHE_MS) return cached;
+    let pending = loading.get(id);
+    if (!pending) {
+      const started = load(id).finally(() => {
+        if (loading.get(id) === started) loading.delete(id);
+      });
+      loading.set(id, started);
+      pending = started;
+    }
+    return pending;
   }
 
   async function judge(row: SessionRow | undefined): Promise<Cached> {
@@ -207,7 +237,7 @@ export function createSessions(deps: {
         .set({ api_token: token, token_digest: digestOf(token) })
         .where('id', '=', session.id)
         .execute();
-      cache.delete(session.id);
+      forget(session.id);
     },
     async replaceToken(oldToken, newToken) {
       const { sid } = await claimsOf(newToken);
@@ -221,27 +251,30 @@ export function createSessions(deps: {
       clearSession(req, res);
       if (!session) return;
       await k.deleteFrom('sessions').where('id', '=', session.id).execute();
-      cache.delete(session.id);
+      forget(session.id);
       announce(`session:${session.id}`);
     },
     async current(id) {
-      const cached = cache.get(id);
-      const fresh = cached && now() - cached.at < SESSION_CACHE_MS ? cached : await load(id);
-      if (fresh.session) await touch(id);
-      return fresh.session;
+      const { session } = await fresh(id);
+      if (session) await touch(id);
+      return session;
     },
     async userForToken(token, claims) {
-      // A built-in token names its session (every token of a session, old or fresh); another is found by its digest.
-      const row = await (
-        builtIn && claims.sid
-          ? k.selectFrom('sessions').selectAll().where('id', '=', claims.sid)
-          : k.selectFrom('sessions').selectAll().where('token_digest', '=', digestOf(token))
-      ).executeTakeFirst();
-      if (!row || row.user_name !== claims.userName) return null;
-      const judged = await judge(row);
+      // A built-in token names its session (every token of a session, old or fresh): judged as the
+      // cookie's requests judge it, by the same reads (an API call of a page costs none of its own).
+      // Another token is found by its digest.
+      let judged: Cached;
+      if (builtIn && claims.sid) {
+        judged = await fresh(claims.sid);
+        if (judged.session?.user.userName !== claims.userName) return null;
+      } else {
+        const row = await k.selectFrom('sessions').selectAll().where('token_digest', '=', digestOf(token)).executeTakeFirst();
+        if (!row || row.user_name !== claims.userName) return null;
+        judged = await judge(row);
+      }
       // An older token of a live session still counts, unless the password changed since it was issued.
-      if (!judged.user || users.tokenPredatesPassword(judged.user, claims.iat)) return null;
-      await touch(row.id);
+      if (!judged.session || !judged.user || users.tokenPredatesPassword(judged.user, claims.iat)) return null;
+      await touch(judged.session.id);
       return judged.user;
     },
     async endAllOf(userName, except) {
@@ -277,7 +310,7 @@ export function createSessions(deps: {
     },
     async endOne(userName, id) {
       const result = await k.deleteFrom('sessions').where('id', '=', id).where('user_name', '=', userName).executeTakeFirst();
-      cache.delete(id);
+      forget(id);
       // Awaited: when the answer says "ended", the other instances have been told.
       await changes
         ?.publish(`session:${id}`)

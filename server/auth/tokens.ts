@@ -72,9 +72,34 @@ export function newSessionId(): string {
 
 export type TokenVerifier = (token: string) => Promise<TokenClaims>;
 
-/** Built-in API tokens, or an external API's tokens verified with a shared secret. */
-export function hmacVerifier(key: Uint8Array, issuer?: string): TokenVerifier {
-  return async (token) => toClaims((await jwtVerify(token, key, { algorithms: ['HS256'], ...(issuer ? { issuer } : {}) })).payload);
+/** How many verified tokens a verifier remembers (see hmacVerifier). */
+const VERIFIED_KEPT = 10_000;
+
+/**
+ * Built-in API tokens, or an external API's tokens verified with a shared secret. A token is
+ * signed text under a key that does not change while the process runs: the same text always
+ * verifies to the same claims, so tokens already verified are remembered by their text (least
+ * recently used out) and only their expiry is checked again. Whether the token's session and
+ * user still count is decided elsewhere, on every request (auth/sessions.ts).
+ */
+export function hmacVerifier(key: Uint8Array, issuer?: string, now: () => number = Date.now): TokenVerifier {
+  const verified = new Map<string, TokenClaims>();
+  return async (token) => {
+    const known = verified.get(token);
+    if (known) {
+      if (known.exp !== undefined && known.exp * 1000 <= now()) throw new Error('token expired');
+      verified.delete(token);
+      verified.set(token, known);
+      return known;
+    }
+    const claims = toClaims((await jwtVerify(token, key, { algorithms: ['HS256'], ...(issuer ? { issuer } : {}) })).payload);
+    // Shared by every request that presents the token: nobody may change them.
+    Object.freeze(claims.scope);
+    Object.freeze(claims);
+    if (verified.size >= VERIFIED_KEPT) verified.delete(verified.keys().next().value!);
+    verified.set(token, claims);
+    return claims;
+  };
 }
 
 /** An external API's tokens verified against its JWKS. */

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { PATHS } from '../paths.ts';
 import { MIGRATIONS, type Engine, type Migration } from './migrations.ts';
 import type { Schema } from './schema.ts';
+import { createWriteWatch, type WriteWatch } from './writes.ts';
 import type { Pool } from 'pg';
 
 export type { Engine } from './migrations.ts';
@@ -19,6 +20,8 @@ export type Db = {
   pool?: Pool;
   /** The query builder: every store speaks through it. */
   k: Kysely<Schema>;
+  /** Tells what this process writes, table by table (for the reads kept a moment: db/read-cache.ts). */
+  writes: Pick<WriteWatch, 'subscribe'>;
   /** Answers when the database does (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -93,11 +96,13 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Db> 
   });
   // A connection that breaks while idle is reported here; without a listener it would end the process.
   pool.on('error', (error) => options.onPoolError?.(error));
-  const k = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const writes = createWriteWatch();
+  const k = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), plugins: [writes.plugin] });
   return {
     engine: 'postgres',
     pool,
     k,
+    writes,
     async ping() {
       await sql`SELECT 1`.execute(k);
     },
@@ -138,12 +143,14 @@ function openSqlite(file: string): { db: Db; raw: Database.Database } {
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
-  const k = new Kysely<Schema>({ dialect: new SqliteDialect({ database: reusingStatements(raw) }) });
+  const writes = createWriteWatch();
+  const k = new Kysely<Schema>({ dialect: new SqliteDialect({ database: reusingStatements(raw) }), plugins: [writes.plugin] });
   return {
     raw,
     db: {
       engine: 'sqlite',
       k,
+      writes,
       async ping() {
         raw.prepare('SELECT 1').get();
       },

@@ -5,6 +5,7 @@ import { PAGE_NUMBER_MAX, pageSizeOf } from '../../shared/paging.ts';
 import { PRACTICES, type Availability, type Expertise, type ExpertPage, type Practice } from '../../shared/projects.ts';
 import { hasRole } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
+import { createReadCache } from '../db/read-cache.ts';
 import type { ExpertiseTable } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { displayName, type Actor } from './access.ts';
@@ -54,21 +55,26 @@ function requireExpert(actor: Actor) {
 export function createExpertise(deps: { db: Db; now?: () => Date }) {
   const { k } = deps.db;
   const now = () => (deps.now ?? (() => new Date()))();
+  // The expert's area shows their profile on every load (db/read-cache.ts).
+  const profiles = createReadCache<Expertise>(deps.db, { tables: ['expertise'] });
 
   async function mine(actor: Actor): Promise<Expertise> {
     requireExpert(actor);
-    const row = await k.selectFrom('expertise').selectAll().where('user_name', '=', actor.userName).executeTakeFirst();
-    if (row) return toExpertise(row);
-    return {
-      userName: actor.userName,
-      name: displayName(actor),
-      practices: [],
-      bio: '',
-      dayRate: null,
-      availability: 'available',
-      busyUntil: null,
-      updatedAt: null,
-    };
+    // Without a row, the profile is named after the user as they are now: their name is in the key.
+    return profiles.get(JSON.stringify([actor.userName, displayName(actor)]), async () => {
+      const row = await k.selectFrom('expertise').selectAll().where('user_name', '=', actor.userName).executeTakeFirst();
+      if (row) return toExpertise(row);
+      return {
+        userName: actor.userName,
+        name: displayName(actor),
+        practices: [],
+        bio: '',
+        dayRate: null,
+        availability: 'available',
+        busyUntil: null,
+        updatedAt: null,
+      };
+    });
   }
 
   async function save(actor: Actor, input: ExpertiseInput): Promise<Expertise> {

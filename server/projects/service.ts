@@ -27,6 +27,7 @@ import { cursorPageOf, pageSizeOf } from '../../shared/paging.ts';
 import { hasRole } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import { preparedQueries, type Slot } from '../db/compiled.ts';
+import { createReadCache } from '../db/read-cache.ts';
 import type { ProjectRow, Schema } from '../db/schema.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
@@ -108,6 +109,10 @@ function forbidden(message: string): ApiError {
 export function createProjects(deps: ProjectDeps) {
   const { db } = deps;
   const prepared = preparedQueries();
+  // Every dashboard asks its lists on every load: kept a moment per caller and query (db/read-cache.ts).
+  const lists = createReadCache<ProjectPage>(db, {
+    tables: ['projects', 'project_experts', 'project_milestones', 'project_messages', 'project_reads'],
+  });
   const { k } = db;
   const now = () => (deps.now ?? (() => new Date()))();
 
@@ -285,17 +290,27 @@ export function createProjects(deps: ProjectDeps) {
     const pageSize = pageSizeOf('projects', query.pageSize);
     if (!visible(actor)) return { items: [], total: 0, page, pageSize };
     const { text, values, shape } = listValues(actor, query, { limit: pageSize, offset: (page - 1) * pageSize });
-    const [items, [count]] = await Promise.all([
-      pageOf(actor, query, { limit: pageSize, offset: (page - 1) * pageSize }),
-      prepared(db, `count:${shape}`, values, (slot) => filtered(actor, query, text, slot).select((eb) => eb.fn.countAll<number>().as('n'))),
-    ]);
-    return { items, total: Number(count?.n ?? 0), page, pageSize };
+    // The shape and the values are all the answer depends on (the caller's name and role among them).
+    return lists.get(`list\u0000${shape}\u0000${JSON.stringify(values)}`, async () => {
+      const [items, [count]] = await Promise.all([
+        pageOf(actor, query, { limit: pageSize, offset: (page - 1) * pageSize }),
+        prepared(db, `count:${shape}`, values, (slot) =>
+          filtered(actor, query, text, slot).select((eb) => eb.fn.countAll<number>().as('n')),
+        ),
+      ]);
+      return { items, total: Number(count?.n ?? 0), page, pageSize };
+    });
   }
 
   /** The first `limit` projects where something waits for the actor, newest first (the dashboards' list; no count). */
   async function waiting(actor: Actor, limit: number): Promise<ProjectSummary[]> {
     if (!visible(actor)) return [];
-    return pageOf(actor, { waiting: true }, { limit, offset: 0 });
+    const { values, shape } = listValues(actor, { waiting: true }, { limit, offset: 0 });
+    const kept = await lists.get(`waiting\u0000${shape}\u0000${JSON.stringify(values)}`, async () => {
+      const items = await pageOf(actor, { waiting: true }, { limit, offset: 0 });
+      return { items, total: items.length, page: 1, pageSize: limit };
+    });
+    return kept.items;
   }
 
   // The navbar's badge is asked on every signed-in page: kept a few seconds per user in this
