@@ -31,6 +31,7 @@ if (!withPostgres) console.warn('PostgreSQL is not installed: only the SQLite te
 
 const shared = {
   globalSetup: ['test/setup/build-once.ts'],
+  setupFiles: ['test/setup/quick-passwords.ts'],
   environment: 'node',
   testTimeout: 15_000,
 };
