@@ -31,12 +31,16 @@ if (!withPostgres) console.warn('PostgreSQL is not installed: only the SQLite te
 
 const shared = {
   globalSetup: ['test/setup/build-once.ts'],
+  setupFiles: ['test/setup/quick-passwords.ts'],
   environment: 'node',
   testTimeout: 15_000,
 };
 
 export default defineConfig({
   test: {
+    // Unit tests wait on sockets, timers and PostgreSQL more than they compute: three files at a
+    // time keep two cores busy (one at a time, vitest's default here, left one idle: 10 → 6 min).
+    maxWorkers: 3,
     projects: [
       {
         test: {

@@ -2,9 +2,9 @@
 // Stored as `scrypt$N$r$p$salt$hash` so that parameters can be raised later.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const N = 2 ** 15;
-const R = 8;
-const P = 1;
+/** The cost of new hashes; a stored hash keeps the cost it was made with, which verification reads. */
+export type PasswordCost = { N: number; r: number; p: number };
+const COST: PasswordCost = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 64;
 
 /**
@@ -30,10 +30,10 @@ function derive(password: string, salt: Buffer, options: ScryptOptions, keyLengt
   return key;
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: PasswordCost = COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, { N, r: R, p: P }, KEY_LENGTH);
-  return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await derive(password, salt, cost, KEY_LENGTH);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
