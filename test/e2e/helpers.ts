@@ -7,10 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/chromium.ts';
+import { CHROMIUM_ARGS, testBrowserPath } from '../../scripts/chromium.ts';
 import { launchServer } from '../../scripts/launch-server.ts';
-
-export { CHROMIUM_PATH } from '../../scripts/chromium.ts';
 
 export function baseURL(): string {
   return inject('baseURL');
@@ -18,7 +16,7 @@ export function baseURL(): string {
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: testBrowserPath(),
     args: [...CHROMIUM_ARGS],
   });
 }
