@@ -282,7 +282,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         '(LOGIN_SLOWDOWN_FAILURES_PER_IDENTIFIER, default 50); see docs/decisions/009-login-limits.md. Unset it.',
     );
   }
-  const result = schema.safeParse(env);
+  // An empty value (`NAME=` in a .env or compose file) means unset for every variable, so that
+  // `SMTP_URL=` starts without mail instead of failing as an invalid URL.
+  const result = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

@@ -197,3 +197,14 @@ test('npm start bounds the V8 heap (young generation and old space), so that RSS
   expect(value('max-old-space-size')).toBeGreaterThanOrEqual(96);
   expect(value('max-old-space-size')).toBeLessThanOrEqual(128);
 });
+
+test('an empty variable (NAME= in a .env or compose file) means unset: SMTP_URL=, CMS_URL=, MAIL_FROM= and SITE_NAME= start with the defaults', () => {
+  const config = loadConfig({ NODE_ENV: 'development', SMTP_URL: '', CMS_URL: '', MAIL_FROM: '', SITE_NAME: '', PORT: '' });
+  expect(config.SMTP_URL).toBeUndefined();
+  expect(config.CMS_URL).toBeUndefined();
+  expect(config.MAIL_FROM).toBe('no-reply@localhost');
+  expect(config.SITE_NAME).toBe('the product');
+  expect(config.PORT).toBe(3000);
+  // A value that is set is still checked.
+  expect(() => loadConfig({ NODE_ENV: 'development', SMTP_URL: 'not a url' })).toThrow(/SMTP_URL/);
+});
