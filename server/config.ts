@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
-const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', '']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
 // A DNS host name: dot-separated labels, the last one starting with a letter (so neither an IP
 // address nor a bare `localhost`), no port, no wildcard.
@@ -41,15 +41,11 @@ const mediaHosts = z
     return [...hosts];
   });
 
-/** An empty value (`NAME=` in a .env file or a compose file) means unset: the default applies. */
-const emptyIsUnset = (value: unknown) => (value === '' ? undefined : value);
-
 /** A whole number from `min` to `max`, `fallback` when unset or empty. */
-const count = (min: number, max: number, fallback: number) =>
-  z.preprocess(emptyIsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
+const count = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 /** A size in MB (decimals allowed), `fallback` when unset or empty. */
-const megabytes = (fallback: number) => z.preprocess(emptyIsUnset, z.coerce.number().min(0.01).max(1_000_000).default(fallback));
+const megabytes = (fallback: number) => z.coerce.number().min(0.01).max(1_000_000).default(fallback);
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -273,7 +269,10 @@ export class ConfigError extends Error {
   }
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  // An empty value (`NAME=` in a .env or compose file) means unset for every variable: the
+  // default applies (`SMTP_URL=` starts without mail instead of failing as an invalid URL).
+  const env = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ''));
   // A renamed limit must not be dropped in silence: whoever set it meant something by it.
   if (env.LOGIN_MAX_FAILURES_PER_ACCOUNT !== undefined) {
     throw new ConfigError(
@@ -282,9 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         '(LOGIN_SLOWDOWN_FAILURES_PER_IDENTIFIER, default 50); see docs/decisions/009-login-limits.md. Unset it.',
     );
   }
-  // An empty value (`NAME=` in a .env or compose file) means unset for every variable, so that
-  // `SMTP_URL=` starts without mail instead of failing as an invalid URL.
-  const result = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  const result = schema.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

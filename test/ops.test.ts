@@ -205,6 +205,14 @@ test('an empty variable (NAME= in a .env or compose file) means unset: SMTP_URL=
   expect(config.MAIL_FROM).toBe('no-reply@localhost');
   expect(config.SITE_NAME).toBe('the product');
   expect(config.PORT).toBe(3000);
+  expect(loadConfig({ NODE_ENV: 'development', UPLOADS_MAX_CONCURRENT: '', LOCALE_COOKIE: '', ADMIN_REQUIRE_2FA: '' })).toMatchObject({
+    UPLOADS_MAX_CONCURRENT: loadConfig({ NODE_ENV: 'development' }).UPLOADS_MAX_CONCURRENT,
+    LOCALE_COOKIE: false,
+    ADMIN_REQUIRE_2FA: false,
+  });
+  // An empty renamed variable is unset too: only a value set under the old name stops the start.
+  expect(() => loadConfig({ NODE_ENV: 'development', LOGIN_MAX_FAILURES_PER_ACCOUNT: '' })).not.toThrow();
+  expect(() => loadConfig({ NODE_ENV: 'development', LOGIN_MAX_FAILURES_PER_ACCOUNT: '5' })).toThrow(/no longer read/);
   // A value that is set is still checked.
   expect(() => loadConfig({ NODE_ENV: 'development', SMTP_URL: 'not a url' })).toThrow(/SMTP_URL/);
 });
