@@ -10,7 +10,7 @@ export const CHROMIUM_PATH = '/usr/bin/chromium';
  * chromium-headless-shell: Blink and V8 of the same version, without the browser's windows),
  * which Playwright itself runs for headless tests. A browser context costs it a third of the CPU
  * that a window of the full browser does (0.15 against 0.55 s here), and the browser tests open
- * one or more per test: the suite took half as long. `/usr/bin/chromium` where it is missing,
+ * one or more per test: test files took about a third less time. `/usr/bin/chromium` where it is missing,
  * or with `E2E_CHROMIUM=full` (docs/decisions/034-browser-tests-in-the-headless-shell.md).
  */
 export const HEADLESS_SHELL_PATH = '/usr/bin/chromium-headless-shell';
