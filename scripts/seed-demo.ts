@@ -1,6 +1,6 @@
 // `npm run seed:demo`: one demo user per role and a project in every state, for trying the
 // private area locally. Never run automatically. Prints the credentials; skips users that
-// already exist.
+// already exist. With NODE_ENV=production only given `--yes`.
 import { createUser, findUser } from '../server/users/users.ts';
 import { databaseFile, openDatabase } from '../server/db/index.ts';
 import type { Role } from '../shared/user.ts';
@@ -14,8 +14,14 @@ const DEMO: { userName: string; role: Role; name: string; lastName: string }[] =
 ];
 const PASSWORD = 'demo-password-2026';
 
-if (process.env.NODE_ENV === 'production') {
-  console.error('seed:demo refuses to run with NODE_ENV=production');
+// Demo accounts have a published password: never in a production database by accident.
+// `--yes` says it is on purpose (a staging copy, a demo machine that runs NODE_ENV=production).
+if (process.env.NODE_ENV === 'production' && !process.argv.slice(2).includes('--yes')) {
+  console.error(`seed:demo refuses NODE_ENV=production: it creates an ADMIN and three other users whose password
+(${PASSWORD}) is printed here and written in the docs. For a demo or staging site that runs in
+production mode, point DATA_DIR (or DATABASE_URL) at its data and say it is on purpose:
+  NODE_ENV=production DATA_DIR=/var/lib/site npm run seed:demo -- --yes
+Afterwards, disable each demo user: npm run user -- disable --userName demo-admin (and the others).`);
   process.exit(1);
 }
 // DATABASE_URL (PostgreSQL) when set, else the SQLite database of DATA_DIR: the site's own.

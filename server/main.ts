@@ -6,7 +6,7 @@ import { createApp } from './app.ts';
 import { BrandError, loadBrand, type Brand } from './brand/brand.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { databaseFile, openDatabase } from './db/index.ts';
-import { createHttpServer } from './http/server.ts';
+import { boundUrl, createHttpServer } from './http/server.ts';
 import { createLogger, type Logger } from './logger.ts';
 
 function readConfig(): Config {
@@ -51,7 +51,8 @@ async function serve(config: Config, logger: Logger) {
     // build's entry, dist/server/main.js) for the next start, rather than only at exit. Before
     // the log line: the build primes the cache by waiting for it.
     module.flushCompileCache?.();
-    logger.info({ port, startupMs, worker: cluster.worker?.id }, `listening on http://localhost:${port}`);
+    // The address actually bound (HOST=127.0.0.1 says so, not "localhost").
+    logger.info({ port, startupMs, worker: cluster.worker?.id }, `listening on ${boundUrl(address)}`);
   });
   server.on('error', (error) => {
     logger.fatal({ err: error }, 'server error');

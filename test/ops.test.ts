@@ -1,9 +1,14 @@
-import { request as httpRequest } from 'node:http';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { createUser } from '../server/users/users.ts';
 import { loadConfig } from '../server/config.ts';
+import { boundUrl } from '../server/http/server.ts';
 import { serverNodeFlags } from '../scripts/server-flags.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
 import { capturingLogger } from './helpers/log.ts';
@@ -71,11 +76,23 @@ test('while shutting down (draining), /readyz answers 503 and every answer says 
   expect(page.headers.connection).toBe('close');
 });
 
-test('/readyz reports an unreachable CMS', async () => {
+test('/readyz stays 200 while the CMS is unreachable (content is served stale): the body says "degraded"', async () => {
   const { app } = await createTestApp({ CMS_URL: 'http://127.0.0.1:9', CMS_TOKEN: 't' });
   const res = await request(app).get('/readyz');
-  expect(res.status).toBe(503);
-  expect(res.body.checks).toEqual({ database: 'ok', cms: 'failing' });
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual({ status: 'degraded', checks: { database: 'ok', cms: 'failing' } });
+});
+
+test('/readyz is 503 only when the database is unreachable or the process drains, whatever the CMS says', async () => {
+  const created = await createTestApp({ CMS_URL: 'http://127.0.0.1:9', CMS_TOKEN: 't' });
+  created.drain();
+  const draining = await request(created.app).get('/readyz');
+  expect(draining.status).toBe(503);
+  expect(draining.body).toEqual({ status: 'not ready', checks: { database: 'ok', cms: 'failing', shutdown: 'failing' } });
+  created.close();
+  const down = await request(created.app).get('/readyz');
+  expect(down.status).toBe(503);
+  expect(down.body.checks.database).toBe('failing');
 });
 
 test('configuration is validated at start with an error that names the variable', () => {
@@ -216,3 +233,31 @@ test('an empty variable (NAME= in a .env or compose file) means unset: SMTP_URL=
   // A value that is set is still checked.
   expect(() => loadConfig({ NODE_ENV: 'development', SMTP_URL: 'not a url' })).toThrow(/SMTP_URL/);
 });
+
+test('the start log names the address actually bound (HOST=127.0.0.1 says 127.0.0.1, not localhost; a wildcard says so)', async () => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  expect(boundUrl(server.address())).toBe(`http://127.0.0.1:${port}`);
+  server.close();
+  expect(boundUrl({ address: '::1', family: 'IPv6', port: 3000 })).toBe('http://[::1]:3000');
+  expect(boundUrl({ address: '0.0.0.0', family: 'IPv4', port: 3000 })).toBe('http://0.0.0.0:3000 (every interface)');
+  expect(boundUrl({ address: '::', family: 'IPv6', port: 8080 })).toBe('http://[::]:8080 (every interface)');
+});
+
+test('seed:demo refuses NODE_ENV=production and says how to run it on purpose; with --yes it seeds that data folder', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'site-seed-'));
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'seed-demo.ts'), ...args], {
+      env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, DATABASE_URL: '' },
+      encoding: 'utf8',
+    });
+  const refused = run([]);
+  expect(refused.status).toBe(1);
+  expect(refused.stderr).toContain('seed:demo refuses NODE_ENV=production');
+  expect(refused.stderr).toContain('npm run seed:demo -- --yes');
+  expect(existsSync(join(dataDir, 'site.db'))).toBe(false);
+  const seeded = run(['--yes']);
+  expect(seeded.status, seeded.stderr).toBe(0);
+  expect(seeded.stdout).toContain('demo-admin (ADMIN) password:');
+}, 60_000);

@@ -1,6 +1,9 @@
-// Liveness (/healthz: the process answers) and readiness (/readyz: the database answers, the CMS
-// too when there is one, and the process is not shutting down): a load balancer sends traffic
-// only to a ready instance; an orchestrator restarts one that is not alive.
+// Liveness (/healthz: the process answers) and readiness (/readyz: this instance can serve).
+// An orchestrator restarts an instance that is not alive; a load balancer sends traffic only to
+// a ready one. Ready means the database answers and the process is not shutting down. The CMS
+// is not a condition: its content is served from the last good copy while it is away (cms/), so
+// a CMS outage makes every instance "degraded" (said in the body and in /metrics), never
+// unready — pulling every instance out of the balancer would turn a stale blog into an outage.
 import cluster from 'node:cluster';
 import type { RequestHandler } from 'express';
 import type { Db } from '../db/index.ts';
@@ -12,7 +15,7 @@ export function liveness(): RequestHandler {
 }
 
 /** The CMS answers at all (Strapi's /_health, or any non-5xx answer), within a second. */
-async function cmsReachable(cmsUrl: string): Promise<boolean> {
+export async function cmsReachable(cmsUrl: string): Promise<boolean> {
   try {
     const response = await fetch(new URL('/_health', cmsUrl), { method: 'GET', signal: AbortSignal.timeout(1000), redirect: 'manual' });
     return response.status < 500;
@@ -21,21 +24,42 @@ async function cmsReachable(cmsUrl: string): Promise<boolean> {
   }
 }
 
-export function readiness(deps: { db: Db; cmsUrl: string | undefined; draining: () => boolean }): RequestHandler {
+export type Readiness = {
+  /** 'ready' (everything answers), 'degraded' (serving, the CMS away), 'not ready' (503). */
+  status: 'ready' | 'degraded' | 'not ready';
+  checks: { database: 'ok' | 'failing'; cms?: 'ok' | 'failing'; shutdown?: 'failing' };
+};
+
+export type ReadinessDeps = {
+  db: Db;
+  cmsUrl: string | undefined;
+  draining: () => boolean;
+  /** Told every outcome (the metrics' gauges). */
+  onCheck?: (readiness: Readiness) => void;
+};
+
+/** What /readyz reports, also read by /metrics. */
+export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
+  const checks: Readiness['checks'] = { database: 'ok' };
+  try {
+    await deps.db.ping();
+  } catch {
+    checks.database = 'failing';
+  }
+  if (deps.cmsUrl) checks.cms = (await cmsReachable(deps.cmsUrl)) ? 'ok' : 'failing';
+  if (deps.draining()) checks.shutdown = 'failing';
+  const status = checks.database === 'failing' || checks.shutdown ? 'not ready' : checks.cms === 'failing' ? 'degraded' : 'ready';
+  const readiness = { status, checks } satisfies Readiness;
+  deps.onCheck?.(readiness);
+  return readiness;
+}
+
+export function readiness(deps: ReadinessDeps): RequestHandler {
   return async (_req, res) => {
-    const checks: Record<string, 'ok' | 'failing'> = {};
-    try {
-      await deps.db.ping();
-      checks.database = 'ok';
-    } catch {
-      checks.database = 'failing';
-    }
-    if (deps.cmsUrl) checks.cms = (await cmsReachable(deps.cmsUrl)) ? 'ok' : 'failing';
-    if (deps.draining()) checks.shutdown = 'failing';
-    const ready = Object.values(checks).every((c) => c === 'ok');
+    const result = await checkReadiness(deps);
     res
-      .status(ready ? 200 : 503)
+      .status(result.status === 'not ready' ? 503 : 200)
       .set('Cache-Control', 'no-store')
-      .json({ status: ready ? 'ready' : 'not ready', checks });
+      .json(result);
   };
 }

@@ -30,3 +30,15 @@ export function createHttpServer(app: RequestListener, limits: HttpLimits): Serv
   server.maxConnections = limits.maxConnections;
   return server;
 }
+
+/**
+ * The URL of the address a server actually bound, for the start log: `http://127.0.0.1:3000`,
+ * `http://[::1]:3000`, and for a wildcard (`0.0.0.0`, `::`) that address with "(every interface)".
+ */
+export function boundUrl(address: ReturnType<Server['address']>): string {
+  if (address === null) return 'nowhere';
+  if (typeof address === 'string') return address; // a pipe or socket path
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  return `http://${host}:${address.port}${wildcard ? ' (every interface)' : ''}`;
+}

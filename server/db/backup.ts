@@ -1,0 +1,152 @@
+// Backups of the embedded SQLite database (`npm run backup`, `npm run restore`). A backup is an
+// online, consistent copy taken while the site serves: SQLite's backup API (better-sqlite3's
+// `backup`) copies the pages under a read transaction, writers go on meanwhile (WAL). A restore
+// replaces DATA_DIR/site.db with a checked copy, only while no process has the database open,
+// and keeps the database it replaces beside it: nothing is ever deleted by either command.
+// PostgreSQL has its own tools (pg_dump / pg_restore, docs/operating.md).
+import Database from 'better-sqlite3';
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { MIGRATIONS } from './migrations.ts';
+
+export class BackupError extends Error {}
+
+/** The newest migration this code knows: a backup from newer code cannot be restored by it. */
+const KNOWN_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
+
+/** `site-20261127-093015.db`: a backup's default name, sortable by time. */
+export function backupName(now = new Date()): string {
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, '')
+    .replace(/-|:/g, '')
+    .replace('T', '-');
+  return `site-${stamp}.db`;
+}
+
+export type BackupFacts = { file: string; bytes: number; users: number; version: number };
+
+/**
+ * What a database file holds, after SQLite's own integrity check: refuses anything that is not
+ * a sound database of this site (no migrations table, a failed check, a newer schema).
+ */
+export function inspectBackup(file: string): BackupFacts {
+  if (!existsSync(file)) throw new BackupError(`${file} does not exist`);
+  let raw: Database.Database;
+  try {
+    raw = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new BackupError(`${file} is not an SQLite database (${(error as Error).message})`);
+  }
+  try {
+    let check: unknown;
+    try {
+      check = raw.pragma('integrity_check', { simple: true });
+    } catch (error) {
+      throw new BackupError(`${file} is not an SQLite database (${(error as Error).message})`);
+    }
+    if (check !== 'ok') throw new BackupError(`${file} failed SQLite's integrity check: ${String(check)}`);
+    const hasMigrations = raw.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+    if (!hasMigrations) throw new BackupError(`${file} is an SQLite database but not one of this site (no schema_migrations table)`);
+    const { version } = raw.prepare('SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations').get() as { version: number };
+    if (version > KNOWN_VERSION) {
+      throw new BackupError(`${file} was made by a newer version of the site (schema ${version}; this one knows up to ${KNOWN_VERSION})`);
+    }
+    const { users } = raw.prepare('SELECT COUNT(*) AS users FROM users').get() as { users: number };
+    return { file, bytes: statSync(file).size, users, version };
+  } finally {
+    raw.close();
+  }
+}
+
+/**
+ * Copies the live database `source` to `target` (which must not exist) while the site goes on
+ * serving, then checks the copy. The copy is written beside its target and renamed into place,
+ * so that a failed or interrupted backup never leaves a file that looks like a backup.
+ */
+export async function backupDatabase(source: string, target: string): Promise<BackupFacts> {
+  if (!existsSync(source)) throw new BackupError(`There is no database at ${source} (is DATA_DIR right?)`);
+  if (existsSync(target)) throw new BackupError(`${target} exists: a backup never overwrites a file`);
+  mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+  const partial = `${target}.partial`;
+  rmSync(partial, { force: true });
+  const raw = new Database(source, { readonly: true, fileMustExist: true });
+  try {
+    // All the remaining pages in each step: one step after the first, so a write by the site
+    // between two steps (which makes SQLite start the copy again) has one chance, not hundreds.
+    await raw.backup(partial, { progress: ({ remainingPages }) => Math.max(remainingPages, 100) });
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw new BackupError(`The backup of ${source} failed: ${(error as Error).message}`);
+  } finally {
+    raw.close();
+  }
+  // Users, passwords' hashes, messages: only the site's owner reads a backup.
+  chmodSync(partial, 0o600);
+  try {
+    inspectBackup(partial);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  }
+  renameSync(partial, target);
+  return inspectBackup(target);
+}
+
+/** Whether some process (a running site) has `file` open: it holds SQLite's WAL index. */
+function inUse(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const raw = new Database(file, { fileMustExist: true, timeout: 0 });
+  try {
+    raw.pragma('locking_mode = EXCLUSIVE');
+    raw.exec('BEGIN EXCLUSIVE');
+    raw.exec('COMMIT');
+    return false;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') return true;
+    throw error;
+  } finally {
+    raw.close();
+  }
+}
+
+export type RestoreResult = BackupFacts & { replaced: string | null };
+
+/**
+ * Puts the backup `from` in place of the database `live`. Refuses while the site (any process)
+ * has the database open, and before touching anything when the backup is not sound. The
+ * database it replaces is renamed to `<live>.before-restore-<time>` (with its WAL files).
+ */
+export async function restoreDatabase(from: string, live: string, now = new Date()): Promise<RestoreResult> {
+  inspectBackup(from);
+  if (inUse(live)) {
+    throw new BackupError(`The database ${live} is open (is the site running?): stop the site first; a restore replaces its database`);
+  }
+  mkdirSync(dirname(live), { recursive: true, mode: 0o700 });
+  const incoming = `${live}.restoring`;
+  rmSync(incoming, { force: true });
+  const raw = new Database(from, { readonly: true, fileMustExist: true });
+  try {
+    await raw.backup(incoming);
+  } finally {
+    raw.close();
+  }
+  chmodSync(incoming, 0o600);
+  let replaced: string | null = null;
+  if (existsSync(live)) {
+    replaced = `${live}.before-restore-${backupName(now).slice('site-'.length, -'.db'.length)}`;
+    for (const suffix of ['', '-wal', '-shm']) {
+      if (existsSync(live + suffix)) renameSync(live + suffix, replaced + suffix);
+    }
+  } else {
+    // Stale WAL files of a deleted database would be replayed into the restored one.
+    for (const suffix of ['-wal', '-shm']) rmSync(live + suffix, { force: true });
+  }
+  renameSync(incoming, live);
+  return { ...inspectBackup(live), replaced };
+}
+
+/** Where `npm run backup` writes by default: DATA_DIR/backups/site-<time>.db. */
+export function defaultBackupFile(dataDir: string, now = new Date()): string {
+  return join(dataDir, 'backups', backupName(now));
+}
