@@ -24,6 +24,7 @@ const POSTGRES_SUITES = [
   'test/two-factor/**/*.test.ts',
   'test/accounts/**/*.test.ts',
   'test/cms/webhook.test.ts',
+  'test/metrics.test.ts',
   'test/bench/**/*.test.ts',
 ];
 const withPostgres = Boolean(postgresBinDir()) || process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === '1';

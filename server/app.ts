@@ -1,6 +1,7 @@
 // The Express application, composed in the order a request meets it. Read top to bottom to
 // know where a request goes.
 import compression from 'compression';
+import cluster from 'node:cluster';
 import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { join } from 'node:path';
@@ -40,7 +41,9 @@ import { analyticsAllowed, analyticsTags, ANALYTICS_HOSTS, consentHandler } from
 import { themeHandler, themeOf } from './http/theme.ts';
 import { STYLEGUIDE_PATH, styleguideHandler } from './dev/styleguide.tsx';
 import { errorHandler } from './http/error-handler.ts';
-import { liveness, readiness } from './http/health.ts';
+import { checkReadiness, liveness, readiness } from './http/health.ts';
+import { createMetrics, type Metrics } from './metrics/metrics.ts';
+import { METRICS_PATH, metricsFromPrimary, metricsHandler } from './metrics/serve.ts';
 import { requestContext } from './http/request-context.ts';
 import { contentSecurityPolicy } from './http/csp.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
@@ -507,6 +510,15 @@ export async function createApp(deps: AppDeps) {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('etag', false);
 
+  // What /readyz reports, and /metrics with it.
+  const readinessDeps = { db, cmsUrl: config.CMS_URL, draining: () => draining };
+  // -1. Metrics (server/metrics/), only when ops asked for them: every request counted and timed.
+  const metrics: Metrics | null =
+    config.METRICS_TOKEN !== undefined || config.METRICS_PORT !== undefined
+      ? createMetrics({ db, renderCache, readiness: () => checkReadiness(readinessDeps) })
+      : null;
+  if (metrics) app.use(metrics.record);
+
   // 0. What every request carries (http/request-context.ts): an id (kept from a trusted proxy's
   //    X-Request-Id when well-formed) and one log line (method, path — never the query —,
   //    status, duration); a fresh nonce for every script the page carries; its cookies and the
@@ -543,9 +555,15 @@ export async function createApp(deps: AppDeps) {
   //    Downloads say no-transform and skip it (downloads/stream.ts).
   app.use(compression());
 
-  // 3. Liveness, and readiness (the database answers; the CMS too when there is one).
+  // 3. Liveness, and readiness (the database answers and the process is not draining; a CMS
+  //    that is away makes it "degraded", not unready). /metrics for a Bearer of METRICS_TOKEN: in a
+  //    worker of a cluster, the sum of all workers, asked of the primary (metrics/serve.ts).
   app.get('/healthz', liveness());
-  app.get('/readyz', readiness({ db, cmsUrl: config.CMS_URL, draining: () => draining }));
+  app.get('/readyz', readiness(readinessDeps));
+  if (metrics && config.METRICS_TOKEN !== undefined) {
+    const text = cluster.isWorker ? metricsFromPrimary() : metrics.text;
+    app.get(METRICS_PATH, metricsHandler({ token: config.METRICS_TOKEN, text, logger }));
+  }
 
   // 4. Static files: hashed build assets are immutable; public/ files get a short cache.
   //    The posts' images: only the names the content knows (http/content-images.ts).
@@ -736,5 +754,21 @@ export async function createApp(deps: AppDeps) {
     draining = true;
   }
 
-  return { app, logger, content, i18n, manifest, db, contactStore, mail, renderCache, sessions, accounts, close, drain, audit: auditLog };
+  return {
+    app,
+    logger,
+    content,
+    i18n,
+    manifest,
+    db,
+    contactStore,
+    mail,
+    renderCache,
+    sessions,
+    accounts,
+    metrics,
+    close,
+    drain,
+    audit: auditLog,
+  };
 }

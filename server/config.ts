@@ -161,6 +161,17 @@ const schema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   /** Where the embedded SQLite database lives (and, before they moved into it, the uploads). */
   DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * Turns /metrics (Prometheus text) on, for scrapers that send `Authorization: Bearer <token>`.
+   * Unset (and METRICS_PORT unset): no /metrics at all.
+   */
+  METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Serves /metrics on this port of HOST instead, for a network only the scraper reaches (the
+   * token is then asked there too when set). With WEB_CONCURRENCY > 1 the primary serves it,
+   * summing the workers.
+   */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** Seals the session cookie (authenticated encryption). Required in production. */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** External API base (e.g. https://api.example.com). Unset: the built-in API at /api. */
@@ -301,6 +312,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new ConfigError(
       'CMS_PREVIEW_TOKEN is required with CMS_PREVIEW_SECRET: a Strapi API token with find and findOne on posts and legal pages, which reads the drafts.',
     );
+  }
+  if (config.METRICS_PORT !== undefined && config.METRICS_PORT === config.PORT) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (${config.PORT}): it is a listener of its own.`);
   }
   if (config.HTTP_REQUEST_TIMEOUT_SECONDS < config.HTTP_HEADERS_TIMEOUT_SECONDS) {
     throw new ConfigError('HTTP_REQUEST_TIMEOUT_SECONDS must be at least HTTP_HEADERS_TIMEOUT_SECONDS (the request includes its headers).');

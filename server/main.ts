@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { databaseFile, openDatabase } from './db/index.ts';
 import { boundUrl, createHttpServer } from './http/server.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createMetricsServer, primaryMetrics } from './metrics/serve.ts';
 
 function readConfig(): Config {
   try {
@@ -36,7 +37,10 @@ function readBrand(): Brand {
 
 async function serve(config: Config, logger: Logger) {
   const started = performance.now();
-  const { app, close, drain } = await createApp({ config, logger, brand: readBrand() });
+  const { app, close, drain, metrics } = await createApp({ config, logger, brand: readBrand() });
+  // METRICS_PORT, when this process is the only one (a cluster's primary serves it otherwise).
+  const metricsServer =
+    metrics && config.METRICS_PORT !== undefined && !cluster.isWorker ? listenForMetrics(config, logger, metrics.text) : null;
   const server = createHttpServer(app, {
     headersTimeoutSeconds: config.HTTP_HEADERS_TIMEOUT_SECONDS,
     requestTimeoutSeconds: config.HTTP_REQUEST_TIMEOUT_SECONDS,
@@ -68,6 +72,7 @@ async function serve(config: Config, logger: Logger) {
     // on and connections already queued are still served. Then stop accepting; idle keep-alive
     // connections close now, busy ones after their response.
     drain();
+    metricsServer?.close();
     server.closeIdleConnections();
     setTimeout(() => {
       server.close(() => {
@@ -91,8 +96,24 @@ async function serve(config: Config, logger: Logger) {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+/** /metrics on a listener of its own (METRICS_PORT, on HOST). */
+function listenForMetrics(config: Config, logger: Logger, text: () => Promise<string>) {
+  const server = createMetricsServer({ token: config.METRICS_TOKEN, text, logger });
+  server.listen(config.METRICS_PORT, config.HOST, () => logger.info(`metrics on ${boundUrl(server.address())}/metrics`));
+  server.on('error', (error) => {
+    logger.fatal({ err: error }, 'metrics server error');
+    process.exit(1);
+  });
+  return server;
+}
+
 async function primary(config: Config, logger: Logger) {
   readBrand();
+  // The workers' metrics, summed here: for METRICS_PORT, and for a worker asked on the site's port.
+  if (config.METRICS_TOKEN !== undefined || config.METRICS_PORT !== undefined) {
+    const text = primaryMetrics(logger);
+    if (config.METRICS_PORT !== undefined) listenForMetrics(config, logger, text);
+  }
   // Migrate once before the workers open the database, and give them one session secret.
   await (await openDatabase({ url: config.DATABASE_URL, file: databaseFile(config.DATA_DIR), poolMax: 1 })).close();
   if (config.sessionSecretGenerated) process.env.SESSION_SECRET = config.SESSION_SECRET;

@@ -44,6 +44,7 @@ export function createPageHandlers(deps: {
     // Private pages, signed-in views and errors are never stored (DESIGN.md §3).
     // A single-use link's page is never stored at all (routes.ts noStore).
     const route = payload.routeName ? routeByName(payload.routeName) : undefined;
+    if (route) res.locals.routeName = route.base;
     // A preview's drafts are nobody else's (server/preview/).
     const cacheable = !payload.user && payload.state.kind === 'page' && payload.status === 200 && !route?.noStore && !payload.preview;
     res.set('Cache-Control', cacheable ? 'no-cache' : PRIVATE_NO_STORE);
@@ -103,6 +104,7 @@ export function createPageHandlers(deps: {
     const action = match?.kind === 'route' ? pages.get(match.route.page)?.action : undefined;
     if (match?.kind !== 'route' || !action) return next();
     const { route } = match;
+    res.locals.routeName = route.base;
     const session = res.locals.session ?? null;
     if (!route.public && !session) return redirectAfterPost(req, res, routePath('login', route));
     await action({ req, res, next, route, session, services, fail, failWith });
