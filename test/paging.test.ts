@@ -387,8 +387,8 @@ describe('the blog and the sitemap', () => {
   });
 });
 
-describe('the README', () => {
-  /** The README's row of each list (its first cell starts so). */
+describe('docs/private-area.md', () => {
+  /** The paging table's row of each list in docs/private-area.md (its first cell starts so). */
   const ROWS_OF: Record<PagedList, string> = {
     projects: 'projects (',
     history: "a project's history",
@@ -403,8 +403,8 @@ describe('the README', () => {
   };
 
   test("its table of page sizes says shared/paging.ts's default and maximum of every list", () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const rows = readme.split('\n').filter((line) => line.startsWith('| '));
+    const doc = readFileSync(new URL('../docs/private-area.md', import.meta.url), 'utf8');
+    const rows = doc.split('\n').filter((line) => line.startsWith('| '));
     for (const [list, start] of Object.entries(ROWS_OF) as [PagedList, string][]) {
       const row = rows.find((line) => line.slice(2).startsWith(start));
       expect(row, list).toBeDefined();

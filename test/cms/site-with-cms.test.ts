@@ -185,7 +185,7 @@ test('with 250 posts in Strapi (at most 100 a page), posts 101 to 250 are in the
 
 test.each([
   ['without tag.find', false],
-  ['with tag.find (as the README tells)', true],
+  ['with tag.find (as docs/editors.md tells)', true],
 ])('the Public role %s: the blog and its posts work, and their tags show only with it', async (_case, granted) => {
   const publicRole = LEAST_PRIVILEGE.public.filter((permission) => granted || permission !== 'tag.find');
   const cms = await strapiV4({ access: { ...LEAST_PRIVILEGE, public: publicRole } });
