@@ -31,7 +31,7 @@ export type AppProps = {
 // The cookie banner is shown once per visitor: its own chunk, not part of every first load.
 const CookieBanner = deferredComponent(() => import('./components/cookie-banner.tsx').then((m) => m.CookieBanner)).Deferred;
 
-/** A page that failed while rendering in the browser: the error page, status 500 (seed-spec §8). */
+/** A page that failed while rendering in the browser: the error page, status 500. */
 const CLIENT_FAILURE = { status: 500, message: '' } as const;
 
 type Navigator = typeof NavigatorModule;
@@ -46,7 +46,7 @@ function loadNavigator(): Promise<Navigator> {
   return navigatorLoad;
 }
 
-/** When the browser is idle (2000 ms at most: seed-spec §9). */
+/** When the browser is idle (2000 ms at most). */
 function whenIdle(callback: () => void): void {
   if ('requestIdleCallback' in window) window.requestIdleCallback(callback, { timeout: IDLE_PREFETCH_TIMEOUT_MS });
   else setTimeout(callback, 1);
@@ -62,7 +62,7 @@ const PREFETCH = {
   idleTimeoutMs: IDLE_PREFETCH_TIMEOUT_MS,
 };
 
-/** seed-spec §4: page loading goes pending → error | done. */
+/** Page loading goes pending → error | done. */
 export type LoadState = 'pending' | 'error' | 'done';
 
 /** The routes' element for the URL shown (React Router matches it: client/routes.tsx). */
@@ -75,7 +75,7 @@ const messageCache = new Map<Locale, Messages>();
 /**
  * A locale's messages: the hashed JSON file of the build (immutable, preloaded by the page for
  * its own locale), one request per locale, then cached; the other locale's on demand when
- * switching (seed-spec §4).
+ * switching.
  */
 export async function messagesFor(locale: Locale, boot: Pick<BootData, 'messageUrls'>): Promise<Messages> {
   const cached = messageCache.get(locale);
@@ -95,7 +95,7 @@ export function App({ boot, translators }: AppProps) {
   const [view, setView] = useState<View>({ payload: boot.payload, messages: boot.messages });
   const [loadState, setLoadState] = useState<LoadState>('done');
   const [phase, setPhase] = useState<TransitionPhase>('idle');
-  // The signed-in user comes with every page; logout clears it at once (DESIGN.md §3).
+  // The signed-in user comes with every page; logout clears it at once.
   const [signedOut, setSignedOut] = useState(false);
   // Cookie consent: the banner shows until a choice is made, and again from "Cookie settings".
   const [consent, setConsent] = useState(boot.consent.current);
@@ -133,7 +133,7 @@ export function App({ boot, translators }: AppProps) {
     }
 
     async function navigateTo() {
-      // Guards run in the browser before a navigation (seed-spec §2); a redirect that needs
+      // Guards run in the browser before a navigation; a redirect that needs
       // the server (remembering the path for after login) goes through /_data instead.
       const target = matchRoute(location.pathname);
       if (target?.kind === 'route') {
@@ -146,7 +146,7 @@ export function App({ boot, translators }: AppProps) {
       }
       setLoadState('pending');
       const navigator = await track(loadNavigator());
-      // A 200 ms minimum, so that fast answers (and fast failures) do not flash (seed-spec §4, §9).
+      // A 200 ms minimum, so that fast answers (and fast failures) do not flash.
       const [answer] = await track(Promise.all([navigator.fetchPageData(url, controller.signal), minimumDelay]));
       if (aborted()) return;
       if (answer.kind === 'redirect') {
@@ -200,7 +200,7 @@ export function App({ boot, translators }: AppProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [view.payload]);
 
-  // Links that become visible prefetch their page (seed-spec §2), with the navigator (fetched when idle).
+  // Links that become visible prefetch their page, with the navigator (fetched when idle).
   useEffect(() => {
     let stop: (() => void) | undefined;
     let stopped = false;
@@ -225,7 +225,7 @@ export function App({ boot, translators }: AppProps) {
   return (
     <ErrorBoundary fallback={() => <LastResortView locale={payload.locale} />}>
       <I18nProvider locale={payload.locale} messages={messages} translate={translators?.(payload.locale)} localeCookie={boot.localeCookie}>
-        {/* Logout resets the user and the logo at once (seed-spec §4). */}
+        {/* Logout resets the user and the logo at once. */}
         <Layout
           payload={payload}
           siteName={boot.siteName}

@@ -45,12 +45,12 @@ async function start() {
 
 start().catch((error: unknown) => {
   // The server-rendered page stays usable without scripts; a missing chunk (a deploy removed
-  // it) is worth one reload per minute (seed-spec §8).
+  // it) is worth one reload per minute.
   if (isChunkLoadError(error) && claimChunkReload()) window.location.reload();
   else console.info('The page could not start its scripts', error);
 });
 
-// seed-spec §7: a service worker at /sw.js with scope /, registered after the page has loaded
+// A service worker at /sw.js with scope /, registered after the page has loaded
 // (its own small chunk: no first-load cost).
 void import('./sw/register.ts').then(
   (m) => m.registerServiceWorker(),

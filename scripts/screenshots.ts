@@ -188,7 +188,7 @@ function shotFile(shot: Shot): string {
 type Server = { baseURL: string; dataDir: string; child: ChildProcess };
 
 const PASSWORD = 'correct horse 1';
-/** One user per role (the names the e2e tests use: seed-spec §6). */
+/** One user per role (the names the e2e tests use). */
 const USERS: Readonly<Record<Role, { userName: string; name: string; lastName: string }>> = {
   ADMIN: { userName: 'ada', name: 'Ada', lastName: 'Lovelace' },
   CLI: { userName: 'carla', name: 'Carla', lastName: 'Cliente' },

@@ -136,7 +136,7 @@ function cmsClientOptions(config: Config, logger: Logger, timeoutMs: number) {
   };
 }
 
-/** seed-spec §2 / issue 4: branding must never hold a page up: defaults after the timeout. */
+/** Issue 4: branding must never hold a page up: defaults after the timeout. */
 const BRANDING_TIMEOUT_MS = 1500;
 function withTimeout(source: BrandingSource, ms: number, logger: Logger, mediaHosts: readonly string[], defaultColor: string) {
   return async (userName: string): Promise<Branding | null> => {
@@ -292,7 +292,7 @@ export async function createApp(deps: AppDeps) {
   // e-mails is the locale they last used.
   const mail = createMail({ db, config, logger, brand, i18n, ...deps.mail });
   const locales = userLocales(db, logger);
-  // The private area's projects (DESIGN.md §8): always in the site's own database, for the
+  // The private area's projects: always in the site's own database, for the
   // built-in API and the pages alike (docs/decisions/013-projects.md).
   const projects = createProjects({
     db,

@@ -56,7 +56,7 @@ const schema = z.object({
   SITE_NAME: z.string().trim().min(1).max(80).default('the product'),
   /** The name under an installed app's icon (web manifest short_name, 12 characters or fewer read best); default SITE_NAME. */
   SITE_SHORT_NAME: z.string().trim().min(1).max(30).optional(),
-  /** DESIGN.md §3: the i18n_redirected cookie is supported but off by default. */
+  /** The i18n_redirected cookie is supported but off by default. */
   LOCALE_COOKIE: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Worker processes on the same port (node:cluster); sessions and rate limits are shared. */

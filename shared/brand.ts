@@ -26,7 +26,7 @@ export function telHref(phone: string): string {
 
 /**
  * The logo variant that reads on a background: the one with dark ink where dark text reads
- * (the seed's teal navbar), the one with light ink where white text does.
+ * (the specification's teal navbar), the one with light ink where white text does.
  */
 export function logoVariantOn(background: string): 'light' | 'dark' {
   return readableTextColor(background) === '#ffffff' ? 'dark' : 'light';

@@ -1,4 +1,4 @@
-// Navbar branding (seed-spec §2: on /client and /organization, per user). The CMS and the
+// Navbar branding (on /client and /organization, per user). The CMS and the
 // database are not trusted with CSS: only hex colours pass, only our own paths as logos (and,
 // from the CMS, https logos on its upload provider's hosts, CMS_MEDIA_HOSTS).
 import { isHttpsMediaUrl, mediaHostUrl } from './media.ts';
@@ -12,8 +12,8 @@ export function isHexColor(value: unknown): value is string {
 }
 
 /**
- * seed-spec §2: branding applies on /client and /organization (the last path segment); DESIGN.md
- * §8 extends it to every page of those areas, their project pages included.
+ * Branding applies on /client and /organization and on every page of those areas, their
+ * project pages included.
  */
 export function isBrandedPath(pathname: string): boolean {
   const segments = pathname.split('/').filter(Boolean);

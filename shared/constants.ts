@@ -1,9 +1,9 @@
-// Business constants of the specification (seed-spec §9), under the spec's own names.
+// Business constants of the specification (docs/specification.md §21), under the specification's own names.
 
 export const SITE_NAME = 'the product';
 
 export const DEFAULT_LOCALE = 'es';
-/** seed-spec §9: locale cookie name i18n_redirected, cookie use off by default, 365 days. */
+/** The locale cookie: named i18n_redirected, off by default, kept 365 days. */
 export const LOCALE_COOKIE = 'i18n_redirected';
 export const LOCALE_COOKIE_MAX_AGE_DAYS = 365;
 
@@ -16,7 +16,7 @@ export const IDLE_PREFETCH_TIMEOUT_MS = 2000;
 export const NAVBAR_BREAKPOINT_PX = 1023;
 export const NAVBAR_WIDE_BREAKPOINT_PX = 1087;
 
-/** seed-spec §9: auth storage prefixes auth., _token., _refresh_token.; strategy local. */
+/** Auth storage prefixes auth., _token., _refresh_token.; strategy local. */
 export const AUTH_STRATEGY = 'local';
 export const AUTH_TOKEN_COOKIE = `auth._token.${AUTH_STRATEGY}`;
 export const AUTH_REFRESH_TOKEN_COOKIE = `auth._refresh_token.${AUTH_STRATEGY}`;

@@ -1,4 +1,4 @@
-// Named guards of the route table (seed-spec §2, §6; DESIGN.md §3). Pure functions of the
+// Named guards of the route table (docs/specification.md §5). Pure functions of the
 // user and the route: the server runs them before rendering, the client before a navigation.
 import { routePath, type Route, type RouteParams } from './routes.ts';
 import { confinedArea, hasRole, type SessionUser } from './user.ts';
@@ -43,7 +43,7 @@ export class UnknownMiddlewareError extends Error {
   readonly status = 500;
   readonly middleware: string;
   constructor(middleware: string) {
-    // seed-spec §8: 'Unknown middleware {name}' (500).
+    // The specification's text: 'Unknown middleware {name}' (500).
     super(`Unknown middleware ${middleware}`);
     this.name = 'UnknownMiddlewareError';
     this.middleware = middleware;

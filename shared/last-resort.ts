@@ -1,4 +1,4 @@
-// seed-spec §8: what shows when even the error page fails. Plain texts in both languages, kept
+// What shows when even the error page fails. Plain texts in both languages, kept
 // out of the message files on purpose: they must show when the messages themselves failed.
 import type { Locale } from './locales.ts';
 

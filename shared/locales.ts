@@ -1,6 +1,6 @@
 import { DEFAULT_LOCALE } from './constants.ts';
 
-// seed-spec §3: Español (es, es-ES); English (en, en-US).
+// The two locales: Español (es, es-ES); English (en, en-US).
 export const LOCALES = [
   { code: 'es', iso: 'es-ES', name: 'Español' },
   { code: 'en', iso: 'en-US', name: 'English' },

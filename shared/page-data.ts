@@ -206,7 +206,7 @@ export type PagePayload = {
   head: Head;
   user: SessionUser | null;
   form?: FormState;
-  /** Navbar branding of the signed-in user on /client and /organization (seed-spec §2). */
+  /** Navbar branding of the signed-in user in the client's and the organisation's areas. */
   branding?: Branding | null;
   /** Project messages the signed-in user has not read (the navbar's badge); absent when none. */
   unread?: number;

@@ -1,4 +1,4 @@
-// The company's four practices (DESIGN.md §8): a project's field, an expert's expertise, a card
+// The company's four practices: a project's field, an expert's expertise, a card
 // on the home page. A module of its own, so that the public pages that name them do not load
 // the rest of the projects' rules (shared/projects.ts re-exports them).
 

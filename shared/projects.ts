@@ -1,4 +1,4 @@
-// The projects of the private area (DESIGN.md §8): what a project is, its states, and who may
+// The projects of the private area (docs/specification.md §17): what a project is, its states, and who may
 // move it from one to another. Pure: the server enforces these rules, the client only uses them
 // to offer the actions the server would accept.
 import type { Locale } from './locales.ts';

@@ -1,4 +1,4 @@
-// The one route table (DESIGN.md §2). React Router's route objects (matched on both sides),
+// The one route table (docs/specification.md §4). React Router's route objects (matched on both sides),
 // links, the sitemap and the hreflang alternates are all derived from it. Pure: no I/O.
 import { matchRoutes, type RouteObject } from 'react-router-dom';
 import { defaultLocale, isLocale, LOCALE_CODES, type Locale } from './locales.ts';
@@ -18,7 +18,7 @@ export type BaseRoute = {
    * and of its component (client/pages/<page>.tsx).
    */
   page: string;
-  /** Public pages opt out of the default `auth` guard (seed-spec §2). */
+  /** Public pages opt out of the default `auth` guard: every other page needs a signed-in user. */
   public: boolean;
   /** Guards besides `auth`, by name; resolved at run time so that an unknown name is a 500. */
   guards: readonly string[];
@@ -58,7 +58,7 @@ export const BASE_ROUTES = [
     area: 'organization',
   },
   { base: 'expert', path: '/expert', page: 'expert', public: false, guards: ['role'], indexable: false, area: 'expert' },
-  // The projects of the private area (DESIGN.md §8): a brief is written in the owner's area; a
+  // The projects of the private area: a brief is written in the owner's area; a
   // project's page exists under each area (the server decides who may see which project).
   {
     base: 'client-projects-new',

@@ -1,4 +1,4 @@
-// seed-spec §5 and DESIGN.md §3: a remembered redirect path must be local. This is the
+// A remembered redirect path must be local (docs/specification.md §6). This is the
 // open-redirect defence, so it whitelists instead of blacklisting.
 
 // One leading slash, then path characters (letters, digits, / @ - % _ ~), then optionally

@@ -1,4 +1,4 @@
-// The user as the site knows it (seed-spec §3): held in the sealed session, shown in the navbar.
+// The user as the site knows it: held in the sealed session, shown in the navbar.
 
 export const ROLES = ['ADMIN', 'CLI', 'ORG', 'CONS'] as const;
 export type Role = (typeof ROLES)[number];
@@ -21,7 +21,7 @@ export type SessionUser = {
 export type Area = 'admin' | 'client' | 'organization' | 'expert';
 
 /**
- * seed-spec §6: each role's own area, where the navbar's area link and the home page's call to
+ * Each role's own area, where the navbar's area link and the home page's call to
  * action take the user. ADMIN's is the console, but ADMIN is confined to none (the role guard
  * lets ADMIN pass everywhere); CLI, ORG and CONS are confined to theirs (see confinedArea).
  */
@@ -53,7 +53,7 @@ export function hasRole(user: Pick<SessionUser, 'role'> | null | undefined, role
   return user?.role === role;
 }
 
-/** seed-spec §6: a permission check by the user's `scope` key. */
+/** A permission check by the user's `scope` key (the specification leaves the scopes' values open). */
 export function hasScope(user: Pick<SessionUser, 'scope'> | null | undefined, scope: string): boolean {
   return Boolean(user && Array.isArray(user.scope) && user.scope.includes(scope));
 }

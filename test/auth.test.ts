@@ -71,7 +71,7 @@ const FORMS = [
   { form: '/en', prefix: '/en' },
 ] as const;
 const AREAS = ['admin', 'client', 'organization', 'expert'] as const;
-// seed-spec §6 / DESIGN.md §3: ADMIN passes everywhere; CLI, ORG, CONS are confined to their area.
+// The role rule: ADMIN passes everywhere; CLI, ORG, CONS are confined to their area.
 const EXPECTED: Record<string, Record<(typeof AREAS)[number], string | 200>> = {
   ADMIN: { admin: 200, client: 200, organization: 200, expert: 200 },
   CLI: { admin: '/client', client: 200, organization: '/client', expert: '/client' },

@@ -32,7 +32,7 @@ function detecting(localeCookie: boolean) {
 type Outcome = 'es' | 'en' | `→ ${string}`;
 type Row = { url: string; cookie?: string; accept?: string; off: Outcome; on: Outcome };
 
-// DESIGN.md §3: URL prefix; at the bare root only, the cookie (when on), then Accept-Language
+// The URL prefix; at the bare root only, the cookie (when on), then Accept-Language
 // (first supported language by quality); else es.
 const ROWS: Row[] = [
   // The URL prefix decides, whatever the cookie and the browser say.

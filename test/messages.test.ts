@@ -1,4 +1,4 @@
-// Where the server's words live (DESIGN.md §1: i18next translates every text): locales/<lng>/<ns>.json,
+// Where the server's words live (i18next translates every text): locales/<lng>/<ns>.json,
 // loaded once at start by i18next-fs-backend and checked then; the browser gets only the pages'.
 import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@ import { runGuards, UnknownMiddlewareError } from '../shared/guards.ts';
 import { BASE_ROUTES, formOfPath, localeForms, localePath, matchRoute, routeByName, ROUTES, type Route } from '../shared/routes.ts';
 import { confinedArea, hasRole, roleArea } from '../shared/user.ts';
 
-// seed-spec §2: every route exists in three forms: unprefixed (Spanish default), /es, /en.
+// Every route exists in three forms: unprefixed (Spanish default), /es, /en.
 const FORMS = [
   { label: 'unprefixed', prefix: '', locale: 'es', suffix: '___es___default' },
   { label: '/es', prefix: '/es', locale: 'es', suffix: '___es' },
@@ -27,7 +27,7 @@ const EXPECTED_PATHS: Record<string, string> = {
   client: '/client',
   organization: '/organization',
   expert: '/expert',
-  // DESIGN.md §8 and issue 14: the projects of the private area.
+  // Issue 14: the projects of the private area.
   'client-projects-new': '/client/projects/new',
   'organization-projects-new': '/organization/projects/new',
   'client-project': '/client/projects/:id',

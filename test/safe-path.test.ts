@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { isSafeLocalPath, safeRedirectPath } from '../shared/safe-path.ts';
 
-// seed-spec §5: a remembered redirect path must be local: it starts with '/', consists of
+// A remembered redirect path must be local: it starts with '/', consists of
 // letters, digits and @ - % _ ~ (and '/'), optionally followed by a query and a hash.
 const SAFE = [
   '/',

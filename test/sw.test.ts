@@ -1,4 +1,4 @@
-// The service worker (seed-spec §7, DESIGN.md §3): its pure decisions, the server's /sw.js and
+// The service worker (/sw.js, scope /; nothing private stored): its pure decisions, the server's /sw.js and
 // offline pages, and the compiled worker itself run against an in-memory Cache Storage.
 import * as esbuild from 'esbuild';
 import express from 'express';

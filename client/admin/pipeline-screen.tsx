@@ -1,4 +1,4 @@
-// The pipeline (DESIGN.md §8): what waits for the company first (briefs to answer, declined
+// The pipeline: what waits for the company first (briefs to answer, declined
 // proposals, accepted projects without an expert), then every project, newest first, by state
 // and practice, searchable and paged — in the first paint, and without JavaScript too.
 import { AreaProjectList, StreamedLists } from '../projects/area-projects.tsx';

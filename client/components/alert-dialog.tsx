@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
- * seed-spec §9: alert dialogs with confirm #9acd32 and cancel #ff4500. A modal <dialog>: the
+ * Alert dialogs with confirm #9acd32 and cancel #ff4500 (the specification's colours). A modal <dialog>: the
  * browser traps focus and Escape cancels; focus starts on Cancel (the safe choice) and
  * returns to where it was.
  */

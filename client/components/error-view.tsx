@@ -9,7 +9,7 @@ import { deferredComponent } from '../runtime/deferred.tsx';
 const NotFoundHelp = deferredComponent(() => import('./not-found-help.tsx').then((m) => m.NotFoundHelp)).Deferred;
 
 /**
- * seed-spec §8: the message, or 'Error' if none; 404 reads 'This page could not be found', and
+ * The message, or 'Error' if none; 404 reads 'This page could not be found', and
  * helps the visitor on (the blog's search, the main pages, the practices).
  */
 export function ErrorView({ error }: { error: ErrorInfo }) {

@@ -2,7 +2,7 @@ import type { Locale } from '../../shared/locales.ts';
 import { LAST_RESORT } from '../../shared/last-resort.ts';
 
 /**
- * seed-spec §8: the page shown when the error page itself (or the layout around it) fails.
+ * The page shown when the error page itself (or the layout around it) fails.
  * No messages, no router, no layout: nothing here can fail again. The link is a plain one, so
  * that home loads as a fresh document.
  */

@@ -13,7 +13,7 @@ import { deferredComponent } from '../runtime/deferred.tsx';
 // Shown only while a page shows drafts (the CMS preview): its own chunk, no first-load cost.
 const PreviewBanner = deferredComponent(() => import('./preview-banner.tsx').then((m) => m.PreviewBanner)).Deferred;
 
-/** seed-spec §2: one default layout, the top navigation bar above the page content. */
+/** One default layout: the top navigation bar above the page content. */
 export function Layout({
   payload,
   siteName,

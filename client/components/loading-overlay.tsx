@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { requestsInFlight, subscribeLoading } from '../runtime/loading.ts';
 import { useI18n } from '../i18n.tsx';
 
-/** seed-spec §2: a full-screen spinner while requests are in flight (stopped by failures too). */
+/** A full-screen spinner while requests are in flight (stopped by failures too). */
 export function LoadingOverlay() {
   const { t } = useI18n();
   const busy = useSyncExternalStore(

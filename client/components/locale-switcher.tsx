@@ -5,7 +5,7 @@ import type { PagePayload, Post } from '../../shared/page-data.ts';
 import { localePath, routeByName, switchLocalePath } from '../../shared/routes.ts';
 import { useI18n } from '../i18n.tsx';
 
-/** DESIGN.md §3: with LOCALE_COOKIE on, the choice is remembered and decides the bare root `/`. */
+/** With LOCALE_COOKIE on, the choice is remembered and decides the bare root `/`. */
 function rememberLocale(locale: Locale): void {
   const secure = window.location.protocol === 'https:' ? '; Secure' : '';
   document.cookie = `${LOCALE_COOKIE}=${locale}; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE_DAYS * 86_400}; SameSite=Lax${secure}`;
@@ -26,7 +26,7 @@ function pathIn(payload: PagePayload, locale: Locale): string {
   return switchLocalePath(route?.base ?? 'index', route ? payload.params : {}, locale) + query;
 }
 
-/** seed-spec §2: lists every locale except the current one, and keeps the current page. */
+/** Lists every locale except the current one, and keeps the current page. */
 export function LocaleSwitcher({ payload }: { payload: PagePayload }) {
   const { t, locale, localeCookie } = useI18n();
   return (

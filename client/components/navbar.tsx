@@ -14,7 +14,7 @@ import { deferredComponent } from '../runtime/deferred.tsx';
 const UserMenu = deferredComponent(() => import('./user-menu.tsx').then((m) => m.UserMenu)).Deferred;
 
 /**
- * seed-spec §2: teal bar with the logo, the Blog and Contact links, the locale switcher and the
+ * Teal bar with the logo, the Blog and Contact links, the locale switcher and the
  * Private Area entry, which for a signed-in user is the link to their own area (the only way to
  * it from the interface: /login would bounce them home). Under 1023 px the links fold behind a
  * burger button (a real <button> with aria-expanded), from 1087 px the wide layout.

@@ -1,7 +1,7 @@
 import { useOnline } from '../runtime/online.ts';
 import { useI18n } from '../i18n.tsx';
 
-/** seed-spec §4: online/offline status is tracked and shown, politely. */
+/** Online/offline status is tracked and shown, politely. */
 export function OfflineBanner() {
   const { t } = useI18n();
   const online = useOnline();

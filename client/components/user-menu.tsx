@@ -6,7 +6,7 @@ import { avatarSrc, postForm } from '../forms.ts';
 import { useI18n } from '../i18n.tsx';
 import { AlertDialog } from './alert-dialog.tsx';
 
-/** seed-spec §1: first name, last name, avatar (default image when none), My Profile, Log-Out. */
+/** The signed-in user's part of the navbar: first name, last name, avatar (default image when none), My Profile, Log-Out. */
 export function UserMenu({ user, onSignedOut }: { user: SessionUser; onSignedOut: () => void }) {
   const { t, locale } = useI18n();
   const navigate = useNavigate();

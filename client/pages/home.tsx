@@ -14,7 +14,7 @@ import type { PageProps } from '../runtime/page-chunks.ts';
 const HERO_ART = '/hero-art.svg';
 const ART_LAYERS = ['soft', 'surface', 'accent', 'ink', 'on-accent'] as const;
 
-/** The private area's flow for the owner of a project (DESIGN.md §8): each step's state there. */
+/** The private area's flow for the owner of a project: each step's state there. */
 const CLIENT_STEPS: readonly ProjectState[] = ['brief', 'proposal', 'active', 'delivered', 'closed'];
 const EXPERT_STEPS = ['profile', 'assigned', 'work', 'deliver'] as const;
 

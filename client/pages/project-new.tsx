@@ -1,4 +1,4 @@
-// A new brief (DESIGN.md §8): a title, a description and a practice; everything else optional.
+// A new brief: a title, a description and a practice; everything else optional.
 // Organisations also give their procurement reference. Posted to this page, with or without
 // JavaScript; on success the project's page shows it.
 import { Link } from 'react-router-dom';

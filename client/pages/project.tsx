@@ -1,4 +1,4 @@
-// A project's page (DESIGN.md §8), the same under every area: its brief, the next step, the
+// A project's page, the same under every area: its brief, the next step, the
 // proposal, experts, milestones, conversation, documents and history. What the reader may do
 // comes from the server (`project.actions`, `standing`, `writable`); each form posts here.
 import { useLocation } from 'react-router-dom';

@@ -1,4 +1,4 @@
-// The home of a role area (DESIGN.md §8): what waits for the user first, then their projects;
+// The home of a role area: what waits for the user first, then their projects;
 // for clients and organisations the way to a new brief. Nothing here promises a feature the
 // site does not have.
 import type { ReactNode } from 'react';

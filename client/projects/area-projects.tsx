@@ -1,4 +1,4 @@
-// The projects of a role area (DESIGN.md §8): what waits for the user first, then their projects
+// The projects of a role area: what waits for the user first, then their projects
 // with filters by state and practice, a search and pages — all plain links and a GET form, so
 // that it works without JavaScript and every view has its own URL.
 import { Link, useLocation } from 'react-router-dom';

@@ -1,4 +1,4 @@
-// An expert's profile of expertise (DESIGN.md §8): practices, a short bio, a day rate and
+// An expert's profile of expertise: practices, a short bio, a day rate and
 // availability. Posted to the expert's area page, with or without JavaScript.
 import { useLocation } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';

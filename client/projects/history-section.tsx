@@ -1,4 +1,4 @@
-// Every change of the project: who, when, from what to what (DESIGN.md §8). A page at a time,
+// Every change of the project: who, when, from what to what. A page at a time,
 // newest first, with "Show older" (older-pages.ts): a history only grows.
 import { PROJECT_PAGE_PARAMS, type EventPage } from '../../shared/projects.ts';
 import { isDeletedUser, personName } from '../../shared/account.ts';

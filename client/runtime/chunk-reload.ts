@@ -1,6 +1,6 @@
 import { CHUNK_RELOAD_GUARD_MS } from '../../shared/constants.ts';
 
-// seed-spec §8: a chunk-load failure ('Loading chunk N failed', e.g. after a deploy removed a
+// A chunk-load failure ('Loading chunk N failed', e.g. after a deploy removed a
 // chunk) reloads the page, at most once per 60 s, tracked in sessionStorage; a second failure
 // within 60 s shows the error page instead of looping.
 export const CHUNK_RELOAD_KEY = 'chunk-reload-at';

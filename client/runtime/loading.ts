@@ -1,5 +1,5 @@
 // Requests started by the client, counted so that a spinner can show while any is in flight
-// (seed-spec §2) and stop when it ends, whether it succeeded or failed (seed-spec §8).
+// and stop when it ends, whether it succeeded or failed (docs/specification.md §10.3).
 let inFlight = 0;
 const listeners = new Set<() => void>();
 

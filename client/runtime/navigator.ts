@@ -1,7 +1,7 @@
 // What the browser needs only once the visitor moves, in a chunk of its own: fetched when the
 // browser is idle after hydration, or by the first navigation. It asks the server what a URL
 // shows (/_data runs the same matching, guards and loaders as a full page load), plays the
-// page transition (seed-spec §2: named 'page', out-in), updates the document outside React's
+// page transition (named 'page', out-in), updates the document outside React's
 // root, and prefetches the pages of visible links. What it needs of the entry is handed in,
 // so that it shares no module with it.
 import type { DataResponse } from '../../shared/page-data.ts';

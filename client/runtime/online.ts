@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-// seed-spec §4: online/offline status is tracked.
+// Online/offline status is tracked.
 function subscribe(listener: () => void): () => void {
   window.addEventListener('online', listener);
   window.addEventListener('offline', listener);

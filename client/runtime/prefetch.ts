@@ -1,9 +1,9 @@
-// seed-spec §2: links prefetch their page when visible, once the browser is idle (2000 ms at
+// Links prefetch their page when visible, once the browser is idle (2000 ms at
 // most), never on a 2g connection or in save-data mode. Part of the navigator (navigator.ts):
 // what it needs of the entry (the route table's match, the chunk loader) is handed in.
 type NetworkInformation = { saveData?: boolean; effectiveType?: string };
 
-/** seed-spec §2: no prefetching on a 2g connection or in save-data mode. */
+/** No prefetching on a 2g connection or in save-data mode. */
 export function prefetchAllowed(
   connection: NetworkInformation | undefined = (navigator as { connection?: NetworkInformation }).connection,
 ): boolean {
@@ -19,7 +19,7 @@ export type Prefetch = {
   pageOf: (pathname: string) => string | null;
   /** Loads a page's chunk. */
   load: (page: string) => Promise<unknown>;
-  /** Longest wait for the browser to be idle (seed-spec §9: 2000 ms). */
+  /** Longest wait for the browser to be idle (2000 ms, the specification's idle-prefetch timeout). */
   idleTimeoutMs: number;
 };
 

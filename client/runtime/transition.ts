@@ -1,6 +1,6 @@
 import { PAGE_TRANSITION_NAME } from '../../shared/constants.ts';
 
-// seed-spec §2: page transition named 'page', mode out-in: the leaving page finishes its exit
+// Page transition named 'page', mode out-in: the leaving page finishes its exit
 // before the entering page starts. CSS animations on `.page-leave-active` / `.page-enter-active`;
 // `prefers-reduced-motion` turns them off and the swap is immediate (runtime/navigator.ts plays it).
 

@@ -1,4 +1,4 @@
-// seed-spec §7: a service worker is registered at /sw.js with scope /. Registered after the page
+// A service worker is registered at /sw.js with scope /. Registered after the page
 // has loaded (it never competes with the first paint's requests), only in a secure context
 // (HTTPS, or localhost / 127.0.0.1 / [::1] in development and tests). A failure is only noted:
 // the site works the same without the worker. A new version takes over by itself (the worker

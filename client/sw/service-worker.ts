@@ -1,11 +1,11 @@
-// The service worker (seed-spec §7: /sw.js, scope /), compiled on its own by esbuild
+// The service worker (/sw.js, scope /), compiled on its own by esbuild
 // (server/sw/build.ts) and served by the server with its configuration injected in front
 // (server/sw/routes.ts): the build's version, the shell to precache and the offline pages.
 //
 // - install: precache the shell, and only when that succeeded take over at once (skipWaiting);
 // - activate: delete every cache of this worker that is not the current version's, then claim
 //   the open pages;
-// - fetch: the decisions of strategy.ts. Nothing private is ever stored (DESIGN.md §3).
+// - fetch: the decisions of strategy.ts. Nothing private is ever stored.
 import {
   cacheNames,
   cachesToDelete,

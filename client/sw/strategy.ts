@@ -1,5 +1,5 @@
 // The service worker's decisions, as pure functions (unit-tested in test/sw.test.ts; the worker
-// in service-worker.ts only carries them out). DESIGN.md §3: private answers are never stored,
+// in service-worker.ts only carries them out). Private answers are never stored,
 // by the service worker either: whatever the URL, a response marked `private` or `no-store` is
 // never put into a cache.
 
@@ -11,7 +11,7 @@ export type SwConfig = {
   precache: string[];
   /** locale → URL of the offline fallback page in that locale. */
   offline: Record<string, string>;
-  /** The locale of unprefixed paths (seed-spec §2: Spanish). */
+  /** The locale of unprefixed paths (Spanish, the default). */
   defaultLocale: string;
 };
 

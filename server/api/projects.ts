@@ -1,4 +1,4 @@
-// The projects of the private area (DESIGN.md §8) and the experts' profiles. Every route asks
+// The projects of the private area and the experts' profiles. Every route asks
 // the services with the caller as they are now; a project the caller may not see is a 404.
 import express, { type Router } from 'express';
 import { PRACTICES, type ProjectAction } from '../../shared/projects.ts';

@@ -1,4 +1,4 @@
-// The built-in API (DESIGN.md §5), mounted at /api when API_URL is unset: one router per
+// The built-in API (docs/specification.md §14), mounted at /api when API_URL is unset: one router per
 // resource (each `(deps, auth) => Router`), composed here with what they all share — no caching
 // of any answer, Bearer-token auth, a JSON 404 and one error handler answering
 // {error: {code, message, fields?}}. The contract is docs/openapi.json (a test keeps the two in step).

@@ -18,7 +18,7 @@ import { INVALID_CREDENTIALS } from './backend.ts';
 import { takeRememberedPath } from './session.ts';
 import type { Sessions } from './sessions.ts';
 
-/** DESIGN.md §3: CLI, ORG and CONS go to their area, anyone else home; same locale form. */
+/** CLI, ORG and CONS go to their area, anyone else home; same locale form. */
 export function roleHome(role: string, form: RouteForm): string {
   return routePath(confinedArea(role) ?? 'index', form);
 }
@@ -49,7 +49,7 @@ export async function signIn({ req, res, route, services, fail, failWith }: Acti
       return redirectAfterPost(req, res, routePath('twoFactor', route));
     }
     const session = await services.sessions.start(req, res, token);
-    // seed-spec §5: back to the remembered path only when it is a safe local path.
+    // Back to the remembered path only when it is a safe local path.
     const target = safeRedirectPath(takeRememberedPath(req, res), roleHome(session.user.role, route));
     services.logger.info({ userName: session.user.userName }, 'signed in');
     await audit.record({ action: 'sign_in', actor: session.user.userName, ip: req.ip ?? null, detail: { via: 'form' } });

@@ -1,4 +1,4 @@
-// The session cookie (DESIGN.md §3): `auth._token.local`, sealed with SESSION_SECRET by
+// The session cookie: `auth._token.local`, sealed with SESSION_SECRET by
 // authenticated encryption (JWE, dir + A256GCM). It carries only the id of the session's row
 // (auth/sessions.ts) and its expiry: the browser can neither read nor forge it, and everything
 // else about the session — whose it is, its token — stays on the server.

@@ -1,4 +1,4 @@
-// The API's tokens: HS256 JWTs (jose) carrying the user claims of seed-spec §3.
+// The API's tokens: HS256 JWTs (jose) carrying the user's claims (name, lastName, userName, role, avatar, scope).
 import { jwtVerify, SignJWT, decodeJwt, createRemoteJWKSet, type JWTPayload } from 'jose';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';

@@ -53,7 +53,7 @@ const brandSchema = z.strictObject({
       .default([]),
   }),
   colors: z.strictObject({
-    /** The navbar's default colour (the seed's teal), the PDFs' band, the e-mails' bar, theme_color. */
+    /** The navbar's default colour (the specification's teal), the PDFs' band, the e-mails' bar, theme_color. */
     primary: hex,
     /** Text and links on white (PDF headings, e-mail links): must read on white. */
     accent: hex.refine((color) => contrastRatio(color, '#ffffff') >= MIN_ACCENT_CONTRAST, {

@@ -1,4 +1,4 @@
-// Navbar branding from Strapi (seed-spec §3 and §7, DESIGN.md §3): one `{userName}-customs`
+// Navbar branding from Strapi (docs/specification.md §13.2): one `{userName}-customs`
 // collection per user, read server-side so the first paint is branded. The CMS is not trusted
 // with CSS or URLs: only hex colours pass, and only logos among the CMS's own uploads (shown
 // through the site's /cms proxy) or on its upload provider's hosts (CMS_MEDIA_HOSTS). Any

@@ -1,5 +1,5 @@
 // A small Strapi REST client for server-side reads (branding, content).
-// Auth (DESIGN.md §3, seed-spec §7): an API token (`CMS_TOKEN`) is sent as a Bearer token on
+// Auth: an API token (`CMS_TOKEN`) is sent as a Bearer token on
 // every read. Otherwise, what a read needs decides: Strapi gives a request with a user's jwt
 // only that user's role's permissions, never the Public role's, so public content (posts,
 // legal pages) is read anonymously; only the branding is read as the service account, which

@@ -132,7 +132,7 @@ const ACCEPT_LANGUAGE_ENTRY =
   /(?<![\w-])(([a-z]{1,8})(-[a-z\d]{1,8})*)(?![\w-])(?!\s*;\s*q\s*=\s*0(?:\.0{0,3})?\s*(?:,|$))\s*(;\s*q\s*=\s*([\d.]+))?/gi;
 
 /**
- * DESIGN.md §3: the URL prefix decides, and a path without one (/es, /en, exactly as the route
+ * The URL prefix decides, and a path without one (/es, /en, exactly as the route
  * table reads it) is Spanish — all but the bare root, which goes on to the cookie and the browser.
  */
 const unprefixedPath = {
@@ -142,7 +142,7 @@ const unprefixedPath = {
 
 /**
  * The request's language, by i18next-http-middleware's LanguageDetector, in the specification's
- * order (DESIGN.md §3, seed-spec §4): the URL prefix ('path'; an unprefixed path other than `/`
+ * order (docs/specification.md §8.2): the URL prefix ('path'; an unprefixed path other than `/`
  * is Spanish), then — at `/` only — the i18n_redirected cookie when LOCALE_COOKIE is on, then
  * Accept-Language ('header': the first supported language by quality), else Spanish. Only
  * whitelisted codes come out (supportedLngs; regional tags count as their language: en-GB is

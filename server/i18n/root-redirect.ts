@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { defaultLocale, isLocale } from '../../shared/locales.ts';
 
 /**
- * DESIGN.md §3: the bare root `/` of a request whose language is not the default (detected by
+ * The bare root `/` of a request whose language is not the default (detected by
  * i18nMiddleware: the i18n_redirected cookie when enabled, else Accept-Language) goes to that
  * language's prefix, with its query. The answer depends on those headers: Vary says so.
  */

@@ -129,7 +129,7 @@ export async function usersSlice(
 
 type PdfKind = keyof typeof PDF_PATHS;
 
-/** Each document in the three locale forms of seed-spec §2: path → document. */
+/** Each document in the three locale forms (unprefixed, /es, /en): path → document. */
 const PDF_ROUTES = new Map<string, PdfKind>(
   (Object.keys(PDF_PATHS) as PdfKind[]).flatMap((kind) => localeForms(`/${PDF_PATHS[kind]}`).map((path) => [path, kind] as const)),
 );

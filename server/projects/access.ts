@@ -1,4 +1,4 @@
-// Who may see a project (DESIGN.md §8): its owner, its assigned experts and admins. Everyone
+// Who may see a project: its owner, its assigned experts and admins. Everyone
 // else is told it does not exist (404), whatever they ask of it: the page, the API, a document.
 // Decided from the user as they are now (the session's current user) on every read and write.
 import { sameIdentity } from '../../shared/identity.ts';

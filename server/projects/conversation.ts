@@ -1,6 +1,6 @@
 // The conversation of a project: its message thread (with what each participant has read) and
 // its documents, stored in the database so that every instance serves them. Open while the
-// project is (DESIGN.md §8); read-only once closed, declined or cancelled. Documents count
+// project is; read-only once closed, declined or cancelled. Documents count
 // against byte quotas per user and per project, and their uploaders and admins delete them
 // (docs/decisions/031-document-quotas-and-deletion.md).
 import {

@@ -1,4 +1,4 @@
-// The experts' profiles (DESIGN.md §8): practices, a short bio, a day rate and availability.
+// The experts' profiles: practices, a short bio, a day rate and availability.
 // Each expert keeps their own; admins read them to choose whom to assign.
 import { sql } from 'kysely';
 import { PAGE_NUMBER_MAX, pageSizeOf } from '../../shared/paging.ts';

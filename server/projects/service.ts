@@ -1,4 +1,4 @@
-// The projects of the private area (DESIGN.md §8): briefs, proposals, the state machine,
+// The projects of the private area (docs/specification.md §17): briefs, proposals, the state machine,
 // experts, milestones and the history — every rule enforced here, for the API and the pages
 // alike, with the caller as they are now. Conversation and documents: conversation.ts.
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';

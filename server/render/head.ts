@@ -1,4 +1,4 @@
-// SEO head of a page (DESIGN.md §3): title with the site name, description, canonical URL and
+// SEO head of a page: title with the site name, description, canonical URL and
 // hreflang alternates (es, en, x-default), all derived from the route table.
 import { defaultLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import type { Alternate, Head } from '../../shared/page-data.ts';

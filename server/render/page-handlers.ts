@@ -41,7 +41,7 @@ export function createPageHandlers(deps: {
   };
 
   async function sendPage(req: Request, res: Response, payload: PagePayload): Promise<void> {
-    // Private pages, signed-in views and errors are never stored (DESIGN.md §3).
+    // Private pages, signed-in views and errors are never stored (by the browser, a proxy or the service worker).
     // A single-use link's page is never stored at all (routes.ts noStore).
     const route = payload.routeName ? routeByName(payload.routeName) : undefined;
     if (route) res.locals.routeName = route.base;

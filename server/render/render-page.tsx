@@ -184,7 +184,7 @@ function documentTail(bootJson: string, options: RenderOptions): string {
   );
 }
 
-/** seed-spec §8: if the error page itself fails, a plain page that cannot fail. */
+/** If the error page itself fails, a plain page that cannot fail. */
 export function lastResortPage(locale: string, details: string | null): string {
   const lang = locale === 'en' ? 'en' : 'es';
   const texts = LAST_RESORT[lang];

@@ -32,7 +32,7 @@ export const OFFLINE_PAGES: Record<Locale, string> = Object.fromEntries(
   LOCALE_CODES.map((locale) => [locale, locale === DEFAULT_LOCALE ? '/offline' : `/${locale}/offline`]),
 ) as Record<Locale, string>;
 
-/** Every path that answers an offline page: the three forms of seed-spec §2. */
+/** Every path that answers an offline page, in the three forms of every route (unprefixed, /es, /en). */
 export const OFFLINE_ROUTES = localeForms('/offline');
 
 type Warn = { warn: (details: object, message: string) => void };

@@ -101,7 +101,7 @@ export function createTwoFactorForms(
       await audit
         .record({ action: 'sign_in', actor: session.user.userName, ip: req.ip ?? null, detail: { secondFactor: kind } })
         .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not record an audit entry'));
-      // seed-spec §5: the remembered path (kept through the code page) only when it is a safe local path.
+      // The remembered path (kept through the code page) only when it is a safe local path.
       const target = safeRedirectPath(takeRememberedPath(req, res), deps.homeOf(session.user.role, route));
       deps.logger.info({ userName: session.user.userName, secondFactor: kind }, 'signed in');
       await deps.signedIn?.(session.user, route.locale);

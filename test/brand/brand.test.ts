@@ -61,7 +61,7 @@ test('the project’s own brand/ is valid: its accent reads on white, its logos 
     expect(logo.svg).not.toMatch(/<text|the product/i);
     expect(logo.url).toMatch(/^\/brand\/logo-(light|dark)-[0-9a-f]{10}\.svg$/);
   }
-  // seed-spec §9: the navbar's default colour stays the seed's teal.
+  // The navbar's default colour stays the specification's teal.
   expect(brand.colors.primary).toBe('#30B7BB');
 });
 

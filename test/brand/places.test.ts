@@ -57,7 +57,7 @@ test('the navbar: the brand’s primary colour as its default, the logo variant 
     new RegExp(`<a class="navbar-brand" href="/en"[^>]*><img src="${OTHER.page.logos.dark}"[^>]*><span>Acme Consulting</span>`),
   );
   expect(headOf(html)).toContain('<meta name="theme-color" content="#1D2B4F">');
-  // The project's own brand: the seed's teal, dark text, the logo with dark ink.
+  // The project's own brand: the specification's teal, dark text, the logo with dark ink.
   const own = (await request((await createTestApp()).app).get('/')).text;
   expect(own).toMatch(/:root\{--navbar-bg:#30B7BB;--navbar-fg:#062326\}/);
   expect(own).toMatch(/<a class="navbar-brand" href="\/"[^>]*><img src="\/brand\/logo-light-[0-9a-f]{10}\.svg"/);

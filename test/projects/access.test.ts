@@ -1,4 +1,4 @@
-// Who may see a project (DESIGN.md §8): its owner, its assigned experts and admins. Anyone else
+// Who may see a project: its owner, its assigned experts and admins. Anyone else
 // gets 404 — not 403 — from every project endpoint, so that a guessed id reveals nothing. One
 // table: every role × every project endpoint × participant or not.
 import type { Express } from 'express';

@@ -1,4 +1,4 @@
-// The projects API (DESIGN.md §8, docs/openapi.json): the life of a project from brief to
+// The projects API (docs/specification.md §17, docs/openapi.json): the life of a project from brief to
 // closed, who may move it, the conversation and the documents, and the edge's answers to bad
 // input. The access table (who sees a project at all) is in access.test.ts.
 import { beforeAll, describe, expect, test } from 'vitest';

@@ -1,4 +1,4 @@
--- Users of the private area (seed-spec §3, DESIGN.md §5).
+-- Users of the private area (docs/specification.md §3.1, §14).
 CREATE TABLE users (
   id            INTEGER PRIMARY KEY,
   user_name     TEXT    NOT NULL UNIQUE COLLATE NOCASE,
