@@ -1,6 +1,6 @@
 // Every list the site answers is a page (no answer grows with the data; docs/decisions/030): its size has a
 // default and a maximum, written here once for the API's checks, the services' clamps, the pages
-// and the README. Two kinds of page: numbered pages (`page`, `pageSize`) for lists read in an
+// and docs/private-area.md. Two kinds of page: numbered pages (`page`, `pageSize`) for lists read in an
 // order that does not move, and cursor pages (`before`, `pageSize`) for lists that grow at the
 // top — a project's history and conversation — where page 2 would shift with every new entry.
 

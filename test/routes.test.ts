@@ -45,7 +45,7 @@ const EXPECTED_PATHS: Record<string, string> = {
   confirmEmail: '/confirmEmail',
 };
 
-test('the route table holds every route of DESIGN.md §2', () => {
+test('the route table holds every route of the specification (docs/specification.md §4)', () => {
   expect(Object.fromEntries(BASE_ROUTES.map((r) => [r.base, r.path]))).toEqual(EXPECTED_PATHS);
   expect(ROUTES).toHaveLength(BASE_ROUTES.length * 3);
 });

@@ -1,7 +1,7 @@
 // Which part of a report a request asks for: `?page=N` (both reports) and, for the contact
 // messages, a date range `?from=YYYY-MM-DD&to=YYYY-MM-DD` (days in Madrid, both included).
 // A report is one page of at most MESSAGES_PER_REPORT messages or USERS_PER_REPORT users: laying
-// out a whole inbox at once exhausted the heap (see README, "PDF documents").
+// out a whole inbox at once exhausted the heap (docs/private-area.md, "PDF documents").
 import { PDF_TIME_ZONE } from './i18n.ts';
 
 /**
