@@ -113,7 +113,9 @@ describe('every document', () => {
       expect(pdf.toString('latin1').match(/\/FontFile2 \d+ 0 R/g)).toHaveLength(3);
       expect(pdf.toString('latin1')).toMatch(/\/FontName \/[A-Z]{6}\+Montserrat-Black/);
     }
-  });
+    // Every document laid out in turn (~1 s each on a quiet machine): the default 15 s is one
+    // loaded machine away from a false failure.
+  }, 60_000);
 
   test('carries its localised title, the site as author and the document language', async () => {
     const cases = [
