@@ -19,6 +19,7 @@ import type { Db } from '../db/index.ts';
 import type { ProjectDocumentsTable } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
+import { recordProjectEvent } from './events.ts';
 import { cleanFileName, documentName, documentType, DOCUMENT_EXTENSIONS } from './documents.ts';
 import { chunkedBytes, documentChunks, storeDocumentChunks } from './document-chunks.ts';
 import { documentUsage, quotaRefusal, takeQuotaTurn, uploadRoom, type DocumentQuotas } from './document-quotas.ts';
@@ -261,20 +262,7 @@ export function createConversation(deps: ConversationDeps) {
         .executeTakeFirst();
       // Deleted meanwhile by someone else: theirs is the history line.
       if (Number(deleted.numDeletedRows) === 0) throw documentNotFound();
-      await trx
-        .insertInto('project_events')
-        .values({
-          project_id: id,
-          at,
-          actor: actor.userName,
-          actor_name: displayName(actor),
-          kind: 'document_deleted',
-          from_state: null,
-          to_state: null,
-          detail: doc.name,
-        })
-        .execute();
-      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
+      await recordProjectEvent(trx, id, actor, at, { kind: 'document_deleted', detail: doc.name });
     });
     await deps.audit?.record({
       action: 'document_deleted',

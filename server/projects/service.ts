@@ -32,6 +32,7 @@ import type { ProjectRow, Schema } from '../db/schema.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
+import { recordProjectEvent } from './events.ts';
 import type { Notify, ProjectNoticeKind, Withdraw } from './notices.ts';
 import type { Brief, ProposalInput } from './schemas.ts';
 
@@ -602,19 +603,7 @@ export function createProjects(deps: ProjectDeps) {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('project_events')
-        .values({
-          project_id: inserted.id,
-          at,
-          actor: actor.userName,
-          actor_name: displayName(actor),
-          kind: 'created',
-          from_state: null,
-          to_state: 'brief',
-          detail: null,
-        })
-        .execute();
+      await recordProjectEvent(trx, inserted.id, actor, at, { kind: 'created', to: 'brief' }, { touch: false });
       return inserted.id;
     });
     await announce('brief_submitted', actor, { id, title: brief.title }, await adminNames());
@@ -655,19 +644,19 @@ export function createProjects(deps: ProjectDeps) {
       // The state read above must still be the state: two answers at once, one wins.
       const result = await trx.updateTable('projects').set(changes).where('id', '=', id).where('state', '=', from).executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) throw conflict();
-      await trx
-        .insertInto('project_events')
-        .values({
-          project_id: id,
-          at,
-          actor: actor.userName,
-          actor_name: displayName(actor),
+      await recordProjectEvent(
+        trx,
+        id,
+        actor,
+        at,
+        {
           kind: action === 'send_proposal' ? 'proposal' : 'state',
-          from_state: from,
-          to_state: to,
+          from,
+          to,
           detail: action === 'send_proposal' && proposal ? String(proposal.fee) : null,
-        })
-        .execute();
+        },
+        { touch: false },
+      );
     });
     const everyone = await participants(id, row.owner);
     if (action === 'send_proposal') await announce('proposal_sent', actor, row, [row.owner]);
@@ -724,20 +713,7 @@ export function createProjects(deps: ProjectDeps) {
         .onConflict((oc) => oc.columns(['project_id', 'user_name']).doNothing())
         .executeTakeFirst();
       if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-      await trx
-        .insertInto('project_events')
-        .values({
-          project_id: id,
-          at,
-          actor: actor.userName,
-          actor_name: displayName(actor),
-          kind: 'expert_added',
-          from_state: null,
-          to_state: null,
-          detail: expert.name,
-        })
-        .execute();
-      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
+      await recordProjectEvent(trx, id, actor, at, { kind: 'expert_added', detail: expert.name });
       return true;
     });
     // Assigning someone twice is harmless: the same answer, one history line, one e-mail.
@@ -758,20 +734,7 @@ export function createProjects(deps: ProjectDeps) {
         .returning('name')
         .executeTakeFirst();
       if (!removed) throw new ApiError(404, 'not_found', `"${userName}" is not assigned to this project`);
-      await trx
-        .insertInto('project_events')
-        .values({
-          project_id: id,
-          at,
-          actor: actor.userName,
-          actor_name: displayName(actor),
-          kind: 'expert_removed',
-          from_state: null,
-          to_state: null,
-          detail: removed.name,
-        })
-        .execute();
-      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
+      await recordProjectEvent(trx, id, actor, at, { kind: 'expert_removed', detail: removed.name });
     });
     return get(actor, id);
   }
@@ -825,20 +788,7 @@ export function createProjects(deps: ProjectDeps) {
           created_at: at,
         })
         .execute();
-      await trx
-        .insertInto('project_events')
-        .values({
-          project_id: id,
-          at,
-          actor: actor.userName,
-          actor_name: displayName(actor),
-          kind: 'milestone_added',
-          from_state: null,
-          to_state: null,
-          detail: input.title,
-        })
-        .execute();
-      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
+      await recordProjectEvent(trx, id, actor, at, { kind: 'milestone_added', detail: input.title });
     });
     return get(actor, id);
   }
@@ -890,26 +840,13 @@ export function createProjects(deps: ProjectDeps) {
               .limit(1)
               .executeTakeFirst()
           : undefined;
-      await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
       // The same user undoing their own change of a moment ago: the two cancel out.
       if (last && last.actor === canonicalIdentity(actor.userName) && last.kind !== kind) {
         await trx.deleteFrom('project_events').where('id', '=', last.id).execute();
+        await trx.updateTable('projects').set({ updated_at: at }).where('id', '=', id).execute();
         return 'undone';
       }
-      await trx
-        .insertInto('project_events')
-        .values({
-          project_id: id,
-          at,
-          actor: actor.userName,
-          actor_name: displayName(actor),
-          kind,
-          from_state: null,
-          to_state: null,
-          detail: milestone.title,
-          milestone_id: milestoneId,
-        })
-        .execute();
+      await recordProjectEvent(trx, id, actor, at, { kind, detail: milestone.title, milestoneId });
       return 'recorded';
     });
     const ref = `milestone:${milestoneId}`;
