@@ -3,6 +3,7 @@
 import { matchRoutes, type RouteObject } from 'react-router-dom';
 import { defaultLocale, isLocale, LOCALE_CODES, type Locale } from './locales.ts';
 import type { Area } from './user.ts';
+import { BoundedMap } from './bounded-map.ts';
 
 /** Guard names, run in order before a page renders (server) or a navigation (client). */
 export const GUARD_NAMES = ['auth', 'guest', 'role', 'isAdmin'] as const;
@@ -225,7 +226,7 @@ const PARAM_VALUE = /^[a-z0-9][a-z0-9-]{0,99}$/;
 // React Router flattens and ranks the table on every `matchRoutes` call: the answers for the
 // paths actually asked (a bounded number) are kept, so that a request pays a Map lookup.
 const MATCHES_KEPT = 2000;
-const matches = new Map<string, RouteMatch | null>();
+const matches = new BoundedMap<string, RouteMatch | null>(MATCHES_KEPT);
 
 /** The canonical spelling of a matched path: the table's case, no trailing slash, parameters encoded. */
 function canonicalPath(route: Route, params: RouteParams): string {
@@ -253,7 +254,6 @@ export function matchRoute(pathname: string): RouteMatch | null {
   let match = matches.get(pathname);
   if (match === undefined) {
     match = matchUncached(pathname);
-    if (matches.size >= MATCHES_KEPT) matches.delete(matches.keys().next().value!);
     matches.set(pathname, match);
   }
   return match;

@@ -14,6 +14,7 @@ import {
   AUTH_TOKEN_COOKIE,
 } from '../../shared/constants.ts';
 import type { SessionUser } from '../../shared/user.ts';
+import { BoundedMap } from '../../shared/bounded-map.ts';
 
 /** A signed-in request's session: its row's id, the API token it holds, the user as they are now. */
 export type Session = { id: string; token: string; user: SessionUser; /** seconds since epoch */ exp: number };
@@ -39,11 +40,8 @@ export function createSessionCodec(secret: string): SessionCodec {
   // Decrypting a cookie costs more than the rest of a page served from the render cache. A
   // cookie is authenticated ciphertext: the same text always opens to the same id, so cookies
   // already opened are kept by their text (least recently used out); only expiry is checked again.
-  const opened = new Map<string, SessionCookie>();
-  const remember = (value: string, cookie: SessionCookie) => {
-    if (opened.size >= OPENED_CACHE_SIZE) opened.delete(opened.keys().next().value!);
-    opened.set(value, cookie);
-  };
+  const opened = new BoundedMap<string, SessionCookie>(OPENED_CACHE_SIZE);
+  const remember = (value: string, cookie: SessionCookie) => opened.set(value, cookie);
   const open = async (value: string): Promise<SessionCookie | null> => {
     try {
       const { payload } = await jwtDecrypt(value, key, { contentEncryptionAlgorithms: ['A256GCM'], keyManagementAlgorithms: ['dir'] });
@@ -63,11 +61,12 @@ export function createSessionCodec(secret: string): SessionCodec {
         .encrypt(key);
     },
     async unseal(value) {
-      const known = opened.get(value);
+      const known = opened.touch(value);
       if (known) {
-        opened.delete(value);
-        if (known.exp * 1000 <= Date.now()) return null;
-        opened.set(value, known);
+        if (known.exp * 1000 <= Date.now()) {
+          opened.delete(value);
+          return null;
+        }
         return known;
       }
       const cookie = await open(value);

@@ -22,11 +22,14 @@ import type { Logger } from '../logger.ts';
 import * as users from '../users/users.ts';
 import { clearSession, writeSessionCookie, type Session, type SessionCodec } from './session.ts';
 import { newSessionId, type TokenClaims, type TokenVerifier } from './tokens.ts';
+import { BoundedMap } from '../../shared/bounded-map.ts';
 
 /** How long a process trusts what it read of a session and its user (another instance's change shows within this). */
 export const SESSION_CACHE_MS = 1_000;
 /** last_seen_at is written at most this often per session (not on every request). */
 const LAST_SEEN_EVERY_MS = 60_000;
+/** Sessions a process remembers (what it read, when it last wrote last_seen_at); older ones are read again. */
+const SESSIONS_KEPT = 50_000;
 
 export type Sessions = {
   /** Makes the session of a sign-in (its token as the API answered it) and sets the cookie. */
@@ -80,12 +83,12 @@ export function createSessions(deps: {
   const { db, codec, verify, builtIn, logger, changes } = deps;
   const now = deps.now ?? Date.now;
   const { k } = db;
-  const cache = new Map<string, Cached>();
+  const cache = new BoundedMap<string, Cached>(SESSIONS_KEPT);
   // Reads of a session under way: the requests that ask meanwhile share one.
   const loading = new Map<string, Promise<Cached>>();
   // Bumped by whatever this process forgets: a read begun before it is not kept.
   let generation = 0;
-  const lastSeenWritten = new Map<string, number>();
+  const lastSeenWritten = new BoundedMap<string, number>(SESSIONS_KEPT);
 
   function forget(id: string) {
     generation++;
@@ -169,7 +172,6 @@ export function createSessions(deps: {
     // Ended or changed while it was read: the next request reads it again.
     if (generation === began) {
       cache.set(id, result);
-      if (cache.size > 50_000) cache.delete(cache.keys().next().value!);
     }
     return result;
   }
@@ -209,7 +211,6 @@ export function createSessions(deps: {
     const at = now();
     if (at - (lastSeenWritten.get(id) ?? 0) < LAST_SEEN_EVERY_MS) return;
     lastSeenWritten.set(id, at);
-    if (lastSeenWritten.size > 50_000) lastSeenWritten.delete(lastSeenWritten.keys().next().value!);
     try {
       await k
         .updateTable('sessions')

@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import type { SessionUser } from '../../shared/user.ts';
+import { BoundedMap } from '../../shared/bounded-map.ts';
 
 export const TOKEN_ISSUER = 'the-product';
 
@@ -83,20 +84,18 @@ const VERIFIED_KEPT = 10_000;
  * user still count is decided elsewhere, on every request (auth/sessions.ts).
  */
 export function hmacVerifier(key: Uint8Array, issuer?: string, now: () => number = Date.now): TokenVerifier {
-  const verified = new Map<string, TokenClaims>();
+  const verified = new BoundedMap<string, TokenClaims>(VERIFIED_KEPT);
   return async (token) => {
     const known = verified.get(token);
     if (known) {
       if (known.exp !== undefined && known.exp * 1000 <= now()) throw new Error('token expired');
-      verified.delete(token);
-      verified.set(token, known);
+      verified.touch(token);
       return known;
     }
     const claims = toClaims((await jwtVerify(token, key, { algorithms: ['HS256'], ...(issuer ? { issuer } : {}) })).payload);
     // Shared by every request that presents the token: nobody may change them.
     Object.freeze(claims.scope);
     Object.freeze(claims);
-    if (verified.size >= VERIFIED_KEPT) verified.delete(verified.keys().next().value!);
     verified.set(token, claims);
     return claims;
   };

@@ -6,7 +6,7 @@ import { canonicalIdentity } from '../../shared/identity.ts';
 import { sanitizeBranding, type Branding } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Db } from '../db/index.ts';
-import { createTtlCache } from '../cms/cache.ts';
+import { createTtlCache } from '../cache.ts';
 import type { ChangeFeed } from '../db/changes.ts';
 import type { Logger } from '../logger.ts';
 

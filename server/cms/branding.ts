@@ -7,7 +7,7 @@
 import { isHexColor, type Branding } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Logger } from '../logger.ts';
-import { createSingleFlight, createTtlCache } from './cache.ts';
+import { createSingleFlight, createTtlCache } from '../cache.ts';
 import type { StrapiClient } from './client.ts';
 import { CmsError } from './errors.ts';
 import { cmsMediaUrl, type CmsMediaOptions } from './media-url.ts';

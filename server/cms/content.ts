@@ -79,7 +79,7 @@ import { loadMarkdown } from '../content/markdown-lazy.ts';
 import { HttpError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { blocksToMarkdown } from './blocks.ts';
-import { createSingleFlight, createTtlCache } from './cache.ts';
+import { createSingleFlight, createTtlCache } from '../cache.ts';
 import type { StrapiClient } from './client.ts';
 import { CmsError } from './errors.ts';
 import { cmsMediaUrl } from './media-url.ts';

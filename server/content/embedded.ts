@@ -25,6 +25,7 @@ import { loadEmbeddedHome } from './home.ts';
 import { createContentImages, folderImages, type ContentImages, type FolderImages } from './images.ts';
 import { htmlKey, loadPrerendered, markdownHtml, renderMarkdown, type BodyImages, type Prerendered } from './prerendered.ts';
 import type { ContentSource } from './source.ts';
+import { BoundedMap } from '../../shared/bounded-map.ts';
 
 const IMAGE_RULE = "must be an image file in the post's folder (name.svg, .png, .jpg or .webp)";
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
@@ -171,17 +172,16 @@ export async function loadEmbeddedContent(
   const home = await loadEmbeddedHome(contentDir, prerendered, images);
 
   // The posts' HTML most recently read, oldest first (a Map keeps its insertion order).
-  const htmlCache = new Map<string, string>();
+  const htmlCache = new BoundedMap<string, string>(POST_HTML_CACHE);
   async function getPost(slug: string, locale: Locale): Promise<Post | null> {
     const id = `${locale}:${slug}`;
     const stored = posts.get(id);
     if (!stored) return null;
-    let html = htmlCache.get(id);
+    let html = htmlCache.touch(id);
     if (html === undefined) {
       html = await stored.html();
-      if (htmlCache.size >= POST_HTML_CACHE) htmlCache.delete(htmlCache.keys().next().value!);
-    } else htmlCache.delete(id);
-    htmlCache.set(id, html);
+      htmlCache.set(id, html);
+    }
     return { ...stored.summary, html };
   }
 

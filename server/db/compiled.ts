@@ -4,6 +4,7 @@
 // place among the compiled parameters is known; later runs only swap the values in.
 import { CompiledQuery } from 'kysely';
 import type { Db } from './index.ts';
+import { BoundedMap } from '../../shared/bounded-map.ts';
 
 type Plan = { sql: string; parameters: ({ slot: string } | { value: unknown })[] };
 
@@ -13,7 +14,7 @@ export type SlotValues = Record<string, string | number>;
 export type Slot = <T extends string | number>(name: string) => T;
 
 export function preparedQueries(maxShapes = 256) {
-  const plans = new Map<string, Plan>();
+  const plans = new BoundedMap<string, Plan>(maxShapes);
   return async function run<Row>(
     db: Db,
     shape: string,
@@ -35,7 +36,6 @@ export function preparedQueries(maxShapes = 256) {
         sql: compiled.sql,
         parameters: compiled.parameters.map((p) => (sentinels.has(p) ? { slot: sentinels.get(p)! } : { value: p })),
       };
-      if (plans.size >= maxShapes) plans.delete(plans.keys().next().value!);
       plans.set(shape, plan);
     }
     const parameters = plan.parameters.map((p) => ('slot' in p ? values[p.slot] : p.value));

@@ -11,6 +11,7 @@ import { MIGRATIONS, type Engine, type Migration } from './migrations.ts';
 import type { Schema } from './schema.ts';
 import { createWriteWatch, type WriteWatch } from './writes.ts';
 import type { Pool } from 'pg';
+import { BoundedMap } from '../../shared/bounded-map.ts';
 
 export type { Engine } from './migrations.ts';
 
@@ -119,17 +120,14 @@ const STATEMENTS_KEPT = 500;
  * iteration (a streamed query) is not reused: a fresh one is prepared for that call.
  */
 function reusingStatements(raw: Database.Database) {
-  const kept = new Map<string, Database.Statement>();
+  const kept = new BoundedMap<string, Database.Statement>(STATEMENTS_KEPT);
   return {
     close: () => raw.close(),
     prepare(text: string): Database.Statement {
       const statement = kept.get(text);
       if (statement && !statement.busy) return statement;
       const fresh = raw.prepare(text);
-      if (!statement) {
-        if (kept.size >= STATEMENTS_KEPT) kept.delete(kept.keys().next().value!);
-        kept.set(text, fresh);
-      }
+      if (!statement) kept.set(text, fresh);
       return fresh;
     },
   };

@@ -35,6 +35,7 @@ import { displayName, projectFor, type Actor } from './access.ts';
 import { recordProjectEvent } from './events.ts';
 import type { Notify, ProjectNoticeKind, Withdraw } from './notices.ts';
 import type { Brief, ProposalInput } from './schemas.ts';
+import { createTtlCache } from '../cache.ts';
 
 /** How often one user may act, counted in the database (every instance shares the counts). */
 export type ProjectLimits = {
@@ -317,14 +318,13 @@ export function createProjects(deps: ProjectDeps) {
   // The navbar's badge is asked on every signed-in page: kept a few seconds per user in this
   // process; what the user reads or writes here forgets it at once, a message from someone else
   // (or another instance) shows within UNREAD_CACHE_MS.
-  const unreadCache = new Map<string, { value: number; until: number }>();
+  const unreadCache = createTtlCache<number>({ now: Date.now, maxEntries: UNREAD_CACHE_MAX });
 
   /** Messages the actor has not read over every project they see, up to UNREAD_BADGE_MAX (the navbar's badge). */
   async function unreadTotal(actor: Actor): Promise<number> {
     const key = canonicalIdentity(actor.userName);
     const cached = unreadCache.get(key);
-    const t = Date.now();
-    if (cached && cached.until > t) return cached.value;
+    if (cached?.fresh) return cached.value;
     const q = visible(actor);
     if (!q) return 0;
     // Counted by the database up to the badge's maximum: one row, and the reading stops there
@@ -349,8 +349,7 @@ export function createProjects(deps: ProjectDeps) {
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
     const value = Number(row.total);
-    if (unreadCache.size >= UNREAD_CACHE_MAX) unreadCache.delete(unreadCache.keys().next().value!);
-    unreadCache.set(key, { value, until: t + UNREAD_CACHE_MS });
+    unreadCache.set(key, value, UNREAD_CACHE_MS);
     return value;
   }
 

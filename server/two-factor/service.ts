@@ -19,6 +19,7 @@ import type { Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { matchingStep, newRecoveryCodes, newSecret, otpauthUri, qrSvg, recoveryDigest, secretBox } from './secrets.ts';
+import { createTtlCache } from '../cache.ts';
 
 /** A key shown but not confirmed is replaced after this long (someone may have seen the page). */
 const PENDING_KEY_TTL_MS = 60 * 60_000;
@@ -94,7 +95,7 @@ export function createTwoFactor(deps: TwoFactorDeps): TwoFactor {
   const now = deps.now ?? Date.now;
   const audit = deps.audit ?? noAudit;
   const box = secretBox(deps.secretKey);
-  const enabledCache = new Map<string, { enabled: boolean; at: number }>();
+  const enabledCache = createTtlCache<boolean>({ now, maxEntries: 10_000 });
   const key = (userName: string) => canonicalIdentity(userName);
 
   function record(req: Request, entry: Omit<AuditEntry, 'ip'>) {
@@ -113,11 +114,10 @@ export function createTwoFactor(deps: TwoFactorDeps): TwoFactor {
 
   async function isEnabled(userName: string): Promise<boolean> {
     const cached = enabledCache.get(key(userName));
-    if (cached && now() - cached.at < CACHE_MS) return cached.enabled;
+    if (cached?.fresh) return cached.value;
     const row = await k.selectFrom('two_factor').select('enabled_at').where('user_name', '=', userName).executeTakeFirst();
     const enabled = Boolean(row?.enabled_at);
-    enabledCache.set(key(userName), { enabled, at: now() });
-    if (enabledCache.size > 10_000) enabledCache.delete(enabledCache.keys().next().value!);
+    enabledCache.set(key(userName), enabled, CACHE_MS);
     return enabled;
   }
 

@@ -5,6 +5,7 @@ import { canonicalIdentity } from '../../shared/identity.ts';
 import type { Locale } from '../../shared/locales.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
+import { BoundedMap } from '../../shared/bounded-map.ts';
 
 /** How many users' last locale one process remembers (the oldest is forgotten first). */
 const REMEMBERED_USERS = 10_000;
@@ -18,11 +19,9 @@ export type UserLocales = {
 
 export function userLocales(db: Db, logger: Logger): UserLocales {
   // User names compare without regard to case, as in the database.
-  const lastSeen = new Map<string, Locale>();
+  const lastSeen = new BoundedMap<string, Locale>(REMEMBERED_USERS);
 
   function remember(key: string, locale: Locale) {
-    lastSeen.delete(key);
-    if (lastSeen.size >= REMEMBERED_USERS) lastSeen.delete(lastSeen.keys().next().value!);
     lastSeen.set(key, locale);
   }
 

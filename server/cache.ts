@@ -1,5 +1,9 @@
-// Small in-memory caches for CMS answers: entries expire after a TTL but are kept (up to a
-// bound) so a failing CMS can still be answered from the last good value.
+// The server's one TTL cache (CMS answers, branding, the unread badge, two-factor state):
+// entries expire after a TTL but are kept (up to a bound) so that a failing source — the CMS —
+// can still be answered from the last good value (stale on failure); callers that want only
+// fresh values read `fresh`. And single flight: callers asking for a key being loaded share the
+// load. (The render cache and the database's read cache are bounded by bytes: their own.)
+import { BoundedMap } from '../shared/bounded-map.ts';
 
 export type CacheEntry<T> = { value: T; expiresAt: number };
 
@@ -21,21 +25,15 @@ const DEFAULT_MAX_ENTRIES = 1000;
 export function createTtlCache<T>(options: { now: () => number; maxEntries?: number }): TtlCache<T> {
   const { now } = options;
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
-  const entries = new Map<string, CacheEntry<T>>();
+  // Oldest-written out first (shared/bounded-map.ts).
+  const entries = new BoundedMap<string, CacheEntry<T>>(maxEntries);
   return {
     get(key) {
       const entry = entries.get(key);
       return entry && { value: entry.value, fresh: now() < entry.expiresAt };
     },
     set(key, value, ttlMs) {
-      // Re-inserting moves the key to the end: the Map's order is then oldest-written first.
-      entries.delete(key);
       entries.set(key, { value, expiresAt: now() + ttlMs });
-      while (entries.size > maxEntries) {
-        const oldest = entries.keys().next().value;
-        if (oldest === undefined) break;
-        entries.delete(oldest);
-      }
     },
     delete(key) {
       entries.delete(key);
