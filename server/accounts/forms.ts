@@ -17,6 +17,7 @@ import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { forgetLink } from './link-cookie.ts';
 import type { Accounts } from './service.ts';
+import { parseForm } from '../http/form-fields.ts';
 
 export type AccountFormDeps = {
   accounts: Accounts;
@@ -36,12 +37,6 @@ const emailForm = z.object({
   newEmail: required(CONTACT_LIMITS.email),
   currentPassword: z.string().min(1, 'validation.required').max(PASSWORD_MAX_LENGTH, 'validation.tooLong'),
 });
-
-function fieldErrors(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) fields[String(issue.path[0] ?? '_')] ??= issue.message;
-  return fields;
-}
 
 export function createAccountForms(deps: AccountFormDeps) {
   const { accounts, fail, logger } = deps;
@@ -65,9 +60,8 @@ export function createAccountForms(deps: AccountFormDeps) {
 
   /** The two password fields of a link's form, or a 422 naming what is wrong with their shape. */
   function newPassword(req: Request): { password: string; confirm: string } {
-    const parsed = newPasswordForm.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError(422, 'invalid_request', 'Check the highlighted fields', fieldErrors(parsed.error));
-    return { password: parsed.data.newPassword, confirm: parsed.data.confirmPassword };
+    const { newPassword, confirmPassword } = parseForm(newPasswordForm, req.body ?? {});
+    return { password: newPassword, confirm: confirmPassword };
   }
 
   /** The token of the link the visitor opened, or the refusal a page without one shows. */
@@ -84,11 +78,10 @@ export function createAccountForms(deps: AccountFormDeps) {
      */
     async forgotPassword(req: Request, res: Response, route: Route) {
       const values = stringValues(req.body, ['identifier']);
-      const parsed = forgotForm.safeParse(req.body ?? {});
       try {
-        if (!parsed.success) throw new ApiError(422, 'invalid_request', 'Check the highlighted fields', fieldErrors(parsed.error));
+        const { identifier } = parseForm(forgotForm, req.body ?? {});
         if (!accounts.canSend) throw new ApiError(503, 'mail_unavailable', 'E-mail cannot be sent from this site right now');
-        await accounts.requestPasswordReset(parsed.data.identifier, route.locale, req.ip ?? null);
+        await accounts.requestPasswordReset(identifier, route.locale, req.ip ?? null);
         redirectAfterPost(req, res, `${routePath('forgotPassword', route)}?sent=1`, 'resetSent');
       } catch (error) {
         await failWith(req, res, 'forgotPassword', error, values);
@@ -148,17 +141,13 @@ export function createAccountForms(deps: AccountFormDeps) {
     /** Profile, "change my e-mail": the current password, then a link to the new address. */
     async emailChange(req: Request, res: Response, route: Route, session: Session) {
       const values = stringValues(req.body, ['newEmail']);
-      const parsed = emailForm.safeParse(req.body ?? {});
-      if (!parsed.success) {
-        return failWith(
-          req,
-          res,
-          'email',
-          new ApiError(422, 'invalid_request', 'Check the highlighted fields', fieldErrors(parsed.error)),
-          values,
-        );
+      let form: z.infer<typeof emailForm>;
+      try {
+        form = parseForm(emailForm, req.body ?? {});
+      } catch (error) {
+        return failWith(req, res, 'email', error, values);
       }
-      const { newEmail, currentPassword } = parsed.data;
+      const { newEmail, currentPassword } = form;
       if (!isEmailAddress(newEmail)) {
         const invalid = new ApiError(422, 'invalid_request', `${JSON.stringify(newEmail)} is not one e-mail address`, {
           newEmail: 'validation.invalidEmail',

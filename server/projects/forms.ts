@@ -3,7 +3,6 @@
 // error and what was typed), with it a JSON FormResponse. The same services and rules as the
 // API; the user is the session's, as they are now.
 import type { Request, Response } from 'express';
-import type { z } from 'zod';
 import { projectPath, type ProjectAction } from '../../shared/projects.ts';
 import { routePath, type Route } from '../../shared/routes.ts';
 import type { Session } from '../auth/session.ts';
@@ -16,24 +15,13 @@ import { QuotaExceededError } from './document-quotas.ts';
 import type { DocumentUploads } from './document-upload.ts';
 import type { ProjectServices } from './index.ts';
 import { actionSchema, briefSchema, expertSchema, expertiseSchema, messageSchema, milestoneSchema, proposalSchema } from './schemas.ts';
+import { parseForm } from '../http/form-fields.ts';
 
 const BRIEF_FIELDS = ['title', 'description', 'practice', 'budget', 'wishedStart', 'deadline', 'organisation', 'procurementRef'];
 
 /** Form fields are strings: '' is "not given". */
 function optional(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
-}
-
-function fieldErrors(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) fields[String(issue.path[issue.path.length - 1] ?? '_')] ??= issue.message;
-  return fields;
-}
-
-function parseForm<T>(schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw new ApiError(422, 'invalid_request', 'Check the highlighted fields', fieldErrors(parsed.error));
 }
 
 export function createProjectForms(deps: { services: ProjectServices; uploads: DocumentUploads; fail: FormFailure; logger: Logger }) {
