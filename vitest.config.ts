@@ -20,7 +20,7 @@ const POSTGRES_SUITES = [
   'test/projects/**/*.test.ts',
   'test/mail/**/*.test.ts',
   'test/audit/**/*.test.ts',
-  'test/account/**/*.test.ts',
+  'test/my-account/**/*.test.ts',
   'test/two-factor/**/*.test.ts',
   'test/accounts/**/*.test.ts',
   'test/cms/webhook.test.ts',

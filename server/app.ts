@@ -84,7 +84,7 @@ import { loadPageModules, type PageServices } from './render/page-module.ts';
 import { createFailWith, formFailure, type RenderWithForm } from './http/form-answers.ts';
 import { createContactForm } from './contact/form.ts';
 import { createProjectForms } from './projects/forms.ts';
-import { createAccountForms } from './account/profile-forms.ts';
+import { createProfileForms } from './my-account/profile-forms.ts';
 import { createAccountForms as createLinkForms } from './accounts/forms.ts';
 import { createTwoFactorForms } from './two-factor/forms.ts';
 import type { SessionUser } from '../shared/user.ts';
@@ -92,8 +92,8 @@ import type { ResolveDeps } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo/sitemap.ts';
 import { feedRoutes } from './seo/feeds.ts';
 import { jsonLdOf } from './seo/json-ld.ts';
-import { createAccount } from './account/index.ts';
-import { accountDataDownload } from './account/download.ts';
+import { createAccount } from './my-account/index.ts';
+import { accountDataDownload } from './my-account/download.ts';
 import { createChallenges } from './two-factor/challenge.ts';
 import { adminSetupGate } from './two-factor/gate.ts';
 import { createTwoFactor } from './two-factor/service.ts';
@@ -350,7 +350,7 @@ export async function createApp(deps: AppDeps) {
     maxConcurrent: config.UPLOADS_MAX_CONCURRENT,
     waitSeconds: config.UPLOADS_WAIT_SECONDS,
   });
-  // The user's own account: their sessions, their data, the deletion of the account (server/account/).
+  // The user's own account: their sessions, their data, the deletion of the account (server/my-account/).
   const account = createAccount({ db, sessions, builtIn: !external, changes, logger });
   const expertise = createExpertise({ db });
   // Password guesses, on the login and change-password forms and the API (docs/decisions/009).
@@ -467,7 +467,7 @@ export async function createApp(deps: AppDeps) {
         fail,
       }),
       projects: createProjectForms({ services: projectServices, uploads: documentUploads, fail, logger }),
-      account: createAccountForms({ sessions, deletions: account.deletions, backend, currentPasswordGuard, audit, fail, failWith }),
+      profile: createProfileForms({ sessions, deletions: account.deletions, backend, currentPasswordGuard, audit, fail, failWith }),
       links: accounts ? createLinkForms({ accounts, backend, sessions, currentPasswordGuard, fail, logger, signedIn }) : null,
       twoFactor: createTwoFactorForms({
         service: twoFactor,
@@ -697,7 +697,7 @@ export async function createApp(deps: AppDeps) {
   // 9b. A project's documents, for its participants (projects/download.ts).
   app.get(DOWNLOAD_PATH, documentDownload(conversation, documentDownloads));
 
-  // 9c. Everything the site holds about the signed-in user, as JSON (account/download.ts).
+  // 9c. Everything the site holds about the signed-in user, as JSON (my-account/download.ts).
   const myData = accountDataDownload({
     db,
     builtIn: !external,

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Express } from 'express';
 import request from 'supertest';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createDeletions } from '../server/account/deletion.ts';
+import { createDeletions } from '../server/my-account/deletion.ts';
 import { createAuditLog } from '../server/audit/log.ts';
 import { contactMessages } from '../server/contact/messages.ts';
 import type { Db } from '../server/db/index.ts';

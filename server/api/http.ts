@@ -22,7 +22,7 @@ import type { DocumentUploads } from '../projects/document-upload.ts';
 import type { DocumentDownloads } from '../projects/download.ts';
 import type { ExpertiseService } from '../projects/expertise.ts';
 import type { Projects } from '../projects/service.ts';
-import type { Deletions } from '../account/deletion.ts';
+import type { Deletions } from '../my-account/deletion.ts';
 import { setupRequiredError, type TwoFactor } from '../two-factor/service.ts';
 import type { Accounts } from '../accounts/service.ts';
 
@@ -69,7 +69,7 @@ export type ApiDeps = {
   audit?: Audit;
   /** What admins read of the audit log. */
   auditLog: AuditReader;
-  /** Account deletion requests (server/account/deletion.ts). */
+  /** Account deletion requests (server/my-account/deletion.ts). */
   deletions?: Deletions | null;
   /** Two-factor authentication: the code at POST /login; ADMIN_REQUIRE_2FA's 403 for an administrator without it. */
   twoFactor?: Pick<TwoFactor, 'apiSignIn' | 'setupRequired'>;

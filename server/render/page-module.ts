@@ -9,8 +9,8 @@ import type { Locale } from '../../shared/locales.ts';
 import type { PostSummary } from '../../shared/page-data.ts';
 import { PAGE_KEYS, type PageKey, type Route, type RouteParams } from '../../shared/routes.ts';
 import type { Translate } from '../../shared/translate.ts';
-import type { AccountServices } from '../account/index.ts';
-import type { AccountForms } from '../account/profile-forms.ts';
+import type { AccountServices } from '../my-account/index.ts';
+import type { ProfileForms } from '../my-account/profile-forms.ts';
 import type { AccountPages } from '../accounts/pages.ts';
 import type { AccountForms as LinkForms } from '../accounts/forms.ts';
 import type { AuditReader } from '../audit/log.ts';
@@ -42,7 +42,7 @@ export type PageServices = {
   projects: ProjectServices;
   /** The audit log, read by the admin console. */
   auditLog?: AuditReader | undefined;
-  /** The user's own account: sessions, deletion request (server/account/). */
+  /** The user's own account: sessions, deletion request (server/my-account/). */
   account?: AccountServices | undefined;
   /** The single-use link pages and the profile's e-mail section (built-in API only). */
   accountPages?: AccountPages | undefined;
@@ -55,7 +55,7 @@ export type PageServices = {
   forms: {
     contact: ContactForm;
     projects: ProjectForms;
-    account: AccountForms;
+    profile: ProfileForms;
     /** Invitations, forgotten passwords, e-mail changes: built-in API only. */
     links: LinkForms | null;
     twoFactor: TwoFactorForms | null;

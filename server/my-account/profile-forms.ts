@@ -14,7 +14,7 @@ import { redirectAfterPost, type FailWith, type FormFailure } from '../http/form
 import type { Deletions } from './deletion.ts';
 import { sessionRef } from './session-list.ts';
 
-export type AccountFormDeps = {
+export type ProfileFormDeps = {
   sessions: Sessions;
   /** Null when the accounts are not this site's (an external API): no deletion requests. */
   deletions: Deletions | null;
@@ -28,7 +28,7 @@ function profileAfter(route: Route, saved: string, anchor: string): string {
   return `${routePath('profile', route)}?saved=${saved}#${anchor}`;
 }
 
-export function createAccountForms(deps: AccountFormDeps & { fail: FormFailure; failWith: FailWith }) {
+export function createProfileForms(deps: ProfileFormDeps & { fail: FormFailure; failWith: FailWith }) {
   const { sessions, fail, failWith, audit } = deps;
 
   async function endSession(req: Request, res: Response, route: Route, session: Session) {
@@ -110,4 +110,4 @@ export function createAccountForms(deps: AccountFormDeps & { fail: FormFailure; 
   };
 }
 
-export type AccountForms = ReturnType<typeof createAccountForms>;
+export type ProfileForms = ReturnType<typeof createProfileForms>;

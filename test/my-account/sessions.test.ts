@@ -3,7 +3,7 @@
 // without JavaScript, and is recorded in the audit.
 import request from 'supertest';
 import { expect, test } from 'vitest';
-import { sessionRef } from '../../server/account/session-list.ts';
+import { sessionRef } from '../../server/my-account/session-list.ts';
 import { SESSION_CACHE_MS } from '../../server/auth/sessions.ts';
 import { createTestApp } from '../helpers/app.ts';
 import { addUser } from '../helpers/users.ts';
