@@ -22,7 +22,7 @@ const POSTGRES_SUITES = [
   'test/audit/**/*.test.ts',
   'test/my-account/**/*.test.ts',
   'test/two-factor/**/*.test.ts',
-  'test/accounts/**/*.test.ts',
+  'test/account-links/**/*.test.ts',
   'test/cms/webhook.test.ts',
   'test/metrics.test.ts',
   'test/bench/**/*.test.ts',

@@ -51,9 +51,9 @@ import { mountServiceWorker } from './sw/routes.ts';
 import type { PdfRenderer } from './pdf/renderer.ts';
 import { pdfRoutes } from './pdf/routes.ts';
 import { userLocales } from './users/user-locales.ts';
-import { accountPages } from './accounts/pages.ts';
-import { readLinkCookie, takeTokenFromUrl } from './accounts/link-cookie.ts';
-import { LINK_PAGES, createAccounts } from './accounts/service.ts';
+import { accountPages } from './account-links/pages.ts';
+import { readLinkCookie, takeTokenFromUrl } from './account-links/link-cookie.ts';
+import { LINK_PAGES, createAccounts } from './account-links/service.ts';
 import type { Audit } from './audit/types.ts';
 import { findUser } from './users/users.ts';
 import type { Config } from './config.ts';
@@ -85,7 +85,7 @@ import { createFailWith, formFailure, type RenderWithForm } from './http/form-an
 import { createContactForm } from './contact/form.ts';
 import { createProjectForms } from './projects/forms.ts';
 import { createProfileForms } from './my-account/profile-forms.ts';
-import { createAccountForms as createLinkForms } from './accounts/forms.ts';
+import { createAccountLinkForms } from './account-links/forms.ts';
 import { createTwoFactorForms } from './two-factor/forms.ts';
 import type { SessionUser } from '../shared/user.ts';
 import type { ResolveDeps } from './render/resolve.ts';
@@ -314,7 +314,7 @@ export async function createApp(deps: AppDeps) {
           logger.error({ err: error, project: notice.project.id, kind: notice.kind }, 'project notice not queued'),
         ),
   });
-  // Invitations, forgotten passwords, e-mail changes (server/accounts/): the site's own users
+  // Invitations, forgotten passwords, e-mail changes (server/account-links/): the site's own users
   // only, so not with an external API.
   const accounts = external
     ? null
@@ -468,7 +468,7 @@ export async function createApp(deps: AppDeps) {
       }),
       projects: createProjectForms({ services: projectServices, uploads: documentUploads, fail, logger }),
       profile: createProfileForms({ sessions, deletions: account.deletions, backend, currentPasswordGuard, audit, fail, failWith }),
-      links: accounts ? createLinkForms({ accounts, backend, sessions, currentPasswordGuard, fail, logger, signedIn }) : null,
+      links: accounts ? createAccountLinkForms({ accounts, backend, sessions, currentPasswordGuard, fail, logger, signedIn }) : null,
       twoFactor: createTwoFactorForms({
         service: twoFactor,
         challenges: secondFactor,
@@ -646,7 +646,7 @@ export async function createApp(deps: AppDeps) {
   //    bare root's redirect to it.
   app.use(i18nMiddleware(i18n, { localeCookie: config.LOCALE_COOKIE }));
   app.get('/', rootLocaleRedirect({ cookieEnabled: config.LOCALE_COOKIE }));
-  // 7b. A link from an e-mail: its token leaves the address bar for a cookie (accounts/link-cookie.ts).
+  // 7b. A link from an e-mail: its token leaves the address bar for a cookie (account-links/link-cookie.ts).
   const linkPages = ROUTES.filter((route) => Object.values(LINK_PAGES).includes(route.base)).map((route) => route.fullPath);
   app.get(linkPages, takeTokenFromUrl());
 

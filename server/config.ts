@@ -118,7 +118,7 @@ const schema = z.object({
    */
   PROJECT_MILESTONE_COLLAPSE_MINUTES: z.coerce.number().int().min(0).max(1440).default(10),
   /**
-   * E-mail changes (server/accounts/): requests one user may make per EMAIL_CHANGE_WINDOW_MINUTES
+   * E-mail changes (server/account-links/): requests one user may make per EMAIL_CHANGE_WINDOW_MINUTES
    * before 429; e-mails they may send to one address in the same window (more requests are
    * answered the same but send nothing there, so that the limit tells nothing about the address).
    */
@@ -256,7 +256,7 @@ const schema = z.object({
   /** Wrong two-factor codes for one account (sign-in, turning 2FA off) per LOGIN_WINDOW_MINUTES before 429. */
   TWO_FACTOR_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
   /**
-   * Forgotten-password requests (server/accounts/): from one IP per PASSWORD_RESET_WINDOW_MINUTES
+   * Forgotten-password requests (server/account-links/): from one IP per PASSWORD_RESET_WINDOW_MINUTES
    * before 429; e-mails to one account in the same window (more requests are answered the same
    * but send nothing, so that the limit tells nobody the account exists).
    */

@@ -1,4 +1,4 @@
-import { LinkProblem, refusalOf } from '../account/link-problem.tsx';
+import { LinkProblem, refusalOf } from '../account-links/link-problem.tsx';
 import { FormFeedback } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';

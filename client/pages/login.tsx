@@ -16,7 +16,7 @@ import type { PageProps } from '../runtime/page-chunks.ts';
 export default function LoginPage({ form }: PageProps) {
   const { t, locale } = useI18n();
   const { pathname, search } = useLocation();
-  // Back from a reset password or a confirmed e-mail address (server/accounts/forms.ts).
+  // Back from a reset password or a confirmed e-mail address (server/account-links/forms.ts).
   const notice = new URLSearchParams(search).get('notice');
   const navigate = useNavigate();
   const [state, setState] = useState<FormState | undefined>(form?.form === 'login' ? form : undefined);

@@ -24,7 +24,7 @@ import type { ExpertiseService } from '../projects/expertise.ts';
 import type { Projects } from '../projects/service.ts';
 import type { Deletions } from '../my-account/deletion.ts';
 import { setupRequiredError, type TwoFactor } from '../two-factor/service.ts';
-import type { Accounts } from '../accounts/service.ts';
+import type { Accounts } from '../account-links/service.ts';
 
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -73,7 +73,7 @@ export type ApiDeps = {
   deletions?: Deletions | null;
   /** Two-factor authentication: the code at POST /login; ADMIN_REQUIRE_2FA's 403 for an administrator without it. */
   twoFactor?: Pick<TwoFactor, 'apiSignIn' | 'setupRequired'>;
-  /** Invitations (server/accounts/). */
+  /** Invitations (server/account-links/). */
   accounts?: Accounts | null;
 };
 

@@ -43,7 +43,7 @@ export type ProjectNotice = {
   path: (role: string, locale: 'es' | 'en') => string;
 };
 
-/** An account e-mail (server/accounts/): to one address, in the language the caller chose. */
+/** An account e-mail (server/account-links/): to one address, in the language the caller chose. */
 export type AccountMail = Omit<AccountMailInput, 'site' | 'url'> & {
   to: string;
   /** The local path of the link, with its query (made absolute with PUBLIC_URL). */

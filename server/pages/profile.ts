@@ -1,7 +1,7 @@
 // My Profile: the user's details and avatar, their sessions, the deletion of the account, and
 // (built-in API) their e-mail address. Its forms: the details (name, last name), the avatar
 // (an image posted as the body), the account's intents (server/my-account/profile-forms.ts) and
-// "change my e-mail" (server/accounts/forms.ts).
+// "change my e-mail" (server/account-links/forms.ts).
 import { z } from 'zod';
 import { isAccountIntent } from '../../shared/account.ts';
 import { routePath } from '../../shared/routes.ts';

@@ -11,8 +11,8 @@ import { PAGE_KEYS, type PageKey, type Route, type RouteParams } from '../../sha
 import type { Translate } from '../../shared/translate.ts';
 import type { AccountServices } from '../my-account/index.ts';
 import type { ProfileForms } from '../my-account/profile-forms.ts';
-import type { AccountPages } from '../accounts/pages.ts';
-import type { AccountForms as LinkForms } from '../accounts/forms.ts';
+import type { AccountPages } from '../account-links/pages.ts';
+import type { AccountLinkForms } from '../account-links/forms.ts';
 import type { AuditReader } from '../audit/log.ts';
 import type { Audit } from '../audit/types.ts';
 import type { Backend } from '../auth/backend.ts';
@@ -57,7 +57,7 @@ export type PageServices = {
     projects: ProjectForms;
     profile: ProfileForms;
     /** Invitations, forgotten passwords, e-mail changes: built-in API only. */
-    links: LinkForms | null;
+    links: AccountLinkForms | null;
     twoFactor: TwoFactorForms | null;
   };
 };
@@ -74,7 +74,7 @@ export type LoaderArgs = {
   session: Session | null;
   /** The request carries a sign-in waiting for its second factor (the code page). */
   secondFactorPending: boolean;
-  /** The token of the single-use link the visitor opened (server/accounts/link-cookie.ts), if any. */
+  /** The token of the single-use link the visitor opened (server/account-links/link-cookie.ts), if any. */
   linkToken: string | null;
   /** The app's services; `content` reads drafts when the request is a CMS preview. */
   services: PageServices;

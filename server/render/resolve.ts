@@ -39,7 +39,7 @@ export type ResolveInput = {
   session: Session | null;
   /** A sign-in waits for its second factor (server/two-factor/challenge.ts). */
   secondFactorPending?: boolean;
-  /** The single-use link the visitor opened (server/accounts/link-cookie.ts). */
+  /** The single-use link the visitor opened (server/account-links/link-cookie.ts). */
   linkToken?: string | null;
   /** The request carries a valid preview cookie: pages read drafts. */
   preview?: boolean;

@@ -18,7 +18,7 @@ import type { Logger } from '../logger.ts';
 import { forgetLink } from './link-cookie.ts';
 import type { Accounts } from './service.ts';
 
-export type AccountFormDeps = {
+export type AccountLinkFormDeps = {
   accounts: Accounts;
   backend: Backend;
   sessions: Sessions;
@@ -43,7 +43,7 @@ function fieldErrors(error: z.ZodError): Record<string, string> {
   return fields;
 }
 
-export function createAccountForms(deps: AccountFormDeps) {
+export function createAccountLinkForms(deps: AccountLinkFormDeps) {
   const { accounts, fail, logger } = deps;
 
   /** A refusal as the form's error (the page shows it with what was typed); anything else is logged, 500. */
@@ -177,4 +177,4 @@ export function createAccountForms(deps: AccountFormDeps) {
   };
 }
 
-export type AccountForms = ReturnType<typeof createAccountForms>;
+export type AccountLinkForms = ReturnType<typeof createAccountLinkForms>;

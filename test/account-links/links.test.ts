@@ -1,8 +1,8 @@
-// Single-use links (server/accounts/links.ts): random tokens kept only as digests, used once and
+// Single-use links (server/account-links/links.ts): random tokens kept only as digests, used once and
 // only once (atomically, whatever races), refused when expired, replaced by newer ones.
 import { createHash } from 'node:crypto';
 import { expect, onTestFinished, test } from 'vitest';
-import { accountLinks, KEEP_SPENT_MS } from '../../server/accounts/links.ts';
+import { accountLinks, KEEP_SPENT_MS } from '../../server/account-links/links.ts';
 import { TEST_ENGINE, testDatabase } from '../helpers/app.ts';
 
 const HOUR = 60 * 60 * 1000;
