@@ -8,11 +8,11 @@ import { postgresBinDir } from './test/helpers/postgres.ts';
 const POSTGRES_SUITES = [
   'test/api.test.ts',
   'test/auth.test.ts',
-  'test/branding.test.ts',
   'test/contact.test.ts',
   'test/forms.test.ts',
   'test/openapi.test.ts',
   'test/paging.test.ts',
+  'test/user-branding.test.ts',
   'test/pdf/routes.test.ts',
   'test/pdf/report-pages.test.ts',
   'test/pdf/projects.test.ts',

@@ -11,7 +11,7 @@ import type { Translate } from '../shared/translate.ts';
 import { localeForms, localePath, ROUTES } from '../shared/routes.ts';
 import { sanitizeBranding, type Branding } from '../shared/branding.ts';
 import { imageUploads, moveUploadsIntoDatabase } from './uploads/images.ts';
-import { embeddedBranding, type BrandingSource } from './branding/embedded.ts';
+import { embeddedBranding, type BrandingSource } from './user-branding/embedded.ts';
 import { loadBrand, type Brand } from './brand/brand.ts';
 import { mountBrand } from './brand/routes.ts';
 import { createApiProxy } from './api/proxy.ts';

@@ -10,7 +10,7 @@ import type { Backend } from '../auth/backend.ts';
 import type { CurrentPasswordGuard, LoginGuard } from '../auth/login.ts';
 import type { Sessions } from '../auth/sessions.ts';
 import type { TokenClaims, TokenVerifier } from '../auth/tokens.ts';
-import type { EmbeddedBranding } from '../branding/embedded.ts';
+import type { EmbeddedBranding } from '../user-branding/embedded.ts';
 import type { ContactStore } from '../contact/messages.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { expect, test } from 'vitest';
 import { readableTextColor } from '../shared/branding.ts';
 import { createUser } from '../server/users/users.ts';
-import { BRANDING_CACHE_MS, embeddedBranding } from '../server/branding/embedded.ts';
+import { BRANDING_CACHE_MS, embeddedBranding } from '../server/user-branding/embedded.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
 import { loadBrand } from '../server/brand/brand.ts';
 
