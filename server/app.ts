@@ -26,12 +26,12 @@ import { createDocumentDownloads, documentDownload, DOWNLOAD_PATH } from './proj
 import { createAuditLog } from './audit/log.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
 import { logoutHandler, roleHome } from './auth/forms.ts';
-import { createSessions } from './auth/sessions.ts';
+import { createSessions } from './auth/session-store.ts';
 import { deriveKey } from './auth/keys.ts';
 import { createCurrentPasswordGuard, createLoginGuard, type PasswordLimits } from './auth/login.ts';
 import { createRateLimiter } from './auth/rate-limit.ts';
 import { createDeviceCookies } from './auth/device-cookie.ts';
-import { createSessionCodec, sessionMiddleware } from './auth/session.ts';
+import { createSessionCodec, sessionMiddleware } from './auth/session-cookie.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
 import { createChangeFeed } from './db/changes.ts';
 import { databaseFile, openDatabase, type Db } from './db/index.ts';

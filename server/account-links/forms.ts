@@ -10,8 +10,8 @@ import { CONTACT_LIMITS, isEmailAddress, PASSWORD_MAX_LENGTH } from '../../share
 import type { Locale } from '../../shared/locales.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { CurrentPasswordGuard } from '../auth/login.ts';
-import { clearSession, type Session } from '../auth/session.ts';
-import type { Sessions } from '../auth/sessions.ts';
+import { clearSession, type Session } from '../auth/session-cookie.ts';
+import type { Sessions } from '../auth/session-store.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';

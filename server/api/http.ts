@@ -8,7 +8,7 @@ import type { AuditReader } from '../audit/log.ts';
 import type { Audit } from '../audit/types.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { CurrentPasswordGuard, LoginGuard } from '../auth/login.ts';
-import type { Sessions } from '../auth/sessions.ts';
+import type { Sessions } from '../auth/session-store.ts';
 import type { TokenClaims, TokenVerifier } from '../auth/tokens.ts';
 import type { EmbeddedBranding } from '../user-branding/embedded.ts';
 import type { ContactStore } from '../contact/messages.ts';
@@ -46,7 +46,7 @@ export const handle =
 
 export type ApiDeps = {
   db: Db;
-  /** Decides whether a token still counts and who its user is now (auth/sessions.ts). */
+  /** Decides whether a token still counts and who its user is now (auth/session-store.ts). */
   sessions: Sessions;
   backend: Backend;
   verify: TokenVerifier;

@@ -15,8 +15,8 @@ import { fieldErrors } from '../http/form-fields.ts';
 import type { Logger } from '../logger.ts';
 import type { ActionArgs } from '../render/page-module.ts';
 import { INVALID_CREDENTIALS } from './backend.ts';
-import { takeRememberedPath } from './session.ts';
-import type { Sessions } from './sessions.ts';
+import { takeRememberedPath } from './session-cookie.ts';
+import type { Sessions } from './session-store.ts';
 
 /** CLI, ORG and CONS go to their area, anyone else home; same locale form. */
 export function roleHome(role: string, form: RouteForm): string {

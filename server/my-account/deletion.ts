@@ -10,7 +10,7 @@ import type { ChangeFeed } from '../db/changes.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
-import type { Sessions } from '../auth/sessions.ts';
+import type { Sessions } from '../auth/session-store.ts';
 import { eraseAccount } from './erase.ts';
 
 export type Deletions = {

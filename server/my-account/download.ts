@@ -10,7 +10,7 @@ import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { noAudit, type Audit } from '../audit/types.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
-import { rememberPath } from '../auth/session.ts';
+import { rememberPath } from '../auth/session-cookie.ts';
 import { refuseDownload } from '../downloads/refuse.ts';
 import { downloadSlots } from '../downloads/slots.ts';
 import { downloadWriter, endedByClient } from '../downloads/stream.ts';

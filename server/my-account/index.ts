@@ -2,8 +2,8 @@
 // deletion request. The forms are profile-forms.ts, the download download.ts, the admin's side
 // of deletion api/admin-deletions.ts.
 import type { AccountData } from '../../shared/account.ts';
-import type { Session } from '../auth/session.ts';
-import type { Sessions } from '../auth/sessions.ts';
+import type { Session } from '../auth/session-cookie.ts';
+import type { Sessions } from '../auth/session-store.ts';
 import type { ChangeFeed } from '../db/changes.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';

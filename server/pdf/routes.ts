@@ -12,7 +12,7 @@ import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import type { UserList } from '../../shared/page-data.ts';
 import { noAudit, type Audit, type AuditEntry } from '../audit/types.ts';
 import type { Backend } from '../auth/backend.ts';
-import { rememberPath } from '../auth/session.ts';
+import { rememberPath } from '../auth/session-cookie.ts';
 import type { ContactStore } from '../contact/messages.ts';
 import { refuseDownload } from '../downloads/refuse.ts';
 import { endedByClient, sendBuffer } from '../downloads/stream.ts';

@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { projectPath, type ProjectAction } from '../../shared/projects.ts';
 import { routePath, type Route } from '../../shared/routes.ts';
-import type { Session } from '../auth/session.ts';
+import type { Session } from '../auth/session-cookie.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
 import { ApiError, BusyError, TooManyAttemptsError } from '../http/errors.ts';
 import { isMultipart } from '../http/multipart.ts';

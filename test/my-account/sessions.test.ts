@@ -4,7 +4,7 @@
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { sessionRef } from '../../server/my-account/session-list.ts';
-import { SESSION_CACHE_MS } from '../../server/auth/sessions.ts';
+import { SESSION_CACHE_MS } from '../../server/auth/session-store.ts';
 import { createTestApp } from '../helpers/app.ts';
 import { addUser } from '../helpers/users.ts';
 import { appWithAudit, CHROME_ANDROID, FIREFOX_WINDOWS, postProfile, profileData, profileStatus, SAFARI_MAC, signIn } from './helpers.ts';

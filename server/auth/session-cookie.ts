@@ -1,6 +1,6 @@
 // The session cookie: `auth._token.local`, sealed with SESSION_SECRET by
 // authenticated encryption (JWE, dir + A256GCM). It carries only the id of the session's row
-// (auth/sessions.ts) and its expiry: the browser can neither read nor forge it, and everything
+// (auth/session-store.ts) and its expiry: the browser can neither read nor forge it, and everything
 // else about the session — whose it is, its token — stays on the server.
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import { EncryptJWT, jwtDecrypt } from 'jose';
@@ -110,7 +110,7 @@ declare module 'express-serve-static-core' {
 
 /**
  * Reads the session cookie into res.locals.session: the row it names, as it is now (`current`,
- * auth/sessions.ts). A bad, expired or ended one is cleared.
+ * auth/session-store.ts). A bad, expired or ended one is cleared.
  */
 export function sessionMiddleware(codec: SessionCodec, current: (id: string) => Promise<Session | null>): RequestHandler {
   return async (req, res, next) => {

@@ -20,7 +20,7 @@ import type { SessionRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import * as users from '../users/users.ts';
-import { clearSession, writeSessionCookie, type Session, type SessionCodec } from './session.ts';
+import { clearSession, writeSessionCookie, type Session, type SessionCodec } from './session-cookie.ts';
 import { newSessionId, type TokenClaims, type TokenVerifier } from './tokens.ts';
 
 /** How long a process trusts what it read of a session and its user (another instance's change shows within this). */
