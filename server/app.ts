@@ -2,16 +2,16 @@
 // know where a request goes.
 import compression from 'compression';
 import cluster from 'node:cluster';
-import express, { type RequestHandler } from 'express';
+import express from 'express';
 import helmet from 'helmet';
 import { join } from 'node:path';
 import type { i18n } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
 import type { Translate } from '../shared/translate.ts';
 import { localeForms, localePath, ROUTES } from '../shared/routes.ts';
-import { sanitizeBranding, type Branding } from '../shared/branding.ts';
 import { imageUploads, moveUploadsIntoDatabase } from './uploads/images.ts';
 import { embeddedBranding, type BrandingSource } from './user-branding/embedded.ts';
+import { BRANDING_TIMEOUT_MS, withBrandingTimeout } from './user-branding/timeout.ts';
 import { loadBrand, type Brand } from './brand/brand.ts';
 import { mountBrand } from './brand/routes.ts';
 import { createApiProxy } from './api/proxy.ts';
@@ -32,6 +32,7 @@ import { createCurrentPasswordGuard, createLoginGuard, type PasswordLimits } fro
 import { createRateLimiter } from './auth/rate-limit.ts';
 import { createDeviceCookies } from './auth/device-cookie.ts';
 import { createSessionCodec, sessionMiddleware } from './auth/session-cookie.ts';
+import { bridgeSessionToBearer } from './auth/bearer-bridge.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
 import { createChangeFeed } from './db/changes.ts';
 import { databaseFile, openDatabase, type Db } from './db/index.ts';
@@ -44,7 +45,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { checkReadiness, liveness, readiness } from './http/health.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { METRICS_PATH, metricsFromPrimary, metricsHandler } from './metrics/serve.ts';
-import { requestContext } from './http/request-context.ts';
+import { nonceOf, requestContext } from './http/request-context.ts';
 import { contentSecurityPolicy } from './http/csp.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
 import { mountServiceWorker } from './sw/routes.ts';
@@ -58,7 +59,7 @@ import type { Audit } from './audit/types.ts';
 import { findUser } from './users/users.ts';
 import type { Config } from './config.ts';
 import { createStrapiBranding } from './cms/branding.ts';
-import { createStrapiClient } from './cms/client.ts';
+import { cmsClientOptions, createStrapiClient } from './cms/client.ts';
 import { createStrapiContent } from './cms/content.ts';
 import { createCmsProxy } from './cms/proxy.ts';
 import { createStrapiDrafts } from './cms/drafts.ts';
@@ -121,70 +122,6 @@ export type AppDeps = {
   /** Where brand/ is, when `brand` is not given (tests); by default the project's. */
   brandDir?: string;
 };
-
-function nonceOf(res: express.Response): string {
-  return res.locals.cspNonce as string;
-}
-
-function cmsClientOptions(config: Config, logger: Logger, timeoutMs: number) {
-  return {
-    url: config.CMS_URL!,
-    timeoutMs,
-    logger,
-    ...(config.CMS_TOKEN ? { token: config.CMS_TOKEN } : {}),
-    ...(config.CMS_IDENTIFIER && config.CMS_PASSWORD ? { identifier: config.CMS_IDENTIFIER, password: config.CMS_PASSWORD } : {}),
-  };
-}
-
-/** Issue 4: branding must never hold a page up: defaults after the timeout. */
-const BRANDING_TIMEOUT_MS = 1500;
-function withTimeout(source: BrandingSource, ms: number, logger: Logger, mediaHosts: readonly string[], defaultColor: string) {
-  return async (userName: string): Promise<Branding | null> => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<null>((resolve) => {
-      timer = setTimeout(() => {
-        logger.warn({ userName, timeoutMs: ms }, 'branding timed out: default navbar');
-        resolve(null);
-      }, ms);
-    });
-    try {
-      return await Promise.race([
-        source.getBranding(userName).then(
-          (found) => sanitizeBranding(found, defaultColor, mediaHosts),
-          (error: unknown) => {
-            logger.warn({ err: error, userName }, 'branding failed: default navbar');
-            return null;
-          },
-        ),
-        timeout,
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-}
-
-/**
- * Browsers call the built-in API with the session cookie; the API itself speaks Bearer. The
- * browser never receives a token: the session's row holds it (a fresh one in an answer —
- * profile, avatar, password — was already put there by the API) and it is removed from the JSON.
- */
-function bridgeSessionToBearer(): RequestHandler {
-  return (req, res, next) => {
-    const session = res.locals.session;
-    if (!session || req.headers.authorization) return next();
-    req.headers.authorization = `Bearer ${session.token}`;
-    const json = res.json.bind(res);
-    res.json = (body: unknown) => {
-      if (body && typeof body === 'object' && typeof (body as { token?: unknown }).token === 'string') {
-        const { token: _kept, ...rest } = body as { token: string };
-        return json(rest);
-      }
-      return json(body);
-    };
-    next();
-  };
-}
 
 export async function createApp(deps: AppDeps) {
   const { config } = deps;
@@ -279,7 +216,7 @@ export async function createApp(deps: AppDeps) {
     ? httpBackend(config.API_URL!, deps.fetch)
     : embeddedBackend({ db, sessions, key: apiKey, ttlMinutes: config.TOKEN_TTL_MINUTES, verify, uploads });
   const brandingStore = embeddedBranding(db, { changes, logger });
-  const branding = withTimeout(
+  const branding = withBrandingTimeout(
     deps.branding ?? cms?.branding ?? brandingStore,
     BRANDING_TIMEOUT_MS,
     logger,
