@@ -11,7 +11,7 @@ import { createDeletions } from '../server/my-account/deletion.ts';
 import { createAuditLog } from '../server/audit/log.ts';
 import { contactMessages } from '../server/contact/messages.ts';
 import type { Db } from '../server/db/index.ts';
-import { createLogger } from '../server/logger.ts';
+import { createLogger } from '../server/base/logger.ts';
 import { createExpertise } from '../server/projects/expertise.ts';
 import { createProjects } from '../server/projects/service.ts';
 import { createConversation } from '../server/projects/conversation.ts';

@@ -6,7 +6,7 @@ import { translatorFor } from '../client/translations.tsx';
 import en from '../locales/en/common.json' with { type: 'json' };
 import es from '../locales/es/common.json' with { type: 'json' };
 import { createI18n } from '../server/i18n/index.ts';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 
 const messages = { area: { count_one: '{{count}} proyecto', count_other: '{{count}} proyectos', plain: 'Hola, {{name}}' } };
 

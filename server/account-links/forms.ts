@@ -14,7 +14,7 @@ import { clearSession, type Session } from '../auth/session-cookie.ts';
 import type { Sessions } from '../auth/session-store.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { forgetLink } from './link-cookie.ts';
 import type { Accounts } from './service.ts';
 

@@ -11,7 +11,7 @@ import type { Sessions } from '../auth/session-store.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { Mail } from '../mail/index.ts';
 import { hashPassword } from '../users/passwords.ts';
 import type { UserLocales } from '../users/user-locales.ts';

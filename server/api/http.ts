@@ -14,7 +14,7 @@ import type { EmbeddedBranding } from '../user-branding/embedded.ts';
 import type { ContactStore } from '../contact/messages.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { ImageUploads } from '../uploads/images.ts';
 import type * as users from '../users/users.ts';
 import type { Conversation } from '../projects/conversation.ts';

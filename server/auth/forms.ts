@@ -12,7 +12,7 @@ import type { Audit } from '../audit/types.ts';
 import { ApiError } from '../http/errors.ts';
 import { redirectAfterPost, stringValues } from '../http/form-answers.ts';
 import { fieldErrors } from '../http/form-fields.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { ActionArgs } from '../render/page-module.ts';
 import { INVALID_CREDENTIALS } from './backend.ts';
 import { takeRememberedPath } from './session-cookie.ts';

@@ -18,7 +18,7 @@ import { announceChange, type ChangeFeed } from '../db/changes.ts';
 import type { Db } from '../db/index.ts';
 import type { SessionRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import * as users from '../users/users.ts';
 import { clearSession, writeSessionCookie, type Session, type SessionCodec } from './session-cookie.ts';
 import { newSessionId, type TokenClaims, type TokenVerifier } from './tokens.ts';

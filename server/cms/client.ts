@@ -9,8 +9,8 @@
 // Every failure is a CmsError; one deadline covers a whole call, login included, so a slow CMS
 // never holds a page for longer than timeoutMs. Secrets never reach a log line or a message.
 import { decodeJwt } from 'jose';
-import type { Config } from '../config.ts';
-import type { Logger } from '../logger.ts';
+import type { Config } from '../base/config.ts';
+import type { Logger } from '../base/logger.ts';
 import { CmsError } from './errors.ts';
 
 export type CmsQuery = Record<string, string | number | boolean | undefined> | URLSearchParams;

@@ -77,7 +77,7 @@ import { LEGAL_PAGES, type LegalPageKey } from '../../shared/routes.ts';
 import type { ContentSource } from '../content/source.ts';
 import { loadMarkdown } from '../content/markdown-lazy.ts';
 import { HttpError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { blocksToMarkdown } from './blocks.ts';
 import { createSingleFlight, createTtlCache } from './cache.ts';
 import type { StrapiClient } from './client.ts';

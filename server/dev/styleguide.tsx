@@ -24,7 +24,7 @@ import type { Theme } from '../../shared/theme.ts';
 import type { Messages } from '../../shared/translate.ts';
 import { escapeHtml } from '../render/html.ts';
 import type { ClientManifest } from '../render/manifest.ts';
-import { PATHS } from '../paths.ts';
+import { PATHS } from '../base/paths.ts';
 
 export const STYLEGUIDE_PATH = '/dev/styleguide';
 

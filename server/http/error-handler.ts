@@ -3,7 +3,7 @@
 // (logged); JSON for API-like requests, the last-resort page for browsers.
 import type { ErrorRequestHandler } from 'express';
 import { isDatabaseUnavailable } from '../db/index.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { lastResortPage } from '../render/render-page.tsx';
 
 type Failure = { status?: number; statusCode?: number; expose?: boolean; message?: string };

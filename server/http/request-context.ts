@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import cookieParser from 'cookie-parser';
 import type { RequestHandler, Response } from 'express';
 import { CONSENT_COOKIE, parseConsent } from '../../shared/consent.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { createNonceSource } from './nonce.ts';
 
 declare module 'express-serve-static-core' {

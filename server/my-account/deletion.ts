@@ -9,7 +9,7 @@ import { PAGE_NUMBER_MAX, pageSizeOf, type NumberedPage } from '../../shared/pag
 import type { ChangeFeed } from '../db/changes.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { Sessions } from '../auth/session-store.ts';
 import { eraseAccount } from './erase.ts';
 

@@ -14,7 +14,7 @@ import { rememberPath } from '../auth/session-cookie.ts';
 import { refuseDownload } from '../downloads/refuse.ts';
 import { downloadSlots } from '../downloads/slots.ts';
 import { downloadWriter, endedByClient } from '../downloads/stream.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { writeAccountData, type ExportDeps } from './export.ts';
 
 /** Downloads one user may make per hour (DATA_EXPORTS_PER_HOUR's default): each reads everything the site holds about them. */

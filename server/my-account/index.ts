@@ -6,7 +6,7 @@ import type { Session } from '../auth/session-cookie.ts';
 import type { Sessions } from '../auth/session-store.ts';
 import type { ChangeFeed } from '../db/changes.ts';
 import type { Db } from '../db/index.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { createDeletions, type Deletions } from './deletion.ts';
 import { sessionSummaries } from './session-list.ts';
 

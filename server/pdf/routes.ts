@@ -17,7 +17,7 @@ import type { ContactStore } from '../contact/messages.ts';
 import { refuseDownload } from '../downloads/refuse.ts';
 import { endedByClient, sendBuffer } from '../downloads/stream.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { projectId } from '../projects/access.ts';
 import type { Projects } from '../projects/service.ts';
 import { contactLine, type Brand } from '../brand/brand.ts';

@@ -10,7 +10,7 @@ import type { Session } from '../auth/session-cookie.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
 import { ApiError, BusyError, TooManyAttemptsError } from '../http/errors.ts';
 import { isMultipart } from '../http/multipart.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { projectId } from './access.ts';
 import { QuotaExceededError } from './document-quotas.ts';
 import type { DocumentUploads } from './document-upload.ts';

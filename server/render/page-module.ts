@@ -24,7 +24,7 @@ import type { FormTokens } from '../contact/form-token.ts';
 import type { ContentSource } from '../content/source.ts';
 import { ApiError } from '../http/errors.ts';
 import type { FailWith, FormFailure } from '../http/form-answers.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { ProjectForms } from '../projects/forms.ts';
 import type { ProjectServices } from '../projects/index.ts';
 import type { TwoFactorForms } from '../two-factor/forms.ts';

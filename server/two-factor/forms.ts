@@ -19,7 +19,7 @@ import type { Sessions } from '../auth/session-store.ts';
 import type { TokenVerifier } from '../auth/tokens.ts';
 import { redirectAfterPost, wantsJson, type FormFailure, type RenderWithForm } from '../http/form-answers.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { Challenges } from './challenge.ts';
 import type { TwoFactor } from './service.ts';
 

@@ -17,7 +17,7 @@ import { noAudit, type Audit, type AuditEntry } from '../audit/types.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { matchingStep, newRecoveryCodes, newSecret, otpauthUri, qrSvg, recoveryDigest, secretBox } from './secrets.ts';
 
 /** A key shown but not confirmed is replaced after this long (someone may have seen the page). */

@@ -8,7 +8,7 @@ import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Db } from '../db/index.ts';
 import { createTtlCache } from '../cms/cache.ts';
 import type { ChangeFeed } from '../db/changes.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 
 /** How long a worker keeps a user's branding before reading it again. */
 export const BRANDING_CACHE_MS = 10_000;

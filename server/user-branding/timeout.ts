@@ -3,7 +3,7 @@
 // source that fails or has not answered within the timeout means the default navbar (null) and
 // one warning (issue 4).
 import { sanitizeBranding, type Branding } from '../../shared/branding.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { BrandingSource } from './embedded.ts';
 
 /** Issue 4: branding must never hold a page up: defaults after the timeout. */

@@ -4,7 +4,7 @@
 import { canonicalIdentity } from '../../shared/identity.ts';
 import type { Locale } from '../../shared/locales.ts';
 import type { Db } from '../db/index.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 
 /** How many users' last locale one process remembers (the oldest is forgotten first). */
 const REMEMBERED_USERS = 10_000;

@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import type { Express, Request, Response } from 'express';
 import request from 'supertest';
 import { afterEach, expect, test, vi } from 'vitest';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/base/config.ts';
 import type { Db } from '../../server/db/index.ts';
 import { downloadSlots } from '../../server/downloads/slots.ts';
 import { readMultipartFile } from '../../server/http/multipart.ts';
