@@ -29,7 +29,7 @@ import { logoutHandler, roleHome } from './auth/forms.ts';
 import { createSessions } from './auth/session-store.ts';
 import { deriveKey } from './auth/keys.ts';
 import { createCurrentPasswordGuard, createLoginGuard, type PasswordLimits } from './auth/login.ts';
-import { createRateLimiter } from './auth/rate-limit.ts';
+import { createRateLimiter } from './db/rate-limit.ts';
 import { createDeviceCookies } from './auth/device-cookie.ts';
 import { createSessionCodec, sessionMiddleware } from './auth/session-cookie.ts';
 import { bridgeSessionToBearer } from './auth/bearer-bridge.ts';
@@ -79,7 +79,7 @@ import { createMail, type MailDeps } from './mail/index.ts';
 import { PATHS } from './base/paths.ts';
 import { readManifest, type ClientManifest } from './render/manifest.ts';
 import { createRenderCache, renderKey } from './render/render-cache.ts';
-import { renderPage } from './render/render-page.tsx';
+import { lastResortPage, renderPage } from './render/render-page.tsx';
 import { createPageHandlers, formBodyParsers } from './render/page-handlers.ts';
 import { loadPageModules, type PageServices } from './render/page-module.ts';
 import { createFailWith, formFailure, type RenderWithForm } from './http/form-answers.ts';
@@ -676,7 +676,7 @@ export async function createApp(deps: AppDeps) {
   });
 
   // 13. Errors: a clean answer, never a stack trace in production.
-  app.use(errorHandler({ logger, isProduction }));
+  app.use(errorHandler({ logger, isProduction, lastResortPage }));
 
   /** Releases what the app holds (graceful shutdown): timers and the database. */
   async function close(): Promise<void> {

@@ -8,7 +8,7 @@ import { localePath } from '../../shared/routes.ts';
 import { isEmailAddress, passwordProblem } from '../../shared/validation.ts';
 import { noAudit, type Audit } from '../audit/types.ts';
 import type { Sessions } from '../auth/session-store.ts';
-import type { RateLimiter } from '../auth/rate-limit.ts';
+import type { RateLimiter } from '../db/rate-limit.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../base/logger.ts';

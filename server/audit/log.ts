@@ -7,7 +7,7 @@ import { PAGE_NUMBER_MAX, pageSizeOf } from '../../shared/paging.ts';
 import type { Db } from '../db/index.ts';
 import { createReadCache } from '../db/read-cache.ts';
 import type { Logger } from '../base/logger.ts';
-import { createdAtRange } from '../pdf/report-query.ts';
+import { createdAtRange } from '../calendar/days.ts';
 import { AUDIT_ACTIONS, type Audit, type AuditEntry } from './types.ts';
 
 /** How long an entry is kept. */

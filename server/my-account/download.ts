@@ -9,7 +9,7 @@ import { MY_DATA_PATH } from '../../shared/account.ts';
 import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { noAudit, type Audit } from '../audit/types.ts';
-import type { RateLimiter } from '../auth/rate-limit.ts';
+import type { RateLimiter } from '../db/rate-limit.ts';
 import { rememberPath } from '../auth/session-cookie.ts';
 import { refuseDownload } from '../downloads/refuse.ts';
 import { downloadSlots } from '../downloads/slots.ts';

@@ -29,7 +29,6 @@ import type { PdfJob } from './jobs.ts';
 import { PROJECT_REPORT_NEWEST } from './project-documents.ts';
 import { JOBS_PER_USER, PdfBusyError, pdfRenderer, PdfShareError, type PdfRenderer } from './renderer.ts';
 import {
-  createdAtRange,
   MESSAGES_PER_REPORT,
   parseReportQuery,
   reportPageCount,
@@ -39,6 +38,7 @@ import {
   USERS_PER_REPORT,
   type ReportSlice,
 } from './report-query.ts';
+import { createdAtRange } from '../calendar/days.ts';
 
 export const PDF_PATHS = {
   profile: 'documents/my-profile.pdf',

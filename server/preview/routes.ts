@@ -24,7 +24,7 @@ import { DOCUMENT_ID, type DraftTarget, type StrapiDrafts } from '../cms/drafts.
 import { CmsError } from '../cms/errors.ts';
 import { secretMatches } from '../http/secret.ts';
 import type { Logger } from '../base/logger.ts';
-import { escapeHtml } from '../render/html.ts';
+import { escapeHtml } from '../http/html.ts';
 import type { PreviewCookie } from './cookie.ts';
 
 export const PREVIEW_PATH = '/preview';

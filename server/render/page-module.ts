@@ -147,9 +147,3 @@ export function requireSession(args: Pick<LoaderArgs, 'session'>): Session {
   if (!args.session) throw new ApiError(401, 'unauthorized', 'Sign in first');
   return args.session;
 }
-
-/** The page number of a list from the URL (`?page=2`): a positive integer, else 1. */
-export function pageNumber(query: URLSearchParams, name = 'page'): number {
-  const page = Number(query.get(name) ?? '1');
-  return Number.isSafeInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
-}

@@ -14,7 +14,7 @@ import type { Request } from 'express';
 import { readCode, type TwoFactorSetupView } from '../../shared/two-factor.ts';
 import { hasRole, type SessionUser } from '../../shared/user.ts';
 import { noAudit, type Audit, type AuditEntry } from '../audit/types.ts';
-import type { RateLimiter } from '../auth/rate-limit.ts';
+import type { RateLimiter } from '../db/rate-limit.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../base/logger.ts';

@@ -6,7 +6,7 @@ import { expect, test } from 'vitest';
 import { createLogger } from '../../server/base/logger.ts';
 import { createMail, type AccountMail, type AccountMailKind } from '../../server/mail/index.ts';
 import { BODY_FORGOTTEN } from '../../server/mail/outbox.ts';
-import { escapeHtml } from '../../server/render/html.ts';
+import { escapeHtml } from '../../server/http/html.ts';
 import { ORIGIN, testConfig, testDatabase } from '../helpers/app.ts';
 import { mailSetup, SITE_NAME } from './setup.ts';
 

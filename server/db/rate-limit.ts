@@ -2,7 +2,7 @@
 // window starts with the first attempt a key counts and ends at a time fixed then: later
 // attempts, counted or refused, never extend it (docs/decisions/009-login-limits.md).
 import { sql } from 'kysely';
-import type { Db } from '../db/index.ts';
+import type { Db } from './index.ts';
 
 export type RateLimiter = {
   /** Seconds until the key may try again, or 0 when it is under `max`. Counts nothing. */
