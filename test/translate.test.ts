@@ -1,4 +1,4 @@
-// The pages' translation (client/i18n.tsx): i18next's own `t`, fed the messages of
+// The pages' translation (client/runtime/i18n.tsx): i18next's own `t`, fed the messages of
 // locales/<locale>/common.json — the same files and options as the server's i18next, so that a
 // page renders the same text on both sides.
 import { expect, test } from 'vitest';

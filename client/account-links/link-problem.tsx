@@ -3,7 +3,7 @@
 import { Link } from 'react-router-dom';
 import type { LinkState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 export type LinkPageName = 'invitation' | 'resetPassword' | 'confirmEmail';
 export type LinkProblemState = Exclude<LinkState, 'valid'>;

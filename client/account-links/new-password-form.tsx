@@ -5,7 +5,7 @@ import type { FormState } from '../../shared/page-data.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../shared/validation.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 
 export function NewPasswordForm({

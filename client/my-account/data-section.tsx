@@ -1,8 +1,8 @@
 // "Your data": the download of everything the site holds about the user, as one JSON file
 // (server/my-account/download.ts). A plain link: the browser downloads it, with or without JavaScript.
 import { MY_DATA_PATH } from '../../shared/account.ts';
-import { documentPath } from '../forms.ts';
-import { useI18n } from '../i18n.tsx';
+import { documentPath } from '../runtime/forms.ts';
+import { useI18n } from '../runtime/i18n.tsx';
 
 export function DataSection() {
   const { t, locale } = useI18n();

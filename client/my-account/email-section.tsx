@@ -4,7 +4,7 @@ import type { EmailSettings, FormState } from '../../shared/page-data.ts';
 import { PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { usePageForm } from '../projects/use-page-form.ts';
 import { useOnline } from '../runtime/online.ts';
 

@@ -2,8 +2,8 @@
 // fixed `t` for it. The provider (client/translations.tsx) makes them; kept apart so that the
 // pages' chunks share this small module and i18next itself stays in the entry.
 import { createContext, useContext } from 'react';
-import type { Locale } from '../shared/locales.ts';
-import type { Translate } from '../shared/translate.ts';
+import type { Locale } from '../../shared/locales.ts';
+import type { Translate } from '../../shared/translate.ts';
 
 export type I18nValue = {
   locale: Locale;

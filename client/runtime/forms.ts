@@ -1,5 +1,5 @@
 // Forms posted with JavaScript: same URL and fields as without it, answered as JSON.
-import type { FormResponse } from '../shared/page-data.ts';
+import type { FormResponse } from '../../shared/page-data.ts';
 
 export async function postForm(action: string, body: FormData | Blob | URLSearchParams, contentType?: string): Promise<FormResponse> {
   const headers: Record<string, string> = { Accept: 'application/json' };

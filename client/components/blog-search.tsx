@@ -2,7 +2,7 @@ import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { BLOG_SEARCH_MAX } from '../../shared/blog.ts';
 import { localePath } from '../../shared/routes.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /**
  * The blog's search over titles and summaries: a GET form to the blog (works without

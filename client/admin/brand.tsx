@@ -2,7 +2,7 @@
 // branding editor's default colour and logo). The layout and the pages get it as a prop: a
 // context the entry shared with the pages would be a chunk of its own on every first load.
 import { createContext, useContext } from 'react';
-import type { PageBrand } from '../shared/brand.ts';
+import type { PageBrand } from '../../shared/brand.ts';
 
 const BrandContext = createContext<PageBrand | null>(null);
 
