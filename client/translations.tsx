@@ -7,7 +7,7 @@ import i18next from 'i18next';
 import { useMemo, type ReactNode } from 'react';
 import type { Locale } from '../shared/locales.ts';
 import type { Messages, Translate } from '../shared/translate.ts';
-import { I18nContext } from './i18n.tsx';
+import { I18nContext } from './runtime/i18n.tsx';
 
 /** The namespace of the pages' messages (locales/<locale>/common.json). */
 export const PAGE_NAMESPACE = 'common';

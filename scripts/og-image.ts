@@ -17,7 +17,7 @@ import { placedSvg, tileSvg } from '../server/brand/svg.ts';
 import { APP_ICONS } from '../server/brand/routes.ts';
 import { logoVariantOn } from '../shared/brand.ts';
 import { DEFAULT_SOCIAL_IMAGE } from '../server/seo/images.ts';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 
 /** The primary colour's ground, fading to the accent, rings around the logo that reads on it. */
 function socialImageSvg(brand: Brand, width: number, height: number): string {

@@ -9,9 +9,9 @@
 import { parseArgs } from 'node:util';
 import { createAuditLog } from '../server/audit/log.ts';
 import type { AuditAction, AuditEntry } from '../server/audit/types.ts';
-import { createLogger } from '../server/logger.ts';
+import { createLogger } from '../server/base/logger.ts';
 import { createUser, findUser, listUsers, setDisabled, setPassword, setRole } from '../server/users/users.ts';
-import { endSessionsOf } from '../server/auth/sessions.ts';
+import { endSessionsOf } from '../server/auth/session-store.ts';
 import { resetTwoFactor } from '../server/two-factor/service.ts';
 import { databaseFile, openDatabase } from '../server/db/index.ts';
 import { ApiError } from '../server/http/errors.ts';

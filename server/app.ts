@@ -2,16 +2,16 @@
 // know where a request goes.
 import compression from 'compression';
 import cluster from 'node:cluster';
-import express, { type RequestHandler } from 'express';
+import express from 'express';
 import helmet from 'helmet';
 import { join } from 'node:path';
 import type { i18n } from 'i18next';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
 import type { Translate } from '../shared/translate.ts';
 import { localeForms, localePath, ROUTES } from '../shared/routes.ts';
-import { sanitizeBranding, type Branding } from '../shared/branding.ts';
 import { imageUploads, moveUploadsIntoDatabase } from './uploads/images.ts';
-import { embeddedBranding, type BrandingSource } from './branding/embedded.ts';
+import { embeddedBranding, type BrandingSource } from './user-branding/embedded.ts';
+import { BRANDING_TIMEOUT_MS, withBrandingTimeout } from './user-branding/timeout.ts';
 import { loadBrand, type Brand } from './brand/brand.ts';
 import { mountBrand } from './brand/routes.ts';
 import { createApiProxy } from './api/proxy.ts';
@@ -26,12 +26,13 @@ import { createDocumentDownloads, documentDownload, DOWNLOAD_PATH } from './proj
 import { createAuditLog } from './audit/log.ts';
 import { embeddedBackend, httpBackend } from './auth/backend.ts';
 import { logoutHandler, roleHome } from './auth/forms.ts';
-import { createSessions } from './auth/sessions.ts';
+import { createSessions } from './auth/session-store.ts';
 import { deriveKey } from './auth/keys.ts';
 import { createCurrentPasswordGuard, createLoginGuard, type PasswordLimits } from './auth/login.ts';
-import { createRateLimiter } from './auth/rate-limit.ts';
+import { createRateLimiter } from './db/rate-limit.ts';
 import { createDeviceCookies } from './auth/device-cookie.ts';
-import { createSessionCodec, sessionMiddleware } from './auth/session.ts';
+import { createSessionCodec, sessionMiddleware } from './auth/session-cookie.ts';
+import { bridgeSessionToBearer } from './auth/bearer-bridge.ts';
 import { hmacVerifier, jwksVerifier, keyFromSecret, TOKEN_ISSUER, unverifiedDecoder, type TokenVerifier } from './auth/tokens.ts';
 import { createChangeFeed } from './db/changes.ts';
 import { databaseFile, openDatabase, type Db } from './db/index.ts';
@@ -44,21 +45,21 @@ import { errorHandler } from './http/error-handler.ts';
 import { checkReadiness, liveness, readiness } from './http/health.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { METRICS_PATH, metricsFromPrimary, metricsHandler } from './metrics/serve.ts';
-import { requestContext } from './http/request-context.ts';
+import { nonceOf, requestContext } from './http/request-context.ts';
 import { contentSecurityPolicy } from './http/csp.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
 import { mountServiceWorker } from './sw/routes.ts';
 import type { PdfRenderer } from './pdf/renderer.ts';
 import { pdfRoutes } from './pdf/routes.ts';
 import { userLocales } from './users/user-locales.ts';
-import { accountPages } from './accounts/pages.ts';
-import { readLinkCookie, takeTokenFromUrl } from './accounts/link-cookie.ts';
-import { LINK_PAGES, createAccounts } from './accounts/service.ts';
+import { accountPages } from './account-links/pages.ts';
+import { readLinkCookie, takeTokenFromUrl } from './account-links/link-cookie.ts';
+import { LINK_PAGES, createAccounts } from './account-links/service.ts';
 import type { Audit } from './audit/types.ts';
 import { findUser } from './users/users.ts';
-import type { Config } from './config.ts';
+import type { Config } from './base/config.ts';
 import { createStrapiBranding } from './cms/branding.ts';
-import { createStrapiClient } from './cms/client.ts';
+import { cmsClientOptions, createStrapiClient } from './cms/client.ts';
 import { createStrapiContent } from './cms/content.ts';
 import { createCmsProxy } from './cms/proxy.ts';
 import { createStrapiDrafts } from './cms/drafts.ts';
@@ -73,27 +74,27 @@ import type { ContentSource } from './content/source.ts';
 import { hashedAssets, publicFiles } from './http/static-assets.ts';
 import { i18nMiddleware, messagesOf, projectI18n, rememberingTranslate } from './i18n/index.ts';
 import { rootLocaleRedirect } from './i18n/root-redirect.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type Logger } from './base/logger.ts';
 import { createMail, type MailDeps } from './mail/index.ts';
-import { PATHS } from './paths.ts';
+import { PATHS } from './base/paths.ts';
 import { readManifest, type ClientManifest } from './render/manifest.ts';
 import { createRenderCache, renderKey } from './render/render-cache.ts';
-import { renderPage } from './render/render-page.tsx';
+import { lastResortPage, renderPage } from './render/render-page.tsx';
 import { createPageHandlers, formBodyParsers } from './render/page-handlers.ts';
 import { loadPageModules, type PageServices } from './render/page-module.ts';
 import { createFailWith, formFailure, type RenderWithForm } from './http/form-answers.ts';
 import { createContactForm } from './contact/form.ts';
 import { createProjectForms } from './projects/forms.ts';
-import { createAccountForms } from './account/profile-forms.ts';
-import { createAccountForms as createLinkForms } from './accounts/forms.ts';
+import { createProfileForms } from './my-account/profile-forms.ts';
+import { createAccountLinkForms } from './account-links/forms.ts';
 import { createTwoFactorForms } from './two-factor/forms.ts';
 import type { SessionUser } from '../shared/user.ts';
 import type { ResolveDeps } from './render/resolve.ts';
 import { robotsTxt, sitemapXml } from './seo/sitemap.ts';
 import { feedRoutes } from './seo/feeds.ts';
 import { jsonLdOf } from './seo/json-ld.ts';
-import { createAccount } from './account/index.ts';
-import { accountDataDownload } from './account/download.ts';
+import { createAccount } from './my-account/index.ts';
+import { accountDataDownload } from './my-account/download.ts';
 import { createChallenges } from './two-factor/challenge.ts';
 import { adminSetupGate } from './two-factor/gate.ts';
 import { createTwoFactor } from './two-factor/service.ts';
@@ -121,70 +122,6 @@ export type AppDeps = {
   /** Where brand/ is, when `brand` is not given (tests); by default the project's. */
   brandDir?: string;
 };
-
-function nonceOf(res: express.Response): string {
-  return res.locals.cspNonce as string;
-}
-
-function cmsClientOptions(config: Config, logger: Logger, timeoutMs: number) {
-  return {
-    url: config.CMS_URL!,
-    timeoutMs,
-    logger,
-    ...(config.CMS_TOKEN ? { token: config.CMS_TOKEN } : {}),
-    ...(config.CMS_IDENTIFIER && config.CMS_PASSWORD ? { identifier: config.CMS_IDENTIFIER, password: config.CMS_PASSWORD } : {}),
-  };
-}
-
-/** Issue 4: branding must never hold a page up: defaults after the timeout. */
-const BRANDING_TIMEOUT_MS = 1500;
-function withTimeout(source: BrandingSource, ms: number, logger: Logger, mediaHosts: readonly string[], defaultColor: string) {
-  return async (userName: string): Promise<Branding | null> => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<null>((resolve) => {
-      timer = setTimeout(() => {
-        logger.warn({ userName, timeoutMs: ms }, 'branding timed out: default navbar');
-        resolve(null);
-      }, ms);
-    });
-    try {
-      return await Promise.race([
-        source.getBranding(userName).then(
-          (found) => sanitizeBranding(found, defaultColor, mediaHosts),
-          (error: unknown) => {
-            logger.warn({ err: error, userName }, 'branding failed: default navbar');
-            return null;
-          },
-        ),
-        timeout,
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-}
-
-/**
- * Browsers call the built-in API with the session cookie; the API itself speaks Bearer. The
- * browser never receives a token: the session's row holds it (a fresh one in an answer —
- * profile, avatar, password — was already put there by the API) and it is removed from the JSON.
- */
-function bridgeSessionToBearer(): RequestHandler {
-  return (req, res, next) => {
-    const session = res.locals.session;
-    if (!session || req.headers.authorization) return next();
-    req.headers.authorization = `Bearer ${session.token}`;
-    const json = res.json.bind(res);
-    res.json = (body: unknown) => {
-      if (body && typeof body === 'object' && typeof (body as { token?: unknown }).token === 'string') {
-        const { token: _kept, ...rest } = body as { token: string };
-        return json(rest);
-      }
-      return json(body);
-    };
-    next();
-  };
-}
 
 export async function createApp(deps: AppDeps) {
   const { config } = deps;
@@ -279,7 +216,7 @@ export async function createApp(deps: AppDeps) {
     ? httpBackend(config.API_URL!, deps.fetch)
     : embeddedBackend({ db, sessions, key: apiKey, ttlMinutes: config.TOKEN_TTL_MINUTES, verify, uploads });
   const brandingStore = embeddedBranding(db, { changes, logger });
-  const branding = withTimeout(
+  const branding = withBrandingTimeout(
     deps.branding ?? cms?.branding ?? brandingStore,
     BRANDING_TIMEOUT_MS,
     logger,
@@ -314,7 +251,7 @@ export async function createApp(deps: AppDeps) {
           logger.error({ err: error, project: notice.project.id, kind: notice.kind }, 'project notice not queued'),
         ),
   });
-  // Invitations, forgotten passwords, e-mail changes (server/accounts/): the site's own users
+  // Invitations, forgotten passwords, e-mail changes (server/account-links/): the site's own users
   // only, so not with an external API.
   const accounts = external
     ? null
@@ -350,7 +287,7 @@ export async function createApp(deps: AppDeps) {
     maxConcurrent: config.UPLOADS_MAX_CONCURRENT,
     waitSeconds: config.UPLOADS_WAIT_SECONDS,
   });
-  // The user's own account: their sessions, their data, the deletion of the account (server/account/).
+  // The user's own account: their sessions, their data, the deletion of the account (server/my-account/).
   const account = createAccount({ db, sessions, builtIn: !external, changes, logger });
   const expertise = createExpertise({ db });
   // Password guesses, on the login and change-password forms and the API (docs/decisions/009).
@@ -467,8 +404,8 @@ export async function createApp(deps: AppDeps) {
         fail,
       }),
       projects: createProjectForms({ services: projectServices, uploads: documentUploads, fail, logger }),
-      account: createAccountForms({ sessions, deletions: account.deletions, backend, currentPasswordGuard, audit, fail, failWith }),
-      links: accounts ? createLinkForms({ accounts, backend, sessions, currentPasswordGuard, fail, logger, signedIn }) : null,
+      profile: createProfileForms({ sessions, deletions: account.deletions, backend, currentPasswordGuard, audit, fail, failWith }),
+      links: accounts ? createAccountLinkForms({ accounts, backend, sessions, currentPasswordGuard, fail, logger, signedIn }) : null,
       twoFactor: createTwoFactorForms({
         service: twoFactor,
         challenges: secondFactor,
@@ -646,7 +583,7 @@ export async function createApp(deps: AppDeps) {
   //    bare root's redirect to it.
   app.use(i18nMiddleware(i18n, { localeCookie: config.LOCALE_COOKIE }));
   app.get('/', rootLocaleRedirect({ cookieEnabled: config.LOCALE_COOKIE }));
-  // 7b. A link from an e-mail: its token leaves the address bar for a cookie (accounts/link-cookie.ts).
+  // 7b. A link from an e-mail: its token leaves the address bar for a cookie (account-links/link-cookie.ts).
   const linkPages = ROUTES.filter((route) => Object.values(LINK_PAGES).includes(route.base)).map((route) => route.fullPath);
   app.get(linkPages, takeTokenFromUrl());
 
@@ -697,7 +634,7 @@ export async function createApp(deps: AppDeps) {
   // 9b. A project's documents, for its participants (projects/download.ts).
   app.get(DOWNLOAD_PATH, documentDownload(conversation, documentDownloads));
 
-  // 9c. Everything the site holds about the signed-in user, as JSON (account/download.ts).
+  // 9c. Everything the site holds about the signed-in user, as JSON (my-account/download.ts).
   const myData = accountDataDownload({
     db,
     builtIn: !external,
@@ -739,7 +676,7 @@ export async function createApp(deps: AppDeps) {
   });
 
   // 13. Errors: a clean answer, never a stack trace in production.
-  app.use(errorHandler({ logger, isProduction }));
+  app.use(errorHandler({ logger, isProduction, lastResortPage }));
 
   /** Releases what the app holds (graceful shutdown): timers and the database. */
   async function close(): Promise<void> {

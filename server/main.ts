@@ -4,10 +4,10 @@ import cluster from 'node:cluster';
 import module from 'node:module';
 import { createApp } from './app.ts';
 import { BrandError, loadBrand, type Brand } from './brand/brand.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './base/config.ts';
 import { databaseFile, openDatabase } from './db/index.ts';
 import { boundUrl, createHttpServer } from './http/server.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type Logger } from './base/logger.ts';
 import { createMetricsServer, primaryMetrics } from './metrics/serve.ts';
 
 function readConfig(): Config {

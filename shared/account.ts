@@ -47,7 +47,7 @@ export type DeletionRequestItem = {
   requestedAt: string;
 };
 
-/** The download of everything the site holds about the user (server/account/download.ts). */
+/** The download of everything the site holds about the user (server/my-account/download.ts). */
 export const MY_DATA_PATH = 'documents/my-data.json';
 
 /**

@@ -1,4 +1,4 @@
-// The translation function as the pages use it (client/i18n.tsx: i18next's fixed `t` on both
+// The translation function as the pages use it (client/runtime/i18n.tsx: i18next's fixed `t` on both
 // sides). The messages are locales/{lng}/common.json, with i18next's `{{name}}` interpolation
 // and its `_one` / `_other` plural keys.
 

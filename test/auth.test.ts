@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { decodeJwt, SignJWT } from 'jose';
 import { expect, test } from 'vitest';
 import { createUser } from '../server/users/users.ts';
-import { createSessionCodec } from '../server/auth/session.ts';
+import { createSessionCodec } from '../server/auth/session-cookie.ts';
 import { hmacVerifier, TOKEN_ISSUER } from '../server/auth/tokens.ts';
 import { createTestApp, ORIGIN, TEST_SESSION_SECRET } from './helpers/app.ts';
 

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { expect, test } from 'vitest';
 import { buildContentImages } from '../scripts/content-images.ts';
 import { imageDigest, IMAGES_FILE, isContentImageUrl, MAX_IMAGE_PIXELS, type ImageEntry } from '../server/content/image-manifest.ts';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 import { contentDir, jpeg, post, svg } from './helpers/content.ts';
 
 async function build(files: Record<string, string | Buffer>) {

@@ -12,7 +12,7 @@ import { imageDigest } from '../server/content/image-manifest.ts';
 import { createContentImages, folderImages } from '../server/content/images.ts';
 import { markdownToSafeHtml, type LocalImage } from '../server/content/markdown.ts';
 import { htmlKey, loadPrerendered, prerenderedOf } from '../server/content/prerendered.ts';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 import { POST_IMAGE_SIZES } from '../shared/blog.ts';
 import { contentDir, jpeg, post, svg } from './helpers/content.ts';
 

@@ -7,7 +7,7 @@ import { expect, test } from 'vitest';
 import { imageDigest, IMAGES_FILE, type ImageEntry } from '../server/content/image-manifest.ts';
 import { createContentImages } from '../server/content/images.ts';
 import { contentImageFiles } from '../server/http/content-images.ts';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 import { testApp } from './helpers/app.ts';
 import { contentDir, jpeg, svg } from './helpers/content.ts';
 

@@ -8,7 +8,7 @@ import { createContentImages, folderImages } from '../server/content/images.ts';
 import { parseFrontMatter } from '../server/content/front-matter.ts';
 import { markdownToSafeHtml } from '../server/content/markdown.ts';
 import { htmlKey, loadPrerendered, markdownDigest, PRERENDERED_DIR, prerenderedOf, renderMarkdown } from '../server/content/prerendered.ts';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 
 test('Markdown becomes sanitised HTML: scripts, event handlers and javascript: links are removed', () => {
   const html = markdownToSafeHtml(

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { serverNodeFlags } from '../scripts/server-flags.ts';
-import { loadConfig } from '../server/config.ts';
+import { loadConfig } from '../server/base/config.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -54,7 +54,7 @@ test('the example env file names only variables the configuration knows, and pas
     .split('\n')
     .filter((line) => line && !line.startsWith('#'));
   const env = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
-  const known = read('server/config.ts');
+  const known = read('server/base/config.ts');
   for (const name of Object.keys(env)) expect(known, name).toMatch(new RegExp(`\\b${name}: z`));
   expect(() => loadConfig({ ...env, NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is required in production/);
   expect(loadConfig({ ...env, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) }).PUBLIC_URL).toBe('https://www.example.com');

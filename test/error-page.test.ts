@@ -3,7 +3,7 @@ import request from 'supertest';
 import { expect, test } from 'vitest';
 import { UnknownMiddlewareError } from '../shared/guards.ts';
 import type { PagePayload } from '../shared/page-data.ts';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 import { readManifest } from '../server/render/manifest.ts';
 import { loadBrand } from '../server/brand/brand.ts';
 import { renderPage } from '../server/render/render-page.tsx';

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { FIRST_LOAD_JS_BUDGET_BYTES, firstLoadJs } from '../scripts/bench/first-load-js.ts';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 
 // First-load JavaScript of the home page ≤ 110,000 B gzip -9, React Router and i18next included
 // (deterministic: the same build gives the same bytes).

@@ -8,7 +8,7 @@ import { expect, test } from 'vitest';
 import montserrat from '@capsizecss/metrics/montserrat';
 import arial from '@capsizecss/metrics/arial';
 import { fallbackMetrics, FONT_STACK, FONTS_CSS, fontsCss } from '../scripts/fonts.ts';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 import { readManifest } from '../server/render/manifest.ts';
 import { testApp } from './helpers/app.ts';
 

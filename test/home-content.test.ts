@@ -9,7 +9,7 @@ import { loadEmbeddedContent } from '../server/content/embedded.ts';
 import { loadEmbeddedHome } from '../server/content/home.ts';
 import { createContentImages } from '../server/content/images.ts';
 import { prerenderedOf } from '../server/content/prerendered.ts';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 
 const LOGO = join(PATHS.content, 'home', 'nortia.svg');
 

@@ -7,7 +7,7 @@ import enMessages from '../locales/en/common.json' with { type: 'json' };
 import esMessages from '../locales/es/common.json' with { type: 'json' };
 import { loadEmbeddedContent } from '../server/content/embedded.ts';
 import type { ContentSource } from '../server/content/source.ts';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 import type { Locale } from '../shared/locales.ts';
 import type { CaseStudy, HomeContent } from '../shared/page-data.ts';
 import { PRACTICES } from '../shared/practices.ts';

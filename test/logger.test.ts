@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
 import { runInNewContext } from 'node:vm';
 import { pino } from 'pino';
-import { CENSORED, censorSecrets, createLogger, MAX_PENDING_LOG_BYTES } from '../server/logger.ts';
+import { CENSORED, censorSecrets, createLogger, MAX_PENDING_LOG_BYTES } from '../server/base/logger.ts';
 import { capturingLogger } from './helpers/log.ts';
 
 function capture() {
@@ -106,7 +106,7 @@ test('when nobody reads stdout, log lines are dropped instead of piling up in me
   // A child process logs 40 MB of lines into a pipe that this test never reads.
   const script = `
     import { pino } from 'pino';
-    import { createLogger } from ${JSON.stringify(new URL('../server/logger.ts', import.meta.url).href)};
+    import { createLogger } from ${JSON.stringify(new URL('../server/base/logger.ts', import.meta.url).href)};
     const logger = createLogger('info');
     let dropped = 0;
     logger[pino.symbols.streamSym].on('drop', () => dropped++);

@@ -8,7 +8,7 @@ import { createI18n, NAMESPACES, projectI18n, resourcesOf } from '../server/i18n
 import { projectMail } from '../server/mail/templates.ts';
 import { pdfRenderer } from '../server/pdf/renderer.ts';
 import { PDF_NAMESPACES, roleName, stateName } from '../server/pdf/i18n.ts';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 import { readManifest } from '../server/render/manifest.ts';
 import { LOCALE_CODES } from '../shared/locales.ts';
 import { pdfText } from './pdf/pdf-text.ts';

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 
 /** Citations of documents outside the repository. */
 const OUTSIDE_DOCUMENTS: readonly RegExp[] = [/seed-spec/, /DESIGN\.md/, /STYLE\.md/, /\.\.\/shared\/[A-Za-z0-9_-]+\.md/];

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { createApiRouter, type ApiDeps } from '../server/api/router.ts';
 import { openDatabase } from '../server/db/index.ts';
-import { createLogger } from '../server/logger.ts';
-import { PATHS } from '../server/paths.ts';
+import { createLogger } from '../server/base/logger.ts';
+import { PATHS } from '../server/base/paths.ts';
 import { createTestApp } from './helpers/app.ts';
 
 type OpenApi = {

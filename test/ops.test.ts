@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { createUser } from '../server/users/users.ts';
-import { loadConfig } from '../server/config.ts';
+import { loadConfig } from '../server/base/config.ts';
 import { boundUrl } from '../server/http/server.ts';
 import { serverNodeFlags } from '../scripts/server-flags.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';

@@ -1,10 +1,10 @@
 // Issue 7: React's markup is reused for boot data already rendered (server/render/render-cache.ts)
-// and opened session cookies are remembered (server/auth/session.ts). Both must be invisible:
+// and opened session cookies are remembered (server/auth/session-cookie.ts). Both must be invisible:
 // the same bytes as a fresh render, a fresh nonce each time, nobody's page handed to anybody else.
 import request from 'supertest';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createUser } from '../server/users/users.ts';
-import { createSessionCodec } from '../server/auth/session.ts';
+import { createSessionCodec } from '../server/auth/session-cookie.ts';
 import { createRenderCache, renderKey, splitBuffer } from '../server/render/render-cache.ts';
 import { createTestApp, ORIGIN, TEST_SESSION_SECRET } from './helpers/app.ts';
 

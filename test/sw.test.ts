@@ -25,7 +25,7 @@ import {
 import { serviceWorkerBuildOptions } from '../server/sw/build.ts';
 import { OFFLINE_PAGES, precacheUrls, mountServiceWorker, serviceWorkerScript } from '../server/sw/routes.ts';
 import type { ClientManifest } from '../server/render/manifest.ts';
-import { ROOT } from '../server/paths.ts';
+import { ROOT } from '../server/base/paths.ts';
 import { loadBrand } from '../server/brand/brand.ts';
 
 const ORIGIN = 'https://www.example.test';

@@ -1,4 +1,4 @@
-// The pages' translation (client/i18n.tsx): i18next's own `t`, fed the messages of
+// The pages' translation (client/runtime/i18n.tsx): i18next's own `t`, fed the messages of
 // locales/<locale>/common.json — the same files and options as the server's i18next, so that a
 // page renders the same text on both sides.
 import { expect, test } from 'vitest';
@@ -6,7 +6,7 @@ import { translatorFor } from '../client/translations.tsx';
 import en from '../locales/en/common.json' with { type: 'json' };
 import es from '../locales/es/common.json' with { type: 'json' };
 import { createI18n } from '../server/i18n/index.ts';
-import { PATHS } from '../server/paths.ts';
+import { PATHS } from '../server/base/paths.ts';
 
 const messages = { area: { count_one: '{{count}} proyecto', count_other: '{{count}} proyectos', plain: 'Hola, {{name}}' } };
 

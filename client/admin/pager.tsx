@@ -1,4 +1,4 @@
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /**
  * Previous / "Page 2 of 5" / Next under a paged list. `messages` names the list's own texts

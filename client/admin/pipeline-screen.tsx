@@ -3,7 +3,7 @@
 // and practice, searchable and paged — in the first paint, and without JavaScript too.
 import { AreaProjectList, StreamedLists } from '../projects/area-projects.tsx';
 import { ProjectCards } from '../projects/project-list.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import type { AdminScreenProps } from './screen.ts';
 
 export function PipelineScreen({ data, headingId }: AdminScreenProps) {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import type { Tag } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /** A post's tags, or the blog's: each links to its page. */
 export function TagLinks({ tags, current, label }: { tags: readonly Tag[]; current?: string | null; label: string }) {

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import type { PageKey } from '../../shared/routes.ts';
 import { localePath } from '../../shared/routes.ts';
 import { roleArea, type SessionUser } from '../../shared/user.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /** The public pages that end with the call to action (not the error pages, the forms of the private area…). */
 const CTA_PAGES: ReadonlySet<PageKey> = new Set<PageKey>(['home', 'blog', 'blog-post', 'legal', 'contact']);

@@ -1,5 +1,5 @@
 import type { PageBrand } from '../../shared/brand.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /** The company's e-mail, phone, office and opening hours (brand/brand.json), for the contact page. */
 export function ContactDetails({ brand }: { brand: PageBrand }) {

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import type { Consent } from '../../shared/consent.ts';
 import { localePath } from '../../shared/routes.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /**
  * Issue 5: accept / reject / settings, remembered for a year. The buttons are a real form

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import type { ErrorInfo } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { deferredComponent } from '../runtime/deferred.tsx';
 
 // The 404 page's help is its own chunk: no first load but a 404's pays for it (without

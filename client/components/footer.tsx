@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import type { PageBrand } from '../../shared/brand.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 const FOOTER_LINKS = ['legal', 'privacy', 'cookies', 'responsible', 'Contact'] as const;
 

@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes } from 'react';
 import type { FormState } from '../../shared/page-data.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /** The form's overall error (role=alert, announced) or success (role=status). */
 export function FormFeedback({ state, successText }: { state: FormState | undefined; successText?: string | undefined }) {

@@ -1,5 +1,5 @@
 import { intlLocale, isLocale, type Locale } from '../../shared/locales.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 const formatters = new Map<Locale, Intl.DateTimeFormat>();
 

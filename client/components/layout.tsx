@@ -3,7 +3,7 @@ import type { PagePayload } from '../../shared/page-data.ts';
 import type { Branding } from '../../shared/branding.ts';
 import type { PageBrand } from '../../shared/brand.ts';
 import type { SessionUser } from '../../shared/user.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { Footer } from './footer.tsx';
 import { LoadingOverlay } from './loading-overlay.tsx';
 import { OfflineBanner } from './offline-banner.tsx';

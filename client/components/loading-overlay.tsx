@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { requestsInFlight, subscribeLoading } from '../runtime/loading.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /** A full-screen spinner while requests are in flight (stopped by failures too). */
 export function LoadingOverlay() {

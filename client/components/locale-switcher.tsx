@@ -3,7 +3,7 @@ import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_DAYS } from '../../shared/constant
 import { LOCALES, type Locale } from '../../shared/locales.ts';
 import type { PagePayload, Post } from '../../shared/page-data.ts';
 import { localePath, routeByName, switchLocalePath } from '../../shared/routes.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /** With LOCALE_COOKIE on, the choice is remembered and decides the bare root `/`. */
 function rememberLocale(locale: Locale): void {

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import type { PagePayload } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { isSafeLogoSrc, type Branding } from '../../shared/branding.ts';
 import { logoVariantOn, type PageBrand } from '../../shared/brand.ts';
 import { roleArea, type SessionUser } from '../../shared/user.ts';

@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
 import { PRACTICES } from '../../shared/practices.ts';
 import { localePath } from '../../shared/routes.ts';
-import { BlogSearch } from '../blog/blog-search.tsx';
-import { useI18n } from '../i18n.tsx';
+import { BlogSearch } from './blog-search.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { PracticeIcon, practicePath } from './practices.tsx';
 
 /** What the 404 page offers a visitor who got lost: the blog's search, the main pages, the practices. */

@@ -1,5 +1,5 @@
 import { useOnline } from '../runtime/online.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /** Online/offline status is tracked and shown, politely. */
 export function OfflineBanner() {

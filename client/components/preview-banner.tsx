@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router-dom';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /**
  * Shown while the page shows drafts (the CMS preview): says so, and leaves the preview — a real

@@ -4,7 +4,7 @@
 // already (the boot data, or a navigation's /_data), and it renders at once.
 import { Suspense, use, type ReactNode } from 'react';
 import type { Streamed as StreamedValue } from '../../shared/page-data.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 export function Streamed<T>({
   value,

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router-dom';
 import { chooseTheme } from '../runtime/theme.ts';
 import { defaultLocale } from '../../shared/locales.ts';
 import { parseTheme, type Theme } from '../../shared/theme.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 const OTHER: Record<Theme, Theme> = { light: 'dark', dark: 'light' };
 

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import type { SessionUser } from '../../shared/user.ts';
-import { avatarSrc, postForm } from '../forms.ts';
-import { useI18n } from '../i18n.tsx';
+import { avatarSrc, postForm } from '../runtime/forms.ts';
+import { useI18n } from '../runtime/i18n.tsx';
 import { AlertDialog } from './alert-dialog.tsx';
 
 /** The signed-in user's part of the navbar: first name, last name, avatar (default image when none), My Profile, Log-Out. */

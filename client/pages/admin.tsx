@@ -1,7 +1,7 @@
 import { ADMIN_SECTIONS } from '../admin/sections.ts';
-import { documentPath } from '../forms.ts';
-import { BrandProvider } from '../brand.tsx';
-import { useI18n } from '../i18n.tsx';
+import { documentPath } from '../runtime/forms.ts';
+import { BrandProvider } from '../admin/brand.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/admin.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';

@@ -4,7 +4,7 @@ import { localePath } from '../../shared/routes.ts';
 import { ResponsiveImg } from '../blog/responsive-image.tsx';
 import { TagLinks } from '../blog/tag-list.tsx';
 import { PostMeta } from '../blog/post-meta.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/blog-post.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';

@@ -4,11 +4,11 @@
 import { Link, useLocation } from 'react-router-dom';
 import type { BlogList } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
-import { BlogSearch } from '../blog/blog-search.tsx';
+import { BlogSearch } from '../components/blog-search.tsx';
 import { ResponsiveImg } from '../blog/responsive-image.tsx';
 import { TagLinks } from '../blog/tag-list.tsx';
 import { PostMeta } from '../blog/post-meta.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/blog.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';

@@ -4,9 +4,9 @@ import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { passwordProblem } from '../../shared/validation.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
-import { postForm } from '../forms.ts';
+import { postForm } from '../runtime/forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
 

@@ -1,7 +1,7 @@
-import { LinkProblem, refusalOf } from '../account/link-problem.tsx';
+import { LinkProblem, refusalOf } from '../account-links/link-problem.tsx';
 import { FormFeedback } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { usePageForm } from '../projects/use-page-form.ts';
 import { useOnline } from '../runtime/online.ts';
 import type { LoaderData } from '../../shared/page-data.ts';

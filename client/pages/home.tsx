@@ -5,7 +5,7 @@ import type { ProjectState } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';
 import { PracticeIcon, practicePath } from '../components/practices.tsx';
 import { Streamed, StreamedSection } from '../components/streamed.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/home.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';

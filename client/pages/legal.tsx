@@ -1,5 +1,5 @@
 import { FormattedDate } from '../components/formatted-date.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/legal.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';

@@ -3,9 +3,9 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import type { FormState } from '../../shared/page-data.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
-import { postForm } from '../forms.ts';
+import { postForm } from '../runtime/forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
 
@@ -16,7 +16,7 @@ import type { PageProps } from '../runtime/page-chunks.ts';
 export default function LoginPage({ form }: PageProps) {
   const { t, locale } = useI18n();
   const { pathname, search } = useLocation();
-  // Back from a reset password or a confirmed e-mail address (server/accounts/forms.ts).
+  // Back from a reset password or a confirmed e-mail address (server/account-links/forms.ts).
   const notice = new URLSearchParams(search).get('notice');
   const navigate = useNavigate();
   const [state, setState] = useState<FormState | undefined>(form?.form === 'login' ? form : undefined);

@@ -1,5 +1,5 @@
 import { ErrorView } from '../components/error-view.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /** /notFound: the error page's 404, served with status 404. */
 export default function NotFoundPage() {

@@ -4,17 +4,17 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { FieldError, FormFeedback, fieldProps, TextField } from '../components/form-feedback.tsx';
-import { avatarSrc, documentPath, postForm } from '../forms.ts';
+import { avatarSrc, documentPath, postForm } from '../runtime/forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/profile.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
-import { DataSection } from '../account/data-section.tsx';
-import { DeletionSection } from '../account/deletion-section.tsx';
-import { SessionsSection } from '../account/sessions-section.tsx';
-import { EmailSection } from '../account/email-section.tsx';
+import { DataSection } from '../my-account/data-section.tsx';
+import { DeletionSection } from '../my-account/deletion-section.tsx';
+import { SessionsSection } from '../my-account/sessions-section.tsx';
+import { EmailSection } from '../my-account/email-section.tsx';
 
 const AVATAR_ACCEPT = IMAGE_MIME_TYPES.join(',');
 

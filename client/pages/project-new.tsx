@@ -7,7 +7,7 @@ import { localePath } from '../../shared/routes.ts';
 import { hasRole } from '../../shared/user.ts';
 import { FieldError, FormFeedback, fieldProps, TextField } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { usePageForm } from '../projects/use-page-form.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
 

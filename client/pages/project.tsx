@@ -3,7 +3,7 @@
 // comes from the server (`project.actions`, `standing`, `writable`); each form posts here.
 import { useLocation } from 'react-router-dom';
 import { Streamed } from '../components/streamed.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { ConversationSection } from '../projects/conversation-section.tsx';
 import { DocumentsSection } from '../projects/documents-section.tsx';
 import { ExpertsSection } from '../projects/experts-section.tsx';

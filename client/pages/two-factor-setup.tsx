@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import { FormattedDate } from '../components/formatted-date.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { ManageTwoFactor } from '../two-factor/manage.tsx';
 import { RecoveryCodes } from '../two-factor/recovery-codes.tsx';
 import { SetupKey } from '../two-factor/setup-key.tsx';

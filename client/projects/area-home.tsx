@@ -7,7 +7,7 @@ import type { AreaProjects, Streamed } from '../../shared/page-data.ts';
 import { newBriefPath } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';
 import type { SessionUser } from '../../shared/user.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { AreaProjectList, StreamedLists, WaitingList } from './area-projects.tsx';
 
 export function AreaHome({

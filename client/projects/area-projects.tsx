@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import type { AreaProjects, Streamed as StreamedValue } from '../../shared/page-data.ts';
 import { Streamed, StreamedSection } from '../components/streamed.tsx';
 import { PRACTICES, PROJECT_STATES } from '../../shared/projects.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { ProjectCards } from './project-list.tsx';
 
 export function AreaProjectList({ data, role, empty, headingId }: { data: AreaProjects; role: string; empty: string; headingId: string }) {

@@ -4,7 +4,7 @@ import type { FormState } from '../../shared/page-data.ts';
 import { PROJECT_LIMITS, PROJECT_PAGE_PARAMS, type MessagePage, type Project } from '../../shared/projects.ts';
 import { FieldError, fieldProps } from '../components/form-feedback.tsx';
 import { personName } from '../../shared/account.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { useOlderPages, type OlderList } from './older-pages.ts';
 import { SectionForm } from './section-form.tsx';
 

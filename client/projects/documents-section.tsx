@@ -10,7 +10,7 @@ import type { SessionUser } from '../../shared/user.ts';
 import { AlertDialog } from '../components/alert-dialog.tsx';
 import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
 import { formatDate } from '../components/formatted-date.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 import { usePageForm } from './use-page-form.ts';
 

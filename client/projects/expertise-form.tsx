@@ -4,7 +4,7 @@ import { useLocation } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { PRACTICES, PROJECT_LIMITS, type Expertise } from '../../shared/projects.ts';
 import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { usePageForm } from './use-page-form.ts';
 
 export function ExpertiseForm({ expertise, form }: { expertise: Expertise; form: FormState | undefined }) {

@@ -7,7 +7,7 @@ import type { FormState } from '../../shared/page-data.ts';
 import { OPEN_STATES, PROJECT_PAGE_PARAMS, type ExpertPage, type Project } from '../../shared/projects.ts';
 import { FieldError, fieldProps } from '../components/form-feedback.tsx';
 import { formatDate } from '../components/formatted-date.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 
 export function ExpertsSection({

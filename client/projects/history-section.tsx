@@ -2,7 +2,7 @@
 // newest first, with "Show older" (older-pages.ts): a history only grows.
 import { PROJECT_PAGE_PARAMS, type EventPage } from '../../shared/projects.ts';
 import { isDeletedUser, personName } from '../../shared/account.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { useOlderPages, type OlderList } from './older-pages.ts';
 
 const HISTORY: OlderList = { param: PROJECT_PAGE_PARAMS.historyBefore, field: 'history', anchor: 'history-title' };

@@ -4,7 +4,7 @@ import type { FormState } from '../../shared/page-data.ts';
 import { PROJECT_LIMITS, type Project } from '../../shared/projects.ts';
 import { FieldError, fieldProps, TextField } from '../components/form-feedback.tsx';
 import { FormattedDate, formatDate } from '../components/formatted-date.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 
 export function MilestonesSection({

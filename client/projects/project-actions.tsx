@@ -5,7 +5,7 @@ import type { FormState } from '../../shared/page-data.ts';
 import type { Project, ProjectAction } from '../../shared/projects.ts';
 import { AlertDialog } from '../components/alert-dialog.tsx';
 import { FormFeedback } from '../components/form-feedback.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 
 const CONFIRM: readonly ProjectAction[] = ['decline', 'cancel', 'withdraw', 'close', 'deliver'];

@@ -5,9 +5,9 @@ import type { Project } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';
 import { roleArea } from '../../shared/user.ts';
 import { FormattedDate } from '../components/formatted-date.tsx';
-import { documentPath } from '../forms.ts';
+import { documentPath } from '../runtime/forms.ts';
 import { personName } from '../../shared/account.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { StateBadge } from './state-badge.tsx';
 
 export function ProjectHeader({ project, role }: { project: Project; role: string }) {

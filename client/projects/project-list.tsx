@@ -5,7 +5,7 @@ import { personName } from '../../shared/account.ts';
 import { Link } from 'react-router-dom';
 import { projectPath, type ProjectSummary } from '../../shared/projects.ts';
 import { FormattedDate } from '../components/formatted-date.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { StateBadge } from './state-badge.tsx';
 
 export function ProjectCards({ items, role, showOwner }: { items: ProjectSummary[]; role: string; showOwner: boolean }) {

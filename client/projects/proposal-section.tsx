@@ -5,7 +5,7 @@ import { intlLocale } from '../../shared/locales.ts';
 import { PROJECT_LIMITS as L, type Project } from '../../shared/projects.ts';
 import { FieldError, fieldProps } from '../components/form-feedback.tsx';
 import { FormattedDate } from '../components/formatted-date.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 
 export function euros(amount: number, locale: 'es' | 'en'): string {

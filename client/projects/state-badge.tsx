@@ -1,5 +1,5 @@
 import type { ProjectState } from '../../shared/projects.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /** A project's state as a coloured label (the colour repeats the words, never replaces them). */
 export function StateBadge({ state }: { state: ProjectState }) {

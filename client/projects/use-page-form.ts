@@ -4,8 +4,8 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
-import { postForm, postMultipart } from '../forms.ts';
-import { useI18n } from '../i18n.tsx';
+import { postForm, postMultipart } from '../runtime/forms.ts';
+import { useI18n } from '../runtime/i18n.tsx';
 
 export function usePageForm(name: string, initial: FormState | undefined, options: { multipart?: boolean } = {}) {
   const { t } = useI18n();

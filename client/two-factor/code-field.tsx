@@ -1,7 +1,7 @@
 import type { FormState } from '../../shared/page-data.ts';
 import { CODE_INPUT_MAX_LENGTH } from '../../shared/two-factor.ts';
 import { TextField } from '../components/form-feedback.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 
 /**
  * The field of a code: the authenticator's six digits or a recovery code (letters too, so not

@@ -1,7 +1,7 @@
 import type { FormState } from '../../shared/page-data.ts';
 import type { TwoFactorSetupView } from '../../shared/two-factor.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import { CodeField } from './code-field.tsx';
 import { useTwoFactorForm, type Revealed } from './use-two-factor-form.ts';

@@ -1,7 +1,7 @@
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import type { Revealed } from './use-two-factor-form.ts';
 
 /** The recovery codes just made, shown this once (the site keeps only their digests). */

@@ -2,7 +2,7 @@ import type { FormState } from '../../shared/page-data.ts';
 import { groupSecret, type TwoFactorSetupView } from '../../shared/two-factor.ts';
 import { FormFeedback } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
-import { useI18n } from '../i18n.tsx';
+import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import { CodeField } from './code-field.tsx';
 import { useTwoFactorForm, type Revealed } from './use-two-factor-form.ts';

@@ -4,8 +4,8 @@
 import { useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
-import { postForm } from '../forms.ts';
-import { useI18n } from '../i18n.tsx';
+import { postForm } from '../runtime/forms.ts';
+import { useI18n } from '../runtime/i18n.tsx';
 
 export type Revealed = { success: string; codes: string[] };
 

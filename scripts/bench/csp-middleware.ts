@@ -9,7 +9,7 @@ import { CONSENT_COOKIE, serializeConsent } from '../../shared/consent.ts';
 import { ANALYTICS_HOSTS, analyticsAllowed } from '../../server/http/consent.ts';
 import { contentSecurityPolicy } from '../../server/http/csp.ts';
 import { requestContext } from '../../server/http/request-context.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger } from '../../server/base/logger.ts';
 
 const CALLS = 100_000;
 const ROUNDS = 5;

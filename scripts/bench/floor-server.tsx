@@ -22,7 +22,7 @@ import type { PageBoot } from '../../client/boot.ts';
 import type { Messages } from '../../shared/translate.ts';
 import { loadPage } from '../../client/runtime/page-chunks.ts';
 import { preloadDeferred } from '../../client/runtime/deferred.tsx';
-import { jsonForScript } from '../../server/render/html.ts';
+import { jsonForScript } from '../../server/http/html.ts';
 
 export type FloorPage = {
   /** The document up to and including `<div id="root">`. */

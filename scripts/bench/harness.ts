@@ -103,7 +103,7 @@ export async function seedUser(
 ): Promise<void> {
   const { databaseFile, openDatabase } = await import('../../server/db/index.ts');
   const { createUser } = await import('../../server/users/users.ts');
-  const { embeddedBranding } = await import('../../server/branding/embedded.ts');
+  const { embeddedBranding } = await import('../../server/user-branding/embedded.ts');
   const db = await openDatabase({ url: databaseUrl, file: databaseFile(dataDir), poolMax: 1 });
   try {
     await createUser(db, {

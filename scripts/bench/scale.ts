@@ -3,7 +3,7 @@
 //
 //   1. Builds for production (as run.ts), then two server roots in a temporary folder: the
 //      build with a content/ of its own each, holding the seeded blog posts (scale-seed.ts) and
-//      their pre-rendered HTML. The server reads content/ beside its bundle (server/paths.ts)
+//      their pre-rendered HTML. The server reads content/ beside its bundle (server/base/paths.ts)
 //      and has no setting for another folder: a root is a copy of dist/server (the bundle finds
 //      its root by the package.json above it) beside links to everything else of the project.
 //   2. Per engine (SQLite, and PostgreSQL on a throw-away cluster when it is installed): two

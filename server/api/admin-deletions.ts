@@ -1,5 +1,5 @@
 // The admin console's account deletion requests: the pending ones, and an admin's answer —
-// confirm (the account is erased: server/account/erase.ts) or refuse (the user sees it).
+// confirm (the account is erased: server/my-account/erase.ts) or refuse (the user sees it).
 import express, { type Router } from 'express';
 import { noAudit } from '../audit/types.ts';
 import { ApiError } from '../http/errors.ts';

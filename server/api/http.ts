@@ -8,13 +8,13 @@ import type { AuditReader } from '../audit/log.ts';
 import type { Audit } from '../audit/types.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { CurrentPasswordGuard, LoginGuard } from '../auth/login.ts';
-import type { Sessions } from '../auth/sessions.ts';
+import type { Sessions } from '../auth/session-store.ts';
 import type { TokenClaims, TokenVerifier } from '../auth/tokens.ts';
-import type { EmbeddedBranding } from '../branding/embedded.ts';
+import type { EmbeddedBranding } from '../user-branding/embedded.ts';
 import type { ContactStore } from '../contact/messages.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { ImageUploads } from '../uploads/images.ts';
 import type * as users from '../users/users.ts';
 import type { Conversation } from '../projects/conversation.ts';
@@ -22,9 +22,9 @@ import type { DocumentUploads } from '../projects/document-upload.ts';
 import type { DocumentDownloads } from '../projects/download.ts';
 import type { ExpertiseService } from '../projects/expertise.ts';
 import type { Projects } from '../projects/service.ts';
-import type { Deletions } from '../account/deletion.ts';
+import type { Deletions } from '../my-account/deletion.ts';
 import { setupRequiredError, type TwoFactor } from '../two-factor/service.ts';
-import type { Accounts } from '../accounts/service.ts';
+import type { Accounts } from '../account-links/service.ts';
 
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -46,7 +46,7 @@ export const handle =
 
 export type ApiDeps = {
   db: Db;
-  /** Decides whether a token still counts and who its user is now (auth/sessions.ts). */
+  /** Decides whether a token still counts and who its user is now (auth/session-store.ts). */
   sessions: Sessions;
   backend: Backend;
   verify: TokenVerifier;
@@ -69,11 +69,11 @@ export type ApiDeps = {
   audit?: Audit;
   /** What admins read of the audit log. */
   auditLog: AuditReader;
-  /** Account deletion requests (server/account/deletion.ts). */
+  /** Account deletion requests (server/my-account/deletion.ts). */
   deletions?: Deletions | null;
   /** Two-factor authentication: the code at POST /login; ADMIN_REQUIRE_2FA's 403 for an administrator without it. */
   twoFactor?: Pick<TwoFactor, 'apiSignIn' | 'setupRequired'>;
-  /** Invitations (server/accounts/). */
+  /** Invitations (server/account-links/). */
   accounts?: Accounts | null;
 };
 

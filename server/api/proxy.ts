@@ -3,8 +3,8 @@
 // An upstream 401 ends the session.
 import type { Request, RequestHandler, Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../logger.ts';
-import { clearSession } from '../auth/session.ts';
+import type { Logger } from '../base/logger.ts';
+import { clearSession } from '../auth/session-cookie.ts';
 
 /** Loaded only in external API mode (the proxy library is not needed otherwise). */
 export async function createApiProxy(apiUrl: string, logger: Logger): Promise<RequestHandler> {

@@ -36,7 +36,7 @@ export const newUserBody = z.object({
   role: z.enum(ROLES),
   password: z.string().max(PASSWORD_MAX_LENGTH).optional(),
   scope: z.array(z.string().min(1).max(60)).max(50).optional(),
-  /** No password: the user gets an e-mail to choose one (server/accounts/). */
+  /** No password: the user gets an e-mail to choose one (server/account-links/). */
   invite: z.boolean().optional(),
   /** The language of the invitation (and of the user's e-mails until they use the site). */
   locale: z.enum(LOCALE_CODES as [Locale, ...Locale[]]).optional(),

@@ -6,8 +6,8 @@ import type { AuditFilter, AuditPage, AuditRecord } from '../../shared/audit.ts'
 import { PAGE_NUMBER_MAX, pageSizeOf } from '../../shared/paging.ts';
 import type { Db } from '../db/index.ts';
 import { createReadCache } from '../db/read-cache.ts';
-import type { Logger } from '../logger.ts';
-import { createdAtRange } from '../pdf/report-query.ts';
+import type { Logger } from '../base/logger.ts';
+import { createdAtRange } from '../calendar/days.ts';
 import { AUDIT_ACTIONS, type Audit, type AuditEntry } from './types.ts';
 
 /** How long an entry is kept. */

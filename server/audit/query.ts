@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AUDIT_QUERY_PARAMS, type AuditFilter } from '../../shared/audit.ts';
 import { PAGE_NUMBER_MAX } from '../../shared/paging.ts';
 import { numberedPageQuery } from '../http/paging.ts';
-import { isIsoDay } from '../pdf/report-query.ts';
+import { isIsoDay } from '../calendar/days.ts';
 import { AUDIT_ACTIONS } from './types.ts';
 
 const userName = z.string().trim().min(1, 'must not be empty').max(254);

@@ -8,7 +8,7 @@ import { createReadCache } from '../db/read-cache.ts';
 import { ApiError } from '../http/errors.ts';
 import * as users from '../users/users.ts';
 import type { ImageUploads } from '../uploads/images.ts';
-import type { Sessions } from './sessions.ts';
+import type { Sessions } from './session-store.ts';
 import { newSessionId, signToken, type TokenClaims, type TokenVerifier } from './tokens.ts';
 
 export type Backend = {
@@ -70,7 +70,7 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
     async login(identifier, password) {
       const user = await users.authenticate(db, identifier, password);
       if (!user) throw new ApiError(401, INVALID_CREDENTIALS, 'Incorrect user name or password');
-      // The token names the session it will be: the caller makes the row (auth/sessions.ts).
+      // The token names the session it will be: the caller makes the row (auth/session-store.ts).
       return { token: await issue(user, newSessionId()) };
     },
     async me(token) {

@@ -5,18 +5,19 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { safeRedirectPath } from '../../shared/safe-path.ts';
-import { formOfPath, routePath, type RouteForm } from '../../shared/routes.ts';
-import { confinedArea } from '../../shared/user.ts';
+import type { Locale } from '../../shared/locales.ts';
+import { formOfPath, routePath, type Route, type RouteForm } from '../../shared/routes.ts';
+import { confinedArea, type SessionUser } from '../../shared/user.ts';
 import { PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
 import type { Audit } from '../audit/types.ts';
 import { ApiError } from '../http/errors.ts';
-import { redirectAfterPost, stringValues } from '../http/form-answers.ts';
+import { redirectAfterPost, stringValues, type FailWith, type FormFailure } from '../http/form-answers.ts';
 import { fieldErrors } from '../http/form-fields.ts';
-import type { Logger } from '../logger.ts';
-import type { ActionArgs } from '../render/page-module.ts';
-import { INVALID_CREDENTIALS } from './backend.ts';
-import { takeRememberedPath } from './session.ts';
-import type { Sessions } from './sessions.ts';
+import type { Logger } from '../base/logger.ts';
+import { INVALID_CREDENTIALS, type Backend } from './backend.ts';
+import type { LoginGuard } from './login.ts';
+import { takeRememberedPath } from './session-cookie.ts';
+import type { Sessions } from './session-store.ts';
 
 /** CLI, ORG and CONS go to their area, anyone else home; same locale form. */
 export function roleHome(role: string, form: RouteForm): string {
@@ -28,8 +29,31 @@ const loginForm = z.object({
   password: z.string().min(1, 'validation.required').max(PASSWORD_MAX_LENGTH, 'validation.tooLong'),
 });
 
+/**
+ * What the login form needs of a page action's arguments (ActionArgs, server/render/page-module.ts):
+ * named here so that sign-in does not depend on the page machinery that depends on it.
+ */
+export type SignInArgs = {
+  req: Request;
+  res: Response;
+  route: Route;
+  fail: FormFailure;
+  failWith: FailWith;
+  services: {
+    audit: Audit;
+    backend: Backend;
+    sessions: Sessions;
+    logger: Logger;
+    loginGuard: LoginGuard;
+    /** A user signed in on a form in this locale (the language of their e-mails). */
+    signedIn?: ((user: SessionUser, locale: Locale) => Promise<void>) | undefined;
+    /** Two-factor's forms (server/two-factor/forms.ts): a user with 2FA waits for the code, with no session yet. */
+    forms: { twoFactor: { challengeIfNeeded(req: Request, res: Response, token: string): Promise<boolean> } | null };
+  };
+};
+
 /** The login form: the limits, the password, the second factor when the user has one, then the session. */
-export async function signIn({ req, res, route, services, fail, failWith }: ActionArgs): Promise<void> {
+export async function signIn({ req, res, route, services, fail, failWith }: SignInArgs): Promise<void> {
   const { audit } = services;
   if (res.locals.session) return redirectAfterPost(req, res, routePath('index', route));
   const values = stringValues(req.body, ['identifier']);

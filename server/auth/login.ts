@@ -1,13 +1,13 @@
 // Password guesses, limited (docs/decisions/009-login-limits.md) so that nobody can lock another
 // person out, and no limit tells one identifier from another or a known name from an unknown
-// one. Counters in the database (rate-limit.ts). An unknown user, a wrong password and a
+// one. Counters in the database (db/rate-limit.ts). An unknown user, a wrong password and a
 // disabled account are one failure (the backend makes all three INVALID_CREDENTIALS).
 import type { Request } from 'express';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import { INVALID_CREDENTIALS, WRONG_CURRENT_PASSWORD } from './backend.ts';
 import type { DeviceCookies } from './device-cookie.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import type { RateLimiter } from '../db/rate-limit.ts';
 
 export type LoginGuard = <T>(req: Request, identifier: string, attempt: () => Promise<T>) => Promise<T>;
 /** Guards a change of password: `userName` is the signed-in account whose password is guessed. */

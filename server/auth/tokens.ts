@@ -21,7 +21,7 @@ const claimsSchema = z.object({
 });
 
 /**
- * `sid`: the server-side session a built-in API token belongs to (auth/sessions.ts). `userName`
+ * `sid`: the server-side session a built-in API token belongs to (auth/session-store.ts). `userName`
  * is in its canonical form (shared/identity.ts), `rawUserName` as the token wrote it when that differs.
  */
 export type TokenClaims = SessionUser & { exp?: number; iat?: number; sid?: string; rawUserName?: string };
@@ -81,7 +81,7 @@ const VERIFIED_KEPT = 10_000;
  * signed text under a key that does not change while the process runs: the same text always
  * verifies to the same claims, so tokens already verified are remembered by their text (least
  * recently used out) and only their expiry is checked again. Whether the token's session and
- * user still count is decided elsewhere, on every request (auth/sessions.ts).
+ * user still count is decided elsewhere, on every request (auth/session-store.ts).
  */
 export function hmacVerifier(key: Uint8Array, issuer?: string, now: () => number = Date.now): TokenVerifier {
   const verified = new BoundedMap<string, TokenClaims>(VERIFIED_KEPT);

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { contrastRatio, HEX_COLOR, readableTextColor, sixDigitHex } from '../../shared/branding.ts';
 import { logoVariantOn, telHref, type PageBrand } from '../../shared/brand.ts';
 import { intlLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
-import { PATHS } from '../paths.ts';
+import { PATHS } from '../base/paths.ts';
 import { svgParts, svgProblems, tileSvg, type SvgParts } from './svg.ts';
 
 export const BRAND_FILE = 'brand.json';

@@ -6,8 +6,8 @@
 // failures for a shorter time so that a CMS that is down is not asked on every page view.
 import { isHexColor, type Branding } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
-import type { Logger } from '../logger.ts';
-import { createSingleFlight, createTtlCache } from '../cache.ts';
+import type { Logger } from '../base/logger.ts';
+import { createSingleFlight, createTtlCache } from '../base/cache.ts';
 import type { StrapiClient } from './client.ts';
 import { CmsError } from './errors.ts';
 import { cmsMediaUrl, type CmsMediaOptions } from './media-url.ts';

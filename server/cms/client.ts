@@ -9,7 +9,8 @@
 // Every failure is a CmsError; one deadline covers a whole call, login included, so a slow CMS
 // never holds a page for longer than timeoutMs. Secrets never reach a log line or a message.
 import { decodeJwt } from 'jose';
-import type { Logger } from '../logger.ts';
+import type { Config } from '../base/config.ts';
+import type { Logger } from '../base/logger.ts';
 import { CmsError } from './errors.ts';
 
 export type CmsQuery = Record<string, string | number | boolean | undefined> | URLSearchParams;
@@ -88,6 +89,21 @@ function untilDeadline<T>(promise: Promise<T>, deadline: AbortSignal, onTimeout:
       },
     );
   });
+}
+
+/** A client's options from the configuration (CMS_URL set): the API token, else the service account when both its settings are. */
+export function cmsClientOptions(
+  config: Pick<Config, 'CMS_URL' | 'CMS_TOKEN' | 'CMS_IDENTIFIER' | 'CMS_PASSWORD'>,
+  logger: Logger,
+  timeoutMs: number,
+): StrapiClientOptions {
+  return {
+    url: config.CMS_URL!,
+    timeoutMs,
+    logger,
+    ...(config.CMS_TOKEN ? { token: config.CMS_TOKEN } : {}),
+    ...(config.CMS_IDENTIFIER && config.CMS_PASSWORD ? { identifier: config.CMS_IDENTIFIER, password: config.CMS_PASSWORD } : {}),
+  };
 }
 
 export function createStrapiClient(options: StrapiClientOptions): StrapiClient {

@@ -19,7 +19,7 @@ import type { LegalPageKey } from '../../shared/routes.ts';
 import { LEGAL_PAGES } from '../../shared/routes.ts';
 import { SLUG_PATTERN } from '../../shared/blog.ts';
 import type { ContentSource } from '../content/source.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { CmsGetOptions, CmsQuery, StrapiClient } from './client.ts';
 import { createStrapiContent } from './content.ts';
 import { CmsError } from './errors.ts';

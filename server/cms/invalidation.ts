@@ -13,7 +13,7 @@
 import { SLUG_PATTERN } from '../../shared/blog.ts';
 import { LEGAL_PAGES, type LegalPageKey } from '../../shared/routes.ts';
 import type { ChangeFeed } from '../db/changes.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { ContentPurge, StrapiContent } from './content.ts';
 import { DOCUMENT_ID } from './drafts.ts';
 

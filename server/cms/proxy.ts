@@ -27,7 +27,7 @@
 //   no headers within timeoutMs    504 cms_timeout (also: no body bytes for timeoutMs → cut)
 import type { Request, RequestHandler, Response } from 'express';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 
 export type CmsProxyOptions = {
   /** Base URL of the CMS, e.g. https://cms.example.com. */

@@ -20,7 +20,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import { SLUG_PATTERN } from '../../shared/blog.ts';
 import { LEGAL_PAGES } from '../../shared/routes.ts';
 import type { ChangeFeed } from '../db/changes.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { secretMatches } from '../http/secret.ts';
 import { DOCUMENT_ID } from './drafts.ts';
 import { BRANDING_USER, topicOf, type CmsChange } from './invalidation.ts';

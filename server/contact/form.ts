@@ -4,9 +4,9 @@
 import type { Request, Response } from 'express';
 import { routePath, type Route } from '../../shared/routes.ts';
 import { contactProblems } from '../../shared/validation.ts';
-import type { RateLimiter } from '../auth/rate-limit.ts';
+import type { RateLimiter } from '../db/rate-limit.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { MIN_FILL_MS, type FormTokens } from './form-token.ts';
 import type { ContactMessage, ContactStore } from './messages.ts';
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { PATHS } from '../paths.ts';
+import { PATHS } from '../base/paths.ts';
 import {
   CONTENT_IMAGES_PATH,
   IMAGE_FILE_NAME,

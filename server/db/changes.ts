@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { PoolClient } from 'pg';
 import type { Db } from './index.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 
 export const CHANNEL = 'site_changes';
 /** How often a SQLite process looks for changes made by the other workers. */

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import { chmodSync, statSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PATHS } from '../paths.ts';
+import { PATHS } from '../base/paths.ts';
 import { MIGRATIONS, type Engine, type Migration } from './migrations.ts';
 import type { Schema } from './schema.ts';
 import { createWriteWatch, type WriteWatch } from './writes.ts';

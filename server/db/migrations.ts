@@ -408,7 +408,7 @@ const accountLinks: Migration = {
   name: 'account links: invitations, password resets, e-mail changes',
   async up(db, engine) {
     const t = types(engine);
-    // Single-use links sent by e-mail (server/accounts/links.ts): only the sha256 digest of a
+    // Single-use links sent by e-mail (server/account-links/links.ts): only the sha256 digest of a
     // link's token is kept, never the token. Used and expired rows stay a few days, so that a
     // link opened again is told "already used" or "expired" rather than "unknown".
     await db.schema

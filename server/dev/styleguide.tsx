@@ -22,9 +22,9 @@ import type { FormState, PagePayload } from '../../shared/page-data.ts';
 import { PROJECT_STATES, type ProjectSummary } from '../../shared/projects.ts';
 import type { Theme } from '../../shared/theme.ts';
 import type { Messages } from '../../shared/translate.ts';
-import { escapeHtml } from '../render/html.ts';
+import { escapeHtml } from '../http/html.ts';
 import type { ClientManifest } from '../render/manifest.ts';
-import { PATHS } from '../paths.ts';
+import { PATHS } from '../base/paths.ts';
 
 export const STYLEGUIDE_PATH = '/dev/styleguide';
 

@@ -3,13 +3,19 @@
 // (logged); JSON for API-like requests, the last-resort page for browsers.
 import type { ErrorRequestHandler } from 'express';
 import { isDatabaseUnavailable } from '../db/index.ts';
-import type { Logger } from '../logger.ts';
-import { lastResortPage } from '../render/render-page.tsx';
+import type { Logger } from '../base/logger.ts';
 
 type Failure = { status?: number; statusCode?: number; expose?: boolean; message?: string };
 
-export function errorHandler(options: { logger: Logger; isProduction: boolean }): ErrorRequestHandler {
-  const { logger, isProduction } = options;
+export type ErrorHandlerOptions = {
+  logger: Logger;
+  isProduction: boolean;
+  /** The page a browser gets (server/render/render-page.tsx): in its language, with the error's message outside production. */
+  lastResortPage: (locale: string, details: string | null) => string;
+};
+
+export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler {
+  const { logger, isProduction, lastResortPage } = options;
   return (error: Failure, req, res, _next) => {
     const unavailable = isDatabaseUnavailable(error);
     const status = unavailable ? 503 : (error.status ?? error.statusCode ?? 500);

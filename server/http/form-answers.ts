@@ -3,7 +3,7 @@
 // error (and what was typed) after a failure.
 import type { Request, Response } from 'express';
 import type { FormResponse, FormState } from '../../shared/page-data.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { ApiError, TooManyAttemptsError } from './errors.ts';
 
 export function wantsJson(req: Request): boolean {

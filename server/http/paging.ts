@@ -1,5 +1,6 @@
 // The paging parameters of the API's lists (shared/paging.ts has their sizes), checked at the
-// edge: a value out of range is a 400 naming the parameter, never a silent clamp.
+// edge: a value out of range is a 400 naming the parameter, never a silent clamp. And the page
+// number of a page's list, read from its URL.
 import { z } from 'zod';
 import { CURSOR_MAX, PAGE_NUMBER_MAX, PAGE_SIZES, type PagedList } from '../../shared/paging.ts';
 
@@ -24,4 +25,10 @@ export function cursorPageQuery(list: PagedList) {
     pageSize: pageSizeParam(list),
     page: z.never({ error: 'is not taken here: ask for older items with before=<the id of the oldest one you have>' }).optional(),
   });
+}
+
+/** The page number of a page's list from its URL (`?page=2`): a whole number up to PAGE_NUMBER_MAX, else 1 (a page ignores a bad value). */
+export function pageNumber(query: URLSearchParams, name = 'page'): number {
+  const page = Number(query.get(name) ?? '1');
+  return Number.isSafeInteger(page) && page >= 1 && page <= PAGE_NUMBER_MAX ? page : 1;
 }

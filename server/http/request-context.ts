@@ -11,9 +11,9 @@
 import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import cookieParser from 'cookie-parser';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { CONSENT_COOKIE, parseConsent } from '../../shared/consent.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { createNonceSource } from './nonce.ts';
 
 declare module 'express-serve-static-core' {
@@ -74,4 +74,9 @@ export function requestContext(options: RequestContextOptions): RequestHandler {
       next();
     });
   };
+}
+
+/** The response's CSP nonce, set above for every request (the page's scripts and branding <style> carry it). */
+export function nonceOf(res: Response): string {
+  return res.locals.cspNonce as string;
 }

@@ -11,7 +11,7 @@ import { LOCALE_COOKIE } from '../../shared/constants.ts';
 import { defaultLocale, intlLocale, isLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import { formOfPath } from '../../shared/routes.ts';
 import type { Messages, Translate } from '../../shared/translate.ts';
-import { PATHS } from '../paths.ts';
+import { PATHS } from '../base/paths.ts';
 
 /** The pages' namespace: the only one the browser receives (scripts/build.ts hashes it). */
 export const NAMESPACE = 'common';

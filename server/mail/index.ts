@@ -9,11 +9,11 @@ import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { defaultLocale, type Locale } from '../../shared/locales.ts';
 import { localePath } from '../../shared/routes.ts';
 import type { ContactMessage } from '../../shared/contact.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../base/config.ts';
 import { contactMessages } from '../contact/messages.ts';
 import type { Db } from '../db/index.ts';
 import type { MailOutboxRow } from '../db/schema.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { loadBrand, type Brand } from '../brand/brand.ts';
 import { mailOutbox, type QueuedMail } from './outbox.ts';
 import { adminRecipients, findRecipients, type Recipient } from './recipients.ts';
@@ -43,7 +43,7 @@ export type ProjectNotice = {
   path: (role: string, locale: 'es' | 'en') => string;
 };
 
-/** An account e-mail (server/accounts/): to one address, in the language the caller chose. */
+/** An account e-mail (server/account-links/): to one address, in the language the caller chose. */
 export type AccountMail = Omit<AccountMailInput, 'site' | 'url'> & {
   to: string;
   /** The local path of the link, with its query (made absolute with PUBLIC_URL). */

@@ -13,7 +13,7 @@ import type { Brand } from '../brand/brand.ts';
 import type { ContactMessage } from '../../shared/contact.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { nameIn, namespaceT, type NamespaceT } from '../i18n/index.ts';
-import { escapeHtml } from '../render/html.ts';
+import { escapeHtml } from '../http/html.ts';
 
 export type ProjectNoticeKind =
   'brief_submitted' | 'proposal_sent' | 'message_posted' | 'expert_assigned' | 'milestone_done' | 'state_changed';

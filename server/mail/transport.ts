@@ -1,6 +1,6 @@
 // How an e-mail leaves: SMTP (SMTP_URL, through nodemailer), or — without a mail server, in
 // development and tests — a line in the log, so that a developer sees what would have gone out.
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 
 export type OutgoingMail = {
   from: { name: string; address: string };

@@ -8,7 +8,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { RequestHandler } from 'express';
 import { AggregatorRegistry } from 'prom-client';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 
 export const METRICS_PATH = '/metrics';
 const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';

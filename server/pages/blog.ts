@@ -2,7 +2,8 @@
 // an unknown tag, is not found.
 import { blogList } from '../../shared/blog.ts';
 import { notFound } from '../http/errors.ts';
-import { pageNumber, type PageLoader } from '../render/page-module.ts';
+import { pageNumber } from '../http/paging.ts';
+import type { PageLoader } from '../render/page-module.ts';
 
 export const loader = (async ({ services: { content }, locale, params, query, t }) => {
   const tag = params.tag ?? null;

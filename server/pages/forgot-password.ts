@@ -1,4 +1,4 @@
-// Forgotten password: the same answer for every identifier (server/accounts/forms.ts).
+// Forgotten password: the same answer for every identifier (server/account-links/forms.ts).
 import type { PageAction, PageLoader } from '../render/page-module.ts';
 
 export const loader = (async ({ services }) => ({

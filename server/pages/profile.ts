@@ -1,7 +1,7 @@
 // My Profile: the user's details and avatar, their sessions, the deletion of the account, and
 // (built-in API) their e-mail address. Its forms: the details (name, last name), the avatar
-// (an image posted as the body), the account's intents (server/account/profile-forms.ts) and
-// "change my e-mail" (server/accounts/forms.ts).
+// (an image posted as the body), the account's intents (server/my-account/profile-forms.ts) and
+// "change my e-mail" (server/account-links/forms.ts).
 import { z } from 'zod';
 import { isAccountIntent } from '../../shared/account.ts';
 import { routePath } from '../../shared/routes.ts';
@@ -30,7 +30,7 @@ export const action: PageAction = async ({ req, res, route, session, services, f
   const body = req.body as { intent?: unknown; form?: unknown } | undefined;
   // The account's forms (sessions, deletion) name what they do; the details form names nothing.
   const intent: unknown = isImage ? undefined : body?.intent;
-  if (isAccountIntent(intent)) return services.forms.account(intent, req, res, route, session);
+  if (isAccountIntent(intent)) return services.forms.profile(intent, req, res, route, session);
   // The second form, "change my e-mail", says which it is.
   if (!isImage && services.forms.links && body?.form === 'email') return services.forms.links.emailChange(req, res, route, session);
   const values = isImage ? {} : stringValues(req.body, ['name', 'lastName']);

@@ -6,12 +6,13 @@ import type { i18n } from 'i18next';
 import type esPdf from '../../locales/es/pdf.json';
 import { intlLocale } from '../../shared/locales.ts';
 import type { BudgetRange } from '../../shared/projects.ts';
+import { COMPANY_TIME_ZONE } from '../calendar/days.ts';
 import { NAMESPACE, nameIn, namespaceT, projectI18n, type NamespaceT } from '../i18n/index.ts';
 
 export type PdfLocale = 'es' | 'en';
 
-/** The documents are read in Spain: times are Madrid time whatever the server's zone. */
-export const PDF_TIME_ZONE = 'Europe/Madrid';
+/** The documents are read in Spain: times are Madrid time whatever the server's zone (server/calendar/days.ts). */
+export const PDF_TIME_ZONE = COMPANY_TIME_ZONE;
 
 /** BCP 47 tags for Intl and the PDF /Lang entry: the site's own (es-ES, en-US), as on screen. */
 export const INTL_LOCALE: Readonly<Record<PdfLocale, string>> = { es: intlLocale('es'), en: intlLocale('en') };

@@ -2,7 +2,7 @@
 // messages, a date range `?from=YYYY-MM-DD&to=YYYY-MM-DD` (days in Madrid, both included).
 // A report is one page of at most MESSAGES_PER_REPORT messages or USERS_PER_REPORT users: laying
 // out a whole inbox at once exhausted the heap (docs/private-area.md, "PDF documents").
-import { PDF_TIME_ZONE } from './i18n.ts';
+import { isIsoDay, type IsoDay } from '../calendar/days.ts';
 
 /**
  * Messages in one report. Measured on the worst cases (50 messages of 5,000 characters in every
@@ -23,26 +23,13 @@ export const USERS_FETCH_SIZE = 100;
 /** The API's own limit for `page` (docs/openapi.json); far beyond any real report. */
 export const MAX_REPORT_PAGE = 100_000;
 
-/** A day, as in the query: YYYY-MM-DD. */
-export type IsoDay = string;
-
 export type ReportQuery = { page: number; from?: IsoDay; to?: IsoDay };
 
 export type QueryProblem = { param: string; message: string };
 
 export type QueryResult = { ok: true; query: ReportQuery } | { ok: false; problem: QueryProblem };
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const WHOLE_NUMBER = /^[0-9]{1,6}$/;
-
-/** True for a real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
-export function isIsoDay(value: string): boolean {
-  const match = DAY.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 /** One query value as a string; an array (`?page=1&page=2`) or object (`?page[x]=1`) is a problem. */
 function single(query: Record<string, unknown>, param: string): { value: string | undefined } | QueryProblem {
@@ -114,35 +101,4 @@ export function reportPart(slice: ReportSlice, total: number, range: { from?: Is
   const first = total === 0 ? 0 : slice.offset + 1;
   const last = Math.min(total, slice.offset + slice.limit);
   return { first, last, total, ...(range.from ? { from: range.from } : {}), ...(range.to ? { to: range.to } : {}) };
-}
-
-// Madrid's offset from UTC at an instant, from Intl (no time-zone data of our own to go stale).
-const OFFSET_FORMAT = new Intl.DateTimeFormat('en-US', { timeZone: PDF_TIME_ZONE, timeZoneName: 'longOffset' });
-
-function madridOffsetMs(instant: number): number {
-  const name = OFFSET_FORMAT.formatToParts(instant).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT';
-  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
-  if (!match) return 0;
-  return (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) * 60_000;
-}
-
-/** The instant a day starts in Madrid (midnight there: clocks change at 02:00/03:00, never at midnight). */
-export function madridDayStart(day: IsoDay): Date {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const utcMidnight = Date.UTC(year, month - 1, date);
-  return new Date(utcMidnight - madridOffsetMs(utcMidnight - madridOffsetMs(utcMidnight)));
-}
-
-/** The day after, YYYY-MM-DD. */
-function nextDay(day: IsoDay): IsoDay {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
-}
-
-/** The range as stored timestamps compare (ISO, UTC): from the start of `from` up to, not including, the day after `to`. */
-export function createdAtRange(range: { from?: IsoDay; to?: IsoDay }): { since?: string; before?: string } {
-  return {
-    ...(range.from ? { since: madridDayStart(range.from).toISOString() } : {}),
-    ...(range.to ? { before: madridDayStart(nextDay(range.to)).toISOString() } : {}),
-  };
 }

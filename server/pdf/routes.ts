@@ -12,12 +12,12 @@ import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import type { UserList } from '../../shared/page-data.ts';
 import { noAudit, type Audit, type AuditEntry } from '../audit/types.ts';
 import type { Backend } from '../auth/backend.ts';
-import { rememberPath } from '../auth/session.ts';
+import { rememberPath } from '../auth/session-cookie.ts';
 import type { ContactStore } from '../contact/messages.ts';
 import { refuseDownload } from '../downloads/refuse.ts';
 import { endedByClient, sendBuffer } from '../downloads/stream.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { projectId } from '../projects/access.ts';
 import type { Projects } from '../projects/service.ts';
 import { contactLine, type Brand } from '../brand/brand.ts';
@@ -29,7 +29,6 @@ import type { PdfJob } from './jobs.ts';
 import { PROJECT_REPORT_NEWEST } from './project-documents.ts';
 import { JOBS_PER_USER, PdfBusyError, pdfRenderer, PdfShareError, type PdfRenderer } from './renderer.ts';
 import {
-  createdAtRange,
   MESSAGES_PER_REPORT,
   parseReportQuery,
   reportPageCount,
@@ -39,6 +38,7 @@ import {
   USERS_PER_REPORT,
   type ReportSlice,
 } from './report-query.ts';
+import { createdAtRange } from '../calendar/days.ts';
 
 export const PDF_PATHS = {
   profile: 'documents/my-profile.pdf',

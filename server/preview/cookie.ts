@@ -1,6 +1,6 @@
 // The preview cookie (`cms.preview`), like Next.js's draft mode: it says "show drafts" and
 // nothing else — which page, the URL says. Sealed as the session cookie is (authenticated
-// encryption, server/auth/session.ts) with a key of its own, derived from SESSION_SECRET and
+// encryption, server/auth/session-cookie.ts) with a key of its own, derived from SESSION_SECRET and
 // CMS_PREVIEW_SECRET (changing either ends every preview), around a random id and its expiry:
 // it cannot be forged, and it never holds the secret. One hour, httpOnly, Secure under HTTPS
 // and in production.
@@ -12,7 +12,7 @@
 // never for our own site in a tab nor for any other site (docs/decisions/019).
 import type { CookieOptions, Request, Response } from 'express';
 import { createHash, randomBytes } from 'node:crypto';
-import { createSessionCodec } from '../auth/session.ts';
+import { createSessionCodec } from '../auth/session-cookie.ts';
 import { deriveKey } from '../auth/keys.ts';
 
 export const PREVIEW_COOKIE = 'cms.preview';

@@ -23,8 +23,8 @@ import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { DOCUMENT_ID, type DraftTarget, type StrapiDrafts } from '../cms/drafts.ts';
 import { CmsError } from '../cms/errors.ts';
 import { secretMatches } from '../http/secret.ts';
-import type { Logger } from '../logger.ts';
-import { escapeHtml } from '../render/html.ts';
+import type { Logger } from '../base/logger.ts';
+import { escapeHtml } from '../http/html.ts';
 import type { PreviewCookie } from './cookie.ts';
 
 export const PREVIEW_PATH = '/preview';

@@ -3,7 +3,7 @@
 // the URL's query (`?status=&practice=&q=&page=`).
 import type { AreaProjects } from '../../shared/page-data.ts';
 import { isPractice, isProjectState } from '../../shared/projects.ts';
-import { pageNumber } from '../render/page-module.ts';
+import { pageNumber } from '../http/paging.ts';
 import type { Actor } from './access.ts';
 import type { ProjectServices } from './index.ts';
 

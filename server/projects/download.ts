@@ -7,7 +7,7 @@
 // DOWNLOADS_PER_USER documents at once (docs/decisions/028).
 import type { RequestHandler, Response } from 'express';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { refuseDownload } from '../downloads/refuse.ts';
 import { downloadSlots, type DownloadSlots } from '../downloads/slots.ts';
 import { endedByClient, sendChunks } from '../downloads/stream.ts';

@@ -5,11 +5,11 @@
 import type { Request, Response } from 'express';
 import { projectPath, type ProjectAction } from '../../shared/projects.ts';
 import { routePath, type Route } from '../../shared/routes.ts';
-import type { Session } from '../auth/session.ts';
+import type { Session } from '../auth/session-cookie.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
 import { ApiError, BusyError, TooManyAttemptsError } from '../http/errors.ts';
 import { isMultipart } from '../http/multipart.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { projectId } from './access.ts';
 import { QuotaExceededError } from './document-quotas.ts';
 import type { DocumentUploads } from './document-upload.ts';

@@ -30,12 +30,12 @@ import { preparedQueries, type Slot } from '../db/compiled.ts';
 import { createReadCache } from '../db/read-cache.ts';
 import type { ProjectRow, Schema } from '../db/schema.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
-import type { RateLimiter } from '../auth/rate-limit.ts';
+import type { RateLimiter } from '../db/rate-limit.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
 import { recordProjectEvent } from './events.ts';
 import type { Notify, ProjectNoticeKind, Withdraw } from './notices.ts';
 import type { Brief, ProposalInput } from './schemas.ts';
-import { createTtlCache } from '../cache.ts';
+import { createTtlCache } from '../base/cache.ts';
 
 /** How often one user may act, counted in the database (every instance shares the counts). */
 export type ProjectLimits = {

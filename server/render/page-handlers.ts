@@ -7,7 +7,7 @@ import type { FormState, PagePayload } from '../../shared/page-data.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { matchRoute, routeByName, routePath, ROUTES } from '../../shared/routes.ts';
-import { clearSession, rememberPath } from '../auth/session.ts';
+import { clearSession, rememberPath } from '../auth/session-cookie.ts';
 import { createFailWith, formFailure, redirectAfterPost } from '../http/form-answers.ts';
 import { AVATAR_MAX_BYTES } from '../uploads/images.ts';
 import { resolvePage, type ResolveDeps, type Resolution } from './resolve.ts';

@@ -9,22 +9,22 @@ import type { Locale } from '../../shared/locales.ts';
 import type { PostSummary } from '../../shared/page-data.ts';
 import { PAGE_KEYS, type PageKey, type Route, type RouteParams } from '../../shared/routes.ts';
 import type { Translate } from '../../shared/translate.ts';
-import type { AccountServices } from '../account/index.ts';
-import type { AccountForms } from '../account/profile-forms.ts';
-import type { AccountPages } from '../accounts/pages.ts';
-import type { AccountForms as LinkForms } from '../accounts/forms.ts';
+import type { AccountServices } from '../my-account/index.ts';
+import type { ProfileForms } from '../my-account/profile-forms.ts';
+import type { AccountPages } from '../account-links/pages.ts';
+import type { AccountLinkForms } from '../account-links/forms.ts';
 import type { AuditReader } from '../audit/log.ts';
 import type { Audit } from '../audit/types.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { CurrentPasswordGuard, LoginGuard } from '../auth/login.ts';
-import type { Session } from '../auth/session.ts';
-import type { Sessions } from '../auth/sessions.ts';
+import type { Session } from '../auth/session-cookie.ts';
+import type { Sessions } from '../auth/session-store.ts';
 import type { ContactForm } from '../contact/form.ts';
 import type { FormTokens } from '../contact/form-token.ts';
 import type { ContentSource } from '../content/source.ts';
 import { ApiError } from '../http/errors.ts';
 import type { FailWith, FormFailure } from '../http/form-answers.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { ProjectForms } from '../projects/forms.ts';
 import type { ProjectServices } from '../projects/index.ts';
 import type { TwoFactorForms } from '../two-factor/forms.ts';
@@ -42,7 +42,7 @@ export type PageServices = {
   projects: ProjectServices;
   /** The audit log, read by the admin console. */
   auditLog?: AuditReader | undefined;
-  /** The user's own account: sessions, deletion request (server/account/). */
+  /** The user's own account: sessions, deletion request (server/my-account/). */
   account?: AccountServices | undefined;
   /** The single-use link pages and the profile's e-mail section (built-in API only). */
   accountPages?: AccountPages | undefined;
@@ -55,9 +55,9 @@ export type PageServices = {
   forms: {
     contact: ContactForm;
     projects: ProjectForms;
-    account: AccountForms;
+    profile: ProfileForms;
     /** Invitations, forgotten passwords, e-mail changes: built-in API only. */
-    links: LinkForms | null;
+    links: AccountLinkForms | null;
     twoFactor: TwoFactorForms | null;
   };
 };
@@ -74,7 +74,7 @@ export type LoaderArgs = {
   session: Session | null;
   /** The request carries a sign-in waiting for its second factor (the code page). */
   secondFactorPending: boolean;
-  /** The token of the single-use link the visitor opened (server/accounts/link-cookie.ts), if any. */
+  /** The token of the single-use link the visitor opened (server/account-links/link-cookie.ts), if any. */
   linkToken: string | null;
   /** The app's services; `content` reads drafts when the request is a CMS preview. */
   services: PageServices;
@@ -146,10 +146,4 @@ export async function loadPageModules(): Promise<ReadonlyMap<PageKey, PageModule
 export function requireSession(args: Pick<LoaderArgs, 'session'>): Session {
   if (!args.session) throw new ApiError(401, 'unauthorized', 'Sign in first');
   return args.session;
-}
-
-/** The page number of a list from the URL (`?page=2`): a positive integer, else 1. */
-export function pageNumber(query: URLSearchParams, name = 'page'): number {
-  const page = Number(query.get(name) ?? '1');
-  return Number.isSafeInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
 }

@@ -19,7 +19,7 @@ import { preloadDeferred } from '../../client/runtime/deferred.tsx';
 import { BOOT_ELEMENT_ID, type BootData, type PageBoot } from '../../client/boot.ts';
 import { BRANDING_STYLE_ID } from '../../client/runtime/branding.ts';
 import { loadPage } from '../../client/runtime/page-chunks.ts';
-import { escapeHtml, jsonForScript } from './html.ts';
+import { escapeHtml, jsonForScript } from '../http/html.ts';
 import { fontPreloadsFor, preloadsFor, stylesheetsFor, type ClientManifest } from './manifest.ts';
 import { renderKey, type RenderCache } from './render-cache.ts';
 import { resolvedData, streamedFields } from './streamed.ts';

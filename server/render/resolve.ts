@@ -8,7 +8,7 @@ import type { DataResponse, ErrorInfo, PagePayload } from '../../shared/page-dat
 import { formOfPath, matchRoute, routePath, type PageKey, type Route, type RouteParams } from '../../shared/routes.ts';
 import { isBrandedPath, type Branding } from '../../shared/branding.ts';
 import type { Translate } from '../../shared/translate.ts';
-import type { Session } from '../auth/session.ts';
+import type { Session } from '../auth/session-cookie.ts';
 import type { ContentSource } from '../content/source.ts';
 import { ApiError, HttpError, PageRedirect } from '../http/errors.ts';
 import { headForError, headForRoute, pageTitle } from './head.ts';
@@ -39,7 +39,7 @@ export type ResolveInput = {
   session: Session | null;
   /** A sign-in waits for its second factor (server/two-factor/challenge.ts). */
   secondFactorPending?: boolean;
-  /** The single-use link the visitor opened (server/accounts/link-cookie.ts). */
+  /** The single-use link the visitor opened (server/account-links/link-cookie.ts). */
   linkToken?: string | null;
   /** The request carries a valid preview cookie: pages read drafts. */
   preview?: boolean;

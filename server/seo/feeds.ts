@@ -14,7 +14,7 @@ import type { FeedLink } from '../../shared/page-data.ts';
 import { formOfPath, localeForms, localePath } from '../../shared/routes.ts';
 import type { Translate } from '../../shared/translate.ts';
 import type { ContentSource } from '../content/source.ts';
-import { escapeHtml } from '../render/html.ts';
+import { escapeHtml } from '../http/html.ts';
 import { socialImageOf } from './images.ts';
 import { postDate, postTags, postUpdated, type PostFacts } from './post.ts';
 

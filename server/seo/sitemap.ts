@@ -4,7 +4,7 @@ import { defaultLocale, LOCALE_CODES, type Locale } from '../../shared/locales.t
 import type { PostSummary } from '../../shared/page-data.ts';
 import { BASE_ROUTES, localePath } from '../../shared/routes.ts';
 import type { ContentSource } from '../content/source.ts';
-import { escapeHtml } from '../render/html.ts';
+import { escapeHtml } from '../http/html.ts';
 
 export function robotsTxt(origin: string): string {
   return ['User-agent: *', 'Allow: /', 'Disallow: /_data', 'Disallow: /api/', `Sitemap: ${origin}/sitemap.xml`, ''].join('\n');

@@ -12,7 +12,7 @@ import type { SwConfig } from '../../client/sw/strategy.ts';
 import { DEFAULT_LOCALE } from '../../shared/constants.ts';
 import { isLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import { namespaceT, projectI18n } from '../i18n/index.ts';
-import { escapeHtml } from '../render/html.ts';
+import { escapeHtml } from '../http/html.ts';
 import type { ClientManifest } from '../render/manifest.ts';
 import type { Brand } from '../brand/brand.ts';
 import { brandCssVariables } from '../brand/brand.ts';

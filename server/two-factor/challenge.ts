@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import type { Db } from '../db/index.ts';
-import { createSessionCodec } from '../auth/session.ts';
+import { createSessionCodec } from '../auth/session-cookie.ts';
 
 export const SECOND_FACTOR_COOKIE = 'auth.two_factor';
 /** How long a right password waits for its code. */

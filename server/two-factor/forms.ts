@@ -14,12 +14,12 @@ import type { Locale } from '../../shared/locales.ts';
 import { noAudit, type Audit } from '../audit/types.ts';
 import type { Backend } from '../auth/backend.ts';
 import type { CurrentPasswordGuard } from '../auth/login.ts';
-import { takeRememberedPath, type Session } from '../auth/session.ts';
-import type { Sessions } from '../auth/sessions.ts';
+import { takeRememberedPath, type Session } from '../auth/session-cookie.ts';
+import type { Sessions } from '../auth/session-store.ts';
 import type { TokenVerifier } from '../auth/tokens.ts';
 import { redirectAfterPost, wantsJson, type FormFailure, type RenderWithForm } from '../http/form-answers.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import type { Challenges } from './challenge.ts';
 import type { TwoFactor } from './service.ts';
 

@@ -14,12 +14,12 @@ import type { Request } from 'express';
 import { readCode, type TwoFactorSetupView } from '../../shared/two-factor.ts';
 import { hasRole, type SessionUser } from '../../shared/user.ts';
 import { noAudit, type Audit, type AuditEntry } from '../audit/types.ts';
-import type { RateLimiter } from '../auth/rate-limit.ts';
+import type { RateLimiter } from '../db/rate-limit.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { matchingStep, newRecoveryCodes, newSecret, otpauthUri, qrSvg, recoveryDigest, secretBox } from './secrets.ts';
-import { createTtlCache } from '../cache.ts';
+import { createTtlCache } from '../base/cache.ts';
 
 /** A key shown but not confirmed is replaced after this long (someone may have seen the page). */
 const PENDING_KEY_TTL_MS = 60 * 60_000;

@@ -8,11 +8,11 @@ import { IMAGE_MAX_BYTES, IMAGE_TYPES } from '../../shared/uploads.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RateLimiter } from '../auth/rate-limit.ts';
+import type { RateLimiter } from '../db/rate-limit.ts';
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 
 export const AVATAR_MAX_BYTES = IMAGE_MAX_BYTES;
 export const AVATAR_TYPES = IMAGE_TYPES;

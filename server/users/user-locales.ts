@@ -4,7 +4,7 @@
 import { canonicalIdentity } from '../../shared/identity.ts';
 import type { Locale } from '../../shared/locales.ts';
 import type { Db } from '../db/index.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../base/logger.ts';
 import { BoundedMap } from '../../shared/bounded-map.ts';
 
 /** How many users' last locale one process remembers (the oldest is forgotten first). */

@@ -90,7 +90,7 @@ export type NewUser = {
   lastName: string;
   email?: string | null | undefined;
   scope?: string[] | undefined;
-  /** Invited (server/accounts/): the password is a random one nobody knows until the user chooses theirs. */
+  /** Invited (server/account-links/): the password is a random one nobody knows until the user chooses theirs. */
   invited?: boolean | undefined;
 };
 

@@ -5,8 +5,8 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { createApp } from '../../server/app.ts';
-import { SESSION_CACHE_MS } from '../../server/auth/sessions.ts';
-import { createLogger } from '../../server/logger.ts';
+import { SESSION_CACHE_MS } from '../../server/auth/session-store.ts';
+import { createLogger } from '../../server/base/logger.ts';
 import { createTestApp, ORIGIN, reopenableTestDatabase, testConfig } from '../helpers/app.ts';
 import { addUser, DEFAULT_PASSWORD, loginToken } from '../helpers/users.ts';
 

@@ -5,7 +5,7 @@ import { expect, test } from 'vitest';
 import { AUDIT_RETENTION_DAYS, createAuditLog, PRUNE_BATCH } from '../../server/audit/log.ts';
 import type { AuditAction } from '../../server/audit/types.ts';
 import type { Db } from '../../server/db/index.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger } from '../../server/base/logger.ts';
 import { testDatabase } from '../helpers/app.ts';
 import { capturingLogger } from '../helpers/log.ts';
 

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { BrandError, loadBrand, openingHoursLine, parseBrandFile } from '../../server/brand/brand.ts';
 import { svgProblems } from '../../server/brand/svg.ts';
 import { contrastRatio } from '../../shared/branding.ts';
-import { PATHS } from '../../server/paths.ts';
+import { PATHS } from '../../server/base/paths.ts';
 import { createTestApp } from '../helpers/app.ts';
 import { brandFolder, brandJson } from './helpers.ts';
 

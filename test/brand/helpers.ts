@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBrand, type Brand } from '../../server/brand/brand.ts';
-import { PATHS } from '../../server/paths.ts';
+import { PATHS } from '../../server/base/paths.ts';
 
 /** The project's brand.json, parsed (a fresh copy each time). */
 export function brandJson(): Record<string, unknown> {

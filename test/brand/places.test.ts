@@ -8,7 +8,7 @@ import { contactLine, type Brand } from '../../server/brand/brand.ts';
 import { APP_ICONS, MANIFEST_PATH } from '../../server/brand/routes.ts';
 import { renderProfilePdf } from '../../server/pdf/documents.ts';
 import { createUser } from '../../server/users/users.ts';
-import { escapeHtml } from '../../server/render/html.ts';
+import { escapeHtml } from '../../server/http/html.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import { pdfText } from '../pdf/pdf-text.ts';
 import { addUsers, mailSetup } from '../mail/setup.ts';

@@ -28,7 +28,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { onTestFinished } from 'vitest';
-import type { Logger } from '../../server/logger.ts';
+import type { Logger } from '../../server/base/logger.ts';
 
 export type Received = { method: string; url: string; path: string; query: URLSearchParams; headers: IncomingHttpHeaders; body: string };
 

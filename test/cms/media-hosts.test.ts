@@ -4,7 +4,7 @@
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { createUser } from '../../server/users/users.ts';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/base/config.ts';
 import { isSafeLogoSrc, sanitizeBranding } from '../../shared/branding.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import { loadBrand } from '../../server/brand/brand.ts';

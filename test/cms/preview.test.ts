@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { isStorableResponse } from '../../client/sw/strategy.ts';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/base/config.ts';
 import { createTestApp, ORIGIN, testConfig } from '../helpers/app.ts';
 import { documentStore, type StoreOptions } from './fake-strapi-documents.ts';
 import { captureLogger, startFakeStrapi, type StrapiAccess } from './fake-strapi.ts';

@@ -12,7 +12,7 @@ import { createStrapiContent } from '../../server/cms/content.ts';
 import { changeOfTopic, topicOf, type CmsChange } from '../../server/cms/invalidation.ts';
 import { changesOf, cmsWebhook, MAX_BODY_BYTES } from '../../server/cms/webhook.ts';
 import { POLL_MS } from '../../server/db/changes.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger } from '../../server/base/logger.ts';
 import { createTestApp, TEST_ENGINE } from '../helpers/app.ts';
 import { documentStore, webhookBody, type DocumentStore } from './fake-strapi-documents.ts';
 import { captureLogger, READ_ONLY_TOKEN, sendJson, startFakeStrapi, type Received } from './fake-strapi.ts';

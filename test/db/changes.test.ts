@@ -2,7 +2,7 @@
 // reaches the others (PostgreSQL NOTIFY, or SQLite's change counter for the workers of a machine).
 import { expect, test } from 'vitest';
 import { announceChange, createChangeFeed, POLL_MS } from '../../server/db/changes.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger } from '../../server/base/logger.ts';
 import { TEST_ENGINE, testDatabase } from '../helpers/app.ts';
 
 const logger = createLogger('silent');

@@ -10,7 +10,7 @@ import { expect, inject, test } from 'vitest';
 import { databaseFile, LEGACY_SQLITE_DIR, migrate, openDatabase, type Db } from '../../server/db/index.ts';
 import { MIGRATIONS } from '../../server/db/migrations.ts';
 import { DOCUMENT_CHUNK_BYTES, documentChunks } from '../../server/projects/document-chunks.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger } from '../../server/base/logger.ts';
 import { moveUploadsIntoDatabase } from '../../server/uploads/images.ts';
 import { findUser } from '../../server/users/users.ts';
 import { TEST_ENGINE, testDatabase } from '../helpers/app.ts';

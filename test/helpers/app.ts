@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createApp, type AppDeps } from '../../server/app.ts';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/base/config.ts';
 import { openDatabase, type Db } from '../../server/db/index.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger } from '../../server/base/logger.ts';
 import { createTestDatabase } from './postgres.ts';
 
 export const ORIGIN = 'https://www.example.test';

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../server/logger.ts';
+import { createLogger, type Logger } from '../../server/base/logger.ts';
 
 /** The server's own logger (its censoring included), writing its JSON lines where the test reads them. */
 export function capturingLogger(): { logger: Logger; lines: string[] } {

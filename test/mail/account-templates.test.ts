@@ -3,10 +3,10 @@
 // both parts, nothing loaded from elsewhere, every value escaped; and a link's body is removed
 // from the outbox once it is sent.
 import { expect, test } from 'vitest';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger } from '../../server/base/logger.ts';
 import { createMail, type AccountMail, type AccountMailKind } from '../../server/mail/index.ts';
 import { BODY_FORGOTTEN } from '../../server/mail/outbox.ts';
-import { escapeHtml } from '../../server/render/html.ts';
+import { escapeHtml } from '../../server/http/html.ts';
 import { ORIGIN, testConfig, testDatabase } from '../helpers/app.ts';
 import { mailSetup, SITE_NAME } from './setup.ts';
 

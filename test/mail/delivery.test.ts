@@ -2,7 +2,7 @@
 // with two senders on one database, across a restart, and without any mail server at all.
 import { expect, test } from 'vitest';
 import { contactMessages } from '../../server/contact/messages.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger } from '../../server/base/logger.ts';
 import { createMail, type ProjectNotice } from '../../server/mail/index.ts';
 import { mailOutbox } from '../../server/mail/outbox.ts';
 import { capturingLogger } from '../helpers/log.ts';

@@ -1,7 +1,7 @@
 // What the mail tests share: a real SMTP server, a fresh database, the mail module between them,
 // and users written straight into the table (with the locale they last used).
 import { onTestFinished } from 'vitest';
-import { createLogger, type Logger } from '../../server/logger.ts';
+import { createLogger, type Logger } from '../../server/base/logger.ts';
 import { createMail, type MailDeps } from '../../server/mail/index.ts';
 import type { Db } from '../../server/db/index.ts';
 import { ORIGIN, testConfig, testDatabase } from '../helpers/app.ts';

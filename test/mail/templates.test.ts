@@ -2,7 +2,7 @@
 // the recipient's language, the link to the page, the brand, and nothing loaded from elsewhere.
 import { expect, test } from 'vitest';
 import type { ProjectNotice, ProjectNoticeKind } from '../../server/mail/index.ts';
-import { escapeHtml } from '../../server/render/html.ts';
+import { escapeHtml } from '../../server/http/html.ts';
 import { ORIGIN } from '../helpers/app.ts';
 import type { ReceivedMail } from '../helpers/smtp.ts';
 import { addUsers, mailSetup, projectLink, projectPath, SITE_NAME } from './setup.ts';

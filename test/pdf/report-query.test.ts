@@ -2,10 +2,8 @@
 // range turned into stored timestamps, and the words the document uses for it.
 import { describe, expect, test } from 'vitest';
 import { formatCoverage, formatRange } from '../../server/pdf/i18n.ts';
+import { createdAtRange, isIsoDay, madridDayStart } from '../../server/calendar/days.ts';
 import {
-  createdAtRange,
-  isIsoDay,
-  madridDayStart,
   MAX_REPORT_PAGE,
   MESSAGES_PER_REPORT,
   parseReportQuery,

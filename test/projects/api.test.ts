@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createTestApp } from '../helpers/app.ts';
-import { signIn } from '../account/helpers.ts';
+import { signIn } from '../my-account/helpers.ts';
 import { activeProject, api, BRIEF, DOCX, PDF, PEOPLE, PNG_BYTES, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
 
 let app: Express;

@@ -8,7 +8,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { beforeAll, expect, test } from 'vitest';
 import type { Db } from '../../server/db/index.ts';
-import { signIn } from '../account/helpers.ts';
+import { signIn } from '../my-account/helpers.ts';
 import { createTestApp, ORIGIN, TEST_ENGINE } from '../helpers/app.ts';
 import { activeProject, api, BRIEF, PDF, PEOPLE, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
 

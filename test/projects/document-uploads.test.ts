@@ -12,12 +12,12 @@ import { Readable } from 'node:stream';
 import type { Express, Request, Response } from 'express';
 import request from 'supertest';
 import { afterEach, expect, test, vi } from 'vitest';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/base/config.ts';
 import type { Db } from '../../server/db/index.ts';
 import { downloadSlots } from '../../server/downloads/slots.ts';
 import { readMultipartFile } from '../../server/http/multipart.ts';
 import { DOCUMENT_CHUNK_BYTES } from '../../server/projects/document-chunks.ts';
-import { signIn } from '../account/helpers.ts';
+import { signIn } from '../my-account/helpers.ts';
 import { createTestApp, ORIGIN, TEST_ENGINE } from '../helpers/app.ts';
 import { activeProject, api, BRIEF, PDF, signInEveryone, UNLIMITED } from './fixtures.ts';
 

@@ -11,7 +11,7 @@ import { mailOutbox } from '../../server/mail/outbox.ts';
 import type { OutgoingMail } from '../../server/mail/transport.ts';
 import { createTestApp, ORIGIN, TEST_ENGINE } from '../helpers/app.ts';
 import { addUser, DEFAULT_PASSWORD } from '../helpers/users.ts';
-import { accountsSite, adminToken, mailsTo, signIn, type Site } from '../accounts/setup.ts';
+import { accountsSite, adminToken, mailsTo, signIn, type Site } from '../account-links/setup.ts';
 import { activeProject, api, PEOPLE, signInEveryone, UNLIMITED, type Person } from '../projects/fixtures.ts';
 
 const MINUTE = 60_000;

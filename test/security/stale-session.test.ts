@@ -5,7 +5,7 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import { expect, test } from 'vitest';
-import { endSessionsOf, SESSION_CACHE_MS } from '../../server/auth/sessions.ts';
+import { endSessionsOf, SESSION_CACHE_MS } from '../../server/auth/session-store.ts';
 import { createUser, setDisabled, setPassword, setRole } from '../../server/users/users.ts';
 import type { Db } from '../../server/db/index.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { DEFAULT_SOCIAL_IMAGE, SITE_LOGO } from '../../server/seo/images.ts';
-import { PATHS } from '../../server/paths.ts';
+import { PATHS } from '../../server/base/paths.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
 import { createTestApp, ORIGIN, testApp } from '../helpers/app.ts';
 import { addUser, DEFAULT_PASSWORD } from '../helpers/users.ts';

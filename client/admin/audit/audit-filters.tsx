@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { AUDIT_QUERY_PARAMS, type AuditFilter } from '../../../shared/audit.ts';
-import { useI18n } from '../../i18n.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 import { actionLabel, filterOfForm, isFiltered } from './audit-text.ts';
 
 type Fields = { action: string; user: string; from: string; to: string };

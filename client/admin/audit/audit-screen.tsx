@@ -5,7 +5,7 @@
 import { useLocation } from 'react-router-dom';
 import { AUDIT_PAGE_SIZE, type AuditFilter, type AuditPage } from '../../../shared/audit.ts';
 import type { Translate } from '../../../shared/translate.ts';
-import { useI18n } from '../../i18n.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 import { fetchAudit } from './audit-api.ts';
 import type { AdminScreenProps } from '../screen.ts';
 import { failureText } from '../text.ts';

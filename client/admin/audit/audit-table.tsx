@@ -1,5 +1,5 @@
 import type { AuditRecord } from '../../../shared/audit.ts';
-import { useI18n } from '../../i18n.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 import { actionLabel, actorLabel, detailText, formatAuditTime } from './audit-text.ts';
 
 /** A page of entries: when (the row's header, a card's title on a phone), what, who, to whom, facts, address. */

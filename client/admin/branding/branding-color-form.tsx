@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { Branding } from '../../../shared/branding.ts';
-import { useBrand } from '../../brand.tsx';
-import { useI18n } from '../../i18n.tsx';
+import { useBrand } from '../brand.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 import { sixDigitColor } from './branding-rules.ts';
 
 /** The navbar colour: a picker and a hex code kept in step, Save and Reset to the default. */

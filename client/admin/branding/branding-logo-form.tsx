@@ -1,6 +1,6 @@
 import { useId, type RefObject } from 'react';
 import { IMAGE_MIME_TYPES } from '../../../shared/uploads.ts';
-import { useI18n } from '../../i18n.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 
 /** The logo: a file to upload, and Remove (after a confirmation) while there is one. */
 export function BrandingLogoForm({

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { logoVariantOn } from '../../../shared/brand.ts';
-import { useBrand } from '../../brand.tsx';
-import { useI18n } from '../../i18n.tsx';
+import { useBrand } from '../brand.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 
 /**
  * The navbar as the user will see it. The colours go in through CSSOM custom properties (the

@@ -5,8 +5,8 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { DeletionRequestItem } from '../../../shared/account.ts';
 import { AlertDialog } from '../../components/alert-dialog.tsx';
-import { formatMoment } from '../../account/when.ts';
-import { useI18n } from '../../i18n.tsx';
+import { formatMoment } from '../../my-account/when.ts';
+import { useI18n } from '../../runtime/i18n.tsx';
 import type { ApiFailure } from '../api.ts';
 import type { AdminScreenProps } from '../screen.ts';
 import { failureText, fullName, roleLabel } from '../text.ts';

@@ -6,7 +6,7 @@
 import { useEffect, useEffectEvent, useId, useRef, useState } from 'react';
 import type { Translate } from '../../../shared/translate.ts';
 import { AlertDialog } from '../../components/alert-dialog.tsx';
-import { useI18n } from '../../i18n.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 import { deleteMessage, fetchMessages, setMessageRead, type ApiFailure, type ContactMessage, type MessageList } from '../api.ts';
 import { Pager } from '../pager.tsx';
 import type { AdminScreenProps } from '../screen.ts';

@@ -1,5 +1,5 @@
 import type { ContactMessage } from '../../../shared/contact.ts';
-import { useI18n } from '../../i18n.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 import { formatTimestamp, subjectOf } from './inbox-text.ts';
 
 /** A page of messages: sender (with a New badge while unread), subject (opens it), date. */

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import type { ContactMessage } from '../../../shared/contact.ts';
 import { mailtoHref } from '../../../shared/validation.ts';
-import { useI18n } from '../../i18n.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 import { formatTimestamp, languageName, subjectOf } from './inbox-text.ts';
 
 /** What the open message is busy with. */

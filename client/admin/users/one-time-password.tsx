@@ -1,4 +1,4 @@
-import { useI18n } from '../../i18n.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 import type { Notice } from './user-actions.ts';
 
 /** A password the server generated, shown once with a button that hides it for good. */

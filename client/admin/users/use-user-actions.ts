@@ -2,7 +2,7 @@
 // (a notice, maybe a one-time password) or failed (an error; a vanished user reloads the list).
 import { useState } from 'react';
 import type { AdminUser } from '../../../shared/page-data.ts';
-import { useI18n } from '../../i18n.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 import type { ApiFailure } from '../api.ts';
 import { roleLabel } from '../text.ts';
 import { doneText, sendAction, type Notice, type UserAction } from './user-actions.ts';

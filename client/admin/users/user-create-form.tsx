@@ -5,7 +5,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { FormState } from '../../../shared/page-data.ts';
 import { isRole, ROLES } from '../../../shared/user.ts';
 import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../../shared/validation.ts';
-import { useI18n } from '../../i18n.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 import { createUser, type NewUserInput, type UserWithPassword } from '../api.ts';
 import { Field } from '../field.tsx';
 import { failureText, roleLabel } from '../text.ts';

@@ -6,7 +6,7 @@ import { useRef, useState } from 'react';
 import type { AdminUser, UserList } from '../../../shared/page-data.ts';
 import type { Translate } from '../../../shared/translate.ts';
 import { AlertDialog } from '../../components/alert-dialog.tsx';
-import { useI18n } from '../../i18n.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 import { fetchUsers } from '../api.ts';
 import { BrandingEditor } from '../branding/branding-editor.tsx';
 import { Pager } from '../pager.tsx';

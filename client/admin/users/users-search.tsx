@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useI18n } from '../../i18n.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 
 /** The search box above the users list; "Show all" appears while a search is shown. */
 export function UsersSearch({

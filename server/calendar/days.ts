@@ -1,0 +1,51 @@
+// Days as the company counts them: YYYY-MM-DD in its time zone, Madrid's (the PDF reports' date
+// range, the audit log's filter; both days of a range included). Checked where a query names one,
+// and turned into the instants that stored timestamps (ISO, UTC) are compared with.
+
+/** The documents are read in Spain: days and times are Madrid's whatever the server's zone. */
+export const COMPANY_TIME_ZONE = 'Europe/Madrid';
+
+/** A day, as in a query: YYYY-MM-DD. */
+export type IsoDay = string;
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
+export function isIsoDay(value: string): boolean {
+  const match = DAY.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+// Madrid's offset from UTC at an instant, from Intl (no time-zone data of our own to go stale).
+const OFFSET_FORMAT = new Intl.DateTimeFormat('en-US', { timeZone: COMPANY_TIME_ZONE, timeZoneName: 'longOffset' });
+
+function madridOffsetMs(instant: number): number {
+  const name = OFFSET_FORMAT.formatToParts(instant).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT';
+  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
+  if (!match) return 0;
+  return (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) * 60_000;
+}
+
+/** The instant a day starts in Madrid (midnight there: clocks change at 02:00/03:00, never at midnight). */
+export function madridDayStart(day: IsoDay): Date {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const utcMidnight = Date.UTC(year, month - 1, date);
+  return new Date(utcMidnight - madridOffsetMs(utcMidnight - madridOffsetMs(utcMidnight)));
+}
+
+/** The day after, YYYY-MM-DD. */
+function nextDay(day: IsoDay): IsoDay {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
+}
+
+/** The range as stored timestamps compare (ISO, UTC): from the start of `from` up to, not including, the day after `to`. */
+export function createdAtRange(range: { from?: IsoDay; to?: IsoDay }): { since?: string; before?: string } {
+  return {
+    ...(range.from ? { since: madridDayStart(range.from).toISOString() } : {}),
+    ...(range.to ? { before: madridDayStart(nextDay(range.to)).toISOString() } : {}),
+  };
+}
