@@ -5,7 +5,7 @@ import type { DeletionState } from '../../shared/account.ts';
 import type { FormState } from '../../shared/page-data.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
-import { usePageForm } from '../projects/use-page-form.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 import { useOnline } from '../runtime/online.ts';
 import { formatMoment } from './when.ts';
 

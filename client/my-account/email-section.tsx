@@ -5,7 +5,7 @@ import { PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
-import { usePageForm } from '../projects/use-page-form.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 import { useOnline } from '../runtime/online.ts';
 
 export function EmailSection({ email, form, saved }: { email: EmailSettings; form: FormState | undefined; saved: string | null }) {

@@ -1,14 +1,12 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
-import type { FormState } from '../../shared/page-data.ts';
+import { Link, useLocation } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import { passwordProblem } from '../../shared/validation.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
-import { postForm } from '../runtime/forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 
 const FIELDS = [
   { name: 'currentPassword', label: 'changePassword.current', autoComplete: 'current-password' },
@@ -19,40 +17,19 @@ const FIELDS = [
 export default function ChangePasswordPage({ form, user }: PageProps) {
   const { t, locale } = useI18n();
   const { pathname, search } = useLocation();
-  const navigate = useNavigate();
   const saved = new URLSearchParams(search).get('saved') === 'password';
-  const [state, setState] = useState<FormState | undefined>(form?.form === 'changePassword' ? form : undefined);
-  const [pending, setPending] = useState(false);
-  const online = useOnline();
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const data = new FormData(formElement);
+  const { state, pending, onSubmit } = usePageForm('changePassword', form, {
     // The same rules as the server, checked first for a quick answer.
-    const newPassword = String(data.get('newPassword') ?? '');
-    const fields: Record<string, string> = {};
-    const problem = passwordProblem(newPassword, user?.userName ?? '');
-    if (problem) fields.newPassword = problem;
-    if (newPassword !== String(data.get('confirmPassword') ?? '')) fields.confirmPassword = 'validation.passwordsDiffer';
-    if (Object.keys(fields).length > 0) {
-      setState({ form: 'changePassword', error: { code: 'invalid_password', message: '', fields } });
-      return;
-    }
-    setPending(true);
-    setState(undefined);
-    try {
-      const answer = await postForm(pathname, data);
-      if (answer.ok) {
-        formElement.reset();
-        navigate(answer.redirect ?? pathname, { replace: true, state: { revalidate: Date.now() } });
-      } else setState(answer.form);
-    } catch {
-      setState({ form: 'changePassword', error: { code: 'network', message: t('formErrors.network') } });
-    } finally {
-      setPending(false);
-    }
-  }
+    check: (data) => {
+      const newPassword = String(data.get('newPassword') ?? '');
+      const fields: Record<string, string> = {};
+      const problem = passwordProblem(newPassword, user?.userName ?? '');
+      if (problem) fields.newPassword = problem;
+      if (newPassword !== String(data.get('confirmPassword') ?? '')) fields.confirmPassword = 'validation.passwordsDiffer';
+      return Object.keys(fields).length > 0 ? { error: { code: 'invalid_password', message: '', fields } } : null;
+    },
+  });
+  const online = useOnline();
 
   return (
     <div className="container page narrow">

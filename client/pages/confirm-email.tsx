@@ -2,7 +2,7 @@ import { LinkProblem, refusalOf } from '../account-links/link-problem.tsx';
 import { FormFeedback } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
-import { usePageForm } from '../projects/use-page-form.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 import { useOnline } from '../runtime/online.ts';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/confirm-email.ts';

@@ -1,11 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
-import type { FormState } from '../../shared/page-data.ts';
+import { Link, useLocation } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import { isPractice } from '../../shared/practices.ts';
 import { CONTACT_LIMITS, contactProblems } from '../../shared/validation.ts';
 import { FieldError, FormFeedback, fieldProps, TextField } from '../components/form-feedback.tsx';
-import { postForm } from '../runtime/forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { ContactDetails } from '../components/contact-details.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
@@ -13,6 +10,7 @@ import { useOnline } from '../runtime/online.ts';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/contact.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 
 const TEXT_FIELDS = [
   { name: 'name', type: 'text', autoComplete: 'name' },
@@ -27,41 +25,23 @@ const TEXT_FIELDS = [
 export default function ContactPage({ data, form, brand }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { pathname, search } = useLocation();
-  const navigate = useNavigate();
   const query = new URLSearchParams(search);
   const sent = query.get('sent') === '1';
   // A practice's link (`?practice=data`, from the home page and the 404 page) fills in the subject.
   const practice = query.get('practice');
   const subject = isPractice(practice) ? t('contact.practiceSubject', { practice: t(`projects.practices.${practice}`) }) : '';
-  const [state, setState] = useState<FormState | undefined>(form?.form === 'contact' ? form : undefined);
-  const [pending, setPending] = useState(false);
+  const { state, pending, onSubmit } = usePageForm('contact', form, {
+    // The same rules as the server, checked first; a message sent opens the thank-you state.
+    check: (body) => {
+      const value = (key: string) => String(body.get(key) ?? '');
+      const values = { name: value('name'), email: value('email'), subject: value('subject'), message: value('message') };
+      const problems = contactProblems({ ...values, consent: body.get('consent') !== null });
+      return Object.keys(problems).length > 0 ? { values, error: { code: 'invalid_request', message: '', fields: problems } } : null;
+    },
+    fallback: `${pathname}?sent=1`,
+    replace: false,
+  });
   const online = useOnline();
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const body = new FormData(formElement);
-    const value = (key: string) => String(body.get(key) ?? '');
-    const values = { name: value('name'), email: value('email'), subject: value('subject'), message: value('message') };
-    const problems = contactProblems({ ...values, consent: body.get('consent') !== null });
-    if (Object.keys(problems).length > 0) {
-      setState({ form: 'contact', values, error: { code: 'invalid_request', message: '', fields: problems } });
-      return;
-    }
-    setPending(true);
-    setState(undefined);
-    try {
-      const answer = await postForm(pathname, body);
-      if (answer.ok) {
-        formElement.reset();
-        navigate(answer.redirect ?? `${pathname}?sent=1`, { state: { revalidate: Date.now() } });
-      } else setState(answer.form);
-    } catch {
-      setState({ form: 'contact', values, error: { code: 'network', message: t('formErrors.network') } });
-    } finally {
-      setPending(false);
-    }
-  }
 
   if (sent && !state) {
     return (

@@ -3,7 +3,7 @@ import { localePath } from '../../shared/routes.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
-import { usePageForm } from '../projects/use-page-form.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 import { useOnline } from '../runtime/online.ts';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/forgot-password.ts';

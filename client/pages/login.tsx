@@ -1,13 +1,11 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
-import type { FormState } from '../../shared/page-data.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
-import { postForm } from '../runtime/forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 
 /**
  * A real form posted to this page's own URL: works without JavaScript (POST, then 303) and,
@@ -18,28 +16,9 @@ export default function LoginPage({ form }: PageProps) {
   const { pathname, search } = useLocation();
   // Back from a reset password or a confirmed e-mail address (server/account-links/forms.ts).
   const notice = new URLSearchParams(search).get('notice');
-  const navigate = useNavigate();
-  const [state, setState] = useState<FormState | undefined>(form?.form === 'login' ? form : undefined);
-  const [pending, setPending] = useState(false);
+  // A sign-in opens the page it answers with (a new history entry).
+  const { state, pending, onSubmit } = usePageForm('login', form, { fallback: '/', replace: false });
   const online = useOnline();
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setPending(true);
-    setState(undefined);
-    try {
-      const answer = await postForm(pathname, new FormData(event.currentTarget));
-      if (answer.ok) {
-        navigate(answer.redirect ?? '/', { state: { revalidate: Date.now() } });
-        return;
-      }
-      setState(answer.form);
-    } catch {
-      setState({ form: 'login', error: { code: 'network', message: t('formErrors.network') } });
-    } finally {
-      setPending(false);
-    }
-  }
 
   return (
     <div className="container page narrow">

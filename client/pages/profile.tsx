@@ -1,7 +1,6 @@
 import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '../../shared/uploads.ts';
-import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
-import type { FormState } from '../../shared/page-data.ts';
+import { useId, type ChangeEvent } from 'react';
+import { Link, useLocation } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import { FieldError, FormFeedback, fieldProps, TextField } from '../components/form-feedback.tsx';
 import { avatarSrc, documentPath, postForm } from '../runtime/forms.ts';
@@ -11,6 +10,7 @@ import { useOnline } from '../runtime/online.ts';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/profile.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 import { DataSection } from '../my-account/data-section.tsx';
 import { DeletionSection } from '../my-account/deletion-section.tsx';
 import { SessionsSection } from '../my-account/sessions-section.tsx';
@@ -21,48 +21,30 @@ const AVATAR_ACCEPT = IMAGE_MIME_TYPES.join(',');
 export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { pathname, search } = useLocation();
-  const navigate = useNavigate();
   const { user } = data;
   const saved = new URLSearchParams(search).get('saved');
-  const [state, setState] = useState<FormState | undefined>(form?.form === 'profile' ? form : undefined);
-  const [avatarState, setAvatarState] = useState<FormState | undefined>(form?.form === 'avatar' ? form : undefined);
-  const [pending, setPending] = useState(false);
+  const profile = usePageForm('profile', form);
+  const avatar = usePageForm('avatar', form);
+  const { state, onSubmit } = profile;
+  const avatarState = avatar.state;
+  const pending = profile.pending || avatar.pending;
   const online = useOnline();
   const avatarInputId = useId();
-
-  async function submit(body: FormData | Blob, contentType: string | undefined, setter: (state: FormState | undefined) => void) {
-    setPending(true);
-    setState(undefined);
-    setAvatarState(undefined);
-    try {
-      const answer = await postForm(pathname, body, contentType);
-      if (answer.ok) navigate(answer.redirect ?? pathname, { replace: true, state: { revalidate: Date.now() } });
-      else setter(answer.form);
-    } catch {
-      setter({ form: 'profile', error: { code: 'network', message: t('formErrors.network') } });
-    } finally {
-      setPending(false);
-    }
-  }
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    void submit(new FormData(event.currentTarget), undefined, setState);
-  }
 
   function onAvatar(event: ChangeEvent<HTMLInputElement>) {
     const file = event.currentTarget.files?.[0];
     event.currentTarget.value = '';
     if (!file) return;
     if (!AVATAR_ACCEPT.split(',').includes(file.type)) {
-      setAvatarState({ form: 'avatar', error: { code: 'unsupported_image', message: '', fields: { avatar: 'validation.imageType' } } });
+      avatar.setState({ form: 'avatar', error: { code: 'unsupported_image', message: '', fields: { avatar: 'validation.imageType' } } });
       return;
     }
     if (file.size > IMAGE_MAX_BYTES) {
-      setAvatarState({ form: 'avatar', error: { code: 'image_too_large', message: '', fields: { avatar: 'validation.imageTooLarge' } } });
+      avatar.setState({ form: 'avatar', error: { code: 'image_too_large', message: '', fields: { avatar: 'validation.imageTooLarge' } } });
       return;
     }
-    void submit(file, file.type, setAvatarState);
+    // The image itself is the body (image/png…), as the form would send it without JavaScript.
+    void avatar.post(() => postForm(pathname, file, file.type));
   }
 
   return (

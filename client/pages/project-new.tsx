@@ -8,7 +8,7 @@ import { hasRole } from '../../shared/user.ts';
 import { FieldError, FormFeedback, fieldProps, TextField } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
-import { usePageForm } from '../projects/use-page-form.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
 
 export default function ProjectNewPage({ user, form }: PageProps) {

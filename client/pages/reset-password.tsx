@@ -1,7 +1,7 @@
 import { LinkProblem, refusalOf } from '../account-links/link-problem.tsx';
 import { NewPasswordForm } from '../account-links/new-password-form.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
-import { usePageForm } from '../projects/use-page-form.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/reset-password.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';

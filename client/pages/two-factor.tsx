@@ -1,16 +1,14 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
-import type { FormState } from '../../shared/page-data.ts';
+import { Link, useLocation } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import { FormFeedback } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
-import { postForm } from '../runtime/forms.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import { CodeField } from '../two-factor/code-field.tsx';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/two-factor.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 
 /**
  * The second factor after a right password: the authenticator's code or a recovery code. No
@@ -20,29 +18,9 @@ import type { PageProps } from '../runtime/page-chunks.ts';
 export default function TwoFactorPage({ data, form }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { pathname } = useLocation();
-  const navigate = useNavigate();
-  const [state, setState] = useState<FormState | undefined>(form?.form === 'twoFactor' ? form : undefined);
-  const [pending, setPending] = useState(false);
+  const { state, pending, onSubmit } = usePageForm('twoFactor', form, { fallback: '/', replace: false });
   const online = useOnline();
   const expired = !data.pending || state?.error?.code === 'two_factor_expired';
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setPending(true);
-    setState(undefined);
-    try {
-      const answer = await postForm(pathname, new FormData(event.currentTarget));
-      if (answer.ok) {
-        navigate(answer.redirect ?? '/', { state: { revalidate: Date.now() } });
-        return;
-      }
-      setState({ ...answer.form, form: 'twoFactor' });
-    } catch {
-      setState({ form: 'twoFactor', error: { code: 'network', message: t('formErrors.network') } });
-    } finally {
-      setPending(false);
-    }
-  }
 
   return (
     <div className="container page narrow">

@@ -12,7 +12,7 @@ import { FieldError, FormFeedback, fieldProps } from '../components/form-feedbac
 import { formatDate } from '../components/formatted-date.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import { SectionForm } from './section-form.tsx';
-import { usePageForm } from './use-page-form.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 
 const ACCEPT = '.pdf,.png,.jpg,.jpeg,.webp,.docx,.xlsx,.pptx,.odt,.ods,.odp,.doc,.xls,.ppt';
 

@@ -5,7 +5,7 @@ import type { FormState } from '../../shared/page-data.ts';
 import { PRACTICES, PROJECT_LIMITS, type Expertise } from '../../shared/projects.ts';
 import { FieldError, FormFeedback, fieldProps } from '../components/form-feedback.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
-import { usePageForm } from './use-page-form.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 
 export function ExpertiseForm({ expertise, form }: { expertise: Expertise; form: FormState | undefined }) {
   const { t } = useI18n();

@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import type { FormState } from '../../shared/page-data.ts';
 import { FormFeedback } from '../components/form-feedback.tsx';
-import { usePageForm } from './use-page-form.ts';
+import { usePageForm } from '../runtime/use-page-form.ts';
 
 export function SectionForm({
   intent,
