@@ -29,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CONSENT_COOKIE, serializeConsent } from '../shared/consent.ts';
 import { THEME_COOKIE, THEMES, type Theme } from '../shared/theme.ts';
-import type { Locale } from '../shared/locales.ts';
+import { localeHref, type Locale } from '../shared/locales.ts';
 import type { Role } from '../shared/user.ts';
 import { isBuildStale, ROOT } from './build-state.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
@@ -172,8 +172,7 @@ function planShots(): Shot[] {
 
 /** The URL path of a shot: Spanish unprefixed (the default locale), English under /en. */
 function urlPath(shot: Pick<Shot, 'locale' | 'path'>): string {
-  if (shot.locale === 'es') return shot.path;
-  return shot.path === '/' ? '/en' : `/en${shot.path}`;
+  return localeHref(shot.path, shot.locale);
 }
 
 /** screenshots/<width>/<theme>/<who>/<locale>-<page>[-variant].png. */

@@ -2,6 +2,7 @@
 // A database that is down is a 503 (try again: the pool reconnects), anything unexpected a 500
 // (logged); JSON for API-like requests, the last-resort page for browsers.
 import type { ErrorRequestHandler } from 'express';
+import { localeOf } from '../../shared/locales.ts';
 import { isDatabaseUnavailable } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import { lastResortPage } from '../render/render-page.tsx';
@@ -32,7 +33,7 @@ export function errorHandler(options: { logger: Logger; isProduction: boolean })
           : { code: status < 500 ? 'bad_request' : 'internal', message: status < 500 && error.expose ? error.message : 'Error' },
       });
     } else {
-      res.type('html').send(lastResortPage(req.path.startsWith('/en') ? 'en' : 'es', isProduction ? null : String(error.message)));
+      res.type('html').send(lastResortPage(localeOf(req.path), isProduction ? null : String(error.message)));
     }
   };
 }
