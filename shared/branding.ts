@@ -1,6 +1,7 @@
 // Navbar branding (on /client and /organization, per user). The CMS and the
 // database are not trusted with CSS: only hex colours pass, only our own paths as logos (and,
 // from the CMS, https logos on its upload provider's hosts, CMS_MEDIA_HOSTS).
+import { isLocale } from './locales.ts';
 import { isHttpsMediaUrl, mediaHostUrl } from './media.ts';
 
 export type Branding = { color: string; logo: string | null };
@@ -17,7 +18,7 @@ export function isHexColor(value: unknown): value is string {
  */
 export function isBrandedPath(pathname: string): boolean {
   const segments = pathname.split('/').filter(Boolean);
-  const area = segments[0] === 'es' || segments[0] === 'en' ? segments[1] : segments[0];
+  const area = isLocale(segments[0]) ? segments[1] : segments[0];
   return area === 'client' || area === 'organization';
 }
 

@@ -4,6 +4,7 @@
 // the brand's logo beside the name, and the footer the company's contact details (brand/).
 import { isHexColor, readableTextColor, sixDigitHex } from '../../shared/branding.ts';
 import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
+import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
 import { BODY_FONT, DISPLAY_FONT, pdfmakeWithFonts, type PdfMake } from './fonts.ts';
 import {
   formatCoverage,
@@ -12,15 +13,11 @@ import {
   formatStoredDateTime,
   INTL_LOCALE,
   isoDay,
-  isPdfLocale,
   pdfT,
   roleName,
   type Coverage,
-  type PdfLocale,
   type PdfT,
 } from './i18n.ts';
-
-export type { PdfLocale } from './i18n.ts';
 
 export type PdfUser = {
   userName: string;
@@ -56,7 +53,7 @@ export type PdfBrand = {
 };
 
 export type PdfContext = {
-  locale: PdfLocale;
+  locale: Locale;
   siteName: string;
   /** Hex colour of the header band (#rgb or #rrggbb); anything else falls back to the site's teal. */
   brandColor: string;
@@ -200,11 +197,11 @@ export function messageText(value: string, max: number): { text: string; shorten
 }
 
 /** The context as the documents use it: a known locale and its words, a safe colour, a capped site name, a valid date. */
-export type Settings = { locale: PdfLocale; t: PdfT; siteName: string; brand: string; generatedAt: Date; identity: PdfBrand | null };
+export type Settings = { locale: Locale; t: PdfT; siteName: string; brand: string; generatedAt: Date; identity: PdfBrand | null };
 
 export function settingsOf(ctx: PdfContext): Settings {
   // The types promise a locale, but it often comes from a request: never ask for junk.
-  const locale = isPdfLocale(ctx.locale) ? ctx.locale : 'es';
+  const locale = isLocale(ctx.locale) ? ctx.locale : defaultLocale;
   return {
     locale,
     t: pdfT(locale),
@@ -565,8 +562,8 @@ export type PdfKind = 'profile' | 'users' | 'messages' | 'proposal' | 'report';
  * "mi-perfil-ana-2026-11-22.pdf", "users-2026-11-22.pdf", "propuesta-12-data-platform-2026-11-22.pdf"…
  * (date in Madrid); `about` (a user name, a project's id and title) is slugged in after the kind.
  */
-export function pdfFileName(kind: PdfKind, locale: PdfLocale, date: Date, about?: string): string {
-  const base = pdfT(isPdfLocale(locale) ? locale : 'es')(`fileNames.${kind}`);
+export function pdfFileName(kind: PdfKind, locale: Locale, date: Date, about?: string): string {
+  const base = pdfT(isLocale(locale) ? locale : defaultLocale)(`fileNames.${kind}`);
   const who = about ? slug(about) : '';
   const day = isoDay(Number.isNaN(date.getTime()) ? new Date() : date);
   return `${[base, who, day].filter(Boolean).join('-')}.pdf`;

@@ -12,7 +12,7 @@ import { failureText, roleLabel } from '../text.ts';
 import { newUserProblems } from './new-user-problems.ts';
 import { OneTimeLink, OneTimePassword } from './one-time-password.tsx';
 import { invitationText } from './user-actions.ts';
-import { LOCALES } from '../../../shared/locales.ts';
+import { defaultLocale, isLocale, LOCALES } from '../../../shared/locales.ts';
 
 function text(data: FormData, field: string): string {
   const value = data.get(field);
@@ -24,7 +24,8 @@ function inputOf(data: FormData): NewUserInput {
   const email = text(data, 'email').trim();
   const password = text(data, 'password');
   if (data.get('invite') !== null) {
-    const locale = text(data, 'locale') === 'en' ? 'en' : 'es';
+    const chosen = text(data, 'locale');
+    const locale = isLocale(chosen) ? chosen : defaultLocale;
     return {
       userName: text(data, 'userName').trim(),
       name: text(data, 'name').trim(),
