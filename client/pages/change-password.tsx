@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
-import { passwordProblem } from '../../shared/validation.ts';
+import { passwordProblem, PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
 import { postForm } from '../forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
@@ -73,7 +73,7 @@ export default function ChangePasswordPage({ form, user }: PageProps) {
             type="password"
             autoComplete={field.autoComplete}
             required
-            maxLength={200}
+            maxLength={PASSWORD_MAX_LENGTH}
             {...(field.name === 'currentPassword' ? {} : { minLength: 10 })}
           />
         ))}

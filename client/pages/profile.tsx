@@ -15,6 +15,7 @@ import { DataSection } from '../account/data-section.tsx';
 import { DeletionSection } from '../account/deletion-section.tsx';
 import { SessionsSection } from '../account/sessions-section.tsx';
 import { EmailSection } from '../account/email-section.tsx';
+import { NAME_MAX_LENGTH } from '../../shared/validation.ts';
 
 const AVATAR_ACCEPT = IMAGE_MIME_TYPES.join(',');
 
@@ -114,7 +115,7 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
             type="text"
             autoComplete="given-name"
             required
-            maxLength={80}
+            maxLength={NAME_MAX_LENGTH}
             defaultValue={state?.values?.name ?? user.name}
           />
           <TextField
@@ -125,7 +126,7 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
             type="text"
             autoComplete="family-name"
             required
-            maxLength={80}
+            maxLength={NAME_MAX_LENGTH}
             defaultValue={state?.values?.lastName ?? user.lastName}
           />
           <button className="button button-primary" type="submit" disabled={pending || !online}>

@@ -1,10 +1,10 @@
 // Branding of CLI and ORG users in embedded mode (with a CMS it is edited there).
 import express, { type Router } from 'express';
 import { ApiError } from '../http/errors.ts';
-import { AVATAR_MAX_BYTES } from '../uploads/images.ts';
 import * as users from '../users/users.ts';
 import { brandingBody } from './schemas.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
+import { IMAGE_MAX_BYTES } from '../../shared/uploads.ts';
 
 export function adminBrandingRoutes(deps: ApiDeps, auth: ApiAuth): Router {
   const { db } = deps;
@@ -49,7 +49,7 @@ export function adminBrandingRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     '/admin/branding/:userName/logo',
     authenticated,
     requireAdmin,
-    express.raw({ type: () => true, limit: AVATAR_MAX_BYTES }),
+    express.raw({ type: () => true, limit: IMAGE_MAX_BYTES }),
     handle(async (req, res) => {
       const user = await requireBrandable(String(req.params.userName));
       const image = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

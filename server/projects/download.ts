@@ -6,6 +6,7 @@
 // stops taking them is cut off after DOWNLOAD_STALL_SECONDS, and one user downloads at most
 // DOWNLOADS_PER_USER documents at once (docs/decisions/028).
 import type { RequestHandler, Response } from 'express';
+import { idOf } from '../../shared/paging.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { refuseDownload } from '../downloads/refuse.ts';
@@ -69,8 +70,8 @@ export function documentDownload(conversation: Conversation, downloads: Document
     try {
       if (!session) return next();
       const id = projectId(req.params.id);
-      const docId = /^[1-9][0-9]{0,9}$/.test(String(req.params.docId)) ? Number(req.params.docId) : 0;
-      if (!docId || docId > 2_147_483_647) throw new ApiError(404, 'not_found', 'No such document');
+      const docId = idOf(String(req.params.docId));
+      if (docId === null) throw new ApiError(404, 'not_found', 'No such document');
       const doc = await conversation.readDocument(session.user, id, docId);
       await sendDocument(res, session.user.userName, doc, downloads);
     } catch (error) {

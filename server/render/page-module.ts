@@ -7,6 +7,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Locale } from '../../shared/locales.ts';
 import type { PostSummary } from '../../shared/page-data.ts';
+import { PAGE_NUMBER_MAX } from '../../shared/paging.ts';
 import { PAGE_KEYS, type PageKey, type Route, type RouteParams } from '../../shared/routes.ts';
 import type { Translate } from '../../shared/translate.ts';
 import type { AccountServices } from '../account/index.ts';
@@ -151,5 +152,5 @@ export function requireSession(args: Pick<LoaderArgs, 'session'>): Session {
 /** The page number of a list from the URL (`?page=2`): a positive integer, else 1. */
 export function pageNumber(query: URLSearchParams, name = 'page'): number {
   const page = Number(query.get(name) ?? '1');
-  return Number.isSafeInteger(page) && page >= 1 && page <= 100_000 ? page : 1;
+  return Number.isSafeInteger(page) && page >= 1 && page <= PAGE_NUMBER_MAX ? page : 1;
 }
