@@ -180,7 +180,8 @@ export function routeByName(name: string): Route | undefined {
   return routesByName.get(name);
 }
 
-function fillParams(pattern: string, params: RouteParams = {}): string {
+/** A path pattern (`/blog/:slug`) with its parameters filled, each percent-encoded; a missing one throws. */
+export function fillParams(pattern: string, params: RouteParams = {}): string {
   return pattern.replace(/:([a-zA-Z]+)/g, (_, key: string) => {
     const value = params[key];
     if (value === undefined) throw new Error(`Missing route parameter "${key}" for ${pattern}`);

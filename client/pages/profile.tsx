@@ -4,7 +4,8 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { FormState } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { FieldError, FormFeedback, fieldProps, TextField } from '../components/form-feedback.tsx';
-import { avatarSrc, documentPath, postForm } from '../forms.ts';
+import { documentHref } from '../../shared/documents.ts';
+import { avatarSrc, postForm } from '../forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
@@ -141,7 +142,7 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
         <Link to={localePath('changePassword', locale)}>{t('profile.changePassword')}</Link>
         <Link to={localePath('twoFactorSetup', locale)}>{t('profile.twoFactor')}</Link>
         {/* A document, not a page: a plain link so the browser downloads it. */}
-        <a href={documentPath(locale, 'documents/my-profile.pdf')} download>
+        <a href={documentHref('profile', locale)} download>
           {t('profile.downloadPdf')}
         </a>
       </p>

@@ -14,6 +14,7 @@ import { formatDate } from '../components/formatted-date.tsx';
 import { useI18n } from '../i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 import { usePageForm } from './use-page-form.ts';
+import { documentHref } from '../../shared/documents.ts';
 
 const ACCEPT = '.pdf,.png,.jpg,.jpeg,.webp,.docx,.xlsx,.pptx,.odt,.ods,.odp,.doc,.xls,.ppt';
 
@@ -126,7 +127,7 @@ export function DocumentsSection({
           <ul className="documents" ref={listRef}>
             {items.map((d) => (
               <li key={d.id}>
-                <a href={`/project-files/${project.id}/${d.id}`} download={d.name}>
+                <a href={documentHref('projectFile', locale, { id: project.id, docId: d.id })} download={d.name}>
                   {d.name}
                 </a>
                 <span className="field-hint">
