@@ -30,7 +30,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { CONSENT_COOKIE, serializeConsent } from '../shared/consent.ts';
 import { THEME_COOKIE, THEMES, type Theme } from '../shared/theme.ts';
 import { LOCALE_CODES, localeHref, type Locale } from '../shared/locales.ts';
-import type { Role } from '../shared/user.ts';
+import { ROLES, type Role } from '../shared/user.ts';
 import { isBuildStale, ROOT } from './build-state.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import { launchServer } from './launch-server.ts';
@@ -50,7 +50,6 @@ const VIEWPORTS: readonly Viewport[] = [
 ];
 
 type Who = 'guest' | Role;
-const ROLES: readonly Role[] = ['ADMIN', 'CLI', 'ORG', 'CONS'];
 
 /** What the page is in, beyond its URL: the cookie banner up, or the burger menu open. */
 type Variant = 'plain' | 'banner' | 'menu';

@@ -4,7 +4,7 @@
 import { sameIdentity } from '../../shared/identity.ts';
 import { idOf } from '../../shared/paging.ts';
 import { hasRole, type SessionUser } from '../../shared/user.ts';
-import type { Standing } from '../../shared/projects.ts';
+import { ownsProjects, type Standing } from '../../shared/projects.ts';
 import type { Db } from '../db/index.ts';
 import type { ProjectRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
@@ -37,7 +37,7 @@ export async function projectFor(db: Db, actor: Actor, id: number): Promise<{ ro
   const row = await db.k.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw projectNotFound();
   if (hasRole(actor, 'ADMIN')) return { row, standing: 'admin' };
-  if ((hasRole(actor, 'CLI') || hasRole(actor, 'ORG')) && sameIdentity(row.owner, actor.userName)) return { row, standing: 'owner' };
+  if (ownsProjects(actor) && sameIdentity(row.owner, actor.userName)) return { row, standing: 'owner' };
   if (hasRole(actor, 'CONS')) {
     const assigned = await db.k
       .selectFrom('project_experts')
