@@ -7,8 +7,6 @@ export const DEFAULT_LOCALE = 'es';
 export const LOCALE_COOKIE = 'i18n_redirected';
 export const LOCALE_COOKIE_MAX_AGE_DAYS = 365;
 
-export const DEFAULT_NAVBAR_COLOR = '#30B7BB';
-
 export const MIN_FETCH_DELAY_MS = 200;
 export const CHUNK_RELOAD_GUARD_MS = 60_000;
 export const IDLE_PREFETCH_TIMEOUT_MS = 2000;

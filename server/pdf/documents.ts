@@ -3,7 +3,6 @@
 // dates and numbers follow the locale, the header band carries the site's branding colour and
 // the brand's logo beside the name, and the footer the company's contact details (brand/).
 import { isHexColor, readableTextColor, sixDigitHex } from '../../shared/branding.ts';
-import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
 import { BODY_FONT, DISPLAY_FONT, pdfmakeWithFonts, type PdfMake } from './fonts.ts';
 import {
@@ -55,8 +54,10 @@ export type PdfBrand = {
 export type PdfContext = {
   locale: Locale;
   siteName: string;
-  /** Hex colour of the header band (#rgb or #rrggbb); anything else falls back to the site's teal. */
+  /** Hex colour of the header band (#rgb or #rrggbb); anything else falls back to `defaultColor`. */
   brandColor: string;
+  /** The brand's primary colour (brand/brand.json): the band's when `brandColor` is not a colour. */
+  defaultColor: string;
   /** The logo beside the name and the contact details in the footer; none: the name alone. */
   brand?: PdfBrand;
   /** When the document was made; defaults to now. Fixed in tests. */
@@ -137,9 +138,9 @@ export const MUTED_COLOR = '#5f6b76';
 export const RULE_COLOR = '#d9dee3';
 export const ZEBRA_COLOR = '#f4f6f8';
 
-/** The site's teal unless the colour is a valid hex one; #rgb is widened for pdfkit and the contrast check. */
-export function safeBrandColor(value: unknown): string {
-  const color = isHexColor(value) ? value : DEFAULT_NAVBAR_COLOR;
+/** The colour if it is a valid hex one, else `fallback` (the brand's primary); #rgb is widened for pdfkit and the contrast check. */
+export function safeBrandColor(value: unknown, fallback: string): string {
+  const color = isHexColor(value) ? value : fallback;
   return sixDigitHex(color);
 }
 
@@ -206,7 +207,7 @@ export function settingsOf(ctx: PdfContext): Settings {
     locale,
     t: pdfT(locale),
     siteName: oneLine(ctx.siteName, MAX_SITE_NAME_CHARS),
-    brand: safeBrandColor(ctx.brandColor),
+    brand: safeBrandColor(ctx.brandColor, ctx.defaultColor),
     generatedAt: ctx.generatedAt instanceof Date && !Number.isNaN(ctx.generatedAt.getTime()) ? ctx.generatedAt : new Date(),
     identity: ctx.brand ? { logos: ctx.brand.logos, contact: oneLine(ctx.brand.contact) } : null,
   };

@@ -254,6 +254,7 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       locale: form.locale,
       siteName: deps.siteName,
       brandColor: await brandColor(session.user.userName),
+      defaultColor: deps.brand.colors.primary,
       brand: pdfBrand(form.locale),
     };
     const now = new Date();
@@ -320,7 +321,13 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       const { project } = snapshot;
       if (kind === 'proposal' && !project.proposal) return next();
       // The project's branding is its owner's, whoever downloads it.
-      const ctx = { locale, siteName: deps.siteName, brandColor: await brandColor(project.owner.userName), brand: pdfBrand(locale) };
+      const ctx = {
+        locale,
+        siteName: deps.siteName,
+        brandColor: await brandColor(project.owner.userName),
+        defaultColor: deps.brand.colors.primary,
+        brand: pdfBrand(locale),
+      };
       const fileName = pdfFileName(kind, locale, new Date(), `${project.id} ${project.title}`);
       // Of a project's documents, its report (the whole history) is recorded as a report download.
       return await sendJob(
