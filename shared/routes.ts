@@ -4,10 +4,6 @@ import { matchRoutes, type RouteObject } from 'react-router-dom';
 import { defaultLocale, LOCALE_CODES, localeOf, prefixedPath, type Locale } from './locales.ts';
 import type { Area } from './user.ts';
 
-/** Guard names, run in order before a page renders (server) or a navigation (client). */
-export const GUARD_NAMES = ['auth', 'guest', 'role', 'isAdmin'] as const;
-export type GuardName = (typeof GUARD_NAMES)[number];
-
 export type BaseRoute = {
   /** Route base name: names are `${base}___${locale}` (+ `___default` for the unprefixed form). */
   base: string;
@@ -20,7 +16,7 @@ export type BaseRoute = {
   page: string;
   /** Public pages opt out of the default `auth` guard: every other page needs a signed-in user. */
   public: boolean;
-  /** Guards besides `auth`, by name; resolved at run time so that an unknown name is a 500. */
+  /** Guards besides `auth`, by name (the keys of GUARDS, shared/guards.ts); resolved at run time so that an unknown name is a 500. */
   guards: readonly string[];
   /** Listed in the sitemap. */
   indexable: boolean;
