@@ -29,8 +29,8 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CONSENT_COOKIE, serializeConsent } from '../shared/consent.ts';
 import { THEME_COOKIE, THEMES, type Theme } from '../shared/theme.ts';
-import type { Locale } from '../shared/locales.ts';
-import type { Role } from '../shared/user.ts';
+import { LOCALE_CODES, localeHref, type Locale } from '../shared/locales.ts';
+import { ROLES, type Role } from '../shared/user.ts';
 import { isBuildStale, ROOT } from './build-state.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 import { launchServer } from './launch-server.ts';
@@ -50,8 +50,6 @@ const VIEWPORTS: readonly Viewport[] = [
 ];
 
 type Who = 'guest' | Role;
-const ROLES: readonly Role[] = ['ADMIN', 'CLI', 'ORG', 'CONS'];
-const LOCALES: readonly Locale[] = ['es', 'en'];
 
 /** What the page is in, beyond its URL: the cookie banner up, or the burger menu open. */
 type Variant = 'plain' | 'banner' | 'menu';
@@ -156,12 +154,12 @@ function planShots(): Shot[] {
           variant,
           status: spec.status ?? 200,
         });
-      for (const locale of LOCALES) for (const spec of PUBLIC_PAGES) add('guest', locale, spec);
+      for (const locale of LOCALE_CODES) for (const spec of PUBLIC_PAGES) add('guest', locale, spec);
       // The cookie banner as a first visit shows it (every other shot has answered it).
       add('guest', 'es', PUBLIC_PAGES[0]!, 'banner');
       if (viewport.mobile) add('guest', 'es', PUBLIC_PAGES[0]!, 'menu');
       for (const role of ROLES) {
-        for (const locale of LOCALES) for (const spec of privatePages(role)) add(role, locale, spec);
+        for (const locale of LOCALE_CODES) for (const spec of privatePages(role)) add(role, locale, spec);
         // Signed in, the menu holds the area link and the user menu: one shot per role.
         if (viewport.mobile) add(role, 'es', landingPage(role), 'menu');
       }
@@ -172,8 +170,7 @@ function planShots(): Shot[] {
 
 /** The URL path of a shot: Spanish unprefixed (the default locale), English under /en. */
 function urlPath(shot: Pick<Shot, 'locale' | 'path'>): string {
-  if (shot.locale === 'es') return shot.path;
-  return shot.path === '/' ? '/en' : `/en${shot.path}`;
+  return localeHref(shot.path, shot.locale);
 }
 
 /** screenshots/<width>/<theme>/<who>/<locale>-<page>[-variant].png. */

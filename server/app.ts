@@ -137,6 +137,7 @@ export async function createApp(deps: AppDeps) {
         // Branding sits on the first paint: 1.5 s at most. Content may take a little longer.
         branding: createStrapiBranding({
           client: createStrapiClient(cmsClientOptions(config, logger, 1500)),
+          defaultColor: brand.colors.primary,
           ttlMs: config.CMS_CACHE_SECONDS * 1000,
           mediaHosts,
           logger,
@@ -215,7 +216,7 @@ export async function createApp(deps: AppDeps) {
   const backend = external
     ? httpBackend(config.API_URL!, deps.fetch)
     : embeddedBackend({ db, sessions, key: apiKey, ttlMinutes: config.TOKEN_TTL_MINUTES, verify, uploads });
-  const brandingStore = embeddedBranding(db, { changes, logger });
+  const brandingStore = embeddedBranding(db, { defaultColor: brand.colors.primary, changes, logger });
   const branding = withBrandingTimeout(
     deps.branding ?? cms?.branding ?? brandingStore,
     BRANDING_TIMEOUT_MS,

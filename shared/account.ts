@@ -47,9 +47,6 @@ export type DeletionRequestItem = {
   requestedAt: string;
 };
 
-/** The download of everything the site holds about the user (server/my-account/download.ts). */
-export const MY_DATA_PATH = 'documents/my-data.json';
-
 /**
  * Who a deleted account's traces (messages, projects, history) are attributed to: not a user
  * name anyone can have (those start with a letter or digit), shown as "Deleted user" in the

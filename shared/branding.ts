@@ -1,7 +1,9 @@
 // Navbar branding (on /client and /organization, per user). The CMS and the
 // database are not trusted with CSS: only hex colours pass, only our own paths as logos (and,
 // from the CMS, https logos on its upload provider's hosts, CMS_MEDIA_HOSTS).
+import { isLocale } from './locales.ts';
 import { isHttpsMediaUrl, mediaHostUrl } from './media.ts';
+import { BRANDABLE_ROLES, roleArea, type Area } from './user.ts';
 
 export type Branding = { color: string; logo: string | null };
 
@@ -11,14 +13,19 @@ export function isHexColor(value: unknown): value is string {
   return typeof value === 'string' && HEX_COLOR.test(value);
 }
 
+/** The areas of the brandable roles: /client and /organization. */
+const BRANDED_AREAS: ReadonlySet<string> = new Set(
+  BRANDABLE_ROLES.map((role) => roleArea(role)).filter((area): area is Area => area !== undefined),
+);
+
 /**
- * Branding applies on /client and /organization and on every page of those areas, their
- * project pages included.
+ * Branding applies in the brandable roles' areas (/client and /organization) and on every page
+ * of those areas, their project pages included.
  */
 export function isBrandedPath(pathname: string): boolean {
   const segments = pathname.split('/').filter(Boolean);
-  const area = segments[0] === 'es' || segments[0] === 'en' ? segments[1] : segments[0];
-  return area === 'client' || area === 'organization';
+  const area = isLocale(segments[0]) ? segments[1] : segments[0];
+  return area !== undefined && BRANDED_AREAS.has(area);
 }
 
 /** A logo we may show: a same-origin path (our avatars or the /cms proxy), nothing else. */

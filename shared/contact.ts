@@ -1,5 +1,6 @@
 // A contact message as the API answers it (GET /api/admin/messages): one type for the server's
 // store and the admin console's inbox.
+import type { Locale } from './locales.ts';
 
 export const NOTIFY_STATUSES = ['none', 'pending', 'sent', 'failed'] as const;
 /** The e-mail notification: none (no SMTP), pending (to be retried), sent, failed (gave up). */
@@ -11,7 +12,7 @@ export type ContactMessage = {
   email: string;
   subject: string;
   message: string;
-  locale: 'es' | 'en';
+  locale: Locale;
   read: boolean;
   notifyStatus: NotifyStatus;
   createdAt: string;

@@ -27,3 +27,25 @@ export function localeInfo(code: Locale) {
 }
 
 export const defaultLocale: Locale = DEFAULT_LOCALE;
+
+/**
+ * The locale a path is in, by its first segment exactly: `/en` and `/en/x` are English, `/es/x`
+ * Spanish, and anything else — `/entries`, `/EN/x`, `//en/x`, `/` — the default locale's.
+ */
+export function localeOf(path: string): Locale {
+  const first = path.split('/')[1];
+  return isLocale(first) ? first : defaultLocale;
+}
+
+/** `path` under a locale's prefix: `/x` → `/en/x`, and the home `/` → `/en` (no trailing slash). */
+export function prefixedPath(path: string, locale: Locale): string {
+  return path === '/' ? `/${locale}` : `/${locale}${path}`;
+}
+
+/**
+ * A path in the form the site links in a locale: the default locale's unprefixed (`/x`, `/`),
+ * the others' under their prefix (`/en/x`, `/en`). `path` is written unprefixed.
+ */
+export function localeHref(path: string, locale: Locale): string {
+  return locale === defaultLocale ? path : prefixedPath(path, locale);
+}

@@ -36,10 +36,13 @@ export type PagedList = keyof typeof PAGE_SIZES;
  */
 export const SEARCH_COUNT_MAX = 100;
 
+/** The longest search text a list takes (`q`: the projects, the admin's users, the experts to assign); longer is cut or refused. */
+export const SEARCH_MAX_LENGTH = 100;
+
 /** The highest page number a numbered list takes. */
 export const PAGE_NUMBER_MAX = 100_000;
-/** The highest id a cursor (`before`) may name: ids are 32-bit on both engines. */
-export const CURSOR_MAX = 2_147_483_647;
+/** The highest id a row has, and so a cursor (`before`) may name: ids are 32-bit on both engines. */
+export const ID_MAX = 2_147_483_647;
 
 /** The size of a page of `list`: its default when none (or nonsense) is asked for, at most its maximum. */
 export function pageSizeOf(list: PagedList, asked?: number | null): number {
@@ -71,9 +74,14 @@ export function cursorPageOf<T extends { id: number }>(
   return { items, total: page.total, pageSize: page.pageSize, before: page.before, nextBefore };
 }
 
-/** A cursor from a URL's query: a positive id, or null for anything else (the newest page). */
-export function cursorOf(value: string | null | undefined): number | null {
+/** An id from a URL (a path's segment, a query's or a form's value): a positive integer up to ID_MAX, else null. */
+export function idOf(value: string | null | undefined): number | null {
   if (!value || !/^[1-9][0-9]{0,9}$/.test(value)) return null;
   const id = Number(value);
-  return id <= CURSOR_MAX ? id : null;
+  return id <= ID_MAX ? id : null;
+}
+
+/** A cursor from a URL's query: a positive id, or null for anything else (the newest page). */
+export function cursorOf(value: string | null | undefined): number | null {
+  return idOf(value);
 }

@@ -3,8 +3,8 @@
 // to offer the actions the server would accept.
 import type { Locale } from './locales.ts';
 import { sameIdentity } from './identity.ts';
-import { localePath } from './routes.ts';
-import { hasRole, type SessionUser } from './user.ts';
+import { BASE_ROUTES, localePath, type PageKey } from './routes.ts';
+import { hasRole, roleArea, type SessionUser } from './user.ts';
 import type { Practice } from './practices.ts';
 import type { CursorPage, NumberedPage } from './paging.ts';
 
@@ -106,24 +106,22 @@ export function ownsProjects(user: Pick<SessionUser, 'role'> | null | undefined)
   return hasRole(user, 'CLI') || hasRole(user, 'ORG');
 }
 
-const PROJECT_ROUTE: Readonly<Record<string, string>> = {
-  ADMIN: 'admin-project',
-  CLI: 'client-project',
-  ORG: 'organization-project',
-  CONS: 'expert-project',
-};
+/** The route table's base of `page` in the area of `role` (roleArea); none for a role without one. */
+function areaRoute(page: PageKey, role: string): string | undefined {
+  const area = roleArea(role);
+  return area && BASE_ROUTES.find((route) => route.page === page && 'area' in route && route.area === area)?.base;
+}
 
 /** The page of a project for a user of this role, in a locale; null for a role without an area. */
 export function projectPath(role: string, id: number, locale: Locale): string | null {
-  const base = Object.hasOwn(PROJECT_ROUTE, role) ? PROJECT_ROUTE[role] : undefined;
+  const base = areaRoute('project', role);
   return base ? localePath(base, locale, { id: String(id) }) : null;
 }
 
-/** Where a CLI/ORG user writes a new brief. */
+/** Where a CLI/ORG user writes a new brief (the areas with a new-project page); null for the others. */
 export function newBriefPath(role: string, locale: Locale): string | null {
-  if (hasRole({ role }, 'CLI')) return localePath('client-projects-new', locale);
-  if (hasRole({ role }, 'ORG')) return localePath('organization-projects-new', locale);
-  return null;
+  const base = ownsProjects({ role }) ? areaRoute('project-new', role) : undefined;
+  return base ? localePath(base, locale) : null;
 }
 
 // What the server answers (API and page data alike).

@@ -1,13 +1,9 @@
 // The one route table (docs/specification.md §4). React Router's route objects (matched on both sides),
 // links, the sitemap and the hreflang alternates are all derived from it. Pure: no I/O.
 import { matchRoutes, type RouteObject } from 'react-router-dom';
-import { defaultLocale, isLocale, LOCALE_CODES, type Locale } from './locales.ts';
+import { defaultLocale, LOCALE_CODES, localeOf, prefixedPath, type Locale } from './locales.ts';
 import type { Area } from './user.ts';
 import { BoundedMap } from './bounded-map.ts';
-
-/** Guard names, run in order before a page renders (server) or a navigation (client). */
-export const GUARD_NAMES = ['auth', 'guest', 'role', 'isAdmin'] as const;
-export type GuardName = (typeof GUARD_NAMES)[number];
 
 export type BaseRoute = {
   /** Route base name: names are `${base}___${locale}` (+ `___default` for the unprefixed form). */
@@ -21,7 +17,7 @@ export type BaseRoute = {
   page: string;
   /** Public pages opt out of the default `auth` guard: every other page needs a signed-in user. */
   public: boolean;
-  /** Guards besides `auth`, by name; resolved at run time so that an unknown name is a 500. */
+  /** Guards besides `auth`, by name (the keys of GUARDS, shared/guards.ts); resolved at run time so that an unknown name is a 500. */
   guards: readonly string[];
   /** Listed in the sitemap. */
   indexable: boolean;
@@ -154,13 +150,9 @@ export function routeName(base: string, form: RouteForm): string {
   return form.prefixed ? `${base}___${form.locale}` : `${base}___${form.locale}___default`;
 }
 
-function prefixFor(form: RouteForm): string {
-  return form.prefixed ? `/${form.locale}` : '';
-}
-
-function joinPath(prefix: string, path: string): string {
-  if (path === '/') return prefix || '/';
-  return prefix + path;
+/** `path` in a form: under the form's prefix, or as it is (shared/locales.ts writes the prefix). */
+function formPath(form: RouteForm, path: string): string {
+  return form.prefixed ? prefixedPath(path, form.locale) : path;
 }
 
 /** Every form of every route: unprefixed (default locale) first, then /es, /en. */
@@ -174,7 +166,7 @@ export const ROUTES: readonly Route[] = ROUTE_FORMS.flatMap((form) =>
     ...base,
     ...form,
     name: routeName(base.base, form),
-    fullPath: joinPath(prefixFor(form), base.path),
+    fullPath: formPath(form, base.path),
     allGuards: base.public ? base.guards : ['auth', ...base.guards],
   })),
 );
@@ -185,7 +177,8 @@ export function routeByName(name: string): Route | undefined {
   return routesByName.get(name);
 }
 
-function fillParams(pattern: string, params: RouteParams = {}): string {
+/** A path pattern (`/blog/:slug`) with its parameters filled, each percent-encoded; a missing one throws. */
+export function fillParams(pattern: string, params: RouteParams = {}): string {
   return pattern.replace(/:([a-zA-Z]+)/g, (_, key: string) => {
     const value = params[key];
     if (value === undefined) throw new Error(`Missing route parameter "${key}" for ${pattern}`);
@@ -264,14 +257,13 @@ export function matchRoute(pathname: string): RouteMatch | null {
  * `localeForms('/logout')` → ['/logout', '/es/logout', '/en/logout'], in ROUTE_FORMS' order.
  */
 export function localeForms(path: string): string[] {
-  return ROUTE_FORMS.map((form) => joinPath(prefixFor(form), path));
+  return ROUTE_FORMS.map((form) => formPath(form, path));
 }
 
-/** The locale form of any path, matched or not: `/en/...` is English, anything else default. */
+/** The locale form of any path, matched or not: prefixed when its first segment is its locale (localeOf). */
 export function formOfPath(pathname: string): RouteForm {
-  const first = pathname.split('/')[1];
-  if (isLocale(first)) return { locale: first, prefixed: true };
-  return { locale: defaultLocale, prefixed: false };
+  const locale = localeOf(pathname);
+  return { locale, prefixed: pathname.split('/')[1] === locale };
 }
 
 /**

@@ -7,6 +7,14 @@ export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
 
+/** The roles whose navbar an admin (or the CMS) may brand, in their areas (shared/branding.ts). */
+export const BRANDABLE_ROLES = ['CLI', 'ORG'] as const satisfies readonly Role[];
+
+/** Whether a user of this role may have a branding (the API answers 409 not_brandable for the others). */
+export function isBrandable(role: string): boolean {
+  return (BRANDABLE_ROLES as readonly string[]).includes(role);
+}
+
 export type SessionUser = {
   name: string;
   lastName: string;

@@ -4,7 +4,14 @@
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
 export const NAME_MAX_LENGTH = 80;
-export const USER_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{1,39}$/;
+/** The longest e-mail address (RFC 5321's 256-octet path, its angle brackets aside): every address field and check. */
+export const EMAIL_MAX_LENGTH = 254;
+export const USER_NAME_MIN_LENGTH = 2;
+export const USER_NAME_MAX_LENGTH = 40;
+/** A user name: a letter or digit, then letters, digits, dots, hyphens or underscores. */
+export const USER_NAME_PATTERN = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._-]{${USER_NAME_MIN_LENGTH - 1},${USER_NAME_MAX_LENGTH - 1}}$`);
+/** USER_NAME_PATTERN in words, as the API's 400 says it. */
+export const USER_NAME_RULE = `${USER_NAME_MIN_LENGTH}–${USER_NAME_MAX_LENGTH} letters, digits, dots, hyphens or underscores`;
 
 /** Issue 3: at least 10 characters and not the user name. */
 export function passwordProblem(password: string, userName: string): string | null {
@@ -21,7 +28,7 @@ export function nameProblem(value: string): string | null {
   return null;
 }
 
-export const CONTACT_LIMITS = { name: 100, email: 254, subject: 150, message: 5000 } as const;
+export const CONTACT_LIMITS = { name: 100, email: EMAIL_MAX_LENGTH, subject: 150, message: 5000 } as const;
 export const MESSAGE_MIN_LENGTH = 10;
 
 // One address and nothing else: a local part of letters, digits and . _ % + ' - (no dot at
@@ -33,7 +40,7 @@ const EMAIL =
 
 /** The rule for every e-mail address the site takes (contact form, users, settings). */
 export function isEmailAddress(value: string): boolean {
-  return value.length <= CONTACT_LIMITS.email && EMAIL.test(value);
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL.test(value);
 }
 
 /** A mailto: link to one address with a subject, each part percent-encoded (RFC 6068). */

@@ -111,8 +111,12 @@ describe('the themes', () => {
     expect(linesMatching(tokensCss, /^\s*color-scheme:\s*dark/)).toHaveLength(2);
   });
 
-  test('the navbar is teal #30B7BB in both themes, and the dark values never touch it (branding overrides it)', () => {
-    expect(SHARED.get('--color-brand')?.toLowerCase()).toBe('#30b7bb');
+  // brand/brand.json is the colour's source (the server reads it: server/brand/brand.ts, and sets
+  // --navbar-bg on every page from it); the stylesheet cannot read JSON, so this test holds its
+  // token to the same value — the first paint and anything painted with --color-brand agree.
+  test('the navbar is the brand’s primary colour (brand/brand.json) in both themes, and the dark values never touch it (branding overrides it)', () => {
+    const brand = JSON.parse(readFileSync(join(ROOT, 'brand', 'brand.json'), 'utf8')) as { colors: { primary: string } };
+    expect(SHARED.get('--color-brand')?.toLowerCase()).toBe(brand.colors.primary.toLowerCase());
     expect(SHARED.get('--navbar-bg')).toBe('var(--color-brand)');
     for (const theme of [LIGHT, DARK, SYSTEM_DARK]) {
       expect([...theme.keys()].filter((name) => name.startsWith('--navbar') || name === '--color-brand')).toEqual([]);

@@ -9,12 +9,13 @@ import { loadBrand } from '../server/brand/brand.ts';
 import { renderPage } from '../server/render/render-page.tsx';
 import { errorInfo } from '../server/render/resolve.ts';
 import { createI18n, messagesOf, rememberingTranslate } from '../server/i18n/index.ts';
+import type { Locale } from '../shared/locales.ts';
 
 const i18n = await createI18n(PATHS.locales);
 const manifest = readManifest(PATHS.manifest);
 
 // A blog page without its data crashes while rendering (a realistic bug to recover from).
-function crashingPage(locale: 'es' | 'en' = 'en'): PagePayload {
+function crashingPage(locale: Locale = 'en'): PagePayload {
   return {
     url: locale === 'en' ? '/en/blog' : '/blog',
     status: 200,

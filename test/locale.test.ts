@@ -4,7 +4,7 @@ import request from 'supertest';
 import { expect, test } from 'vitest';
 import { i18nMiddleware, projectI18n } from '../server/i18n/index.ts';
 import { rootLocaleRedirect } from '../server/i18n/root-redirect.ts';
-import { isLocale } from '../shared/locales.ts';
+import { isLocale, type Locale } from '../shared/locales.ts';
 import { switchLocalePath } from '../shared/routes.ts';
 import { testApp } from './helpers/app.ts';
 
@@ -29,7 +29,7 @@ function detecting(localeCookie: boolean) {
 }
 
 /** What a request comes to: its language, or the redirect of the bare root. */
-type Outcome = 'es' | 'en' | `→ ${string}`;
+type Outcome = Locale | `→ ${string}`;
 type Row = { url: string; cookie?: string; accept?: string; off: Outcome; on: Outcome };
 
 // The URL prefix; at the bare root only, the cookie (when on), then Accept-Language

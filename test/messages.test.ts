@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, onTestFinished, test } from 'vitest';
 import { createI18n, NAMESPACES, projectI18n, resourcesOf } from '../server/i18n/index.ts';
+import { loadBrand } from '../server/brand/brand.ts';
 import { projectMail } from '../server/mail/templates.ts';
 import { pdfRenderer } from '../server/pdf/renderer.ts';
 import { PDF_NAMESPACES, roleName, stateName } from '../server/pdf/i18n.ts';
@@ -79,7 +80,7 @@ test('a value is never read as a message: braces and $t() typed by a user stay a
     {
       kind: 'brief_submitted',
       locale: 'es',
-      site: { name: 'Acme' },
+      site: { name: 'Acme', brand: loadBrand() },
       recipient: { name: '{{title}}', role: 'ADMIN' },
       title,
       actor: 'Ana',
@@ -115,7 +116,7 @@ test('the built layout thread (dist/server/pdf-worker.js) lays documents out wit
   const changed = { ...resources, es: { ...resources.es, pdf: { ...es.pdf, fields: { ...es.pdf.fields, userName: 'Usuario/a' } } } };
   const pdfs = pdfRenderer({ workerUrl: new URL(`file://${join(PATHS.root, 'dist', 'server', 'pdf-worker.js')}`), resources: changed });
   onTestFinished(() => pdfs.close());
-  const ctx = { siteName: 'Acme', brandColor: '#30B7BB', generatedAt: new Date('2026-11-22T09:05:00Z') };
+  const ctx = { siteName: 'Acme', brandColor: '#30B7BB', defaultColor: '#30B7BB', generatedAt: new Date('2026-11-22T09:05:00Z') };
   const user = { userName: 'ana', name: 'Ana', lastName: 'Ruiz', role: 'ADMIN' };
   const text = pdfText(await pdfs.render({ kind: 'profile', user, ctx: { ...ctx, locale: 'es' } }));
   expect(text).toContain('Usuario/aana');

@@ -9,6 +9,8 @@ import { loadBrand } from '../server/brand/brand.ts';
 const PASSWORD = 'correct horse battery';
 /** The default logo: brand/'s variant for the teal navbar (dark ink). */
 const DEFAULT_LOGO = loadBrand().page.logos.light;
+/** The navbar's default colour: the brand's primary one. */
+const PRIMARY = loadBrand().colors.primary;
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32, 7)]);
 
 async function setup(deps = {}) {
@@ -28,7 +30,10 @@ async function setup(deps = {}) {
 
 test('the CLI user’s branding colour and logo are in the first paint of /client, in every locale form', async () => {
   const { app, db, cookie } = await setup();
-  await embeddedBranding(db).setBranding('acme', { color: '#1d4ed8', logo: '/api/branding-logos/0123456789abcdef0123456789abcdef.png' });
+  await embeddedBranding(db, { defaultColor: PRIMARY }).setBranding('acme', {
+    color: '#1d4ed8',
+    logo: '/api/branding-logos/0123456789abcdef0123456789abcdef.png',
+  });
   const acme = await cookie('acme');
   for (const path of ['/client', '/es/client', '/en/client']) {
     const res = await request(app).get(path).set('Cookie', acme);
@@ -45,7 +50,7 @@ test('the CLI user’s branding colour and logo are in the first paint of /clien
 
 test('branding applies on /organization too, and not on other pages', async () => {
   const { app, db, cookie } = await setup();
-  await embeddedBranding(db).setBranding('ngo', { color: '#ffcc00' });
+  await embeddedBranding(db, { defaultColor: PRIMARY }).setBranding('ngo', { color: '#ffcc00' });
   const ngo = await cookie('ngo');
   const area = await request(app).get('/en/organization').set('Cookie', ngo);
   expect(area.text).toContain('--navbar-bg:#ffcc00;--navbar-fg:#062326');
@@ -139,11 +144,11 @@ test('the navbar text stays readable on any branding colour', () => {
 test('embedded branding is read from the database once per user within BRANDING_CACHE_MS, not on every page', async () => {
   const { db } = await setup();
   let now = 1_000;
-  const store = embeddedBranding(db, { now: () => now });
+  const store = embeddedBranding(db, { defaultColor: PRIMARY, now: () => now });
   await store.setBranding('acme', { color: '#1d4ed8' });
   expect(await store.getBranding('acme')).toMatchObject({ color: '#1d4ed8' });
   // Another process (a second worker) changes it: this one answers from memory for a while…
-  await embeddedBranding(db).setBranding('acme', { color: '#ffcc00' });
+  await embeddedBranding(db, { defaultColor: PRIMARY }).setBranding('acme', { color: '#ffcc00' });
   now += BRANDING_CACHE_MS - 1;
   expect(await store.getBranding('acme')).toMatchObject({ color: '#1d4ed8' });
   // …then reads it again.
@@ -153,7 +158,7 @@ test('embedded branding is read from the database once per user within BRANDING_
 
 test('a branding change made through this process shows at once', async () => {
   const { db } = await setup();
-  const store = embeddedBranding(db);
+  const store = embeddedBranding(db, { defaultColor: PRIMARY });
   expect(await store.getBranding('acme')).toBeNull();
   await store.setBranding('acme', { color: '#1d4ed8' });
   expect(await store.getBranding('acme')).toMatchObject({ color: '#1d4ed8' });

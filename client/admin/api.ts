@@ -2,6 +2,7 @@
 // error shape. The session cookie authenticates them; the server checks the role again.
 import { isHexColor, isSafeLogoPath, type Branding } from '../../shared/branding.ts';
 import { NOTIFY_STATUSES, type ContactMessage, type MessageList, type NotifyStatus } from '../../shared/contact.ts';
+import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
 import type { AdminUser, UserList } from '../../shared/page-data.ts';
 import type { Role } from '../../shared/user.ts';
 
@@ -28,7 +29,7 @@ export type NewUserInput = {
   /** No password: the user chooses theirs from an e-mailed link. */
   invite?: boolean;
   /** The language of the invitation. */
-  locale?: 'es' | 'en';
+  locale?: Locale;
 };
 export type BrandingAnswer = { userName: string; branding: Branding | null };
 
@@ -180,7 +181,7 @@ function readContactMessage(value: unknown): ContactMessage | null {
     message,
     read,
     // The store only keeps es and en; anything else read here is shown as the default.
-    locale: locale === 'en' ? 'en' : 'es',
+    locale: isLocale(locale) ? locale : defaultLocale,
     notifyStatus: (NOTIFY_STATUSES as readonly unknown[]).includes(notifyStatus) ? (notifyStatus as NotifyStatus) : 'none',
     createdAt: typeof createdAt === 'string' ? createdAt : '',
   };

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import type { Consent } from '../../shared/consent.ts';
+import { localeHref } from '../../shared/locales.ts';
 import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 
@@ -24,7 +25,7 @@ export function CookieBanner({
   const [settings, setSettings] = useState(current !== null);
   const [analytics, setAnalytics] = useState(current?.analytics ?? false);
   const titleId = useId();
-  const action = locale === 'es' ? '/consent' : `/${locale}/consent`;
+  const action = localeHref('/consent', locale);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

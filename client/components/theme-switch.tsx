@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import { useLocation } from 'react-router-dom';
 import { chooseTheme } from '../runtime/theme.ts';
-import { defaultLocale } from '../../shared/locales.ts';
+import { localeHref } from '../../shared/locales.ts';
 import { parseTheme, type Theme } from '../../shared/theme.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 
@@ -36,7 +36,7 @@ function ThemeIcon({ theme }: { theme: Theme }) {
 export function ThemeSwitch() {
   const { t, locale } = useI18n();
   const { pathname, search } = useLocation();
-  const action = locale === defaultLocale ? '/theme' : `/${locale}/theme`;
+  const action = localeHref('/theme', locale);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { localeHref } from '../../shared/locales.ts';
 import { localePath } from '../../shared/routes.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { avatarSrc, postForm } from '../runtime/forms.ts';
@@ -11,7 +12,7 @@ export function UserMenu({ user, onSignedOut }: { user: SessionUser; onSignedOut
   const { t, locale } = useI18n();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
-  const logoutAction = locale === 'es' ? '/logout' : `/${locale}/logout`;
+  const logoutAction = localeHref('/logout', locale);
 
   async function logout() {
     setConfirming(false);

@@ -1,7 +1,6 @@
 // "Your data": the download of everything the site holds about the user, as one JSON file
 // (server/my-account/download.ts). A plain link: the browser downloads it, with or without JavaScript.
-import { MY_DATA_PATH } from '../../shared/account.ts';
-import { documentPath } from '../runtime/forms.ts';
+import { documentHref } from '../../shared/documents.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 
 export function DataSection() {
@@ -11,7 +10,7 @@ export function DataSection() {
       <h2 id="data-title">{t('account.data.title')}</h2>
       <p className="section-lead">{t('account.data.lead')}</p>
       <p>
-        <a className="button button-secondary" href={documentPath(locale, MY_DATA_PATH)} download>
+        <a className="button button-secondary" href={documentHref('myData', locale)} download>
           {t('account.data.download')}
         </a>
       </p>

@@ -8,6 +8,7 @@ import { useI18n } from '../runtime/i18n.tsx';
 import { usePageForm } from '../runtime/use-page-form.ts';
 import { useOnline } from '../runtime/online.ts';
 import { formatMoment } from './when.ts';
+import { PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
 
 export function DeletionSection({ deletion, form, saved }: { deletion: DeletionState; form: FormState | undefined; saved: string | null }) {
   const { t, locale } = useI18n();
@@ -64,7 +65,7 @@ export function DeletionSection({ deletion, form, saved }: { deletion: DeletionS
               type="password"
               autoComplete="current-password"
               required
-              maxLength={200}
+              maxLength={PASSWORD_MAX_LENGTH}
             />
             <button className="button button-danger" type="submit" disabled={pending || !online}>
               {t('account.deletion.request')}

@@ -1,7 +1,7 @@
 // The profile's e-mail address: the current one, one waiting for confirmation, and the form
 // that asks for a change (the new address gets a link; nothing changes until it is opened).
 import type { EmailSettings, FormState } from '../../shared/page-data.ts';
-import { PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
+import { PASSWORD_MAX_LENGTH, EMAIL_MAX_LENGTH } from '../../shared/validation.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
@@ -43,7 +43,7 @@ export function EmailSection({ email, form, saved }: { email: EmailSettings; for
               type="email"
               autoComplete="email"
               required
-              maxLength={254}
+              maxLength={EMAIL_MAX_LENGTH}
               defaultValue={state?.values?.newEmail ?? ''}
             />
             <TextField

@@ -1,5 +1,5 @@
 import { ADMIN_SECTIONS } from '../admin/sections.ts';
-import { documentPath } from '../runtime/forms.ts';
+import { documentHref } from '../../shared/documents.ts';
 import { BrandProvider } from '../admin/brand.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import type { LoaderData } from '../../shared/page-data.ts';
@@ -18,13 +18,13 @@ export default function AdminPage({ data, user, brand }: PageProps<LoaderData<ty
       {user && <p className="admin-greeting">{t('areas.welcome', { name: user.name })}</p>}
       <p className="section-lead">{t('areas.admin.lead')}</p>
       <nav className="actions" aria-label={t('adminDocuments.label')}>
-        <a className="button button-secondary button-small" href={documentPath(locale, 'documents/users.pdf')} download>
+        <a className="button button-secondary button-small" href={documentHref('users', locale)} download>
           {t('adminDocuments.users')}
         </a>
-        <a className="button button-secondary button-small" href={documentPath(locale, 'documents/contact-messages.pdf')} download>
+        <a className="button button-secondary button-small" href={documentHref('messages', locale)} download>
           {t('adminDocuments.messages')}
         </a>
-        <a className="button button-secondary button-small" href={documentPath(locale, 'documents/my-profile.pdf')} download>
+        <a className="button button-secondary button-small" href={documentHref('profile', locale)} download>
           {t('profile.downloadPdf')}
         </a>
       </nav>

@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
-import { passwordProblem } from '../../shared/validation.ts';
+import { passwordProblem, PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
@@ -50,7 +50,7 @@ export default function ChangePasswordPage({ form, user }: PageProps) {
             type="password"
             autoComplete={field.autoComplete}
             required
-            maxLength={200}
+            maxLength={PASSWORD_MAX_LENGTH}
             {...(field.name === 'currentPassword' ? {} : { minLength: 10 })}
           />
         ))}

@@ -8,6 +8,7 @@ import { useOnline } from '../runtime/online.ts';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/forgot-password.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
+import { EMAIL_MAX_LENGTH } from '../../shared/validation.ts';
 
 /**
  * "Forgot your password?": a user name or e-mail address, and always the same answer, whether an
@@ -39,7 +40,7 @@ export default function ForgotPasswordPage({ data, form }: PageProps<LoaderData<
               autoCapitalize="none"
               spellCheck={false}
               required
-              maxLength={254}
+              maxLength={EMAIL_MAX_LENGTH}
               defaultValue={state?.values?.identifier ?? ''}
             />
             <button className="button button-primary" type="submit" disabled={pending || !online}>

@@ -6,6 +6,7 @@ import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
 import { usePageForm } from '../runtime/use-page-form.ts';
+import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
 
 /**
  * A real form posted to this page's own URL: works without JavaScript (POST, then 303) and,
@@ -38,7 +39,7 @@ export default function LoginPage({ form }: PageProps) {
           type="text"
           autoComplete="username"
           required
-          maxLength={254}
+          maxLength={EMAIL_MAX_LENGTH}
           defaultValue={state?.values?.identifier ?? ''}
         />
         <TextField
@@ -49,7 +50,7 @@ export default function LoginPage({ form }: PageProps) {
           type="password"
           autoComplete="current-password"
           required
-          maxLength={200}
+          maxLength={PASSWORD_MAX_LENGTH}
         />
         <button className="button button-primary" type="submit" disabled={pending || !online}>
           {t('login.submit')}

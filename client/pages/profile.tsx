@@ -3,7 +3,8 @@ import { useId, type ChangeEvent } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import { FieldError, FormFeedback, fieldProps, TextField } from '../components/form-feedback.tsx';
-import { avatarSrc, documentPath, postForm } from '../runtime/forms.ts';
+import { documentHref } from '../../shared/documents.ts';
+import { avatarSrc, postForm } from '../runtime/forms.ts';
 import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
@@ -15,6 +16,7 @@ import { DataSection } from '../my-account/data-section.tsx';
 import { DeletionSection } from '../my-account/deletion-section.tsx';
 import { SessionsSection } from '../my-account/sessions-section.tsx';
 import { EmailSection } from '../my-account/email-section.tsx';
+import { NAME_MAX_LENGTH } from '../../shared/validation.ts';
 
 const AVATAR_ACCEPT = IMAGE_MIME_TYPES.join(',');
 
@@ -96,7 +98,7 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
             type="text"
             autoComplete="given-name"
             required
-            maxLength={80}
+            maxLength={NAME_MAX_LENGTH}
             defaultValue={state?.values?.name ?? user.name}
           />
           <TextField
@@ -107,7 +109,7 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
             type="text"
             autoComplete="family-name"
             required
-            maxLength={80}
+            maxLength={NAME_MAX_LENGTH}
             defaultValue={state?.values?.lastName ?? user.lastName}
           />
           <button className="button button-primary" type="submit" disabled={pending || !online}>
@@ -122,7 +124,7 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
         <Link to={localePath('changePassword', locale)}>{t('profile.changePassword')}</Link>
         <Link to={localePath('twoFactorSetup', locale)}>{t('profile.twoFactor')}</Link>
         {/* A document, not a page: a plain link so the browser downloads it. */}
-        <a href={documentPath(locale, 'documents/my-profile.pdf')} download>
+        <a href={documentHref('profile', locale)} download>
           {t('profile.downloadPdf')}
         </a>
       </p>

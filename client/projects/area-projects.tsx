@@ -8,6 +8,7 @@ import { Streamed, StreamedSection } from '../components/streamed.tsx';
 import { PRACTICES, PROJECT_STATES } from '../../shared/projects.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 import { ProjectCards } from './project-list.tsx';
+import { SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 
 export function AreaProjectList({ data, role, empty, headingId }: { data: AreaProjects; role: string; empty: string; headingId: string }) {
   const { t } = useI18n();
@@ -56,7 +57,7 @@ export function AreaProjectList({ data, role, empty, headingId }: { data: AreaPr
           </div>
           <div className="field">
             <label htmlFor={`${headingId}-q`}>{t('projects.area.searchLabel')}</label>
-            <input id={`${headingId}-q`} type="search" name="q" maxLength={100} defaultValue={filter.q} />
+            <input id={`${headingId}-q`} type="search" name="q" maxLength={SEARCH_MAX_LENGTH} defaultValue={filter.q} />
           </div>
           <div className="project-filters-actions">
             <button type="submit" className="button button-primary button-small">

@@ -4,14 +4,15 @@ import type { FormState } from '../../shared/page-data.ts';
 import { PROJECT_LIMITS, PROJECT_PAGE_PARAMS, type MessagePage, type Project } from '../../shared/projects.ts';
 import { FieldError, fieldProps } from '../components/form-feedback.tsx';
 import { personName } from '../../shared/account.ts';
+import { intlLocale, type Locale } from '../../shared/locales.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 import { useOlderPages, type OlderList } from './older-pages.ts';
 import { SectionForm } from './section-form.tsx';
 
 const MESSAGES: OlderList = { param: PROJECT_PAGE_PARAMS.messagesBefore, field: 'messages', anchor: 'messages-title' };
 
-function when(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale === 'en' ? 'en-US' : 'es-ES', {
+function when(iso: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(intlLocale(locale), {
     dateStyle: 'medium',
     timeStyle: 'short',
     timeZone: 'Europe/Madrid',

@@ -4,6 +4,7 @@
 // first, a page at a time ("show older" is a plain link). The download is the site's own route.
 import { useRef, useState, type RefObject } from 'react';
 import { Link, useLocation } from 'react-router-dom';
+import { intlLocale, type Locale } from '../../shared/locales.ts';
 import type { FormState } from '../../shared/page-data.ts';
 import { DOCUMENTS_PAGE_PARAM, mayDeleteDocument, type DocumentPage, type Project, type ProjectDocument } from '../../shared/projects.ts';
 import type { SessionUser } from '../../shared/user.ts';
@@ -13,11 +14,12 @@ import { formatDate } from '../components/formatted-date.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 import { usePageForm } from '../runtime/use-page-form.ts';
+import { documentHref } from '../../shared/documents.ts';
 
 const ACCEPT = '.pdf,.png,.jpg,.jpeg,.webp,.docx,.xlsx,.pptx,.odt,.ods,.odp,.doc,.xls,.ppt';
 
-function size(bytes: number, locale: string): string {
-  const format = new Intl.NumberFormat(locale === 'en' ? 'en-US' : 'es-ES', { maximumFractionDigits: 1 });
+function size(bytes: number, locale: Locale): string {
+  const format = new Intl.NumberFormat(intlLocale(locale), { maximumFractionDigits: 1 });
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${format.format(bytes / 1024)} KB`;
   return `${format.format(bytes / 1024 / 1024)} MB`;
@@ -125,7 +127,7 @@ export function DocumentsSection({
           <ul className="documents" ref={listRef}>
             {items.map((d) => (
               <li key={d.id}>
-                <a href={`/project-files/${project.id}/${d.id}`} download={d.name}>
+                <a href={documentHref('projectFile', locale, { id: project.id, docId: d.id })} download={d.name}>
                   {d.name}
                 </a>
                 <span className="field-hint">

@@ -9,6 +9,7 @@ import { FieldError, fieldProps } from '../components/form-feedback.tsx';
 import { formatDate } from '../components/formatted-date.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import { SectionForm } from './section-form.tsx';
+import { SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 
 export function ExpertsSection({
   project,
@@ -66,7 +67,7 @@ export function ExpertsSection({
               id="expert-search"
               type="search"
               name={PROJECT_PAGE_PARAMS.expert}
-              maxLength={100}
+              maxLength={SEARCH_MAX_LENGTH}
               defaultValue={search}
               aria-describedby="expert-search-hint"
             />

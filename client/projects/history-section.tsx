@@ -2,6 +2,7 @@
 // newest first, with "Show older" (older-pages.ts): a history only grows.
 import { PROJECT_PAGE_PARAMS, type EventPage } from '../../shared/projects.ts';
 import { isDeletedUser, personName } from '../../shared/account.ts';
+import { intlLocale } from '../../shared/locales.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 import { useOlderPages, type OlderList } from './older-pages.ts';
 
@@ -10,7 +11,7 @@ const HISTORY: OlderList = { param: PROJECT_PAGE_PARAMS.historyBefore, field: 'h
 export function HistorySection({ page }: { page: EventPage }) {
   const { t, locale } = useI18n();
   const { items, olderHref, newestHref, loading, failed, showOlder } = useOlderPages(page, HISTORY);
-  const format = new Intl.DateTimeFormat(locale === 'en' ? 'en-US' : 'es-ES', {
+  const format = new Intl.DateTimeFormat(intlLocale(locale), {
     dateStyle: 'medium',
     timeStyle: 'short',
     timeZone: 'Europe/Madrid',

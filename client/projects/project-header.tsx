@@ -5,7 +5,7 @@ import type { Project } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';
 import { roleArea } from '../../shared/user.ts';
 import { FormattedDate } from '../components/formatted-date.tsx';
-import { documentPath } from '../runtime/forms.ts';
+import { documentHref } from '../../shared/documents.ts';
 import { personName } from '../../shared/account.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 import { StateBadge } from './state-badge.tsx';
@@ -53,19 +53,11 @@ export function ProjectHeader({ project, role }: { project: Project; role: strin
         </dl>
         <p className="project-description">{project.description}</p>
         <p className="actions">
-          <a
-            className="button button-secondary button-small"
-            href={documentPath(locale, `documents/projects/${project.id}/report.pdf`)}
-            download
-          >
+          <a className="button button-secondary button-small" href={documentHref('report', locale, { id: project.id })} download>
             {t('projects.page.reportPdf')}
           </a>
           {project.proposal && (
-            <a
-              className="button button-secondary button-small"
-              href={documentPath(locale, `documents/projects/${project.id}/proposal.pdf`)}
-              download
-            >
+            <a className="button button-secondary button-small" href={documentHref('proposal', locale, { id: project.id })} download>
               {t('projects.page.proposalPdf')}
             </a>
           )}

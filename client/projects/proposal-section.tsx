@@ -1,14 +1,14 @@
 // The company's proposal (scope, fee, timeline) as the owner reads it, and for admins the form
 // that sends it (again, after a decline).
 import type { FormState } from '../../shared/page-data.ts';
-import { intlLocale } from '../../shared/locales.ts';
+import { intlLocale, type Locale } from '../../shared/locales.ts';
 import { PROJECT_LIMITS as L, type Project } from '../../shared/projects.ts';
 import { FieldError, fieldProps } from '../components/form-feedback.tsx';
 import { FormattedDate } from '../components/formatted-date.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 
-export function euros(amount: number, locale: 'es' | 'en'): string {
+export function euros(amount: number, locale: Locale): string {
   return new Intl.NumberFormat(intlLocale(locale), { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).format(amount);
 }
 

@@ -42,8 +42,3 @@ export async function postMultipart(action: string, body: FormData): Promise<For
 export function avatarSrc(avatar: string | null | undefined): string {
   return avatar && /^\/(?![/\\])[A-Za-z0-9/_.-]+$/.test(avatar) ? avatar : '/avatar-default.svg';
 }
-
-/** The URL of a PDF document of the private area in a locale (server/pdf/routes.ts). */
-export function documentPath(locale: string, path: string): string {
-  return locale === 'es' ? `/${path}` : `/${locale}/${path}`;
-}

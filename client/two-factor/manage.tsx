@@ -5,6 +5,7 @@ import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import { CodeField } from './code-field.tsx';
 import { useTwoFactorForm, type Revealed } from './use-two-factor-form.ts';
+import { PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
 
 type On = Extract<TwoFactorSetupView, { enabled: true }>;
 
@@ -47,7 +48,7 @@ export function ManageTwoFactor({ view, form, onReveal }: { view: On; form: Form
                 type="password"
                 autoComplete="current-password"
                 required
-                maxLength={200}
+                maxLength={PASSWORD_MAX_LENGTH}
               />
               <CodeField form="twoFactorDisable" state={disable.state} label={t('twoFactor.codeOrRecovery')} />
               <button className="button button-secondary" type="submit" disabled={disable.pending || !online}>

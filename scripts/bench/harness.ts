@@ -104,6 +104,7 @@ export async function seedUser(
   const { databaseFile, openDatabase } = await import('../../server/db/index.ts');
   const { createUser } = await import('../../server/users/users.ts');
   const { embeddedBranding } = await import('../../server/user-branding/embedded.ts');
+  const { loadBrand } = await import('../../server/brand/brand.ts');
   const db = await openDatabase({ url: databaseUrl, file: databaseFile(dataDir), poolMax: 1 });
   try {
     await createUser(db, {
@@ -114,7 +115,8 @@ export async function seedUser(
       lastName: 'User',
       email: null,
     });
-    if (user.color) await embeddedBranding(db).setBranding(user.userName, { color: user.color });
+    if (user.color)
+      await embeddedBranding(db, { defaultColor: loadBrand().colors.primary }).setBranding(user.userName, { color: user.color });
   } finally {
     await db.close();
   }

@@ -13,6 +13,7 @@ import { htmlKey, renderMarkdown } from '../../server/content/prerendered.ts';
 import { parseFrontMatter } from '../../server/content/front-matter.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import { BUDGET_RANGES, PRACTICES, PROJECT_LIMITS, type ProjectState } from '../../shared/projects.ts';
+import { LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import type { Role } from '../../shared/user.ts';
 
 /** 100× today's demo data, at factor 1 (issue 23, item 7). */
@@ -745,7 +746,7 @@ const PARAGRAPHS = {
 } as const;
 
 /** One post's Markdown in one language: front matter and ~3 kB of text, like the site's own posts. */
-function postMarkdown(n: number, locale: 'es' | 'en', date: string): string {
+function postMarkdown(n: number, locale: Locale, date: string): string {
   const paragraphs = PARAGRAPHS[locale];
   const tags = TAGS[locale];
   const title = locale === 'es' ? `Nota ${n}: ${tags[n % tags.length]} en la práctica` : `Note ${n}: ${tags[n % tags.length]} in practice`;
@@ -796,7 +797,7 @@ export async function writeScalePosts(contentDir: string, count: number, now: Da
     const folder = join(contentDir, 'blog', scalePostSlug(n));
     await mkdir(folder, { recursive: true });
     const date = day(now.getTime() - n * 86_400_000);
-    for (const locale of ['es', 'en'] as const) {
+    for (const locale of LOCALE_CODES) {
       const source = postMarkdown(n + 1, locale, date);
       await writeFile(join(folder, `${locale}.md`), source);
       bodies.push(parseFrontMatter(source, `${scalePostSlug(n)}/${locale}.md`).body);

@@ -1,10 +1,11 @@
 // Branding of CLI and ORG users in embedded mode (with a CMS it is edited there).
 import express, { type Router } from 'express';
 import { ApiError } from '../http/errors.ts';
-import { AVATAR_MAX_BYTES } from '../uploads/images.ts';
+import { BRANDABLE_ROLES, isBrandable } from '../../shared/user.ts';
 import * as users from '../users/users.ts';
 import { brandingBody } from './schemas.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
+import { IMAGE_MAX_BYTES } from '../../shared/uploads.ts';
 
 export function adminBrandingRoutes(deps: ApiDeps, auth: ApiAuth): Router {
   const { db } = deps;
@@ -18,8 +19,12 @@ export function adminBrandingRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     }
     const user = await users.findUser(db, userName);
     if (!user) throw new ApiError(404, 'user_not_found', `No user named ${JSON.stringify(userName)}`);
-    if (user.role !== 'CLI' && user.role !== 'ORG') {
-      throw new ApiError(409, 'not_brandable', `Branding applies to CLI and ORG users; ${user.userName} is ${user.role}`);
+    if (!isBrandable(user.role)) {
+      throw new ApiError(
+        409,
+        'not_brandable',
+        `Branding applies to ${BRANDABLE_ROLES.join(' and ')} users; ${user.userName} is ${user.role}`,
+      );
     }
     return user;
   };
@@ -49,7 +54,7 @@ export function adminBrandingRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     '/admin/branding/:userName/logo',
     authenticated,
     requireAdmin,
-    express.raw({ type: () => true, limit: AVATAR_MAX_BYTES }),
+    express.raw({ type: () => true, limit: IMAGE_MAX_BYTES }),
     handle(async (req, res) => {
       const user = await requireBrandable(String(req.params.userName));
       const image = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

@@ -3,10 +3,10 @@ import express, { type Router } from 'express';
 import { noAudit } from '../audit/types.ts';
 import { INVALID_CREDENTIALS } from '../auth/backend.ts';
 import { ApiError } from '../http/errors.ts';
-import { AVATAR_MAX_BYTES } from '../uploads/images.ts';
 import * as users from '../users/users.ts';
 import { loginBody, passwordBody, profileBody } from './schemas.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
+import { IMAGE_MAX_BYTES } from '../../shared/uploads.ts';
 
 export function meRoutes(deps: ApiDeps, auth: ApiAuth): Router {
   const { backend } = deps;
@@ -55,7 +55,7 @@ export function meRoutes(deps: ApiDeps, auth: ApiAuth): Router {
   router.put(
     '/me/avatar',
     authenticated,
-    express.raw({ type: () => true, limit: AVATAR_MAX_BYTES }),
+    express.raw({ type: () => true, limit: IMAGE_MAX_BYTES }),
     handle(async (req, res) => {
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       res.json(await backend.setAvatar(tokenOf(req), body, req.get('content-type') ?? ''));

@@ -1,6 +1,7 @@
 // The projects of the private area and the experts' profiles. Every route asks
 // the services with the caller as they are now; a project the caller may not see is a 404.
 import express, { type Router } from 'express';
+import { idOf, SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 import { PRACTICES, type ProjectAction } from '../../shared/projects.ts';
 import { ApiError } from '../http/errors.ts';
 import { projectId } from '../projects/access.ts';
@@ -25,14 +26,14 @@ const documentsQuery = numberedPageQuery('documents');
 const expertsQuery = z.object({
   practice: z.enum(PRACTICES).optional(),
   available: z.enum(['true', 'false']).optional(),
-  q: z.string().trim().max(100).optional(),
+  q: z.string().trim().max(SEARCH_MAX_LENGTH).optional(),
   ...numberedPageQuery('experts').shape,
 });
 
 function itemId(raw: unknown, what: string): number {
-  const text = typeof raw === 'string' ? raw : '';
-  if (!/^[1-9][0-9]{0,9}$/.test(text) || Number(text) > 2_147_483_647) throw new ApiError(404, 'not_found', `No such ${what}`);
-  return Number(text);
+  const id = idOf(typeof raw === 'string' ? raw : '');
+  if (id === null) throw new ApiError(404, 'not_found', `No such ${what}`);
+  return id;
 }
 
 export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {

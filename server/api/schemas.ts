@@ -5,7 +5,16 @@ import { HEX_COLOR } from '../../shared/branding.ts';
 import { identityProblem } from '../../shared/identity.ts';
 import { ROLES } from '../../shared/user.ts';
 import { LOCALE_CODES, type Locale } from '../../shared/locales.ts';
-import { isEmailAddress, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, USER_NAME_PATTERN } from '../../shared/validation.ts';
+import { SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
+import { CODE_INPUT_MAX_LENGTH } from '../../shared/two-factor.ts';
+import {
+  EMAIL_MAX_LENGTH,
+  isEmailAddress,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  USER_NAME_PATTERN,
+  USER_NAME_RULE,
+} from '../../shared/validation.ts';
 
 export const name = z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH);
 /** A new user name or e-mail address must not pass for another: the 400 names the character (shared/identity.ts). */
@@ -14,10 +23,10 @@ const noLookAlike = (value: string, context: z.RefinementCtx) => {
   if (problem) context.addIssue({ code: 'custom', message: problem });
 };
 export const loginBody = z.object({
-  identifier: z.string().trim().min(1, 'is required').max(254),
+  identifier: z.string().trim().min(1, 'is required').max(EMAIL_MAX_LENGTH),
   password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
   /** The second factor of a user with 2FA: the app's 6-digit code or a recovery code. */
-  code: z.string().trim().max(40).optional(),
+  code: z.string().trim().max(CODE_INPUT_MAX_LENGTH).optional(),
 });
 export const profileBody = z.object({ name, lastName: name });
 export const passwordBody = z.object({
@@ -25,11 +34,7 @@ export const passwordBody = z.object({
   newPassword: z.string().max(PASSWORD_MAX_LENGTH),
 });
 export const newUserBody = z.object({
-  userName: z
-    .string()
-    .trim()
-    .superRefine(noLookAlike)
-    .regex(USER_NAME_PATTERN, 'must be 2–40 letters, digits, dots, hyphens or underscores'),
+  userName: z.string().trim().superRefine(noLookAlike).regex(USER_NAME_PATTERN, `must be ${USER_NAME_RULE}`),
   email: z.string().trim().superRefine(noLookAlike).refine(isEmailAddress, 'must be one e-mail address such as ana@example.com').nullish(),
   name,
   lastName: name,
@@ -52,7 +57,7 @@ export const messagesQuery = z.object({
 });
 export const messageUpdateBody = z.object({ read: z.boolean() });
 export const listQuery = z.object({
-  q: z.string().max(100).optional(),
+  q: z.string().max(SEARCH_MAX_LENGTH).optional(),
   ...numberedPageQuery('users').shape,
 });
 export const deletionRequestsQuery = numberedPageQuery('deletionRequests');

@@ -4,6 +4,7 @@
 // AUDIT_RETENTION_DAYS are deleted at start and once a day, a batch at a time.
 import type { AuditFilter, AuditPage, AuditRecord } from '../../shared/audit.ts';
 import { PAGE_NUMBER_MAX, pageSizeOf } from '../../shared/paging.ts';
+import { EMAIL_MAX_LENGTH } from '../../shared/validation.ts';
 import type { Db } from '../db/index.ts';
 import { createReadCache } from '../db/read-cache.ts';
 import type { Logger } from '../base/logger.ts';
@@ -16,8 +17,8 @@ export const AUDIT_RETENTION_DAYS = 365;
 export const PRUNE_BATCH = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Longest user name, identifier or address kept (what is longer is cut). */
-const NAME_CHARS = 254;
+/** Longest user name, identifier or address kept (what is longer is cut): an address's limit, the longest of them. */
+const NAME_CHARS = EMAIL_MAX_LENGTH;
 const IP_CHARS = 64;
 const DETAIL_VALUE_CHARS = 300;
 const DETAIL_KEYS = 20;

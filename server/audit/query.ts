@@ -4,11 +4,13 @@
 import { z } from 'zod';
 import { AUDIT_QUERY_PARAMS, type AuditFilter } from '../../shared/audit.ts';
 import { PAGE_NUMBER_MAX } from '../../shared/paging.ts';
+import { EMAIL_MAX_LENGTH } from '../../shared/validation.ts';
 import { numberedPageQuery } from '../http/paging.ts';
 import { isIsoDay } from '../calendar/days.ts';
 import { AUDIT_ACTIONS } from './types.ts';
 
-const userName = z.string().trim().min(1, 'must not be empty').max(254);
+/** A user name or an e-mail address: the longer's limit. */
+const userName = z.string().trim().min(1, 'must not be empty').max(EMAIL_MAX_LENGTH);
 const day = z.string().refine(isIsoDay, 'must be a day written YYYY-MM-DD');
 
 export const auditQuery = z

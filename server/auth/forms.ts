@@ -8,7 +8,7 @@ import { safeRedirectPath } from '../../shared/safe-path.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { formOfPath, routePath, type Route, type RouteForm } from '../../shared/routes.ts';
 import { confinedArea, type SessionUser } from '../../shared/user.ts';
-import { PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
+import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
 import type { Audit } from '../audit/types.ts';
 import { ApiError } from '../http/errors.ts';
 import { redirectAfterPost, stringValues, type FailWith, type FormFailure } from '../http/form-answers.ts';
@@ -25,7 +25,8 @@ export function roleHome(role: string, form: RouteForm): string {
 }
 
 const loginForm = z.object({
-  identifier: z.string().trim().min(1, 'validation.required').max(254, 'validation.tooLong'),
+  // A user name or an e-mail address: the longer's limit.
+  identifier: z.string().trim().min(1, 'validation.required').max(EMAIL_MAX_LENGTH, 'validation.tooLong'),
   password: z.string().min(1, 'validation.required').max(PASSWORD_MAX_LENGTH, 'validation.tooLong'),
 });
 

@@ -2,7 +2,7 @@
 // manifest of each language (/manifest.webmanifest, /es/…, /en/…), whose icons are the PNGs
 // scripts/og-image.ts draws from the same logo.
 import type { RequestHandler, Router } from 'express';
-import { defaultLocale, intlLocale, type Locale } from '../../shared/locales.ts';
+import { intlLocale, localeHref, type Locale } from '../../shared/locales.ts';
 import { formOfPath, localeForms, localePath } from '../../shared/routes.ts';
 import type { Brand } from './brand.ts';
 
@@ -18,7 +18,7 @@ export const APP_ICONS = [
 
 /** The manifest a page of `locale` links to. */
 export function manifestPath(locale: Locale): string {
-  return locale === defaultLocale ? MANIFEST_PATH : `/${locale}${MANIFEST_PATH}`;
+  return localeHref(MANIFEST_PATH, locale);
 }
 
 export type WebManifest = {

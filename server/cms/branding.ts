@@ -5,7 +5,6 @@
 // failure means the default branding (null) and one warning; answers are cached per user,
 // failures for a shorter time so that a CMS that is down is not asked on every page view.
 import { isHexColor, type Branding } from '../../shared/branding.ts';
-import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Logger } from '../base/logger.ts';
 import { createSingleFlight, createTtlCache } from '../base/cache.ts';
 import type { StrapiClient } from './client.ts';
@@ -17,6 +16,8 @@ export type { Branding };
 
 export type StrapiBrandingOptions = {
   client: StrapiClient;
+  /** The colour of a branding with a logo and no colour: the brand's primary (brand/brand.json), the navbar's default. */
+  defaultColor: string;
   /** Origin whose absolute /uploads URLs are accepted; by default the client's. */
   cmsOrigin?: string;
   /** CMS_MEDIA_HOSTS: logos on these hosts are shown from there. */
@@ -50,7 +51,7 @@ function firstMedia(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function readBranding(entry: CmsEntry, media: CmsMediaOptions): Outcome {
+function readBranding(entry: CmsEntry, media: CmsMediaOptions, defaultColor: string): Outcome {
   const rawColor = entry.colorNavbar;
   const logoMedia = firstMedia(entry.logoNavbar);
   const rawLogo = typeof logoMedia === 'object' && logoMedia !== null && 'url' in logoMedia ? logoMedia.url : null;
@@ -61,7 +62,7 @@ function readBranding(entry: CmsEntry, media: CmsMediaOptions): Outcome {
     ...(isGiven(rawLogo) && !logo ? ['logoNavbar (neither an upload of the CMS nor on CMS_MEDIA_HOSTS)'] : []),
   ];
   return {
-    branding: color || logo ? { color: color ?? DEFAULT_NAVBAR_COLOR, logo } : null,
+    branding: color || logo ? { color: color ?? defaultColor, logo } : null,
     problem: ignored.length > 0 ? { reason: 'unsafe', detail: `ignored ${ignored.join(', ')}` } : null,
     definitive: true,
   };
@@ -82,7 +83,7 @@ export function createStrapiBranding(options: StrapiBrandingOptions): StrapiBran
       const body = await client.get(`/api/${userName}-customs`, { populate: '*' }, { as: 'service' });
       const entry = normalizeEntries(body)[0];
       if (!entry) return { branding: null, problem: { reason: 'empty', detail: 'the answer has no entry' }, definitive: true };
-      return readBranding(entry, media);
+      return readBranding(entry, media, options.defaultColor);
     } catch (error) {
       if (!(error instanceof CmsError)) {
         return {

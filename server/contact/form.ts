@@ -3,7 +3,7 @@
 // per-address limit), and the message committed before the visitor hears "sent".
 import type { Request, Response } from 'express';
 import { routePath, type Route } from '../../shared/routes.ts';
-import { contactProblems } from '../../shared/validation.ts';
+import { CONTACT_LIMITS, contactProblems } from '../../shared/validation.ts';
 import type { RateLimiter } from '../db/rate-limit.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
 import type { Logger } from '../base/logger.ts';
@@ -25,7 +25,7 @@ export function createContactForm(deps: ContactFormDeps & { logger: Logger; fail
     const body = (req.body ?? {}) as Record<string, unknown>;
     const text = (key: string) => (typeof body[key] === 'string' ? (body[key] as string) : '');
     const values = stringValues(body, ['name', 'email', 'subject', 'message']);
-    values.message = text('message').slice(0, 5000);
+    values.message = text('message').slice(0, CONTACT_LIMITS.message);
     const thanks = `${routePath('Contact', route)}?sent=1`;
     // A honeypot field people never see: a bot filled it. Answer as if sent, store nothing.
     if (text('website')) {

@@ -1,6 +1,7 @@
 // Contact messages in the database: the inbox of the admin console, with where each one's
 // e-mail notification stands.
 import type { ContactMessage, NotifyStatus } from '../../shared/contact.ts';
+import type { Locale } from '../../shared/locales.ts';
 import { sql } from 'kysely';
 import { PAGE_NUMBER_MAX, pageSizeOf } from '../../shared/paging.ts';
 import type { Db } from '../db/index.ts';
@@ -32,7 +33,7 @@ export type MessagePage = { offset: number; limit: number; bodyChars: number } &
 /** A message with its text cut to a page's bodyChars and the stored text's length in characters. */
 export type MessageExcerpt = ContactMessage & { length: number };
 
-export type NewMessage = { name: string; email: string; subject: string; message: string; locale: 'es' | 'en'; ip: string | null };
+export type NewMessage = { name: string; email: string; subject: string; message: string; locale: Locale; ip: string | null };
 
 export function contactMessages(db: Db) {
   const { k } = db;

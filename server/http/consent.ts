@@ -2,6 +2,7 @@
 // follow from it, the scripts in the page, and POST /consent for browsers without JavaScript.
 import express, { type RequestHandler } from 'express';
 import { CONSENT_COOKIE, CONSENT_MAX_AGE_DAYS, serializeConsent, type AnalyticsIds, type Consent } from '../../shared/consent.ts';
+import { localeHref, localeOf } from '../../shared/locales.ts';
 import { safeRedirectPath } from '../../shared/safe-path.ts';
 
 declare module 'express-serve-static-core' {
@@ -56,7 +57,7 @@ export function consentHandler(): RequestHandler[] {
         httpOnly: false,
         path: '/',
       });
-      const back = safeRedirectPath(body.redirect, req.path.startsWith('/en/') ? '/en' : '/');
+      const back = safeRedirectPath(body.redirect, localeHref('/', localeOf(req.path)));
       if (req.accepts(['html', 'json']) === 'json') res.json({ ok: true, analytics });
       else res.redirect(303, back);
     },

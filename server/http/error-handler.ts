@@ -1,7 +1,9 @@
 // The last handler: a clean answer for anything that failed, never a stack trace in production.
 // A database that is down is a 503 (try again: the pool reconnects), anything unexpected a 500
 // (logged); JSON for API-like requests, the last-resort page for browsers.
+import type { Locale } from '../../shared/locales.ts';
 import type { ErrorRequestHandler } from 'express';
+import { localeOf } from '../../shared/locales.ts';
 import { isDatabaseUnavailable } from '../db/index.ts';
 import type { Logger } from '../base/logger.ts';
 
@@ -11,7 +13,7 @@ export type ErrorHandlerOptions = {
   logger: Logger;
   isProduction: boolean;
   /** The page a browser gets (server/render/render-page.tsx): in its language, with the error's message outside production. */
-  lastResortPage: (locale: string, details: string | null) => string;
+  lastResortPage: (locale: Locale, details: string | null) => string;
 };
 
 export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler {
@@ -38,7 +40,7 @@ export function errorHandler(options: ErrorHandlerOptions): ErrorRequestHandler 
           : { code: status < 500 ? 'bad_request' : 'internal', message: status < 500 && error.expose ? error.message : 'Error' },
       });
     } else {
-      res.type('html').send(lastResortPage(req.path.startsWith('/en') ? 'en' : 'es', isProduction ? null : String(error.message)));
+      res.type('html').send(lastResortPage(localeOf(req.path), isProduction ? null : String(error.message)));
     }
   };
 }

@@ -2,7 +2,7 @@
 // edge: a value out of range is a 400 naming the parameter, never a silent clamp. And the page
 // number of a page's list, read from its URL.
 import { z } from 'zod';
-import { CURSOR_MAX, PAGE_NUMBER_MAX, PAGE_SIZES, type PagedList } from '../../shared/paging.ts';
+import { ID_MAX, PAGE_NUMBER_MAX, PAGE_SIZES, type PagedList } from '../../shared/paging.ts';
 
 /** `pageSize` of a list: 1 to its maximum; its default when absent. */
 export function pageSizeParam(list: PagedList) {
@@ -21,7 +21,7 @@ export function numberedPageQuery(list: PagedList) {
  */
 export function cursorPageQuery(list: PagedList) {
   return z.object({
-    before: z.coerce.number().int().min(1).max(CURSOR_MAX).optional(),
+    before: z.coerce.number().int().min(1).max(ID_MAX).optional(),
     pageSize: pageSizeParam(list),
     page: z.never({ error: 'is not taken here: ask for older items with before=<the id of the oldest one you have>' }).optional(),
   });

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { defaultLocale, isLocale } from '../../shared/locales.ts';
+import { defaultLocale, isLocale, localeHref } from '../../shared/locales.ts';
 
 /**
  * The bare root `/` of a request whose language is not the default (detected by
@@ -14,6 +14,6 @@ export function rootLocaleRedirect(options: { cookieEnabled: boolean }): Request
     const locale = isLocale(req.language) ? req.language : defaultLocale;
     if (locale === defaultLocale) return next();
     const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-    res.redirect(302, `/${locale}${query}`);
+    res.redirect(302, `${localeHref('/', locale)}${query}`);
   };
 }

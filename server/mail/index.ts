@@ -40,7 +40,7 @@ export type ProjectNotice = {
   /** Held for `ms` under its own `ref` (instead of project:<id>), so that `withdraw(ref)` can still take it back. */
   hold?: { ref: string; ms: number } | undefined;
   /** The link to the project's page for a recipient of this role in this locale (absolute URL is built by the module from PUBLIC_URL). */
-  path: (role: string, locale: 'es' | 'en') => string;
+  path: (role: string, locale: Locale) => string;
 };
 
 /** An account e-mail (server/account-links/): to one address, in the language the caller chose. */

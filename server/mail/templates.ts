@@ -8,7 +8,6 @@
 import type { i18n } from 'i18next';
 import type esMail from '../../locales/es/mail.json';
 import { readableTextColor } from '../../shared/branding.ts';
-import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Brand } from '../brand/brand.ts';
 import type { ContactMessage } from '../../shared/contact.ts';
 import type { Locale } from '../../shared/locales.ts';
@@ -47,8 +46,8 @@ export type MailContent = {
   footer: readonly string[];
 };
 
-/** The company as its e-mails show it: the name (SITE_NAME) and, from brand/, colours, tagline and contact details. */
-export type Site = { name: string; brand?: Pick<Brand, 'colors' | 'tagline' | 'page'> };
+/** The company as its e-mails show it: the name (SITE_NAME) and, from brand/, colours (the bar's is the brand's primary), tagline and contact details. */
+export type Site = { name: string; brand: Pick<Brand, 'colors' | 'tagline' | 'page'> };
 
 const PAGE = '#f3f5f6';
 const INK = '#1f2a2e';
@@ -56,14 +55,13 @@ const MUTED = '#55646a';
 
 /** The colours of a site's e-mails: the bar in the primary colour, links in the accent (it reads on white). */
 function paletteOf(site: Site) {
-  const brand = site.brand?.colors.primary ?? DEFAULT_NAVBAR_COLOR;
-  return { brand, onBrand: readableTextColor(brand), link: site.brand?.colors.accent ?? '#17777a' };
+  const brand = site.brand.colors.primary;
+  return { brand, onBrand: readableTextColor(brand), link: site.brand.colors.accent };
 }
 
 /** The company's contact details (address, phone, e-mail), as lines. */
 function contactLines(site: Site, locale: Locale): string[] {
-  const page = site.brand?.page;
-  if (!page) return [];
+  const page = site.brand.page;
   return [page.address[locale].join(', '), `${page.phone.text} · ${page.email}`];
 }
 const FONT = 'Montserrat, Arial, Helvetica, sans-serif';
@@ -81,7 +79,7 @@ function paragraphHtml(value: string): string {
 }
 
 function textPart(content: MailContent, site: Site, locale: Locale): string {
-  const tagline = site.brand?.tagline[locale];
+  const tagline = site.brand.tagline[locale];
   const lines = [site.name, ...(tagline ? [tagline] : []), '', content.greeting, '', content.lead, ''];
   if (content.details) {
     for (const [label, value] of content.details) lines.push(`${label}: ${value}`);
@@ -98,17 +96,15 @@ function textPart(content: MailContent, site: Site, locale: Locale): string {
 function htmlPart(content: MailContent, site: Site, locale: Locale): string {
   const { brand: BRAND, onBrand: ON_BRAND, link: LINK } = paletteOf(site);
   const p = (html: string, style = '') => `<p style="margin:0 0 16px;${style}">${html}</p>`;
-  const tagline = site.brand?.tagline[locale];
-  const page = site.brand?.page;
+  const tagline = site.brand.tagline[locale];
+  const page = site.brand.page;
   // How to reach the company: mailto: and tel: links, no URL of the web (the e-mail's one link is its action).
-  const contact = page
-    ? p(
-        `<strong style="color:${INK};">${escapeHtml(site.name)}</strong><br>${escapeHtml(page.address[locale].join(', '))}<br>` +
-          `<a href="${escapeHtml(page.phone.href)}" style="color:${LINK};">${escapeHtml(page.phone.text)}</a> · ` +
-          `<a href="mailto:${escapeHtml(page.email)}" style="color:${LINK};">${escapeHtml(page.email)}</a>`,
-        'margin:16px 0 0;',
-      )
-    : '';
+  const contact = p(
+    `<strong style="color:${INK};">${escapeHtml(site.name)}</strong><br>${escapeHtml(page.address[locale].join(', '))}<br>` +
+      `<a href="${escapeHtml(page.phone.href)}" style="color:${LINK};">${escapeHtml(page.phone.text)}</a> · ` +
+      `<a href="mailto:${escapeHtml(page.email)}" style="color:${LINK};">${escapeHtml(page.email)}</a>`,
+    'margin:16px 0 0;',
+  );
   const url = escapeHtml(content.action.url);
   const details = content.details
     ? `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:0 0 16px;border-collapse:collapse;">${content.details

@@ -5,7 +5,7 @@
 // (through which every chunk of an export stayed in memory to its end: docs/decisions/028),
 // ended when the client stalls.
 import type { Request, RequestHandler, Response } from 'express';
-import { MY_DATA_PATH } from '../../shared/account.ts';
+import { DOCUMENT_PATHS } from '../../shared/documents.ts';
 import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { noAudit, type Audit } from '../audit/types.ts';
@@ -110,5 +110,5 @@ export function accountDataDownload(deps: DataDownloadDeps): {
       out.fail(error instanceof Error ? error : new Error(String(error)));
     }
   };
-  return { paths: localeForms(`/${MY_DATA_PATH}`), handler };
+  return { paths: localeForms(DOCUMENT_PATHS.myData), handler };
 }

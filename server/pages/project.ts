@@ -3,7 +3,7 @@
 // Its history and conversation are pages (shared/paging.ts): the newest, or the one older than
 // the URL's `historyBefore` / `messagesBefore`; its documents a numbered page (`documents`); the
 // admin's candidates a page found by `expert`.
-import { cursorOf } from '../../shared/paging.ts';
+import { cursorOf, SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 import { DOCUMENTS_PAGE_PARAM, PROJECT_PAGE_PARAMS } from '../../shared/projects.ts';
 import { hasRole } from '../../shared/user.ts';
 import { ApiError, notFound } from '../http/errors.ts';
@@ -29,7 +29,7 @@ export const loader = (async (args) => {
     // of the conversation reads the thread: its unread count falls).
     const history = streamed(projects.history(actor, id, { before: cursorOf(query.get(PROJECT_PAGE_PARAMS.historyBefore)) }));
     const messages = streamed(conversation.messages(actor, id, { before: cursorOf(query.get(PROJECT_PAGE_PARAMS.messagesBefore)) }));
-    const expert = (query.get(PROJECT_PAGE_PARAMS.expert) ?? '').trim().slice(0, 100);
+    const expert = (query.get(PROJECT_PAGE_PARAMS.expert) ?? '').trim().slice(0, SEARCH_MAX_LENGTH);
     // The newest documents, or older ones (`?documents=2`: "show older", a plain link); the page
     // carries that page of documents only, not every one the project has.
     const [documents, candidates] = await Promise.all([

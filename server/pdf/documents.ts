@@ -3,7 +3,7 @@
 // dates and numbers follow the locale, the header band carries the site's branding colour and
 // the brand's logo beside the name, and the footer the company's contact details (brand/).
 import { isHexColor, readableTextColor, sixDigitHex } from '../../shared/branding.ts';
-import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
+import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
 import { BODY_FONT, DISPLAY_FONT, pdfmakeWithFonts, type PdfMake } from './fonts.ts';
 import {
   formatCoverage,
@@ -12,15 +12,11 @@ import {
   formatStoredDateTime,
   INTL_LOCALE,
   isoDay,
-  isPdfLocale,
   pdfT,
   roleName,
   type Coverage,
-  type PdfLocale,
   type PdfT,
 } from './i18n.ts';
-
-export type { PdfLocale } from './i18n.ts';
 
 export type PdfUser = {
   userName: string;
@@ -56,10 +52,12 @@ export type PdfBrand = {
 };
 
 export type PdfContext = {
-  locale: PdfLocale;
+  locale: Locale;
   siteName: string;
-  /** Hex colour of the header band (#rgb or #rrggbb); anything else falls back to the site's teal. */
+  /** Hex colour of the header band (#rgb or #rrggbb); anything else falls back to `defaultColor`. */
   brandColor: string;
+  /** The brand's primary colour (brand/brand.json): the band's when `brandColor` is not a colour. */
+  defaultColor: string;
   /** The logo beside the name and the contact details in the footer; none: the name alone. */
   brand?: PdfBrand;
   /** When the document was made; defaults to now. Fixed in tests. */
@@ -140,9 +138,9 @@ export const MUTED_COLOR = '#5f6b76';
 export const RULE_COLOR = '#d9dee3';
 export const ZEBRA_COLOR = '#f4f6f8';
 
-/** The site's teal unless the colour is a valid hex one; #rgb is widened for pdfkit and the contrast check. */
-export function safeBrandColor(value: unknown): string {
-  const color = isHexColor(value) ? value : DEFAULT_NAVBAR_COLOR;
+/** The colour if it is a valid hex one, else `fallback` (the brand's primary); #rgb is widened for pdfkit and the contrast check. */
+export function safeBrandColor(value: unknown, fallback: string): string {
+  const color = isHexColor(value) ? value : fallback;
   return sixDigitHex(color);
 }
 
@@ -200,16 +198,16 @@ export function messageText(value: string, max: number): { text: string; shorten
 }
 
 /** The context as the documents use it: a known locale and its words, a safe colour, a capped site name, a valid date. */
-export type Settings = { locale: PdfLocale; t: PdfT; siteName: string; brand: string; generatedAt: Date; identity: PdfBrand | null };
+export type Settings = { locale: Locale; t: PdfT; siteName: string; brand: string; generatedAt: Date; identity: PdfBrand | null };
 
 export function settingsOf(ctx: PdfContext): Settings {
   // The types promise a locale, but it often comes from a request: never ask for junk.
-  const locale = isPdfLocale(ctx.locale) ? ctx.locale : 'es';
+  const locale = isLocale(ctx.locale) ? ctx.locale : defaultLocale;
   return {
     locale,
     t: pdfT(locale),
     siteName: oneLine(ctx.siteName, MAX_SITE_NAME_CHARS),
-    brand: safeBrandColor(ctx.brandColor),
+    brand: safeBrandColor(ctx.brandColor, ctx.defaultColor),
     generatedAt: ctx.generatedAt instanceof Date && !Number.isNaN(ctx.generatedAt.getTime()) ? ctx.generatedAt : new Date(),
     identity: ctx.brand ? { logos: ctx.brand.logos, contact: oneLine(ctx.brand.contact) } : null,
   };
@@ -565,8 +563,8 @@ export type PdfKind = 'profile' | 'users' | 'messages' | 'proposal' | 'report';
  * "mi-perfil-ana-2026-11-22.pdf", "users-2026-11-22.pdf", "propuesta-12-data-platform-2026-11-22.pdf"…
  * (date in Madrid); `about` (a user name, a project's id and title) is slugged in after the kind.
  */
-export function pdfFileName(kind: PdfKind, locale: PdfLocale, date: Date, about?: string): string {
-  const base = pdfT(isPdfLocale(locale) ? locale : 'es')(`fileNames.${kind}`);
+export function pdfFileName(kind: PdfKind, locale: Locale, date: Date, about?: string): string {
+  const base = pdfT(isLocale(locale) ? locale : defaultLocale)(`fileNames.${kind}`);
   const who = about ? slug(about) : '';
   const day = isoDay(Number.isNaN(date.getTime()) ? new Date() : date);
   return `${[base, who, day].filter(Boolean).join('-')}.pdf`;

@@ -4,22 +4,18 @@
 // formatted here, in Madrid time, with the site's ISO tags.
 import type { i18n } from 'i18next';
 import type esPdf from '../../locales/es/pdf.json';
-import { intlLocale } from '../../shared/locales.ts';
+import { intlLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import type { BudgetRange } from '../../shared/projects.ts';
 import { COMPANY_TIME_ZONE } from '../calendar/days.ts';
 import { NAMESPACE, nameIn, namespaceT, projectI18n, type NamespaceT } from '../i18n/index.ts';
-
-export type PdfLocale = 'es' | 'en';
 
 /** The documents are read in Spain: times are Madrid time whatever the server's zone (server/calendar/days.ts). */
 export const PDF_TIME_ZONE = COMPANY_TIME_ZONE;
 
 /** BCP 47 tags for Intl and the PDF /Lang entry: the site's own (es-ES, en-US), as on screen. */
-export const INTL_LOCALE: Readonly<Record<PdfLocale, string>> = { es: intlLocale('es'), en: intlLocale('en') };
-
-export function isPdfLocale(value: unknown): value is PdfLocale {
-  return value === 'es' || value === 'en';
-}
+export const INTL_LOCALE: Readonly<Record<Locale, string>> = Object.fromEntries(
+  LOCALE_CODES.map((locale) => [locale, intlLocale(locale)]),
+) as Record<Locale, string>;
 
 /** The namespaces the documents read: their own and the site's names (roles, states, practices). */
 export const PDF_NAMESPACES = ['pdf', NAMESPACE] as const;
@@ -43,7 +39,7 @@ function pdfI18n(): i18n {
 /** The documents' words in one language (locales/<lng>/pdf.json), by i18next's getFixedT. */
 export type PdfT = NamespaceT<typeof esPdf>;
 
-export function pdfT(locale: PdfLocale): PdfT {
+export function pdfT(locale: Locale): PdfT {
   return namespaceT<typeof esPdf>(pdfI18n(), locale, 'pdf');
 }
 
@@ -62,7 +58,7 @@ type Formatters = {
   bytes: Record<'byte' | 'kilobyte' | 'megabyte', Intl.NumberFormat>;
 };
 
-function formattersFor(locale: PdfLocale): Formatters {
+function formattersFor(locale: Locale): Formatters {
   const tag = INTL_LOCALE[locale];
   return {
     date: new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: PDF_TIME_ZONE }),
@@ -83,43 +79,43 @@ function formattersFor(locale: PdfLocale): Formatters {
   };
 }
 
-const made = new Map<PdfLocale, Formatters>();
-function formatters(locale: PdfLocale): Formatters {
+const made = new Map<Locale, Formatters>();
+function formatters(locale: Locale): Formatters {
   let f = made.get(locale);
   if (!f) made.set(locale, (f = formattersFor(locale)));
   return f;
 }
 
 /** "22 de noviembre de 2026, 10:05" / "November 22, 2026, 10:05 AM": dateStyle+timeStyle would give "… at …" in English. */
-export function formatDateTime(date: Date, locale: PdfLocale): string {
+export function formatDateTime(date: Date, locale: Locale): string {
   const f = formatters(locale);
   return `${f.date.format(date)}, ${f.time.format(date)}`;
 }
 
 /** A stored ISO timestamp as a table date ("22 nov 2026" / "22 Nov 2026"); unparseable input shown as is. */
-export function formatStoredDate(value: string, locale: PdfLocale): string {
+export function formatStoredDate(value: string, locale: Locale): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : formatters(locale).shortDate.format(date);
 }
 
 /** A stored ISO timestamp with its time, short enough for a table column: "2 nov 2026, 10:00" / "Nov 2, 2026, 10:00 AM". */
-export function formatStoredShortDateTime(value: string, locale: PdfLocale): string {
+export function formatStoredShortDateTime(value: string, locale: Locale): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : formatters(locale).shortDateTime.format(date);
 }
 
 /** A stored ISO timestamp with its time, for messages, where the hour matters. */
-export function formatStoredDateTime(value: string, locale: PdfLocale): string {
+export function formatStoredDateTime(value: string, locale: Locale): string {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : formatDateTime(date, locale);
 }
 
-export function formatNumber(value: number, locale: PdfLocale): string {
+export function formatNumber(value: number, locale: Locale): string {
   return formatters(locale).number.format(value);
 }
 
 /** A YYYY-MM-DD day as in a sentence: "1 de enero de 2026" / "January 1, 2026". */
-export function formatDay(day: string, locale: PdfLocale): string {
+export function formatDay(day: string, locale: Locale): string {
   const date = new Date(`${day}T00:00:00Z`);
   return Number.isNaN(date.getTime()) ? day : formatters(locale).day.format(date);
 }
@@ -128,7 +124,7 @@ export function formatDay(day: string, locale: PdfLocale): string {
 export type Coverage = { first: number; last: number; total: number; from?: string | undefined; to?: string | undefined };
 
 /** The date range as a phrase that follows the part ("del … al …"), or '' without one. */
-export function formatRange(range: { from?: string | undefined; to?: string | undefined }, locale: PdfLocale): string {
+export function formatRange(range: { from?: string | undefined; to?: string | undefined }, locale: Locale): string {
   const t = pdfT(locale);
   const from = range.from ? formatDay(range.from, locale) : '';
   const to = range.to ? formatDay(range.to, locale) : '';
@@ -143,7 +139,7 @@ export function formatRange(range: { from?: string | undefined; to?: string | un
  * 31 de enero de 2026" / "Messages 51–100 of 2,345 from January 1, 2026 to January 31, 2026";
  * "0 mensajes …" when there is nothing to cover.
  */
-export function formatCoverage(kind: 'users' | 'messages', coverage: Coverage, locale: PdfLocale): string {
+export function formatCoverage(kind: 'users' | 'messages', coverage: Coverage, locale: Locale): string {
   const t = pdfT(locale);
   const part =
     coverage.total === 0
@@ -160,7 +156,7 @@ export function formatCoverage(kind: 'users' | 'messages', coverage: Coverage, l
 }
 
 /** The localised role name; a role this site does not know (an external API's) is shown as its code. */
-export function roleName(role: string, locale: PdfLocale): string {
+export function roleName(role: string, locale: Locale): string {
   return nameIn(pdfI18n(), locale, 'roles', role);
 }
 
@@ -174,7 +170,7 @@ export function isoDay(date: Date): string {
 }
 
 /** Whole euros in the locale's style: "18.000 €" (with a no-break space) / "€18,000". */
-export function formatEuros(amount: number, locale: PdfLocale): string {
+export function formatEuros(amount: number, locale: Locale): string {
   return formatters(locale).euros.format(amount);
 }
 
@@ -187,7 +183,7 @@ const BUDGET_BOUNDS: Readonly<Record<BudgetRange, [number | null, number | null]
 };
 
 /** "10.000-50.000 €" / "€10,000 – €50,000", "Menos de 10.000 €" / "Under €10,000"; an unknown code as it is. */
-export function formatBudget(range: string, locale: PdfLocale): string {
+export function formatBudget(range: string, locale: Locale): string {
   if (!Object.hasOwn(BUDGET_BOUNDS, range)) return range;
   const [min, max] = BUDGET_BOUNDS[range as BudgetRange];
   const t = pdfT(locale);
@@ -197,23 +193,23 @@ export function formatBudget(range: string, locale: PdfLocale): string {
 }
 
 /** A file's size: "12 B", "1,2 kB" / "1.2 kB", "3,4 MB" (decimal units, as the units' names say). */
-export function formatBytes(bytes: number, locale: PdfLocale): string {
+export function formatBytes(bytes: number, locale: Locale): string {
   const sizes = formatters(locale).bytes;
   if (bytes < 1000) return sizes.byte.format(bytes);
   return bytes < 1_000_000 ? sizes.kilobyte.format(bytes / 1000) : sizes.megabyte.format(bytes / 1_000_000);
 }
 
 /** A day of a project (YYYY-MM-DD: a due date, a deadline) as a table date: "31 ene 2027" / "Jan 31, 2027". */
-export function formatShortDay(day: string, locale: PdfLocale): string {
+export function formatShortDay(day: string, locale: Locale): string {
   const date = new Date(`${day}T00:00:00Z`);
   return Number.isNaN(date.getTime()) ? day : formatters(locale).shortDay.format(date);
 }
 
 /** The localised name of a project state or practice; an unknown code is shown as it is. */
-export function stateName(state: string, locale: PdfLocale): string {
+export function stateName(state: string, locale: Locale): string {
   return nameIn(pdfI18n(), locale, 'projects.states', state);
 }
 
-export function practiceName(practice: string, locale: PdfLocale): string {
+export function practiceName(practice: string, locale: Locale): string {
   return nameIn(pdfI18n(), locale, 'projects.practices', practice);
 }

@@ -5,6 +5,7 @@
 // out in the layout thread, one at a time, each user's in turn (renderer.ts); a client that
 // stops taking its PDF is cut off after DOWNLOAD_STALL_SECONDS (docs/decisions/028).
 import type { i18n } from 'i18next';
+import { DOCUMENT_PATHS } from '../../shared/documents.ts';
 import { hasRole } from '../../shared/user.ts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
@@ -40,17 +41,11 @@ import {
 } from './report-query.ts';
 import { createdAtRange } from '../calendar/days.ts';
 
-export const PDF_PATHS = {
-  profile: 'documents/my-profile.pdf',
-  users: 'documents/users.pdf',
-  messages: 'documents/contact-messages.pdf',
-} as const;
+/** The user's and the admin's documents (shared/documents.ts). */
+export const PDF_PATHS = { profile: DOCUMENT_PATHS.profile, users: DOCUMENT_PATHS.users, messages: DOCUMENT_PATHS.messages } as const;
 
-/** A project's documents, for its owner, its assigned experts and admins. */
-export const PROJECT_PDF_PATHS = {
-  proposal: 'documents/projects/:id/proposal.pdf',
-  report: 'documents/projects/:id/report.pdf',
-} as const;
+/** A project's documents, for its owner, its assigned experts and admins (shared/documents.ts). */
+export const PROJECT_PDF_PATHS = { proposal: DOCUMENT_PATHS.proposal, report: DOCUMENT_PATHS.report } as const;
 
 export type PdfDeps = {
   backend: Backend;
@@ -131,14 +126,14 @@ type PdfKind = keyof typeof PDF_PATHS;
 
 /** Each document in the three locale forms (unprefixed, /es, /en): path → document. */
 const PDF_ROUTES = new Map<string, PdfKind>(
-  (Object.keys(PDF_PATHS) as PdfKind[]).flatMap((kind) => localeForms(`/${PDF_PATHS[kind]}`).map((path) => [path, kind] as const)),
+  (Object.keys(PDF_PATHS) as PdfKind[]).flatMap((kind) => localeForms(PDF_PATHS[kind]).map((path) => [path, kind] as const)),
 );
 
 type ProjectPdfKind = keyof typeof PROJECT_PDF_PATHS;
 
 /** The project documents' paths (Express patterns) and, for each, a pattern of its exact form that captures the id. */
 const PROJECT_PDF_ROUTES = (Object.keys(PROJECT_PDF_PATHS) as ProjectPdfKind[]).flatMap((kind) =>
-  localeForms(`/${PROJECT_PDF_PATHS[kind]}`).map((path) => ({
+  localeForms(PROJECT_PDF_PATHS[kind]).map((path) => ({
     kind,
     path,
     exact: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(':id', '([^/]+)')}$`),
@@ -259,6 +254,7 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       locale: form.locale,
       siteName: deps.siteName,
       brandColor: await brandColor(session.user.userName),
+      defaultColor: deps.brand.colors.primary,
       brand: pdfBrand(form.locale),
     };
     const now = new Date();
@@ -325,7 +321,13 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       const { project } = snapshot;
       if (kind === 'proposal' && !project.proposal) return next();
       // The project's branding is its owner's, whoever downloads it.
-      const ctx = { locale, siteName: deps.siteName, brandColor: await brandColor(project.owner.userName), brand: pdfBrand(locale) };
+      const ctx = {
+        locale,
+        siteName: deps.siteName,
+        brandColor: await brandColor(project.owner.userName),
+        defaultColor: deps.brand.colors.primary,
+        brand: pdfBrand(locale),
+      };
       const fileName = pdfFileName(kind, locale, new Date(), `${project.id} ${project.title}`);
       // Of a project's documents, its report (the whole history) is recorded as a report download.
       return await sendJob(

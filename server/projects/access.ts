@@ -2,8 +2,9 @@
 // else is told it does not exist (404), whatever they ask of it: the page, the API, a document.
 // Decided from the user as they are now (the session's current user) on every read and write.
 import { sameIdentity } from '../../shared/identity.ts';
+import { idOf } from '../../shared/paging.ts';
 import { hasRole, type SessionUser } from '../../shared/user.ts';
-import type { Standing } from '../../shared/projects.ts';
+import { ownsProjects, type Standing } from '../../shared/projects.ts';
 import type { Db } from '../db/index.ts';
 import type { ProjectRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
@@ -21,10 +22,8 @@ export function projectNotFound(): ApiError {
 
 /** A project id from a URL: a positive integer that fits the column, else no such project. */
 export function projectId(raw: unknown): number {
-  const text = typeof raw === 'string' ? raw : '';
-  if (!/^[1-9][0-9]{0,9}$/.test(text)) throw projectNotFound();
-  const id = Number(text);
-  if (id > 2_147_483_647) throw projectNotFound();
+  const id = idOf(typeof raw === 'string' ? raw : '');
+  if (id === null) throw projectNotFound();
   return id;
 }
 
@@ -38,7 +37,7 @@ export async function projectFor(db: Db, actor: Actor, id: number): Promise<{ ro
   const row = await db.k.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw projectNotFound();
   if (hasRole(actor, 'ADMIN')) return { row, standing: 'admin' };
-  if ((hasRole(actor, 'CLI') || hasRole(actor, 'ORG')) && sameIdentity(row.owner, actor.userName)) return { row, standing: 'owner' };
+  if (ownsProjects(actor) && sameIdentity(row.owner, actor.userName)) return { row, standing: 'owner' };
   if (hasRole(actor, 'CONS')) {
     const assigned = await db.k
       .selectFrom('project_experts')

@@ -2,6 +2,7 @@
 // admin's pipeline): what waits for the user first, then a page of their projects, filtered by
 // the URL's query (`?status=&practice=&q=&page=`).
 import type { AreaProjects } from '../../shared/page-data.ts';
+import { SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 import { isPractice, isProjectState } from '../../shared/projects.ts';
 import { pageNumber } from '../http/paging.ts';
 import type { Actor } from './access.ts';
@@ -13,7 +14,7 @@ const WAITING_SHOWN = 10;
 export async function areaProjects(projects: ProjectServices, actor: Actor, query: URLSearchParams): Promise<AreaProjects> {
   const status = query.get('status');
   const practice = query.get('practice');
-  const q = (query.get('q') ?? '').trim().slice(0, 100);
+  const q = (query.get('q') ?? '').trim().slice(0, SEARCH_MAX_LENGTH);
   const filter = { status: isProjectState(status) ? status : null, practice: isPractice(practice) ? practice : null, q };
   const list = await projects.projects.list(actor, {
     status: filter.status ?? undefined,

@@ -22,7 +22,7 @@ import { displayName, projectFor, type Actor } from './access.ts';
 import { recordProjectEvent } from './events.ts';
 import { cleanFileName, documentName, documentType, DOCUMENT_EXTENSIONS } from './documents.ts';
 import { chunkedBytes, documentChunks, storeDocumentChunks } from './document-chunks.ts';
-import { documentUsage, quotaRefusal, takeQuotaTurn, uploadRoom, type DocumentQuotas } from './document-quotas.ts';
+import { documentUsage, MEGABYTE, quotaRefusal, takeQuotaTurn, uploadRoom, type DocumentQuotas } from './document-quotas.ts';
 import type { Projects } from './service.ts';
 
 /** A stored document as a download reads it: its bytes come a chunk at a time from `chunks()`. */
@@ -186,7 +186,9 @@ export function createConversation(deps: ConversationDeps) {
     const bytes = chunkedBytes(file.chunks);
     if (bytes === 0) throw new ApiError(422, 'empty_file', 'The file is empty', { file: 'validation.fileEmpty' });
     if (bytes > PROJECT_LIMITS.documentBytes) {
-      throw new ApiError(413, 'file_too_large', 'A document may have at most 10 MB', { file: 'validation.fileTooLarge' });
+      throw new ApiError(413, 'file_too_large', `A document may have at most ${PROJECT_LIMITS.documentBytes / MEGABYTE} MB`, {
+        file: 'validation.fileTooLarge',
+      });
     }
     const cleaned = cleanFileName(file.name);
     // The first chunk is the whole file or 256 KiB of it: every byte a type is told by.

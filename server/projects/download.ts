@@ -6,6 +6,8 @@
 // stops taking them is cut off after DOWNLOAD_STALL_SECONDS, and one user downloads at most
 // DOWNLOADS_PER_USER documents at once (docs/decisions/028).
 import type { RequestHandler, Response } from 'express';
+import { DOCUMENT_PATHS } from '../../shared/documents.ts';
+import { idOf } from '../../shared/paging.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../base/logger.ts';
 import { refuseDownload } from '../downloads/refuse.ts';
@@ -15,7 +17,8 @@ import { projectId } from './access.ts';
 import type { Conversation, DocumentFile } from './conversation.ts';
 import { attachmentHeader } from './documents.ts';
 
-export const DOWNLOAD_PATH = '/project-files/:id/:docId';
+/** A project's file (shared/documents.ts: the pages link it with documentHref). */
+export const DOWNLOAD_PATH = DOCUMENT_PATHS.projectFile;
 
 /** What a 429 asks a user with all their downloads running to wait: a document takes seconds. */
 export const DOCUMENT_RETRY_AFTER_SECONDS = 5;
@@ -69,8 +72,8 @@ export function documentDownload(conversation: Conversation, downloads: Document
     try {
       if (!session) return next();
       const id = projectId(req.params.id);
-      const docId = /^[1-9][0-9]{0,9}$/.test(String(req.params.docId)) ? Number(req.params.docId) : 0;
-      if (!docId || docId > 2_147_483_647) throw new ApiError(404, 'not_found', 'No such document');
+      const docId = idOf(String(req.params.docId));
+      if (docId === null) throw new ApiError(404, 'not_found', 'No such document');
       const doc = await conversation.readDocument(session.user, id, docId);
       await sendDocument(res, session.user.userName, doc, downloads);
     } catch (error) {

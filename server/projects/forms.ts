@@ -3,6 +3,7 @@
 // error and what was typed), with it a JSON FormResponse. The same services and rules as the
 // API; the user is the session's, as they are now.
 import type { Request, Response } from 'express';
+import { idOf } from '../../shared/paging.ts';
 import { projectPath, type ProjectAction } from '../../shared/projects.ts';
 import { routePath, type Route } from '../../shared/routes.ts';
 import type { Session } from '../auth/session-cookie.ts';
@@ -128,10 +129,9 @@ export function createProjectForms(deps: { services: ProjectServices; uploads: D
         case 'deleteDocument': {
           const document = typeof body.document === 'string' ? body.document : '';
           values = { document: document.slice(0, 12) };
-          if (!/^[1-9][0-9]{0,9}$/.test(document) || Number(document) > 2_147_483_647) {
-            throw new ApiError(404, 'not_found', 'No such document');
-          }
-          await conversation.deleteDocument(actor, id, Number(document), { ip: req.ip ?? null });
+          const documentId = idOf(document);
+          if (documentId === null) throw new ApiError(404, 'not_found', 'No such document');
+          await conversation.deleteDocument(actor, id, documentId, { ip: req.ip ?? null });
           return redirectAfterPost(req, res, back('deleteDocument', 'documents-title'), 'deleteDocument');
         }
         case 'message': {

@@ -2,6 +2,7 @@
 // alike). Error messages are i18n keys: the forms show them translated, the API as they are.
 import { z } from 'zod';
 import { numberedPageQuery } from '../http/paging.ts';
+import { SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 import { AVAILABILITY, BUDGET_RANGES, PRACTICES, PROJECT_ACTIONS, PROJECT_LIMITS as L, PROJECT_STATES } from '../../shared/projects.ts';
 
 const text = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
@@ -60,7 +61,7 @@ export const actionSchema = z
 export const listQuerySchema = z.object({
   status: z.enum(PROJECT_STATES).optional(),
   practice: z.enum(PRACTICES).optional(),
-  q: z.string().trim().max(100).optional(),
+  q: z.string().trim().max(SEARCH_MAX_LENGTH).optional(),
   waiting: z.enum(['true', 'false']).optional(),
   ...numberedPageQuery('projects').shape,
 });

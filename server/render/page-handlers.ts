@@ -9,8 +9,8 @@ import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { matchRoute, routeByName, routePath, ROUTES } from '../../shared/routes.ts';
 import { clearSession, rememberPath } from '../auth/session-cookie.ts';
 import { createFailWith, formFailure, redirectAfterPost } from '../http/form-answers.ts';
-import { AVATAR_MAX_BYTES } from '../uploads/images.ts';
 import { resolvePage, type ResolveDeps, type Resolution } from './resolve.ts';
+import { IMAGE_MAX_BYTES } from '../../shared/uploads.ts';
 
 const PRIVATE_NO_STORE = 'private, no-store';
 
@@ -118,6 +118,6 @@ export function formBodyParsers(): RequestHandler[] {
   return [
     express.urlencoded({ extended: false, limit: '32kb' }),
     express.json({ limit: '32kb' }),
-    express.raw({ type: (req) => (req.headers['content-type'] ?? '').startsWith('image/'), limit: AVATAR_MAX_BYTES }),
+    express.raw({ type: (req) => (req.headers['content-type'] ?? '').startsWith('image/'), limit: IMAGE_MAX_BYTES }),
   ];
 }

@@ -185,11 +185,10 @@ function documentTail(bootJson: string, options: RenderOptions): string {
 }
 
 /** If the error page itself fails, a plain page that cannot fail. */
-export function lastResortPage(locale: string, details: string | null): string {
-  const lang = locale === 'en' ? 'en' : 'es';
-  const texts = LAST_RESORT[lang];
+export function lastResortPage(locale: Locale, details: string | null): string {
+  const texts = LAST_RESORT[locale];
   return (
-    `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8">` +
+    `<!DOCTYPE html><html lang="${locale}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">` +
     `<title>${texts.title}</title></head><body><main><h1>${texts.title}</h1>` +
     (details ? `<pre>${escapeHtml(details)}</pre>` : '') +

@@ -10,7 +10,7 @@ import type esOffline from '../../locales/es/offline.json';
 import { existsSync, readFileSync } from 'node:fs';
 import type { SwConfig } from '../../client/sw/strategy.ts';
 import { DEFAULT_LOCALE } from '../../shared/constants.ts';
-import { isLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
+import { LOCALE_CODES, localeHref, localeOf, type Locale } from '../../shared/locales.ts';
 import { namespaceT, projectI18n } from '../i18n/index.ts';
 import { escapeHtml } from '../http/html.ts';
 import type { ClientManifest } from '../render/manifest.ts';
@@ -29,7 +29,7 @@ export type SwBrand = Pick<Brand, 'page' | 'colors'>;
 
 /** The offline page of each locale, in the locale's URL form (Spanish unprefixed). */
 export const OFFLINE_PAGES: Record<Locale, string> = Object.fromEntries(
-  LOCALE_CODES.map((locale) => [locale, locale === DEFAULT_LOCALE ? '/offline' : `/${locale}/offline`]),
+  LOCALE_CODES.map((locale) => [locale, localeHref('/offline', locale)]),
 ) as Record<Locale, string>;
 
 /** Every path that answers an offline page, in the three forms of every route (unprefixed, /es, /en). */
@@ -125,7 +125,7 @@ function offlineStyle(brand: SwBrand): string {
  */
 export function offlinePage(manifest: ClientManifest, locale: Locale, siteName: string, brand: SwBrand, i18n: i18n, nonce = NONCE): string {
   const t = namespaceT<typeof esOffline>(i18n, locale, 'offline');
-  const home = locale === DEFAULT_LOCALE ? '/' : `/${locale}`;
+  const home = localeHref('/', locale);
   const name = escapeHtml(siteName);
   return [
     `<!DOCTYPE html><html lang="${locale}"><head><meta charset="utf-8">`,
@@ -157,8 +157,7 @@ export function offlineHandler(manifest: ClientManifest, siteName: string, brand
     LOCALE_CODES.map((locale) => [locale, offlinePage(manifest, locale, siteName, brand, i18n).split(NONCE)]),
   ) as Record<Locale, string[]>;
   return (req, res) => {
-    const prefix = req.path.split('/')[1] ?? '';
-    const locale: Locale = isLocale(prefix) ? prefix : DEFAULT_LOCALE;
+    const locale = localeOf(req.path);
     res
       .status(200)
       .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Robots-Tag': 'noindex' })

@@ -14,9 +14,7 @@ import type { Db } from '../db/index.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Logger } from '../base/logger.ts';
 
-export const AVATAR_MAX_BYTES = IMAGE_MAX_BYTES;
-export const AVATAR_TYPES = IMAGE_TYPES;
-export type AvatarExtension = keyof typeof AVATAR_TYPES;
+export type AvatarExtension = keyof typeof IMAGE_TYPES;
 export const AVATAR_FILE = /^[a-f0-9]{32}\.(png|jpg|webp)$/;
 export const UPLOAD_FOLDERS = ['avatars', 'branding-logos'] as const;
 export type UploadFolder = (typeof UPLOAD_FOLDERS)[number];
@@ -59,8 +57,8 @@ export function imageUploads(deps: { db: Db; limiter: RateLimiter; limits: Uploa
   return {
     async save(folder, image, who) {
       if (image.length === 0) throw new ApiError(422, 'invalid_image', 'The image is empty', { avatar: 'validation.imageEmpty' });
-      if (image.length > AVATAR_MAX_BYTES) {
-        throw new ApiError(413, 'image_too_large', `The image is larger than ${AVATAR_MAX_BYTES / 1024} KB`, {
+      if (image.length > IMAGE_MAX_BYTES) {
+        throw new ApiError(413, 'image_too_large', `The image is larger than ${IMAGE_MAX_BYTES / 1024} KB`, {
           avatar: 'validation.imageTooLarge',
         });
       }
@@ -92,7 +90,7 @@ export function imageUploads(deps: { db: Db; limiter: RateLimiter; limits: Uploa
           url,
           owner: who.owner,
           bytes: image.length,
-          content_type: AVATAR_TYPES[type],
+          content_type: IMAGE_TYPES[type],
           data: image,
           created_at: new Date().toISOString(),
         })
@@ -157,7 +155,7 @@ export async function moveUploadsIntoDatabase(db: Db, dataDir: string, logger: L
           : (await k.selectFrom('branding').select('user_name as owner').where('logo', '=', url).executeTakeFirst())?.owner;
       if (owner) {
         const data = readFileSync(join(dir, file));
-        const contentType = AVATAR_TYPES[file.slice(file.lastIndexOf('.') + 1) as AvatarExtension];
+        const contentType = IMAGE_TYPES[file.slice(file.lastIndexOf('.') + 1) as AvatarExtension];
         await k
           .insertInto('uploads')
           .values({ url, owner, bytes: data.length, content_type: contentType, data, created_at: new Date().toISOString() })

@@ -4,7 +4,6 @@
 // made through another worker (WEB_CONCURRENCY > 1) within BRANDING_CACHE_MS.
 import { canonicalIdentity } from '../../shared/identity.ts';
 import { sanitizeBranding, type Branding } from '../../shared/branding.ts';
-import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
 import type { Db } from '../db/index.ts';
 import { createTtlCache } from '../base/cache.ts';
 import type { ChangeFeed } from '../db/changes.ts';
@@ -28,12 +27,19 @@ export type EmbeddedBranding = BrandingSource & {
 
 export function embeddedBranding(
   db: Db,
-  options: { cacheMs?: number; now?: () => number; changes?: ChangeFeed; logger?: Logger } = {},
+  options: {
+    /** The colour of a branding with a logo and no colour: the brand's primary (brand/brand.json), the navbar's default. */
+    defaultColor: string;
+    cacheMs?: number;
+    now?: () => number;
+    changes?: ChangeFeed;
+    logger?: Logger;
+  },
 ): EmbeddedBranding {
   const { k } = db;
   const read = (trx: Db['k'], userName: string) =>
     trx.selectFrom('branding').select(['color', 'logo']).where('user_name', '=', canonicalIdentity(userName)).executeTakeFirst();
-  const toBranding = (row: Row | undefined): Branding | null => sanitizeBranding(row, DEFAULT_NAVBAR_COLOR);
+  const toBranding = (row: Row | undefined): Branding | null => sanitizeBranding(row, options.defaultColor);
   const cacheMs = options.cacheMs ?? BRANDING_CACHE_MS;
   const cache = createTtlCache<Branding | null>({ now: options.now ?? Date.now, maxEntries: 10_000 });
   // User names are compared in their canonical form (shared/identity.ts): so is the cache.

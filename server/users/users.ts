@@ -9,7 +9,14 @@ import { isDeletedUser } from '../../shared/account.ts';
 import { canonicalIdentity, identityProblem } from '../../shared/identity.ts';
 import { PAGE_NUMBER_MAX, pageSizeOf, SEARCH_COUNT_MAX } from '../../shared/paging.ts';
 import { isRole, type Role, type SessionUser } from '../../shared/user.ts';
-import { isEmailAddress, passwordProblem, USER_NAME_PATTERN } from '../../shared/validation.ts';
+import {
+  isEmailAddress,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  passwordProblem,
+  USER_NAME_PATTERN,
+  USER_NAME_RULE,
+} from '../../shared/validation.ts';
 import type { Db } from '../db/index.ts';
 import type { UserRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
@@ -59,8 +66,8 @@ export function sessionUserOf(user: User): SessionUser {
 }
 
 const passwordMessages: Record<string, string> = {
-  'validation.passwordTooShort': 'The password must have at least 10 characters',
-  'validation.passwordTooLong': 'The password must have at most 200 characters',
+  'validation.passwordTooShort': `The password must have at least ${PASSWORD_MIN_LENGTH} characters`,
+  'validation.passwordTooLong': `The password must have at most ${PASSWORD_MAX_LENGTH} characters`,
   'validation.passwordIsUserName': 'The password must not be the user name',
 };
 
@@ -124,12 +131,9 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
   if (isDeletedUser(userName)) throw taken('userName', input.userName);
   // The API's rule, for the ops CLI too.
   if (!USER_NAME_PATTERN.test(userName)) {
-    throw new ApiError(
-      400,
-      'invalid_request',
-      `Invalid request: userName ${JSON.stringify(input.userName)} must be 2–40 letters, digits, dots, hyphens or underscores`,
-      { userName: 'validation.userNamePattern' },
-    );
+    throw new ApiError(400, 'invalid_request', `Invalid request: userName ${JSON.stringify(input.userName)} must be ${USER_NAME_RULE}`, {
+      userName: 'validation.userNamePattern',
+    });
   }
   checkPassword(input.password, userName);
   const email = input.email == null ? null : newIdentity('email', input.email);

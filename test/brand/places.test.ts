@@ -240,6 +240,7 @@ test('a PDF draws the logo that reads on its band (vector paths, not the name as
     locale: 'es' as const,
     siteName: 'x',
     brandColor: '#1D2B4F',
+    defaultColor: OTHER.colors.primary,
     brand: { logos: { light: OTHER.logos.light.svg, dark: OTHER.logos.dark.svg }, contact: contactLine(OTHER, 'es') },
   };
   const withLogo = (await renderProfilePdf({ userName: 'u', name: 'U', lastName: 'V', role: 'CLI' }, ctx, { compress: false })).toString(

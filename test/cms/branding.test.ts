@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { DEFAULT_NAVBAR_COLOR } from '../../shared/constants.ts';
+import { loadBrand } from '../../server/brand/brand.ts';
 import { createStrapiBranding, type StrapiBrandingOptions } from '../../server/cms/branding.ts';
 import { createStrapiClient, type StrapiClientOptions } from '../../server/cms/client.ts';
 import { captureLogger, fixture, LEAST_PRIVILEGE, sendJson, startFakeStrapi, type FakeHandler, type FakeStrapi } from './fake-strapi.ts';
@@ -9,6 +9,8 @@ const PASSWORD = 'service-password-not-for-logs';
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJpZCI6MX0.c2lnbmF0dXJl';
 const API_TOKEN = 'strapi-api-token';
 const ACME = { color: '#1A2B3C', logo: '/cms/uploads/acme_logo_5f1e2d.png' };
+/** The navbar's default colour: the brand's primary one (brand/brand.json). */
+const PRIMARY = loadBrand().colors.primary;
 
 /**
  * A least-privilege Strapi (the service account's role reads *-customs, nothing else; a
@@ -26,7 +28,12 @@ type Overrides = { client?: Partial<StrapiClientOptions>; branding?: Partial<Str
 function brandingFrom(cms: FakeStrapi, overrides: Overrides = {}) {
   const log = captureLogger();
   const client = createStrapiClient({ url: cms.url, identifier: IDENTIFIER, password: PASSWORD, logger: log.logger, ...overrides.client });
-  const branding = createStrapiBranding({ client, logger: log.logger, ...overrides.branding });
+  const branding = createStrapiBranding({
+    client,
+    logger: log.logger,
+    ...overrides.branding,
+    defaultColor: overrides.branding?.defaultColor ?? PRIMARY,
+  });
   return { branding, ...log };
 }
 
@@ -140,7 +147,7 @@ test('a colour that is not hex is ignored: the CMS is not trusted with CSS', asy
   answer.data[0].colorNavbar = 'red;background:url(//evil)';
   const cms = await strapiAnswering((_req, res) => sendJson(res, 200, answer));
   const { branding, warnings } = brandingFrom(cms);
-  expect(await branding.getBranding('acme')).toEqual({ color: DEFAULT_NAVBAR_COLOR, logo: ACME.logo });
+  expect(await branding.getBranding('acme')).toEqual({ color: PRIMARY, logo: ACME.logo });
   expect(warnings()).toHaveLength(1);
   expect(warnings()[0]?.msg).toMatch(/colorNavbar/);
 });
@@ -194,7 +201,7 @@ test('an absolute logo URL on the CMS origin is served through the /cms proxy', 
   const cms = await strapiAnswering((_req, res) =>
     sendJson(res, 200, { data: [{ id: 1, documentId: 'c', colorNavbar: null, logoNavbar: { url: `${cms.url}/uploads/acme.svg` } }] }),
   );
-  expect(await brandingFrom(cms).branding.getBranding('acme')).toEqual({ color: DEFAULT_NAVBAR_COLOR, logo: '/cms/uploads/acme.svg' });
+  expect(await brandingFrom(cms).branding.getBranding('acme')).toEqual({ color: PRIMARY, logo: '/cms/uploads/acme.svg' });
 });
 
 test('branding is cached per user: the second call makes no request, after the TTL it does', async () => {

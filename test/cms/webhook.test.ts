@@ -6,6 +6,7 @@ import express from 'express';
 import type { ServerResponse } from 'node:http';
 import request from 'supertest';
 import { expect, test } from 'vitest';
+import { loadBrand } from '../../server/brand/brand.ts';
 import { createStrapiBranding } from '../../server/cms/branding.ts';
 import { createStrapiClient } from '../../server/cms/client.ts';
 import { createStrapiContent } from '../../server/cms/content.ts';
@@ -327,6 +328,7 @@ test('a branding collection published (`{user}-custom`) is read again; the other
   const { logger } = captureLogger();
   const branding = createStrapiBranding({
     client: createStrapiClient({ url: cms.url, token: READ_ONLY_TOKEN, logger }),
+    defaultColor: loadBrand().colors.primary,
     ttlMs: 3_600_000,
     logger,
   });

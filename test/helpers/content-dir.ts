@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { loadEmbeddedContent } from '../../server/content/embedded.ts';
 import type { ContentSource } from '../../server/content/source.ts';
 import { LEGAL_PAGES } from '../../shared/routes.ts';
+import type { Locale } from '../../shared/locales.ts';
 
 export type TestPost = {
   /** The folder (content/blog/<folder>/<locale>.md): the slug, unless `slug` is given. */
   folder: string;
-  locale: 'es' | 'en';
+  locale: Locale;
   title: string;
   description?: string;
   date: string;

@@ -9,12 +9,13 @@ import { BODY_FORGOTTEN } from '../../server/mail/outbox.ts';
 import { escapeHtml } from '../../server/http/html.ts';
 import { ORIGIN, testConfig, testDatabase } from '../helpers/app.ts';
 import { mailSetup, SITE_NAME } from './setup.ts';
+import type { Locale } from '../../shared/locales.ts';
 
 const TOKEN = 'T'.repeat(43);
 
 type Case = { path: string; validHours?: number; subject: string; words: string[] };
 
-const CASES: Record<AccountMailKind, Record<'es' | 'en', Case>> = {
+const CASES: Record<AccountMailKind, Record<Locale, Case>> = {
   invitation: {
     es: {
       path: `/invitation?token=${TOKEN}`,

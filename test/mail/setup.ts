@@ -7,15 +7,16 @@ import type { Db } from '../../server/db/index.ts';
 import { ORIGIN, testConfig, testDatabase } from '../helpers/app.ts';
 import { startSmtp } from '../helpers/smtp.ts';
 import { userRow } from '../helpers/users.ts';
+import type { Locale } from '../../shared/locales.ts';
 
 export const SITE_NAME = 'Acme Consulting';
 
 /** A project page as the projects service would link it (the module makes it absolute). */
-export function projectPath(role: string, locale: 'es' | 'en'): string {
+export function projectPath(role: string, locale: Locale): string {
   return `${locale === 'es' ? '' : '/en'}/${role.toLowerCase()}/projects/7`;
 }
 
-export function projectLink(role: string, locale: 'es' | 'en'): string {
+export function projectLink(role: string, locale: Locale): string {
   return `${ORIGIN}${projectPath(role, locale)}`;
 }
 
@@ -37,7 +38,7 @@ export async function mailSetup(options: { env?: Record<string, string>; db?: Db
   return { smtp, db, config, mail };
 }
 
-export type MailUser = { userName: string; role: string; name?: string; email?: string | null; locale?: 'es' | 'en'; disabled?: boolean };
+export type MailUser = { userName: string; role: string; name?: string; email?: string | null; locale?: Locale; disabled?: boolean };
 
 /** Users straight into the table (no password hashing), with the locale each last used when given. */
 export async function addUsers(db: Db, users: readonly MailUser[]): Promise<void> {

@@ -6,6 +6,7 @@ import { escapeHtml } from '../../server/http/html.ts';
 import { ORIGIN } from '../helpers/app.ts';
 import type { ReceivedMail } from '../helpers/smtp.ts';
 import { addUsers, mailSetup, projectLink, projectPath, SITE_NAME } from './setup.ts';
+import type { Locale } from '../../shared/locales.ts';
 
 const ACTOR = { userName: 'ana', name: 'Ana Actora' };
 const EXCERPT = '¿Podemos adelantar la reunión al martes? / Can we bring the meeting forward to Tuesday?';
@@ -26,7 +27,7 @@ function expectBranded(html: string) {
 type Case = { role: string; notice: Partial<ProjectNotice>; subject: string; words: string[] };
 
 // What each notice must say, per language; the other language's footer must not appear.
-const CASES: Record<ProjectNoticeKind, Record<'es' | 'en', Case>> = {
+const CASES: Record<ProjectNoticeKind, Record<Locale, Case>> = {
   brief_submitted: {
     es: {
       role: 'ADMIN',
@@ -126,13 +127,7 @@ const CASES: Record<ProjectNoticeKind, Record<'es' | 'en', Case>> = {
 const FOOTER = { es: 'Recibes este correo', en: 'You are receiving this e-mail' };
 const GREETING = { es: 'Hola, Rita:', en: 'Hello Rita,' };
 
-async function deliverOne(
-  kind: ProjectNoticeKind,
-  locale: 'es' | 'en',
-  role: string,
-  notice: Partial<ProjectNotice>,
-  title = 'Plan de datos',
-) {
+async function deliverOne(kind: ProjectNoticeKind, locale: Locale, role: string, notice: Partial<ProjectNotice>, title = 'Plan de datos') {
   const { smtp, db, mail } = await mailSetup();
   await addUsers(db, [{ userName: 'rita', name: 'Rita', role, locale }]);
   await mail.notifyProject({

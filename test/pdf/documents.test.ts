@@ -12,13 +12,16 @@ import {
   type PdfMessage,
   type PdfUser,
 } from '../../server/pdf/documents.ts';
+import { loadBrand } from '../../server/brand/brand.ts';
 import { pdfmakeWithFonts } from '../../server/pdf/fonts.ts';
 import { pdfT, roleName } from '../../server/pdf/i18n.ts';
 import { pdfInfo, pdfPageCount, pdfText } from './pdf-text.ts';
 
 // 09:05 UTC is 10:05 in Madrid (CET) on that day.
 const GENERATED_AT = new Date('2026-11-22T09:05:00Z');
-const es: PdfContext = { locale: 'es', siteName: 'the product', brandColor: '#30B7BB', generatedAt: GENERATED_AT };
+/** The band's colour when none is given: the brand's primary one (brand/brand.json, #30B7BB). */
+const PRIMARY = loadBrand().colors.primary;
+const es: PdfContext = { locale: 'es', siteName: 'the product', brandColor: '#30B7BB', defaultColor: PRIMARY, generatedAt: GENERATED_AT };
 const en: PdfContext = { ...es, locale: 'en' };
 const plain = { compress: false };
 
@@ -136,12 +139,12 @@ describe('every document', () => {
     }
   });
 
-  test('uses a valid brand colour for the header band and falls back to the site teal for anything else', async () => {
+  test('uses a valid brand colour for the header band and falls back to the brand’s primary colour for anything else', async () => {
     for (const bad of ['red', '#12345', 'url(javascript:alert(1))', '', '#30B7BBFF', '#ggg', undefined, 0x30b7bb]) {
-      expect(safeBrandColor(bad)).toBe('#30B7BB');
+      expect(safeBrandColor(bad, PRIMARY)).toBe(PRIMARY);
     }
-    expect(safeBrandColor('#1d4ed8')).toBe('#1d4ed8');
-    expect(safeBrandColor('#fc0')).toBe('#ffcc00');
+    expect(safeBrandColor('#1d4ed8', PRIMARY)).toBe('#1d4ed8');
+    expect(safeBrandColor('#fc0', PRIMARY)).toBe('#ffcc00');
     const bandFill = (pdf: Buffer) =>
       /0 0 [\d.]+ 64 re\s+\/DeviceRGB cs\s+([\d. ]+) scn/
         .exec(pdf.toString('latin1'))?.[1]

@@ -6,7 +6,7 @@ import type { PdfJob } from '../../server/pdf/jobs.ts';
 import { PdfBusyError, pdfRenderer, PdfShareError, type PdfRenderer } from '../../server/pdf/renderer.ts';
 import { pdfText } from './pdf-text.ts';
 
-const ctx = { locale: 'en' as const, siteName: 'the product', brandColor: '#30B7BB' };
+const ctx = { locale: 'en' as const, siteName: 'the product', brandColor: '#30B7BB', defaultColor: '#30B7BB' };
 const profile = (userName: string): PdfJob => ({ kind: 'profile', user: { userName, name: 'Ana', lastName: 'Núñez', role: 'ORG' }, ctx });
 
 const renderers: PdfRenderer[] = [];

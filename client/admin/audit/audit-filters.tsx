@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { AUDIT_QUERY_PARAMS, type AuditFilter } from '../../../shared/audit.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
 import { actionLabel, filterOfForm, isFiltered } from './audit-text.ts';
+import { EMAIL_MAX_LENGTH } from '../../../shared/validation.ts';
 
 type Fields = { action: string; user: string; from: string; to: string };
 
@@ -72,7 +73,7 @@ export function AuditFilters({
           id={id('user')}
           name={params.user}
           type="search"
-          maxLength={254}
+          maxLength={EMAIL_MAX_LENGTH}
           autoCapitalize="none"
           spellCheck={false}
           value={fields.user}

@@ -2,11 +2,6 @@
 import { sixDigitHex } from '../../../shared/branding.ts';
 import { IMAGE_MAX_BYTES, IMAGE_MIME_TYPES } from '../../../shared/uploads.ts';
 
-/** Roles whose navbar can be branded (the server answers 409 not_brandable for the others). */
-export function isBrandable(role: string): boolean {
-  return role === 'CLI' || role === 'ORG';
-}
-
 /** The browser's quick check of a chosen logo (a message key), or null when it may be sent. */
 export function logoProblem(file: Pick<File, 'type' | 'size'> | null): string | null {
   if (!file) return 'adminConsole.branding.logoRequired';

@@ -4,7 +4,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { FormState } from '../../../shared/page-data.ts';
 import { isRole, ROLES } from '../../../shared/user.ts';
-import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../../shared/validation.ts';
+import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, EMAIL_MAX_LENGTH, USER_NAME_MAX_LENGTH } from '../../../shared/validation.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
 import { createUser, type NewUserInput, type UserWithPassword } from '../api.ts';
 import { Field } from '../field.tsx';
@@ -12,7 +12,7 @@ import { failureText, roleLabel } from '../text.ts';
 import { newUserProblems } from './new-user-problems.ts';
 import { OneTimeLink, OneTimePassword } from './one-time-password.tsx';
 import { invitationText } from './user-actions.ts';
-import { LOCALES } from '../../../shared/locales.ts';
+import { defaultLocale, isLocale, LOCALES } from '../../../shared/locales.ts';
 
 function text(data: FormData, field: string): string {
   const value = data.get(field);
@@ -24,7 +24,8 @@ function inputOf(data: FormData): NewUserInput {
   const email = text(data, 'email').trim();
   const password = text(data, 'password');
   if (data.get('invite') !== null) {
-    const locale = text(data, 'locale') === 'en' ? 'en' : 'es';
+    const chosen = text(data, 'locale');
+    const locale = isLocale(chosen) ? chosen : defaultLocale;
     return {
       userName: text(data, 'userName').trim(),
       name: text(data, 'name').trim(),
@@ -130,7 +131,7 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
               autoCapitalize="none"
               spellCheck={false}
               required
-              maxLength={40}
+              maxLength={USER_NAME_MAX_LENGTH}
             />
           )}
         </Field>
@@ -140,7 +141,7 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
           state={state}
           field="email"
         >
-          {(props) => <input {...props} name="email" type="email" autoComplete="off" maxLength={254} required={inviting} />}
+          {(props) => <input {...props} name="email" type="email" autoComplete="off" maxLength={EMAIL_MAX_LENGTH} required={inviting} />}
         </Field>
         <Field id={fieldId('name')} label={t('adminConsole.create.name')} state={state} field="name">
           {(props) => <input {...props} name="name" type="text" autoComplete="off" required maxLength={NAME_MAX_LENGTH} />}

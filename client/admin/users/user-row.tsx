@@ -1,8 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { AdminUser } from '../../../shared/page-data.ts';
-import { isRole, ROLES, type Role } from '../../../shared/user.ts';
+import { isBrandable, isRole, ROLES, type Role } from '../../../shared/user.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
-import { isBrandable } from '../branding/branding-rules.ts';
 import { fullName, roleLabel } from '../text.ts';
 import type { UserAction } from './user-actions.ts';
 

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useI18n } from '../../runtime/i18n.tsx';
+import { SEARCH_MAX_LENGTH } from '../../../shared/paging.ts';
 
 /** The search box above the users list; "Show all" appears while a search is shown. */
 export function UsersSearch({
@@ -31,7 +32,7 @@ export function UsersSearch({
           id={`${id}-q`}
           name="q"
           type="search"
-          maxLength={100}
+          maxLength={SEARCH_MAX_LENGTH}
           value={text}
           onChange={(event) => setText(event.target.value)}
           aria-describedby={`${id}-hint`}
