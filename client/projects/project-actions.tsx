@@ -1,24 +1,16 @@
 // The next step of a project for the reader: the moves of the state machine their standing
 // allows now (the server decides again). Moves that cannot be undone ask first, with JavaScript.
 import { useRef, useState } from 'react';
-import type { FormState } from '../../shared/page-data.ts';
-import type { Project, ProjectAction } from '../../shared/projects.ts';
+import type { ProjectAction } from '../../shared/projects.ts';
 import { AlertDialog } from '../components/alert-dialog.tsx';
 import { FormFeedback } from '../components/form-feedback.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import { SectionForm } from './section-form.tsx';
+import type { ProjectFormSectionProps } from './proposal-section.tsx';
 
 const CONFIRM: readonly ProjectAction[] = ['decline', 'cancel', 'withdraw', 'close', 'deliver'];
 
-export function ProjectActions({
-  project,
-  form,
-  success,
-}: {
-  project: Project;
-  form: FormState | undefined;
-  success?: string | undefined;
-}) {
+export function ProjectActions({ project, form, success }: ProjectFormSectionProps) {
   const { t } = useI18n();
   const moves = project.actions.filter((a) => a !== 'send_proposal');
   const [asking, setAsking] = useState<ProjectAction | null>(null);

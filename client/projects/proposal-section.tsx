@@ -12,15 +12,14 @@ export function euros(amount: number, locale: Locale): string {
   return new Intl.NumberFormat(intlLocale(locale), { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).format(amount);
 }
 
-export function ProposalSection({
-  project,
-  form,
-  success,
-}: {
+/** What a section of the project page that answers forms is given: the project, the form's outcome, a success message. */
+export type ProjectFormSectionProps = {
   project: Project;
   form: FormState | undefined;
   success?: string | undefined;
-}) {
+};
+
+export function ProposalSection({ project, form, success }: ProjectFormSectionProps) {
   const { t, locale } = useI18n();
   const { proposal } = project;
   const canSend = project.actions.includes('send_proposal');

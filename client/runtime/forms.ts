@@ -9,33 +9,20 @@ export async function postForm(action: string, body: FormData | Blob | URLSearch
     payload = new URLSearchParams([...body.entries()].filter((e): e is [string, string] => typeof e[1] === 'string'));
   }
   if (contentType) headers['Content-Type'] = contentType;
-  const response = await fetch(action, { method: 'POST', body: payload, headers, credentials: 'same-origin' });
+  return answerOf(await fetch(action, { method: 'POST', body: payload, headers, credentials: 'same-origin' }));
+}
+
+/** The form's answer in the response, or one that says what failed (too large, unavailable, anything else). */
+async function answerOf(response: Response): Promise<FormResponse> {
   const answer = (await response.json().catch(() => null)) as FormResponse | null;
   if (answer && typeof answer === 'object' && 'ok' in answer) return answer;
-  return {
-    ok: false,
-    form: {
-      form: 'unknown',
-      error: { code: response.status === 503 ? 'api_unavailable' : 'internal', message: `HTTP ${response.status}` },
-    },
-  };
+  const code = response.status === 413 ? 'file_too_large' : response.status === 503 ? 'api_unavailable' : 'internal';
+  return { ok: false, form: { form: 'unknown', error: { code, message: `HTTP ${response.status}` } } };
 }
 
 /** A form with a file, sent as multipart/form-data like the browser would without JavaScript. */
 export async function postMultipart(action: string, body: FormData): Promise<FormResponse> {
-  const response = await fetch(action, { method: 'POST', body, headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-  const answer = (await response.json().catch(() => null)) as FormResponse | null;
-  if (answer && typeof answer === 'object' && 'ok' in answer) return answer;
-  return {
-    ok: false,
-    form: {
-      form: 'unknown',
-      error: {
-        code: response.status === 413 ? 'file_too_large' : response.status === 503 ? 'api_unavailable' : 'internal',
-        message: `HTTP ${response.status}`,
-      },
-    },
-  };
+  return answerOf(await fetch(action, { method: 'POST', body, headers: { Accept: 'application/json' }, credentials: 'same-origin' }));
 }
 
 /** A same-origin avatar path, or the default image (the CSP allows images from 'self' only). */

@@ -124,6 +124,20 @@ const PAGE_MARGIN_X = 40;
 // Column widths in percentages, never '*' or 'auto': those grow to the longest word (a pasted
 // URL) and push the table off the page, while a fixed width lets pdfmake cut that word.
 export const PROFILE_WIDTHS = ['30%', '70%'];
+
+/** The layout of a two-column table of labels and values: labels shaded, thin rules, `vertical` points above and below each row. */
+export function labelTableLayout(vertical: number) {
+  return {
+    fillColor: (_row: number, _node: unknown, column: number) => (column === 0 ? ZEBRA_COLOR : null),
+    hLineWidth: () => 0.5,
+    vLineWidth: () => 0,
+    hLineColor: () => RULE_COLOR,
+    paddingLeft: () => 8,
+    paddingRight: () => 8,
+    paddingTop: () => vertical,
+    paddingBottom: () => vertical,
+  };
+}
 const USERS_WIDTHS = ['15%', '23%', '28%', '11%', '10%', '13%'];
 /** Permissions listed in the profile; more would only be noise (and pages). */
 const MAX_SCOPES = 50;
@@ -353,16 +367,7 @@ export async function renderProfilePdf(user: PdfUser, ctx: PdfContext, options: 
         widths: PROFILE_WIDTHS,
         body: rows.map(([label, value]) => [{ text: label, style: 'label' }, { text: value }]),
       },
-      layout: {
-        fillColor: (_row: number, _node: unknown, column: number) => (column === 0 ? ZEBRA_COLOR : null),
-        hLineWidth: () => 0.5,
-        vLineWidth: () => 0,
-        hLineColor: () => RULE_COLOR,
-        paddingLeft: () => 8,
-        paddingRight: () => 8,
-        paddingTop: () => 7,
-        paddingBottom: () => 7,
-      },
+      layout: labelTableLayout(7),
     },
   ];
   return render(documentFrame({ settings, title: t('profile.title'), subject, content, options }));

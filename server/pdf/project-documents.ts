@@ -14,9 +14,9 @@ import {
   MUTED_COLOR,
   oneLine,
   PROFILE_WIDTHS,
+  labelTableLayout,
   render,
   reportTableLayout,
-  RULE_COLOR,
   settingsOf,
   ZEBRA_COLOR,
   type Content,
@@ -76,16 +76,7 @@ function factsTable(rows: [string, string | null | undefined][]): Content {
       widths: PROFILE_WIDTHS,
       body: rows.flatMap(([label, value]): TableCell[][] => (value ? [[{ text: label, style: 'label' }, { text: value }]] : [])),
     },
-    layout: {
-      fillColor: (_row: number, _node: unknown, column: number) => (column === 0 ? ZEBRA_COLOR : null),
-      hLineWidth: () => 0.5,
-      vLineWidth: () => 0,
-      hLineColor: () => RULE_COLOR,
-      paddingLeft: () => 8,
-      paddingRight: () => 8,
-      paddingTop: () => 6,
-      paddingBottom: () => 6,
-    },
+    layout: labelTableLayout(6),
   };
 }
 

@@ -14,6 +14,7 @@ import { useHydrated } from '../use-hydrated.ts';
 import { Pager } from '../pager.tsx';
 import { pageCount } from '../use-paged-list.ts';
 import { confirmDeletion, fetchDeletionRequests, refuseDeletion, type DeletionRequestPage } from './deletions-api.ts';
+import { PersonHeadCells } from '../person-columns.tsx';
 
 type Decision = { kind: 'confirm' | 'refuse'; request: DeletionRequestItem };
 
@@ -121,10 +122,7 @@ export function DeletionsScreen({ headingId, user }: AdminScreenProps) {
             <caption className="visually-hidden">{t('adminDeletions.title')}</caption>
             <thead>
               <tr>
-                <th scope="col">{t('adminConsole.list.userName')}</th>
-                <th scope="col">{t('adminConsole.list.name')}</th>
-                <th scope="col">{t('adminConsole.list.email')}</th>
-                <th scope="col">{t('adminConsole.list.role')}</th>
+                <PersonHeadCells />
                 <th scope="col">{t('adminDeletions.requestedAt')}</th>
                 <th scope="col">{t('adminConsole.list.actions')}</th>
               </tr>

@@ -23,27 +23,19 @@ function inputOf(data: FormData): NewUserInput {
   const role = text(data, 'role');
   const email = text(data, 'email').trim();
   const password = text(data, 'password');
-  if (data.get('invite') !== null) {
-    const chosen = text(data, 'locale');
-    const locale = isLocale(chosen) ? chosen : defaultLocale;
-    return {
-      userName: text(data, 'userName').trim(),
-      name: text(data, 'name').trim(),
-      lastName: text(data, 'lastName').trim(),
-      role: isRole(role) ? role : 'CLI',
-      ...(email ? { email } : {}),
-      invite: true,
-      locale,
-    };
-  }
-  return {
+  const person = {
     userName: text(data, 'userName').trim(),
     name: text(data, 'name').trim(),
     lastName: text(data, 'lastName').trim(),
     role: isRole(role) ? role : 'CLI',
     ...(email ? { email } : {}),
-    ...(password ? { password } : {}),
   };
+  // An invitation sets no password: the invited person chooses it, in the language chosen here.
+  if (data.get('invite') !== null) {
+    const chosen = text(data, 'locale');
+    return { ...person, invite: true, locale: isLocale(chosen) ? chosen : defaultLocale };
+  }
+  return { ...person, ...(password ? { password } : {}) };
 }
 
 export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCreated: () => Promise<void> }) {

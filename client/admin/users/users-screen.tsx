@@ -20,6 +20,7 @@ import { UserCreateForm } from './user-create-form.tsx';
 import { UserRow } from './user-row.tsx';
 import { UsersSearch } from './users-search.tsx';
 import { useUserActions } from './use-user-actions.ts';
+import { PersonHeadCells } from '../person-columns.tsx';
 
 export function UsersScreen({ data, user, headingId }: AdminScreenProps) {
   const { t } = useI18n();
@@ -84,10 +85,7 @@ export function UsersScreen({ data, user, headingId }: AdminScreenProps) {
               <caption className="visually-hidden">{t('adminConsole.list.caption', { page: list.page, pages: users.pages })}</caption>
               <thead>
                 <tr>
-                  <th scope="col">{t('adminConsole.list.userName')}</th>
-                  <th scope="col">{t('adminConsole.list.name')}</th>
-                  <th scope="col">{t('adminConsole.list.email')}</th>
-                  <th scope="col">{t('adminConsole.list.role')}</th>
+                  <PersonHeadCells />
                   <th scope="col">{t('adminConsole.list.status')}</th>
                   <th scope="col">{t('adminConsole.list.actions')}</th>
                 </tr>
