@@ -319,8 +319,8 @@ export function setupSite(spec?: ServerSpec): Site {
     await releaseAll(perTest);
   });
   afterAll(async () => {
-    // Contexts close with their browser; the servers after it (reverse order of start).
-    await releaseAll([...perFile, async () => browser?.close(), async () => own?.stop()]);
+    // What the file's hooks opened, then the browser, then the file's server.
+    await releaseAll([async () => own?.stop(), async () => browser?.close(), ...perFile]);
   }, STOP_TIMEOUT_MS);
 
   const server = (): Server => {
@@ -414,10 +414,10 @@ export function setupSite(spec?: ServerSpec): Site {
   return site;
 }
 
-/** Runs every release, even after one fails; the failures are thrown together at the end. */
+/** Runs every release, the last acquired first, even after one fails; the failures are thrown together at the end. */
 async function releaseAll(items: (() => Promise<unknown>)[]): Promise<void> {
   const errors: unknown[] = [];
-  for (const item of items.splice(0)) {
+  for (const item of items.splice(0).reverse()) {
     try {
       await item();
     } catch (error) {
