@@ -294,11 +294,14 @@ function launchBrowser(): Promise<Browser> {
 export function setupSite(spec?: ServerSpec): Site {
   let browser: Browser | undefined;
   let own: Server | undefined;
-  /** What a test opened or started, released when it ends; the rest goes when the file ends. */
-  let inTest = false;
+  /**
+   * What a test opened or started, released when it ends (when the last of concurrent tests
+   * ends); what the file's hooks opened goes when the file ends.
+   */
+  let testsRunning = 0;
   const perTest: (() => Promise<unknown>)[] = [];
   const perFile: (() => Promise<unknown>)[] = [];
-  const release = (item: () => Promise<unknown>) => (inTest ? perTest : perFile).push(item);
+  const release = (item: () => Promise<unknown>) => (testsRunning > 0 ? perTest : perFile).push(item);
   const javaScriptOff = new WeakSet<BrowserContext>();
   const states = new Map<string, Promise<StorageState>>();
 
@@ -312,11 +315,10 @@ export function setupSite(spec?: ServerSpec): Site {
     if (started.status === 'rejected') throw started.reason;
   }, START_TIMEOUT_MS);
   beforeEach(() => {
-    inTest = true;
+    testsRunning++;
   });
   afterEach(async () => {
-    inTest = false;
-    await releaseAll(perTest);
+    if (--testsRunning === 0) await releaseAll(perTest);
   });
   afterAll(async () => {
     // What the file's hooks opened, then the browser, then the file's server.
