@@ -109,7 +109,7 @@ test('without JavaScript: "end all other sessions" is a form post, the page says
 });
 
 test('"Download my data" saves a JSON file of the user, with their sessions and no secret', async () => {
-  const { context, page } = await signedIn(user('CLI').userName, { userAgent: CHROME_ANDROID });
+  const { page } = await signedIn(user('CLI').userName, { userAgent: CHROME_ANDROID });
   await page.goto('/en/profile');
   await waitForHydration(page);
   const link = page.getByRole('link', { name: 'Download my data (JSON)' });
@@ -125,7 +125,7 @@ test('"Download my data" saves a JSON file of the user, with their sessions and 
 
 for (const { label, viewport } of VIEWPORTS) {
   test(`at ${label} px: asking for deletion with the password shows the request pending; it can be withdrawn`, async () => {
-    const { context, page } = await signedIn(user('CONS').userName, { viewport });
+    const { page } = await signedIn(user('CONS').userName, { viewport });
     const problems = collectProblems(page);
     await page.goto('/en/profile');
     await waitForHydration(page);
@@ -159,8 +159,9 @@ async function noAxeViolation(page: Page) {
 
 test('axe-core finds no violation on the profile with two sessions and a pending request, nor on the admin deletion requests, in both locales', async () => {
   const name = user('ORG').userName;
-  const other = await signedIn(name, { userAgent: FIREFOX_WINDOWS });
-  const { context, page } = await signedIn(name, { axe: true });
+  // A second session of the user's, on another device.
+  await signedIn(name, { userAgent: FIREFOX_WINDOWS });
+  const { page } = await signedIn(name, { axe: true });
   const admin = await signedIn(user('ADMIN').userName, { axe: true });
   await page.goto('/en/profile');
   await waitForHydration(page);

@@ -22,7 +22,7 @@ const DESKTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
 type Locale = 'es' | 'en';
 
-const ADMIN = { userName: 'acc-admin', role: 'ADMIN', name: 'Adela', lastName: 'Gestora', email: 'admin@example.com' };
+const ADMIN = { userName: 'acc-admin', role: 'ADMIN', name: 'Adela', lastName: 'Gestora', email: 'admin@example.com' } as const;
 /** One person per journey that changes them, so that the journeys do not meet. */
 const PEOPLE = [
   ADMIN,
@@ -467,7 +467,6 @@ describe('a site without a mail server (production, no SMTP_URL)', () => {
 
   test('the console shows the invitation link once for the admin to pass on, and it works', { timeout: 60_000 }, async () => {
     const admin = await newContext({ viewport: PHONE, js: true, server: bare, locale: 'en' });
-    let link: string | undefined;
     const page = await signIn(admin, 'en', ADMIN.userName, PASSWORD, true);
     await open(page, '/en/admin', true);
     const create = page.getByRole('region', { name: 'New user', exact: true });
@@ -480,7 +479,7 @@ describe('a site without a mail server (production, no SMTP_URL)', () => {
     const notice = create.getByRole('status');
     await notice.filter({ hasText: 'This site cannot send e-mail: pass the invitation link of hand.delivered on yourself.' }).waitFor();
     const code = notice.locator('code.admin-secret');
-    link = await code.innerText();
+    const link = await code.innerText();
     // In the language the console was in (the form's default), for a user who has none yet.
     expect(link).toMatch(new RegExp(`^${bare.baseURL}/en/invitation\\?token=[A-Za-z0-9_-]{43}$`));
     await expectVisible(code, PHONE.width, 'the link');
@@ -495,7 +494,7 @@ describe('a site without a mail server (production, no SMTP_URL)', () => {
 
     const invitee = await newContext({ viewport: PHONE, js: true, server: bare });
     const invited = await invitee.newPage();
-    await openLink(invited, link!.slice(bare.baseURL.length), true);
+    await openLink(invited, link.slice(bare.baseURL.length), true);
     await chooseNewPassword(invited, 'en', 'Save and enter');
     await invited.waitForURL('**/en/client');
   });
