@@ -12,14 +12,12 @@ import Database from 'better-sqlite3';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ReceivedMail } from '../helpers/smtp.ts';
-import { runAxe, setupServer, setupSite, waitForHydration, type Server } from './fixture.ts';
+import { DESKTOP, PHONE, runAxe, setupServer, setupSite, waitForHydration, type Server } from './fixture.ts';
 import { collectProblems } from './helpers.ts';
 
 const SHOTS = '/tmp/shots-accounts';
 const PASSWORD = 'accounts horse 1';
 const NEW_PASSWORD = 'a brand new password';
-const DESKTOP = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
 type Locale = 'es' | 'en';
 
 const ADMIN = { userName: 'acc-admin', role: 'ADMIN', name: 'Adela', lastName: 'Gestora', email: 'admin@example.com' } as const;

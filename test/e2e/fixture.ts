@@ -18,11 +18,9 @@ import type { Role } from '../../shared/user.ts';
 import type { TestSmtp } from '../helpers/smtp.ts';
 import { ROLE_PASSWORD } from './helpers.ts';
 
-/** A phone and a laptop, the two widths the signed-in journeys are checked at. */
-export const PHONE = { width: 390, height: 844 } as const;
-export const DESKTOP = { width: 1366, height: 768 } as const;
-
-export type Locale = 'es' | 'en';
+/** A phone and a laptop: the two widths most pages are checked at. */
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1366, height: 768 };
 
 /** A user the file's server starts with, created with the ops command line (`npm run user -- add`). */
 export type SiteUser = {
@@ -101,41 +99,62 @@ export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 // Hydration.
 
 /**
- * True once React has hydrated the whole page: the root has committed its hydration, and every
- * element under #root belongs to React (it carries React's fiber). A part still waiting for its
- * chunk or for a streamed answer (a Suspense boundary the server rendered) has elements without
- * one; markup React does not own (dangerouslySetInnerHTML, the resource hints and scripts the
- * server streams in) is not looked into. The app marks
+ * Whether React has hydrated the whole page, or what it still waits for: hydrated, the root has
+ * committed its hydration, and every element under #root belongs to React (it carries React's
+ * fiber). A part still waiting for its chunk or for a streamed answer (a Suspense boundary the
+ * server rendered) has elements without one; markup React does not own (dangerouslySetInnerHTML,
+ * the resource hints and scripts the server streams in) is not looked into. The app itself marks
  * nothing when hydration is done (the `js` class on <html> comes from an inline script of the
- * server's, before the first paint), so this reads React's own bookkeeping.
+ * server's, before the first paint), so this reads React's own bookkeeping. Runs in the page (a
+ * function of its own: the site's CSP forbids evaluating strings); `ask` 'done' answers whether
+ * the page has hydrated, 'why' what it still waits for (null: nothing).
  */
-function hydrated(): boolean {
+function hydration(ask: 'done' | 'why'): boolean | string | null {
+  const answer = (why: string | null) => (ask === 'done' ? why === null : why);
   const root = document.getElementById('root') as (HTMLElement & Record<string, unknown>) | null;
-  const containerKey = root && Object.keys(root).find((key) => key.startsWith('__reactContainer$'));
-  if (!root || !containerKey) return false;
+  if (!root) return answer('the page has no #root');
+  const containerKey = Object.keys(root).find((key) => key.startsWith('__reactContainer$'));
+  if (!containerKey) return answer('React has not started on #root');
   const fiber = root[containerKey] as { stateNode?: { current?: { memoizedState?: { isDehydrated?: boolean } } } } | undefined;
-  if (fiber?.stateNode?.current?.memoizedState?.isDehydrated !== false) return false;
+  if (fiber?.stateNode?.current?.memoizedState?.isDehydrated !== false) return answer('React has not committed the hydration of #root');
   const suffix = containerKey.slice('__reactContainer$'.length);
   const fiberKey = `__reactFiber$${suffix}`;
   const propsKey = `__reactProps$${suffix}`;
-  const owned = (element: Element): boolean => {
+  const unowned = (element: Element): Element | null => {
     for (const child of element.children) {
       if (!(fiberKey in child)) {
         // Resource hints and scripts the server streams into the body are not React's to hydrate.
         if (['LINK', 'META', 'TITLE', 'STYLE', 'SCRIPT', 'NOSCRIPT'].includes(child.tagName)) continue;
-        return false;
+        return child;
       }
       const props = (child as unknown as Record<string, { dangerouslySetInnerHTML?: unknown } | undefined>)[propsKey];
-      if (!props?.dangerouslySetInnerHTML && !owned(child)) return false;
+      const inner = props?.dangerouslySetInnerHTML ? null : unowned(child);
+      if (inner) return inner;
     }
-    return true;
+    return null;
   };
-  return owned(root);
+  const waiting = unowned(root);
+  return answer(waiting ? `not hydrated yet: ${waiting.outerHTML.slice(0, 120)}` : null);
 }
 
-/** Waits until React has hydrated the page (see `hydrated`): its handlers run from then on. */
+/**
+ * Waits until React has hydrated the whole page (see hydration): its handlers run from then on.
+ * A navigation meanwhile (a reload, a redirect) starts the wait again on the new document.
+ */
 export async function waitForHydration(page: Page, options: { timeout?: number } = {}): Promise<void> {
-  await page.waitForFunction(hydrated, undefined, { polling: 20, timeout: options.timeout ?? 15_000 });
+  const timeout = options.timeout ?? 15_000;
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    try {
+      await page.waitForFunction(hydration, 'done' as const, { polling: 20, timeout: Math.max(1, deadline - Date.now()) });
+      return;
+    } catch (error) {
+      const navigated = /Execution context was destroyed|navigat/i.test(String(error));
+      if (navigated && Date.now() < deadline && !page.isClosed()) continue;
+      const why = await page.evaluate(hydration, 'why' as const).catch(() => 'the page could not be read');
+      throw new Error(`${page.url()} did not hydrate within ${timeout} ms (${why})`, { cause: error });
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -279,7 +298,7 @@ export function setupServer(spec: ServerSpec = {}): Server {
  * Context options every test starts from: a Spanish browser, so that the bare root `/` shows the
  * default locale (Spanish) instead of redirecting to the visitor's language; 1280×900.
  */
-export function contextOptions(baseURL: string, extra: BrowserContextOptions = {}): BrowserContextOptions {
+function contextOptions(baseURL: string, extra: BrowserContextOptions = {}): BrowserContextOptions {
   return { baseURL, locale: 'es-ES', viewport: { width: 1280, height: 900 }, ...extra };
 }
 

@@ -9,12 +9,10 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { runAxe, setupSite, waitForHydration } from './fixture.ts';
+import { DESKTOP as LAPTOP, PHONE, runAxe, setupSite, waitForHydration } from './fixture.ts';
 import { collectProblems } from './helpers.ts';
 
 const SHOTS = '/tmp/shots-home';
-const PHONE = { width: 390, height: 844 };
-const LAPTOP = { width: 1366, height: 768 };
 const WIDTHS = [
   { name: '390', viewport: PHONE },
   { name: '1366', viewport: LAPTOP },

@@ -5,11 +5,9 @@
 // any role, with and without JavaScript. This file starts its own server with one user per role.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { setupSite, waitForHydration } from './fixture.ts';
+import { DESKTOP as LAPTOP, PHONE, setupSite, waitForHydration } from './fixture.ts';
 import { BLOG_SLUG, PUBLIC_PAGES, ROLE_USERS, type RoleUser } from './helpers.ts';
 
-const PHONE = { width: 390, height: 844 };
-const LAPTOP = { width: 1366, height: 768 };
 /** The contact form refuses answers sent less than 3 s after the page was served. */
 const FILL_WAIT_MS = 3_200;
 

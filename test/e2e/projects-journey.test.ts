@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupSite, waitForHydration } from './fixture.ts';
+import { DESKTOP, PHONE, setupSite, waitForHydration } from './fixture.ts';
 
 type Locale = 'es' | 'en';
 type Person = { userName: string; role: 'ADMIN' | 'CLI' | 'ORG' | 'CONS'; name: string; lastName: string };
@@ -24,8 +24,6 @@ const EXPERT: Person = { userName: 'pj-expert', role: 'CONS', name: 'Elena', las
 const OUTSIDER: Person = { userName: 'pj-outsider', role: 'CLI', name: 'Otto', lastName: 'Ajeno' };
 const fullName = (person: Person) => `${person.name} ${person.lastName}`;
 
-const DESKTOP = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
 const SHOTS = '/tmp/shots-journey';
 
 /** What each locale shows at each step (locales/{es,en}/common.json, as the reader sees it). */

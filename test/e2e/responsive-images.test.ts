@@ -5,12 +5,10 @@
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
-import { setupSite, waitForHydration } from './fixture.ts';
+import { DESKTOP as LAPTOP, PHONE, setupSite, waitForHydration } from './fixture.ts';
 import { collectProblems } from './helpers.ts';
 
 const SHOTS = '/tmp/shots-images';
-const PHONE = { width: 390, height: 844 };
-const LAPTOP = { width: 1366, height: 768 };
 /** Posts with a cover; the brief's also has a figure in its text. */
 const COVERED = '/en/blog/web-accessibility-2026';
 const WITH_FIGURE = '/en/blog/how-to-brief-an-expert';

@@ -10,14 +10,12 @@ import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runAxe, setupServer, setupSite, waitForHydration, type Server, type SiteUser } from './fixture.ts';
+import { DESKTOP, PHONE, runAxe, setupServer, setupSite, waitForHydration, type Server, type SiteUser } from './fixture.ts';
 
 type Locale = 'es' | 'en';
 type Person = { userName: string; role: 'ADMIN' | 'CLI' | 'ORG' | 'CONS'; area: string };
 
 const PASSWORD = 'second factor 1';
-const DESKTOP = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
 const SHOTS = '/tmp/shots-totp';
 
 const SEES = {
