@@ -5,21 +5,11 @@
 // cannot sign in and their message shows as "Deleted user". What is checked is what is visible;
 // screenshots go to /tmp/shots-gdpr.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { AxeResults } from 'axe-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import {
-  collectProblems,
-  contextOptions,
-  launchBrowser,
-  ROLE_PASSWORD,
-  ROLE_USERS,
-  startServerWithRoleUsers,
-  waitForHydration,
-  type ServerInstance,
-} from './helpers.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, expect, test } from 'vitest';
+import { runAxe, setupSite, waitForHydration } from './fixture.ts';
+import { collectProblems, ROLE_PASSWORD, ROLE_USERS } from './helpers.ts';
 
 const SHOTS = '/tmp/shots-gdpr';
 const CHROME_ANDROID =
@@ -30,51 +20,26 @@ const VIEWPORTS = [
   { label: '390', viewport: { width: 390, height: 844 } },
 ] as const;
 const user = (role: string) => ROLE_USERS.find((u) => u.role === role)!;
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-declare global {
-  interface Window {
-    axe: { run: () => Promise<AxeResults> };
-  }
-}
-
-let browser: Browser;
-let server: ServerInstance;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerWithRoleUsers(), launchBrowser()]);
+const site = setupSite({ users: ROLE_USERS });
+beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-}, 30_000);
+});
 
 /** A browser of its own (its User-Agent, its cookies) signed in as `userName` through the login form. */
 async function signedIn(
   userName: string,
   options: { userAgent?: string; viewport?: { width: number; height: number }; javaScript?: boolean; axe?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext(
-    contextOptions({
-      baseURL: server.baseURL,
-      // axe-core is injected as a script of the test's own: the site's policy would refuse it.
-      ...(options.axe ? { bypassCSP: true, reducedMotion: 'reduce' as const } : {}),
-      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
-      viewport: options.viewport ?? { width: 1366, height: 900 },
-      javaScriptEnabled: options.javaScript ?? true,
-      acceptDownloads: true,
-    }),
-  );
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: server.baseURL }]);
-  const page = await context.newPage();
-  await page.goto('/en/login');
-  await page.locator('#login-identifier').fill(userName);
-  await page.locator('#login-password').fill(ROLE_PASSWORD);
-  await page.locator('main form').getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL((url) => !url.pathname.endsWith('/login'));
-  return { context, page };
+  const page = await site.signIn(userName, {
+    // axe-core is injected as a script of the test's own: the site's policy would refuse it.
+    axe: options.axe ?? false,
+    ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+    viewport: options.viewport ?? { width: 1366, height: 900 },
+    javaScriptEnabled: options.javaScript ?? true,
+    acceptDownloads: true,
+  });
+  return { context: page.context(), page };
 }
 
 async function noOverflow(page: Page, width: number) {
@@ -91,38 +56,33 @@ for (const { label, viewport } of VIEWPORTS) {
     const laptop = await signedIn(name, { userAgent: FIREFOX_WINDOWS });
     const phone = await signedIn(name, { userAgent: CHROME_ANDROID, viewport });
     const problems = collectProblems(phone.page);
-    try {
-      const { page } = phone;
-      await page.goto('/en/profile');
-      await waitForHydration(page);
-      const items = sessionsSection(page).locator('li.session-item');
-      await expect.poll(() => items.count()).toBe(2);
-      const current = sessionsSection(page).locator('li.session-current');
-      await expect.poll(() => current.textContent()).toContain('Chrome on Android');
-      expect(await current.textContent()).toContain('This device');
-      const other = items.filter({ hasText: 'Firefox on Windows' });
-      expect(await other.isVisible()).toBe(true);
-      expect(await other.getByRole('button', { name: /End session/ }).isVisible()).toBe(true);
-      await noOverflow(page, viewport.width);
-      await sessionsSection(page).scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(SHOTS, `profile-${label}.png`), fullPage: true });
-      await sessionsSection(page).screenshot({ path: join(SHOTS, `profile-sessions-${label}.png`) });
-      await page.locator('section[aria-labelledby="data-title"]').screenshot({ path: join(SHOTS, `profile-data-${label}.png`) });
+    const { page } = phone;
+    await page.goto('/en/profile');
+    await waitForHydration(page);
+    const items = sessionsSection(page).locator('li.session-item');
+    await expect.poll(() => items.count()).toBe(2);
+    const current = sessionsSection(page).locator('li.session-current');
+    await expect.poll(() => current.textContent()).toContain('Chrome on Android');
+    expect(await current.textContent()).toContain('This device');
+    const other = items.filter({ hasText: 'Firefox on Windows' });
+    expect(await other.isVisible()).toBe(true);
+    expect(await other.getByRole('button', { name: /End session/ }).isVisible()).toBe(true);
+    await noOverflow(page, viewport.width);
+    await sessionsSection(page).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, `profile-${label}.png`), fullPage: true });
+    await sessionsSection(page).screenshot({ path: join(SHOTS, `profile-sessions-${label}.png`) });
+    await page.locator('section[aria-labelledby="data-title"]').screenshot({ path: join(SHOTS, `profile-data-${label}.png`) });
 
-      await other.getByRole('button', { name: /End session/ }).click();
-      await expect.poll(() => sessionsSection(page).getByRole('status').textContent()).toBe('The session has been ended.');
-      await expect.poll(() => items.count()).toBe(1);
-      expect(await sessionsSection(page).textContent()).toContain('You have no other session open.');
-      await sessionsSection(page).screenshot({ path: join(SHOTS, `profile-session-ended-${label}.png`) });
+    await other.getByRole('button', { name: /End session/ }).click();
+    await expect.poll(() => sessionsSection(page).getByRole('status').textContent()).toBe('The session has been ended.');
+    await expect.poll(() => items.count()).toBe(1);
+    expect(await sessionsSection(page).textContent()).toContain('You have no other session open.');
+    await sessionsSection(page).screenshot({ path: join(SHOTS, `profile-session-ended-${label}.png`) });
 
-      // The laptop's cookie no longer opens the private area.
-      await laptop.page.goto('/en/profile');
-      expect(new URL(laptop.page.url()).pathname).toBe('/en/login');
-      expect(problems).toEqual([]);
-    } finally {
-      await laptop.context.close();
-      await phone.context.close();
-    }
+    // The laptop's cookie no longer opens the private area.
+    await laptop.page.goto('/en/profile');
+    expect(new URL(laptop.page.url()).pathname).toBe('/en/login');
+    expect(problems).toEqual([]);
   });
 }
 
@@ -131,114 +91,98 @@ test('without JavaScript: "end all other sessions" is a form post, the page says
   const first = await signedIn(name, { userAgent: FIREFOX_WINDOWS });
   const second = await signedIn(name, { userAgent: CHROME_ANDROID });
   const plain = await signedIn(name, { javaScript: false });
-  try {
-    const { page } = plain;
-    await page.goto('/en/profile');
-    expect(await sessionsSection(page).locator('li.session-item').count()).toBe(3);
-    // Headless Chromium says who it is honestly.
-    expect(await sessionsSection(page).locator('li.session-current').textContent()).toContain('Chrome on Linux');
-    await sessionsSection(page).getByRole('button', { name: 'End the other 2 sessions' }).click();
-    await page.waitForURL(/saved=sessionsEnded/);
-    expect(await sessionsSection(page).getByRole('status').textContent()).toBe('All your other sessions have been ended.');
-    expect(await sessionsSection(page).locator('li.session-item').count()).toBe(1);
-    for (const other of [first, second]) {
-      await other.page.goto('/en/profile');
-      expect(new URL(other.page.url()).pathname).toBe('/en/login');
-    }
-    await page.goto('/en/profile');
-    expect(new URL(page.url()).pathname).toBe('/en/profile');
-  } finally {
-    for (const c of [first, second, plain]) await c.context.close();
+  const { page } = plain;
+  await page.goto('/en/profile');
+  expect(await sessionsSection(page).locator('li.session-item').count()).toBe(3);
+  // Headless Chromium says who it is honestly.
+  expect(await sessionsSection(page).locator('li.session-current').textContent()).toContain('Chrome on Linux');
+  await sessionsSection(page).getByRole('button', { name: 'End the other 2 sessions' }).click();
+  await page.waitForURL(/saved=sessionsEnded/);
+  expect(await sessionsSection(page).getByRole('status').textContent()).toBe('All your other sessions have been ended.');
+  expect(await sessionsSection(page).locator('li.session-item').count()).toBe(1);
+  for (const other of [first, second]) {
+    await other.page.goto('/en/profile');
+    expect(new URL(other.page.url()).pathname).toBe('/en/login');
   }
+  await page.goto('/en/profile');
+  expect(new URL(page.url()).pathname).toBe('/en/profile');
 });
 
 test('"Download my data" saves a JSON file of the user, with their sessions and no secret', async () => {
-  const { context, page } = await signedIn(user('CLI').userName, { userAgent: CHROME_ANDROID });
-  try {
-    await page.goto('/en/profile');
-    await waitForHydration(page);
-    const link = page.getByRole('link', { name: 'Download my data (JSON)' });
-    expect(await link.isVisible()).toBe(true);
-    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-    expect(download.suggestedFilename()).toMatch(/^my-data-carla-\d{4}-\d{2}-\d{2}\.json$/);
-    const file = await download.path();
-    const data = JSON.parse(readFileSync(file, 'utf8'));
-    expect(data.profile).toMatchObject({ userName: 'carla', name: 'Carla', role: 'CLI' });
-    expect(data.sessions.length).toBeGreaterThan(0);
-    expect(JSON.stringify(data)).not.toMatch(/passwordHash|password_hash|token/i);
-  } finally {
-    await context.close();
-  }
+  const { page } = await signedIn(user('CLI').userName, { userAgent: CHROME_ANDROID });
+  await page.goto('/en/profile');
+  await waitForHydration(page);
+  const link = page.getByRole('link', { name: 'Download my data (JSON)' });
+  expect(await link.isVisible()).toBe(true);
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  expect(download.suggestedFilename()).toMatch(/^my-data-carla-\d{4}-\d{2}-\d{2}\.json$/);
+  const file = await download.path();
+  const data = JSON.parse(readFileSync(file, 'utf8'));
+  expect(data.profile).toMatchObject({ userName: 'carla', name: 'Carla', role: 'CLI' });
+  expect(data.sessions.length).toBeGreaterThan(0);
+  expect(JSON.stringify(data)).not.toMatch(/passwordHash|password_hash|token/i);
 });
 
 for (const { label, viewport } of VIEWPORTS) {
   test(`at ${label} px: asking for deletion with the password shows the request pending; it can be withdrawn`, async () => {
-    const { context, page } = await signedIn(user('CONS').userName, { viewport });
+    const { page } = await signedIn(user('CONS').userName, { viewport });
     const problems = collectProblems(page);
-    try {
-      await page.goto('/en/profile');
-      await waitForHydration(page);
-      const section = deletionSection(page);
-      await section.scrollIntoViewIfNeeded();
-      await section.screenshot({ path: join(SHOTS, `profile-deletion-form-${label}.png`) });
-      // A wrong password first: the field says so.
-      await section.getByLabel('Your password').fill('not the password');
-      await section.getByRole('button', { name: 'Ask to delete my account' }).click();
-      await expect.poll(() => section.locator('.field-error').textContent()).toBe('The current password is not correct.');
-      await section.screenshot({ path: join(SHOTS, `profile-deletion-wrong-password-${label}.png`) });
-      await section.getByLabel('Your password').fill(ROLE_PASSWORD);
-      await section.getByRole('button', { name: 'Ask to delete my account' }).click();
-      await expect.poll(() => section.getByRole('status').textContent()).toBe('We have your request. An administrator will confirm it.');
-      expect(await section.getByRole('note').textContent()).toContain('You asked for your account to be deleted on');
-      await noOverflow(page, viewport.width);
-      await section.screenshot({ path: join(SHOTS, `profile-deletion-pending-${label}.png`) });
-      await section.getByRole('button', { name: 'Withdraw the request' }).click();
-      await expect.poll(() => section.getByRole('status').textContent()).toBe('You withdrew the request: your account stays.');
-      await expect.poll(() => section.getByRole('button', { name: 'Ask to delete my account' }).isVisible()).toBe(true);
-      // The wrong password's answer (422) is the only thing the browser reports.
-      expect(problems.filter((p) => !p.includes('status of 422'))).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    await page.goto('/en/profile');
+    await waitForHydration(page);
+    const section = deletionSection(page);
+    await section.scrollIntoViewIfNeeded();
+    await section.screenshot({ path: join(SHOTS, `profile-deletion-form-${label}.png`) });
+    // A wrong password first: the field says so.
+    await section.getByLabel('Your password').fill('not the password');
+    await section.getByRole('button', { name: 'Ask to delete my account' }).click();
+    await expect.poll(() => section.locator('.field-error').textContent()).toBe('The current password is not correct.');
+    await section.screenshot({ path: join(SHOTS, `profile-deletion-wrong-password-${label}.png`) });
+    await section.getByLabel('Your password').fill(ROLE_PASSWORD);
+    await section.getByRole('button', { name: 'Ask to delete my account' }).click();
+    await expect.poll(() => section.getByRole('status').textContent()).toBe('We have your request. An administrator will confirm it.');
+    expect(await section.getByRole('note').textContent()).toContain('You asked for your account to be deleted on');
+    await noOverflow(page, viewport.width);
+    await section.screenshot({ path: join(SHOTS, `profile-deletion-pending-${label}.png`) });
+    await section.getByRole('button', { name: 'Withdraw the request' }).click();
+    await expect.poll(() => section.getByRole('status').textContent()).toBe('You withdrew the request: your account stays.');
+    await expect.poll(() => section.getByRole('button', { name: 'Ask to delete my account' }).isVisible()).toBe(true);
+    // The wrong password's answer (422) is the only thing the browser reports.
+    expect(problems.filter((p) => !p.includes('status of 422'))).toEqual([]);
   });
 }
 
 async function noAxeViolation(page: Page) {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const results = await page.evaluate(() => window.axe.run());
+  const results = await runAxe(page);
   const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n');
   expect(results.violations, summary).toEqual([]);
 }
 
 test('axe-core finds no violation on the profile with two sessions and a pending request, nor on the admin deletion requests, in both locales', async () => {
   const name = user('ORG').userName;
-  const other = await signedIn(name, { userAgent: FIREFOX_WINDOWS });
-  const { context, page } = await signedIn(name, { axe: true });
+  // A second session of the user's, on another device.
+  await signedIn(name, { userAgent: FIREFOX_WINDOWS });
+  const { page } = await signedIn(name, { axe: true });
   const admin = await signedIn(user('ADMIN').userName, { axe: true });
-  try {
-    await page.goto('/en/profile');
+  await page.goto('/en/profile');
+  await waitForHydration(page);
+  await deletionSection(page).getByLabel('Your password').fill(ROLE_PASSWORD);
+  await deletionSection(page).getByRole('button', { name: 'Ask to delete my account' }).click();
+  await expect.poll(() => deletionSection(page).getByRole('note').isVisible()).toBe(true);
+  for (const path of ['/en/profile', '/profile']) {
+    await page.goto(path);
     await waitForHydration(page);
-    await deletionSection(page).getByLabel('Your password').fill(ROLE_PASSWORD);
-    await deletionSection(page).getByRole('button', { name: 'Ask to delete my account' }).click();
-    await expect.poll(() => deletionSection(page).getByRole('note').isVisible()).toBe(true);
-    for (const path of ['/en/profile', '/profile']) {
-      await page.goto(path);
-      await waitForHydration(page);
-      await noAxeViolation(page);
-    }
-    for (const path of ['/en/admin', '/admin']) {
-      await admin.page.goto(path);
-      await waitForHydration(admin.page);
-      await expect.poll(() => admin.page.locator('.admin-deletions tbody tr').count()).toBe(1);
-      await noAxeViolation(admin.page);
-    }
-    await page.goto('/en/profile');
-    await waitForHydration(page);
-    await deletionSection(page).getByRole('button', { name: 'Withdraw the request' }).click();
-    await expect.poll(() => deletionSection(page).getByRole('button', { name: 'Ask to delete my account' }).isVisible()).toBe(true);
-  } finally {
-    for (const c of [other, { context }, admin]) await c.context.close();
+    await noAxeViolation(page);
   }
+  for (const path of ['/en/admin', '/admin']) {
+    await admin.page.goto(path);
+    await waitForHydration(admin.page);
+    await expect.poll(() => admin.page.locator('.admin-deletions tbody tr').count()).toBe(1);
+    await noAxeViolation(admin.page);
+  }
+  await page.goto('/en/profile');
+  await waitForHydration(page);
+  await deletionSection(page).getByRole('button', { name: 'Withdraw the request' }).click();
+  await expect.poll(() => deletionSection(page).getByRole('button', { name: 'Ask to delete my account' }).isVisible()).toBe(true);
 });
 
 test(
@@ -247,75 +191,70 @@ test(
   async () => {
     const client = await signedIn(user('CLI').userName);
     const admin = await signedIn(user('ADMIN').userName);
-    try {
-      // The client's brief and a message in it, then the request (without JavaScript: a plain form post).
-      const origin = { Origin: server.baseURL };
-      const brief = await client.context.request.post('/api/projects', {
-        headers: origin,
-        data: { title: 'Shop dashboards', description: 'One place for the figures of our shops.', practice: 'data' },
-      });
-      expect(brief.status(), await brief.text()).toBe(201);
-      const id = ((await brief.json()) as { id: number }).id;
-      const message = await client.context.request.post(`/api/projects/${id}/messages`, {
-        headers: origin,
-        data: { body: 'Carla here: the figures of shop 7 are late.' },
-      });
-      expect(message.status(), await message.text()).toBe(201);
-      await client.page.goto('/en/profile');
-      await waitForHydration(client.page);
-      await deletionSection(client.page).getByLabel('Your password').fill(ROLE_PASSWORD);
-      await deletionSection(client.page).getByRole('button', { name: 'Ask to delete my account' }).click();
-      await expect.poll(() => deletionSection(client.page).getByRole('note').textContent()).toContain('An administrator will confirm it');
+    // The client's brief and a message in it, then the request (without JavaScript: a plain form post).
+    const origin = { Origin: site.baseURL };
+    const brief = await client.context.request.post('/api/projects', {
+      headers: origin,
+      data: { title: 'Shop dashboards', description: 'One place for the figures of our shops.', practice: 'data' },
+    });
+    expect(brief.status(), await brief.text()).toBe(201);
+    const id = ((await brief.json()) as { id: number }).id;
+    const message = await client.context.request.post(`/api/projects/${id}/messages`, {
+      headers: origin,
+      data: { body: 'Carla here: the figures of shop 7 are late.' },
+    });
+    expect(message.status(), await message.text()).toBe(201);
+    await client.page.goto('/en/profile');
+    await waitForHydration(client.page);
+    await deletionSection(client.page).getByLabel('Your password').fill(ROLE_PASSWORD);
+    await deletionSection(client.page).getByRole('button', { name: 'Ask to delete my account' }).click();
+    await expect.poll(() => deletionSection(client.page).getByRole('note').textContent()).toContain('An administrator will confirm it');
 
-      for (const { label, viewport } of [...VIEWPORTS].reverse()) {
-        await admin.page.setViewportSize(viewport);
-        await admin.page.goto('/en/admin#admin-deletions-title');
-        await waitForHydration(admin.page);
-        const section = admin.page.locator('section[aria-labelledby="admin-deletions-title"]');
-        await expect.poll(() => section.getByRole('status').first().textContent()).toBe('1 pending request.');
-        const row = section.locator('tbody tr').filter({ hasText: 'carla' });
-        expect(await row.isVisible()).toBe(true);
-        expect(await row.getByRole('button', { name: /Delete the account/ }).isVisible()).toBe(true);
-        await section.scrollIntoViewIfNeeded();
-        await noOverflow(admin.page, viewport.width);
-        await section.screenshot({ path: join(SHOTS, `admin-deletions-${label}.png`) });
-      }
-
-      const section = admin.page.locator('section[aria-labelledby="admin-deletions-title"]');
-      await section
-        .locator('tbody tr')
-        .filter({ hasText: 'carla' })
-        .getByRole('button', { name: /Delete the account/ })
-        .click();
-      const dialog = admin.page.getByRole('alertdialog', { name: 'Delete the account of carla?' });
-      await dialog.waitFor();
-      await admin.page.screenshot({ path: join(SHOTS, 'admin-deletion-dialog-1366.png') });
-      await dialog.getByRole('button', { name: 'Delete the account', exact: true }).click();
-      await dialog.waitFor({ state: 'hidden' });
-      await expect.poll(() => section.locator('.admin-notice').textContent()).toBe('The account of carla has been deleted.');
-      await expect.poll(() => section.locator('.admin-summary').textContent()).toBe('There are no pending requests.');
-
-      // The client's browser is signed out, and signing in again fails.
-      await client.page.goto('/en/profile');
-      expect(new URL(client.page.url()).pathname).toBe('/en/login');
-      await client.page.locator('#login-identifier').fill('carla');
-      await client.page.locator('#login-password').fill(ROLE_PASSWORD);
-      await client.page.locator('main form').getByRole('button', { name: 'Sign in' }).click();
-      await expect.poll(() => client.page.getByRole('alert').first().textContent()).toBe('Incorrect user name or password.');
-
-      // The project stays for the admin; its owner and the message's author are a deleted user.
-      await admin.page.goto(`/en/admin/projects/${id}`);
+    for (const { label, viewport } of [...VIEWPORTS].reverse()) {
+      await admin.page.setViewportSize(viewport);
+      await admin.page.goto('/en/admin#admin-deletions-title');
       await waitForHydration(admin.page);
-      const thread = admin.page.locator('.thread-message').filter({ hasText: 'the figures of shop 7 are late' });
-      expect(await thread.locator('strong').textContent()).toBe('Deleted user');
-      expect(await admin.page.locator('.project-header').textContent()).toContain('Deleted user');
-      await thread.scrollIntoViewIfNeeded();
-      await admin.page.screenshot({ path: join(SHOTS, 'project-deleted-user-1366.png'), fullPage: false });
-      await admin.page.goto(`/admin/projects/${id}`);
-      expect(await admin.page.locator('.thread-message strong').first().textContent()).toBe('Usuario eliminado');
-    } finally {
-      await client.context.close();
-      await admin.context.close();
+      const section = admin.page.locator('section[aria-labelledby="admin-deletions-title"]');
+      await expect.poll(() => section.getByRole('status').first().textContent()).toBe('1 pending request.');
+      const row = section.locator('tbody tr').filter({ hasText: 'carla' });
+      expect(await row.isVisible()).toBe(true);
+      expect(await row.getByRole('button', { name: /Delete the account/ }).isVisible()).toBe(true);
+      await section.scrollIntoViewIfNeeded();
+      await noOverflow(admin.page, viewport.width);
+      await section.screenshot({ path: join(SHOTS, `admin-deletions-${label}.png`) });
     }
+
+    const section = admin.page.locator('section[aria-labelledby="admin-deletions-title"]');
+    await section
+      .locator('tbody tr')
+      .filter({ hasText: 'carla' })
+      .getByRole('button', { name: /Delete the account/ })
+      .click();
+    const dialog = admin.page.getByRole('alertdialog', { name: 'Delete the account of carla?' });
+    await dialog.waitFor();
+    await admin.page.screenshot({ path: join(SHOTS, 'admin-deletion-dialog-1366.png') });
+    await dialog.getByRole('button', { name: 'Delete the account', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => section.locator('.admin-notice').textContent()).toBe('The account of carla has been deleted.');
+    await expect.poll(() => section.locator('.admin-summary').textContent()).toBe('There are no pending requests.');
+
+    // The client's browser is signed out, and signing in again fails.
+    await client.page.goto('/en/profile');
+    expect(new URL(client.page.url()).pathname).toBe('/en/login');
+    await client.page.locator('#login-identifier').fill('carla');
+    await client.page.locator('#login-password').fill(ROLE_PASSWORD);
+    await client.page.locator('main form').getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => client.page.getByRole('alert').first().textContent()).toBe('Incorrect user name or password.');
+
+    // The project stays for the admin; its owner and the message's author are a deleted user.
+    await admin.page.goto(`/en/admin/projects/${id}`);
+    await waitForHydration(admin.page);
+    const thread = admin.page.locator('.thread-message').filter({ hasText: 'the figures of shop 7 are late' });
+    expect(await thread.locator('strong').textContent()).toBe('Deleted user');
+    expect(await admin.page.locator('.project-header').textContent()).toContain('Deleted user');
+    await thread.scrollIntoViewIfNeeded();
+    await admin.page.screenshot({ path: join(SHOTS, 'project-deleted-user-1366.png'), fullPage: false });
+    await admin.page.goto(`/admin/projects/${id}`);
+    expect(await admin.page.locator('.thread-message strong').first().textContent()).toBe('Usuario eliminado');
   },
 );

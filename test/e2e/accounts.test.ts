@@ -6,27 +6,21 @@
 // 390 px, in Spanish and English; links that do not work get their clear page. And, on a second
 // server without a mail server, the console shows the invitation link for the admin to pass on.
 // Screenshots in /tmp/shots-accounts/.
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import type { AxeResults } from 'axe-core';
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startSmtp, type ReceivedMail, type TestSmtp } from '../helpers/smtp.ts';
-import { collectProblems, contextOptions, launchBrowser, startServer, userCli, waitForHydration, type ServerInstance } from './helpers.ts';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import type { ReceivedMail } from '../helpers/smtp.ts';
+import { DESKTOP, PHONE, runAxe, setupServer, setupSite, waitForHydration, type Server } from './fixture.ts';
+import { collectProblems } from './helpers.ts';
 
 const SHOTS = '/tmp/shots-accounts';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'accounts horse 1';
 const NEW_PASSWORD = 'a brand new password';
-const DESKTOP = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
 type Locale = 'es' | 'en';
 
-const ADMIN = { userName: 'acc-admin', role: 'ADMIN', name: 'Adela', lastName: 'Gestora', email: 'admin@example.com' };
+const ADMIN = { userName: 'acc-admin', role: 'ADMIN', name: 'Adela', lastName: 'Gestora', email: 'admin@example.com' } as const;
 /** One person per journey that changes them, so that the journeys do not meet. */
 const PEOPLE = [
   ADMIN,
@@ -37,60 +31,23 @@ const PEOPLE = [
   { userName: 'expired', role: 'CLI', name: 'Eva', lastName: 'Tarde', email: 'expired@example.com' },
 ] as const;
 
-let browser: Browser;
-let smtp: TestSmtp;
-let server: ServerInstance;
-
-async function serverWithPeople(env: Record<string, string>): Promise<ServerInstance> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-accounts-'));
-  for (const p of PEOPLE) {
-    userCli(dataDir, [
-      'add',
-      '--userName',
-      p.userName,
-      '--password',
-      PASSWORD,
-      '--role',
-      p.role,
-      '--name',
-      p.name,
-      '--lastName',
-      p.lastName,
-      '--email',
-      p.email,
-    ]);
-  }
-  return startServer(env, dataDir);
-}
-
-beforeAll(async () => {
-  smtp = await startSmtp();
-  [server, browser] = await Promise.all([serverWithPeople({ SMTP_URL: smtp.url, SITE_NAME: 'Acme' }), launchBrowser()]);
+const site = setupSite({ users: PEOPLE, password: PASSWORD, smtp: true, env: { SITE_NAME: 'Acme' } });
+beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.stop();
-}, 30_000);
+});
 
 /** A path in the locale's form: Spanish unprefixed, English under /en. */
 const at = (locale: Locale, path: string) => (locale === 'es' ? path : `/en${path}`);
 
-async function newContext(options: { viewport: { width: number; height: number }; js: boolean; locale?: Locale; baseURL?: string }) {
-  const baseURL = options.baseURL ?? server.baseURL;
-  const context = await browser.newContext(
-    contextOptions({
-      baseURL,
-      viewport: options.viewport,
-      javaScriptEnabled: options.js,
-      ...(options.locale === 'en' ? { locale: 'en-US' } : {}),
-    }),
-  );
-  // The cookie banner answered: it would cover the forms at 390 px.
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: baseURL }]);
-  return context;
+function newContext(options: { viewport: { width: number; height: number }; js: boolean; locale?: Locale; server?: Server }) {
+  return site.newContext({
+    server: options.server,
+    viewport: options.viewport,
+    javaScriptEnabled: options.js,
+    ...(options.locale === 'en' ? { locale: 'en-US' } : {}),
+    // The cookie banner answered: it would cover the forms at 390 px.
+    consent: true,
+  });
 }
 
 async function open(page: Page, path: string, js: boolean): Promise<void> {
@@ -112,9 +69,9 @@ async function signIn(context: BrowserContext, locale: Locale, userName: string,
 /** The newest e-mail to an address, waiting for the `count`-th one. */
 async function mailTo(address: string, count = 1): Promise<ReceivedMail> {
   await expect
-    .poll(() => smtp.messages.filter((m) => m.envelope.to.includes(address)).length, { timeout: 10_000 })
+    .poll(() => site.smtp.messages.filter((m) => m.envelope.to.includes(address)).length, { timeout: 10_000 })
     .toBeGreaterThanOrEqual(count);
-  return smtp.messages.filter((m) => m.envelope.to.includes(address))[count - 1]!;
+  return site.smtp.messages.filter((m) => m.envelope.to.includes(address))[count - 1]!;
 }
 
 /** The link of an e-mail, as a path on the server (its origin is the server's PUBLIC_URL). */
@@ -171,41 +128,37 @@ describe('an invitation, from the console to the invited user signed in in their
     const admin = await newContext({ viewport: DESKTOP, js: true, locale: 'en' });
     const console_ = await signIn(admin, 'en', ADMIN.userName, PASSWORD, true);
     const problems = collectProblems(console_);
-    try {
-      await open(console_, '/en/admin', true);
-      const create = console_.getByRole('region', { name: 'New user', exact: true });
-      await create.getByLabel('User name').fill('nina.invited');
-      await create.getByLabel('Invite by e-mail').check();
-      await create.getByLabel('Email', { exact: true }).fill('nina@example.com');
-      await create.getByLabel('Name', { exact: true }).fill('Nina');
-      await create.getByLabel('Last name').fill('Invitada');
-      await create.getByLabel('Role').selectOption('CLI');
-      await create.getByLabel('Language of the invitation').selectOption('en');
-      expect(await create.getByLabel('Password (optional)').count()).toBe(0);
-      await create.getByRole('button', { name: 'Create user' }).click();
-      const done = create.getByRole('status');
-      await done.filter({ hasText: 'The invitation of nina.invited went to nina@example.com. The link works for 72 hours.' }).waitFor();
-      await shot(console_, 'console-invited-1366');
+    await open(console_, '/en/admin', true);
+    const create = console_.getByRole('region', { name: 'New user', exact: true });
+    await create.getByLabel('User name').fill('nina.invited');
+    await create.getByLabel('Invite by e-mail').check();
+    await create.getByLabel('Email', { exact: true }).fill('nina@example.com');
+    await create.getByLabel('Name', { exact: true }).fill('Nina');
+    await create.getByLabel('Last name').fill('Invitada');
+    await create.getByLabel('Role').selectOption('CLI');
+    await create.getByLabel('Language of the invitation').selectOption('en');
+    expect(await create.getByLabel('Password (optional)').count()).toBe(0);
+    await create.getByRole('button', { name: 'Create user' }).click();
+    const done = create.getByRole('status');
+    await done.filter({ hasText: 'The invitation of nina.invited went to nina@example.com. The link works for 72 hours.' }).waitFor();
+    await shot(console_, 'console-invited-1366');
 
-      // The list says who has not accepted yet, with a Resend button.
-      const users = console_.getByRole('region', { name: 'Users', exact: true });
-      await users.getByRole('searchbox', { name: 'Search users' }).fill('nina');
-      await users.getByRole('button', { name: 'Search', exact: true }).click();
-      const row = users.locator('tbody tr').filter({ has: console_.getByRole('rowheader', { name: 'nina.invited' }) });
-      await row.waitFor();
-      await expectVisible(row.getByText('Invitation pending'), DESKTOP.width, 'the invited badge');
-      await row.getByRole('button', { name: 'Resend invitation to nina.invited' }).click();
-      const dialog = console_.getByRole('alertdialog', { name: 'Resend the invitation of nina.invited?' });
-      await dialog.waitFor();
-      expect(await dialog.innerText()).toContain('will get a new link at nina@example.com');
-      await dialog.getByRole('button', { name: 'Resend invitation', exact: true }).click();
-      await users.getByRole('status').filter({ hasText: 'The invitation of nina.invited went to nina@example.com.' }).waitFor();
-      await row.scrollIntoViewIfNeeded();
-      await console_.screenshot({ path: `${SHOTS}/console-resent-1366.png` });
-      expect(problems).toEqual([]);
-    } finally {
-      await admin.close();
-    }
+    // The list says who has not accepted yet, with a Resend button.
+    const users = console_.getByRole('region', { name: 'Users', exact: true });
+    await users.getByRole('searchbox', { name: 'Search users' }).fill('nina');
+    await users.getByRole('button', { name: 'Search', exact: true }).click();
+    const row = users.locator('tbody tr').filter({ has: console_.getByRole('rowheader', { name: 'nina.invited' }) });
+    await row.waitFor();
+    await expectVisible(row.getByText('Invitation pending'), DESKTOP.width, 'the invited badge');
+    await row.getByRole('button', { name: 'Resend invitation to nina.invited' }).click();
+    const dialog = console_.getByRole('alertdialog', { name: 'Resend the invitation of nina.invited?' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('will get a new link at nina@example.com');
+    await dialog.getByRole('button', { name: 'Resend invitation', exact: true }).click();
+    await users.getByRole('status').filter({ hasText: 'The invitation of nina.invited went to nina@example.com.' }).waitFor();
+    await row.scrollIntoViewIfNeeded();
+    await console_.screenshot({ path: `${SHOTS}/console-resent-1366.png` });
+    expect(problems).toEqual([]);
 
     // The second e-mail's link works; the first one was replaced.
     const first = linkOf(await mailTo('nina@example.com', 1));
@@ -215,90 +168,74 @@ describe('an invitation, from the console to the invited user signed in in their
     expect(link).toMatch(/^\/en\/invitation\?token=/);
 
     const invitee = await newContext({ viewport: DESKTOP, js: true, locale: 'en' });
-    try {
-      const page = await invitee.newPage();
-      const pageProblems = collectProblems(page, { documentStatus: 404 });
-      await openLink(page, first, true);
-      expect(await h1(page).innerText()).toBe('This link is not valid');
+    const page = await invitee.newPage();
+    const pageProblems = collectProblems(page, { documentStatus: 404 });
+    await openLink(page, first, true);
+    expect(await h1(page).innerText()).toBe('This link is not valid');
 
-      await openLink(page, link, true);
-      expect(await h1(page).innerText()).toBe('Welcome');
-      expect(await page.locator('main').innerText()).toContain('Your account nina.invited is ready');
-      await shot(page, 'invitation-en-1366');
-      // The rules of change password, answered without a reload.
-      await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
-      await page.getByLabel('Repeat the new password').fill('something else entirely');
-      await page.getByRole('button', { name: 'Save and enter' }).click();
-      await page.getByText('The two new passwords do not match.').waitFor();
-      expect(new URL(page.url()).pathname).toBe('/en/invitation');
-      await chooseNewPassword(page, 'en', 'Save and enter');
-      await page.waitForURL('**/en/client');
-      await expectVisible(page.locator('.navbar-user'), DESKTOP.width, 'the signed-in user');
-      expect(await page.locator('.navbar-user').innerText()).toContain('Nina');
-      await shot(page, 'invitation-accepted-en-1366');
-      expect(unexpected(pageProblems)).toEqual([]);
-    } finally {
-      await invitee.close();
-    }
+    await openLink(page, link, true);
+    expect(await h1(page).innerText()).toBe('Welcome');
+    expect(await page.locator('main').innerText()).toContain('Your account nina.invited is ready');
+    await shot(page, 'invitation-en-1366');
+    // The rules of change password, answered without a reload.
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('Repeat the new password').fill('something else entirely');
+    await page.getByRole('button', { name: 'Save and enter' }).click();
+    await page.getByText('The two new passwords do not match.').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/en/invitation');
+    await chooseNewPassword(page, 'en', 'Save and enter');
+    await page.waitForURL('**/en/client');
+    await expectVisible(page.locator('.navbar-user'), DESKTOP.width, 'the signed-in user');
+    expect(await page.locator('.navbar-user').innerText()).toContain('Nina');
+    await shot(page, 'invitation-accepted-en-1366');
+    expect(unexpected(pageProblems)).toEqual([]);
 
     // Once only: the same link in another browser is "already used".
     const late = await newContext({ viewport: DESKTOP, js: true, locale: 'en' });
-    try {
-      const page = await late.newPage();
-      await openLink(page, link, true);
-      expect(await h1(page).innerText()).toBe('This link has already been used');
-      expect(await page.locator('main').innerText()).toContain('You have already chosen your password with this invitation');
-      await expectVisible(page.getByRole('link', { name: 'Go to sign in' }), DESKTOP.width, 'the way on');
-      await shot(page, 'invitation-used-en-1366');
-    } finally {
-      await late.close();
-    }
+    const latePage = await late.newPage();
+    await openLink(latePage, link, true);
+    expect(await h1(latePage).innerText()).toBe('This link has already been used');
+    expect(await latePage.locator('main').innerText()).toContain('You have already chosen your password with this invitation');
+    await expectVisible(latePage.getByRole('link', { name: 'Go to sign in' }), DESKTOP.width, 'the way on');
+    await shot(latePage, 'invitation-used-en-1366');
   });
 
   test('without JavaScript, in Spanish, at 390 px: the invited user accepts with plain posts', { timeout: 60_000 }, async () => {
     const admin = await newContext({ viewport: DESKTOP, js: true });
-    try {
-      await signIn(admin, 'es', ADMIN.userName, PASSWORD, true);
-      const res = await admin.request.post('/api/admin/users', {
-        headers: { Origin: server.baseURL },
-        data: {
-          userName: 'nico.invited',
-          name: 'Nico',
-          lastName: 'Invitado',
-          role: 'CONS',
-          email: 'nico@example.com',
-          invite: true,
-          locale: 'es',
-        },
-      });
-      expect(res.status(), await res.text()).toBe(201);
-    } finally {
-      await admin.close();
-    }
+    await signIn(admin, 'es', ADMIN.userName, PASSWORD, true);
+    const res = await admin.request.post('/api/admin/users', {
+      headers: { Origin: site.baseURL },
+      data: {
+        userName: 'nico.invited',
+        name: 'Nico',
+        lastName: 'Invitado',
+        role: 'CONS',
+        email: 'nico@example.com',
+        invite: true,
+        locale: 'es',
+      },
+    });
+    expect(res.status(), await res.text()).toBe(201);
     const mail = await mailTo('nico@example.com');
     expect(mail.subject).toBe('Te han invitado a Acme');
     const context = await newContext({ viewport: PHONE, js: false });
-    try {
-      const page = await context.newPage();
-      await openLink(page, linkOf(mail), false);
-      expect(await h1(page).innerText()).toBe('Te damos la bienvenida');
-      await expectVisible(page.getByRole('button', { name: 'Guardar y entrar' }), PHONE.width, 'the submit button');
-      await expectNoSidewaysScroll(page);
-      await shot(page, 'invitation-es-390');
-      // A mismatch comes back as the page with the error (422), then the real thing.
-      await page.getByLabel('Contraseña nueva', { exact: true }).fill(NEW_PASSWORD);
-      await page.getByLabel('Repite la contraseña nueva').fill('otra cosa distinta');
-      await page.getByRole('button', { name: 'Guardar y entrar' }).click();
-      await page.getByText('Las dos contraseñas nuevas no coinciden.').waitFor();
-      await shot(page, 'invitation-error-es-390');
-      await chooseNewPassword(page, 'es', 'Guardar y entrar');
-      await page.waitForURL('**/expert');
-      expect(new URL(page.url()).pathname).toBe('/expert');
-      expect(await page.locator('.navbar-user').innerText()).toContain('Nico');
-      await expectNoSidewaysScroll(page);
-    } finally {
-      await context.close();
-    }
+    const page = await context.newPage();
+    await openLink(page, linkOf(mail), false);
+    expect(await h1(page).innerText()).toBe('Te damos la bienvenida');
+    await expectVisible(page.getByRole('button', { name: 'Guardar y entrar' }), PHONE.width, 'the submit button');
+    await expectNoSidewaysScroll(page);
+    await shot(page, 'invitation-es-390');
+    // A mismatch comes back as the page with the error (422), then the real thing.
+    await page.getByLabel('Contraseña nueva', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('Repite la contraseña nueva').fill('otra cosa distinta');
+    await page.getByRole('button', { name: 'Guardar y entrar' }).click();
+    await page.getByText('Las dos contraseñas nuevas no coinciden.').waitFor();
+    await shot(page, 'invitation-error-es-390');
+    await chooseNewPassword(page, 'es', 'Guardar y entrar');
+    await page.waitForURL('**/expert');
+    expect(new URL(page.url()).pathname).toBe('/expert');
+    expect(await page.locator('.navbar-user').innerText()).toContain('Nico');
+    await expectNoSidewaysScroll(page);
   });
 });
 
@@ -337,90 +274,81 @@ describe('a forgotten password', () => {
       // A session elsewhere, with the old password: it ends with the reset.
       const elsewhere = await newContext({ viewport: DESKTOP, js: true });
       const context = await newContext({ viewport, js, locale });
-      try {
-        const other = await signIn(elsewhere, locale, person.userName, PASSWORD, true);
-        const page = await context.newPage();
-        const problems = collectProblems(page);
-        await open(page, at(locale, '/login'), js);
-        await page.getByRole('link', { name: sees.forgot }).click();
-        await page.waitForURL(`**${at(locale, '/forgotPassword')}`);
-        // A client navigation: the page shows once its data came.
-        await expect.poll(() => h1(page).innerText()).toBe(sees.forgot);
-        await page.getByLabel(sees.field).fill(person.email);
-        await page.getByRole('button', { name: sees.send }).click();
-        await page.getByRole('status').filter({ hasText: sees.sent }).waitFor();
-        await expectVisible(page.getByRole('status').filter({ hasText: sees.sent }), viewport.width, 'the answer');
-        await expectNoSidewaysScroll(page);
-        await shot(page, `forgot-sent-${suffix}`);
+      const other = await signIn(elsewhere, locale, person.userName, PASSWORD, true);
+      const page = await context.newPage();
+      const problems = collectProblems(page);
+      await open(page, at(locale, '/login'), js);
+      await page.getByRole('link', { name: sees.forgot }).click();
+      await page.waitForURL(`**${at(locale, '/forgotPassword')}`);
+      // A client navigation: the page shows once its data came.
+      await expect.poll(() => h1(page).innerText()).toBe(sees.forgot);
+      await page.getByLabel(sees.field).fill(person.email);
+      await page.getByRole('button', { name: sees.send }).click();
+      await page.getByRole('status').filter({ hasText: sees.sent }).waitFor();
+      await expectVisible(page.getByRole('status').filter({ hasText: sees.sent }), viewport.width, 'the answer');
+      await expectNoSidewaysScroll(page);
+      await shot(page, `forgot-sent-${suffix}`);
 
-        const link = linkOf(await mailTo(person.email));
-        expect(link.startsWith(at(locale, '/resetPassword?token='))).toBe(true);
-        await openLink(page, link, js);
-        expect(await h1(page).innerText()).toBe(sees.title);
-        await shot(page, `reset-${suffix}`);
-        await chooseNewPassword(page, locale, sees.submit);
-        await page.waitForURL((url) => url.pathname === at(locale, '/login'));
-        await page.getByRole('status').filter({ hasText: sees.notice }).waitFor();
-        await shot(page, `reset-done-${suffix}`);
+      const link = linkOf(await mailTo(person.email));
+      expect(link.startsWith(at(locale, '/resetPassword?token='))).toBe(true);
+      await openLink(page, link, js);
+      expect(await h1(page).innerText()).toBe(sees.title);
+      await shot(page, `reset-${suffix}`);
+      await chooseNewPassword(page, locale, sees.submit);
+      await page.waitForURL((url) => url.pathname === at(locale, '/login'));
+      await page.getByRole('status').filter({ hasText: sees.notice }).waitFor();
+      await shot(page, `reset-done-${suffix}`);
 
-        // The session elsewhere has ended: its next page is the login page.
-        await other.goto(at(locale, '/profile'));
-        expect(new URL(other.url()).pathname).toBe(at(locale, '/login'));
-        // The new password signs in.
-        await page.locator('#login-identifier').fill(person.userName);
-        await page.locator('#login-password').fill(NEW_PASSWORD);
-        await page.locator('main form button[type="submit"]').click();
-        await page.waitForURL((url) => !url.pathname.endsWith('/login'));
-        expect(problems).toEqual([]);
+      // The session elsewhere has ended: its next page is the login page.
+      await other.goto(at(locale, '/profile'));
+      expect(new URL(other.url()).pathname).toBe(at(locale, '/login'));
+      // The new password signs in.
+      await page.locator('#login-identifier').fill(person.userName);
+      await page.locator('#login-password').fill(NEW_PASSWORD);
+      await page.locator('main form button[type="submit"]').click();
+      await page.waitForURL((url) => !url.pathname.endsWith('/login'));
+      expect(problems).toEqual([]);
 
-        // The link again: already used, with the way to ask for a new one.
-        const again = await context.newPage();
-        await openLink(again, link, js);
-        expect(await h1(again).innerText()).toBe(locale === 'es' ? 'Este enlace ya se ha usado' : 'This link has already been used');
-        await expectVisible(
-          again.getByRole('link', { name: locale === 'es' ? 'Pedir un enlace nuevo' : 'Ask for a new link' }),
-          viewport.width,
-          'the way on',
-        );
-        await shot(again, `reset-used-${suffix}`);
-      } finally {
-        await context.close();
-        await elsewhere.close();
-      }
+      // The link again: already used, with the way to ask for a new one.
+      const again = await context.newPage();
+      await openLink(again, link, js);
+      expect(await h1(again).innerText()).toBe(locale === 'es' ? 'Este enlace ya se ha usado' : 'This link has already been used');
+      await expectVisible(
+        again.getByRole('link', { name: locale === 'es' ? 'Pedir un enlace nuevo' : 'Ask for a new link' }),
+        viewport.width,
+        'the way on',
+      );
+      await shot(again, `reset-used-${suffix}`);
     },
   );
 
   test('an expired reset link is refused with a clear page (both locales, 390 px, no JavaScript)', { timeout: 60_000 }, async () => {
     const person = PEOPLE[5];
     const asker = await newContext({ viewport: PHONE, js: false });
+    const page = await asker.newPage();
+    await open(page, '/forgotPassword', false);
+    await page.getByLabel('Nombre de usuario o correo electrónico').fill(person.userName);
+    await page.getByRole('button', { name: 'Enviarme un enlace' }).click();
+    const link = linkOf(await mailTo(person.email));
+    // An hour and more later: the server's database says so.
+    const db = new Database(join(site.dataDir, 'site.db'));
     try {
-      const page = await asker.newPage();
-      await open(page, '/forgotPassword', false);
-      await page.getByLabel('Nombre de usuario o correo electrónico').fill(person.userName);
-      await page.getByRole('button', { name: 'Enviarme un enlace' }).click();
-      const link = linkOf(await mailTo(person.email));
-      // An hour and more later: the server's database says so.
-      const db = new Database(join(server.dataDir, 'site.db'));
-      try {
-        db.prepare('UPDATE account_links SET expires_at = ? WHERE user_name = ?').run(Date.now() - 1000, person.userName);
-      } finally {
-        db.close();
-      }
-      for (const [path, title, text] of [
-        [link, 'Este enlace ha caducado', 'Los enlaces para restablecer la contraseña valen una hora.'],
-        [`/en${link}`, 'This link has expired', 'Password-reset links work for one hour.'],
-      ] as const) {
-        const shown = await asker.newPage();
-        const response = await shown.goto(path);
-        expect(response?.status()).toBe(410);
-        expect(new URL(shown.url()).search).toBe('');
-        expect(await h1(shown).innerText()).toBe(title);
-        expect(await shown.locator('main').innerText()).toContain(text);
-        await expectNoSidewaysScroll(shown);
-        await shot(shown, `reset-expired-${path.startsWith('/en') ? 'en' : 'es'}-390`);
-      }
+      db.prepare('UPDATE account_links SET expires_at = ? WHERE user_name = ?').run(Date.now() - 1000, person.userName);
     } finally {
-      await asker.close();
+      db.close();
+    }
+    for (const [path, title, text] of [
+      [link, 'Este enlace ha caducado', 'Los enlaces para restablecer la contraseña valen una hora.'],
+      [`/en${link}`, 'This link has expired', 'Password-reset links work for one hour.'],
+    ] as const) {
+      const shown = await asker.newPage();
+      const response = await shown.goto(path);
+      expect(response?.status()).toBe(410);
+      expect(new URL(shown.url()).search).toBe('');
+      expect(await h1(shown).innerText()).toBe(title);
+      expect(await shown.locator('main').innerText()).toContain(text);
+      await expectNoSidewaysScroll(shown);
+      await shot(shown, `reset-expired-${path.startsWith('/en') ? 'en' : 'es'}-390`);
     }
   });
 });
@@ -429,36 +357,25 @@ describe('accessibility of the account pages', () => {
   test('axe-core reports no violations on the forms and the clear pages of links, in both locales', { timeout: 90_000 }, async () => {
     // A valid reset page needs a link: the admin asks for one (and never uses it).
     const asker = await newContext({ viewport: DESKTOP, js: true });
-    const link = await (async () => {
-      try {
-        const page = await asker.newPage();
-        await open(page, '/en/forgotPassword', true);
-        await page.getByLabel('User name or email').fill(ADMIN.userName);
-        await page.getByRole('button', { name: 'Send me a link' }).click();
-        await page.getByRole('status').filter({ hasText: 'If an account matches' }).waitFor();
-        return linkOf(await mailTo(ADMIN.email));
-      } finally {
-        await asker.close();
-      }
-    })();
+    const asking = await asker.newPage();
+    await open(asking, '/en/forgotPassword', true);
+    await asking.getByLabel('User name or email').fill(ADMIN.userName);
+    await asking.getByRole('button', { name: 'Send me a link' }).click();
+    await asking.getByRole('status').filter({ hasText: 'If an account matches' }).waitFor();
+    const link = linkOf(await mailTo(ADMIN.email));
+    await asker.close();
     // The injected axe-core script needs the CSP relaxed (as in a11y.test.ts); no fades half-way.
-    const context = await browser.newContext(contextOptions({ baseURL: server.baseURL, bypassCSP: true, reducedMotion: 'reduce' }));
-    await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: server.baseURL }]);
-    try {
-      for (const path of ['/forgotPassword', '/en/forgotPassword?sent=1', link, '/resetPassword', '/en/invitation', '/en/confirmEmail']) {
-        const page = await context.newPage();
-        await page.goto(path);
-        await waitForHydration(page);
-        await page.addScriptTag({ content: AXE_SOURCE });
-        const results = await page.evaluate(() => (window as unknown as { axe: { run: () => Promise<AxeResults> } }).axe.run());
-        expect(
-          results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-          path,
-        ).toEqual([]);
-        await page.close();
-      }
-    } finally {
-      await context.close();
+    const context = await site.newContext({ axe: true, consent: true });
+    for (const path of ['/forgotPassword', '/en/forgotPassword?sent=1', link, '/resetPassword', '/en/invitation', '/en/confirmEmail']) {
+      const page = await context.newPage();
+      await page.goto(path);
+      await waitForHydration(page);
+      const results = await runAxe(page);
+      expect(
+        results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+        path,
+      ).toEqual([]);
+      await page.close();
     }
   });
 });
@@ -501,100 +418,82 @@ describe('a change of e-mail address', () => {
       const suffix = `${locale}-${viewport.width}`;
       const newAddress = `${person.userName}.new@example.com`;
       const context = await newContext({ viewport, js, locale });
-      try {
-        const page = await signIn(context, locale, person.userName, PASSWORD, js);
-        const problems = collectProblems(page);
-        await open(page, at(locale, '/profile'), js);
-        const section = page.getByRole('region', { name: sees.section });
-        await expectVisible(section.getByText(person.email), viewport.width, 'the current address');
-        // A wrong current password first: refused, nothing sent.
-        await section.getByLabel(sees.newEmail).fill(newAddress);
-        await section.getByLabel(sees.password).fill('not my password');
-        await section.getByRole('button', { name: sees.send }).click();
-        await section.locator('#email-currentPassword-error').waitFor();
-        await section.getByLabel(sees.newEmail).fill(newAddress);
-        await section.getByLabel(sees.password).fill(PASSWORD);
-        await section.getByRole('button', { name: sees.send }).click();
-        // Announced: the link went to the new address, and nothing changes until it is opened.
-        const sent = section.getByRole('status').filter({ hasText: `${sees.sent} ${newAddress}.` });
-        await sent.waitFor();
-        expect(await sent.innerText()).toContain(sees.keeps);
-        await expectNoSidewaysScroll(page);
-        await section.scrollIntoViewIfNeeded();
-        await shot(page, `email-pending-${suffix}`);
+      const page = await signIn(context, locale, person.userName, PASSWORD, js);
+      const problems = collectProblems(page);
+      await open(page, at(locale, '/profile'), js);
+      const section = page.getByRole('region', { name: sees.section });
+      await expectVisible(section.getByText(person.email), viewport.width, 'the current address');
+      // A wrong current password first: refused, nothing sent.
+      await section.getByLabel(sees.newEmail).fill(newAddress);
+      await section.getByLabel(sees.password).fill('not my password');
+      await section.getByRole('button', { name: sees.send }).click();
+      await section.locator('#email-currentPassword-error').waitFor();
+      await section.getByLabel(sees.newEmail).fill(newAddress);
+      await section.getByLabel(sees.password).fill(PASSWORD);
+      await section.getByRole('button', { name: sees.send }).click();
+      // Announced: the link went to the new address, and nothing changes until it is opened.
+      const sent = section.getByRole('status').filter({ hasText: `${sees.sent} ${newAddress}.` });
+      await sent.waitFor();
+      expect(await sent.innerText()).toContain(sees.keeps);
+      await expectNoSidewaysScroll(page);
+      await section.scrollIntoViewIfNeeded();
+      await shot(page, `email-pending-${suffix}`);
 
-        // The old address is told; the new one gets the link.
-        expect((await mailTo(person.email)).text).toContain(newAddress);
-        const link = linkOf(await mailTo(newAddress));
-        await openLink(page, link, js);
-        expect(await h1(page).innerText()).toBe(sees.confirmTitle);
-        expect(await page.locator('main').innerText()).toContain(newAddress);
-        await shot(page, `email-confirm-${suffix}`);
-        await page.getByRole('button', { name: sees.confirm }).click();
-        await page.waitForURL((url) => url.pathname === at(locale, '/profile'));
-        const saved = page.getByRole('region', { name: sees.section });
-        await saved.getByRole('status').filter({ hasText: sees.saved }).waitFor();
-        await saved.getByText(newAddress, { exact: true }).waitFor();
-        await saved.scrollIntoViewIfNeeded();
-        await shot(page, `email-changed-${suffix}`);
-        expect(unexpected(problems)).toEqual([]);
-        // And the old address is told it changed.
-        expect((await mailTo(person.email, 2)).text).toContain(newAddress);
-      } finally {
-        await context.close();
-      }
+      // The old address is told; the new one gets the link.
+      expect((await mailTo(person.email)).text).toContain(newAddress);
+      const link = linkOf(await mailTo(newAddress));
+      await openLink(page, link, js);
+      expect(await h1(page).innerText()).toBe(sees.confirmTitle);
+      expect(await page.locator('main').innerText()).toContain(newAddress);
+      await shot(page, `email-confirm-${suffix}`);
+      await page.getByRole('button', { name: sees.confirm }).click();
+      await page.waitForURL((url) => url.pathname === at(locale, '/profile'));
+      const saved = page.getByRole('region', { name: sees.section });
+      await saved.getByRole('status').filter({ hasText: sees.saved }).waitFor();
+      await saved.getByText(newAddress, { exact: true }).waitFor();
+      await saved.scrollIntoViewIfNeeded();
+      await shot(page, `email-changed-${suffix}`);
+      expect(unexpected(problems)).toEqual([]);
+      // And the old address is told it changed.
+      expect((await mailTo(person.email, 2)).text).toContain(newAddress);
     },
   );
 });
 
 describe('a site without a mail server (production, no SMTP_URL)', () => {
-  let bare: ServerInstance;
-  beforeAll(async () => {
-    bare = await serverWithPeople({});
-  }, 60_000);
-  afterAll(async () => {
-    await bare?.stop();
-  });
+  const bare = setupServer({ users: PEOPLE, password: PASSWORD });
 
   test('the console shows the invitation link once for the admin to pass on, and it works', { timeout: 60_000 }, async () => {
-    const admin = await newContext({ viewport: PHONE, js: true, baseURL: bare.baseURL, locale: 'en' });
-    let link: string | undefined;
-    try {
-      const page = await signIn(admin, 'en', ADMIN.userName, PASSWORD, true);
-      await open(page, '/en/admin', true);
-      const create = page.getByRole('region', { name: 'New user', exact: true });
-      await create.getByLabel('User name').fill('hand.delivered');
-      await create.getByLabel('Invite by e-mail').check();
-      await create.getByLabel('Email', { exact: true }).fill('hand@example.com');
-      await create.getByLabel('Name', { exact: true }).fill('Hanna');
-      await create.getByLabel('Last name').fill('Entregada');
-      await create.getByRole('button', { name: 'Create user' }).click();
-      const notice = create.getByRole('status');
-      await notice.filter({ hasText: 'This site cannot send e-mail: pass the invitation link of hand.delivered on yourself.' }).waitFor();
-      const code = notice.locator('code.admin-secret');
-      link = await code.innerText();
-      // In the language the console was in (the form's default), for a user who has none yet.
-      expect(link).toMatch(new RegExp(`^${bare.baseURL}/en/invitation\\?token=[A-Za-z0-9_-]{43}$`));
-      await expectVisible(code, PHONE.width, 'the link');
-      await expectNoSidewaysScroll(page);
-      await code.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SHOTS}/console-link-390.png` });
-      await notice.getByRole('button', { name: 'Hide link of hand.delivered' }).click();
-      await notice.waitFor({ state: 'detached' });
-      // The forgotten-password page says it cannot help here.
-      await open(page, '/en/forgotPassword', true);
-      expect(await page.locator('main').innerText()).toContain('passwords cannot be reset here');
-    } finally {
-      await admin.close();
-    }
-    const invitee = await newContext({ viewport: PHONE, js: true, baseURL: bare.baseURL });
-    try {
-      const page = await invitee.newPage();
-      await openLink(page, link!.slice(bare.baseURL.length), true);
-      await chooseNewPassword(page, 'en', 'Save and enter');
-      await page.waitForURL('**/en/client');
-    } finally {
-      await invitee.close();
-    }
+    const admin = await newContext({ viewport: PHONE, js: true, server: bare, locale: 'en' });
+    const page = await signIn(admin, 'en', ADMIN.userName, PASSWORD, true);
+    await open(page, '/en/admin', true);
+    const create = page.getByRole('region', { name: 'New user', exact: true });
+    await create.getByLabel('User name').fill('hand.delivered');
+    await create.getByLabel('Invite by e-mail').check();
+    await create.getByLabel('Email', { exact: true }).fill('hand@example.com');
+    await create.getByLabel('Name', { exact: true }).fill('Hanna');
+    await create.getByLabel('Last name').fill('Entregada');
+    await create.getByRole('button', { name: 'Create user' }).click();
+    const notice = create.getByRole('status');
+    await notice.filter({ hasText: 'This site cannot send e-mail: pass the invitation link of hand.delivered on yourself.' }).waitFor();
+    const code = notice.locator('code.admin-secret');
+    const link = await code.innerText();
+    // In the language the console was in (the form's default), for a user who has none yet.
+    expect(link).toMatch(new RegExp(`^${bare.baseURL}/en/invitation\\?token=[A-Za-z0-9_-]{43}$`));
+    await expectVisible(code, PHONE.width, 'the link');
+    await expectNoSidewaysScroll(page);
+    await code.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/console-link-390.png` });
+    await notice.getByRole('button', { name: 'Hide link of hand.delivered' }).click();
+    await notice.waitFor({ state: 'detached' });
+    // The forgotten-password page says it cannot help here.
+    await open(page, '/en/forgotPassword', true);
+    expect(await page.locator('main').innerText()).toContain('passwords cannot be reset here');
+
+    const invitee = await newContext({ viewport: PHONE, js: true, server: bare });
+    const invited = await invitee.newPage();
+    await openLink(invited, link.slice(bare.baseURL.length), true);
+    await chooseNewPassword(invited, 'en', 'Save and enter');
+    await invited.waitForURL('**/en/client');
   });
 });

@@ -4,19 +4,10 @@
 // time, and ending a user's sessions (confirmed in a dialog) signs that user out at their next
 // request while another user stays signed in. Screenshots in /tmp/shots-audit.
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  collectProblems,
-  contextOptions,
-  launchBrowser,
-  ROLE_USERS,
-  signedInState,
-  startServerWithRoleUsers,
-  waitForHydration,
-  type ServerInstance,
-  type StorageState,
-} from './helpers.ts';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
+import { collectProblems, ROLE_USERS } from './helpers.ts';
 
 const SHOTS = '/tmp/shots-audit';
 const ADMIN = ROLE_USERS.find((user) => user.role === 'ADMIN')!;
@@ -31,47 +22,30 @@ const VIEWPORTS = [
 const ROLE_CHANGES = 24;
 const TYPED_AT_FAILED_SIGN_IN = 'Olga@Example.test';
 
-let browser: Browser;
-let server: ServerInstance;
-let adminState: StorageState;
+const site = setupSite({ users: ROLE_USERS });
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerWithRoleUsers(), launchBrowser()]);
-  adminState = await signedInState(browser, server.baseURL, ADMIN);
-  const context = await browser.newContext(contextOptions({ baseURL: server.baseURL, storageState: adminState }));
-  try {
-    const failed = await context.request.post('/api/login', {
-      headers: { Origin: server.baseURL },
-      data: { identifier: TYPED_AT_FAILED_SIGN_IN, password: 'not the password' },
+  const context = await site.newContext({ as: ADMIN.userName });
+  const failed = await context.request.post('/api/login', {
+    headers: { Origin: site.baseURL },
+    data: { identifier: TYPED_AT_FAILED_SIGN_IN, password: 'not the password' },
+  });
+  expect(failed.status()).toBe(401);
+  for (let i = 0; i < ROLE_CHANGES; i++) {
+    const answer = await context.request.patch(`/api/admin/users/${ORG.userName}`, {
+      headers: { Origin: site.baseURL },
+      data: { role: i % 2 === 0 ? 'CLI' : 'ORG' },
     });
-    expect(failed.status()).toBe(401);
-    for (let i = 0; i < ROLE_CHANGES; i++) {
-      const answer = await context.request.patch(`/api/admin/users/${ORG.userName}`, {
-        headers: { Origin: server.baseURL },
-        data: { role: i % 2 === 0 ? 'CLI' : 'ORG' },
-      });
-      expect(answer.status(), await answer.text()).toBe(200);
-    }
-  } finally {
-    await context.close();
+    expect(answer.status(), await answer.text()).toBe(200);
   }
+  await context.close();
   mkdirSync(SHOTS, { recursive: true });
 }, 90_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-}, 30_000);
-
-async function open(
-  viewport: { width: number; height: number },
-  options: { path?: string; javaScript?: boolean; state?: StorageState } = {},
-): Promise<Page> {
+/** A page of the admin's (signed in once for the file). */
+async function open(viewport: { width: number; height: number }, options: { path?: string; javaScript?: boolean } = {}): Promise<Page> {
   const javaScript = options.javaScript ?? true;
-  const context = await browser.newContext(
-    contextOptions({ baseURL: server.baseURL, viewport, storageState: options.state ?? adminState, javaScriptEnabled: javaScript }),
-  );
-  const page = await context.newPage();
+  const page = await site.newPage({ viewport, as: ADMIN.userName, javaScriptEnabled: javaScript });
   await page.goto(options.path ?? '/en/admin');
   if (javaScript) await waitForHydration(page);
   return page;
@@ -115,166 +89,140 @@ describe.each(VIEWPORTS)('the audit log at $label', ({ viewport }) => {
   test('shows who did what to whom, newest first, and filters it without reloading the page', { timeout: 60_000 }, async () => {
     const page = await open(viewport);
     const problems = collectProblems(page);
-    try {
-      const section = auditSection(page);
-      await expectOnScreen(section.getByRole('heading', { level: 2, name: 'Audit log' }), width, 'the heading');
-      const total = Number(/^(\d+) entries\.$/.exec(await summary(page).innerText())?.[1]);
-      // 4 users created by ops, the admin's sign-in, the failed one, the role changes, and the signs-in of earlier tests.
-      expect(total).toBeGreaterThanOrEqual(4 + 2 + ROLE_CHANGES);
-      expect(await auditRows(page).count()).toBe(20);
-      // Newest first (each row's time no later than the one above); a role change says from what to what.
-      const times = await auditRows(page)
-        .locator('th time')
-        .evaluateAll((els) => els.map((el) => el.getAttribute('datetime') ?? ''));
-      expect(times).toEqual([...times].sort().reverse());
-      const roleChange = auditRows(page)
-        .filter({ has: page.locator('.admin-audit-action', { hasText: 'Role changed' }) })
-        .first();
-      expect(await roleChange.innerText()).toMatch(/Client → Organisation|Organisation → Client/);
-      for (const cell of await roleChange.locator('th, td').all()) await expectOnScreen(cell, width, 'a cell of a role change');
+    const section = auditSection(page);
+    await expectOnScreen(section.getByRole('heading', { level: 2, name: 'Audit log' }), width, 'the heading');
+    const total = Number(/^(\d+) entries\.$/.exec(await summary(page).innerText())?.[1]);
+    // 4 users created by ops, the admin's sign-in, the failed one, the role changes, and the signs-in of earlier tests.
+    expect(total).toBeGreaterThanOrEqual(4 + 2 + ROLE_CHANGES);
+    expect(await auditRows(page).count()).toBe(20);
+    // Newest first (each row's time no later than the one above); a role change says from what to what.
+    const times = await auditRows(page)
+      .locator('th time')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('datetime') ?? ''));
+    expect(times).toEqual([...times].sort().reverse());
+    const roleChange = auditRows(page)
+      .filter({ has: page.locator('.admin-audit-action', { hasText: 'Role changed' }) })
+      .first();
+    expect(await roleChange.innerText()).toMatch(/Client → Organisation|Organisation → Client/);
+    for (const cell of await roleChange.locator('th, td').all()) await expectOnScreen(cell, width, 'a cell of a role change');
 
-      // The failed sign-in: a visitor, what was typed, never the password.
-      await filter(page, { action: 'Failed sign-in' });
-      await expect.poll(() => summary(page).innerText()).toBe('1 entry matches the filter.');
-      const failed = auditRows(page).first();
-      expect(await failed.innerText()).toContain('Visitor (not signed in)');
-      expect(await failed.innerText()).toContain(TYPED_AT_FAILED_SIGN_IN);
-      expect(await failed.innerText()).not.toContain('not the password');
-      await expectOnScreen(failed, width, 'the failed sign-in');
-      await failed.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SHOTS}/audit-failed-${width}.png` });
+    // The failed sign-in: a visitor, what was typed, never the password.
+    await filter(page, { action: 'Failed sign-in' });
+    await expect.poll(() => summary(page).innerText()).toBe('1 entry matches the filter.');
+    const failed = auditRows(page).first();
+    expect(await failed.innerText()).toContain('Visitor (not signed in)');
+    expect(await failed.innerText()).toContain(TYPED_AT_FAILED_SIGN_IN);
+    expect(await failed.innerText()).not.toContain('not the password');
+    await expectOnScreen(failed, width, 'the failed sign-in');
+    await failed.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/audit-failed-${width}.png` });
 
-      // By user: what was done by and to the client.
-      await filter(page, { action: 'All actions', user: CLIENT.userName.toUpperCase() });
-      await expect.poll(() => summary(page).innerText()).toMatch(/^\d+ entr(y matches|ies match) the filter\.$/);
-      const shown = await actionsShown(page);
-      expect(shown).toContain('User created');
-      for (const row of await auditRows(page).all()) expect((await row.innerText()).toLowerCase()).toContain(CLIENT.userName);
+    // By user: what was done by and to the client.
+    await filter(page, { action: 'All actions', user: CLIENT.userName.toUpperCase() });
+    await expect.poll(() => summary(page).innerText()).toMatch(/^\d+ entr(y matches|ies match) the filter\.$/);
+    const shown = await actionsShown(page);
+    expect(shown).toContain('User created');
+    for (const row of await auditRows(page).all()) expect((await row.innerText()).toLowerCase()).toContain(CLIENT.userName);
 
-      // "Show all" goes back to everything; the page was never reloaded.
-      await auditSection(page).getByRole('link', { name: 'Show all' }).click();
-      await expect.poll(() => summary(page).innerText()).toMatch(/^\d+ entries\.$/);
-      expect(new URL(page.url()).search).toBe('');
-      await expectNoSidewaysScroll(page);
-      await section.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SHOTS}/audit-${width}.png` });
-      await page.screenshot({ path: `${SHOTS}/audit-full-${width}.png`, fullPage: true });
-      expect(problems).toEqual([]);
-    } finally {
-      await page.context().close();
-    }
+    // "Show all" goes back to everything; the page was never reloaded.
+    await auditSection(page).getByRole('link', { name: 'Show all' }).click();
+    await expect.poll(() => summary(page).innerText()).toMatch(/^\d+ entries\.$/);
+    expect(new URL(page.url()).search).toBe('');
+    await expectNoSidewaysScroll(page);
+    await section.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/audit-${width}.png` });
+    await page.screenshot({ path: `${SHOTS}/audit-full-${width}.png`, fullPage: true });
+    expect(problems).toEqual([]);
   });
 
   test('goes back in time page by page', { timeout: 60_000 }, async () => {
     const page = await open(viewport);
     const problems = collectProblems(page);
-    try {
-      const pager = auditSection(page).getByRole('navigation', { name: 'Pages of the audit log' });
-      await expectOnScreen(pager, width, 'the pager');
-      expect(await pager.innerText()).toMatch(/Page 1 of \d+/);
-      const timesShown = () =>
-        auditRows(page)
-          .locator('th time')
-          .evaluateAll((els) => els.map((el) => el.getAttribute('datetime') ?? ''));
-      const first = await timesShown();
-      await pager.getByRole('link', { name: 'Older' }).click();
-      await expect.poll(() => pager.innerText()).toMatch(/Page 2 of \d+/);
-      // Page 2 is older than all of page 1.
-      const second = await timesShown();
-      expect(second.length).toBeGreaterThan(0);
-      expect(second[0]! <= first.at(-1)!).toBe(true);
-      await pager.getByRole('link', { name: 'Newer' }).click();
-      await expect.poll(() => pager.innerText()).toMatch(/Page 1 of \d+/);
-      expect(await timesShown()).toEqual(first);
-      await pager.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SHOTS}/audit-pager-${width}.png` });
-      await expectNoSidewaysScroll(page);
-      expect(problems).toEqual([]);
-    } finally {
-      await page.context().close();
-    }
+    const pager = auditSection(page).getByRole('navigation', { name: 'Pages of the audit log' });
+    await expectOnScreen(pager, width, 'the pager');
+    expect(await pager.innerText()).toMatch(/Page 1 of \d+/);
+    const timesShown = () =>
+      auditRows(page)
+        .locator('th time')
+        .evaluateAll((els) => els.map((el) => el.getAttribute('datetime') ?? ''));
+    const first = await timesShown();
+    await pager.getByRole('link', { name: 'Older' }).click();
+    await expect.poll(() => pager.innerText()).toMatch(/Page 2 of \d+/);
+    // Page 2 is older than all of page 1.
+    const second = await timesShown();
+    expect(second.length).toBeGreaterThan(0);
+    expect(second[0]! <= first.at(-1)!).toBe(true);
+    await pager.getByRole('link', { name: 'Newer' }).click();
+    await expect.poll(() => pager.innerText()).toMatch(/Page 1 of \d+/);
+    expect(await timesShown()).toEqual(first);
+    await pager.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/audit-pager-${width}.png` });
+    await expectNoSidewaysScroll(page);
+    expect(problems).toEqual([]);
   });
 
   test('filters and pages without JavaScript (a GET form and links)', { timeout: 60_000 }, async () => {
     const page = await open(viewport, { javaScript: false });
-    try {
-      await filter(page, { action: 'Role changed' });
-      await page.waitForURL(/auditAction=role_changed/);
-      expect(await summary(page).innerText()).toBe(`${ROLE_CHANGES} entries match the filter.`);
-      expect(new Set(await actionsShown(page))).toEqual(new Set(['Role changed']));
-      await auditSection(page).getByRole('navigation', { name: 'Pages of the audit log' }).getByRole('link', { name: 'Older' }).click();
-      await page.waitForURL(/auditPage=2/);
-      expect(await auditRows(page).count()).toBe(ROLE_CHANGES - 20);
-      expect(new Set(await actionsShown(page))).toEqual(new Set(['Role changed']));
-      await expectNoSidewaysScroll(page);
-      await page.screenshot({ path: `${SHOTS}/audit-no-js-${width}.png` });
-    } finally {
-      await page.context().close();
-    }
+    await filter(page, { action: 'Role changed' });
+    await page.waitForURL(/auditAction=role_changed/);
+    expect(await summary(page).innerText()).toBe(`${ROLE_CHANGES} entries match the filter.`);
+    expect(new Set(await actionsShown(page))).toEqual(new Set(['Role changed']));
+    await auditSection(page).getByRole('navigation', { name: 'Pages of the audit log' }).getByRole('link', { name: 'Older' }).click();
+    await page.waitForURL(/auditPage=2/);
+    expect(await auditRows(page).count()).toBe(ROLE_CHANGES - 20);
+    expect(new Set(await actionsShown(page))).toEqual(new Set(['Role changed']));
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: `${SHOTS}/audit-no-js-${width}.png` });
   });
 
   test("ends a user's sessions after a confirmation: that user is signed out, another is not", { timeout: 90_000 }, async () => {
-    const [clientState, expertState] = await Promise.all([
-      signedInState(browser, server.baseURL, CLIENT),
-      signedInState(browser, server.baseURL, EXPERT),
+    // Signed in afresh (at each width: the first run ended the client's sessions).
+    const [clientPage, expertPage] = await Promise.all([
+      site.signIn(CLIENT.userName, { viewport }),
+      site.signIn(EXPERT.userName, { viewport }),
     ]);
     const page = await open(viewport);
     const problems = collectProblems(page);
-    const contexts: BrowserContext[] = [];
-    try {
-      const users = page.getByRole('region', { name: 'Users', exact: true });
-      const row = users.locator('tbody tr').filter({ has: page.getByRole('rowheader', { name: CLIENT.userName, exact: true }) });
-      const button = row.getByRole('button', { name: `End sessions of ${CLIENT.userName}` });
-      await expectOnScreen(button, width, 'End sessions');
-      await button.click();
-      const dialog = page.getByRole('alertdialog', { name: `End every session of ${CLIENT.userName}?` });
-      await dialog.waitFor();
-      await expectOnScreen(dialog, width, 'the dialog');
-      expect(await dialog.innerText()).toContain('they will have to sign in again');
-      await page.screenshot({ path: `${SHOTS}/end-sessions-dialog-${width}.png` });
-      await dialog.getByRole('button', { name: 'End sessions', exact: true }).click();
-      await dialog.waitFor({ state: 'hidden' });
-      const done = users.getByRole('status').filter({ hasText: `session of ${CLIENT.userName} has been ended.` });
-      await done.waitFor();
-      await expectOnScreen(done, width, 'the notice');
-      await page.screenshot({ path: `${SHOTS}/end-sessions-done-${width}.png` });
+    const users = page.getByRole('region', { name: 'Users', exact: true });
+    const row = users.locator('tbody tr').filter({ has: page.getByRole('rowheader', { name: CLIENT.userName, exact: true }) });
+    const button = row.getByRole('button', { name: `End sessions of ${CLIENT.userName}` });
+    await expectOnScreen(button, width, 'End sessions');
+    await button.click();
+    const dialog = page.getByRole('alertdialog', { name: `End every session of ${CLIENT.userName}?` });
+    await dialog.waitFor();
+    await expectOnScreen(dialog, width, 'the dialog');
+    expect(await dialog.innerText()).toContain('they will have to sign in again');
+    await page.screenshot({ path: `${SHOTS}/end-sessions-dialog-${width}.png` });
+    await dialog.getByRole('button', { name: 'End sessions', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const done = users.getByRole('status').filter({ hasText: `session of ${CLIENT.userName} has been ended.` });
+    await done.waitFor();
+    await expectOnScreen(done, width, 'the notice');
+    await page.screenshot({ path: `${SHOTS}/end-sessions-done-${width}.png` });
 
-      // The client's next request is signed out; the expert is still signed in.
-      const client = await browser.newContext(contextOptions({ baseURL: server.baseURL, viewport, storageState: clientState }));
-      const expert = await browser.newContext(contextOptions({ baseURL: server.baseURL, viewport, storageState: expertState }));
-      contexts.push(client, expert);
-      const clientPage = await client.newPage();
-      await clientPage.goto('/en/client');
-      expect(new URL(clientPage.url()).pathname).toBe('/en/login');
-      const expertPage = await expert.newPage();
-      await expertPage.goto('/en/expert');
-      expect(new URL(expertPage.url()).pathname).toBe('/en/expert');
+    // The client's next request is signed out; the expert is still signed in.
+    await clientPage.goto('/en/client');
+    expect(new URL(clientPage.url()).pathname).toBe('/en/login');
+    await expertPage.goto('/en/expert');
+    expect(new URL(expertPage.url()).pathname).toBe('/en/expert');
 
-      // The audit log says who did it.
-      await page.reload();
-      await waitForHydration(page);
-      await filter(page, { action: 'Sessions ended', user: CLIENT.userName });
-      const entry = auditRows(page).first();
-      await expect.poll(() => entry.innerText()).toContain(ADMIN.userName);
-      expect(await entry.innerText()).toContain('Sessions: 1');
-      expect(problems).toEqual([]);
-    } finally {
-      for (const context of contexts) await context.close();
-      await page.context().close();
-    }
+    // The audit log says who did it.
+    await page.reload();
+    await waitForHydration(page);
+    await filter(page, { action: 'Sessions ended', user: CLIENT.userName });
+    const entry = auditRows(page).first();
+    await expect.poll(() => entry.innerText()).toContain(ADMIN.userName);
+    expect(await entry.innerText()).toContain('Sessions: 1');
+    expect(problems).toEqual([]);
   });
 });
 
 test('the audit log speaks Spanish on /admin', async () => {
   const page = await open({ width: 1366, height: 768 }, { path: '/admin' });
-  try {
-    const section = page.getByRole('region', { name: 'Registro de actividad', exact: true });
-    await section.scrollIntoViewIfNeeded();
-    expect(await section.locator('thead').innerText()).toMatch(/Cuándo\s+Acción\s+Quién\s+A quién\s+Detalles\s+Dirección IP/);
-    expect(await section.locator('.admin-audit-action').allInnerTexts()).toContain('Rol cambiado');
-    expect(await section.getByLabel('Acción').locator('option').allInnerTexts()).toContain('Inicio de sesión fallido');
-    await page.screenshot({ path: `${SHOTS}/audit-es-1366.png` });
-  } finally {
-    await page.context().close();
-  }
+  const section = page.getByRole('region', { name: 'Registro de actividad', exact: true });
+  await section.scrollIntoViewIfNeeded();
+  expect(await section.locator('thead').innerText()).toMatch(/Cuándo\s+Acción\s+Quién\s+A quién\s+Detalles\s+Dirección IP/);
+  expect(await section.locator('.admin-audit-action').allInnerTexts()).toContain('Rol cambiado');
+  expect(await section.getByLabel('Acción').locator('option').allInnerTexts()).toContain('Inicio de sesión fallido');
+  await page.screenshot({ path: `${SHOTS}/audit-es-1366.png` });
 });

@@ -5,19 +5,10 @@
 // server with one user per role.
 import { mkdirSync } from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  collectProblems,
-  contextOptions,
-  launchBrowser,
-  ROLE_USERS,
-  signedInState,
-  startServerWithRoleUsers,
-  waitForHydration,
-  type ServerInstance,
-  type StorageState,
-} from './helpers.ts';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
+import { collectProblems, ROLE_USERS } from './helpers.ts';
 
 const SHOTS = '/tmp/shots-admin';
 const ADMIN = ROLE_USERS.find((user) => user.role === 'ADMIN')!;
@@ -64,24 +55,14 @@ const RUNS = [
   { label: '390 px', viewport: { width: 390, height: 844 }, color: '#14532d', rgb: 'rgb(20, 83, 45)' },
 ] as const;
 
-let browser: Browser;
-let server: ServerInstance;
-let adminState: StorageState;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerWithRoleUsers(), launchBrowser()]);
-  adminState = await signedInState(browser, server.baseURL, ADMIN);
+const site = setupSite({ users: ROLE_USERS });
+beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
-}, 60_000);
+});
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-}, 30_000);
-
-async function newPage(viewport: { width: number; height: number }, storageState: StorageState): Promise<Page> {
-  const context = await browser.newContext(contextOptions({ baseURL: server.baseURL, viewport, storageState }));
-  return context.newPage();
+/** A page signed in as `userName` (through the login form, once per user and file). */
+function newPage(viewport: { width: number; height: number }, userName: string): Promise<Page> {
+  return site.newPage({ viewport, as: userName });
 }
 
 /** Visible, with a box of its own that lies across the window's width (nothing cut off sideways). */
@@ -128,106 +109,101 @@ describe.each(RUNS)('the branding editor at $label', ({ viewport, color, rgb }) 
     'a colour and a logo set for a CLI user paint their navbar on /client; a bad colour gets a field error; reset brings back the teal',
     { timeout: 90_000 },
     async () => {
-      const admin = await newPage(viewport, adminState);
+      const admin = await newPage(viewport, ADMIN.userName);
       const adminProblems = collectProblems(admin);
       // The CLI user signs in through the login form (the helper does) and keeps this window.
-      const client = await newPage(viewport, await signedInState(browser, server.baseURL, CLIENT));
-      try {
-        const before = await clientNavbar(client);
-        expect(before.background).toBe(TEAL);
-        expect(before.decoded).toBe(true);
+      const client = await newPage(viewport, CLIENT.userName);
+      const before = await clientNavbar(client);
+      expect(before.background).toBe(TEAL);
+      expect(before.decoded).toBe(true);
 
-        // The admin opens the editor from the user's row; its heading takes the focus.
-        await admin.goto('/en/admin');
-        await waitForHydration(admin);
-        const row = admin.locator('tbody tr', { has: admin.getByRole('rowheader', { name: CLIENT.userName, exact: true }) });
-        await row.getByRole('button', { name: `Branding of ${CLIENT.userName}` }).click();
-        const editor = admin.getByRole('region', { name: `Branding of ${CLIENT.userName}` });
-        const heading = editor.getByRole('heading', { level: 2 });
-        await expect.poll(() => heading.evaluate((el) => el === document.activeElement)).toBe(true);
-        await editor.getByText('Current colour: the default one (#30B7BB).').waitFor();
-        await expectOnScreen(editor, width, 'the editor');
+      // The admin opens the editor from the user's row; its heading takes the focus.
+      await admin.goto('/en/admin');
+      await waitForHydration(admin);
+      const row = admin.locator('tbody tr', { has: admin.getByRole('rowheader', { name: CLIENT.userName, exact: true }) });
+      await row.getByRole('button', { name: `Branding of ${CLIENT.userName}` }).click();
+      const editor = admin.getByRole('region', { name: `Branding of ${CLIENT.userName}` });
+      const heading = editor.getByRole('heading', { level: 2 });
+      await expect.poll(() => heading.evaluate((el) => el === document.activeElement)).toBe(true);
+      await editor.getByText('Current colour: the default one (#30B7BB).').waitFor();
+      await expectOnScreen(editor, width, 'the editor');
 
-        // A bad colour: the field says so, and nothing is saved.
-        const code = editor.getByRole('textbox', { name: 'Colour code' });
-        const save = editor.getByRole('button', { name: 'Save colour' });
-        await code.fill('#12345');
-        await save.click();
-        const colorError = editor.locator('.field-error');
-        await expect.poll(() => colorError.textContent()).toBe('Enter a hexadecimal colour: # followed by 3 or 6 digits from 0–9 and a–f.');
-        await expectOnScreen(colorError, width, 'the colour error');
-        expect(await code.getAttribute('aria-invalid')).toBe('true');
-        expect((await code.getAttribute('aria-describedby'))?.split(' ')).toContain(await colorError.getAttribute('id'));
-        expect(await editor.getByRole('status').count()).toBe(0);
+      // A bad colour: the field says so, and nothing is saved.
+      const code = editor.getByRole('textbox', { name: 'Colour code' });
+      const save = editor.getByRole('button', { name: 'Save colour' });
+      await code.fill('#12345');
+      await save.click();
+      const colorError = editor.locator('.field-error');
+      await expect.poll(() => colorError.textContent()).toBe('Enter a hexadecimal colour: # followed by 3 or 6 digits from 0–9 and a–f.');
+      await expectOnScreen(colorError, width, 'the colour error');
+      expect(await code.getAttribute('aria-invalid')).toBe('true');
+      expect((await code.getAttribute('aria-describedby'))?.split(' ')).toContain(await colorError.getAttribute('id'));
+      expect(await editor.getByRole('status').count()).toBe(0);
 
-        // A good one: the preview shows it as it is typed, then it is saved.
-        await code.fill(color);
-        expect(await colorError.count()).toBe(0);
-        const bar = editor.locator('.admin-branding-bar');
-        await expect.poll(() => bar.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(rgb);
-        await save.click();
-        const saved = editor
-          .getByRole('status')
-          .filter({ hasText: new RegExp(`^The colour of ${CLIENT.userName} is now ${color}\\.$`, 'i') });
-        await saved.waitFor();
-        await expectOnScreen(saved, width, 'the saved notice');
+      // A good one: the preview shows it as it is typed, then it is saved.
+      await code.fill(color);
+      expect(await colorError.count()).toBe(0);
+      const bar = editor.locator('.admin-branding-bar');
+      await expect.poll(() => bar.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(rgb);
+      await save.click();
+      const saved = editor
+        .getByRole('status')
+        .filter({ hasText: new RegExp(`^The colour of ${CLIENT.userName} is now ${color}\\.$`, 'i') });
+      await saved.waitFor();
+      await expectOnScreen(saved, width, 'the saved notice');
 
-        // The logo: uploaded raw, then shown in the preview.
-        await editor.getByLabel('New logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: LOGO_PNG });
-        await editor.getByRole('button', { name: 'Upload logo' }).click();
-        await editor
-          .getByRole('status')
-          .filter({ hasText: `The new logo of ${CLIENT.userName} has been saved.` })
-          .waitFor();
-        const previewLogo = bar.locator('img');
-        await expect.poll(() => previewLogo.getAttribute('src')).toMatch(/^\/api\/branding-logos\//);
-        await expect.poll(() => previewLogo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-        const { scrollWidth, innerWidth } = await admin.evaluate(() => ({
-          scrollWidth: document.documentElement.scrollWidth,
-          innerWidth: window.innerWidth,
-        }));
-        expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
-        await editor.screenshot({ path: `${SHOTS}/branding-${width}.png` });
+      // The logo: uploaded raw, then shown in the preview.
+      await editor.getByLabel('New logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: LOGO_PNG });
+      await editor.getByRole('button', { name: 'Upload logo' }).click();
+      await editor
+        .getByRole('status')
+        .filter({ hasText: `The new logo of ${CLIENT.userName} has been saved.` })
+        .waitFor();
+      const previewLogo = bar.locator('img');
+      await expect.poll(() => previewLogo.getAttribute('src')).toMatch(/^\/api\/branding-logos\//);
+      await expect.poll(() => previewLogo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      const { scrollWidth, innerWidth } = await admin.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+      }));
+      expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+      await editor.screenshot({ path: `${SHOTS}/branding-${width}.png` });
 
-        // The CLI user's next page load: the colour painted, the logo decoded.
-        const branded = await clientNavbar(client);
-        expect(branded.background).toBe(rgb);
-        expect(branded.logo).toBe(await previewLogo.getAttribute('src'));
-        expect(branded.decoded).toBe(true);
-        expect(branded.centre).toEqual(AMBER);
-        await client.screenshot({ path: `${SHOTS}/client-branded-${width}.png` });
+      // The CLI user's next page load: the colour painted, the logo decoded.
+      const branded = await clientNavbar(client);
+      expect(branded.background).toBe(rgb);
+      expect(branded.logo).toBe(await previewLogo.getAttribute('src'));
+      expect(branded.decoded).toBe(true);
+      expect(branded.centre).toEqual(AMBER);
+      await client.screenshot({ path: `${SHOTS}/client-branded-${width}.png` });
 
-        // Back to the default colour, and the logo removed after a confirmation.
-        await editor.getByRole('button', { name: 'Reset to default' }).click();
-        await editor
-          .getByRole('status')
-          .filter({ hasText: `${CLIENT.userName} has the default colour again (#30B7BB).` })
-          .waitFor();
-        expect(await code.inputValue()).toBe('#30B7BB');
-        await editor.getByRole('button', { name: `Remove logo of ${CLIENT.userName}` }).click();
-        const dialog = admin.getByRole('alertdialog', { name: `Remove the logo of ${CLIENT.userName}?` });
-        await dialog.waitFor();
-        await expectOnScreen(dialog, width, 'the confirmation');
-        await dialog.getByRole('button', { name: 'Remove logo', exact: true }).click();
-        await editor
-          .getByRole('status')
-          .filter({ hasText: `The logo of ${CLIENT.userName} has been removed.` })
-          .waitFor();
+      // Back to the default colour, and the logo removed after a confirmation.
+      await editor.getByRole('button', { name: 'Reset to default' }).click();
+      await editor
+        .getByRole('status')
+        .filter({ hasText: `${CLIENT.userName} has the default colour again (#30B7BB).` })
+        .waitFor();
+      expect(await code.inputValue()).toBe('#30B7BB');
+      await editor.getByRole('button', { name: `Remove logo of ${CLIENT.userName}` }).click();
+      const dialog = admin.getByRole('alertdialog', { name: `Remove the logo of ${CLIENT.userName}?` });
+      await dialog.waitFor();
+      await expectOnScreen(dialog, width, 'the confirmation');
+      await dialog.getByRole('button', { name: 'Remove logo', exact: true }).click();
+      await editor
+        .getByRole('status')
+        .filter({ hasText: `The logo of ${CLIENT.userName} has been removed.` })
+        .waitFor();
 
-        const reset = await clientNavbar(client);
-        expect(reset.background).toBe(TEAL);
-        expect(reset.logo).toBe(before.logo);
-        expect(reset.decoded).toBe(true);
+      const reset = await clientNavbar(client);
+      expect(reset.background).toBe(TEAL);
+      expect(reset.logo).toBe(before.logo);
+      expect(reset.decoded).toBe(true);
 
-        // Closing gives the focus back to the row's Branding button.
-        await editor.getByRole('button', { name: `Close the branding of ${CLIENT.userName}` }).click();
-        await editor.waitFor({ state: 'detached' });
-        expect(await admin.evaluate(() => document.activeElement?.textContent)).toBe(`Branding of ${CLIENT.userName}`);
-        expect(adminProblems).toEqual([]);
-      } finally {
-        await admin.context().close();
-        await client.context().close();
-      }
+      // Closing gives the focus back to the row's Branding button.
+      await editor.getByRole('button', { name: `Close the branding of ${CLIENT.userName}` }).click();
+      await editor.waitFor({ state: 'detached' });
+      expect(await admin.evaluate(() => document.activeElement?.textContent)).toBe(`Branding of ${CLIENT.userName}`);
+      expect(adminProblems).toEqual([]);
     },
   );
 });

@@ -2,16 +2,11 @@
 // without), then read, marked unread, filtered and deleted in the admin console's inbox.
 // This file starts its own production server on a throw-away DATA_DIR with an admin user, so
 // that the inbox starts empty and the counts are exact.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AxeResults } from 'axe-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectProblems, contextOptions, launchBrowser, startServer, userCli, waitForHydration, type ServerInstance } from './helpers.ts';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { runAxe, setupSite, waitForHydration } from './fixture.ts';
+import { collectProblems } from './helpers.ts';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ADMIN = { userName: 'root', password: 'correct horse 1' };
 /** The contact form refuses answers sent less than 3 s after the page was served. */
 const FILL_WAIT_MS = 3_200;
@@ -29,42 +24,11 @@ const WITHOUT_JS = {
   message: 'Hi there,\nno scripts were harmed in sending this message.',
 };
 
-let browser: Browser;
-let server: ServerInstance | undefined;
-let siteURL = '';
-
-beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-inbox-'));
-  userCli(dataDir, [
-    'add',
-    '--userName',
-    ADMIN.userName,
-    '--password',
-    ADMIN.password,
-    '--role',
-    'ADMIN',
-    '--name',
-    'Rosa',
-    '--lastName',
-    'Admin',
-  ]);
-  server = await startServer({}, dataDir);
-  siteURL = server.baseURL;
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-}, 30_000);
+const site = setupSite({ users: [{ userName: ADMIN.userName, role: 'ADMIN', name: 'Rosa', lastName: 'Admin' }], password: ADMIN.password });
 
 /** A context on this file's server, as a visitor who already answered the cookie banner. */
-async function newContext(
-  options: { javaScriptEnabled?: boolean; bypassCSP?: boolean; reducedMotion?: 'reduce' | 'no-preference' } = {},
-): Promise<BrowserContext> {
-  const context = await browser.newContext(contextOptions({ baseURL: siteURL, ...options }));
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: siteURL }]);
-  return context;
+function newContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return site.newContext({ ...options, consent: true });
 }
 
 async function fillContactForm(page: Page, values: typeof WITH_JS): Promise<void> {
@@ -88,196 +52,172 @@ async function signIn(page: Page): Promise<void> {
 
 describe('the contact inbox', () => {
   it('receives messages sent with and without JavaScript and lets the admin read, mark and delete them', { timeout: 90_000 }, async () => {
+    // Both forms are opened first, so that the 3 s the form asks for are waited once, not twice.
+    const jsPage = await (await newContext()).newPage();
+    const jsProblems = collectProblems(jsPage);
+    await jsPage.goto('/en/Contact');
+    const plainPage = await (await newContext({ javaScriptEnabled: false })).newPage();
+    const plainProblems = collectProblems(plainPage);
+    await plainPage.goto('/en/Contact');
+    const loadedAt = Date.now();
+
     // 1. With JavaScript: the form is sent in the background, the page shows the thank-you.
-    const jsContext = await newContext();
-    try {
-      const page = await jsContext.newPage();
-      const problems = collectProblems(page);
-      await page.goto('/en/Contact');
-      const loadedAt = Date.now();
-      await waitForHydration(page);
-      await fillContactForm(page, WITH_JS);
-      await page.waitForTimeout(Math.max(0, FILL_WAIT_MS - (Date.now() - loadedAt)));
-      const documentRequests: string[] = [];
-      page.on('request', (request) => {
-        if (request.resourceType() === 'document') documentRequests.push(request.url());
-      });
-      await page.getByRole('button', { name: 'Send message' }).click();
-      await page.getByRole('status').filter({ hasText: THANKS }).waitFor();
-      expect(new URL(page.url()).search).toBe('?sent=1');
-      // No full page load: the client sent it with fetch and navigated in place.
-      expect(documentRequests).toEqual([]);
-      expect(problems).toEqual([]);
-    } finally {
-      await jsContext.close();
-    }
+    await waitForHydration(jsPage);
+    await fillContactForm(jsPage, WITH_JS);
+    await jsPage.waitForTimeout(Math.max(0, FILL_WAIT_MS - (Date.now() - loadedAt)));
+    const documentRequests: string[] = [];
+    jsPage.on('request', (request) => {
+      if (request.resourceType() === 'document') documentRequests.push(request.url());
+    });
+    await jsPage.getByRole('button', { name: 'Send message' }).click();
+    await jsPage.getByRole('status').filter({ hasText: THANKS }).waitFor();
+    expect(new URL(jsPage.url()).search).toBe('?sent=1');
+    // No full page load: the client sent it with fetch and navigated in place.
+    expect(documentRequests).toEqual([]);
+    expect(jsProblems).toEqual([]);
 
     // 2. Without JavaScript: a real POST, answered 303 to ?sent=1 with the thank-you.
-    const plainContext = await newContext({ javaScriptEnabled: false });
-    try {
-      const page = await plainContext.newPage();
-      const problems = collectProblems(page);
-      await page.goto('/en/Contact');
-      const loadedAt = Date.now();
-      expect(await page.locator('html').getAttribute('class')).toBeNull();
-      await fillContactForm(page, WITHOUT_JS);
-      await page.waitForTimeout(Math.max(0, FILL_WAIT_MS - (Date.now() - loadedAt)));
-      const posted = page.waitForResponse((response) => response.request().method() === 'POST');
-      await page.getByRole('button', { name: 'Send message' }).click();
-      const response = await posted;
-      expect(response.status()).toBe(303);
-      expect(response.headers().location).toMatch(/\/en\/Contact\?sent=1$/);
-      await page.waitForURL('**/en/Contact?sent=1');
-      expect(await page.getByRole('status').filter({ hasText: THANKS }).count()).toBe(1);
-      expect(problems).toEqual([]);
-    } finally {
-      await plainContext.close();
-    }
+    expect(await plainPage.locator('html').getAttribute('class')).toBeNull();
+    await fillContactForm(plainPage, WITHOUT_JS);
+    const posted = plainPage.waitForResponse((response) => response.request().method() === 'POST');
+    await plainPage.getByRole('button', { name: 'Send message' }).click();
+    const response = await posted;
+    expect(response.status()).toBe(303);
+    expect(response.headers().location).toMatch(/\/en\/Contact\?sent=1$/);
+    await plainPage.waitForURL('**/en/Contact?sent=1');
+    expect(await plainPage.getByRole('status').filter({ hasText: THANKS }).count()).toBe(1);
+    expect(plainProblems).toEqual([]);
 
     // 3. The admin signs in and opens the console.
     const context = await newContext();
-    try {
-      const page = await context.newPage();
-      const problems = collectProblems(page);
-      await signIn(page);
+    const page = await context.newPage();
+    const problems = collectProblems(page);
+    await signIn(page);
 
-      await page.goto('/en/admin');
-      await waitForHydration(page);
-      const inbox = page.locator('section.admin-inbox');
-      const heading = inbox.getByRole('heading', { level: 2 });
-      // Server-rendered without messages: they load once the section is shown.
-      expect(await heading.innerText()).toBe('Contact inbox');
-      await page.getByRole('navigation', { name: 'Sections of the administration' }).getByRole('link', { name: 'Contact inbox' }).click();
-      await expect.poll(() => heading.innerText()).toBe('Contact inbox 2 unread');
+    await page.goto('/en/admin');
+    await waitForHydration(page);
+    const inbox = page.locator('section.admin-inbox');
+    const heading = inbox.getByRole('heading', { level: 2 });
+    // Server-rendered without messages: they load once the section is shown.
+    expect(await heading.innerText()).toBe('Contact inbox');
+    await page.getByRole('navigation', { name: 'Sections of the administration' }).getByRole('link', { name: 'Contact inbox' }).click();
+    await expect.poll(() => heading.innerText()).toBe('Contact inbox 2 unread');
 
-      // Newest first; both unread (bold, with the New badge).
-      const rows = inbox.locator('tbody tr');
-      await expect.poll(() => rows.count()).toBe(2);
-      expect(await rows.nth(0).locator('th').innerText()).toContain(WITHOUT_JS.name);
-      expect(await rows.nth(1).locator('th').innerText()).toContain(WITH_JS.name);
-      expect(await inbox.locator('tbody tr.admin-inbox-unread').count()).toBe(2);
-      expect(await inbox.locator('tbody .badge-new').allInnerTexts()).toEqual(['New', 'New']);
-      expect(await inbox.getByRole('status').first().innerText()).toBe('2 messages.');
+    // Newest first; both unread (bold, with the New badge).
+    const rows = inbox.locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).locator('th').innerText()).toContain(WITHOUT_JS.name);
+    expect(await rows.nth(1).locator('th').innerText()).toContain(WITH_JS.name);
+    expect(await inbox.locator('tbody tr.admin-inbox-unread').count()).toBe(2);
+    expect(await inbox.locator('tbody .badge-new').allInnerTexts()).toEqual(['New', 'New']);
+    expect(await inbox.getByRole('status').first().innerText()).toBe('2 messages.');
 
-      // 4. Opening a message shows it, moves the focus to it and marks it read.
-      const openJs = inbox.getByRole('button', { name: new RegExp(`^${WITH_JS.subject} \\(message from ${WITH_JS.name}, received `) });
-      await openJs.click();
-      const detail = inbox.locator('.admin-inbox-detail');
-      const detailHeading = detail.getByRole('heading', { level: 3, name: WITH_JS.subject });
-      await detailHeading.waitFor();
-      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(WITH_JS.subject);
-      await expect.poll(() => heading.innerText()).toBe('Contact inbox 1 unread');
-      await expect.poll(() => inbox.locator('tbody tr.admin-inbox-unread').count()).toBe(1);
-      const mail = detail.getByRole('link', { name: WITH_JS.email });
-      expect(await mail.getAttribute('href')).toBe(`mailto:${WITH_JS.email}?subject=${encodeURIComponent(`Re: ${WITH_JS.subject}`)}`);
-      const meta = await detail.locator('dl').innerText();
-      expect(meta).toContain(WITH_JS.name);
-      expect(meta).toMatch(/Language\s+English/);
-      // en-US: "November 23, 2026 at 1:01 AM" (the hour has one or two digits).
-      expect(meta).toMatch(/Received\s+\w+ \d{1,2}, \d{4} at \d{1,2}:\d{2}\s?[AP]M/);
-      const text = detail.locator('.admin-inbox-text');
-      expect(await text.innerText()).toBe(WITH_JS.message);
-      expect(await text.evaluate((element) => getComputedStyle(element).whiteSpace)).toBe('pre-wrap');
-      // No SMTP here: notifyStatus is "none", so there is no notification warning.
-      expect(await detail.locator('.admin-inbox-notify').count()).toBe(0);
+    // 4. Opening a message shows it, moves the focus to it and marks it read.
+    const openJs = inbox.getByRole('button', { name: new RegExp(`^${WITH_JS.subject} \\(message from ${WITH_JS.name}, received `) });
+    await openJs.click();
+    const detail = inbox.locator('.admin-inbox-detail');
+    const detailHeading = detail.getByRole('heading', { level: 3, name: WITH_JS.subject });
+    await detailHeading.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(WITH_JS.subject);
+    await expect.poll(() => heading.innerText()).toBe('Contact inbox 1 unread');
+    await expect.poll(() => inbox.locator('tbody tr.admin-inbox-unread').count()).toBe(1);
+    const mail = detail.getByRole('link', { name: WITH_JS.email });
+    expect(await mail.getAttribute('href')).toBe(`mailto:${WITH_JS.email}?subject=${encodeURIComponent(`Re: ${WITH_JS.subject}`)}`);
+    const meta = await detail.locator('dl').innerText();
+    expect(meta).toContain(WITH_JS.name);
+    expect(meta).toMatch(/Language\s+English/);
+    // en-US: "November 23, 2026 at 1:01 AM" (the hour has one or two digits).
+    expect(meta).toMatch(/Received\s+\w+ \d{1,2}, \d{4} at \d{1,2}:\d{2}\s?[AP]M/);
+    const text = detail.locator('.admin-inbox-text');
+    expect(await text.innerText()).toBe(WITH_JS.message);
+    expect(await text.evaluate((element) => getComputedStyle(element).whiteSpace)).toBe('pre-wrap');
+    // No SMTP here: notifyStatus is "none", so there is no notification warning.
+    expect(await detail.locator('.admin-inbox-notify').count()).toBe(0);
 
-      // Back to the list: the focus returns to the message's button.
-      await detail.getByRole('button', { name: /^Back to the list/ }).click();
-      expect(await detail.count()).toBe(0);
-      await expect.poll(() => openJs.evaluate((element) => element === document.activeElement)).toBe(true);
+    // Back to the list: the focus returns to the message's button.
+    await detail.getByRole('button', { name: /^Back to the list/ }).click();
+    expect(await detail.count()).toBe(0);
+    await expect.poll(() => openJs.evaluate((element) => element === document.activeElement)).toBe(true);
 
-      // 5. Mark as unread (from the reopened, already read message).
-      await openJs.click();
-      await detailHeading.waitFor();
-      await detail.getByRole('button', { name: `Mark as unread the message “${WITH_JS.subject}” from ${WITH_JS.name}` }).click();
-      await inbox
-        .getByRole('status')
-        .filter({ hasText: `The message “${WITH_JS.subject}” from ${WITH_JS.name} is marked as unread.` })
-        .waitFor();
-      await expect.poll(() => heading.innerText()).toBe('Contact inbox 2 unread');
-      expect(await detail.count()).toBe(0);
-      await expect.poll(() => openJs.evaluate((element) => element === document.activeElement)).toBe(true);
+    // 5. Mark as unread (from the reopened, already read message).
+    await openJs.click();
+    await detailHeading.waitFor();
+    await detail.getByRole('button', { name: `Mark as unread the message “${WITH_JS.subject}” from ${WITH_JS.name}` }).click();
+    await inbox
+      .getByRole('status')
+      .filter({ hasText: `The message “${WITH_JS.subject}” from ${WITH_JS.name} is marked as unread.` })
+      .waitFor();
+    await expect.poll(() => heading.innerText()).toBe('Contact inbox 2 unread');
+    expect(await detail.count()).toBe(0);
+    await expect.poll(() => openJs.evaluate((element) => element === document.activeElement)).toBe(true);
 
-      // 6. Only unread: reading the other message takes it out of the filtered list.
-      const openPlain = inbox.getByRole('button', { name: new RegExp(`^${WITHOUT_JS.subject} \\(message from `) });
-      await openPlain.click();
-      await expect.poll(() => heading.innerText()).toBe('Contact inbox 1 unread');
-      await detail.getByRole('button', { name: /^Back to the list/ }).click();
-      await inbox.getByRole('checkbox', { name: 'Show only unread messages' }).check();
-      await expect.poll(() => rows.count()).toBe(1);
-      expect(await rows.nth(0).locator('th').innerText()).toContain(WITH_JS.name);
-      await expect.poll(() => inbox.getByRole('status').first().innerText()).toBe('1 unread message.');
-      await inbox.getByRole('checkbox', { name: 'Show only unread messages' }).uncheck();
-      await expect.poll(() => rows.count()).toBe(2);
+    // 6. Only unread: reading the other message takes it out of the filtered list.
+    const openPlain = inbox.getByRole('button', { name: new RegExp(`^${WITHOUT_JS.subject} \\(message from `) });
+    await openPlain.click();
+    await expect.poll(() => heading.innerText()).toBe('Contact inbox 1 unread');
+    await detail.getByRole('button', { name: /^Back to the list/ }).click();
+    await inbox.getByRole('checkbox', { name: 'Show only unread messages' }).check();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.nth(0).locator('th').innerText()).toContain(WITH_JS.name);
+    await expect.poll(() => inbox.getByRole('status').first().innerText()).toBe('1 unread message.');
+    await inbox.getByRole('checkbox', { name: 'Show only unread messages' }).uncheck();
+    await expect.poll(() => rows.count()).toBe(2);
 
-      // 7. Delete, after the confirmation: cancel first, then confirm.
-      await openPlain.click();
-      await detail.getByRole('heading', { level: 3, name: WITHOUT_JS.subject }).waitFor();
-      const deleteButton = detail.getByRole('button', { name: `Delete the message “${WITHOUT_JS.subject}” from ${WITHOUT_JS.name}` });
-      await deleteButton.click();
-      const dialog = page.getByRole('alertdialog', { name: `Delete the message “${WITHOUT_JS.subject}”?` });
-      await dialog.waitFor();
-      expect(await dialog.innerText()).toContain(`The message from ${WITHOUT_JS.name} (${WITHOUT_JS.email}) will be deleted permanently.`);
-      await dialog.getByRole('button', { name: 'Cancel' }).click();
-      await dialog.waitFor({ state: 'hidden' });
-      expect(await rows.count()).toBe(2);
-      await deleteButton.click();
-      await dialog.getByRole('button', { name: 'Delete' }).click();
-      await inbox
-        .getByRole('status')
-        .filter({ hasText: `The message “${WITHOUT_JS.subject}” from ${WITHOUT_JS.name} has been deleted.` })
-        .waitFor();
-      await expect.poll(() => rows.count()).toBe(1);
-      expect(await rows.nth(0).locator('th').innerText()).toContain(WITH_JS.name);
-      await expect.poll(() => heading.innerText()).toBe('Contact inbox 1 unread');
-      expect(await detail.count()).toBe(0);
-      await expect.poll(() => heading.evaluate((element) => element === document.activeElement)).toBe(true);
+    // 7. Delete, after the confirmation: cancel first, then confirm.
+    await openPlain.click();
+    await detail.getByRole('heading', { level: 3, name: WITHOUT_JS.subject }).waitFor();
+    const deleteButton = detail.getByRole('button', { name: `Delete the message “${WITHOUT_JS.subject}” from ${WITHOUT_JS.name}` });
+    await deleteButton.click();
+    const dialog = page.getByRole('alertdialog', { name: `Delete the message “${WITHOUT_JS.subject}”?` });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain(`The message from ${WITHOUT_JS.name} (${WITHOUT_JS.email}) will be deleted permanently.`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await rows.count()).toBe(2);
+    await deleteButton.click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await inbox
+      .getByRole('status')
+      .filter({ hasText: `The message “${WITHOUT_JS.subject}” from ${WITHOUT_JS.name} has been deleted.` })
+      .waitFor();
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.nth(0).locator('th').innerText()).toContain(WITH_JS.name);
+    await expect.poll(() => heading.innerText()).toBe('Contact inbox 1 unread');
+    expect(await detail.count()).toBe(0);
+    await expect.poll(() => heading.evaluate((element) => element === document.activeElement)).toBe(true);
 
-      // 8. The same inbox in Spanish.
-      await page.goto('/admin');
-      await waitForHydration(page);
-      await page
-        .getByRole('navigation', { name: 'Secciones de la administración' })
-        .getByRole('link', { name: 'Buzón de contacto' })
-        .click();
-      await expect.poll(() => heading.innerText()).toBe('Buzón de contacto 1 sin leer');
-      await expect.poll(() => rows.count()).toBe(1);
-      expect(await inbox.locator('tbody .badge-new').allInnerTexts()).toEqual(['Nuevo']);
-      expect(await inbox.getByRole('status').first().innerText()).toBe('1 mensaje.');
+    // 8. The same inbox in Spanish.
+    await page.goto('/admin');
+    await waitForHydration(page);
+    await page.getByRole('navigation', { name: 'Secciones de la administración' }).getByRole('link', { name: 'Buzón de contacto' }).click();
+    await expect.poll(() => heading.innerText()).toBe('Buzón de contacto 1 sin leer');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await inbox.locator('tbody .badge-new').allInnerTexts()).toEqual(['Nuevo']);
+    expect(await inbox.getByRole('status').first().innerText()).toBe('1 mensaje.');
 
-      expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    expect(problems).toEqual([]);
   });
 
   it('has no axe-core violations in the inbox, with a message open', async () => {
     // bypassCSP only so that the injected axe-core script may run (see a11y.test.ts); reduced
     // motion so that no element is measured halfway through a fade (its contrast would be off).
     const context = await newContext({ bypassCSP: true, reducedMotion: 'reduce' });
-    try {
-      const page = await context.newPage();
-      await signIn(page);
-      await page.goto('/en/admin');
-      await waitForHydration(page);
-      const inbox = page.locator('section.admin-inbox');
-      await inbox.scrollIntoViewIfNeeded();
-      // The first test left one message behind.
-      const open = inbox.locator('tbody .admin-inbox-open').first();
-      await open.click();
-      await inbox.locator('.admin-inbox-detail h3').waitFor();
-      // Opening marks the message read (a request in flight): the full-screen spinner's veil
-      // would dim everything axe measures. Measure once nothing is in flight.
-      await page.waitForLoadState('networkidle');
-      await page.getByTestId('loading-overlay').waitFor({ state: 'detached' });
-      await page.addScriptTag({ content: AXE_SOURCE });
-      const results = await page.evaluate(() =>
-        (window as unknown as { axe: { run: (context: string) => Promise<AxeResults> } }).axe.run('section.admin-inbox'),
-      );
-      const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-      expect(summary).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    const page = await context.newPage();
+    await signIn(page);
+    await page.goto('/en/admin');
+    await waitForHydration(page);
+    const inbox = page.locator('section.admin-inbox');
+    await inbox.scrollIntoViewIfNeeded();
+    // The first test left one message behind.
+    const open = inbox.locator('tbody .admin-inbox-open').first();
+    await open.click();
+    await inbox.locator('.admin-inbox-detail h3').waitFor();
+    // Opening marks the message read (a request in flight): the full-screen spinner's veil
+    // would dim everything axe measures. Measure once nothing is in flight.
+    await page.waitForLoadState('networkidle');
+    await page.getByTestId('loading-overlay').waitFor({ state: 'detached' });
+    const results = await runAxe(page, 'section.admin-inbox');
+    const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+    expect(summary).toEqual([]);
   });
 });

@@ -8,19 +8,10 @@
 // This file starts its own server with one user per role and 20 more, so that the list has
 // two pages of 20.
 import { mkdirSync } from 'node:fs';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  collectProblems,
-  contextOptions,
-  launchBrowser,
-  ROLE_USERS,
-  signedInState,
-  startServerWithRoleUsers,
-  waitForHydration,
-  type ServerInstance,
-  type StorageState,
-} from './helpers.ts';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
+import { collectProblems, ROLE_USERS } from './helpers.ts';
 
 const SHOTS = '/tmp/shots-admin';
 const PAGE_SIZE = 20;
@@ -32,20 +23,16 @@ const VIEWPORTS = [
 ] as const;
 const ROLE_LABELS = { ADMIN: 'Administrator', CLI: 'Client', ORG: 'Organisation', CONS: 'Expert' } as const;
 
-let browser: Browser;
-let server: ServerInstance;
-let adminState: StorageState;
+const site = setupSite({ users: ROLE_USERS });
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerWithRoleUsers(), launchBrowser()]);
-  adminState = await signedInState(browser, server.baseURL, ADMIN);
   // The fillers come through the API, as the console's own form sends them.
-  const context = await browser.newContext(contextOptions({ baseURL: server.baseURL, storageState: adminState }));
+  const context = await site.newContext({ as: ADMIN.userName });
   try {
     for (let i = 1; i <= FILLERS; i++) {
       const n = String(i).padStart(2, '0');
       const answer = await context.request.post('/api/admin/users', {
-        headers: { Origin: server.baseURL },
+        headers: { Origin: site.baseURL },
         data: { userName: `filler${n}`, name: 'Filler', lastName: n, role: 'CONS' },
       });
       expect(answer.status(), await answer.text()).toBe(201);
@@ -56,16 +43,8 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
 }, 90_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-}, 30_000);
-
 async function openConsole(viewport: { width: number; height: number }, javaScript = true): Promise<Page> {
-  const context = await browser.newContext(
-    contextOptions({ baseURL: server.baseURL, viewport, storageState: adminState, javaScriptEnabled: javaScript }),
-  );
-  const page = await context.newPage();
+  const page = await site.newPage({ viewport, as: ADMIN.userName, javaScriptEnabled: javaScript });
   await page.goto('/en/admin');
   if (javaScript) await waitForHydration(page);
   return page;
@@ -143,218 +122,198 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
   test('creates a user of each role, each announced, a generated password shown once', { timeout: 90_000 }, async () => {
     const page = await openConsole(viewport);
     const problems = collectProblems(page);
-    try {
-      await expectOnScreen(usersSection(page).getByRole('heading', { level: 2, name: 'Users' }), width, 'the heading');
-      const before = Number(/^(\d+) users\.$/.exec(await summary(page).innerText())?.[1]);
-      expect(before).toBeGreaterThan(PAGE_SIZE);
-      const form = createSection(page);
-      for (const user of created) {
-        await fillNewUser(page, user);
-        const submit = form.getByRole('button', { name: 'Create user' });
-        await expectOnScreen(submit, width, 'Create user');
-        await submit.click();
-        const done = form.getByRole('status').filter({ hasText: `User ${user.userName} created with the role ${ROLE_LABELS[user.role]}.` });
-        await done.waitFor();
-        await expectOnScreen(done, width, `the notice about ${user.userName}`);
-        const secret = done.locator('code.admin-secret');
-        if (user.password) {
-          expect(await secret.count()).toBe(0);
-        } else {
-          expect(await secret.innerText()).toMatch(/^\S{20}$/);
-          await expectOnScreen(secret, width, 'the generated password');
-          await done.getByRole('button', { name: `Hide password of ${user.userName}` }).click();
-          await done.waitFor({ state: 'detached' });
-        }
-        // The form is empty again, ready for the next one.
-        expect(await form.getByLabel('User name').inputValue()).toBe('');
+    await expectOnScreen(usersSection(page).getByRole('heading', { level: 2, name: 'Users' }), width, 'the heading');
+    const before = Number(/^(\d+) users\.$/.exec(await summary(page).innerText())?.[1]);
+    expect(before).toBeGreaterThan(PAGE_SIZE);
+    const form = createSection(page);
+    for (const user of created) {
+      await fillNewUser(page, user);
+      const submit = form.getByRole('button', { name: 'Create user' });
+      await expectOnScreen(submit, width, 'Create user');
+      await submit.click();
+      const done = form.getByRole('status').filter({ hasText: `User ${user.userName} created with the role ${ROLE_LABELS[user.role]}.` });
+      await done.waitFor();
+      await expectOnScreen(done, width, `the notice about ${user.userName}`);
+      const secret = done.locator('code.admin-secret');
+      if (user.password) {
+        expect(await secret.count()).toBe(0);
+      } else {
+        expect(await secret.innerText()).toMatch(/^\S{20}$/);
+        await expectOnScreen(secret, width, 'the generated password');
+        await done.getByRole('button', { name: `Hide password of ${user.userName}` }).click();
+        await done.waitFor({ state: 'detached' });
       }
-      await expect.poll(() => summary(page).innerText()).toBe(`${before + created.length} users.`);
-      await expectNoSidewaysScroll(page);
-      expect(problems).toEqual([]);
-    } finally {
-      await page.context().close();
+      // The form is empty again, ready for the next one.
+      expect(await form.getByLabel('User name').inputValue()).toBe('');
     }
+    await expect.poll(() => summary(page).innerText()).toBe(`${before + created.length} users.`);
+    await expectNoSidewaysScroll(page);
+    expect(problems).toEqual([]);
   });
 
   test('finds a user with the search, changes its role, disables and enables it', { timeout: 90_000 }, async () => {
     const page = await openConsole(viewport);
     const problems = collectProblems(page);
     const user = created.find((u) => u.role === 'CLI')!;
-    try {
-      const search = usersSection(page).getByRole('search');
-      await search.getByRole('searchbox', { name: 'Search users' }).fill(user.userName);
-      await search.getByRole('button', { name: 'Search', exact: true }).click();
-      await expect.poll(() => summary(page).innerText()).toBe(`1 user matches “${user.userName}”.`);
-      const rows = usersSection(page).locator('tbody tr');
-      expect(await rows.count()).toBe(1);
-      const row = userRow(page, user.userName);
-      // Every control of the row is on screen (a card of its own at 390 px).
-      for (const control of await row.locator('button, select').all()) {
-        await expectOnScreen(control, width, `${(await control.textContent())?.trim()} of the row`);
-      }
-      expect(await row.innerText()).toContain(`Lucía ${user.lastName}`);
-      expect(await row.innerText()).toContain(user.email!);
-
-      // The role: picked in the row, confirmed in a dialog that says from what to what.
-      await row.getByRole('combobox', { name: `New role for ${user.userName}` }).selectOption('ORG');
-      await row.getByRole('button', { name: `Change the role of ${user.userName}` }).click();
-      const roleDialog = page.getByRole('alertdialog', { name: `Change the role of ${user.userName}?` });
-      await roleDialog.waitFor();
-      expect(await roleDialog.innerText()).toContain(`Lucía ${user.lastName} (${user.userName}) will go from Client to Organisation`);
-      await confirmDialog(page, `Change the role of ${user.userName}?`, 'Change role', width);
-      const roleDone = usersSection(page)
-        .getByRole('status')
-        .filter({ hasText: `${user.userName} now has the role Organisation.` });
-      await roleDone.waitFor();
-      await expectOnScreen(roleDone, width, 'the role notice');
-      await expect.poll(() => row.locator('td[data-label="Role"]').innerText()).toBe('Organisation');
-
-      // Disabled, then enabled again: the badge says which.
-      const status = row.locator('td[data-label="Status"] .badge');
-      expect(await status.innerText()).toBe('Active');
-      await row.getByRole('button', { name: `Disable ${user.userName}` }).click();
-      await confirmDialog(page, `Disable ${user.userName}?`, 'Disable', width);
-      await usersSection(page)
-        .getByRole('status')
-        .filter({ hasText: `${user.userName} has been disabled.` })
-        .waitFor();
-      await expect.poll(() => status.innerText()).toBe('Disabled');
-      await expectOnScreen(status, width, 'the Disabled badge');
-      await row.getByRole('button', { name: `Enable ${user.userName}` }).click();
-      await confirmDialog(page, `Enable ${user.userName}?`, 'Enable', width);
-      await usersSection(page)
-        .getByRole('status')
-        .filter({ hasText: `${user.userName} has been enabled.` })
-        .waitFor();
-      await expect.poll(() => status.innerText()).toBe('Active');
-
-      // The search went through the API: the page itself was never reloaded.
-      expect(new URL(page.url()).pathname).toBe('/en/admin');
-      await expectNoSidewaysScroll(page);
-      await row.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `${SHOTS}/users-row-${viewport.width}.png` });
-      await page.screenshot({ path: `${SHOTS}/users-${viewport.width}.png`, fullPage: true });
-      expect(problems).toEqual([]);
-    } finally {
-      await page.context().close();
+    const search = usersSection(page).getByRole('search');
+    await search.getByRole('searchbox', { name: 'Search users' }).fill(user.userName);
+    await search.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => summary(page).innerText()).toBe(`1 user matches “${user.userName}”.`);
+    const rows = usersSection(page).locator('tbody tr');
+    expect(await rows.count()).toBe(1);
+    const row = userRow(page, user.userName);
+    // Every control of the row is on screen (a card of its own at 390 px).
+    for (const control of await row.locator('button, select').all()) {
+      await expectOnScreen(control, width, `${(await control.textContent())?.trim()} of the row`);
     }
+    expect(await row.innerText()).toContain(`Lucía ${user.lastName}`);
+    expect(await row.innerText()).toContain(user.email!);
+
+    // The role: picked in the row, confirmed in a dialog that says from what to what.
+    await row.getByRole('combobox', { name: `New role for ${user.userName}` }).selectOption('ORG');
+    await row.getByRole('button', { name: `Change the role of ${user.userName}` }).click();
+    const roleDialog = page.getByRole('alertdialog', { name: `Change the role of ${user.userName}?` });
+    await roleDialog.waitFor();
+    expect(await roleDialog.innerText()).toContain(`Lucía ${user.lastName} (${user.userName}) will go from Client to Organisation`);
+    await confirmDialog(page, `Change the role of ${user.userName}?`, 'Change role', width);
+    const roleDone = usersSection(page)
+      .getByRole('status')
+      .filter({ hasText: `${user.userName} now has the role Organisation.` });
+    await roleDone.waitFor();
+    await expectOnScreen(roleDone, width, 'the role notice');
+    await expect.poll(() => row.locator('td[data-label="Role"]').innerText()).toBe('Organisation');
+
+    // Disabled, then enabled again: the badge says which.
+    const status = row.locator('td[data-label="Status"] .badge');
+    expect(await status.innerText()).toBe('Active');
+    await row.getByRole('button', { name: `Disable ${user.userName}` }).click();
+    await confirmDialog(page, `Disable ${user.userName}?`, 'Disable', width);
+    await usersSection(page)
+      .getByRole('status')
+      .filter({ hasText: `${user.userName} has been disabled.` })
+      .waitFor();
+    await expect.poll(() => status.innerText()).toBe('Disabled');
+    await expectOnScreen(status, width, 'the Disabled badge');
+    await row.getByRole('button', { name: `Enable ${user.userName}` }).click();
+    await confirmDialog(page, `Enable ${user.userName}?`, 'Enable', width);
+    await usersSection(page)
+      .getByRole('status')
+      .filter({ hasText: `${user.userName} has been enabled.` })
+      .waitFor();
+    await expect.poll(() => status.innerText()).toBe('Active');
+
+    // The search went through the API: the page itself was never reloaded.
+    expect(new URL(page.url()).pathname).toBe('/en/admin');
+    await expectNoSidewaysScroll(page);
+    await row.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/users-row-${viewport.width}.png` });
+    await page.screenshot({ path: `${SHOTS}/users-${viewport.width}.png`, fullPage: true });
+    expect(problems).toEqual([]);
   });
 
   test('pages through a list longer than one page', { timeout: 60_000 }, async () => {
     const page = await openConsole(viewport);
     const problems = collectProblems(page);
-    try {
-      const total = Number(/^(\d+) users\.$/.exec(await summary(page).innerText())?.[1]);
-      const pages = Math.ceil(total / PAGE_SIZE);
-      expect(pages).toBe(2);
-      const pager = usersSection(page).getByRole('navigation', { name: 'Pages of users' });
-      await expectOnScreen(pager, width, 'the pager');
-      const previous = pager.getByRole('button', { name: 'Previous page' });
-      const next = pager.getByRole('button', { name: 'Next page' });
-      const rows = usersSection(page).locator('tbody tr');
-      expect(await pager.innerText()).toContain('Page 1 of 2');
-      expect(await rows.count()).toBe(PAGE_SIZE);
-      expect(await previous.isDisabled()).toBe(true);
-      const firstOnPage1 = await rows.first().locator('th').innerText();
+    const total = Number(/^(\d+) users\.$/.exec(await summary(page).innerText())?.[1]);
+    const pages = Math.ceil(total / PAGE_SIZE);
+    expect(pages).toBe(2);
+    const pager = usersSection(page).getByRole('navigation', { name: 'Pages of users' });
+    await expectOnScreen(pager, width, 'the pager');
+    const previous = pager.getByRole('button', { name: 'Previous page' });
+    const next = pager.getByRole('button', { name: 'Next page' });
+    const rows = usersSection(page).locator('tbody tr');
+    expect(await pager.innerText()).toContain('Page 1 of 2');
+    expect(await rows.count()).toBe(PAGE_SIZE);
+    expect(await previous.isDisabled()).toBe(true);
+    const firstOnPage1 = await rows.first().locator('th').innerText();
 
-      await next.click();
-      await expect.poll(() => pager.innerText()).toContain('Page 2 of 2');
-      await expect.poll(() => rows.count()).toBe(total - PAGE_SIZE);
-      expect(await next.isDisabled()).toBe(true);
-      expect(await rows.first().locator('th').innerText()).not.toBe(firstOnPage1);
-      // The caption tells screen readers the page too.
-      expect(await usersSection(page).locator('caption').textContent()).toBe('Users of the private area, page 2 of 2');
-      await expectOnScreen(pager, width, 'the pager on page 2');
+    await next.click();
+    await expect.poll(() => pager.innerText()).toContain('Page 2 of 2');
+    await expect.poll(() => rows.count()).toBe(total - PAGE_SIZE);
+    expect(await next.isDisabled()).toBe(true);
+    expect(await rows.first().locator('th').innerText()).not.toBe(firstOnPage1);
+    // The caption tells screen readers the page too.
+    expect(await usersSection(page).locator('caption').textContent()).toBe('Users of the private area, page 2 of 2');
+    await expectOnScreen(pager, width, 'the pager on page 2');
 
-      await previous.click();
-      await expect.poll(() => pager.innerText()).toContain('Page 1 of 2');
-      await expect.poll(() => rows.first().locator('th').innerText()).toBe(firstOnPage1);
-      expect(problems).toEqual([]);
-    } finally {
-      await page.context().close();
-    }
+    await previous.click();
+    await expect.poll(() => pager.innerText()).toContain('Page 1 of 2');
+    await expect.poll(() => rows.first().locator('th').innerText()).toBe(firstOnPage1);
+    expect(problems).toEqual([]);
   });
 
   test('shows field errors for a user name in use, a bad e-mail and a short user name', { timeout: 60_000 }, async () => {
     const page = await openConsole(viewport);
-    try {
-      const form = createSection(page);
-      const submit = form.getByRole('button', { name: 'Create user' });
-      const alert = form.getByRole('alert');
+    const form = createSection(page);
+    const submit = form.getByRole('button', { name: 'Create user' });
+    const alert = form.getByRole('alert');
 
-      /** The field's error: visible under its input, tied to it by aria-describedby. */
-      async function expectFieldError(label: string, text: string): Promise<void> {
-        const input = form.getByLabel(label, { exact: true });
-        const field = form.locator('.field', { has: page.getByLabel(label, { exact: true }) });
-        const error = field.locator('.field-error');
-        await expect.poll(() => error.textContent()).toBe(text);
-        await expectOnScreen(error, width, `the error of ${label}`);
-        expect(await input.getAttribute('aria-invalid')).toBe('true');
-        expect((await input.getAttribute('aria-describedby'))?.split(' ')).toContain(await error.getAttribute('id'));
-        expect((await box(error)).top).toBeGreaterThanOrEqual((await box(input)).bottom);
-      }
-
-      // A user name already in use (the server's answer, under the field).
-      await fillNewUser(page, { userName: 'carla', name: 'Otra', lastName: 'Carla', role: 'CLI' });
-      await submit.click();
-      await expectFieldError('User name', 'This user name is already in use.');
-      expect(await alert.innerText()).toBe('Please check the highlighted fields.');
-      await expectOnScreen(alert, width, 'the form’s alert');
-
-      // From here on the browser's checks stop each attempt: nothing is sent.
-      let sent = false;
-      page.on('request', (request) => {
-        if (request.url().includes('/api/admin/users') && request.method() === 'POST') sent = true;
-      });
-      // An e-mail address the browser lets through (no dot in the domain) but the rule does not.
-      await fillNewUser(page, { userName: `${prefix}.mail`, name: 'Mal', lastName: 'Correo', role: 'CLI', email: 'ana@example' });
-      await submit.click();
-      await expectFieldError('Email (optional)', 'Enter a valid email address.');
-      expect(sent).toBe(false);
-      await createSection(page).screenshot({ path: `${SHOTS}/users-email-error-${viewport.width}.png` });
-      // Not one address at all: the browser's own check stops the form before anything is sent.
-      await form.getByLabel('Email (optional)').fill('not an address');
-      await submit.click();
-      expect(await form.getByLabel('Email (optional)').evaluate((input: HTMLInputElement) => input.validity.typeMismatch)).toBe(true);
-      expect(sent).toBe(false);
-
-      // A user name too short: the browser's quick check, the same rule as the server's.
-      await fillNewUser(page, { userName: 'x', name: 'Equis', lastName: 'Corta', role: 'CLI' });
-      await submit.click();
-      await expectFieldError('User name', 'Use 2 to 40 letters, digits, dots, hyphens or underscores, starting with a letter or digit.');
-      expect(sent).toBe(false);
-      await expectNoSidewaysScroll(page);
-      await createSection(page).screenshot({ path: `${SHOTS}/users-errors-${viewport.width}.png` });
-      // Nobody was created by all this.
-      const search = usersSection(page).getByRole('search');
-      await search.getByRole('searchbox', { name: 'Search users' }).fill(`${prefix}.mail`);
-      await search.getByRole('button', { name: 'Search', exact: true }).click();
-      await expect.poll(() => summary(page).innerText()).toBe(`No users match “${prefix}.mail”.`);
-    } finally {
-      await page.context().close();
+    /** The field's error: visible under its input, tied to it by aria-describedby. */
+    async function expectFieldError(label: string, text: string): Promise<void> {
+      const input = form.getByLabel(label, { exact: true });
+      const field = form.locator('.field', { has: page.getByLabel(label, { exact: true }) });
+      const error = field.locator('.field-error');
+      await expect.poll(() => error.textContent()).toBe(text);
+      await expectOnScreen(error, width, `the error of ${label}`);
+      expect(await input.getAttribute('aria-invalid')).toBe('true');
+      expect((await input.getAttribute('aria-describedby'))?.split(' ')).toContain(await error.getAttribute('id'));
+      expect((await box(error)).top).toBeGreaterThanOrEqual((await box(input)).bottom);
     }
+
+    // A user name already in use (the server's answer, under the field).
+    await fillNewUser(page, { userName: 'carla', name: 'Otra', lastName: 'Carla', role: 'CLI' });
+    await submit.click();
+    await expectFieldError('User name', 'This user name is already in use.');
+    expect(await alert.innerText()).toBe('Please check the highlighted fields.');
+    await expectOnScreen(alert, width, 'the form’s alert');
+
+    // From here on the browser's checks stop each attempt: nothing is sent.
+    let sent = false;
+    page.on('request', (request) => {
+      if (request.url().includes('/api/admin/users') && request.method() === 'POST') sent = true;
+    });
+    // An e-mail address the browser lets through (no dot in the domain) but the rule does not.
+    await fillNewUser(page, { userName: `${prefix}.mail`, name: 'Mal', lastName: 'Correo', role: 'CLI', email: 'ana@example' });
+    await submit.click();
+    await expectFieldError('Email (optional)', 'Enter a valid email address.');
+    expect(sent).toBe(false);
+    await createSection(page).screenshot({ path: `${SHOTS}/users-email-error-${viewport.width}.png` });
+    // Not one address at all: the browser's own check stops the form before anything is sent.
+    await form.getByLabel('Email (optional)').fill('not an address');
+    await submit.click();
+    expect(await form.getByLabel('Email (optional)').evaluate((input: HTMLInputElement) => input.validity.typeMismatch)).toBe(true);
+    expect(sent).toBe(false);
+
+    // A user name too short: the browser's quick check, the same rule as the server's.
+    await fillNewUser(page, { userName: 'x', name: 'Equis', lastName: 'Corta', role: 'CLI' });
+    await submit.click();
+    await expectFieldError('User name', 'Use 2 to 40 letters, digits, dots, hyphens or underscores, starting with a letter or digit.');
+    expect(sent).toBe(false);
+    await expectNoSidewaysScroll(page);
+    await createSection(page).screenshot({ path: `${SHOTS}/users-errors-${viewport.width}.png` });
+    // Nobody was created by all this.
+    const search = usersSection(page).getByRole('search');
+    await search.getByRole('searchbox', { name: 'Search users' }).fill(`${prefix}.mail`);
+    await search.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => summary(page).innerText()).toBe(`No users match “${prefix}.mail”.`);
   });
 });
 
 test('without JavaScript the console is read-only: the first page of users, every control that needs JavaScript off', async () => {
   const page = await openConsole({ width: 1366, height: 768 }, false);
-  try {
-    expect(await page.locator('html').getAttribute('class')).toBeNull();
-    const rows = usersSection(page).locator('tbody tr');
-    expect(await rows.count()).toBe(PAGE_SIZE);
-    expect(await summary(page).innerText()).toMatch(/^\d+ users\.$/);
-    const controls = page.locator('.admin-console button');
-    expect(await controls.count()).toBeGreaterThan(PAGE_SIZE * 3);
-    for (const control of await controls.all()) expect(await control.isDisabled()).toBe(true);
-    // Enter in the search box does not submit a form whose only button is disabled.
-    await usersSection(page).getByRole('searchbox', { name: 'Search users' }).fill('carla');
-    await usersSection(page).getByRole('searchbox', { name: 'Search users' }).press('Enter');
-    await page.waitForTimeout(300);
-    expect(new URL(page.url()).search).toBe('');
-    // What does work: the PDF report of the users.
-    const report = page.getByRole('link', { name: /users/i }).and(page.locator('[download]'));
-    expect(await report.getAttribute('href')).toBe('/en/documents/users.pdf');
-  } finally {
-    await page.context().close();
-  }
+  expect(await page.locator('html').getAttribute('class')).toBeNull();
+  const rows = usersSection(page).locator('tbody tr');
+  expect(await rows.count()).toBe(PAGE_SIZE);
+  expect(await summary(page).innerText()).toMatch(/^\d+ users\.$/);
+  const controls = page.locator('.admin-console button');
+  expect(await controls.count()).toBeGreaterThan(PAGE_SIZE * 3);
+  for (const control of await controls.all()) expect(await control.isDisabled()).toBe(true);
+  // Enter in the search box does not submit a form whose only button is disabled.
+  await usersSection(page).getByRole('searchbox', { name: 'Search users' }).fill('carla');
+  await usersSection(page).getByRole('searchbox', { name: 'Search users' }).press('Enter');
+  await page.waitForTimeout(300);
+  expect(new URL(page.url()).search).toBe('');
+  // What does work: the PDF report of the users.
+  const report = page.getByRole('link', { name: /users/i }).and(page.locator('[download]'));
+  expect(await report.getAttribute('href')).toBe('/en/documents/users.pdf');
 });

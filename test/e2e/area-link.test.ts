@@ -1,26 +1,12 @@
-// Every signed-in user can reach their own area from the interface (seed-spec §6; DESIGN.md §3):
-// the navbar links ADMIN to /admin, CLI to /client, ORG to /organization and CONS to /expert,
-// in the current locale form, on the wide navbar and inside the burger menu; the home page's
-// "Go to your private area" takes a signed-in user to their area instead of to /login (which
-// would only bounce them home). This file starts its own server with one user of each role.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { AxeResults } from 'axe-core';
-import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  contextOptions,
-  launchBrowser,
-  ROLE_USERS,
-  signedInState,
-  startServerWithRoleUsers,
-  waitForHydration,
-  type RoleUser,
-  type ServerInstance,
-  type StorageState,
-} from './helpers.ts';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+// Every signed-in user can reach their own area from the interface: the navbar links ADMIN to
+// /admin, CLI to /client, ORG to /organization and CONS to /expert, in the current locale form, on
+// the wide navbar and inside the burger menu; the home page's "Go to your private area" takes a
+// signed-in user to their area instead of to /login (which would only bounce them home). This file
+// starts its own server with one user of each role.
+import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { runAxe, setupSite, waitForHydration } from './fixture.ts';
+import { ROLE_USERS, type RoleUser } from './helpers.ts';
 
 /** Each role's area and the navbar link's name in each locale. */
 const AREA: Record<RoleUser['role'], { base: string; es: string; en: string }> = {
@@ -36,24 +22,10 @@ const VIEWPORTS = [
   { name: 'burger menu at 390 px', width: 390, height: 844, burger: true, locale: 'en' as const, start: '/en/profile', nav: 'Main' },
 ];
 
-let browser: Browser;
-let server: ServerInstance;
-const states = new Map<string, StorageState>();
+const site = setupSite({ users: ROLE_USERS });
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerWithRoleUsers(), launchBrowser()]);
-  for (const user of ROLE_USERS) states.set(user.userName, await signedInState(browser, server.baseURL, user));
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function signedInPage(user: RoleUser, viewport: { width: number; height: number }, extra: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext(
-    contextOptions({ baseURL: server.baseURL, viewport, storageState: states.get(user.userName)!, ...extra }),
-  );
-  return context.newPage();
+function signedInPage(user: RoleUser, viewport: { width: number; height: number }, extra: BrowserContextOptions = {}): Promise<Page> {
+  return site.newPage({ viewport, as: user.userName, ...extra });
 }
 
 /** The element's box, and whether it is non-empty and wholly inside the viewport. */
@@ -72,29 +44,25 @@ describe('the navbar links every signed-in user to their area', () => {
 
   it.each(cases)('$role: on the $where the area link is visible and leads to the area', async ({ user, viewport }) => {
     const page = await signedInPage(user, viewport);
-    try {
-      await page.goto(viewport.start);
-      await waitForHydration(page);
-      const area = AREA[user.role];
-      const expectedPath = viewport.locale === 'es' ? `/${area.base}` : `/en/${area.base}`;
-      const navigation = page.getByRole('navigation', { name: viewport.nav });
-      if (viewport.burger) {
-        // Folded until the burger opens the menu.
-        await navigation.getByRole('button', { name: 'Open menu' }).click();
-      }
-      const link = navigation.getByRole('link', { name: area[viewport.locale], exact: true });
-      expect(await link.count()).toBe(1);
-      expect(await link.getAttribute('href')).toBe(expectedPath);
-      const box = await boxInViewport(link);
-      expect(box.inside, `the area link's box ${box.box}`).toBe(true);
-
-      await link.click();
-      await page.waitForURL((url) => url.pathname === expectedPath);
-      await waitForHydration(page);
-      expect(await page.locator('main h1').isVisible()).toBe(true);
-    } finally {
-      await page.context().close();
+    await page.goto(viewport.start);
+    await waitForHydration(page);
+    const area = AREA[user.role];
+    const expectedPath = viewport.locale === 'es' ? `/${area.base}` : `/en/${area.base}`;
+    const navigation = page.getByRole('navigation', { name: viewport.nav });
+    if (viewport.burger) {
+      // Folded until the burger opens the menu.
+      await navigation.getByRole('button', { name: 'Open menu' }).click();
     }
+    const link = navigation.getByRole('link', { name: area[viewport.locale], exact: true });
+    expect(await link.count()).toBe(1);
+    expect(await link.getAttribute('href')).toBe(expectedPath);
+    const box = await boxInViewport(link);
+    expect(box.inside, `the area link's box ${box.box}`).toBe(true);
+
+    await link.click();
+    await page.waitForURL((url) => url.pathname === expectedPath);
+    await waitForHydration(page);
+    expect(await page.locator('main h1').isVisible()).toBe(true);
   });
 });
 
@@ -103,23 +71,16 @@ describe('the signed-in navbar is accessible', () => {
     const admin = ROLE_USERS.find((user) => user.role === 'ADMIN')!;
     // bypassCSP only so that the injected axe-core script may run (see a11y.test.ts).
     const page = await signedInPage(admin, viewport, { bypassCSP: true, reducedMotion: 'reduce' });
-    try {
-      await page.goto(viewport.start);
-      await waitForHydration(page);
-      if (viewport.burger) await page.getByRole('navigation', { name: viewport.nav }).getByRole('button', { name: 'Open menu' }).click();
-      await page.addScriptTag({ content: AXE_SOURCE });
-      const results = await page.evaluate(() =>
-        (window as unknown as { axe: { run: (context: string) => Promise<AxeResults> } }).axe.run('header.navbar'),
-      );
-      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-    } finally {
-      await page.context().close();
-    }
+    await page.goto(viewport.start);
+    await waitForHydration(page);
+    if (viewport.burger) await page.getByRole('navigation', { name: viewport.nav }).getByRole('button', { name: 'Open menu' }).click();
+    const results = await runAxe(page, 'header.navbar');
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 });
 
 describe('the home page’s "Go to your private area"', () => {
-  // CLI, ORG and CONS never see the home page: it sends them to their area (DESIGN.md §3).
+  // CLI, ORG and CONS never see the home page: it sends them to their area.
   const admin = ROLE_USERS.find((user) => user.role === 'ADMIN')!;
 
   it.each([
@@ -127,32 +88,23 @@ describe('the home page’s "Go to your private area"', () => {
     { path: '/en', name: 'Go to your private area', expected: '/en/admin' },
   ])('takes a signed-in admin from $path to $expected', async ({ path, name, expected }) => {
     const page = await signedInPage(admin, { width: 1366, height: 768 });
-    try {
-      await page.goto(path);
-      await waitForHydration(page);
-      const cta = page.locator('main').getByRole('link', { name, exact: true });
-      expect(await cta.getAttribute('href')).toBe(expected);
-      await cta.click();
-      await page.waitForURL((url) => url.pathname === expected);
-      expect(await page.locator('main h1').isVisible()).toBe(true);
-    } finally {
-      await page.context().close();
-    }
+    await page.goto(path);
+    await waitForHydration(page);
+    const cta = page.locator('main').getByRole('link', { name, exact: true });
+    expect(await cta.getAttribute('href')).toBe(expected);
+    await cta.click();
+    await page.waitForURL((url) => url.pathname === expected);
+    expect(await page.locator('main h1').isVisible()).toBe(true);
   });
 
   it('still sends a signed-out visitor to the login page', async () => {
-    const context = await browser.newContext(contextOptions({ baseURL: server.baseURL }));
-    try {
-      const page = await context.newPage();
-      await page.goto('/en');
-      await waitForHydration(page);
-      // Signed out, the call to action names the place, not "your" area.
-      const cta = page.locator('main .cta-band').getByRole('link', { name: 'Private area', exact: true });
-      expect(await cta.getAttribute('href')).toBe('/en/login');
-      await cta.click();
-      await page.waitForURL((url) => url.pathname === '/en/login');
-    } finally {
-      await context.close();
-    }
+    const page = await site.newPage();
+    await page.goto('/en');
+    await waitForHydration(page);
+    // Signed out, the call to action names the place, not "your" area.
+    const cta = page.locator('main .cta-band').getByRole('link', { name: 'Private area', exact: true });
+    expect(await cta.getAttribute('href')).toBe('/en/login');
+    await cta.click();
+    await page.waitForURL((url) => url.pathname === '/en/login');
   });
 });

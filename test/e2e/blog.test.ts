@@ -5,26 +5,17 @@
 // pager and covers need more, so a second server reads a Strapi stand-in with 14 posts.
 // Screenshots go to /tmp/shots-blogtests.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
-import type { AxeResults } from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { paginate, sendJson } from '../cms/fake-strapi.ts';
-import { baseURL, collectProblems, contextOptions, launchBrowser, startServer, waitForHydration, type ServerInstance } from './helpers.ts';
+import { runAxe, setupServer, setupSite, waitForHydration, type Server, type Service } from './fixture.ts';
+import { collectProblems } from './helpers.ts';
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = '/tmp/shots-blogtests';
-
-declare global {
-  interface Window {
-    axe: { run: () => Promise<AxeResults> };
-  }
-}
 
 const BRIEF_ES = '/blog/como-preparar-el-briefing-de-un-experto';
 const BRIEF_EN = '/en/blog/how-to-brief-an-expert';
@@ -100,7 +91,7 @@ const STRAPI_POSTS = Array.from({ length: 14 }, (_, i) => {
   };
 });
 
-async function startStrapiStandIn(): Promise<{ url: string; server: Server }> {
+async function startStrapiStandIn(): Promise<Service> {
   const legal = JSON.parse(readFileSync(new URL('../cms/fixtures/v5-legal-pages.json', import.meta.url), 'utf8')) as { data: object[] };
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://cms');
@@ -123,39 +114,28 @@ async function startStrapiStandIn(): Promise<{ url: string; server: Server }> {
     sendJson(res, 404, { data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
-let browser: Browser;
-let strapi: { url: string; server: Server };
-let cmsSite: ServerInstance;
-
-beforeAll(async () => {
+const site = setupSite();
+const cmsSite = setupServer({ cms: startStrapiStandIn });
+beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
-  strapi = await startStrapiStandIn();
-  cmsSite = await startServer({ CMS_URL: strapi.url });
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await cmsSite?.stop();
-  await new Promise((resolve) => strapi?.server.close(resolve));
 });
 
 /** A page at `width` px, with or without JavaScript, as a visitor who has answered the cookie banner. */
-async function openPage(options: { width: number; js: boolean; site?: string; axe?: boolean }): Promise<Page> {
-  const site = options.site ?? baseURL();
-  const context = await browser.newContext(
-    contextOptions({
-      baseURL: site,
-      viewport: { width: options.width, height: 900 },
-      javaScriptEnabled: options.js,
-      reducedMotion: 'reduce',
-      ...(options.axe ? { bypassCSP: true } : {}),
-    }),
-  );
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: site }]);
-  return context.newPage();
+function openPage(options: { width: number; js: boolean; server?: Server; axe?: boolean }): Promise<Page> {
+  return site.newPage({
+    server: options.server,
+    viewport: { width: options.width, height: 900 },
+    javaScriptEnabled: options.js,
+    reducedMotion: 'reduce',
+    ...(options.axe ? { bypassCSP: true } : {}),
+    consent: true,
+  });
 }
 
 async function visit(page: Page, path: string, js: boolean): Promise<void> {
@@ -177,81 +157,65 @@ describe('the blog in Chromium', () => {
   it.each(CASES)('searching from the blog shows the results at a URL with ?q= ($width px, JavaScript $js)', async ({ width, js }) => {
     const page = await openPage({ width, js });
     const problems = collectProblems(page);
-    try {
-      await visit(page, '/blog', js);
-      await page.locator('#blog-q').fill('Briefing');
-      await page.getByRole('button', { name: 'Buscar' }).click();
-      await page.waitForURL((url) => url.search === '?q=Briefing');
-      await expect.poll(() => h1(page)).toBe('Resultados de «Briefing»');
-      expect(await listed(page)).toEqual([BRIEF_ES]);
-      expect(await page.locator('#blog-q').inputValue()).toBe('Briefing');
-      expect(await page.locator('.blog-status').innerText()).toContain('1 artículo encontrado.');
-      expect(problems).toEqual([]);
-    } finally {
-      await page.context().close();
-    }
+    await visit(page, '/blog', js);
+    await page.locator('#blog-q').fill('Briefing');
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    await page.waitForURL((url) => url.search === '?q=Briefing');
+    await expect.poll(() => h1(page)).toBe('Resultados de «Briefing»');
+    expect(await listed(page)).toEqual([BRIEF_ES]);
+    expect(await page.locator('#blog-q').inputValue()).toBe('Briefing');
+    expect(await page.locator('.blog-status').innerText()).toContain('1 artículo encontrado.');
+    expect(problems).toEqual([]);
   });
 
   it.each(CASES)('a post’s tag leads to its tag page, and back ($width px, JavaScript $js)', async ({ width, js }) => {
     const page = await openPage({ width, js });
-    try {
-      await visit(page, BRIEF_ES, js);
-      await page.locator('ul[aria-label="Etiquetas"]').getByRole('link', { name: 'Proyectos' }).click();
-      await page.waitForURL((url) => url.pathname === '/blog/tag/proyectos');
-      await expect.poll(() => h1(page)).toBe('Artículos sobre Proyectos');
-      expect(await listed(page)).toEqual([BRIEF_ES, SPANISH_ONLY]);
-      expect(await page.locator('.tag[aria-current="page"]').innerText()).toBe('Proyectos');
-      await page.goBack();
-      await page.waitForURL((url) => url.pathname === BRIEF_ES);
-      await expect.poll(() => h1(page)).toBe('Cómo preparar el briefing de un experto independiente');
-    } finally {
-      await page.context().close();
-    }
+    await visit(page, BRIEF_ES, js);
+    await page.locator('ul[aria-label="Etiquetas"]').getByRole('link', { name: 'Proyectos' }).click();
+    await page.waitForURL((url) => url.pathname === '/blog/tag/proyectos');
+    await expect.poll(() => h1(page)).toBe('Artículos sobre Proyectos');
+    expect(await listed(page)).toEqual([BRIEF_ES, SPANISH_ONLY]);
+    expect(await page.locator('.tag[aria-current="page"]').innerText()).toBe('Proyectos');
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === BRIEF_ES);
+    await expect.poll(() => h1(page)).toBe('Cómo preparar el briefing de un experto independiente');
   });
 
   it.each(CASES)('the pager goes to page 2 and back, and the head follows ($width px, JavaScript $js)', async ({ width, js }) => {
-    const page = await openPage({ width, js, site: cmsSite.baseURL });
-    try {
-      await visit(page, '/blog', js);
-      expect(await page.locator('.post-list > li').count()).toBe(10);
-      await page.locator('.pager').getByRole('link', { name: 'Anteriores →' }).click();
-      await page.waitForURL((url) => url.search === '?page=2');
-      await expect.poll(() => listed(page)).toEqual(['/blog/guia-11', '/blog/guia-12', '/blog/guia-13', '/blog/guia-14']);
-      expect(await page.locator('.pager').innerText()).toContain('Página 2 de 2');
-      const head = () =>
-        page.evaluate(() => ({
-          canonical: document.querySelector('link[rel="canonical"]')?.getAttribute('href'),
-          prev: document.querySelector('link[rel="prev"]')?.getAttribute('href'),
-          next: document.querySelector('link[rel="next"]')?.getAttribute('href') ?? null,
-        }));
-      await expect
-        .poll(head)
-        .toEqual({ canonical: expect.stringMatching(/\/blog\?page=2$/), prev: expect.stringMatching(/\/blog$/), next: null });
-      await page.locator('.pager').getByRole('link', { name: '← Más recientes' }).click();
-      await page.waitForURL((url) => url.pathname === '/blog' && url.search === '');
-      await expect.poll(() => page.locator('.post-list > li').count()).toBe(10);
-      await expect.poll(async () => (await head()).next).toMatch(/\/blog\?page=2$/);
-    } finally {
-      await page.context().close();
-    }
+    const page = await openPage({ width, js, server: cmsSite });
+    await visit(page, '/blog', js);
+    expect(await page.locator('.post-list > li').count()).toBe(10);
+    await page.locator('.pager').getByRole('link', { name: 'Anteriores →' }).click();
+    await page.waitForURL((url) => url.search === '?page=2');
+    await expect.poll(() => listed(page)).toEqual(['/blog/guia-11', '/blog/guia-12', '/blog/guia-13', '/blog/guia-14']);
+    expect(await page.locator('.pager').innerText()).toContain('Página 2 de 2');
+    const head = () =>
+      page.evaluate(() => ({
+        canonical: document.querySelector('link[rel="canonical"]')?.getAttribute('href'),
+        prev: document.querySelector('link[rel="prev"]')?.getAttribute('href'),
+        next: document.querySelector('link[rel="next"]')?.getAttribute('href') ?? null,
+      }));
+    await expect
+      .poll(head)
+      .toEqual({ canonical: expect.stringMatching(/\/blog\?page=2$/), prev: expect.stringMatching(/\/blog$/), next: null });
+    await page.locator('.pager').getByRole('link', { name: '← Más recientes' }).click();
+    await page.waitForURL((url) => url.pathname === '/blog' && url.search === '');
+    await expect.poll(() => page.locator('.post-list > li').count()).toBe(10);
+    await expect.poll(async () => (await head()).next).toMatch(/\/blog\?page=2$/);
   });
 
   it.each(CASES)(
     'the language switcher on a translated post lands on the translation’s own slug ($width px, JavaScript $js)',
     async ({ width, js }) => {
       const page = await openPage({ width, js });
-      try {
-        await visit(page, BRIEF_ES, js);
-        await (await switcher(page, width, js)).click();
-        await page.waitForURL((url) => url.pathname === BRIEF_EN);
-        await expect.poll(() => h1(page)).toBe('How to brief an independent expert');
-        expect(await page.locator('html').getAttribute('lang')).toBe('en');
-        await (await switcher(page, width, js)).click();
-        await page.waitForURL((url) => url.pathname === BRIEF_ES);
-        await expect.poll(() => h1(page)).toBe('Cómo preparar el briefing de un experto independiente');
-      } finally {
-        await page.context().close();
-      }
+      await visit(page, BRIEF_ES, js);
+      await (await switcher(page, width, js)).click();
+      await page.waitForURL((url) => url.pathname === BRIEF_EN);
+      await expect.poll(() => h1(page)).toBe('How to brief an independent expert');
+      expect(await page.locator('html').getAttribute('lang')).toBe('en');
+      await (await switcher(page, width, js)).click();
+      await page.waitForURL((url) => url.pathname === BRIEF_ES);
+      await expect.poll(() => h1(page)).toBe('Cómo preparar el briefing de un experto independiente');
     },
   );
 
@@ -259,17 +223,13 @@ describe('the blog in Chromium', () => {
     'the language switcher on a post only in Spanish goes to the English blog ($width px, JavaScript $js)',
     async ({ width, js }) => {
       const page = await openPage({ width, js });
-      try {
-        await visit(page, SPANISH_ONLY, js);
-        const link = await switcher(page, width, js);
-        expect(await link.getAttribute('href')).toBe('/en/blog');
-        await link.click();
-        await page.waitForURL((url) => url.pathname === '/en/blog');
-        await expect.poll(() => h1(page)).toBe('Blog');
-        expect(await listed(page)).not.toContain('/en/blog/proyectos-tercer-sector');
-      } finally {
-        await page.context().close();
-      }
+      await visit(page, SPANISH_ONLY, js);
+      const link = await switcher(page, width, js);
+      expect(await link.getAttribute('href')).toBe('/en/blog');
+      await link.click();
+      await page.waitForURL((url) => url.pathname === '/en/blog');
+      await expect.poll(() => h1(page)).toBe('Blog');
+      expect(await listed(page)).not.toContain('/en/blog/proyectos-tercer-sector');
     },
   );
 });
@@ -292,61 +252,53 @@ describe('the blog’s layout', () => {
   it.each(WIDTHS.flatMap((width) => LAYOUT_PAGES.map((p) => ({ ...p, width }))))(
     '$name at $width px: tags, pager links and the search button are at least 44 px high, nothing scrolls sideways',
     async ({ name, path, cms, width }) => {
-      const page = await openPage({ width, js: true, ...(cms ? { site: cmsSite.baseURL } : {}) });
-      try {
-        await visit(page, path, true);
-        const heights = await page
-          .locator('.tag, .pager a, .blog-search button')
-          .evaluateAll((els) => els.map((el) => ({ text: (el as HTMLElement).innerText, height: el.getBoundingClientRect().height })));
-        expect(heights.length).toBeGreaterThan(0);
-        expect(heights.filter((h) => h.height < 44)).toEqual([]);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect(overflow).toBeLessThanOrEqual(0);
-        // Covers keep their room before they load (width and height given): no layout shift.
-        for (const img of await page.locator('img.post-cover').all()) {
-          const box = await img.evaluate((el: HTMLImageElement) => ({
-            ratio: el.width / el.height,
-            declared: Number(el.getAttribute('width')) / Number(el.getAttribute('height')),
-          }));
-          expect(box.declared).toBeGreaterThan(0);
-          expect(box.ratio).toBeCloseTo(box.declared, 1);
-        }
-        await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
-      } finally {
-        await page.context().close();
+      const page = await openPage({ width, js: true, ...(cms ? { server: cmsSite } : {}) });
+      await visit(page, path, true);
+      const heights = await page
+        .locator('.tag, .pager a, .blog-search button')
+        .evaluateAll((els) => els.map((el) => ({ text: (el as HTMLElement).innerText, height: el.getBoundingClientRect().height })));
+      expect(heights.length).toBeGreaterThan(0);
+      expect(heights.filter((h) => h.height < 44)).toEqual([]);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      // Covers keep their room before they load (width and height given): no layout shift.
+      for (const img of await page.locator('img.post-cover').all()) {
+        const box = await img.evaluate((el: HTMLImageElement) => ({
+          ratio: el.width / el.height,
+          declared: Number(el.getAttribute('width')) / Number(el.getAttribute('height')),
+        }));
+        expect(box.declared).toBeGreaterThan(0);
+        expect(box.ratio).toBeCloseTo(box.declared, 1);
       }
+      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
     },
   );
 
   it.each(WIDTHS)(
     'at %i px a listed cover sits beside its text (from 768 px) or above it, and the pager spreads to the edges',
     async (width) => {
-      const page = await openPage({ width, js: true, site: cmsSite.baseURL });
-      try {
-        await visit(page, '/blog', true);
-        const first = page.locator('.post-list > li').first();
-        const cover = (await first.locator('img.post-cover').boundingBox())!;
-        const title = (await first.locator('h2').boundingBox())!;
-        if (width >= 768) {
-          expect(cover.width).toBeCloseTo(256, 0);
-          expect(title.x).toBeGreaterThan(cover.x + cover.width);
-          expect(title.y).toBeLessThan(cover.y + cover.height);
-        } else {
-          expect(title.y).toBeGreaterThanOrEqual(cover.y + cover.height);
-        }
-        // The browser picks a rendition for the size shown, not the 1600 px original.
-        await expect
-          .poll(() => first.locator('img.post-cover').evaluate((img: HTMLImageElement) => img.currentSrc))
-          .toMatch(/(small|medium|large|thumbnail)_cover1\.png$/);
-        const list = (await page.locator('.post-list').boundingBox())!;
-        const older = (await page.locator('.pager a[rel="next"]').boundingBox())!;
-        expect(older.x + older.width).toBeCloseTo(list.x + list.width, 0);
-        const input = page.locator('#blog-q');
-        expect(Number.parseFloat(await input.evaluate((el) => getComputedStyle(el).paddingLeft))).toBeGreaterThanOrEqual(8);
-        expect(await page.locator('.blog-tools-label').innerText()).toBe('Temas');
-      } finally {
-        await page.context().close();
+      const page = await openPage({ width, js: true, server: cmsSite });
+      await visit(page, '/blog', true);
+      const first = page.locator('.post-list > li').first();
+      const cover = (await first.locator('img.post-cover').boundingBox())!;
+      const title = (await first.locator('h2').boundingBox())!;
+      if (width >= 768) {
+        expect(cover.width).toBeCloseTo(256, 0);
+        expect(title.x).toBeGreaterThan(cover.x + cover.width);
+        expect(title.y).toBeLessThan(cover.y + cover.height);
+      } else {
+        expect(title.y).toBeGreaterThanOrEqual(cover.y + cover.height);
       }
+      // The browser picks a rendition for the size shown, not the 1600 px original.
+      await expect
+        .poll(() => first.locator('img.post-cover').evaluate((img: HTMLImageElement) => img.currentSrc))
+        .toMatch(/(small|medium|large|thumbnail)_cover1\.png$/);
+      const list = (await page.locator('.post-list').boundingBox())!;
+      const older = (await page.locator('.pager a[rel="next"]').boundingBox())!;
+      expect(older.x + older.width).toBeCloseTo(list.x + list.width, 0);
+      const input = page.locator('#blog-q');
+      expect(Number.parseFloat(await input.evaluate((el) => getComputedStyle(el).paddingLeft))).toBeGreaterThanOrEqual(8);
+      expect(await page.locator('.blog-tools-label').innerText()).toBe('Temas');
     },
   );
 
@@ -366,28 +318,18 @@ describe('the blog’s layout', () => {
 
   it.each(AXE_PAGES)('axe-core finds no violation on %s', async (path) => {
     const page = await openPage({ width: 1366, js: true, axe: true });
-    try {
-      await visit(page, path, true);
-      await page.addScriptTag({ content: AXE_SOURCE });
-      const results = await page.evaluate(() => window.axe.run());
-      const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n');
-      expect(results.violations, summary).toEqual([]);
-    } finally {
-      await page.context().close();
-    }
+    await visit(page, path, true);
+    const results = await runAxe(page);
+    const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n');
+    expect(results.violations, summary).toEqual([]);
   });
 
   it('axe-core finds no violation on the pager and on covers (the blog read from Strapi)', async () => {
-    const page = await openPage({ width: 390, js: true, axe: true, site: cmsSite.baseURL });
-    try {
-      for (const path of ['/blog', '/blog?page=2', '/blog/guia-1']) {
-        await visit(page, path, true);
-        await page.addScriptTag({ content: AXE_SOURCE });
-        const results = await page.evaluate(() => window.axe.run());
-        expect(results.violations.map((v) => `${path} ${v.id}`)).toEqual([]);
-      }
-    } finally {
-      await page.context().close();
+    const page = await openPage({ width: 390, js: true, axe: true, server: cmsSite });
+    for (const path of ['/blog', '/blog?page=2', '/blog/guia-1']) {
+      await visit(page, path, true);
+      const results = await runAxe(page);
+      expect(results.violations.map((v) => `${path} ${v.id}`)).toEqual([]);
     }
   });
 });

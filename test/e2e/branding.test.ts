@@ -2,12 +2,9 @@
 // actually loaded, on a direct load of /client and /organization in every locale form, with and
 // without JavaScript, after a no-JS sign-in and after a reload. (A string in the HTML proved
 // nothing: the stylesheet's :root defaults used to win the cascade.)
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { contextOptions, launchBrowser, startServer, userCli, waitForHydration, type ServerInstance } from './helpers.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
 import { loadBrand } from '../../server/brand/brand.ts';
 
 const PASSWORD = 'correct horse 1';
@@ -28,14 +25,11 @@ const LOGO_PNG = Buffer.from(
   'base64',
 );
 
-let browser: Browser;
-let server: ServerInstance | undefined;
+const site = setupSite({ users: USERS.map((user) => ({ ...user, lastName: 'Test' })), password: PASSWORD });
 const logos: Record<string, string> = {};
 
-async function newContext(options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
-  const context = await browser.newContext(contextOptions({ baseURL: server!.baseURL, ...options }));
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: server!.baseURL }]);
-  return context;
+function newContext(options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
+  return site.newContext({ ...options, consent: true });
 }
 
 /** Signs in through the login form (a real POST without JavaScript, fetch with it). */
@@ -62,49 +56,23 @@ async function navbarLogo(page: Page): Promise<{ src: string; loaded: boolean }>
 }
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-branding-'));
-  for (const user of USERS) {
-    userCli(dataDir, [
-      'add',
-      '--userName',
-      user.userName,
-      '--password',
-      PASSWORD,
-      '--role',
-      user.role,
-      '--name',
-      user.name,
-      '--lastName',
-      'Test',
-    ]);
-  }
-  server = await startServer({}, dataDir);
-  browser = await launchBrowser();
   // The admin sets each user's colour and logo through the API, as the branding editor does.
   const context = await newContext();
-  try {
-    const page = await context.newPage();
-    await signIn(page, 'root', true);
-    const headers = { Origin: server.baseURL };
-    for (const [userName, { color }] of Object.entries(BRANDING)) {
-      const colour = await page.request.put(`/api/admin/branding/${userName}`, { headers, data: { color } });
-      expect(colour.status(), await colour.text()).toBe(200);
-      const logo = await page.request.put(`/api/admin/branding/${userName}/logo`, {
-        headers: { ...headers, 'Content-Type': 'image/png' },
-        data: LOGO_PNG,
-      });
-      expect(logo.status(), await logo.text()).toBe(200);
-      logos[userName] = ((await logo.json()) as { branding: { logo: string } }).branding.logo;
-    }
-  } finally {
-    await context.close();
+  const page = await context.newPage();
+  await signIn(page, 'root', true);
+  const headers = { Origin: site.baseURL };
+  for (const [userName, { color }] of Object.entries(BRANDING)) {
+    const colour = await page.request.put(`/api/admin/branding/${userName}`, { headers, data: { color } });
+    expect(colour.status(), await colour.text()).toBe(200);
+    const logo = await page.request.put(`/api/admin/branding/${userName}/logo`, {
+      headers: { ...headers, 'Content-Type': 'image/png' },
+      data: LOGO_PNG,
+    });
+    expect(logo.status(), await logo.text()).toBe(200);
+    logos[userName] = ((await logo.json()) as { branding: { logo: string } }).branding.logo;
   }
+  await context.close();
 }, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-}, 30_000);
 
 describe.each([
   { javaScript: true, label: 'with JavaScript' },
@@ -114,51 +82,43 @@ describe.each([
     'the %s area shows its colour and logo on a direct load of every locale form and after a reload',
     async (userName, { rgb, area }) => {
       const context = await newContext({ javaScriptEnabled: javaScript });
-      try {
-        const page = await context.newPage();
-        // The sign-in lands on the area itself (the role's home): the first page after login.
-        await signIn(page, userName, javaScript);
-        await expect.poll(() => new URL(page.url()).pathname).toBe(`/${area}`);
-        // With JavaScript the sign-in ends in a client navigation: the page shows once its data came.
-        await expect.poll(() => navbarBackground(page)).toBe(rgb);
-        for (const path of [`/${area}`, `/es/${area}`, `/en/${area}`]) {
-          await page.goto(path);
-          if (javaScript) await waitForHydration(page);
-          expect(await navbarBackground(page), path).toBe(rgb);
-          expect(await navbarLogo(page), path).toEqual({ src: logos[userName], loaded: true });
-          await page.reload();
-          if (javaScript) await waitForHydration(page);
-          expect(await navbarBackground(page), `${path} after a reload`).toBe(rgb);
-          expect(await navbarLogo(page), `${path} after a reload`).toEqual({ src: logos[userName], loaded: true });
-        }
-        // Elsewhere the navbar is teal with the default logo.
-        await page.goto('/profile');
-        expect(await navbarBackground(page)).toBe(TEAL);
-        expect((await navbarLogo(page)).src).toBe(loadBrand().page.logos.light);
-      } finally {
-        await context.close();
+      const page = await context.newPage();
+      // The sign-in lands on the area itself (the role's home): the first page after login.
+      await signIn(page, userName, javaScript);
+      await expect.poll(() => new URL(page.url()).pathname).toBe(`/${area}`);
+      // With JavaScript the sign-in ends in a client navigation: the page shows once its data came.
+      await expect.poll(() => navbarBackground(page)).toBe(rgb);
+      for (const path of [`/${area}`, `/es/${area}`, `/en/${area}`]) {
+        await page.goto(path);
+        if (javaScript) await waitForHydration(page);
+        expect(await navbarBackground(page), path).toBe(rgb);
+        expect(await navbarLogo(page), path).toEqual({ src: logos[userName], loaded: true });
+        await page.reload();
+        if (javaScript) await waitForHydration(page);
+        expect(await navbarBackground(page), `${path} after a reload`).toBe(rgb);
+        expect(await navbarLogo(page), `${path} after a reload`).toEqual({ src: logos[userName], loaded: true });
       }
+      // Elsewhere the navbar is teal with the default logo.
+      await page.goto('/profile');
+      expect(await navbarBackground(page)).toBe(TEAL);
+      expect((await navbarLogo(page)).src).toBe(loadBrand().page.logos.light);
     },
   );
 });
 
 test('a client navigation into the area and out of it applies and removes the branding', async () => {
   const context = await newContext();
-  try {
-    const page = await context.newPage();
-    await signIn(page, 'acme', true);
-    await page.goto('/profile');
-    await waitForHydration(page);
-    expect(await navbarBackground(page)).toBe(TEAL);
-    await page.evaluate(() => {
-      window.history.pushState({}, '', '/client');
-      window.dispatchEvent(new PopStateEvent('popstate'));
-    });
-    await expect.poll(() => navbarBackground(page)).toBe(BRANDING.acme.rgb);
-    await expect.poll(async () => (await navbarLogo(page)).src).toBe(logos.acme);
-    await page.goBack();
-    await expect.poll(() => navbarBackground(page)).toBe(TEAL);
-  } finally {
-    await context.close();
-  }
+  const page = await context.newPage();
+  await signIn(page, 'acme', true);
+  await page.goto('/profile');
+  await waitForHydration(page);
+  expect(await navbarBackground(page)).toBe(TEAL);
+  await page.evaluate(() => {
+    window.history.pushState({}, '', '/client');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await expect.poll(() => navbarBackground(page)).toBe(BRANDING.acme.rgb);
+  await expect.poll(async () => (await navbarLogo(page)).src).toBe(logos.acme);
+  await page.goBack();
+  await expect.poll(() => navbarBackground(page)).toBe(TEAL);
 });

@@ -1,10 +1,10 @@
 // A chunk-load failure (a deploy removed the chunk a page needs) reloads the page, at most once
 // per 60 s, tracked in sessionStorage under `chunk-reload-at`; a second failure within 60 s shows
-// the error page instead of looping (seed-spec §4, §8; DESIGN.md §4). page.route makes the
-// chunks "disappear", so the service worker is blocked (it could answer from its cache).
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { baseURL, contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+// the error page instead of looping. page.route makes the chunks "disappear", so the service
+// worker is blocked (it could answer from its cache).
+import type { Page, Route } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
 
 declare global {
   interface Window {
@@ -14,27 +14,15 @@ declare global {
 
 const KEY = 'chunk-reload-at';
 
-let browser: Browser;
-let context: BrowserContext;
+const site = setupSite();
 let page: Page;
 /** Main-frame document requests made after the test's first page load. */
 let documents: string[];
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
-  context = await browser.newContext(contextOptions({ serviceWorkers: 'block' }));
-  // No cookie banner: its links would only add noise to the footer.
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: baseURL() }]);
-  page = await context.newPage();
+  // No cookie banner (consent): its links would only add noise to the footer.
+  page = await site.newPage({ serviceWorkers: 'block', consent: true });
   documents = [];
-});
-afterEach(async () => {
-  await context?.close();
 });
 
 /** Opens /en and starts counting document loads from there. */

@@ -1,11 +1,12 @@
-// Cookie consent (DESIGN.md §4: analytics only when configured and only after consent): the
-// banner on a first visit in both locales, "only necessary" remembered for a year, the footer's
-// "Cookie settings" reopening it, the buttons working without JavaScript (POST /consent, 303
-// back), and, on a server with an analytics id, nothing from the tag manager's host (neither a
-// request nor a CSP entry) until the visitor accepts.
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseURL, collectProblems, contextOptions, launchBrowser, startServer, waitForHydration, type ServerInstance } from './helpers.ts';
+// Cookie consent (analytics only when the site is configured for them and only after the visitor
+// consents): the banner on a first visit in both locales, "only necessary" remembered for a year,
+// the footer's "Cookie settings" reopening it, the buttons working without JavaScript (POST
+// /consent, 303 back), and, on a server with an analytics id, nothing from the tag manager's host
+// (neither a request nor a CSP entry) until the visitor accepts.
+import type { BrowserContext, Page, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { setupServer, setupSite, waitForHydration } from './fixture.ts';
+import { collectProblems } from './helpers.ts';
 
 declare global {
   interface Window {
@@ -40,13 +41,7 @@ const TEXTS = {
   },
 } as const;
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const site = setupSite();
 
 const banner = (page: Page) => page.locator('section.cookie-banner');
 
@@ -60,79 +55,70 @@ describe('cookie consent banner', () => {
     const t = TEXTS[locale];
 
     it(`shows on the first visit (${locale}), and "${t.reject}" hides it and is remembered for a year`, async () => {
-      const context = await browser.newContext(contextOptions());
-      try {
-        const page = await context.newPage();
-        const problems = collectProblems(page);
-        await page.goto(t.path);
-        await waitForHydration(page);
-        await page.evaluate(() => {
-          window.__consentMarker = 1;
-        });
-        expect(await banner(page).isVisible()).toBe(true);
-        expect(await banner(page).getByRole('heading', { level: 2 }).innerText()).toBe(t.title);
-        // A labelled region with the three choices.
-        expect(await page.getByRole('region', { name: t.title }).count()).toBe(1);
-        for (const name of [t.acceptAll, t.reject, t.settings]) {
-          expect(await banner(page).getByRole('button', { name, exact: true }).isVisible(), name).toBe(true);
-        }
-        expect(await consentCookie(context)).toBeUndefined();
-
-        const posted = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/consent') && r.request().method() === 'POST');
-        await banner(page).getByRole('button', { name: t.reject, exact: true }).click();
-        expect((await posted).status()).toBe(200);
-        await banner(page).waitFor({ state: 'detached' });
-        // With JavaScript the choice is sent in the background: no reload.
-        expect(await page.evaluate(() => window.__consentMarker)).toBe(1);
-
-        const cookie = await consentCookie(context);
-        expect(decodeURIComponent(cookie?.value ?? '')).toBe('v1:analytics=0');
-        const now = Date.now() / 1000;
-        expect(cookie!.expires).toBeGreaterThan(now + 364 * DAY_S);
-        expect(cookie!.expires).toBeLessThan(now + 366 * DAY_S);
-        expect(cookie!.path).toBe('/');
-        expect(cookie!.sameSite).toBe('Lax');
-
-        // The choice survives a reload.
-        await page.reload();
-        await waitForHydration(page);
-        expect(await banner(page).count()).toBe(0);
-        expect(problems, problems.join('\n')).toEqual([]);
-      } finally {
-        await context.close();
+      const context = await site.newContext();
+      const page = await context.newPage();
+      const problems = collectProblems(page);
+      await page.goto(t.path);
+      await waitForHydration(page);
+      await page.evaluate(() => {
+        window.__consentMarker = 1;
+      });
+      expect(await banner(page).isVisible()).toBe(true);
+      expect(await banner(page).getByRole('heading', { level: 2 }).innerText()).toBe(t.title);
+      // A labelled region with the three choices.
+      expect(await page.getByRole('region', { name: t.title }).count()).toBe(1);
+      for (const name of [t.acceptAll, t.reject, t.settings]) {
+        expect(await banner(page).getByRole('button', { name, exact: true }).isVisible(), name).toBe(true);
       }
+      expect(await consentCookie(context)).toBeUndefined();
+
+      const posted = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/consent') && r.request().method() === 'POST');
+      await banner(page).getByRole('button', { name: t.reject, exact: true }).click();
+      expect((await posted).status()).toBe(200);
+      await banner(page).waitFor({ state: 'detached' });
+      // With JavaScript the choice is sent in the background: no reload.
+      expect(await page.evaluate(() => window.__consentMarker)).toBe(1);
+
+      const cookie = await consentCookie(context);
+      expect(decodeURIComponent(cookie?.value ?? '')).toBe('v1:analytics=0');
+      const now = Date.now() / 1000;
+      expect(cookie!.expires).toBeGreaterThan(now + 364 * DAY_S);
+      expect(cookie!.expires).toBeLessThan(now + 366 * DAY_S);
+      expect(cookie!.path).toBe('/');
+      expect(cookie!.sameSite).toBe('Lax');
+
+      // The choice survives a reload.
+      await page.reload();
+      await waitForHydration(page);
+      expect(await banner(page).count()).toBe(0);
+      expect(problems, problems.join('\n')).toEqual([]);
     });
   }
 
   it('the footer "Cookie settings" button reopens the banner with the saved choice, which can be changed', async () => {
-    const context = await browser.newContext(contextOptions());
-    try {
-      await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: baseURL() }]);
-      const page = await context.newPage();
-      const t = TEXTS.en;
-      await page.goto('/en/blog');
-      await waitForHydration(page);
-      expect(await banner(page).count()).toBe(0);
+    const context = await site.newContext({ consent: true });
+    const page = await context.newPage();
+    const t = TEXTS.en;
+    await page.goto('/en/blog');
+    await waitForHydration(page);
+    expect(await banner(page).count()).toBe(0);
 
-      await page.getByRole('contentinfo').getByRole('button', { name: t.cookieSettings }).click();
-      await banner(page).waitFor({ state: 'visible' });
-      // Reopened on the settings, showing the current choice.
-      const analytics = banner(page).getByRole('checkbox', { name: t.analytics });
-      expect(await analytics.isChecked()).toBe(false);
-      await analytics.check();
-      await banner(page).getByRole('button', { name: t.save, exact: true }).click();
-      await banner(page).waitFor({ state: 'detached' });
-      await expect.poll(async () => decodeURIComponent((await consentCookie(context))?.value ?? '')).toBe('v1:analytics=1');
+    await page.getByRole('contentinfo').getByRole('button', { name: t.cookieSettings }).click();
+    await banner(page).waitFor({ state: 'visible' });
+    // Reopened on the settings, showing the current choice.
+    const analytics = banner(page).getByRole('checkbox', { name: t.analytics });
+    expect(await analytics.isChecked()).toBe(false);
+    await analytics.check();
+    await banner(page).getByRole('button', { name: t.save, exact: true }).click();
+    await banner(page).waitFor({ state: 'detached' });
+    await expect.poll(async () => decodeURIComponent((await consentCookie(context))?.value ?? '')).toBe('v1:analytics=1');
 
-      // In Spanish the same button.
-      await page.goto('/blog');
-      await waitForHydration(page);
-      await page.getByRole('contentinfo').getByRole('button', { name: TEXTS.es.cookieSettings }).click();
-      await banner(page).waitFor({ state: 'visible' });
-      expect(await banner(page).getByRole('checkbox', { name: TEXTS.es.analytics }).isChecked()).toBe(true);
-    } finally {
-      await context.close();
-    }
+    // In Spanish the same button.
+    await page.goto('/blog');
+    await waitForHydration(page);
+    await page.getByRole('contentinfo').getByRole('button', { name: TEXTS.es.cookieSettings }).click();
+    await banner(page).waitFor({ state: 'visible' });
+    expect(await banner(page).getByRole('checkbox', { name: TEXTS.es.analytics }).isChecked()).toBe(true);
   });
 
   for (const { locale, path, button, value } of [
@@ -140,42 +126,32 @@ describe('cookie consent banner', () => {
     { locale: 'es', path: '/blog', button: TEXTS.es.acceptAll, value: 'v1:analytics=1' },
   ] as const) {
     it(`without JavaScript "${button}" still works (${locale}): POST /consent, then 303 back to the page`, async () => {
-      const context = await browser.newContext(contextOptions({ javaScriptEnabled: false }));
-      try {
-        const page = await context.newPage();
-        await page.goto(path);
-        expect(await banner(page).isVisible()).toBe(true);
-        const posted = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/consent') && r.request().method() === 'POST');
-        await banner(page).getByRole('button', { name: button, exact: true }).click();
-        const answer = await posted;
-        expect(new URL(answer.url()).pathname).toBe(locale === 'es' ? '/consent' : '/en/consent');
-        expect(answer.status()).toBe(303);
-        expect(answer.headers().location).toBe(path);
-        await page.waitForURL((url) => url.pathname === path && url.search === '');
-        await page.waitForLoadState('load');
-        expect(await banner(page).count()).toBe(0);
-        const cookie = await consentCookie(context);
-        expect(decodeURIComponent(cookie?.value ?? '')).toBe(value);
-        expect(cookie!.expires).toBeGreaterThan(Date.now() / 1000 + 364 * DAY_S);
-      } finally {
-        await context.close();
-      }
+      const context = await site.newContext({ javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.goto(path);
+      expect(await banner(page).isVisible()).toBe(true);
+      const posted = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/consent') && r.request().method() === 'POST');
+      await banner(page).getByRole('button', { name: button, exact: true }).click();
+      const answer = await posted;
+      expect(new URL(answer.url()).pathname).toBe(locale === 'es' ? '/consent' : '/en/consent');
+      expect(answer.status()).toBe(303);
+      expect(answer.headers().location).toBe(path);
+      await page.waitForURL((url) => url.pathname === path && url.search === '');
+      await page.waitForLoadState('load');
+      expect(await banner(page).count()).toBe(0);
+      const cookie = await consentCookie(context);
+      expect(decodeURIComponent(cookie?.value ?? '')).toBe(value);
+      expect(cookie!.expires).toBeGreaterThan(Date.now() / 1000 + 364 * DAY_S);
     });
   }
 });
 
 describe('analytics only after consent (a server with an analytics id)', () => {
-  let server: ServerInstance;
-  beforeAll(async () => {
-    server = await startServer({ ANALYTICS_GA_ID: GA_ID });
-  }, 30_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = setupServer({ env: { ANALYTICS_GA_ID: GA_ID } });
 
   /** A context on that server whose requests to the tag manager are answered locally and recorded. */
   async function analyticsContext(): Promise<{ context: BrowserContext; page: Page; tagRequests: string[] }> {
-    const context = await browser.newContext(contextOptions({ baseURL: server.baseURL, serviceWorkers: 'block' }));
+    const context = await site.newContext({ server, serviceWorkers: 'block' });
     const tagRequests: string[] = [];
     await context.route(/^https:\/\/([a-z0-9-]+\.)*(googletagmanager|google-analytics)\.com\//, (route: Route) => {
       tagRequests.push(route.request().url());
@@ -187,50 +163,42 @@ describe('analytics only after consent (a server with an analytics id)', () => {
 
   it('before consent nothing is requested from the tag manager and the CSP does not allow it; "Accept all" reloads with the gtag script', async () => {
     const { context, page, tagRequests } = await analyticsContext();
-    try {
-      const first = await page.goto('/en');
-      await waitForHydration(page);
-      const csp = first?.headers()['content-security-policy'] ?? '';
-      expect(csp).toContain("script-src 'self'");
-      expect(csp).not.toContain('googletagmanager');
-      expect(csp).not.toContain('google-analytics');
-      expect(await page.locator('script[src*="googletagmanager"]').count()).toBe(0);
-      expect(tagRequests).toEqual([]);
-      // The banner says analytics are used if allowed.
-      expect(await banner(page).innerText()).toContain('analytics cookies');
+    const first = await page.goto('/en');
+    await waitForHydration(page);
+    const csp = first?.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('googletagmanager');
+    expect(csp).not.toContain('google-analytics');
+    expect(await page.locator('script[src*="googletagmanager"]').count()).toBe(0);
+    expect(tagRequests).toEqual([]);
+    // The banner says analytics are used if allowed.
+    expect(await banner(page).innerText()).toContain('analytics cookies');
 
-      const reloaded = page.waitForResponse((r) => r.request().isNavigationRequest() && r.request().frame() === page.mainFrame());
-      await banner(page).getByRole('button', { name: TEXTS.en.acceptAll, exact: true }).click();
-      const second = await reloaded;
-      expect(new URL(second.url()).pathname).toBe('/en');
-      const allowed = second.headers()['content-security-policy'] ?? '';
-      expect(allowed).toMatch(new RegExp(`script-src [^;]*${GTM_HOST.replace(/\./g, '\\.')}`));
-      await expect.poll(() => tagRequests).toContain(`${GTM_HOST}/gtag/js?id=${GA_ID}`);
-      await waitForHydration(page);
-      expect(await banner(page).count()).toBe(0);
-      expect(decodeURIComponent((await consentCookie(context))?.value ?? '')).toBe('v1:analytics=1');
-      // The inline configuration ran under the CSP (it carries the nonce).
-      expect(await page.evaluate(() => Array.isArray((window as { dataLayer?: unknown[] }).dataLayer))).toBe(true);
-    } finally {
-      await context.close();
-    }
+    const reloaded = page.waitForResponse((r) => r.request().isNavigationRequest() && r.request().frame() === page.mainFrame());
+    await banner(page).getByRole('button', { name: TEXTS.en.acceptAll, exact: true }).click();
+    const second = await reloaded;
+    expect(new URL(second.url()).pathname).toBe('/en');
+    const allowed = second.headers()['content-security-policy'] ?? '';
+    expect(allowed).toMatch(new RegExp(`script-src [^;]*${GTM_HOST.replace(/\./g, '\\.')}`));
+    await expect.poll(() => tagRequests).toContain(`${GTM_HOST}/gtag/js?id=${GA_ID}`);
+    await waitForHydration(page);
+    expect(await banner(page).count()).toBe(0);
+    expect(decodeURIComponent((await consentCookie(context))?.value ?? '')).toBe('v1:analytics=1');
+    // The inline configuration ran under the CSP (it carries the nonce).
+    expect(await page.evaluate(() => Array.isArray((window as { dataLayer?: unknown[] }).dataLayer))).toBe(true);
   });
 
   it('"Only necessary" never loads analytics, even after reloads', async () => {
     const { context, page, tagRequests } = await analyticsContext();
-    try {
-      await page.goto('/');
-      await waitForHydration(page);
-      await banner(page).getByRole('button', { name: TEXTS.es.reject, exact: true }).click();
-      await banner(page).waitFor({ state: 'detached' });
-      await expect.poll(async () => decodeURIComponent((await consentCookie(context))?.value ?? '')).toBe('v1:analytics=0');
-      const again = await page.reload();
-      await waitForHydration(page);
-      expect(again?.headers()['content-security-policy']).not.toContain('googletagmanager');
-      expect(await page.locator('script[src*="googletagmanager"]').count()).toBe(0);
-      expect(tagRequests).toEqual([]);
-    } finally {
-      await context.close();
-    }
+    await page.goto('/');
+    await waitForHydration(page);
+    await banner(page).getByRole('button', { name: TEXTS.es.reject, exact: true }).click();
+    await banner(page).waitFor({ state: 'detached' });
+    await expect.poll(async () => decodeURIComponent((await consentCookie(context))?.value ?? '')).toBe('v1:analytics=0');
+    const again = await page.reload();
+    await waitForHydration(page);
+    expect(again?.headers()['content-security-policy']).not.toContain('googletagmanager');
+    expect(await page.locator('script[src*="googletagmanager"]').count()).toBe(0);
+    expect(tagRequests).toEqual([]);
   });
 });

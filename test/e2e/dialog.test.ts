@@ -1,14 +1,11 @@
-// The signed-in navbar and the logout confirmation (seed-spec §1, §4, §9; DESIGN.md §4): first
-// name, last name, default avatar, My Profile, Log-Out; Log-Out asks first in a modal alert
-// dialog (confirm #9acd32, cancel #ff4500) and, confirmed, signs out without a reload and goes
-// to the locale's home. The shared e2e server has no users, so this file starts its own server
-// on a data directory prepared with the ops CLI.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collectProblems, contextOptions, launchBrowser, startServer, userCli, waitForHydration, type ServerInstance } from './helpers.ts';
+// The signed-in navbar and the logout confirmation: first name, last name, default avatar, My
+// Profile, Log-Out; Log-Out asks first in a modal alert dialog (confirm #9acd32, cancel #ff4500)
+// and, confirmed, signs out without a reload and goes to the locale's home. The shared e2e server
+// has no users, so this file starts its own server with one user, created with the ops CLI.
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
+import { collectProblems } from './helpers.ts';
 
 declare global {
   interface Window {
@@ -18,39 +15,13 @@ declare global {
 
 const SESSION_COOKIE = 'auth._token.local';
 
-let browser: Browser;
-let server: ServerInstance;
+const site = setupSite({ users: [{ userName: 'dana', role: 'CONS', name: 'Dana', lastName: 'Díaz' }], password: 'correct horse 1' });
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-dialog-'));
-  userCli(dataDir, [
-    'add',
-    '--userName',
-    'dana',
-    '--password',
-    'correct horse 1',
-    '--role',
-    'CONS',
-    '--name',
-    'Dana',
-    '--lastName',
-    'Díaz',
-  ]);
-  [server, browser] = await Promise.all([startServer({}, dataDir), launchBrowser()]);
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 beforeEach(async () => {
-  context = await browser.newContext(contextOptions({ baseURL: server.baseURL }));
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: server.baseURL }]);
+  context = await site.newContext({ consent: true });
   page = await context.newPage();
-});
-afterEach(async () => {
-  await context?.close();
 });
 
 /** Signs in through the login form, with JavaScript, and waits for the expert area. */
@@ -63,7 +34,7 @@ async function signIn(locale: 'en' | 'es' = 'en'): Promise<void> {
     .locator('main form')
     .getByRole('button', { name: locale === 'en' ? 'Sign in' : 'Entrar' })
     .click();
-  // CONS is confined to the expert area (seed-spec §2).
+  // CONS is confined to the expert area.
   await page.waitForURL((url) => url.pathname === (locale === 'en' ? '/en/expert' : '/expert'));
   // Attached, not visible: under 1023 px it sits in the folded burger menu.
   await page.locator('.navbar-user').waitFor({ state: 'attached', timeout: 10_000 });
@@ -133,7 +104,7 @@ describe('signed-in navbar and the logout confirmation', () => {
       confirm: getComputedStyle(document.querySelector('dialog .alert-confirm')!).backgroundColor,
       cancel: getComputedStyle(document.querySelector('dialog .alert-cancel')!).backgroundColor,
     }));
-    // seed-spec §9: confirm #9acd32, cancel #ff4500.
+    // The confirm button is #9acd32, cancel #ff4500.
     expect(colours).toEqual({ confirm: 'rgb(154, 205, 50)', cancel: 'rgb(255, 69, 0)' });
 
     // Tab never reaches the page behind: it goes cancel → confirm → (out of the document, as

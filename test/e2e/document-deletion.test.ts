@@ -3,33 +3,20 @@
 // (cancel keeps the document, confirm deletes it without a reload), without JavaScript the form
 // posts and the page comes back with the outcome. This file starts its own server with one user
 // of each role.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import {
-  collectProblems,
-  contextOptions,
-  launchBrowser,
-  ROLE_PASSWORD,
-  ROLE_USERS,
-  signedInState,
-  startServerWithRoleUsers,
-  waitForHydration,
-  type ServerInstance,
-  type StorageState,
-} from './helpers.ts';
+import type { Page } from 'playwright-core';
+import { expect, test } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
+import { collectProblems, ROLE_PASSWORD, ROLE_USERS } from './helpers.ts';
 
 const CLIENT = ROLE_USERS.find((user) => user.role === 'CLI')!;
 const ADMIN = ROLE_USERS.find((user) => user.role === 'ADMIN')!;
 
-let browser: Browser;
-let server: ServerInstance;
-let clientState: StorageState;
-let context: BrowserContext | undefined;
+const site = setupSite({ users: ROLE_USERS });
 
 async function token(userName: string): Promise<string> {
-  const res = await fetch(`${server.baseURL}/api/login`, {
+  const res = await fetch(`${site.baseURL}/api/login`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: server.baseURL },
+    headers: { 'Content-Type': 'application/json', Origin: site.baseURL },
     body: JSON.stringify({ identifier: userName, password: ROLE_PASSWORD }),
   });
   return ((await res.json()) as { token: string }).token;
@@ -38,9 +25,9 @@ async function token(userName: string): Promise<string> {
 async function upload(bearer: string, project: number, name: string): Promise<void> {
   const body = new FormData();
   body.set('file', new Blob([`%PDF-1.4\n% ${name}\n%%EOF\n`], { type: 'application/pdf' }), name);
-  const res = await fetch(`${server.baseURL}/api/projects/${project}/documents`, {
+  const res = await fetch(`${site.baseURL}/api/projects/${project}/documents`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${bearer}`, Origin: server.baseURL },
+    headers: { Authorization: `Bearer ${bearer}`, Origin: site.baseURL },
     body,
   });
   expect(res.status).toBe(201);
@@ -49,9 +36,9 @@ async function upload(bearer: string, project: number, name: string): Promise<vo
 /** A brief of the client's with their two documents and one of the admin's; its page's path. */
 async function projectWithDocuments(): Promise<string> {
   const client = await token(CLIENT.userName);
-  const res = await fetch(`${server.baseURL}/api/projects`, {
+  const res = await fetch(`${site.baseURL}/api/projects`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${client}`, Origin: server.baseURL, 'Content-Type': 'application/json' },
+    headers: { Authorization: `Bearer ${client}`, Origin: site.baseURL, 'Content-Type': 'application/json' },
     body: JSON.stringify({ title: 'Archive of contracts', description: 'Contracts to review.', practice: 'compliance' }),
   });
   const id = ((await res.json()) as { id: number }).id;
@@ -61,22 +48,8 @@ async function projectWithDocuments(): Promise<string> {
   return `/en/client/projects/${id}`;
 }
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerWithRoleUsers(), launchBrowser()]);
-  clientState = await signedInState(browser, server.baseURL, CLIENT);
-}, 60_000);
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
 async function open(path: string, js: boolean): Promise<Page> {
-  context = await browser.newContext(contextOptions({ baseURL: server.baseURL, storageState: clientState, javaScriptEnabled: js }));
-  const page = await context.newPage();
+  const page = await site.newPage({ as: CLIENT.userName, javaScriptEnabled: js });
   const response = await page.goto(path);
   expect(response?.status()).toBe(200);
   if (js) await waitForHydration(page);

@@ -1,31 +1,19 @@
 // Montserrat on the web (docs/decisions/022): self-hosted from /assets as WOFF2, preloaded,
 // allowed by the CSP, drawn by body and headings once loaded; and while it loads the fallback
 // face with its metrics keeps every line where Montserrat puts it: nothing moves when it arrives.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const site = setupSite();
 
 /** A context of its own with the consent made (no banner over the page) and no service worker in the way. */
 async function withPage<T>(
   viewport: { width: number; height: number },
   run: (page: Page, context: BrowserContext) => Promise<T>,
 ): Promise<T> {
-  const context = await browser.newContext(contextOptions({ viewport, serviceWorkers: 'block' }));
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: contextOptions().baseURL! }]);
-  try {
-    return await run(await context.newPage(), context);
-  } finally {
-    await context.close();
-  }
+  const context = await site.newContext({ viewport, serviceWorkers: 'block', consent: true });
+  return run(await context.newPage(), context);
 }
 
 test('body and h1 are drawn in Montserrat once it is loaded (and in no font from elsewhere)', async () => {
@@ -100,7 +88,7 @@ test('italics come from Montserrat’s italic file only where a page has italics
   });
 });
 
-describe('nothing moves when Montserrat arrives a second late (CLS < 0.01: in fact none)', () => {
+describe('nothing moves when Montserrat arrives late, after the page has hydrated (CLS < 0.01: in fact none)', () => {
   test.each([
     { width: 390, height: 844 },
     { width: 1366, height: 900 },
@@ -135,8 +123,9 @@ describe('nothing moves when Montserrat arrives a second late (CLS < 0.01: in fa
       await page.waitForFunction(() => document.documentElement.classList.contains('js'));
       // Drawn with the fallback first…
       expect(await page.evaluate(() => document.fonts.check('400 16px Montserrat'))).toBe(false);
-      // A second with the fallback (hydration included), then the font.
-      await page.waitForTimeout(1000);
+      // The page painted with the fallback and hydrated (two frames: painted for sure), then the font.
+      await waitForHydration(page);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       release();
       await page.evaluate(() => document.fonts.ready);
       // …then in Montserrat, and a frame later every shift has been reported.

@@ -4,59 +4,37 @@
 // colours), touch targets of at least 44 px, no axe violation, hydration without a problem.
 // Screenshots of home, 404, a legal page and the blog in both languages at both widths go to
 // /tmp/shots-home/.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AxeResults } from 'axe-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { baseURL, collectProblems, contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { DESKTOP as LAPTOP, PHONE, runAxe, setupSite, waitForHydration } from './fixture.ts';
+import { collectProblems } from './helpers.ts';
 
 const SHOTS = '/tmp/shots-home';
-const PHONE = { width: 390, height: 844 };
-const LAPTOP = { width: 1366, height: 768 };
 const WIDTHS = [
   { name: '390', viewport: PHONE },
   { name: '1366', viewport: LAPTOP },
 ] as const;
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-declare global {
-  interface Window {
-    axe: { run: () => Promise<AxeResults> };
-  }
-}
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
+const site = setupSite();
+beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 async function open(
   options: { viewport: { width: number; height: number }; javaScript?: boolean; bypassCSP?: boolean },
   run: (page: Page, context: BrowserContext) => Promise<void>,
 ): Promise<void> {
-  const context = await browser.newContext(
-    contextOptions({
-      viewport: options.viewport,
-      javaScriptEnabled: options.javaScript ?? true,
-      bypassCSP: options.bypassCSP ?? false,
-      reducedMotion: 'reduce',
-    }),
-  );
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: baseURL() }]);
-  try {
-    await run(await context.newPage(), context);
-  } finally {
-    await context.close();
-  }
+  const context = await site.newContext({
+    viewport: options.viewport,
+    javaScriptEnabled: options.javaScript ?? true,
+    bypassCSP: options.bypassCSP ?? false,
+    reducedMotion: 'reduce',
+    consent: true,
+  });
+  await run(await context.newPage(), context);
 }
 
 async function noSidewaysScroll(page: Page): Promise<void> {
@@ -185,8 +163,7 @@ describe.each(WIDTHS)('at $name px', ({ name, viewport }) => {
       await open({ viewport, bypassCSP: true }, async (page) => {
         await page.goto(path);
         await waitForHydration(page);
-        await page.addScriptTag({ content: AXE_SOURCE });
-        const results = await page.evaluate(() => window.axe.run());
+        const results = await runAxe(page);
         const violations = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
         expect(violations).toEqual([]);
       });
@@ -212,7 +189,7 @@ describe.each(WIDTHS)('at $name px', ({ name, viewport }) => {
           await noSidewaysScroll(page);
           // Lazy images (the logos) load before the full-page picture is taken.
           await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-          await page.waitForLoadState('networkidle');
+          await page.waitForFunction(() => [...document.images].every((img) => img.complete));
           await page.screenshot({ path: join(SHOTS, `${label}-${locale}-${name}.png`), fullPage: true });
         }
       }

@@ -3,39 +3,15 @@
 // admin users list on a phone, the burger's close state, the signed-in burger menu, the Contact
 // link, the profile's file input, and no horizontal scrolling on a 390 px phone on any page, for
 // any role, with and without JavaScript. This file starts its own server with one user per role.
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BLOG_SLUG,
-  contextOptions,
-  launchBrowser,
-  PUBLIC_PAGES,
-  ROLE_USERS,
-  signedInState,
-  startServerWithRoleUsers,
-  waitForHydration,
-  type RoleUser,
-  type ServerInstance,
-  type StorageState,
-} from './helpers.ts';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DESKTOP as LAPTOP, PHONE, setupSite, waitForHydration } from './fixture.ts';
+import { BLOG_SLUG, PUBLIC_PAGES, ROLE_USERS, type RoleUser } from './helpers.ts';
 
-const PHONE = { width: 390, height: 844 };
-const LAPTOP = { width: 1366, height: 768 };
 /** The contact form refuses answers sent less than 3 s after the page was served. */
 const FILL_WAIT_MS = 3_200;
 
-let browser: Browser;
-let server: ServerInstance;
-const states = new Map<RoleUser['role'], StorageState>();
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServerWithRoleUsers(), launchBrowser()]);
-  for (const user of ROLE_USERS) states.set(user.role, await signedInState(browser, server.baseURL, user));
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const site = setupSite({ users: ROLE_USERS });
 
 type Visit = {
   viewport: { width: number; height: number };
@@ -46,22 +22,13 @@ type Visit = {
 };
 
 /** A new page on this file's server: signed in as `role` (or signed out), cookie banner answered. */
-async function openPage({ viewport, role, javaScript = true, consented = true }: Visit): Promise<Page> {
-  const storageState = role ? states.get(role)! : undefined;
-  const context = await browser.newContext(
-    contextOptions({ baseURL: server.baseURL, viewport, javaScriptEnabled: javaScript, ...(storageState ? { storageState } : {}) }),
-  );
-  if (consented) await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: server.baseURL }]);
-  return context.newPage();
+function openPage({ viewport, role, javaScript = true, consented = true }: Visit): Promise<Page> {
+  const as = role ? ROLE_USERS.find((user) => user.role === role)!.userName : undefined;
+  return site.newPage({ viewport, javaScriptEnabled: javaScript, as, consent: consented });
 }
 
 async function withPage(visit: Visit, run: (page: Page) => Promise<void>): Promise<void> {
-  const page = await openPage(visit);
-  try {
-    await run(page);
-  } finally {
-    await page.context().close();
-  }
+  await run(await openPage(visit));
 }
 
 async function load(page: Page, path: string, javaScript = true): Promise<void> {
@@ -83,7 +50,7 @@ function horizontalOverflow(page: Page) {
 }
 
 describe('from 1087 px the pages keep their vertical padding', () => {
-  // DESIGN.md §4: the wide layout widens the side padding only; it used to reset the
+  // The wide layout widens the side padding only; it used to reset the
   // `.page` padding to 0, so that headings sat on the navbar and buttons on the footer.
   const PAGES: { name: string; path: string; role?: RoleUser['role'] }[] = [
     { name: 'the blog', path: '/en/blog' },
@@ -243,28 +210,23 @@ describe('the admin users search at 1366 px', () => {
 describe('the admin contact inbox at 390 px', () => {
   it('shows each message as a card: sender, subject and date on screen, words unbroken, nothing scrolling sideways', async () => {
     // A message with a long subject, sent through the form as a visitor would.
-    const context = await browser.newContext(contextOptions({ baseURL: server.baseURL }));
-    try {
-      const page = await context.newPage();
-      await page.goto('/en/Contact');
-      const formToken = await page.locator('input[name="formToken"]').inputValue();
-      await page.waitForTimeout(FILL_WAIT_MS);
-      const sent = await page.request.post('/en/Contact', {
-        headers: { Origin: server.baseURL },
-        form: {
-          name: 'Valentina Domínguez',
-          email: 'valentina@example.com',
-          subject: 'Presupuesto para un proyecto de transformación digital',
-          message: 'Queremos saber más sobre vuestro trabajo.',
-          consent: 'yes',
-          formToken,
-        },
-        maxRedirects: 0,
-      });
-      expect(sent.status()).toBe(303);
-    } finally {
-      await context.close();
-    }
+    const visitor = await site.newPage();
+    await visitor.goto('/en/Contact');
+    const formToken = await visitor.locator('input[name="formToken"]').inputValue();
+    await visitor.waitForTimeout(FILL_WAIT_MS);
+    const sent = await visitor.request.post('/en/Contact', {
+      headers: { Origin: site.baseURL },
+      form: {
+        name: 'Valentina Domínguez',
+        email: 'valentina@example.com',
+        subject: 'Presupuesto para un proyecto de transformación digital',
+        message: 'Queremos saber más sobre vuestro trabajo.',
+        consent: 'yes',
+        formToken,
+      },
+      maxRedirects: 0,
+    });
+    expect(sent.status()).toBe(303);
     await withPage({ viewport: PHONE, role: 'ADMIN' }, async (page) => {
       await load(page, '/en/admin');
       // The inbox loads its list when it comes into view.

@@ -1,10 +1,10 @@
-// The full-screen spinner while client requests are in flight, stopped by failures too
-// (seed-spec §2, §8), and page loading pending → error | done with a 200 ms minimum delay
-// (seed-spec §4, §9; DESIGN.md §4). page.route is used, so the service worker is blocked (it
-// could otherwise answer the requests before the route sees them).
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+// The full-screen spinner while client requests are in flight, stopped by failures too, and page
+// loading pending → error | done with a 200 ms minimum delay (a fast answer does not flash).
+// page.route is used, so the service worker is blocked (it could otherwise answer the requests
+// before the route sees them).
+import type { BrowserContext, Page, Route } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
 
 type LoadEvent = { t: number; state: string | null; busy: string | null };
 
@@ -15,22 +15,13 @@ declare global {
   }
 }
 
-let browser: Browser;
+const site = setupSite();
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
-  context = await browser.newContext(contextOptions({ serviceWorkers: 'block' }));
+  context = await site.newContext({ serviceWorkers: 'block' });
   page = await context.newPage();
-});
-afterEach(async () => {
-  await context?.close();
 });
 
 const overlay = () => page.locator('.loading-overlay[role="status"]');
@@ -122,7 +113,7 @@ describe('loading spinner and load state', () => {
     const { log, clickAt } = await page.evaluate(() => ({ log: window.__loadLog ?? [], clickAt: window.__clickAt ?? Number.NaN }));
     const summary = `click at ${clickAt.toFixed(1)}\n${JSON.stringify(log)}`;
     const states = log.map((e) => e.state).filter((s, i, all) => i === 0 || s !== all[i - 1]);
-    // seed-spec §4: page loading goes pending, then error or done…
+    // Page loading goes pending, then error or done…
     expect.soft(states, summary).toEqual(['done', 'pending', 'error']);
     expect.soft(await page.locator('main').getAttribute('data-load-state')).toBe('error');
     // …with a minimum delay of 200 ms, whatever the outcome (a fast failure does not flash).
@@ -134,7 +125,7 @@ describe('loading spinner and load state', () => {
   it('a fast page answer still keeps the page pending for at least 200 ms after the click', async () => {
     // Reduced motion: no leave animation, whose 150 ms would hide a missing minimum delay.
     await context.close();
-    context = await browser.newContext(contextOptions({ serviceWorkers: 'block', reducedMotion: 'reduce' }));
+    context = await site.newContext({ serviceWorkers: 'block', reducedMotion: 'reduce' });
     page = await context.newPage();
     // The page's data, fetched beforehand and answered from memory at once.
     const data = await context.request.get('/_data?path=%2Fen%2Fblog', { headers: { Accept: 'application/json' } });

@@ -1,17 +1,12 @@
-// Navbar breakpoints 1023 px and 1087 px (seed-spec §9; DESIGN.md §4) and the burger's names for
-// screen readers. burger.test.ts covers the keyboard at 800 px and the links at 1200 px; this
+// Navbar breakpoints: up to 1023 px the links fold behind the burger, from 1024 px they are
+// inline, and from 1087 px the wide layout (more padding, a wider gap); and the burger's names
+// for screen readers. burger.test.ts covers the keyboard at 800 px and the links at 1200 px; this
 // file pins the exact breakpoints and the accessible names in both locales.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const site = setupSite();
 
 function layout(page: Page) {
   return page.evaluate(() => {
@@ -29,36 +24,31 @@ function layout(page: Page) {
 
 describe('navbar breakpoints', () => {
   it('up to 1023 px the links fold behind the burger; from 1024 px they are inline; from 1087 px the wide layout', async () => {
-    const context = await browser.newContext(contextOptions({ viewport: { width: 1000, height: 800 } }));
-    try {
-      const page = await context.newPage();
-      await page.goto('/en');
-      await waitForHydration(page);
-      // --space-2-5 --space-5 below 1087 px, --space-3 --space-8 from 1087 px (16 px root font size).
-      const narrow = '10px 20px';
-      const wide = '12px 32px';
+    const page = await site.newPage({ viewport: { width: 1000, height: 800 } });
+    await page.goto('/en');
+    await waitForHydration(page);
+    // --space-2-5 --space-5 below 1087 px, --space-3 --space-8 from 1087 px (16 px root font size).
+    const narrow = '10px 20px';
+    const wide = '12px 32px';
 
-      const expected: [number, Awaited<ReturnType<typeof layout>>][] = [
-        [1000, { burgerShown: true, menuShown: false, menuDirection: 'column', menuGap: '12px', padding: narrow }],
-        [1023, { burgerShown: true, menuShown: false, menuDirection: 'column', menuGap: '12px', padding: narrow }],
-        [1024, { burgerShown: false, menuShown: true, menuDirection: 'row', menuGap: '20px', padding: narrow }],
-        [1086, { burgerShown: false, menuShown: true, menuDirection: 'row', menuGap: '20px', padding: narrow }],
-        [1087, { burgerShown: false, menuShown: true, menuDirection: 'row', menuGap: '32px', padding: wide }],
-        [1100, { burgerShown: false, menuShown: true, menuDirection: 'row', menuGap: '32px', padding: wide }],
-      ];
-      for (const [width, want] of expected) {
-        await page.setViewportSize({ width, height: 800 });
-        expect(await layout(page), `at ${width} px`).toEqual(want);
-      }
-      // Back under the breakpoint the Blog link is hidden until the burger opens the menu.
-      await page.setViewportSize({ width: 1000, height: 800 });
-      const blog = page.locator('.navbar-menu').getByRole('link', { name: 'Blog', exact: true });
-      expect(await blog.isVisible()).toBe(false);
-      await page.locator('button.navbar-burger').click();
-      expect(await blog.isVisible()).toBe(true);
-    } finally {
-      await context.close();
+    const expected: [number, Awaited<ReturnType<typeof layout>>][] = [
+      [1000, { burgerShown: true, menuShown: false, menuDirection: 'column', menuGap: '12px', padding: narrow }],
+      [1023, { burgerShown: true, menuShown: false, menuDirection: 'column', menuGap: '12px', padding: narrow }],
+      [1024, { burgerShown: false, menuShown: true, menuDirection: 'row', menuGap: '20px', padding: narrow }],
+      [1086, { burgerShown: false, menuShown: true, menuDirection: 'row', menuGap: '20px', padding: narrow }],
+      [1087, { burgerShown: false, menuShown: true, menuDirection: 'row', menuGap: '32px', padding: wide }],
+      [1100, { burgerShown: false, menuShown: true, menuDirection: 'row', menuGap: '32px', padding: wide }],
+    ];
+    for (const [width, want] of expected) {
+      await page.setViewportSize({ width, height: 800 });
+      expect(await layout(page), `at ${width} px`).toEqual(want);
     }
+    // Back under the breakpoint the Blog link is hidden until the burger opens the menu.
+    await page.setViewportSize({ width: 1000, height: 800 });
+    const blog = page.locator('.navbar-menu').getByRole('link', { name: 'Blog', exact: true });
+    expect(await blog.isVisible()).toBe(false);
+    await page.locator('button.navbar-burger').click();
+    expect(await blog.isVisible()).toBe(true);
   });
 
   for (const { path, open, close, nav } of [
@@ -66,35 +56,30 @@ describe('navbar breakpoints', () => {
     { path: '/en', open: 'Open menu', close: 'Close menu', nav: 'Main' },
   ]) {
     it(`the burger is named "${open}" / "${close}" for screen readers and says what it controls (${path})`, async () => {
-      const context = await browser.newContext(contextOptions({ viewport: { width: 1000, height: 800 } }));
-      try {
-        const page = await context.newPage();
-        await page.goto(path);
-        await waitForHydration(page);
-        const navigation = page.getByRole('navigation', { name: nav });
-        const burger = navigation.getByRole('button', { name: open, exact: true });
-        expect(await burger.count()).toBe(1);
-        expect(await burger.getAttribute('aria-expanded')).toBe('false');
-        const controls = await burger.getAttribute('aria-controls');
-        expect(controls).toBeTruthy();
-        const menu = page.locator(`[id="${controls}"]`);
-        expect(await menu.count()).toBe(1);
-        expect(await menu.evaluate((el) => el.classList.contains('navbar-menu'))).toBe(true);
-        // The icon is decorative: the name comes from the hidden text only.
-        expect(await burger.locator('.burger-icon').getAttribute('aria-hidden')).toBe('true');
+      const page = await site.newPage({ viewport: { width: 1000, height: 800 } });
+      await page.goto(path);
+      await waitForHydration(page);
+      const navigation = page.getByRole('navigation', { name: nav });
+      const burger = navigation.getByRole('button', { name: open, exact: true });
+      expect(await burger.count()).toBe(1);
+      expect(await burger.getAttribute('aria-expanded')).toBe('false');
+      const controls = await burger.getAttribute('aria-controls');
+      expect(controls).toBeTruthy();
+      const menu = page.locator(`[id="${controls}"]`);
+      expect(await menu.count()).toBe(1);
+      expect(await menu.evaluate((el) => el.classList.contains('navbar-menu'))).toBe(true);
+      // The icon is decorative: the name comes from the hidden text only.
+      expect(await burger.locator('.burger-icon').getAttribute('aria-hidden')).toBe('true');
 
-        await burger.click();
-        const opened = navigation.getByRole('button', { name: close, exact: true });
-        await expect.poll(() => opened.count()).toBe(1);
-        expect(await opened.getAttribute('aria-expanded')).toBe('true');
-        expect(await menu.isVisible()).toBe(true);
+      await burger.click();
+      const opened = navigation.getByRole('button', { name: close, exact: true });
+      await expect.poll(() => opened.count()).toBe(1);
+      expect(await opened.getAttribute('aria-expanded')).toBe('true');
+      expect(await menu.isVisible()).toBe(true);
 
-        await opened.click();
-        await expect.poll(() => navigation.getByRole('button', { name: open, exact: true }).getAttribute('aria-expanded')).toBe('false');
-        expect(await menu.isVisible()).toBe(false);
-      } finally {
-        await context.close();
-      }
+      await opened.click();
+      await expect.poll(() => navigation.getByRole('button', { name: open, exact: true }).getAttribute('aria-expanded')).toBe('false');
+      expect(await menu.isVisible()).toBe(false);
     });
   }
 });

@@ -1,7 +1,8 @@
 // (b) Client-side navigation and (c) the locale switcher.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { baseURL, collectProblems, contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
+import { collectProblems } from './helpers.ts';
 
 declare global {
   interface Window {
@@ -10,24 +11,13 @@ declare global {
   }
 }
 
-let browser: Browser;
-let context: BrowserContext;
+const site = setupSite();
 let page: Page;
 let problems: string[];
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
-  context = await browser.newContext(contextOptions());
-  page = await context.newPage();
+  page = await site.newPage();
   problems = collectProblems(page);
-});
-afterEach(async () => {
-  await context?.close();
 });
 
 /** The page's SEO links: canonical and the hreflang alternates. */
@@ -84,7 +74,7 @@ describe('navigation', () => {
   });
 
   it('the locale switcher lists every locale except the current one and keeps the current page', async () => {
-    const origin = baseURL();
+    const origin = site.baseURL;
     await page.goto('/blog');
     await waitForHydration(page);
     expect(await page.getAttribute('html', 'lang')).toBe('es');

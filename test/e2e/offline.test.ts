@@ -1,26 +1,17 @@
-// Online/offline status is tracked and shown (seed-spec §4; DESIGN.md §4): a polite banner
-// while offline, and forms that need the network say so and cannot be sent.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+// The page tracks whether the browser is online and shows it: a polite banner while offline,
+// and forms that need the network say so and cannot be sent.
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
 
-let browser: Browser;
+const site = setupSite();
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
   // The worker is blocked: only the page's own online tracking is under test here.
-  context = await browser.newContext(contextOptions({ serviceWorkers: 'block' }));
+  context = await site.newContext({ serviceWorkers: 'block' });
   page = await context.newPage();
-});
-afterEach(async () => {
-  await context?.close();
 });
 
 const banner = () => page.locator('.offline-banner');

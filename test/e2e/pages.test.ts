@@ -1,50 +1,39 @@
 // (a) Every public page renders on the server and hydrates in the browser without a console
 // error or warning and without an uncaught error.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectProblems, contextOptions, launchBrowser, PUBLIC_PAGES, waitForHydration } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
+import { collectProblems, PUBLIC_PAGES } from './helpers.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const site = setupSite();
 
 describe('public pages', () => {
   it.each(PUBLIC_PAGES)(
     '$path renders with status $status and hydrates with no console errors, warnings or page errors',
     async ({ path, locale, status, h1 }) => {
       // 800 px wide: the burger menu is shown, which lets us check that React is attached.
-      const context = await browser.newContext(contextOptions({ viewport: { width: 800, height: 900 } }));
-      try {
-        const page = await context.newPage();
-        const problems = collectProblems(page, { documentStatus: status });
+      const page = await site.newPage({ viewport: { width: 800, height: 900 } });
+      const problems = collectProblems(page, { documentStatus: status });
 
-        const response = await page.goto(path);
-        expect(response?.status(), `status of ${path}`).toBe(status);
-        expect(new URL(page.url()).pathname, 'no redirect').toBe(path);
-        await waitForHydration(page);
+      const response = await page.goto(path);
+      expect(response?.status(), `status of ${path}`).toBe(status);
+      expect(new URL(page.url()).pathname, 'no redirect').toBe(path);
+      await waitForHydration(page);
 
-        expect(await page.getAttribute('html', 'lang')).toBe(locale);
-        await expect.poll(() => page.locator('h1').count()).toBe(1);
-        if (h1) expect(await page.locator('h1').innerText()).toMatch(h1);
-        if (status === 404) {
-          const home = page.getByRole('link', { name: locale === 'en' ? 'Back to the home page' : 'Volver a la página de inicio' });
-          expect(await home.getAttribute('href')).toBe(locale === 'en' ? '/en' : '/');
-        }
-
-        // React is attached: the burger button's handler runs.
-        const burger = page.locator('button.navbar-burger');
-        expect(await burger.getAttribute('aria-expanded')).toBe('false');
-        await burger.click();
-        await expect.poll(() => burger.getAttribute('aria-expanded')).toBe('true');
-
-        expect(problems, problems.join('\n')).toEqual([]);
-      } finally {
-        await context.close();
+      expect(await page.getAttribute('html', 'lang')).toBe(locale);
+      await expect.poll(() => page.locator('h1').count()).toBe(1);
+      if (h1) expect(await page.locator('h1').innerText()).toMatch(h1);
+      if (status === 404) {
+        const home = page.getByRole('link', { name: locale === 'en' ? 'Back to the home page' : 'Volver a la página de inicio' });
+        expect(await home.getAttribute('href')).toBe(locale === 'en' ? '/en' : '/');
       }
+
+      // React is attached: the burger button's handler runs.
+      const burger = page.locator('button.navbar-burger');
+      expect(await burger.getAttribute('aria-expanded')).toBe('false');
+      await burger.click();
+      await expect.poll(() => burger.getAttribute('aria-expanded')).toBe('true');
+
+      expect(problems, problems.join('\n')).toEqual([]);
     },
   );
 });

@@ -4,14 +4,12 @@
 // JavaScript; leaving it shows the published page; and inside the CMS's preview pane (a frame on
 // the CMS's origin, another site) it works with its partitioned cookie, which never reaches the
 // site's own tabs. Screenshots go to /tmp/shots-publish/.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { AxeResults } from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, test } from 'vitest';
 import { documentStore } from '../cms/fake-strapi-documents.ts';
 import { startFakeStrapi } from '../cms/fake-strapi.ts';
-import { contextOptions, launchBrowser, startServer, waitForHydration } from './helpers.ts';
+import { runAxe, setupSite, waitForHydration, type Server } from './fixture.ts';
 
 const SHOTS = '/tmp/shots-publish';
 const SECRET = 'preview-secret-that-is-long-enough-0123456789';
@@ -24,15 +22,9 @@ const VIEWPORTS = [
   { width: 390, height: 844 },
 ];
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-let browser: Browser;
-beforeAll(async () => {
+const site = setupSite();
+beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 /**
@@ -64,8 +56,7 @@ async function siteOnStrapi() {
     { access: { public: READS, tokens: { [TOKEN]: READS } } },
   );
   const cmsUrl = cms.url.replace('127.0.0.1', 'localhost');
-  const server = await startServer({ CMS_URL: cmsUrl, CMS_PREVIEW_SECRET: SECRET, CMS_PREVIEW_TOKEN: TOKEN });
-  onTestFinished(() => server.stop());
+  const server = await site.startServer({ env: { CMS_URL: cmsUrl, CMS_PREVIEW_SECRET: SECRET, CMS_PREVIEW_TOKEN: TOKEN } });
   const previewLink = `${server.baseURL}/preview?${new URLSearchParams({ secret: SECRET, type: 'post', slug: 'auditoria-de-datos', locale: 'es' })}`;
   // What Strapi's admin shows: the site's preview in a frame (config/admin.ts preview.handler).
   const frame = (id: string, src: string) =>
@@ -75,11 +66,8 @@ async function siteOnStrapi() {
   return { server, cmsUrl, previewLink };
 }
 
-async function newPage(baseURL: string, viewport: { width: number; height: number }, javaScript = true): Promise<Page> {
-  const context = await browser.newContext(contextOptions({ baseURL, viewport, javaScriptEnabled: javaScript }));
-  onTestFinished(() => context.close());
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: baseURL }]);
-  return context.newPage();
+function newPage(server: Server, viewport: { width: number; height: number }, javaScript = true): Promise<Page> {
+  return site.newPage({ server, viewport, javaScriptEnabled: javaScript, consent: true });
 }
 
 /** The banner as the visitor sees it: its computed style and box, and the page's width. */
@@ -126,7 +114,7 @@ function expectSeen(seen: Awaited<ReturnType<typeof bannerSeen>>) {
 test('the preview link opens the draft under a banner seen at 1366 and 390 px; leaving it shows the published post', async () => {
   const { server, previewLink } = await siteOnStrapi();
   for (const viewport of VIEWPORTS) {
-    const page = await newPage(server.baseURL, viewport);
+    const page = await newPage(server, viewport);
     const response = await page.goto(previewLink);
     expect(new URL(page.url()).pathname).toBe('/blog/auditoria-de-datos');
     expect(response?.headers()['cache-control']).toBe('private, no-store');
@@ -145,7 +133,7 @@ test('the preview link opens the draft under a banner seen at 1366 and 390 px; l
 
 test('without JavaScript at 390 px: the draft, the banner, and the way out (a plain form)', async () => {
   const { server, previewLink } = await siteOnStrapi();
-  const page = await newPage(server.baseURL, VIEWPORTS[1]!, false);
+  const page = await newPage(server, VIEWPORTS[1]!, false);
   await page.goto(previewLink);
   expect(await page.locator('h1').textContent()).toBe(DRAFT_TITLE);
   expectSeen(await bannerSeen(page));
@@ -160,7 +148,7 @@ test('without JavaScript at 390 px: the draft, the banner, and the way out (a pl
 
 test('inside the CMS’s preview pane (a frame on the CMS’s origin, another site): the draft with its banner; the site’s own tab still shows the published post', async () => {
   const { server, cmsUrl } = await siteOnStrapi();
-  const page = await newPage(server.baseURL, { width: 1366, height: 768 });
+  const page = await newPage(server, { width: 1366, height: 768 });
   await page.goto(`${cmsUrl}/uploads/admin.html`);
   const frame = page.frameLocator('#preview');
   await expect.poll(() => frame.locator('h1').textContent(), { timeout: 10_000 }).toBe(DRAFT_TITLE);
@@ -189,7 +177,7 @@ test('inside the CMS’s preview pane (a frame on the CMS’s origin, another si
 
 test('outside the preview the site’s pages refuse to be framed, by the CMS too', async () => {
   const { server, cmsUrl } = await siteOnStrapi();
-  const page = await newPage(server.baseURL, { width: 1366, height: 768 });
+  const page = await newPage(server, { width: 1366, height: 768 });
   const blocked = page.waitForEvent('console', { predicate: (m) => m.text().includes('frame-ancestors'), timeout: 10_000 });
   await page.goto(`${cmsUrl}/uploads/public.html`);
   expect((await blocked).text()).toContain("frame-ancestors 'none'");
@@ -199,15 +187,11 @@ test('outside the preview the site’s pages refuse to be framed, by the CMS too
 
 test('axe-core finds no accessibility violation on a preview page (the banner and its way out)', async () => {
   const { server, previewLink } = await siteOnStrapi();
-  // bypassCSP: the injected axe-core script carries no nonce (as in a11y.test.ts).
-  const context = await browser.newContext(contextOptions({ baseURL: server.baseURL, bypassCSP: true, reducedMotion: 'reduce' }));
-  onTestFinished(() => context.close());
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: server.baseURL }]);
-  const page = await context.newPage();
+  // axe: the injected axe-core script carries no nonce, so the CSP is bypassed (as in a11y.test.ts).
+  const page = await site.newPage({ server, axe: true, consent: true });
   await page.goto(previewLink);
   await waitForHydration(page);
   expect(await page.locator('.preview-banner').count()).toBe(1);
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const results = await page.evaluate(() => (window as unknown as { axe: { run: () => Promise<AxeResults> } }).axe.run());
+  const results = await runAxe(page);
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 });

@@ -1,52 +1,20 @@
 // A project's history and conversation in Chromium (issue 23 item 1; docs/decisions/030): the
 // page shows the newest 50 of each; "Show older" adds the next 50 without a reload when scripts
 // run, and is a plain link to the older page when they do not.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { databaseFile, openDatabase } from '../../server/db/index.ts';
 import { seedDemoProjects } from '../../server/projects/demo.ts';
-import {
-  contextOptions,
-  launchBrowser,
-  ROLE_PASSWORD,
-  ROLE_USERS,
-  signedInState,
-  startServer,
-  userCli,
-  waitForHydration,
-  type ServerInstance,
-  type StorageState,
-} from './helpers.ts';
+import { setupSite, waitForHydration } from './fixture.ts';
+import { ROLE_USERS } from './helpers.ts';
 
 const EXTRA = 120;
 const user = (role: string) => ROLE_USERS.find((u) => u.role === role)!;
 /** The demo's active project, the organisation's (server/projects/demo.ts). */
 const PROJECT = `/en/organization/projects/3`;
 
-let server: ServerInstance;
-let browser: Browser;
-let state: StorageState;
-
-beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-paging-'));
-  for (const u of ROLE_USERS) {
-    userCli(dataDir, [
-      'add',
-      '--userName',
-      u.userName,
-      '--password',
-      ROLE_PASSWORD,
-      '--role',
-      u.role,
-      '--name',
-      u.name,
-      '--lastName',
-      u.lastName,
-    ]);
-  }
+/** The demo projects, and on the active one EXTRA more events and messages than its own. */
+async function seed(dataDir: string): Promise<void> {
   const db = await openDatabase({ file: databaseFile(dataDir), poolMax: 1 });
   await seedDemoProjects(db, {
     admin: user('ADMIN').userName,
@@ -84,74 +52,61 @@ beforeAll(async () => {
     )
     .execute();
   await db.close();
-  server = await startServer({}, dataDir);
-  browser = await launchBrowser();
-  state = await signedInState(browser, server.baseURL, user('ORG'));
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+}
+
+const site = setupSite({ users: ROLE_USERS, seed });
 
 const historyItems = (page: Page) => page.locator('section[aria-labelledby="history-title"] .history li');
 const messages = (page: Page) => page.locator('.thread-message');
 
 describe('a project with a long history and thread', () => {
   it('with JavaScript, "Show older" adds the older page to the list, no reload, until the oldest', async () => {
-    const context = await browser.newContext(contextOptions({ baseURL: server.baseURL, storageState: state, reducedMotion: 'reduce' }));
-    try {
-      const page = await context.newPage();
-      await page.goto(PROJECT);
-      await waitForHydration(page);
-      expect(await historyItems(page).count()).toBe(50);
-      expect(await messages(page).count()).toBe(50);
-      await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+    const context = await site.newContext({ as: user('ORG').userName, reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    await page.goto(PROJECT);
+    await waitForHydration(page);
+    expect(await historyItems(page).count()).toBe(50);
+    expect(await messages(page).count()).toBe(50);
+    await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
 
-      await page.getByRole('link', { name: 'Show older events' }).click();
-      await expect.poll(() => historyItems(page).count()).toBe(100);
-      // Newest first: the older page follows the first one.
-      expect(await historyItems(page).nth(0).textContent()).toContain('Step 119');
-      expect(await historyItems(page).nth(50).textContent()).toContain('Step 069');
-      await page.getByRole('link', { name: 'Show older events' }).click();
-      // The rest: the 20 oldest extra steps and the demo project's own history.
-      await expect.poll(() => page.getByRole('link', { name: 'Show older events' }).count()).toBe(0);
-      expect(await historyItems(page).count()).toBeGreaterThan(EXTRA);
+    await page.getByRole('link', { name: 'Show older events' }).click();
+    await expect.poll(() => historyItems(page).count()).toBe(100);
+    // Newest first: the older page follows the first one.
+    expect(await historyItems(page).nth(0).textContent()).toContain('Step 119');
+    expect(await historyItems(page).nth(50).textContent()).toContain('Step 069');
+    await page.getByRole('link', { name: 'Show older events' }).click();
+    // The rest: the 20 oldest extra steps and the demo project's own history.
+    await expect.poll(() => page.getByRole('link', { name: 'Show older events' }).count()).toBe(0);
+    expect(await historyItems(page).count()).toBeGreaterThan(EXTRA);
 
-      await page.getByRole('link', { name: 'Show older messages' }).click();
-      await expect.poll(() => messages(page).count()).toBe(100);
-      // A thread reads oldest first: the older messages come above.
-      expect(await messages(page).nth(0).textContent()).toContain('Note 020');
-      expect(await messages(page).nth(99).textContent()).toContain('Note 119');
+    await page.getByRole('link', { name: 'Show older messages' }).click();
+    await expect.poll(() => messages(page).count()).toBe(100);
+    // A thread reads oldest first: the older messages come above.
+    expect(await messages(page).nth(0).textContent()).toContain('Note 020');
+    expect(await messages(page).nth(99).textContent()).toContain('Note 119');
 
-      expect(new URL(page.url()).pathname).toBe(PROJECT);
-      expect(new URL(page.url()).search).toBe('');
-      expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
-    } finally {
-      await context.close();
-    }
+    expect(new URL(page.url()).pathname).toBe(PROJECT);
+    expect(new URL(page.url()).search).toBe('');
+    expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
   });
 
   it('without JavaScript, "Show older" is a link to the older page, with the way back to the newest', async () => {
-    const context = await browser.newContext(contextOptions({ baseURL: server.baseURL, storageState: state, javaScriptEnabled: false }));
-    try {
-      const page = await context.newPage();
-      await page.goto(PROJECT);
-      expect(await historyItems(page).count()).toBe(50);
-      await page.getByRole('link', { name: 'Show older events' }).click();
-      await page.waitForURL((url) => url.searchParams.has('historyBefore'));
-      expect(new URL(page.url()).hash).toBe('#history-title');
-      expect(await historyItems(page).count()).toBe(50);
-      expect(await historyItems(page).nth(0).textContent()).toContain('Step 069');
-      await page.getByRole('link', { name: 'Back to the newest events' }).click();
-      await page.waitForURL((url) => !url.searchParams.has('historyBefore'));
-      expect(await historyItems(page).nth(0).textContent()).toContain('Step 119');
+    const context = await site.newContext({ as: user('ORG').userName, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(PROJECT);
+    expect(await historyItems(page).count()).toBe(50);
+    await page.getByRole('link', { name: 'Show older events' }).click();
+    await page.waitForURL((url) => url.searchParams.has('historyBefore'));
+    expect(new URL(page.url()).hash).toBe('#history-title');
+    expect(await historyItems(page).count()).toBe(50);
+    expect(await historyItems(page).nth(0).textContent()).toContain('Step 069');
+    await page.getByRole('link', { name: 'Back to the newest events' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('historyBefore'));
+    expect(await historyItems(page).nth(0).textContent()).toContain('Step 119');
 
-      await page.getByRole('link', { name: 'Show older messages' }).click();
-      await page.waitForURL((url) => url.searchParams.has('messagesBefore'));
-      expect(await messages(page).count()).toBe(50);
-      expect(await messages(page).nth(49).textContent()).toContain('Note 069');
-    } finally {
-      await context.close();
-    }
+    await page.getByRole('link', { name: 'Show older messages' }).click();
+    await page.waitForURL((url) => url.searchParams.has('messagesBefore'));
+    expect(await messages(page).count()).toBe(50);
+    expect(await messages(page).nth(49).textContent()).toContain('Note 069');
   });
 });

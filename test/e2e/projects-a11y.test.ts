@@ -2,38 +2,12 @@
 // violation on the dashboards, the new brief and the project pages, in both locales and both
 // themes (the `theme` cookie, docs/decisions/023); at 390 px
 // nothing scrolls sideways. The demo projects (server/projects/demo.ts) give every state.
-import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AxeResults } from 'axe-core';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databaseFile, openDatabase } from '../../server/db/index.ts';
 import { seedDemoProjects } from '../../server/projects/demo.ts';
 import { THEMES } from '../../shared/theme.ts';
-import {
-  contextOptions,
-  launchBrowser,
-  ROLE_PASSWORD,
-  ROLE_USERS,
-  signedInState,
-  startServer,
-  userCli,
-  waitForHydration,
-  type RoleUser,
-  type ServerInstance,
-  type StorageState,
-} from './helpers.ts';
-
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-declare global {
-  interface Window {
-    axe: { run: () => Promise<AxeResults> };
-  }
-}
+import { runAxe, setupSite, waitForHydration } from './fixture.ts';
+import { ROLE_USERS, type RoleUser } from './helpers.ts';
 
 const user = (role: RoleUser['role']) => ROLE_USERS.find((u) => u.role === role)!;
 
@@ -60,67 +34,36 @@ const CASES = THEMES.flatMap((theme) =>
   ]),
 );
 
-let server: ServerInstance;
-let browser: Browser;
-const states = new Map<string, StorageState>();
-
-beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-projects-'));
-  for (const u of ROLE_USERS) {
-    userCli(dataDir, [
-      'add',
-      '--userName',
-      u.userName,
-      '--password',
-      ROLE_PASSWORD,
-      '--role',
-      u.role,
-      '--name',
-      u.name,
-      '--lastName',
-      u.lastName,
-    ]);
-  }
-  const db = await openDatabase({ file: databaseFile(dataDir), poolMax: 1 });
-  await seedDemoProjects(db, {
-    admin: user('ADMIN').userName,
-    client: user('CLI').userName,
-    org: user('ORG').userName,
-    expert: user('CONS').userName,
-  });
-  await db.close();
-  server = await startServer({}, dataDir);
-  browser = await launchBrowser();
-  for (const u of ROLE_USERS) states.set(u.role, await signedInState(browser, server.baseURL, u));
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+const site = setupSite({
+  users: ROLE_USERS,
+  seed: async (dataDir) => {
+    const db = await openDatabase({ file: databaseFile(dataDir), poolMax: 1 });
+    await seedDemoProjects(db, {
+      admin: user('ADMIN').userName,
+      client: user('CLI').userName,
+      org: user('ORG').userName,
+      expert: user('CONS').userName,
+    });
+    await db.close();
+  },
 });
 
 describe('the project pages of every role', () => {
   it.each(CASES)(
     '$role on $url in the $theme theme: no axe violation, and nothing scrolls sideways at 390 px',
     async ({ role, url, theme }) => {
-      const context = await browser.newContext(
-        contextOptions({ baseURL: server.baseURL, storageState: states.get(role)!, bypassCSP: true, reducedMotion: 'reduce' }),
-      );
-      try {
-        await context.addCookies([{ name: 'theme', value: theme, url: server.baseURL }]);
-        const page = await context.newPage();
-        const response = await page.goto(url);
-        expect(response?.status()).toBe(200);
-        await waitForHydration(page);
-        await page.addScriptTag({ content: AXE_SOURCE });
-        const results = await page.evaluate(() => window.axe.run());
-        const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n');
-        expect(results.violations, summary).toEqual([]);
-        await page.setViewportSize({ width: 390, height: 844 });
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect(overflow).toBeLessThanOrEqual(0);
-      } finally {
-        await context.close();
-      }
+      const context = await site.newContext({ as: user(role).userName, axe: true });
+      await context.addCookies([{ name: 'theme', value: theme, url: site.baseURL }]);
+      const page = await context.newPage();
+      const response = await page.goto(url);
+      expect(response?.status()).toBe(200);
+      await waitForHydration(page);
+      const results = await runAxe(page);
+      const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n');
+      expect(results.violations, summary).toEqual([]);
+      await page.setViewportSize({ width: 390, height: 844 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
     },
   );
 });

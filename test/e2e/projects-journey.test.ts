@@ -1,18 +1,17 @@
-// The "done when" journey of the private area's projects (DESIGN.md §8), in Chromium: an owner
-// submits a brief, an admin proposes, the owner accepts, the admin assigns an expert and adds a
-// milestone, the expert and the owner talk and exchange a document, the milestone is done, the
-// expert delivers and the owner closes. Four times: Spanish and English, with JavaScript (forms
-// answered as JSON, the page read again without a reload, confirmation dialogs) and without it
-// (plain posts answered 303), once each by a client (CLI) and by an organisation (ORG, with a
-// procurement reference). Every step checks what the person sees; an outsider gets the 404 page;
-// the project page is measured and photographed at 1366 and 390 px (/tmp/shots-journey/).
-// This file starts its own server with its own users, so that counts (the unread badge) are exact.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// A project's whole life in the private area, end to end, in Chromium: an owner submits a brief,
+// an admin proposes, the owner accepts, the admin assigns an expert and adds a milestone, the
+// expert and the owner talk and exchange a document, the milestone is done, the expert delivers
+// and the owner closes. Four times: Spanish and English, with JavaScript (forms answered as JSON,
+// the page read again without a reload, confirmation dialogs) and without it (plain posts answered
+// 303), once each by a client (CLI) and by an organisation (ORG, with a procurement reference).
+// Every step checks what the person sees; an outsider gets the 404 page; the project page is
+// measured and photographed at 1366 and 390 px (/tmp/shots-journey/). This file starts its own
+// server with its own users, so that counts (the unread badge) are exact.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contextOptions, launchBrowser, startServer, userCli, waitForHydration, type ServerInstance } from './helpers.ts';
+import { DESKTOP, PHONE, setupSite, waitForHydration } from './fixture.ts';
 
 type Locale = 'es' | 'en';
 type Person = { userName: string; role: 'ADMIN' | 'CLI' | 'ORG' | 'CONS'; name: string; lastName: string };
@@ -25,8 +24,6 @@ const EXPERT: Person = { userName: 'pj-expert', role: 'CONS', name: 'Elena', las
 const OUTSIDER: Person = { userName: 'pj-outsider', role: 'CLI', name: 'Otto', lastName: 'Ajeno' };
 const fullName = (person: Person) => `${person.name} ${person.lastName}`;
 
-const DESKTOP = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
 const SHOTS = '/tmp/shots-journey';
 
 /** What each locale shows at each step (locales/{es,en}/common.json, as the reader sees it). */
@@ -92,46 +89,28 @@ async function waitForText(locator: Locator, text: string): Promise<void> {
   await locator.filter({ hasText: text }).first().waitFor();
 }
 
-let browser: Browser;
-let server: ServerInstance;
+const site = setupSite({ users: [ADMIN, CLIENT, ORG, EXPERT, OUTSIDER], password: PASSWORD });
 let outsider: BrowserContext;
 const measurements: unknown[] = [];
 
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-journey-'));
-  for (const person of [ADMIN, CLIENT, ORG, EXPERT, OUTSIDER]) {
-    userCli(dataDir, [
-      'add',
-      '--userName',
-      person.userName,
-      '--password',
-      PASSWORD,
-      '--role',
-      person.role,
-      '--name',
-      person.name,
-      '--lastName',
-      person.lastName,
-    ]);
-  }
-  [server, browser] = await Promise.all([startServer({}, dataDir), launchBrowser()]);
   mkdirSync(SHOTS, { recursive: true });
   outsider = (await signIn(OUTSIDER, 'es', true)).context();
 }, 60_000);
 
-afterAll(async () => {
+afterAll(() => {
   writeFileSync(join(SHOTS, 'measurements.json'), `${JSON.stringify(measurements, null, 2)}\n`);
-  await browser?.close();
-  await server?.stop();
-}, 30_000);
+});
 
 /** A browser context of its own for one person, signed in through the login page. */
 async function signIn(person: Person, locale: Locale, js: boolean): Promise<Page> {
-  const context = await browser.newContext(
-    contextOptions({ baseURL: server.baseURL, viewport: DESKTOP, javaScriptEnabled: js, locale: locale === 'es' ? 'es-ES' : 'en-GB' }),
-  );
+  const context = await site.newContext({
+    viewport: DESKTOP,
+    javaScriptEnabled: js,
+    locale: locale === 'es' ? 'es-ES' : 'en-GB',
+    consent: true,
+  });
   context.setDefaultTimeout(10_000);
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: server.baseURL }]);
   const page = await context.newPage();
   await page.goto(at(locale, '/login'));
   if (js) await waitForHydration(page);

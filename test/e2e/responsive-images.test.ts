@@ -3,43 +3,32 @@
 // before it has loaded: nothing moves when it arrives (no layout shift). Screenshots of a post and
 // of the blog at both widths go to /tmp/shots-images/.
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { baseURL, collectProblems, contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, expect, test } from 'vitest';
+import { DESKTOP as LAPTOP, PHONE, setupSite, waitForHydration } from './fixture.ts';
+import { collectProblems } from './helpers.ts';
 
 const SHOTS = '/tmp/shots-images';
-const PHONE = { width: 390, height: 844 };
-const LAPTOP = { width: 1366, height: 768 };
 /** Posts with a cover; the brief's also has a figure in its text. */
 const COVERED = '/en/blog/web-accessibility-2026';
 const WITH_FIGURE = '/en/blog/how-to-brief-an-expert';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
+const site = setupSite();
+beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 async function open(
   options: { viewport: { width: number; height: number }; deviceScaleFactor?: number; javaScript?: boolean },
   run: (page: Page, context: BrowserContext) => Promise<void>,
 ): Promise<void> {
-  const context = await browser.newContext(
-    contextOptions({
-      viewport: options.viewport,
-      deviceScaleFactor: options.deviceScaleFactor ?? 1,
-      javaScriptEnabled: options.javaScript ?? true,
-    }),
-  );
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: baseURL() }]);
-  try {
-    await run(await context.newPage(), context);
-  } finally {
-    await context.close();
-  }
+  const context = await site.newContext({
+    viewport: options.viewport,
+    deviceScaleFactor: options.deviceScaleFactor ?? 1,
+    javaScriptEnabled: options.javaScript ?? true,
+    consent: true,
+  });
+  await run(await context.newPage(), context);
 }
 
 /** The rendition the browser chose for the first image matching `selector`, once it has loaded. */

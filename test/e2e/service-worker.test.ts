@@ -1,45 +1,30 @@
-// The service worker in a real Chromium (seed-spec §7: /sw.js, scope /; DESIGN.md §3: nothing
-// private is ever cached): registration, offline pages from the cache, the offline fallback in
-// the page's language, nothing private stored, and a new version replacing the old caches.
-// http://127.0.0.1 is a secure context, so the worker registers as it would over HTTPS.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { AxeResults } from 'axe-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { baseURL, collectProblems, contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+// The service worker in a real Chromium (served at /sw.js with scope /; nothing private is ever
+// cached): registration, offline pages from the cache, the offline fallback in the page's
+// language, nothing private stored, and a new version replacing the old caches. http://127.0.0.1
+// is a secure context, so the worker registers as it would over HTTPS.
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runAxe, setupSite, waitForHydration } from './fixture.ts';
+import { collectProblems } from './helpers.ts';
 import { loadBrand } from '../../server/brand/brand.ts';
 
 declare global {
   interface Window {
     __marker?: number;
-    axe: { run: () => Promise<AxeResults> };
   }
 }
 
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
 const CACHE_PREFIX = 'site-sw-';
 
-let browser: Browser;
+const site = setupSite();
 let context: BrowserContext;
 let page: Page;
 let problems: string[];
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
-  context = await browser.newContext(contextOptions({ serviceWorkers: 'allow' }));
+  context = await site.newContext({ serviceWorkers: 'allow' });
   page = await context.newPage();
   problems = collectProblems(page);
-});
-afterEach(async () => {
-  await context?.close();
 });
 
 /** The build's version, as /sw.js carries it in its first line. */
@@ -93,8 +78,8 @@ describe('service worker', () => {
     await page.goto('/en');
     await waitForHydration(page);
     const worker = await activeWorker(page);
-    expect(worker.scope).toBe(`${baseURL()}/`);
-    expect(worker.scriptURL).toBe(`${baseURL()}/sw.js`);
+    expect(worker.scope).toBe(`${site.baseURL}/`);
+    expect(worker.scriptURL).toBe(`${site.baseURL}/sw.js`);
     expect(worker.state).toBe('activated');
 
     const script = await context.request.get('/sw.js');
@@ -139,7 +124,7 @@ describe('service worker', () => {
 
     // Never visited: the offline page, English under /en, Spanish otherwise.
     await page.goto('/en/privacy');
-    expect(page.url()).toBe(`${baseURL()}/en/privacy`);
+    expect(page.url()).toBe(`${site.baseURL}/en/privacy`);
     expect(await page.locator('h1').innerText()).toBe('You are offline');
     expect(await page.locator('html').getAttribute('lang')).toBe('en');
     expect(await page.getByRole('link', { name: 'Try again' }).getAttribute('href')).toBe('');
@@ -231,11 +216,11 @@ describe('service worker', () => {
       await navigator.serviceWorker.register('/sw.js?next', { scope: '/' });
       return changed;
     });
-    expect(taken).toBe(`${baseURL()}/sw.js?next`);
+    expect(taken).toBe(`${site.baseURL}/sw.js?next`);
     // The page learns of the new controller (controllerchange) *before* the new worker's
     // activate event runs (Service Workers spec, Activate): only once it is 'activated' have the
     // other versions' caches been deleted.
-    expect((await activeWorker(page)).scriptURL).toBe(`${baseURL()}/sw.js?next`);
+    expect((await activeWorker(page)).scriptURL).toBe(`${site.baseURL}/sw.js?next`);
 
     expect((await cacheNames(page)).filter((name) => name !== 'another-app-cache').sort()).toEqual([
       `${CACHE_PREFIX}pages-${version}`,
@@ -250,15 +235,9 @@ describe('service worker', () => {
 
   it.each(['/offline', '/en/offline'])('the offline page %s has no accessibility violation', async (path) => {
     // As in a11y.test.ts: bypassCSP lets the injected axe-core script run.
-    const axeContext = await browser.newContext(contextOptions({ bypassCSP: true }));
-    try {
-      const axePage = await axeContext.newPage();
-      await axePage.goto(path);
-      await axePage.addScriptTag({ content: AXE_SOURCE });
-      const results = await axePage.evaluate(() => window.axe.run());
-      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-    } finally {
-      await axeContext.close();
-    }
+    const axePage = await site.newPage({ bypassCSP: true });
+    await axePage.goto(path);
+    const results = await runAxe(axePage);
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 });

@@ -1,28 +1,18 @@
 // What a shared link and a search engine read in <head>: right on a post loaded directly, and
 // still right after client navigations (the blog list, another post, the other language) —
 // never the page before's tags or JSON-LD.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
-import { baseURL, BLOG_SLUG, collectProblems, contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+import type { Page } from 'playwright-core';
+import { beforeEach, expect, test } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
+import { BLOG_SLUG, collectProblems } from './helpers.ts';
 
-let browser: Browser;
-let context: BrowserContext;
+const site = setupSite();
 let page: Page;
 let problems: string[];
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(async () => {
-  context = await browser.newContext(contextOptions());
-  page = await context.newPage();
+  page = await site.newPage();
   problems = collectProblems(page);
-});
-afterEach(async () => {
-  await context?.close();
 });
 
 /** What <head> says now: social tags (each with how many there are), canonical, feeds, JSON-LD types and headline. */
@@ -54,7 +44,7 @@ const OTHER_SLUG = 'how-to-brief-an-expert';
 const OTHER_ES_SLUG = 'como-preparar-el-briefing-de-un-experto';
 
 test('a post loaded directly, then the blog and another post by client navigation: the head tells the truth each time', async () => {
-  const origin = baseURL();
+  const origin = site.baseURL;
   const direct = `/blog/${BLOG_SLUG}`;
   await page.goto(direct);
   await waitForHydration(page);
@@ -126,7 +116,7 @@ test('a post loaded directly, then the blog and another post by client navigatio
 });
 
 test('the same post loaded directly in English has its JSON-LD (the CSP lets it be: data, not a script)', async () => {
-  const origin = baseURL();
+  const origin = site.baseURL;
   await page.goto(`/en/blog/${OTHER_SLUG}`);
   await waitForHydration(page);
   const facts = await headFacts(page);

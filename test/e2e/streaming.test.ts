@@ -2,10 +2,10 @@
 // whose home and case-study answers take 1.5 s (and are never cached: CMS_CACHE_SECONDS=0, so
 // that every load streams). The shell paints before the CMS answers; the case studies arrive in
 // the same response and hydrate without a mismatch; without JavaScript they are shown too.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { fixture, paginate, sendJson, sendStrapiError, startFakeStrapi } from '../cms/fake-strapi.ts';
-import { collectProblems, contextOptions, launchBrowser, startServer, waitForHydration } from './helpers.ts';
+import { setupSite, waitForHydration, type Server } from './fixture.ts';
+import { collectProblems } from './helpers.ts';
 
 const CMS_DELAY_MS = 1500;
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
@@ -13,15 +13,15 @@ const caseStudyTitles = (fixture('v5-case-studies') as { data: { title: string; 
   .filter((entry) => entry.locale === 'en')
   .map((entry) => entry.title);
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const site = setupSite();
 
-async function slowSite(): Promise<string> {
+/** A server on that slow CMS, stopped (with the CMS) when the test ends. */
+function slowSite(): Promise<Server> {
+  return site.startServer({ env: { CMS_CACHE_SECONDS: '0' }, cms: slowCms });
+}
+
+/** (The fake closes itself when the test ends.) */
+async function slowCms() {
   const cms = await startFakeStrapi((req, res) => {
     const later = (send: () => void) => void cms.delay(CMS_DELAY_MS).then(send);
     if (req.path === '/api/home') return later(() => sendJson(res, 200, fixture('v5-home')));
@@ -34,16 +34,11 @@ async function slowSite(): Promise<string> {
     }
     sendStrapiError(res, 404, 'NotFoundError', 'Not Found');
   });
-  const server = await startServer({ CMS_URL: cms.url, CMS_CACHE_SECONDS: '0' });
-  onTestFinished(() => server.stop());
-  return server.baseURL;
+  return { url: cms.url, stop: async () => undefined };
 }
 
 test('the shell paints before a slow CMS answers, the case studies stream in and hydrate without an error', async () => {
-  const site = await slowSite();
-  const context = await browser.newContext(contextOptions({ baseURL: site }));
-  onTestFinished(() => context.close());
-  const page = await context.newPage();
+  const page = await site.newPage({ server: await slowSite() });
   const problems = collectProblems(page);
   const started = Date.now();
   await page.goto('/en', { waitUntil: 'commit' });
@@ -61,10 +56,7 @@ test('the shell paints before a slow CMS answers, the case studies stream in and
 });
 
 test('without JavaScript the streamed case studies are shown and the placeholders are not', async () => {
-  const site = await slowSite();
-  const context = await browser.newContext(contextOptions({ baseURL: site, javaScriptEnabled: false }));
-  onTestFinished(() => context.close());
-  const page = await context.newPage();
+  const page = await site.newPage({ server: await slowSite(), javaScriptEnabled: false });
   await page.goto('/en');
   for (const title of caseStudyTitles) expect(await page.getByRole('heading', { name: title }).isVisible()).toBe(true);
   for (const fallback of await page.locator('.streamed-fallback').all()) expect(await fallback.isVisible()).toBe(false);

@@ -2,36 +2,20 @@
 // cookie's, else the system's) with no script at all; the navbar's switch changes it without a
 // reload and remembers it, and works without JavaScript too; on a phone it is in the burger menu
 // and, like every button, control and link in a list, at least 44 px high.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { baseURL, contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { setupSite, waitForHydration, type PageOptions } from './fixture.ts';
 
 /** The background of each theme (--color-bg) and the navbar's teal, in both. */
 const BACKGROUND = { light: 'rgb(255, 255, 255)', dark: 'rgb(14, 24, 25)' } as const;
 const TEAL = 'rgb(48, 183, 187)';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const site = setupSite();
 
-async function withContext<T>(
-  options: Parameters<typeof contextOptions>[0],
-  cookie: string | null,
-  run: (page: Page, context: BrowserContext) => Promise<T>,
-) {
-  const context = await browser.newContext(contextOptions(options));
-  try {
-    const cookies = [{ name: 'cookie_consent', value: 'v1:analytics=0', url: baseURL() }];
-    if (cookie) cookies.push({ name: 'theme', value: cookie, url: baseURL() });
-    await context.addCookies(cookies);
-    return await run(await context.newPage(), context);
-  } finally {
-    await context.close();
-  }
+async function withContext<T>(options: PageOptions, cookie: string | null, run: (page: Page, context: BrowserContext) => Promise<T>) {
+  const context = await site.newContext({ ...options, consent: true });
+  if (cookie) await context.addCookies([{ name: 'theme', value: cookie, url: site.baseURL }]);
+  return run(await context.newPage(), context);
 }
 
 const colours = (page: Page) =>
@@ -153,27 +137,22 @@ describe('the switch in the navbar', () => {
 });
 
 test('at 390 px every button, form control and link in a list is at least 44 px high (the cookie banner, the contact form, the footer)', async () => {
-  const context = await browser.newContext(contextOptions({ viewport: { width: 390, height: 844 } }));
-  try {
-    const page = await context.newPage();
-    await page.goto('/en/Contact');
-    await waitForHydration(page);
-    await page.locator('.cookie-banner').waitFor();
-    const heights = await page.evaluate(() =>
-      [
-        ...document.querySelectorAll<HTMLElement>(
-          '.cookie-banner .button, main input:not([type="checkbox"]):not([type="hidden"]), main textarea, main .button, .footer-links a, .footer-link-button',
-        ),
-      ]
-        .filter((el) => el.offsetParent !== null && !el.closest('.honeypot'))
-        .map((el) => ({
-          what: `${el.tagName.toLowerCase()}.${el.className} ${el.textContent?.trim() ?? ''}`,
-          height: el.getBoundingClientRect().height,
-        })),
-    );
-    expect(heights.length).toBeGreaterThan(10);
-    expect(heights.filter(({ height }) => height < 44)).toEqual([]);
-  } finally {
-    await context.close();
-  }
+  const page = await site.newPage({ viewport: { width: 390, height: 844 } });
+  await page.goto('/en/Contact');
+  await waitForHydration(page);
+  await page.locator('.cookie-banner').waitFor();
+  const heights = await page.evaluate(() =>
+    [
+      ...document.querySelectorAll<HTMLElement>(
+        '.cookie-banner .button, main input:not([type="checkbox"]):not([type="hidden"]), main textarea, main .button, .footer-links a, .footer-link-button',
+      ),
+    ]
+      .filter((el) => el.offsetParent !== null && !el.closest('.honeypot'))
+      .map((el) => ({
+        what: `${el.tagName.toLowerCase()}.${el.className} ${el.textContent?.trim() ?? ''}`,
+        height: el.getBoundingClientRect().height,
+      })),
+  );
+  expect(heights.length).toBeGreaterThan(10);
+  expect(heights.filter(({ height }) => height < 44)).toEqual([]);
 });

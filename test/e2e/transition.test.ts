@@ -1,10 +1,9 @@
-// Page transition 'page', mode out-in (seed-spec §2, §9; DESIGN.md §4): during a client
-// navigation the leaving page plays its exit (`.page-leave-active`) and only then the entering
-// page is inserted and plays its entrance (`.page-enter-active`); prefers-reduced-motion swaps
-// at once, with no animation phase.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contextOptions, launchBrowser, waitForHydration } from './helpers.ts';
+// Page transition 'page', mode out-in: during a client navigation the leaving page plays its exit
+// (`.page-leave-active`) and only then the entering page is inserted and plays its entrance
+// (`.page-enter-active`); prefers-reduced-motion swaps at once, with no animation phase.
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { setupSite, waitForHydration } from './fixture.ts';
 
 type Snapshot = {
   /** performance.now() in the page. */
@@ -23,13 +22,7 @@ declare global {
 
 const HOME_H1 = 'The right expert for your next project, ready in days';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const site = setupSite();
 
 /**
  * Records every change of `div.page-transition` (its phase attribute, its class, the page inside)
@@ -76,67 +69,57 @@ function phaseSequence(log: Snapshot[]): (string | null)[] {
 
 describe("page transition 'page', out-in", () => {
   it('the leaving page finishes its exit before the new page enters: phases go leave → enter → idle', async () => {
-    const context = await browser.newContext(contextOptions());
-    try {
-      const page = await context.newPage();
-      await page.goto('/en');
-      await waitForHydration(page);
-      expect(await page.locator('div.page-transition').getAttribute('data-transition-phase')).toBe('idle');
-      await recordTransition(page);
+    const page = await site.newPage();
+    await page.goto('/en');
+    await waitForHydration(page);
+    expect(await page.locator('div.page-transition').getAttribute('data-transition-phase')).toBe('idle');
+    await recordTransition(page);
 
-      const log = await navigateHomeToBlog(page);
-      const summary = log.map((s) => `${s.t.toFixed(0)} ${s.phase} [${s.className}] ${JSON.stringify(s.h1)}`).join('\n');
+    const log = await navigateHomeToBlog(page);
+    const summary = log.map((s) => `${s.t.toFixed(0)} ${s.phase} [${s.className}] ${JSON.stringify(s.h1)}`).join('\n');
 
-      expect(phaseSequence(log), summary).toEqual(['idle', 'leave', 'enter', 'idle']);
-      // The phase classes are the ones named after the transition.
-      expect(log.find((s) => s.phase === 'leave')?.className, summary).toContain('page-leave-active');
-      expect(log.find((s) => s.phase === 'enter')?.className, summary).toContain('page-enter-active');
+    expect(phaseSequence(log), summary).toEqual(['idle', 'leave', 'enter', 'idle']);
+    // The phase classes are the ones named after the transition.
+    expect(log.find((s) => s.phase === 'leave')?.className, summary).toContain('page-leave-active');
+    expect(log.find((s) => s.phase === 'enter')?.className, summary).toContain('page-enter-active');
 
-      // The old page is the one leaving: while the phase is `leave` only the old h1 is there.
-      const leaving = log.filter((s) => s.phase === 'leave');
-      expect(leaving.length, summary).toBeGreaterThan(0);
-      for (const s of leaving) expect(s.h1, summary).toEqual([HOME_H1]);
-      // Out-in: the two pages never coexist, and the new one never shows during `leave`.
-      for (const s of log) expect(s.h1.length, summary).toBeLessThanOrEqual(1);
+    // The old page is the one leaving: while the phase is `leave` only the old h1 is there.
+    const leaving = log.filter((s) => s.phase === 'leave');
+    expect(leaving.length, summary).toBeGreaterThan(0);
+    for (const s of leaving) expect(s.h1, summary).toEqual([HOME_H1]);
+    // Out-in: the two pages never coexist, and the new one never shows during `leave`.
+    for (const s of log) expect(s.h1.length, summary).toBeLessThanOrEqual(1);
 
-      // The old h1 disappears and the new one appears in the same swap, after the exit ran:
-      // the leave animation lasts 150 ms, so the swap comes at least ~that long after it began.
-      const leaveStart = leaving[0]!.t;
-      const firstNew = log.find((s) => s.h1.includes('Blog'));
-      const lastOld = log.filter((s) => s.h1.includes(HOME_H1)).at(-1);
-      expect(firstNew, summary).toBeDefined();
-      expect(lastOld, summary).toBeDefined();
-      expect(firstNew!.t, summary).toBeGreaterThanOrEqual(lastOld!.t);
-      expect(firstNew!.phase, summary).toBe('enter');
-      expect(firstNew!.t - leaveStart, summary).toBeGreaterThanOrEqual(120);
-    } finally {
-      await context.close();
-    }
+    // The old h1 disappears and the new one appears in the same swap, after the exit ran:
+    // the leave animation lasts 150 ms, so the swap comes at least ~that long after it began.
+    const leaveStart = leaving[0]!.t;
+    const firstNew = log.find((s) => s.h1.includes('Blog'));
+    const lastOld = log.filter((s) => s.h1.includes(HOME_H1)).at(-1);
+    expect(firstNew, summary).toBeDefined();
+    expect(lastOld, summary).toBeDefined();
+    expect(firstNew!.t, summary).toBeGreaterThanOrEqual(lastOld!.t);
+    expect(firstNew!.phase, summary).toBe('enter');
+    expect(firstNew!.t - leaveStart, summary).toBeGreaterThanOrEqual(120);
   });
 
   it('with prefers-reduced-motion the page swaps at once, with no leave or enter phase', async () => {
-    const context = await browser.newContext(contextOptions({ reducedMotion: 'reduce' }));
-    try {
-      const page = await context.newPage();
-      await page.goto('/en');
-      await waitForHydration(page);
-      expect(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)).toBe(true);
-      await recordTransition(page);
+    const page = await site.newPage({ reducedMotion: 'reduce' });
+    await page.goto('/en');
+    await waitForHydration(page);
+    expect(await page.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches)).toBe(true);
+    await recordTransition(page);
 
-      const log = await navigateHomeToBlog(page);
-      const summary = log.map((s) => `${s.t.toFixed(0)} ${s.phase} [${s.className}] ${JSON.stringify(s.h1)}`).join('\n');
+    const log = await navigateHomeToBlog(page);
+    const summary = log.map((s) => `${s.t.toFixed(0)} ${s.phase} [${s.className}] ${JSON.stringify(s.h1)}`).join('\n');
 
-      expect(
-        log.some((s) => s.h1.includes('Blog')),
-        summary,
-      ).toBe(true);
-      expect(new Set(log.map((s) => s.phase)), summary).toEqual(new Set(['idle']));
-      expect(
-        log.some((s) => /page-(leave|enter)-active/.test(s.className)),
-        summary,
-      ).toBe(false);
-    } finally {
-      await context.close();
-    }
+    expect(
+      log.some((s) => s.h1.includes('Blog')),
+      summary,
+    ).toBe(true);
+    expect(new Set(log.map((s) => s.phase)), summary).toEqual(new Set(['idle']));
+    expect(
+      log.some((s) => /page-(leave|enter)-active/.test(s.className)),
+      summary,
+    ).toBe(false);
   });
 });

@@ -5,22 +5,17 @@
 // Four times (Spanish and English, with and without JavaScript), at 1366 and 390 px; and the
 // ADMIN_REQUIRE_2FA journey of an administrator, on a server of its own. Screenshots go to
 // /tmp/shots-totp/.
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
-import type { AxeResults } from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contextOptions, launchBrowser, startServer, userCli, waitForHydration, type ServerInstance } from './helpers.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE, runAxe, setupServer, setupSite, waitForHydration, type Server, type SiteUser } from './fixture.ts';
 
 type Locale = 'es' | 'en';
 type Person = { userName: string; role: 'ADMIN' | 'CLI' | 'ORG' | 'CONS'; area: string };
 
 const PASSWORD = 'second factor 1';
-const DESKTOP = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
 const SHOTS = '/tmp/shots-totp';
 
 const SEES = {
@@ -59,13 +54,6 @@ const JOURNEYS: Journey[] = [
 ];
 const ADMIN: Person = { userName: 'tf-ada', role: 'ADMIN', area: 'admin' };
 const AXE_PERSON: Person = { userName: 'tf-axel', role: 'CLI', area: 'client' };
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-declare global {
-  interface Window {
-    axe: { run: () => Promise<AxeResults> };
-  }
-}
 
 const at = (locale: Locale, path: string) => (locale === 'es' ? path : `/en${path}`);
 
@@ -76,52 +64,17 @@ function codeOf(secret: string, ahead = 0): string {
   });
 }
 
-function dataDirWith(people: Person[]): string {
-  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-totp-'));
-  for (const person of people) {
-    userCli(dataDir, [
-      'add',
-      '--userName',
-      person.userName,
-      '--password',
-      PASSWORD,
-      '--role',
-      person.role,
-      '--name',
-      'Tess',
-      '--lastName',
-      'Factor',
-    ]);
-  }
-  return dataDir;
-}
+const users = (people: Person[]): SiteUser[] => people.map(({ userName, role }) => ({ userName, role, name: 'Tess', lastName: 'Factor' }));
 
-let browser: Browser;
-let server: ServerInstance;
-let strict: ServerInstance;
-
-beforeAll(async () => {
-  [server, strict, browser] = await Promise.all([
-    startServer({}, dataDirWith([...JOURNEYS.map((j) => j.person), AXE_PERSON])),
-    startServer({ ADMIN_REQUIRE_2FA: 'true' }, dataDirWith([ADMIN])),
-    launchBrowser(),
-  ]);
+const site = setupSite({ users: users([...JOURNEYS.map((j) => j.person), AXE_PERSON]), password: PASSWORD });
+const strict = setupServer({ env: { ADMIN_REQUIRE_2FA: 'true' }, users: users([ADMIN]), password: PASSWORD });
+beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
-}, 60_000);
+});
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await strict?.stop();
-}, 30_000);
-
-async function newPage(baseURL: string, js: boolean, axe = false): Promise<Page> {
+function newPage(server: Server, js: boolean, axe = false): Promise<Page> {
   // axe-core is injected: only its pages relax the CSP (as test/e2e/a11y.test.ts does); the journeys run under the real one.
-  const context = await browser.newContext(
-    contextOptions({ baseURL, viewport: DESKTOP, javaScriptEnabled: js, ...(axe ? { bypassCSP: true, reducedMotion: 'reduce' } : {}) }),
-  );
-  await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: baseURL }]);
-  return context.newPage();
+  return site.newPage({ server, viewport: DESKTOP, javaScriptEnabled: js, axe, consent: true });
 }
 
 async function load(page: Page, path: string, js: boolean) {
@@ -171,7 +124,7 @@ describe.each(JOURNEYS)('two-factor authentication ($locale, JavaScript: $js)', 
   let secret = '';
 
   it('is set up from the profile: the QR code and the key on the screen, a code turns it on, ten recovery codes once', async () => {
-    const page = await newPage(server.baseURL, js);
+    const page = await newPage(site, js);
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     await passwordStep(page, person, locale, js);
@@ -202,7 +155,7 @@ describe.each(JOURNEYS)('two-factor authentication ($locale, JavaScript: $js)', 
   });
 
   it('then signing in asks for the code after the password; a wrong code is refused on the page, the right one signs in (to the remembered page)', async () => {
-    const page = await newPage(server.baseURL, js);
+    const page = await newPage(site, js);
     await passwordStep(page, person, locale, js);
     expect(new URL(page.url()).pathname).toBe(at(locale, '/login/code'));
     if (js) await waitForHydration(page);
@@ -229,7 +182,7 @@ describe.each(JOURNEYS)('two-factor authentication ($locale, JavaScript: $js)', 
 
 describe('ADMIN_REQUIRE_2FA (en, JavaScript)', () => {
   it('sends an administrator without 2FA to the set-up page and keeps them there until it is on', async () => {
-    const page = await newPage(strict.baseURL, true);
+    const page = await newPage(strict, true);
     await passwordStep(page, ADMIN, 'en', true);
     await page.waitForURL((url) => url.pathname === '/en/profile/twoFactor');
     await waitForHydration(page);
@@ -256,14 +209,13 @@ describe('ADMIN_REQUIRE_2FA (en, JavaScript)', () => {
 
 describe('accessibility of the two-factor pages (en, JavaScript)', () => {
   async function expectNoViolations(page: Page, what: string) {
-    await page.addScriptTag({ content: AXE_SOURCE });
-    const results = await page.evaluate(() => window.axe.run());
+    const results = await runAxe(page);
     const found = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
     expect(found, what).toEqual([]);
   }
 
   it('axe-core reports no violations on the set-up page, the recovery codes, 2FA on, and the code page with and without an error', async () => {
-    const page = await newPage(server.baseURL, true, true);
+    const page = await newPage(site, true, true);
     await passwordStep(page, AXE_PERSON, 'en', true);
     await load(page, '/en/profile/twoFactor', true);
     await expectNoViolations(page, 'set-up page');
@@ -276,7 +228,7 @@ describe('accessibility of the two-factor pages (en, JavaScript)', () => {
     await page.getByText(SEES.en.isOn).waitFor();
     await expectNoViolations(page, '2FA on');
 
-    const next = await newPage(server.baseURL, true, true);
+    const next = await newPage(site, true, true);
     await passwordStep(next, AXE_PERSON, 'en', true);
     await waitForHydration(next);
     await expectNoViolations(next, 'code page');
