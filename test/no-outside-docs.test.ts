@@ -14,19 +14,13 @@ const OUTSIDE_DOCUMENTS: readonly RegExp[] = [/seed-spec/, /DESIGN\.md/, /STYLE\
 /** The tests that name the citations they look for (this one, and the docs' own checks). */
 const CHECKERS: readonly string[] = ['test/no-outside-docs.test.ts', 'test/docs.test.ts'];
 
-/**
- * The browser tests still cite the owner's documents: they are being reworked with their fixtures
- * on another branch. This exclusion is removed when the test/e2e/ files are cleaned.
- */
-const E2E_FILES_STILL_CITING = 'test/e2e/';
-
 function trackedFiles(): string[] {
   const out = execFileSync('git', ['ls-files', '-z'], { cwd: PATHS.root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return out.split('\0').filter(Boolean);
 }
 
 function checkedForCitations(file: string): boolean {
-  if (CHECKERS.includes(file) || file.startsWith(E2E_FILES_STILL_CITING)) return false;
+  if (CHECKERS.includes(file)) return false;
   if (file.startsWith('node_modules/') || file.startsWith('dist/')) return false;
   return existsSync(join(PATHS.root, file));
 }
