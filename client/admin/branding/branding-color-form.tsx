@@ -3,6 +3,7 @@ import type { Branding } from '../../../shared/branding.ts';
 import { useBrand } from '../brand.tsx';
 import { useI18n } from '../../runtime/i18n.tsx';
 import { sixDigitColor } from './branding-rules.ts';
+import { BrandingForm } from './branding-form.tsx';
 
 /** The navbar colour: a picker and a hex code kept in step, Save and Reset to the default. */
 export function BrandingColorForm({
@@ -38,15 +39,7 @@ export function BrandingColorForm({
   const describedBy = [`${id}-code-hint`, problem !== null && `${id}-code-error`].filter(Boolean).join(' ');
 
   return (
-    <form
-      className="admin-branding-form"
-      method="post"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSave();
-      }}
-    >
+    <BrandingForm onSubmit={() => onSave()}>
       <fieldset>
         <legend>{t('adminConsole.branding.colorLegend')}</legend>
         <p className="field-hint">
@@ -95,6 +88,6 @@ export function BrandingColorForm({
           </button>
         </div>
       </fieldset>
-    </form>
+    </BrandingForm>
   );
 }

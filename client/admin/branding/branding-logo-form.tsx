@@ -1,6 +1,7 @@
 import { useId, type RefObject } from 'react';
 import { IMAGE_MIME_TYPES } from '../../../shared/uploads.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
+import { BrandingForm } from './branding-form.tsx';
 
 /** The logo: a file to upload, and Remove (after a confirmation) while there is one. */
 export function BrandingLogoForm({
@@ -34,15 +35,7 @@ export function BrandingLogoForm({
   const describedBy = [`${id}-logo-hint`, problem !== null && `${id}-logo-error`].filter(Boolean).join(' ');
 
   return (
-    <form
-      className="admin-branding-form"
-      method="post"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        onUpload(event.currentTarget);
-      }}
-    >
+    <BrandingForm onSubmit={onUpload}>
       <fieldset>
         <legend>{t('adminConsole.branding.logoLegend')}</legend>
         <p className="field-hint">{t(logo ? 'adminConsole.branding.logoCurrentCustom' : 'adminConsole.branding.logoCurrentDefault')}</p>
@@ -79,6 +72,6 @@ export function BrandingLogoForm({
           )}
         </div>
       </fieldset>
-    </form>
+    </BrandingForm>
   );
 }
