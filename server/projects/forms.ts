@@ -121,9 +121,11 @@ export function createProjectForms(deps: { services: ProjectServices; uploads: D
           return redirectAfterPost(req, res, back('milestone', 'milestones-title'), 'milestone');
         }
         case 'milestoneDone': {
-          const match = /^([1-9][0-9]{0,9}):(done|reopen)$/.exec(typeof body.milestone === 'string' ? body.milestone : '');
-          if (!match) throw new ApiError(400, 'invalid_request', 'Choose a milestone');
-          await projects.setMilestoneDone(actor, id, Number(match[1]), match[2] === 'done');
+          // `<id>:done` or `<id>:reopen`; an id past what the database holds is no milestone (never a 500).
+          const match = /^([^:]*):(done|reopen)$/.exec(typeof body.milestone === 'string' ? body.milestone : '');
+          const milestoneId = idOf(match?.[1]);
+          if (!match || milestoneId === null) throw new ApiError(400, 'invalid_request', 'Choose a milestone');
+          await projects.setMilestoneDone(actor, id, milestoneId, match[2] === 'done');
           return redirectAfterPost(req, res, back('milestoneDone', 'milestones-title'), 'milestoneDone');
         }
         case 'deleteDocument': {

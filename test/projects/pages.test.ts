@@ -140,6 +140,15 @@ describe('a brief and a project page without JavaScript', () => {
     expect((await api(app, tokens.owner).get(`/projects/${id}`)).body.state).toBe('active');
   });
 
+  test.each(['9999999999:done', '2147483648:done', '0:done', '-1:done', '1.5:done', 'x:done', '7:finish', ''])(
+    'a milestone answer naming no possible milestone (%j) is a 400 "Choose a milestone", never a 500',
+    async (milestone) => {
+      const id = await activeProject(app, tokens);
+      const res = await form('admin', `/admin/projects/${id}`, { intent: 'milestoneDone', milestone });
+      expect(res.status).toBe(400);
+    },
+  );
+
   test('an expert saves their profile of expertise from their area, with and without JavaScript', async () => {
     const res = await form('expert', '/expert', { practices: 'data', bio: 'Forecasts.', dayRate: '600', availability: 'available' });
     expect(res.status).toBe(303);
