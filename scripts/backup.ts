@@ -3,7 +3,7 @@
 // DATA_DIR/backups/site-<UTC time>.db. Never overwrites a file. PostgreSQL (DATABASE_URL) is
 // backed up with its own tool: the command is printed (docs/operating.md, "Backups").
 import { resolve } from 'node:path';
-import { BackupError, backupDatabase, defaultBackupFile } from '../server/db/backup.ts';
+import { BackupError, backupDatabase, defaultBackupFile, PG_DUMP_COMMAND, PG_RESTORE_COMMAND } from '../server/db/backup.ts';
 import { databaseFile, isPostgresUrl } from '../server/db/index.ts';
 
 const USAGE = `Usage: npm run backup [-- <file>]
@@ -17,9 +17,9 @@ if (args.includes('--help') || args.includes('-h') || args.length > 1) {
 }
 if (isPostgresUrl(process.env.DATABASE_URL || undefined)) {
   console.error(`DATABASE_URL is PostgreSQL: back it up with PostgreSQL's own tool, e.g.
-  pg_dump --format=custom --file=site-$(date -u +%Y%m%d-%H%M%S).dump "$DATABASE_URL"
+  ${PG_DUMP_COMMAND}
 and restore with
-  pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" <file>.dump
+  ${PG_RESTORE_COMMAND}
 (docs/operating.md, "Backups").`);
   process.exit(2);
 }

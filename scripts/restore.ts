@@ -3,7 +3,7 @@
 // restore refuses while any process has the database open); the database it replaces is kept
 // as site.db.before-restore-<time>. Start the site afterwards: it migrates an older backup.
 import { resolve } from 'node:path';
-import { BackupError, restoreDatabase } from '../server/db/backup.ts';
+import { BackupError, PG_RESTORE_COMMAND, restoreDatabase } from '../server/db/backup.ts';
 import { databaseFile, isPostgresUrl } from '../server/db/index.ts';
 
 const USAGE = `Usage: npm run restore -- <backup file>
@@ -17,7 +17,7 @@ if (args.length !== 1 || args[0] === '--help' || args[0] === '-h') {
 }
 if (isPostgresUrl(process.env.DATABASE_URL || undefined)) {
   console.error(`DATABASE_URL is PostgreSQL: restore a pg_dump with
-  pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" <file>.dump
+  ${PG_RESTORE_COMMAND}
 (docs/operating.md, "Backups").`);
   process.exit(2);
 }

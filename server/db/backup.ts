@@ -11,6 +11,10 @@ import { MIGRATIONS } from './migrations.ts';
 
 export class BackupError extends Error {}
 
+/** PostgreSQL's own tools, as `npm run backup`/`restore` name them (docs/operating.md, "Backups"). */
+export const PG_DUMP_COMMAND = 'pg_dump --format=custom --file=site-$(date -u +%Y%m%d-%H%M%S).dump "$DATABASE_URL"';
+export const PG_RESTORE_COMMAND = 'pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" <file>.dump';
+
 /** The newest migration this code knows: a backup from newer code cannot be restored by it. */
 const KNOWN_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
 
