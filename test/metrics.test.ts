@@ -29,7 +29,15 @@ test('METRICS_TOKEN is at least 32 characters, and METRICS_PORT must differ from
 
 test('/metrics answers a Bearer of METRICS_TOKEN only: 401 with WWW-Authenticate otherwise, and never cached', async () => {
   const { app } = await createTestApp({ METRICS_TOKEN: TOKEN });
-  for (const authorization of [undefined, 'Bearer wrong-token', `Basic ${TOKEN}`, `Bearer ${TOKEN}x`, `Bearer  ${TOKEN}`]) {
+  // An outsider: nothing, a wrong token, another scheme, the token with more or less, a 10 kB token.
+  for (const authorization of [
+    undefined,
+    'Bearer wrong-token',
+    `Basic ${TOKEN}`,
+    `Bearer ${TOKEN}x`,
+    `Bearer  ${TOKEN}`,
+    `Bearer ${'x'.repeat(10_000)}`,
+  ]) {
     const req = request(app).get('/metrics');
     const res = await (authorization ? req.set('Authorization', authorization) : req);
     expect(res.status, authorization).toBe(401);
@@ -38,6 +46,10 @@ test('/metrics answers a Bearer of METRICS_TOKEN only: 401 with WWW-Authenticate
   }
   const ok = await request(app).get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
   expect(ok.status).toBe(200);
+  // A replayed scrape is just another read: the same answer, nothing changed by it.
+  expect((await request(app).get('/metrics').set('Authorization', `Bearer ${TOKEN}`)).status).toBe(200);
+  // Only GET: a POST is not a scrape.
+  expect((await request(app).post('/metrics').set('Authorization', `Bearer ${TOKEN}`)).status).not.toBe(200);
   expect(ok.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
   expect(ok.headers['cache-control']).toBe('no-store');
 });
