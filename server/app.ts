@@ -43,8 +43,7 @@ import { themeHandler, themeOf } from './http/theme.ts';
 import { STYLEGUIDE_PATH, styleguideHandler } from './dev/styleguide.tsx';
 import { errorHandler } from './http/error-handler.ts';
 import { checkReadiness, liveness, readiness } from './http/health.ts';
-import { createMetrics, type Metrics } from './metrics/metrics.ts';
-import { METRICS_PATH, metricsFromPrimary, metricsHandler } from './metrics/serve.ts';
+import type { Metrics } from './metrics/metrics.ts';
 import { nonceOf, requestContext } from './http/request-context.ts';
 import { contentSecurityPolicy } from './http/csp.ts';
 import { requireSameOrigin } from './http/same-origin.ts';
@@ -451,10 +450,12 @@ export async function createApp(deps: AppDeps) {
   // What /readyz reports, and /metrics with it.
   const readinessDeps = { db, cmsUrl: config.CMS_URL, draining: () => draining };
   // -1. Metrics (server/metrics/), only when ops asked for them: every request counted and timed.
-  const metrics: Metrics | null =
-    config.METRICS_TOKEN !== undefined || config.METRICS_PORT !== undefined
-      ? createMetrics({ db, renderCache, readiness: () => checkReadiness(readinessDeps) })
-      : null;
+  //     prom-client is loaded only then: a site without metrics does not pay for it at start.
+  const metricsOn = config.METRICS_TOKEN !== undefined || config.METRICS_PORT !== undefined;
+  const metricsServe = metricsOn ? await import('./metrics/serve.ts') : null;
+  const metrics: Metrics | null = metricsOn
+    ? (await import('./metrics/metrics.ts')).createMetrics({ db, renderCache, readiness: () => checkReadiness(readinessDeps) })
+    : null;
   if (metrics) app.use(metrics.record);
 
   // 0. What every request carries (http/request-context.ts): an id (kept from a trusted proxy's
@@ -498,9 +499,9 @@ export async function createApp(deps: AppDeps) {
   //    worker of a cluster, the sum of all workers, asked of the primary (metrics/serve.ts).
   app.get('/healthz', liveness());
   app.get('/readyz', readiness(readinessDeps));
-  if (metrics && config.METRICS_TOKEN !== undefined) {
-    const text = cluster.isWorker ? metricsFromPrimary() : metrics.text;
-    app.get(METRICS_PATH, metricsHandler({ token: config.METRICS_TOKEN, text, logger }));
+  if (metrics && metricsServe && config.METRICS_TOKEN !== undefined) {
+    const text = cluster.isWorker ? metricsServe.metricsFromPrimary() : metrics.text;
+    app.get(metricsServe.METRICS_PATH, metricsServe.metricsHandler({ token: config.METRICS_TOKEN, text, logger }));
   }
 
   // 4. Static files: hashed build assets are immutable; public/ files get a short cache.

@@ -8,7 +8,6 @@ import { ConfigError, loadConfig, type Config } from './base/config.ts';
 import { databaseFile, openDatabase } from './db/index.ts';
 import { boundUrl, createHttpServer } from './http/server.ts';
 import { createLogger, type Logger } from './base/logger.ts';
-import { createMetricsServer, primaryMetrics } from './metrics/serve.ts';
 
 function readConfig(): Config {
   try {
@@ -40,7 +39,7 @@ async function serve(config: Config, logger: Logger) {
   const { app, close, drain, metrics } = await createApp({ config, logger, brand: readBrand() });
   // METRICS_PORT, when this process is the only one (a cluster's primary serves it otherwise).
   const metricsServer =
-    metrics && config.METRICS_PORT !== undefined && !cluster.isWorker ? listenForMetrics(config, logger, metrics.text) : null;
+    metrics && config.METRICS_PORT !== undefined && !cluster.isWorker ? await listenForMetrics(config, logger, metrics.text) : null;
   const server = createHttpServer(app, {
     headersTimeoutSeconds: config.HTTP_HEADERS_TIMEOUT_SECONDS,
     requestTimeoutSeconds: config.HTTP_REQUEST_TIMEOUT_SECONDS,
@@ -96,8 +95,9 @@ async function serve(config: Config, logger: Logger) {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-/** /metrics on a listener of its own (METRICS_PORT, on HOST). */
-function listenForMetrics(config: Config, logger: Logger, text: () => Promise<string>) {
+/** /metrics on a listener of its own (METRICS_PORT, on HOST); prom-client loads only with metrics on. */
+async function listenForMetrics(config: Config, logger: Logger, text: () => Promise<string>) {
+  const { createMetricsServer } = await import('./metrics/serve.ts');
   const server = createMetricsServer({ token: config.METRICS_TOKEN, text, logger });
   server.listen(config.METRICS_PORT, config.HOST, () => logger.info(`metrics on ${boundUrl(server.address())}/metrics`));
   server.on('error', (error) => {
@@ -111,8 +111,9 @@ async function primary(config: Config, logger: Logger) {
   readBrand();
   // The workers' metrics, summed here: for METRICS_PORT, and for a worker asked on the site's port.
   if (config.METRICS_TOKEN !== undefined || config.METRICS_PORT !== undefined) {
+    const { primaryMetrics } = await import('./metrics/serve.ts');
     const text = primaryMetrics(logger);
-    if (config.METRICS_PORT !== undefined) listenForMetrics(config, logger, text);
+    if (config.METRICS_PORT !== undefined) await listenForMetrics(config, logger, text);
   }
   // Migrate once before the workers open the database, and give them one session secret.
   await (await openDatabase({ url: config.DATABASE_URL, file: databaseFile(config.DATA_DIR), poolMax: 1 })).close();
