@@ -54,7 +54,7 @@ const notify: esbuild.Plugin = {
   },
 };
 const client = await esbuild.context({ ...clientBuildOptions(pages), write: false, plugins: [notify] });
-const serverCtx = await esbuild.context({ ...serverBuildOptions, write: false, plugins: [notify] });
+const serverCtx = await esbuild.context({ ...serverBuildOptions, write: false, plugins: [...(serverBuildOptions.plugins ?? []), notify] });
 await Promise.all([client.watch(), serverCtx.watch()]);
 for (const dir of ['locales', 'content', 'public']) {
   watch(join(ROOT, dir), { recursive: true }, () => restart(`${dir}/ changed`));

@@ -26,3 +26,11 @@ test('the server bundle carries its dependencies, except the native, lazily load
   for (const bundled of ['express', 'zod', 'i18next', 'helmet', 'pino', 'jose', 'marked', 'sanitize-html'])
     expect(packages).not.toContain(bundled);
 });
+
+test('the server bundle takes Node built-ins from process.getBuiltinModule, never by an ES import (whose facade read every export: node:http loaded undici, ~60 ms of a start)', () => {
+  const bundle = readFileSync(join(SERVER_DIST, 'server.js'), 'utf8');
+  const esImports = [...bundle.matchAll(/\bfrom\s*"(node:[^"]+)"|\bimport\(\s*"(node:[^"]+)"\s*\)/g)].map((m) => m[1] ?? m[2]);
+  // The banner's createRequire is the one ES import of a built-in left.
+  expect(esImports.filter((name) => name !== 'node:module')).toEqual([]);
+  expect(bundle).toContain('process.getBuiltinModule("node:http")');
+});
