@@ -251,6 +251,10 @@ test('a session sealed with another secret is refused', async () => {
 
 test('the navbar of a signed-in user shows name, last name, avatar (default), My Profile and Log-Out', async () => {
   const res = await request(app).get('/en/client').set('Cookie', cookies.CLI!);
+  // The avatar and the name are the button of a disclosure that holds My Profile and Log-Out.
+  expect(res.text).toMatch(
+    /<details class="navbar-user"><summary class="navbar-user-button" title="carla Test"><img src="\/avatar-default.svg"/,
+  );
   expect(res.text).toContain('<span class="navbar-user-name">carla<!-- --> <!-- -->Test</span>');
   expect(res.text).toContain('src="/avatar-default.svg"');
   expect(res.text).toContain('href="/en/profile"');

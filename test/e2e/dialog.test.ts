@@ -38,6 +38,8 @@ async function signIn(locale: 'en' | 'es' = 'en'): Promise<void> {
   await page.waitForURL((url) => url.pathname === (locale === 'en' ? '/en/expert' : '/expert'));
   // Attached, not visible: under 1023 px it sits in the folded burger menu.
   await page.locator('.navbar-user').waitFor({ state: 'attached', timeout: 10_000 });
+  // The menu's handlers (the confirmation) run once it has hydrated; before, Log-Out is a plain form post.
+  await waitForHydration(page);
   await page.evaluate(() => {
     window.__dialogMarker = 1;
   });
@@ -45,6 +47,14 @@ async function signIn(locale: 'en' | 'es' = 'en'): Promise<void> {
 
 const dialog = () => page.locator('dialog.alert-dialog');
 const logoutButton = () => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Log-Out' });
+/** My Profile and Log-Out are in the user's menu (a disclosure under the avatar and name): opened first. */
+async function openUserMenu(): Promise<void> {
+  if ((await page.locator('details.navbar-user[open]').count()) === 0) await page.locator('.navbar-user-button').click();
+}
+async function clickLogout(): Promise<void> {
+  await openUserMenu();
+  await logoutButton().click();
+}
 const focused = () =>
   page.evaluate(() => {
     const el = document.activeElement;
@@ -70,6 +80,8 @@ describe('signed-in navbar and the logout confirmation', () => {
     const avatar = navbar.locator('.navbar-user img');
     expect(await avatar.getAttribute('src')).toBe('/avatar-default.svg');
     expect(await avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await logoutButton().isVisible()).toBe(false);
+    await openUserMenu();
     expect(await navbar.getByRole('link', { name: 'My Profile' }).getAttribute('href')).toBe('/en/profile');
     expect(await logoutButton().isVisible()).toBe(true);
     expect(await navbar.getByRole('link', { name: 'Private Area' }).count()).toBe(0);
@@ -81,7 +93,7 @@ describe('signed-in navbar and the logout confirmation', () => {
     await signIn();
     expect(await dialog().evaluate((d: HTMLDialogElement) => d.open)).toBe(false);
 
-    await logoutButton().click();
+    await clickLogout();
     await page.locator('dialog[open]').waitFor();
     expect(await dialog().getAttribute('role')).toBe('alertdialog');
     expect(await dialog().getAttribute('aria-modal')).toBe('true');
@@ -98,7 +110,7 @@ describe('signed-in navbar and the logout confirmation', () => {
     expect(await sessionCookie()).toBeDefined();
     expect(await page.locator('.navbar-user-name').innerText()).toBe('Dana Díaz');
 
-    await logoutButton().click();
+    await clickLogout();
     await page.locator('dialog[open]').waitFor();
     const colours = await page.evaluate(() => ({
       confirm: getComputedStyle(document.querySelector('dialog .alert-confirm')!).backgroundColor,
@@ -128,7 +140,7 @@ describe('signed-in navbar and the logout confirmation', () => {
   it('confirming signs out without a reload: the locale home, Private Area in the navbar, no session cookie', async () => {
     await signIn();
     expect(await sessionCookie()).toBeDefined();
-    await logoutButton().click();
+    await clickLogout();
     await page.locator('dialog[open]').waitFor();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Log out' }).click();
 
@@ -148,6 +160,7 @@ describe('signed-in navbar and the logout confirmation', () => {
   it('in Spanish confirming goes to / and the navbar shows Área privada', async () => {
     await signIn('es');
     const navbar = page.getByRole('navigation', { name: 'Principal' });
+    await openUserMenu();
     await navbar.getByRole('button', { name: 'Cerrar sesión' }).click();
     const alert = page.getByRole('alertdialog', { name: '¿Cerrar sesión?' });
     await alert.waitFor();
@@ -164,7 +177,7 @@ describe('signed-in navbar and the logout confirmation', () => {
     const burger = page.locator('button.navbar-burger');
     await burger.click();
     expect(await burger.getAttribute('aria-expanded')).toBe('true');
-    await logoutButton().click();
+    await clickLogout();
     await page.locator('dialog[open]').waitFor();
     expect(await dialog().isVisible()).toBe(true);
     expect((await focused()).className).toBe('alert-cancel');

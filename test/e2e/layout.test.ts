@@ -297,6 +297,8 @@ describe('the burger', () => {
       await load(page, path);
       const navigation = page.getByRole('navigation', { name: nav });
       await navigation.getByRole('button', { name: open, exact: true }).click();
+      // My Profile and Log-Out are in the user's menu, under the avatar and the name.
+      await navigation.locator('.navbar-user-button').click();
       for (const [index, label] of entries.entries()) {
         // My Profile, Log-Out (a form's button), the area link.
         const entry = navigation.getByRole(index === 1 ? 'button' : 'link', { name: label, exact: true });
