@@ -14,6 +14,7 @@ import { embeddedBranding, type BrandingSource } from './user-branding/embedded.
 import { BRANDING_TIMEOUT_MS, withBrandingTimeout } from './user-branding/timeout.ts';
 import { loadBrand, type Brand } from './brand/brand.ts';
 import { mountBrand } from './brand/routes.ts';
+import { companyOf } from './brand/company.ts';
 import { createApiProxy } from './api/proxy.ts';
 import { createApiRouter } from './api/router.ts';
 import { createConversation } from './projects/conversation.ts';
@@ -67,6 +68,7 @@ import { cmsWebhook, WEBHOOK_PATH } from './cms/webhook.ts';
 import { createPreviewCookie } from './preview/cookie.ts';
 import { exitPreview, previewMode, PREVIEW_EXIT_PATH, PREVIEW_PATH, startPreview, type PreviewSetup } from './preview/routes.ts';
 import { loadEmbeddedContent } from './content/embedded.ts';
+import { withCompany } from './content/placeholders.ts';
 import { createContentImages } from './content/images.ts';
 import { contentImageFiles } from './http/content-images.ts';
 import type { ContentSource } from './content/source.ts';
@@ -127,6 +129,8 @@ export async function createApp(deps: AppDeps) {
   const logger = deps.logger ?? createLogger(config.LOG_LEVEL);
   // First: a mistake in brand/ stops the start before anything is opened.
   const brand = deps.brand ?? loadBrand(deps.brandDir);
+  // The company as the legal pages and the structured data name it (SITE_NAME and brand.json).
+  const company = companyOf(brand, config.SITE_NAME);
   const isProduction = config.NODE_ENV === 'production';
   // Content and branding: a real Strapi when CMS_URL is set, else the embedded defaults.
   // Images on the CMS's upload provider's hosts are shown (and allowed by the CSP) only then.
@@ -166,10 +170,12 @@ export async function createApp(deps: AppDeps) {
     : null;
   // The embedded posts' images: the build's renditions, or originals measured now (content/images.ts).
   const contentImages = createContentImages();
-  const [content, i18n] = await Promise.all([
+  const [source, i18n] = await Promise.all([
     deps.content ?? cms?.content ?? loadEmbeddedContent(PATHS.content, undefined, contentImages),
     deps.i18n ?? projectI18n(),
   ]);
+  // Whatever the source, its `{{company.legalName}}`… say what brand.json and SITE_NAME say.
+  const content = withCompany(source, company);
   const manifest = deps.manifest ?? readManifest(PATHS.manifest);
   const db =
     deps.db ??
@@ -426,7 +432,7 @@ export async function createApp(deps: AppDeps) {
   const resolveDeps: ResolveDeps = {
     pages: await loadPageModules(),
     services,
-    ...(preview ? { previewContent: preview.drafts.content } : {}),
+    ...(preview ? { previewContent: withCompany(preview.drafts.content, company) } : {}),
     branding,
     unread: (user) => projects.unreadTotal(user),
     origin: config.PUBLIC_URL,
@@ -612,7 +618,13 @@ export async function createApp(deps: AppDeps) {
         exposeErrors: !isProduction,
         theme: themeOf(req),
         jsonLd: (page) =>
-          jsonLdOf(page, { origin: config.PUBLIC_URL, siteName: config.SITE_NAME, brand, translator: (locale) => translators[locale] }),
+          jsonLdOf(page, {
+            origin: config.PUBLIC_URL,
+            siteName: config.SITE_NAME,
+            brand,
+            company,
+            translator: (locale) => translators[locale],
+          }),
         onError: (error) => logger.error({ err: error, path: req.path, reqId: res.locals.requestId }, 'render failed'),
       }),
   });

@@ -1,8 +1,8 @@
 // The company's identity, read once at start from brand/ (the name is SITE_NAME's, from the
-// environment): brand.json (tagline, contact details, colours) validated with zod, and the two
-// logo files checked. A mistake stops the start with a message that names the field or the file.
-// Everything that shows the identity — pages, PDFs, e-mails, the offline page, the web
-// manifest — gets it from the Brand made here.
+// environment): brand.json (tagline, contact details, legal facts, colours) validated with zod,
+// and the two logo files checked. A mistake stops the start with a message that names the field
+// or the file. Everything that shows the identity — pages, legal pages (company.ts), PDFs,
+// e-mails, the offline page, the web manifest — gets it from the Brand made here.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -27,6 +27,20 @@ type Weekday = (typeof WEEKDAYS)[number];
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 const hex = z.string().regex(HEX_COLOR, 'must be a hex colour such as #30B7BB').transform(sixDigitHex);
 const time = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'must be a time such as 09:00');
+const address = z.strictObject({
+  street: text(120),
+  postalCode: text(16),
+  city: text(80),
+  region: text(80).optional(),
+  country: z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code (ISO 3166-1) such as ES'),
+});
+
+/** In `legal.name`, what stands for SITE_NAME: the legal name follows the site's name (docs/decisions/035). */
+export const SITE_NAME_TOKEN = '{{siteName}}';
+/** The legal name when brand.json gives none: SITE_NAME followed by the form of a Spanish limited company. */
+export const DEFAULT_LEGAL_NAME = `${SITE_NAME_TOKEN} S.L.`;
+/** A tax ID as it is written: B-00000000, ESB00000000, 12345678-Z. */
+const TAX_ID = /^[A-Z0-9](?:[A-Z0-9 .-]{0,28}[A-Z0-9])?$/;
 
 const brandSchema = z.strictObject({
   tagline: z.strictObject({ es: text(140), en: text(140) }),
@@ -36,13 +50,7 @@ const brandSchema = z.strictObject({
       .string()
       .trim()
       .regex(/^\+[1-9][\d ]{5,18}\d$/, 'must be an international phone number such as +34 910 000 000'),
-    address: z.strictObject({
-      street: text(120),
-      postalCode: text(16),
-      city: text(80),
-      region: text(80).optional(),
-      country: z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code (ISO 3166-1) such as ES'),
-    }),
+    address,
     openingHours: z
       .array(
         z
@@ -52,6 +60,31 @@ const brandSchema = z.strictObject({
       .max(7)
       .default([]),
   }),
+  /** Who owns the site, as the legal pages and the structured data name it (company.ts). */
+  legal: z.strictObject(
+    {
+      /** The registered name; `{{siteName}}` in it stands for SITE_NAME. */
+      name: text(160)
+        .refine((name) => !/\{\{/.test(name.replaceAll(SITE_NAME_TOKEN, '')), {
+          message: `may hold no placeholder but ${SITE_NAME_TOKEN} (which stands for SITE_NAME)`,
+        })
+        .default(DEFAULT_LEGAL_NAME),
+      taxId: z
+        .string()
+        .trim()
+        .regex(TAX_ID, 'must be a tax ID such as B-00000000 (capital letters and digits, with spaces, dots or hyphens between)'),
+      /** The entry in the companies register, a phrase in each language ("inscrita en el Registro Mercantil de Madrid, …"). */
+      registry: z.strictObject({ es: text(300), en: text(300) }),
+      /** The registered office, when it is not the contact address. */
+      registeredOffice: address.optional(),
+    },
+    {
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required: the legal name, tax ID (taxId) and registry entry (registry) the legal pages show'
+          : undefined,
+    },
+  ),
   colors: z.strictObject({
     /** The navbar's default colour (the specification's teal), the PDFs' band, the e-mails' bar, theme_color. */
     primary: hex,
@@ -113,7 +146,8 @@ export function openingHoursLine(hours: OpeningHours, locale: Locale): string {
   return `${list.charAt(0).toLocaleUpperCase(intlLocale(locale))}${list.slice(1)}, ${hours.opens}–${hours.closes}`;
 }
 
-function addressLines(address: BrandFile['contact']['address'], locale: Locale): string[] {
+/** An address as the footer writes it: street, postal code and city, the country's name in `locale`. */
+export function addressLines(address: BrandFile['contact']['address'], locale: Locale): string[] {
   const country = new Intl.DisplayNames([intlLocale(locale)], { type: 'region' }).of(address.country) ?? address.country;
   return [address.street, `${address.postalCode} ${address.city}`, country];
 }
@@ -153,7 +187,7 @@ export function parseBrandFile(raw: string, where = `brand/${BRAND_FILE}`): Bran
   return result.data;
 }
 
-function perLocale<T>(make: (locale: Locale) => T): Record<Locale, T> {
+export function perLocale<T>(make: (locale: Locale) => T): Record<Locale, T> {
   return Object.fromEntries(LOCALE_CODES.map((locale) => [locale, make(locale)])) as Record<Locale, T>;
 }
 

@@ -5,6 +5,7 @@
 // A noindex page has none.
 import type { BlogPosting, BreadcrumbList, DayOfWeek, Organization, WebSite, WithContext } from 'schema-dts';
 import type { Brand } from '../brand/brand.ts';
+import type { Company } from '../brand/company.ts';
 import { intlLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
@@ -19,6 +20,8 @@ export type JsonLdSite = {
   siteName: string;
   /** The company's contact details and tagline (brand/brand.json). */
   brand: Pick<Brand, 'contact' | 'tagline'>;
+  /** The registered name and tax ID, as the legal notice shows them (brand/company.ts). */
+  company: Pick<Company, 'legalName' | 'taxId'>;
   translator: (locale: Locale) => Translate;
 };
 
@@ -46,6 +49,8 @@ function organization(site: JsonLdSite, locale: Locale): WithContext<Organizatio
     '@type': 'Organization',
     '@id': organizationId(site.origin),
     name: site.siteName,
+    legalName: site.company.legalName,
+    taxID: site.company.taxId,
     url: `${site.origin}/`,
     slogan: site.brand.tagline[locale],
     logo: { '@type': 'ImageObject', url: site.origin + SITE_LOGO.path, width: `${SITE_LOGO.width}`, height: `${SITE_LOGO.height}` },

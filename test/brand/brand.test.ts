@@ -38,6 +38,21 @@ describe('a bad brand.json is refused with the field named', () => {
       field: 'contact.openingHours.0.days.0',
     },
     { name: 'a misspelt key (a typo is not ignored)', change: (j) => void (j.colours = {}), field: 'colours' },
+    { name: 'no legal facts', change: (j) => void delete j.legal, field: 'legal' },
+    { name: 'a tax ID with other characters', change: (j) => void (j.legal!.taxId = 'b/0000 0000!'), field: 'legal.taxId' },
+    { name: 'an empty tax ID', change: (j) => void (j.legal!.taxId = ''), field: 'legal.taxId' },
+    {
+      name: 'a registry entry missing in a language',
+      change: (j) => void delete (j.legal!.registry as Json['x'])!.en,
+      field: 'legal.registry.en',
+    },
+    { name: 'a legal name with another placeholder', change: (j) => void (j.legal!.name = '{{company.name}} S.L.'), field: 'legal.name' },
+    {
+      name: 'a registered office without a country code',
+      change: (j) => void (j.legal!.registeredOffice = { street: 'Calle Mayor 1', postalCode: '28013', city: 'Madrid', country: 'España' }),
+      field: 'legal.registeredOffice.country',
+    },
+    { name: 'a misspelt legal key', change: (j) => void (j.legal!.taxID = 'B-00000000'), field: 'legal' },
   ];
   test.each(cases)('$name → $field', ({ change, field }) => {
     const json = brandJson() as Json;
@@ -45,6 +60,14 @@ describe('a bad brand.json is refused with the field named', () => {
     expect(() => parseBrandFile(JSON.stringify(json))).toThrow(BrandError);
     expect(() => parseBrandFile(JSON.stringify(json))).toThrow(
       new RegExp(`^Invalid brand/brand\\.json:\\n[\\s\\S]*${field.replace(/\./g, '\\.')}`),
+    );
+  });
+
+  test('a brand.json without legal facts says what they are', () => {
+    const json = brandJson();
+    delete json.legal;
+    expect(() => parseBrandFile(JSON.stringify(json))).toThrow(
+      'legal: is required: the legal name, tax ID (taxId) and registry entry (registry) the legal pages show',
     );
   });
 

@@ -7,6 +7,7 @@ import { createUser } from '../../server/users/users.ts';
 import { LEGAL_PAGES } from '../../shared/routes.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import { loadBrand } from '../../server/brand/brand.ts';
+import { companyOf } from '../../server/brand/company.ts';
 import {
   captureLogger,
   fixture,
@@ -41,7 +42,7 @@ function legalPages(): V4Entry[] {
   return LEGAL_PAGES.map((page, i) => ({ id: 100 + i, attributes: { ...privacy!.attributes, page, title: `Página ${page}` } }));
 }
 
-type StrapiV4Options = { slowBranding?: number; access?: StrapiAccess; posts?: V4Entry[] };
+type StrapiV4Options = { slowBranding?: number; access?: StrapiAccess; posts?: V4Entry[]; legal?: V4Entry[] };
 
 /** The recorded posts: two in Spanish, the translation of one in English. */
 function recordedPosts(): V4Entry[] {
@@ -49,14 +50,15 @@ function recordedPosts(): V4Entry[] {
 }
 
 /** Strapi 4 with posts (the recorded ones unless given), legal pages and acme's branding, paged as Strapi pages. */
-function strapiV4({ slowBranding = 0, access = LEAST_PRIVILEGE, posts }: StrapiV4Options = {}) {
+function strapiV4({ slowBranding = 0, access = LEAST_PRIVILEGE, posts, legal }: StrapiV4Options = {}) {
   return startFakeStrapi(
     async (req, res) => {
       if (req.path === '/api/acme-customs') {
         if (slowBranding) await new Promise((r) => setTimeout(r, slowBranding));
         return sendJson(res, 200, fixture('v4-customs'));
       }
-      const entries = req.path === '/api/posts' ? (posts ?? recordedPosts()) : req.path === '/api/legal-pages' ? legalPages() : null;
+      const entries =
+        req.path === '/api/posts' ? (posts ?? recordedPosts()) : req.path === '/api/legal-pages' ? (legal ?? legalPages()) : null;
       if (entries) {
         const filters = [...req.query].filter(([key]) => key.startsWith('filters['));
         const data = entries.filter(
@@ -152,6 +154,25 @@ test('blog and legal pages come from the CMS, sanitised, in the visitor’s loca
   expect(legal.status).toBe(200);
   expect(legal.text).not.toContain('<script>alert');
   expect(cms.reads().some((r) => r.path === '/api/posts' && r.query.get('locale') === 'es')).toBe(true);
+});
+
+test('placeholders work in Strapi too: a legal page’s {{siteName}} and {{company.…}} say what SITE_NAME and brand.json say (docs/decisions/035)', async () => {
+  const legal = legalPages().map((entry) => ({
+    ...entry,
+    attributes: {
+      ...entry.attributes,
+      title: 'Aviso legal de {{siteName}}',
+      content: 'Titular: **{{company.legalName}}**, CIF {{company.taxId}}, en {{company.address}}.',
+    },
+  }));
+  const cms = await strapiV4({ legal });
+  const { app } = await createTestApp({ CMS_URL: cms.url, ...SERVICE_ENV, SITE_NAME: 'Acme' });
+  const res = await request(app).get('/legal');
+  expect(res.status).toBe(200);
+  expect(res.text).toContain('Aviso legal de Acme');
+  expect(res.text).toContain(
+    `Titular: <strong>Acme S.L.</strong>, CIF ${loadBrand().legal.taxId}, en ${companyOf(loadBrand(), 'Acme').registeredOffice.es}.`,
+  );
 });
 
 test('with 250 posts in Strapi (at most 100 a page), posts 101 to 250 are in the blog list and in /sitemap.xml', async () => {

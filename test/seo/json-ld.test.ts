@@ -2,6 +2,7 @@ import request from 'supertest';
 import type { BlogPosting, BreadcrumbList, Organization, WebSite, WithContext } from 'schema-dts';
 import { expect, expectTypeOf, test } from 'vitest';
 import { jsonLdOf } from '../../server/seo/json-ld.ts';
+import { loadBrand } from '../../server/brand/brand.ts';
 import { createTestApp, ORIGIN, testApp } from '../helpers/app.ts';
 import { canonicalOf, contentOf, jsonLdScripts, testCover, testPost } from './helpers.ts';
 
@@ -77,6 +78,8 @@ test.each(['/', '/en'])('the home page %s describes the Organization and the Web
   for (const { data } of scripts) checkRichResultRules(data);
   const [organization, site] = scripts.map((s) => s.data);
   expect(organization).toMatchObject({ name: 'the product', url: `${ORIGIN}/`, logo: { url: `${ORIGIN}/logo-512.png` } });
+  // The legal notice's facts (brand.json's legal, docs/decisions/035): the name follows SITE_NAME.
+  expect(organization).toMatchObject({ legalName: 'the product S.L.', taxID: loadBrand().legal.taxId });
   expect(site).toMatchObject({
     name: 'the product',
     url: `${ORIGIN}/`,
