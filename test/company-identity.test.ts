@@ -1,4 +1,4 @@
-// The company's identity in one place (docs/decisions/035-company-identity.md): every text that
+// The company's identity in one place (docs/decisions/036-company-identity.md): every text that
 // names the company — the legal pages, the posts, the structured data — takes its name, registered
 // office, tax ID and registry entry from brand/brand.json and SITE_NAME, through the content's
 // placeholders; content/ and locales/ write none of them.

@@ -1,5 +1,5 @@
 // The company as the legal pages name it: SITE_NAME and brand.json's `legal` and `contact`
-// together, made once at start (docs/decisions/035-company-identity.md). The content's
+// together, made once at start (docs/decisions/036-company-identity.md). The content's
 // placeholders (`{{company.legalName}}`, server/content/placeholders.ts) and the structured data
 // (server/seo/json-ld.ts) read these facts, so that the legal notice, the privacy policy, the
 // footer and the search engines say the same thing.

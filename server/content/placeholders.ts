@@ -1,6 +1,6 @@
 // Placeholders in content: `{{company.legalName}}`, `{{siteName}}`… stand in the Markdown (and in
 // Strapi's entries) for the company's facts, which live in brand/brand.json and SITE_NAME only
-// (docs/decisions/035-company-identity.md). They are filled in on what a content source answers,
+// (docs/decisions/036-company-identity.md). They are filled in on what a content source answers,
 // HTML included, not in the Markdown: the build's pre-rendered HTML keeps them, so that a new
 // SITE_NAME or brand.json shows at the next start without a build. A value goes into HTML
 // escaped; into a link (`[…](mailto:{{company.email}})`, which the Markdown renderer

@@ -1,5 +1,5 @@
 // The company's facts (server/brand/company.ts): brand.json's `legal` and `contact` with
-// SITE_NAME, made once at start (docs/decisions/035-company-identity.md).
+// SITE_NAME, made once at start (docs/decisions/036-company-identity.md).
 import { expect, test } from 'vitest';
 import { DEFAULT_LEGAL_NAME, loadBrand, parseBrandFile } from '../../server/brand/brand.ts';
 import { companyOf } from '../../server/brand/company.ts';
