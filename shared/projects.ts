@@ -85,6 +85,21 @@ export const TRANSITIONS = {
 export type ProjectAction = keyof typeof TRANSITIONS;
 export const PROJECT_ACTIONS = Object.keys(TRANSITIONS) as ProjectAction[];
 
+/**
+ * Moves that bind the owner to money, which a project's page makes only once the user has seen
+ * what is agreed (fee, scope, timeline) and confirmed it: the form carries `confirmed=yes` (the
+ * dialog adds it with JavaScript; without, the page's confirmation panel does). The API takes
+ * them as it takes the others.
+ */
+export const CONFIRMED_MOVES = ['accept', 'close'] as const satisfies readonly ProjectAction[];
+
+export function needsConfirmation(action: ProjectAction): action is (typeof CONFIRMED_MOVES)[number] {
+  return (CONFIRMED_MOVES as readonly ProjectAction[]).includes(action);
+}
+
+/** The notices a project's page shows at its top after a decisive step (`?done=`): a brief sent, a proposal sent, and every move. */
+export const PROJECT_NOTICES = ['created', 'proposal', ...PROJECT_ACTIONS.filter((a) => a !== 'send_proposal')] as const;
+
 export function isProjectState(value: unknown): value is ProjectState {
   return typeof value === 'string' && (PROJECT_STATES as readonly string[]).includes(value);
 }

@@ -136,7 +136,7 @@ test('avatar upload with a wrong type is refused (415) and a PNG is accepted and
   expect(ok.status).toBe(200);
   expect(ok.body).toEqual({ ok: true, redirect: '/en/profile?saved=avatar', success: 'avatar' });
   const page = await request(app).get('/en/profile').set('Cookie', cookie);
-  const src = /navbar-user"><img src="(\/api\/avatars\/[a-f0-9]+\.png)"/.exec(page.text)?.[1];
+  const src = /navbar-user-button"[^>]*><img src="(\/api\/avatars\/[a-f0-9]+\.png)"/.exec(page.text)?.[1];
   expect(src).toBeDefined();
   const image = await request(app).get(src!);
   expect(image.status).toBe(200);

@@ -11,6 +11,7 @@ import { HistorySection } from '../projects/history-section.tsx';
 import { MilestonesSection } from '../projects/milestones-section.tsx';
 import { projectNames } from '../projects/people.ts';
 import { ProjectActions } from '../projects/project-actions.tsx';
+import { ConfirmPanel, ProjectNotice } from '../projects/decisive-steps.tsx';
 import { ProjectHeader } from '../projects/project-header.tsx';
 import { ProposalSection } from '../projects/proposal-section.tsx';
 import { doneText } from '../projects/section-form.tsx';
@@ -40,7 +41,9 @@ export default function ProjectPage({ data, user, form }: PageProps<LoaderData<t
   return (
     <div className="container page project-page" key={project.id}>
       <ProjectHeader project={project} role={user?.role ?? ''} />
-      <ProjectActions project={project} form={of('action')} success={done('action', 'action')} />
+      <ProjectNotice />
+      <ConfirmPanel project={project} />
+      <ProjectActions project={project} form={of('action')} />
       <div className="project-columns">
         <div className="project-main">
           <Streamed value={messages} fallback={<p className="streamed-loading">{t('layout.loading')}</p>}>
@@ -68,7 +71,7 @@ export default function ProjectPage({ data, user, form }: PageProps<LoaderData<t
           />
         </div>
         <div className="project-side">
-          <ProposalSection project={project} form={of('proposal')} success={done('proposal', 'action')} />
+          <ProposalSection project={project} form={of('proposal')} />
           <ExpertsSection
             project={project}
             candidates={candidates}

@@ -1,14 +1,17 @@
 // The next step of a project for the reader: the moves of the state machine their standing
-// allows now (the server decides again). Moves that cannot be undone ask first, with JavaScript.
+// allows now (the server decides again). Moves that cannot be undone ask first, with JavaScript;
+// accepting and closing restate the agreed terms and are confirmed to the server (`confirmed`),
+// which otherwise asks on the page (decisive-steps.tsx).
 import { useRef, useState } from 'react';
-import type { ProjectAction } from '../../shared/projects.ts';
+import { needsConfirmation, type ProjectAction } from '../../shared/projects.ts';
 import { AlertDialog } from '../components/alert-dialog.tsx';
 import { FormFeedback } from '../components/form-feedback.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
+import { ConfirmationText } from './decisive-steps.tsx';
 import { SectionForm } from './section-form.tsx';
 import type { ProjectFormSectionProps } from './proposal-section.tsx';
 
-const CONFIRM: readonly ProjectAction[] = ['decline', 'cancel', 'withdraw', 'close', 'deliver'];
+const CONFIRM: readonly ProjectAction[] = ['accept', 'decline', 'cancel', 'withdraw', 'close', 'deliver'];
 
 export function ProjectActions({ project, form, success }: ProjectFormSectionProps) {
   const { t } = useI18n();
@@ -16,6 +19,7 @@ export function ProjectActions({ project, form, success }: ProjectFormSectionPro
   const [asking, setAsking] = useState<ProjectAction | null>(null);
   const confirmed = useRef<ProjectAction | null>(null);
   const formRef = useRef<HTMLDivElement>(null);
+  const confirmedField = useRef<HTMLInputElement>(null);
   if (moves.length === 0) {
     // A move the server refused (e.g. the state changed meanwhile) is still explained.
     return form?.error ? <FormFeedback state={form} /> : null;
@@ -25,8 +29,10 @@ export function ProjectActions({ project, form, success }: ProjectFormSectionPro
       <h2 id="next-title">{t('projects.page.nextStep')}</h2>
       {project.waiting && <p className="project-card-waiting">{t(`projects.waiting.${project.waiting}`)}</p>}
       <SectionForm intent="action" form={form} success={success} className="project-action-buttons">
-        {(_state, pending) =>
-          moves.map((action) => (
+        {(_state, pending) => [
+          // Empty in the page's HTML: only the dialog's confirm says yes.
+          <input key="confirmed" ref={confirmedField} type="hidden" name="confirmed" defaultValue="" />,
+          ...moves.map((action) => (
             <button
               key={action}
               type="submit"
@@ -45,13 +51,13 @@ export function ProjectActions({ project, form, success }: ProjectFormSectionPro
             >
               {t(`projects.actions.${action}`)}
             </button>
-          ))
-        }
+          )),
+        ]}
       </SectionForm>
       <AlertDialog
         open={asking !== null}
         title={asking ? t(`projects.actions.${asking}`) : ''}
-        confirmLabel={t('projects.confirm.yes')}
+        confirmLabel={asking && needsConfirmation(asking) ? t(`projects.confirm.${asking}Yes`) : t('projects.confirm.yes')}
         cancelLabel={t('projects.confirm.no')}
         onCancel={() => setAsking(null)}
         onConfirm={() => {
@@ -59,10 +65,11 @@ export function ProjectActions({ project, form, success }: ProjectFormSectionPro
           setAsking(null);
           if (!action) return;
           confirmed.current = action;
+          if (confirmedField.current) confirmedField.current.value = needsConfirmation(action) ? 'yes' : '';
           formRef.current?.querySelector<HTMLButtonElement>(`button[name="action"][value="${action}"]`)?.click();
         }}
       >
-        {asking && <p>{t(`projects.confirm.${asking}`)}</p>}
+        {asking && <ConfirmationText project={project} action={asking} />}
       </AlertDialog>
     </section>
   );

@@ -4,7 +4,7 @@
 // API; the user is the session's, as they are now.
 import type { Request, Response } from 'express';
 import { idOf } from '../../shared/paging.ts';
-import { projectPath, type ProjectAction } from '../../shared/projects.ts';
+import { needsConfirmation, projectPath, type ProjectAction } from '../../shared/projects.ts';
 import { routePath, type Route } from '../../shared/routes.ts';
 import type { Session } from '../auth/session-cookie.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
@@ -65,7 +65,7 @@ export function createProjectForms(deps: { services: ProjectServices; uploads: D
       redirectAfterPost(
         req,
         res,
-        `${projectPath(session.user.role, project.id, route.locale) ?? routePath('index', route)}?done=created`,
+        `${projectPath(session.user.role, project.id, route.locale) ?? routePath('index', route)}?done=created#project-notice`,
         'created',
       );
     } catch (error) {
@@ -90,9 +90,12 @@ export function createProjectForms(deps: { services: ProjectServices; uploads: D
       }
       switch (intent) {
         case 'action': {
-          const { action } = parseForm(actionSchema, { action: body.action });
-          await projects.act(actor, id, action as ProjectAction);
-          return redirectAfterPost(req, res, back('action', 'next-title'), 'action');
+          const { action } = parseForm(actionSchema, { action: body.action }) as { action: ProjectAction };
+          // Not confirmed yet (no JavaScript, or a form from elsewhere): the page asks, restating the terms.
+          if (needsConfirmation(action) && body.confirmed !== 'yes')
+            return redirectAfterPost(req, res, `${req.path}?confirm=${action}#confirm-title`, 'confirm');
+          await projects.act(actor, id, action);
+          return redirectAfterPost(req, res, back(action, 'project-notice'), action);
         }
         case 'proposal': {
           values = stringValues(body, ['scope', 'fee', 'timeline']);
@@ -102,7 +105,7 @@ export function createProjectForms(deps: { services: ProjectServices; uploads: D
             timeline: body.timeline ?? '',
           });
           await projects.act(actor, id, 'send_proposal', proposal);
-          return redirectAfterPost(req, res, back('proposal', 'proposal-title'), 'proposal');
+          return redirectAfterPost(req, res, back('proposal', 'project-notice'), 'proposal');
         }
         case 'assign': {
           const { userName } = parseForm(expertSchema, { userName: body.userName ?? '' });

@@ -37,7 +37,8 @@ const SEES = {
     fee: '18.000 €',
     confirmDecline: '¿Rechazar esta propuesta? La empresa puede enviarte otra.',
     confirmDeliver: '¿Marcar el trabajo como entregado? Se pedirá al cliente que lo confirme.',
-    confirmClose: '¿Confirmas que el trabajo se entregó y cierras el proyecto?',
+    confirmAccept: '¿Aceptar esta propuesta? Aceptas los honorarios, el plazo y el alcance que siguen.',
+    confirmClose: '¿Confirmas que el trabajo se entregó según lo acordado y cierras el proyecto? Quedará en solo lectura.',
     readOnly: 'Este proyecto está «Cerrado»: se conserva como referencia y ya no se puede modificar.',
     notFound: 'No se ha encontrado esta página',
     unread: '1 mensaje sin leer',
@@ -51,7 +52,8 @@ const SEES = {
     fee: '€18,000',
     confirmDecline: 'Decline this proposal? The company may send you a new one.',
     confirmDeliver: 'Mark the work as delivered? The owner is asked to confirm it.',
-    confirmClose: 'Confirm that the work was delivered and close the project?',
+    confirmAccept: 'Accept this proposal? You agree to the fee, the timeline and the scope below.',
+    confirmClose: 'Confirm that the work was delivered as agreed and close the project? It becomes read-only.',
     readOnly: 'This project is read-only (Closed): it is kept for reference and can no longer be changed.',
     notFound: 'This page could not be found',
     unread: '1 unread message',
@@ -169,18 +171,34 @@ async function submit(page: Page, js: boolean, click: () => Promise<void>, outco
   }
 }
 
-/** Clicks an action button; with JavaScript a dialog asks first (`confirm` is its question), and is confirmed. */
-async function act(page: Page, js: boolean, action: string, confirm: string | null, outcome: Locator): Promise<void> {
+/**
+ * Clicks an action button; with JavaScript a dialog asks first (`confirm` is its question), and is
+ * confirmed. Accepting and closing ask without JavaScript too: the server answers with the page's
+ * confirmation panel. Where the move binds to money (`terms`), the question restates the fee.
+ * The page comes back with the step's notice at its top.
+ */
+async function act(page: Page, js: boolean, action: string, confirm: string | null, outcome: Locator, terms?: string): Promise<void> {
   const button = page.locator(`button[name="action"][value="${action}"]`);
   if (js && confirm) {
     await button.click();
     const dialog = page.locator('dialog.alert-dialog[open]');
     await waitForText(dialog, confirm);
-    await submit(page, js, () => dialog.locator('.alert-confirm').click(), outcome, 'action');
+    if (terms) await waitForText(dialog, terms);
+    await submit(page, js, () => dialog.locator('.alert-confirm').click(), outcome, action);
     expect(await dialog.count()).toBe(0);
+  } else if (!js && (action === 'accept' || action === 'close')) {
+    await button.click();
+    await page.waitForURL((url) => url.searchParams.get('confirm') === action);
+    const panel = page.locator('.confirm-panel');
+    await waitForText(panel, confirm!);
+    if (terms) await waitForText(panel, terms);
+    // Nothing changed yet.
+    expect(await page.locator('#project-notice').innerText()).toBe('');
+    await submit(page, js, () => panel.locator('.alert-confirm').click(), outcome, action);
   } else {
-    await submit(page, js, () => button.click(), outcome, 'action');
+    await submit(page, js, () => button.click(), outcome, action);
   }
+  expect((await page.locator('#project-notice[role="status"]').innerText()).length, `the notice after ${action}`).toBeGreaterThan(20);
 }
 
 function badge(page: Page): Locator {
@@ -276,6 +294,10 @@ describe.each(JOURNEYS)('the journey of a project ($label)', ({ locale, js, owne
     id = Number(/\/projects\/([0-9]+)$/.exec(url.pathname)?.[1]);
     expect(url.pathname).toBe(projectOf(owner));
     await expectState(page, locale, 'brief');
+    // The notice says the brief was sent and what comes next.
+    expect(await page.locator('#project-notice[role="status"]').innerText()).toContain(
+      locale === 'es' ? 'Tu encargo se ha enviado' : 'Your brief has been sent',
+    );
     expect(await textOf(page.locator('main h1'))).toBe(title);
     if (owner.role === 'ORG') expect(await textOf(page.locator('.project-header .project-facts'))).toContain(`EXP-2026/${tag}`);
     // In brief, the owner may only withdraw it.
@@ -299,6 +321,9 @@ describe.each(JOURNEYS)('the journey of a project ($label)', ({ locale, js, owne
       'proposal',
     );
     await expectState(page, locale, 'proposal');
+    expect(await page.locator('#project-notice[role="status"]').innerText()).toContain(
+      locale === 'es' ? 'La propuesta se ha enviado' : 'The proposal has been sent',
+    );
     expect(await textOf(page.locator('.project-fee'))).toBe(sees.fee);
   });
 
@@ -319,7 +344,7 @@ describe.each(JOURNEYS)('the journey of a project ($label)', ({ locale, js, owne
       await dialog.waitFor({ state: 'detached' });
       await expectState(page, locale, 'proposal');
     }
-    await act(page, js, 'accept', null, stateShown(page, locale, 'active'));
+    await act(page, js, 'accept', sees.confirmAccept, stateShown(page, locale, 'active'), sees.fee);
     await expectState(page, locale, 'active');
     expect(await page.locator('.project-card-waiting').count()).toBe(0);
   });
@@ -439,7 +464,7 @@ describe.each(JOURNEYS)('the journey of a project ($label)', ({ locale, js, owne
     await expectState(page, locale, 'delivered');
     expect(await textOf(page.locator('.project-next .project-card-waiting'))).toBe(sees.waitingDelivery);
     expect(await textOf(page.locator('.milestone-done', { hasText: milestone }))).toContain(milestone);
-    await act(page, js, 'close', sees.confirmClose, stateShown(page, locale, 'closed'));
+    await act(page, js, 'close', sees.confirmClose, stateShown(page, locale, 'closed'), sees.fee);
     await expectState(page, locale, 'closed');
     expect(await textOf(page.locator('.project-header .notice[role="note"]'))).toBe(sees.readOnly);
     expect(await page.locator('#message-body').count()).toBe(0);

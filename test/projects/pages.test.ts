@@ -53,7 +53,7 @@ describe('a brief and a project page without JavaScript', () => {
     });
     expect(res.status).toBe(303);
     const location = res.headers.location as string;
-    expect(location).toMatch(/^\/en\/client\/projects\/\d+\?done=created$/);
+    expect(location).toMatch(/^\/en\/client\/projects\/\d+\?done=created#project-notice$/);
     const shown = await page('owner', location);
     expect(shown.status).toBe(200);
     expect(shown.text).toContain('Stock forecasting');
@@ -84,7 +84,7 @@ describe('a brief and a project page without JavaScript', () => {
     });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ ok: true, success: 'created' });
-    expect(ok.body.redirect).toMatch(/^\/organization\/projects\/\d+\?done=created$/);
+    expect(ok.body.redirect).toMatch(/^\/organization\/projects\/\d+\?done=created#project-notice$/);
     const bad = await formJson('org', '/organization/projects/new', { title: '', description: 'x', practice: 'data' });
     expect(bad.status).toBe(422);
     expect(bad.body).toMatchObject({
@@ -106,7 +106,7 @@ describe('a brief and a project page without JavaScript', () => {
     };
     await ok('admin', admin, { intent: 'proposal', scope: 'Survey and model', fee: '19500', timeline: 'Five weeks' }, 'proposal');
     expect((await page('owner', mine)).text).toContain('19.500\u00a0€');
-    await ok('owner', mine, { intent: 'action', action: 'accept' }, 'action');
+    await ok('owner', mine, { intent: 'action', action: 'accept', confirmed: 'yes' }, 'accept');
     await ok('admin', admin, { intent: 'assign', userName: 'eva' }, 'assign');
     await ok('expert', expertPage, { intent: 'milestone', title: 'Survey sent', dueDate: '2027-01-15' }, 'milestone');
     const milestone = (await api(app, tokens.admin).get(`/projects/${id}`)).body.milestones[0].id as number;
@@ -120,14 +120,50 @@ describe('a brief and a project page without JavaScript', () => {
       .attach('file', PDF, 'survey.pdf');
     expect(upload.status).toBe(303);
     expect(upload.headers.location).toBe(`${expertPage}?done=document#documents-title`);
-    await ok('expert', expertPage, { intent: 'action', action: 'deliver' }, 'action');
-    await ok('owner', mine, { intent: 'action', action: 'close' }, 'action');
+    await ok('expert', expertPage, { intent: 'action', action: 'deliver' }, 'deliver');
+    await ok('owner', mine, { intent: 'action', action: 'close', confirmed: 'yes' }, 'close');
     const final = (await api(app, tokens.owner).get(`/projects/${id}`)).body;
     expect(final).toMatchObject({ state: 'closed', experts: [{ userName: 'eva' }], documents: [{ name: 'survey.pdf' }] });
     expect(final.milestones[0].doneBy).toBe('eva');
     const closed = await page('owner', mine);
     expect(closed.text).toContain('Este proyecto está «Cerrado»');
     expect(closed.text).not.toContain('id="message-body"');
+  });
+
+  test('accepting a proposal without confirmed=yes changes nothing: the page asks, restating fee, timeline and scope', async () => {
+    const id = (await api(app, tokens.owner).post('/projects', { title: 'Archive study', description: 'Old files.', practice: 'data' }))
+      .body.id as number;
+    await api(app, tokens.admin).patch(`/projects/${id}`, {
+      action: 'send_proposal',
+      proposal: { scope: 'Inventory of the archive', fee: 7800, timeline: 'Three weeks from the start' },
+    });
+    const mine = `/en/client/projects/${id}`;
+    const asked = await form('owner', mine, { intent: 'action', action: 'accept' });
+    expect(asked.status).toBe(303);
+    expect(asked.headers.location).toBe(`${mine}?confirm=accept#confirm-title`);
+    expect((await api(app, tokens.owner).get(`/projects/${id}`)).body.state).toBe('proposal');
+    const panel = (await page('owner', asked.headers.location!)).text;
+    expect(panel).toContain('id="confirm-title"');
+    expect(panel).toContain('€7,800');
+    expect(panel).toContain('Three weeks from the start');
+    expect(panel).toContain('Inventory of the archive');
+    expect(panel).toMatch(/<input type="hidden" name="confirmed" value="yes"\/>/);
+    // The page's own form carries an empty confirmation: only the panel or the dialog says yes.
+    expect(panel).toMatch(/<input type="hidden" name="confirmed" value=""\/>/);
+    const made = await form('owner', mine, { intent: 'action', action: 'accept', confirmed: 'yes' });
+    expect(made.headers.location).toBe(`${mine}?done=accept#project-notice`);
+    expect((await api(app, tokens.owner).get(`/projects/${id}`)).body.state).toBe('active');
+    const notice = (await page('owner', made.headers.location!)).text;
+    expect(notice).toMatch(
+      /<div id="project-notice" class="project-notice" role="status" tabindex="-1"><p class="form-success">You have accepted the proposal/,
+    );
+  });
+
+  test('a brief sent lands on its project with the notice that says so', async () => {
+    const res = await form('owner', '/en/client/projects/new', { title: 'Notice study', description: 'A brief.', practice: 'data' });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toMatch(/^\/en\/client\/projects\/\d+\?done=created#project-notice$/);
+    expect((await page('owner', res.headers.location!)).text).toContain('Your brief has been sent.');
   });
 
   test('a refused move comes back as the page with the error, and the project unchanged', async () => {
