@@ -48,7 +48,7 @@ export function CookieBanner({
 
   return (
     <section className="cookie-banner" aria-labelledby={titleId}>
-      <form method="post" action={action} onSubmit={(event) => void onSubmit(event)}>
+      <form method="post" action={action} noValidate onSubmit={(event) => void onSubmit(event)}>
         <input type="hidden" name="redirect" value={pathname + search} />
         <h2 id={titleId}>{t('consent.title')}</h2>
         <p>
