@@ -107,7 +107,7 @@ describe('cookie consent banner (a server with an analytics id asks)', () => {
     const t = TEXTS[locale];
 
     it(`shows on the first visit (${locale}), and "${t.reject}" hides it and is remembered for a year`, async () => {
-      const context = await site.newContext({ server, serviceWorkers: 'block' });
+      const context = await site.newContext({ server });
       const page = await context.newPage();
       const problems = collectProblems(page);
       await page.goto(t.path);
