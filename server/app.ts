@@ -41,6 +41,7 @@ import { createFormTokens } from './contact/form-token.ts';
 import { contactMessages } from './contact/messages.ts';
 import { analyticsAllowed, analyticsTags, ANALYTICS_HOSTS, consentHandler } from './http/consent.ts';
 import { themeHandler, themeOf } from './http/theme.ts';
+import { standingConsent } from '../shared/consent.ts';
 import { STYLEGUIDE_PATH, styleguideHandler } from './dev/styleguide.tsx';
 import { errorHandler } from './http/error-handler.ts';
 import { checkReadiness, liveness, readiness } from './http/health.ts';
@@ -473,6 +474,8 @@ export async function createApp(deps: AppDeps) {
     ...(config.ANALYTICS_GTM_ID ? { gtm: config.ANALYTICS_GTM_ID } : {}),
     ...(config.ANALYTICS_GA_ID ? { ga: config.ANALYTICS_GA_ID } : {}),
   };
+  // None configured: the cookie banner only informs (issue 25).
+  const analyticsConfigured = Boolean(analyticsIds.gtm || analyticsIds.ga);
   app.use(
     requestContext({
       logger,
@@ -611,7 +614,7 @@ export async function createApp(deps: AppDeps) {
         // A preview's markup is nobody else's: never kept (nor served from the cache).
         renderCache: payload.preview ? undefined : renderCache,
         messageUrls,
-        consent: { current: res.locals.consent ?? null, analyticsConfigured: Boolean(analyticsIds.gtm || analyticsIds.ga) },
+        consent: { current: standingConsent(res.locals.consent ?? null, analyticsConfigured), analyticsConfigured },
         localeCookie: config.LOCALE_COOKIE,
         // Decided once with the policy (request-context.ts): the tags come exactly when their hosts are allowed.
         headExtra: res.locals.analytics ? analyticsTags(analyticsIds, nonceOf(res)) : '',

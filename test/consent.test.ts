@@ -14,6 +14,52 @@ test('without a choice the cookie banner is in the first paint and no analytics 
   expect(cspOf(res)).not.toContain('googletagmanager');
 });
 
+/** The cookie banner's markup in a page (empty when there is none). */
+const bannerOf = (html: string) => /<section class="cookie-banner"[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+const buttonsOf = (banner: string) => [...banner.matchAll(/<button[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]);
+
+test('with no analytics configured the banner only informs: necessary cookies, the policy link and one "OK", no question and no Analytics switch', async () => {
+  const { app } = await createTestApp();
+  for (const [path, text, ok, policy] of [
+    ['/en', 'We only use the cookies this site needs', 'OK', 'href="/en/cookies"'],
+    ['/', 'Solo usamos las cookies que este sitio necesita', 'Entendido', 'href="/cookies"'],
+  ] as const) {
+    const banner = bannerOf((await request(app).get(path)).text);
+    expect(banner, path).toContain(text);
+    expect(banner, path).toContain(policy);
+    expect(buttonsOf(banner), path).toEqual([ok]);
+    // A form post like the other choices (no JavaScript needed).
+    expect(banner).toMatch(/<form [^>]*action="(\/en)?\/consent" method="post">/);
+    expect(banner).toMatch(/<button type="submit" value="notice" [^>]*name="choice">/);
+    expect(banner).not.toContain('name="analytics"');
+    expect(banner).not.toMatch(/Accept all|Aceptar todas|Only necessary|Solo las necesarias|Settings|Configurar/);
+  }
+});
+
+test('with ANALYTICS_GA_ID set the banner asks as before: accept all, only necessary, settings', async () => {
+  const { app } = await createTestApp({ ANALYTICS_GA_ID: IDS.ANALYTICS_GA_ID });
+  const banner = bannerOf((await request(app).get('/en')).text);
+  expect(banner).toContain('analytics cookies');
+  expect(buttonsOf(banner)).toEqual(['Accept all', 'Only necessary', 'Settings']);
+  expect(banner).not.toContain('>OK<');
+});
+
+test('"OK" of the notice is remembered for a year and loads nothing; once analytics are configured that visitor is asked', async () => {
+  const { app } = await createTestApp();
+  const ok = await request(app).post('/en/consent').set('Origin', ORIGIN).type('form').send({ choice: 'notice', redirect: '/en/blog' });
+  expect(ok.status).toBe(303);
+  expect(ok.headers.location).toBe('/en/blog');
+  expect(String(ok.headers['set-cookie'])).toMatch(/cookie_consent=v1%3Anotice;.*Max-Age=31536000/);
+  const read = 'cookie_consent=v1%3Anotice';
+  expect(bannerOf((await request(app).get('/en').set('Cookie', read)).text)).toBe('');
+
+  const { app: withIds } = await createTestApp(IDS);
+  const later = await request(withIds).get('/en').set('Cookie', read);
+  expect(buttonsOf(bannerOf(later.text))).toEqual(['Accept all', 'Only necessary', 'Settings']);
+  expect(later.text).not.toContain('googletagmanager.com/gtm.js');
+  expect(cspOf(later)).not.toContain('googletagmanager');
+});
+
 test('analytics load only after consent and only when their ids are configured; the CSP allows their hosts only then', async () => {
   const { app } = await createTestApp(IDS);
   const accepted = await request(app).get('/en').set('Cookie', 'cookie_consent=v1:analytics=1');

@@ -32,7 +32,7 @@ export function NewPasswordForm({
     <>
       <FormFeedback state={state} />
       <OfflineFormNote />
-      <form className="form" method="post" action={action} onSubmit={onSubmit} aria-busy={pending}>
+      <form className="form" method="post" action={action} noValidate onSubmit={onSubmit} aria-busy={pending}>
         {/* Password managers file the new password under the user name. */}
         <input type="text" name="username" autoComplete="username" value={userName} readOnly hidden />
         <TextField

@@ -18,7 +18,7 @@ export function BlogSearch({ q }: { q: string }) {
     void navigate(words ? `${action}?${new URLSearchParams({ q: words }).toString()}` : action);
   };
   return (
-    <form className="blog-search" method="get" action={action} role="search" onSubmit={submit}>
+    <form className="blog-search" method="get" action={action} role="search" noValidate onSubmit={submit}>
       <label htmlFor="blog-q">{t('blog.searchLabel')}</label>
       <div className="blog-search-row">
         <input id="blog-q" type="search" name="q" maxLength={BLOG_SEARCH_MAX} defaultValue={q} key={q} />

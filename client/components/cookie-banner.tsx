@@ -10,6 +10,8 @@ import { useI18n } from '../runtime/i18n.tsx';
  * posted to /consent (so they work without JavaScript); with JavaScript the choice is sent in
  * the background, and when analytics were accepted and exist the page reloads once, because
  * only a new response carries the scripts and the CSP that allows their hosts.
+ * Issue 25: with no analytics configured there is nothing to ask: a notice (only necessary
+ * cookies) and one "OK", posted and remembered like a choice.
  */
 export function CookieBanner({
   analyticsConfigured,
@@ -46,14 +48,14 @@ export function CookieBanner({
 
   return (
     <section className="cookie-banner" aria-labelledby={titleId}>
-      <form method="post" action={action} onSubmit={(event) => void onSubmit(event)}>
+      <form method="post" action={action} noValidate onSubmit={(event) => void onSubmit(event)}>
         <input type="hidden" name="redirect" value={pathname + search} />
         <h2 id={titleId}>{t('consent.title')}</h2>
         <p>
           {t(analyticsConfigured ? 'consent.textAnalytics' : 'consent.textNecessary')}{' '}
           <Link to={localePath('cookies', locale)}>{t('consent.policy')}</Link>
         </p>
-        {settings && (
+        {analyticsConfigured && settings && (
           <fieldset className="cookie-settings">
             <legend>{t('consent.settingsTitle')}</legend>
             <label>
@@ -72,19 +74,28 @@ export function CookieBanner({
           </fieldset>
         )}
         <div className="cookie-actions">
-          <button type="submit" name="choice" value="all" className="button button-primary button-small">
-            {t('consent.acceptAll')}
-          </button>
-          <button type="submit" name="choice" value="necessary" className="button button-secondary button-small">
-            {t('consent.reject')}
-          </button>
-          {settings ? (
-            <button type="submit" name="choice" value="custom" className="button button-secondary button-small">
-              {t('consent.save')}
-            </button>
+          {analyticsConfigured ? (
+            <>
+              <button type="submit" name="choice" value="all" className="button button-primary button-small">
+                {t('consent.acceptAll')}
+              </button>
+              <button type="submit" name="choice" value="necessary" className="button button-secondary button-small">
+                {t('consent.reject')}
+              </button>
+              {settings ? (
+                <button type="submit" name="choice" value="custom" className="button button-secondary button-small">
+                  {t('consent.save')}
+                </button>
+              ) : (
+                <button type="submit" name="choice" value="settings" className="button button-secondary button-small">
+                  {t('consent.settings')}
+                </button>
+              )}
+            </>
           ) : (
-            <button type="submit" name="choice" value="settings" className="button button-secondary button-small">
-              {t('consent.settings')}
+            // Nothing to ask: "OK" only says it was read (remembered apart: analytics added later ask).
+            <button type="submit" name="choice" value="notice" className="button button-primary button-small">
+              {t('consent.ok')}
             </button>
           )}
         </div>

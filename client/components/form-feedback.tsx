@@ -2,12 +2,30 @@ import type { InputHTMLAttributes } from 'react';
 import type { FormState } from '../../shared/page-data.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 
-/** The form's overall error (role=alert, announced) or success (role=status). */
-export function FormFeedback({ state, successText }: { state: FormState | undefined; successText?: string | undefined }) {
+/** How many fields an error marks (`_` is the form's own, shown by no field). */
+export function markedFields(error: FormState['error']): number {
+  return Object.keys(error?.fields ?? {}).filter((field) => field !== '_').length;
+}
+
+/**
+ * The form's overall error (role=alert, announced) or success (role=status). An error that marks
+ * fields is said once, by each field: here only how many to correct (docs/decisions/038). A form that
+ * shows no field (`fieldless`: buttons only) says the error itself.
+ */
+export function FormFeedback({
+  state,
+  successText,
+  fieldless = false,
+}: {
+  state: FormState | undefined;
+  successText?: string | undefined;
+  fieldless?: boolean;
+}) {
   const { t } = useI18n();
   if (state?.error) {
-    const key = `formErrors.${state.error.code}`;
-    const text = t(key, { seconds: state.error.retryAfter ?? 60, ...state.error.params });
+    const count = fieldless ? 0 : markedFields(state.error);
+    const key = count ? 'formErrors.summary' : `formErrors.${state.error.code}`;
+    const text = t(key, { count, seconds: state.error.retryAfter ?? 60, ...state.error.params });
     return (
       <p className="form-error" role="alert">
         {text === key ? state.error.message : text}

@@ -11,7 +11,7 @@ export function PreviewBanner() {
   return (
     <div className="preview-banner" role="status">
       <p className="preview-banner-text">{t('preview.banner')}</p>
-      <form method="post" action="/preview/exit" className="preview-banner-exit">
+      <form method="post" action="/preview/exit" className="preview-banner-exit" noValidate>
         <input type="hidden" name="path" value={`${pathname}${search}`} />
         <button type="submit" className="button preview-banner-button">
           {t('preview.exit')}

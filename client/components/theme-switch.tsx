@@ -48,7 +48,7 @@ export function ThemeSwitch() {
   }
 
   return (
-    <form className="theme-switch" method="post" action={action} onSubmit={onSubmit}>
+    <form className="theme-switch" method="post" action={action} noValidate onSubmit={onSubmit}>
       <input type="hidden" name="redirect" value={pathname + search} />
       {(['dark', 'light'] as const).map((theme) => (
         <button key={theme} type="submit" name="theme" value={theme} className={`theme-to-${theme}`} title={t(`theme.to.${theme}`)}>

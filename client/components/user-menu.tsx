@@ -80,6 +80,7 @@ export function UserMenu({ user, onSignedOut }: { user: SessionUser; onSignedOut
             <form
               method="post"
               action={logoutAction}
+              noValidate
               onSubmit={(event) => {
                 event.preventDefault();
                 setConfirming(true);

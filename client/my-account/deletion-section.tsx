@@ -32,7 +32,7 @@ export function DeletionSection({ deletion, form, saved }: { deletion: DeletionS
           <p className="notice" role="note">
             {t('account.deletion.pending', { date: formatMoment(deletion.requestedAt, locale) })}
           </p>
-          <form className="inline-form" method="post" action={action} onSubmit={onSubmit} aria-busy={pending}>
+          <form className="inline-form" method="post" action={action} noValidate onSubmit={onSubmit} aria-busy={pending}>
             <input type="hidden" name="intent" value="withdrawDeletion" />
             <button className="button button-secondary" type="submit" disabled={pending || !online}>
               {t('account.deletion.withdraw')}
@@ -55,7 +55,7 @@ export function DeletionSection({ deletion, form, saved }: { deletion: DeletionS
             <li>{t('account.deletion.factKept')}</li>
             <li>{t('account.deletion.factGone')}</li>
           </ul>
-          <form className="form" method="post" action={action} onSubmit={onSubmit} aria-busy={pending}>
+          <form className="form" method="post" action={action} noValidate onSubmit={onSubmit} aria-busy={pending}>
             <input type="hidden" name="intent" value="requestDeletion" />
             <TextField
               form="deletion"

@@ -33,7 +33,7 @@ export function EmailSection({ email, form, saved }: { email: EmailSettings; for
       {email.available ? (
         <>
           <OfflineFormNote />
-          <form className="form" method="post" action={action} onSubmit={onSubmit} aria-busy={pending}>
+          <form className="form" method="post" action={action} noValidate onSubmit={onSubmit} aria-busy={pending}>
             <input type="hidden" name="form" value="email" />
             <TextField
               form="email"

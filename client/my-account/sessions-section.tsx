@@ -35,7 +35,7 @@ export function SessionsSection({
         {t('account.sessions.title')}
       </h2>
       <p className="section-lead">{t('account.sessions.lead')}</p>
-      <FormFeedback state={state} successText={state ? undefined : success} />
+      <FormFeedback state={state} successText={state ? undefined : success} fieldless />
       {count > sessions.length && <p className="field-hint">{t('account.sessions.shownOf', { shown: sessions.length, count })}</p>}
       <ul className="session-list" aria-busy={pending}>
         {sessions.map((s) => {
@@ -67,7 +67,7 @@ export function SessionsSection({
               {s.current ? (
                 <p className="field-hint">{t('account.sessions.currentHint')}</p>
               ) : (
-                <form className="inline-form" method="post" action={action} onSubmit={onSubmit}>
+                <form className="inline-form" method="post" action={action} noValidate onSubmit={onSubmit}>
                   <input type="hidden" name="intent" value="endSession" />
                   <input type="hidden" name="session" value={s.ref} />
                   <button className="button button-secondary button-small" type="submit" disabled={pending || !online}>
@@ -81,7 +81,7 @@ export function SessionsSection({
         })}
       </ul>
       {others > 0 ? (
-        <form className="inline-form" method="post" action={action} onSubmit={onSubmit}>
+        <form className="inline-form" method="post" action={action} noValidate onSubmit={onSubmit}>
           <input type="hidden" name="intent" value="endOtherSessions" />
           <button className="button button-primary" type="submit" disabled={pending || !online}>
             {t('account.sessions.endOthers', { count: others })}

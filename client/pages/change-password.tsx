@@ -37,7 +37,7 @@ export default function ChangePasswordPage({ form, user }: PageProps) {
       <p className="section-lead">{t('changePassword.lead')}</p>
       <FormFeedback state={state} successText={saved && !state ? t('changePassword.saved') : undefined} />
       <OfflineFormNote />
-      <form className="form" method="post" action={pathname} onSubmit={onSubmit} aria-busy={pending}>
+      <form className="form" method="post" action={pathname} noValidate onSubmit={onSubmit} aria-busy={pending}>
         {/* Password managers use the user name to file the new password. */}
         <input type="text" name="username" autoComplete="username" value={user?.userName ?? ''} readOnly hidden />
         {FIELDS.map((field) => (

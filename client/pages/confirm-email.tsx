@@ -23,9 +23,9 @@ export default function ConfirmEmailPage({ data, form }: PageProps<LoaderData<ty
     <div className="container page narrow">
       <h1>{t('pages.confirm-email.title')}</h1>
       <p className="section-lead">{t('confirmEmail.lead', { userName: data.userName ?? '', email: data.newEmail ?? '' })}</p>
-      <FormFeedback state={state} />
+      <FormFeedback state={state} fieldless />
       <OfflineFormNote />
-      <form className="form" method="post" action={action} onSubmit={onSubmit} aria-busy={pending}>
+      <form className="form" method="post" action={action} noValidate onSubmit={onSubmit} aria-busy={pending}>
         <button className="button button-primary" type="submit" disabled={pending || !online}>
           {t('confirmEmail.submit')}
         </button>

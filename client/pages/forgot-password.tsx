@@ -29,7 +29,7 @@ export default function ForgotPasswordPage({ data, form }: PageProps<LoaderData<
           <p className="section-lead">{t('forgotPassword.lead')}</p>
           <FormFeedback state={state} successText={sent && !state ? t('forgotPassword.sent') : undefined} />
           <OfflineFormNote />
-          <form className="form" method="post" action={action} onSubmit={onSubmit} aria-busy={pending}>
+          <form className="form" method="post" action={action} noValidate onSubmit={onSubmit} aria-busy={pending}>
             <TextField
               form="forgotPassword"
               state={state}

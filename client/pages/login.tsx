@@ -30,7 +30,7 @@ export default function LoginPage({ form }: PageProps) {
         successText={notice === 'passwordReset' || notice === 'emailChanged' ? t(`login.notices.${notice}`) : undefined}
       />
       <OfflineFormNote />
-      <form className="form" method="post" action={pathname} onSubmit={onSubmit} aria-busy={pending}>
+      <form className="form" method="post" action={pathname} noValidate onSubmit={onSubmit} aria-busy={pending}>
         <TextField
           form="login"
           state={state}

@@ -89,7 +89,7 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
         <h2 id="edit-title">{t('profile.editTitle')}</h2>
         <FormFeedback state={state} successText={saved === 'profile' && !state ? t('profile.saved') : undefined} />
         <OfflineFormNote />
-        <form className="form" method="post" action={pathname} onSubmit={onSubmit} aria-busy={pending}>
+        <form className="form" method="post" action={pathname} noValidate onSubmit={onSubmit} aria-busy={pending}>
           <TextField
             form="profile"
             state={state}

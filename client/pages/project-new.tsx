@@ -26,7 +26,7 @@ export default function ProjectNewPage({ user, form }: PageProps) {
       <p className="section-lead">{t('projects.brief.lead')}</p>
       <FormFeedback state={state} />
       <OfflineFormNote />
-      <form className="form" method="post" action={action} onSubmit={onSubmit} aria-busy={pending}>
+      <form className="form" method="post" action={action} noValidate onSubmit={onSubmit} aria-busy={pending}>
         <TextField
           form="brief"
           state={state}

@@ -34,7 +34,7 @@ export default function TwoFactorPage({ data, form }: PageProps<LoaderData<typeo
           <p className="section-lead">{t('twoFactor.lead')}</p>
           <FormFeedback state={state} />
           <OfflineFormNote />
-          <form className="form" method="post" action={pathname} onSubmit={onSubmit} aria-busy={pending}>
+          <form className="form" method="post" action={pathname} noValidate onSubmit={onSubmit} aria-busy={pending}>
             <CodeField form="twoFactor" state={state} />
             <p className="field-hint">{t('twoFactor.recoveryHint')}</p>
             <button className="button button-primary" type="submit" disabled={pending || !online}>

@@ -32,7 +32,14 @@ export function AreaProjectList({ data, role, empty, headingId }: { data: AreaPr
         {t('projects.area.projectsTitle')} <span className="area-count">({t('projects.area.count', { count: projects.total })})</span>
       </h2>
       {(projects.total > 0 || filtered) && (
-        <form className="project-filters" method="get" action={pathname} role="search" aria-label={t('projects.area.filtersLabel')}>
+        <form
+          className="project-filters"
+          method="get"
+          action={pathname}
+          role="search"
+          aria-label={t('projects.area.filtersLabel')}
+          noValidate
+        >
           <div className="field">
             <label htmlFor={`${headingId}-status`}>{t('projects.area.filterState')}</label>
             <select id={`${headingId}-status`} name="status" defaultValue={filter.status ?? ''}>

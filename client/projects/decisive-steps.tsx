@@ -80,7 +80,7 @@ export function ConfirmPanel({ project }: { project: Project }) {
       <div id="confirm-text">
         <ConfirmationText project={project} action={asked} />
       </div>
-      <SectionForm intent="action" form={undefined} className="alert-dialog-actions">
+      <SectionForm intent="action" form={undefined} className="alert-dialog-actions" fieldless>
         {(_state, pending) => (
           <>
             <input type="hidden" name="action" value={asked} />

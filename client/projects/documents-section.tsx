@@ -56,7 +56,7 @@ function DeleteDocumentForm({
   const { state, pending, onSubmit, action } = usePageForm('deleteDocument', mine);
   return (
     <>
-      <form method="post" action={action} onSubmit={onSubmit} aria-busy={pending} className="document-delete">
+      <form method="post" action={action} noValidate onSubmit={onSubmit} aria-busy={pending} className="document-delete">
         <input type="hidden" name="intent" value="deleteDocument" />
         <input type="hidden" name="document" value={document.id} />
         <button
@@ -77,7 +77,7 @@ function DeleteDocumentForm({
           {t('projects.page.deleteDocument')}
         </button>
       </form>
-      <FormFeedback state={state} />
+      <FormFeedback state={state} fieldless />
     </>
   );
 }
@@ -114,7 +114,7 @@ export function DocumentsSection({
   return (
     <section aria-labelledby="documents-title" className="project-section">
       <h2 id="documents-title">{t('projects.page.documentsTitle')}</h2>
-      <FormFeedback state={orphan} successText={orphan ? undefined : success.deleteDocument} />
+      <FormFeedback state={orphan} successText={orphan ? undefined : success.deleteDocument} fieldless />
       {total === 0 ? (
         <p className="empty-state">{t('projects.page.noDocuments')}</p>
       ) : items.length === 0 ? (

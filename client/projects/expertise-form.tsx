@@ -20,7 +20,7 @@ export function ExpertiseForm({ expertise, form }: { expertise: Expertise; form:
       <h2 id="expertise-title">{t('projects.expertise.title')}</h2>
       <p className="section-lead">{expertise.updatedAt ? t('projects.expertise.lead') : t('projects.expertise.notYet')}</p>
       <FormFeedback state={state} successText={saved ? t('projects.done.expertise') : undefined} />
-      <form className="form" method="post" action={action} onSubmit={onSubmit} aria-busy={pending}>
+      <form className="form" method="post" action={action} noValidate onSubmit={onSubmit} aria-busy={pending}>
         <input type="hidden" name="intent" value="expertise" />
         <fieldset className="field" {...fieldProps(state, 'practices', 'expertise-practices')}>
           <legend>{t('projects.expertise.practices')}</legend>

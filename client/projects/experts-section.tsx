@@ -38,7 +38,7 @@ export function ExpertsSection({
       {project.experts.length === 0 ? (
         <p className="empty-state">{t('projects.page.noExperts')}</p>
       ) : canManage ? (
-        <SectionForm intent="unassign" form={forms.unassign} className="project-people" success={success}>
+        <SectionForm intent="unassign" form={forms.unassign} className="project-people" success={success} fieldless>
           {() => (
             <ul>
               {project.experts.map((e) => (
@@ -60,7 +60,7 @@ export function ExpertsSection({
         </ul>
       )}
       {canManage && searchable && (
-        <form className="inline-form expert-search" method="get" action={`${pathname}#experts-title`} role="search">
+        <form className="inline-form expert-search" method="get" action={`${pathname}#experts-title`} role="search" noValidate>
           <div className="field">
             <label htmlFor="expert-search">{t('projects.page.findExpert')}</label>
             <input

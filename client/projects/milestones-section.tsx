@@ -64,7 +64,7 @@ export function MilestonesSection({
       {project.milestones.length === 0 ? (
         <p className="empty-state">{t('projects.page.noMilestones')}</p>
       ) : canEdit ? (
-        <SectionForm intent="milestoneDone" form={forms.milestoneDone} className="milestones-form" success={success}>
+        <SectionForm intent="milestoneDone" form={forms.milestoneDone} className="milestones-form" success={success} fieldless>
           {() => list}
         </SectionForm>
       ) : (

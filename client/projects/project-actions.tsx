@@ -22,13 +22,13 @@ export function ProjectActions({ project, form, success }: ProjectFormSectionPro
   const confirmedField = useRef<HTMLInputElement>(null);
   if (moves.length === 0) {
     // A move the server refused (e.g. the state changed meanwhile) is still explained.
-    return form?.error ? <FormFeedback state={form} /> : null;
+    return form?.error ? <FormFeedback state={form} fieldless /> : null;
   }
   return (
     <section aria-labelledby="next-title" className="project-section project-next" ref={formRef}>
       <h2 id="next-title">{t('projects.page.nextStep')}</h2>
       {project.waiting && <p className="project-card-waiting">{t(`projects.waiting.${project.waiting}`)}</p>}
-      <SectionForm intent="action" form={form} success={success} className="project-action-buttons">
+      <SectionForm intent="action" form={form} success={success} className="project-action-buttons" fieldless>
         {(_state, pending) => [
           // Empty in the page's HTML: only the dialog's confirm says yes.
           <input key="confirmed" ref={confirmedField} type="hidden" name="confirmed" defaultValue="" />,

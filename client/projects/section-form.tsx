@@ -13,6 +13,7 @@ export function SectionForm({
   multipart = false,
   success,
   label,
+  fieldless = false,
 }: {
   intent: string;
   form: FormState | undefined;
@@ -22,15 +23,18 @@ export function SectionForm({
   /** Shown after this form succeeded (the page came back with ?done=intent). */
   success?: string | undefined;
   label?: string;
+  /** Buttons only: the error is said in full above them (FormFeedback). */
+  fieldless?: boolean;
 }) {
   const { state, pending, onSubmit, action } = usePageForm(intent, form, { multipart });
   return (
     <>
-      <FormFeedback state={state} successText={state ? undefined : success} />
+      <FormFeedback state={state} successText={state ? undefined : success} fieldless={fieldless} />
       <form
         className={className}
         method="post"
         action={action}
+        noValidate
         onSubmit={onSubmit}
         aria-busy={pending}
         aria-label={label}

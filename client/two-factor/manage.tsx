@@ -22,7 +22,7 @@ export function ManageTwoFactor({ view, form, onReveal }: { view: On; form: Form
         <p>{t('twoFactor.codesLeft', { count: view.recoveryCodesLeft })}</p>
         <p>{t('twoFactor.renewText')}</p>
         <FormFeedback state={renew.state} />
-        <form className="form" method="post" action={renew.action} onSubmit={renew.onSubmit} aria-busy={renew.pending}>
+        <form className="form" method="post" action={renew.action} noValidate onSubmit={renew.onSubmit} aria-busy={renew.pending}>
           <input type="hidden" name="action" value="recoveryCodes" />
           <CodeField form="twoFactorRecovery" state={renew.state} />
           <button className="button button-primary" type="submit" disabled={renew.pending || !online}>
@@ -38,7 +38,7 @@ export function ManageTwoFactor({ view, form, onReveal }: { view: On; form: Form
           <>
             <p>{t('twoFactor.disableText')}</p>
             <FormFeedback state={disable.state} />
-            <form className="form" method="post" action={disable.action} onSubmit={disable.onSubmit} aria-busy={disable.pending}>
+            <form className="form" method="post" action={disable.action} noValidate onSubmit={disable.onSubmit} aria-busy={disable.pending}>
               <input type="hidden" name="action" value="disable" />
               <TextField
                 form="twoFactorDisable"

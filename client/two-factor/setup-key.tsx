@@ -41,7 +41,7 @@ export function SetupKey({ setupKey, form, onReveal }: { setupKey: Key; form: Fo
         <p>{t('twoFactor.confirmText')}</p>
         <FormFeedback state={state} />
         <OfflineFormNote />
-        <form className="form" method="post" action={action} onSubmit={onSubmit} aria-busy={pending}>
+        <form className="form" method="post" action={action} noValidate onSubmit={onSubmit} aria-busy={pending}>
           <input type="hidden" name="action" value="enable" />
           <CodeField form="twoFactorEnable" state={state} />
           <button className="button button-primary" type="submit" disabled={pending || !online}>

@@ -171,7 +171,7 @@ function Sheet({
       </Section>
 
       <Section title="Form fields">
-        <form className="form narrow" action="#sg" onSubmit={noop}>
+        <form className="form narrow" action="#sg" noValidate onSubmit={noop}>
           <FormFeedback state={failed} />
           <TextField form={form} state={failed} name="name" label="Name" defaultValue="Lucía Fernández" />
           <TextField form={form} state={failed} name="email" label="Email (with an error)" type="email" defaultValue="lucia@" />

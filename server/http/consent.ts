@@ -43,14 +43,16 @@ export function analyticsTags(ids: AnalyticsIds, nonce: string): string {
   return tags.join('');
 }
 
-/** POST /consent (and /es/consent, /en/consent): the banner's buttons without JavaScript. */
+/** POST /consent (and /es/consent, /en/consent): the banner's buttons (`choice`: all, necessary, custom or notice), also without JavaScript. */
 export function consentHandler(): RequestHandler[] {
   return [
     express.urlencoded({ extended: false, limit: '2kb' }),
     (req, res) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
       const analytics = body.choice === 'all' || (body.choice === 'custom' && body.analytics === 'yes');
-      res.cookie(CONSENT_COOKIE, serializeConsent({ analytics }), {
+      // "OK" of the notice (no analytics configured): remembered apart, so that analytics added later still ask.
+      const consent: Consent = body.choice === 'notice' ? { analytics, notice: true } : { analytics };
+      res.cookie(CONSENT_COOKIE, serializeConsent(consent), {
         maxAge: CONSENT_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,
         sameSite: 'lax',
         secure: req.secure,

@@ -52,6 +52,8 @@ export function readMultipartFile(
     }
     let settled = false;
     let file: { name: string; chunks: Buffer[] } | null = null;
+    // No file name (busboy reads filename="" as none): with no bytes either, it is a browser's file field left empty.
+    let unnamed = false;
     // The piece being filled, and how many of its bytes are.
     let piece: Buffer | null = null;
     let filled = 0;
@@ -75,6 +77,7 @@ export function readMultipartFile(
         return;
       }
       const current = { name: info.filename ?? 'document', chunks: [] as Buffer[] };
+      unnamed = info.filename === undefined;
       file = current;
       stream.on('data', (data: Buffer) => {
         if (settled) return;
@@ -106,7 +109,7 @@ export function readMultipartFile(
     parser.on('close', () => {
       if (settled) return;
       settled = true;
-      if (!file) {
+      if (!file || (unnamed && file.chunks.length === 0 && filled === 0)) {
         reject(
           new ApiError(400, 'invalid_request', `Invalid request: no file in the field "${options.field}"`, { file: 'validation.required' }),
         );

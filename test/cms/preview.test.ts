@@ -215,7 +215,7 @@ test('in preview the post shows its draft with the banner, private and no-store;
       /<div class="preview-banner" role="status"><p class="preview-banner-text">Vista previa: borrador sin publicar<\/p>/,
     );
     expect(draft.text).toContain(
-      '<form class="preview-banner-exit" action="/preview/exit" method="post"><input type="hidden" name="path" value="/blog/auditoria"/>',
+      '<form class="preview-banner-exit" noValidate="" action="/preview/exit" method="post"><input type="hidden" name="path" value="/blog/auditoria"/>',
     );
     expect(draft.headers['cache-control']).toBe('private, no-store');
     expect(draft.headers['x-robots-tag']).toBe('noindex');

@@ -264,10 +264,11 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
     await fillNewUser(page, { userName: 'carla', name: 'Otra', lastName: 'Carla', role: 'CLI' });
     await submit.click();
     await expectFieldError('User name', 'This user name is already in use.');
-    expect(await alert.innerText()).toBe('Please check the highlighted fields.');
+    // Said once: by the field; the alert only counts the fields to correct.
+    expect(await alert.innerText()).toBe('Please correct the marked field.');
     await expectOnScreen(alert, width, 'the form’s alert');
 
-    // From here on the browser's checks stop each attempt: nothing is sent.
+    // From here on the form's own checks stop each attempt (no browser bubble: it is novalidate): nothing is sent.
     let sent = false;
     page.on('request', (request) => {
       if (request.url().includes('/api/admin/users') && request.method() === 'POST') sent = true;
@@ -278,13 +279,13 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
     await expectFieldError('Email (optional)', 'Enter a valid email address.');
     expect(sent).toBe(false);
     await createSection(page).screenshot({ path: `${SHOTS}/users-email-error-${viewport.width}.png` });
-    // Not one address at all: the browser's own check stops the form before anything is sent.
+    // Not one address at all: the same message by the field, before anything is sent.
     await form.getByLabel('Email (optional)').fill('not an address');
     await submit.click();
-    expect(await form.getByLabel('Email (optional)').evaluate((input: HTMLInputElement) => input.validity.typeMismatch)).toBe(true);
+    await expectFieldError('Email (optional)', 'Enter a valid email address.');
     expect(sent).toBe(false);
 
-    // A user name too short: the browser's quick check, the same rule as the server's.
+    // A user name too short: the form's quick check, the same rule as the server's.
     await fillNewUser(page, { userName: 'x', name: 'Equis', lastName: 'Corta', role: 'CLI' });
     await submit.click();
     await expectFieldError('User name', 'Use 2 to 40 letters, digits, dots, hyphens or underscores, starting with a letter or digit.');

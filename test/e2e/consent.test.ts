@@ -1,8 +1,9 @@
 // Cookie consent (analytics only when the site is configured for them and only after the visitor
-// consents): the banner on a first visit in both locales, "only necessary" remembered for a year,
-// the footer's "Cookie settings" reopening it, the buttons working without JavaScript (POST
-// /consent, 303 back), and, on a server with an analytics id, nothing from the tag manager's host
-// (neither a request nor a CSP entry) until the visitor accepts.
+// consents). On a site with no analytics the banner only informs: one "OK", remembered for a
+// year, with and without JavaScript. On a server with an analytics id it asks: the banner on a
+// first visit in both locales, "only necessary" remembered for a year, the footer's "Cookie
+// settings" reopening it, the buttons working without JavaScript (POST /consent, 303 back), and
+// nothing from the tag manager's host (neither a request nor a CSP entry) until the visitor accepts.
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupServer, setupSite, waitForHydration } from './fixture.ts';
@@ -22,6 +23,7 @@ const TEXTS = {
   es: {
     path: '/',
     title: 'Cookies en este sitio',
+    ok: 'Entendido',
     acceptAll: 'Aceptar todas',
     reject: 'Solo las necesarias',
     settings: 'Configurar',
@@ -32,6 +34,7 @@ const TEXTS = {
   en: {
     path: '/en',
     title: 'Cookies on this site',
+    ok: 'OK',
     acceptAll: 'Accept all',
     reject: 'Only necessary',
     settings: 'Settings',
@@ -42,6 +45,8 @@ const TEXTS = {
 } as const;
 
 const site = setupSite();
+/** A server with an analytics id: the banner asks there. */
+const server = setupServer({ env: { ANALYTICS_GA_ID: GA_ID } });
 
 const banner = (page: Page) => page.locator('section.cookie-banner');
 
@@ -50,12 +55,59 @@ async function consentCookie(context: BrowserContext) {
   return (await context.cookies()).find((c) => c.name === 'cookie_consent');
 }
 
-describe('cookie consent banner', () => {
+describe('with no analytics configured the banner is a notice', () => {
+  for (const locale of ['es', 'en'] as const) {
+    const t = TEXTS[locale];
+
+    it(`informs on the first visit (${locale}) with one "${t.ok}" and no question; "${t.ok}" is remembered for a year`, async () => {
+      const context = await site.newContext();
+      const page = await context.newPage();
+      const problems = collectProblems(page);
+      await page.goto(t.path);
+      await waitForHydration(page);
+      expect(await page.getByRole('region', { name: t.title }).count()).toBe(1);
+      expect(await banner(page).getByRole('link').count()).toBe(1);
+      expect(await banner(page).getByRole('button').allInnerTexts()).toEqual([t.ok]);
+      expect(await banner(page).getByRole('checkbox').count()).toBe(0);
+
+      await banner(page).getByRole('button', { name: t.ok, exact: true }).click();
+      await banner(page).waitFor({ state: 'detached' });
+      const cookie = await consentCookie(context);
+      expect(decodeURIComponent(cookie?.value ?? '')).toBe('v1:notice');
+      expect(cookie!.expires).toBeGreaterThan(Date.now() / 1000 + 364 * DAY_S);
+      await page.reload();
+      await waitForHydration(page);
+      expect(await banner(page).count()).toBe(0);
+      // "Cookie settings" shows the notice again: still nothing to switch.
+      await page.getByRole('contentinfo').getByRole('button', { name: t.cookieSettings }).click();
+      await banner(page).waitFor({ state: 'visible' });
+      expect(await banner(page).getByRole('button').allInnerTexts()).toEqual([t.ok]);
+      expect(problems, problems.join('\n')).toEqual([]);
+    });
+  }
+
+  it('without JavaScript "OK" is a form post: 303 back to the page, remembered', async () => {
+    const context = await site.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/en/blog');
+    const posted = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/consent') && r.request().method() === 'POST');
+    await banner(page).getByRole('button', { name: TEXTS.en.ok, exact: true }).click();
+    const answer = await posted;
+    expect(answer.status()).toBe(303);
+    expect(answer.headers().location).toBe('/en/blog');
+    await page.waitForURL((url) => url.pathname === '/en/blog');
+    await page.waitForLoadState('load');
+    expect(await banner(page).count()).toBe(0);
+    expect(decodeURIComponent((await consentCookie(context))?.value ?? '')).toBe('v1:notice');
+  });
+});
+
+describe('cookie consent banner (a server with an analytics id asks)', () => {
   for (const locale of ['es', 'en'] as const) {
     const t = TEXTS[locale];
 
     it(`shows on the first visit (${locale}), and "${t.reject}" hides it and is remembered for a year`, async () => {
-      const context = await site.newContext();
+      const context = await site.newContext({ server });
       const page = await context.newPage();
       const problems = collectProblems(page);
       await page.goto(t.path);
@@ -96,7 +148,10 @@ describe('cookie consent banner', () => {
   }
 
   it('the footer "Cookie settings" button reopens the banner with the saved choice, which can be changed', async () => {
-    const context = await site.newContext({ consent: true });
+    const context = await site.newContext({ server, serviceWorkers: 'block', consent: true });
+    await context.route(/^https:\/\/([a-z0-9-]+\.)*(googletagmanager|google-analytics)\.com\//, (route: Route) =>
+      route.fulfill({ status: 200, contentType: 'application/javascript', body: '' }),
+    );
     const page = await context.newPage();
     const t = TEXTS.en;
     await page.goto('/en/blog');
@@ -109,8 +164,12 @@ describe('cookie consent banner', () => {
     const analytics = banner(page).getByRole('checkbox', { name: t.analytics });
     expect(await analytics.isChecked()).toBe(false);
     await analytics.check();
+    // Analytics accepted where they exist: the page loads again (only a new response carries the tags).
+    const reloaded = page.waitForResponse((r) => r.request().isNavigationRequest() && r.request().frame() === page.mainFrame());
     await banner(page).getByRole('button', { name: t.save, exact: true }).click();
-    await banner(page).waitFor({ state: 'detached' });
+    await reloaded;
+    await waitForHydration(page);
+    expect(await banner(page).count()).toBe(0);
     await expect.poll(async () => decodeURIComponent((await consentCookie(context))?.value ?? '')).toBe('v1:analytics=1');
 
     // In Spanish the same button.
@@ -126,7 +185,10 @@ describe('cookie consent banner', () => {
     { locale: 'es', path: '/blog', button: TEXTS.es.acceptAll, value: 'v1:analytics=1' },
   ] as const) {
     it(`without JavaScript "${button}" still works (${locale}): POST /consent, then 303 back to the page`, async () => {
-      const context = await site.newContext({ javaScriptEnabled: false });
+      const context = await site.newContext({ server, javaScriptEnabled: false });
+      await context.route(/^https:\/\/([a-z0-9-]+\.)*(googletagmanager|google-analytics)\.com\//, (route: Route) =>
+        route.fulfill({ status: 200, contentType: 'application/javascript', body: '' }),
+      );
       const page = await context.newPage();
       await page.goto(path);
       expect(await banner(page).isVisible()).toBe(true);
@@ -147,8 +209,6 @@ describe('cookie consent banner', () => {
 });
 
 describe('analytics only after consent (a server with an analytics id)', () => {
-  const server = setupServer({ env: { ANALYTICS_GA_ID: GA_ID } });
-
   /** A context on that server whose requests to the tag manager are answered locally and recorded. */
   async function analyticsContext(): Promise<{ context: BrowserContext; page: Page; tagRequests: string[] }> {
     const context = await site.newContext({ server, serviceWorkers: 'block' });

@@ -169,7 +169,9 @@ describe.each(JOURNEYS)('two-factor authentication ($locale, JavaScript: $js)', 
     const right = codeOf(secret, 1);
     await field.fill(right === '000000' ? '000001' : '000000');
     await page.getByRole('button', { name: sees.verify }).click();
-    await page.getByRole('alert').filter({ hasText: sees.wrong }).waitFor();
+    // Said by the field (the alert above the form only counts the fields to correct).
+    await page.locator('#twoFactor-code-error').filter({ hasText: sees.wrong }).waitFor();
+    await page.getByRole('alert').first().waitFor();
     await shoot(page, `code-wrong-${name}`);
     await page.locator('#twoFactor-code').fill(right);
     await page.getByRole('button', { name: sees.verify }).click();

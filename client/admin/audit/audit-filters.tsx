@@ -54,6 +54,7 @@ export function AuditFilters({
       action={action}
       role="search"
       aria-label={t('adminAudit.filter.label')}
+      noValidate
       onSubmit={onSubmit}
     >
       <div className="field">

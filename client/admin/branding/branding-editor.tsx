@@ -99,8 +99,9 @@ export function BrandingEditor({
         onStale();
         return false;
       }
-      setError(text);
+      // A refused colour is said by its field only (one message, not two).
       if (answer.error.fields?.color) setColorProblem('adminConsole.branding.colorInvalid');
+      else setError(text);
       return false;
     }
     setLoaded({ status: 'ready', branding: answer.value.branding });

@@ -8,6 +8,7 @@ import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, EMAIL_MAX_LENGTH, USER_NAME_MAX_L
 import { useI18n } from '../../runtime/i18n.tsx';
 import { createUser, type NewUserInput, type UserWithPassword } from '../api.ts';
 import { Field } from '../field.tsx';
+import { markedFields } from '../../components/form-feedback.tsx';
 import { failureText, roleLabel } from '../text.ts';
 import { newUserProblems } from './new-user-problems.ts';
 import { OneTimeLink, OneTimePassword } from './one-time-password.tsx';
@@ -67,12 +68,7 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
       const { fields } = answer.error;
       setState({
         form: 'adminCreateUser',
-        error: {
-          code: answer.error.code,
-          // With field errors the details are under the fields; the summary just points there.
-          message: fields && Object.keys(fields).length > 0 ? t('formErrors.invalid_request') : failureText(t, answer.error),
-          ...(fields ? { fields } : {}),
-        },
+        error: { code: answer.error.code, message: failureText(t, answer.error), ...(fields ? { fields } : {}) },
       });
       return;
     }
@@ -83,7 +79,9 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
   }
 
   const error = state?.error;
-  const errorText = error ? (error.code === 'invalid_request' && !error.message ? t('formErrors.invalid_request') : error.message) : null;
+  // With field errors the details are under the fields; the summary only counts them (as FormFeedback).
+  const marked = markedFields(error);
+  const errorText = error ? (marked ? t('formErrors.summary', { count: marked }) : error.message) : null;
 
   return (
     <section className="admin-section" aria-labelledby={`${id}-title`}>
@@ -106,7 +104,7 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
           )}
         </div>
       )}
-      <form className="form admin-create-form" method="post" onSubmit={onSubmit} aria-busy={pending}>
+      <form className="form admin-create-form" method="post" noValidate onSubmit={onSubmit} aria-busy={pending}>
         <Field
           id={fieldId('userName')}
           label={t('adminConsole.create.userName')}

@@ -61,7 +61,7 @@ export function UserRow({
       </td>
       <td>
         <div className="actions admin-row-actions">
-          <form className="inline-form admin-role-form" method="post" onSubmit={onRoleSubmit}>
+          <form className="inline-form admin-role-form" method="post" noValidate onSubmit={onRoleSubmit}>
             <label className="visually-hidden" htmlFor={selectId}>
               {t('adminConsole.role.selectLabel', { userName: user.userName })}
             </label>

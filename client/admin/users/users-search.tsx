@@ -25,7 +25,7 @@ export function UsersSearch({
   }
 
   return (
-    <form className="inline-form admin-search" role="search" method="get" onSubmit={onSubmit}>
+    <form className="inline-form admin-search" role="search" method="get" noValidate onSubmit={onSubmit}>
       <div className="field">
         <label htmlFor={`${id}-q`}>{t('adminConsole.search.label')}</label>
         <input
