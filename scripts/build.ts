@@ -179,9 +179,13 @@ async function primeCompileCache(): Promise<void> {
       resolve(false);
     });
   });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  if (child.exitCode === null) child.kill('SIGKILL');
-  await exited;
+  // A server that could not start has exited already: its 'exit' event will not come again
+  // (awaiting it left the build hanging on nothing, and Node ended it silently with status 0).
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
   await rm(dataDir, { recursive: true, force: true });
   if (!listening) console.warn(`warning: the compile cache could not be primed (the server did not start):\n${output.slice(-2000)}`);
 }

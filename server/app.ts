@@ -240,6 +240,7 @@ export async function createApp(deps: AppDeps) {
   // built-in API and the pages alike (docs/decisions/013-projects.md).
   const projects = createProjects({
     db,
+    audit,
     limits: {
       limiter: createRateLimiter(db, 60_000),
       briefsPerHour: config.PROJECT_BRIEFS_PER_HOUR,

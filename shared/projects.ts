@@ -143,7 +143,13 @@ export function newBriefPath(role: string, locale: Locale): string | null {
 
 export type PersonRef = { userName: string; name: string; role: string; deleted?: boolean };
 
+/** What became of a proposal: answered, or replaced by a newer version, or left when the project ended. */
+export type ProposalStatus = 'open' | 'accepted' | 'declined' | 'superseded' | 'withdrawn';
+
+/** One version of a project's proposal (v1, v2 …): every proposal sent is kept. */
 export type Proposal = {
+  version: number;
+  status: ProposalStatus;
   scope: string;
   /** Euros, whole. */
   fee: number;
@@ -151,7 +157,12 @@ export type Proposal = {
   sentAt: string;
   sentBy: string;
   answeredAt: string | null;
+  /** Who accepted or declined it. */
+  answeredBy: string | null;
 };
+
+/** The versions a project's page lists (the newest first); older ones stay in the database and the history. */
+export const PROPOSAL_VERSIONS_SHOWN = 20;
 
 export type Milestone = {
   id: number;
@@ -230,7 +241,10 @@ export type Project = ProjectSummary & {
   procurementRef: string | null;
   experts: PersonRef[];
   milestones: Milestone[];
+  /** The newest proposal: the one to answer while it is open. */
   proposal: Proposal | null;
+  /** Every version sent, newest first (at most PROPOSAL_VERSIONS_SHOWN). */
+  proposals: Proposal[];
   /** Its history is not part of it: it grows without end, and is read a page at a time (`EventPage`). */
   documents: ProjectDocument[];
   /** How the caller stands to it, and what they may do now. */
@@ -261,3 +275,21 @@ export type Expertise = {
   busyUntil: string | null;
   updatedAt: string | null;
 };
+
+/** What a history event's `detail` says of a proposal sent or a move (rows written before versions hold less). */
+export type EventDetail = { action?: ProjectAction; version?: number; fee?: number; superseded?: number };
+
+export function eventDetail(event: Pick<ProjectEvent, 'kind' | 'detail'>): EventDetail {
+  const detail = event.detail ?? '';
+  if (event.kind === 'proposal') {
+    const [a, b, c] = detail.split(':').map(Number);
+    if (b === undefined) return Number.isFinite(a) && detail !== '' ? { fee: a! } : {};
+    return { version: a!, fee: b, ...(c !== undefined && Number.isFinite(c) ? { superseded: c } : {}) };
+  }
+  if (event.kind === 'state') {
+    const match = /^([a-z_]+)(?::(\d+))?$/.exec(detail);
+    if (!match || !(PROJECT_ACTIONS as readonly string[]).includes(match[1]!)) return {};
+    return { action: match[1] as ProjectAction, ...(match[2] ? { version: Number(match[2]) } : {}) };
+  }
+  return {};
+}

@@ -37,6 +37,10 @@ export function AgreedTerms({ proposal }: { proposal: Proposal }) {
         <dd className="project-fee">{euros(proposal.fee, locale)}</dd>
       </div>
       <div>
+        <dt>{t('projects.page.proposalTitle')}</dt>
+        <dd>{t('projects.page.proposalVersion', { version: proposal.version })}</dd>
+      </div>
+      <div>
         <dt>{t('projects.page.sentAt')}</dt>
         <dd>
           <FormattedDate date={proposal.sentAt.slice(0, 10)} />
@@ -85,6 +89,7 @@ export function ConfirmPanel({ project }: { project: Project }) {
           <>
             <input type="hidden" name="action" value={asked} />
             <input type="hidden" name="confirmed" value="yes" />
+            {project.proposal && <input type="hidden" name="version" value={project.proposal.version} />}
             <Link className="button alert-cancel" to={pathname} replace>
               {t('projects.confirm.no')}
             </Link>

@@ -32,6 +32,8 @@ export function ProjectActions({ project, form, success }: ProjectFormSectionPro
         {(_state, pending) => [
           // Empty in the page's HTML: only the dialog's confirm says yes.
           <input key="confirmed" ref={confirmedField} type="hidden" name="confirmed" defaultValue="" />,
+          // The version read here is the one answered (a newer one sent meanwhile is refused).
+          project.proposal && <input key="version" type="hidden" name="version" value={project.proposal.version} />,
           ...moves.map((action) => (
             <button
               key={action}

@@ -5,6 +5,7 @@ import { intlLocale, type Locale } from '../../shared/locales.ts';
 import { PROJECT_LIMITS as L, type Project } from '../../shared/projects.ts';
 import { FieldError, fieldProps } from '../components/form-feedback.tsx';
 import { FormattedDate } from '../components/formatted-date.tsx';
+import { documentHref } from '../../shared/documents.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 
@@ -26,9 +27,19 @@ export function ProposalSection({ project, form, success }: ProjectFormSectionPr
   if (!proposal && !canSend && project.state === 'cancelled') return null;
   return (
     <section aria-labelledby="proposal-title" className="project-section">
-      <h2 id="proposal-title">{t('projects.page.proposalTitle')}</h2>
+      <h2 id="proposal-title">
+        {t('projects.page.proposalTitle')}
+        {proposal && <span className="proposal-version"> {t('projects.page.proposalVersion', { version: proposal.version })}</span>}
+      </h2>
+      {proposal && proposal.version > 1 && (
+        <p className="field-hint">{t('projects.page.replacesEarlier', { version: proposal.version, earlier: proposal.version - 1 })}</p>
+      )}
       {proposal ? (
         <dl className="project-facts project-proposal">
+          <div>
+            <dt>{t('projects.page.proposalStatusLabel')}</dt>
+            <dd>{t(`projects.proposalStatus.${proposal.status}`)}</dd>
+          </div>
           <div>
             <dt>{t('projects.page.fee')}</dt>
             <dd className="project-fee">{euros(proposal.fee, locale)}</dd>
@@ -59,9 +70,29 @@ export function ProposalSection({ project, form, success }: ProjectFormSectionPr
       ) : (
         <p className="empty-state">{t('projects.page.noProposal')}</p>
       )}
+      {project.proposals.length > 1 && (
+        <details className="proposal-versions">
+          <summary>{t('projects.page.earlierVersions', { count: project.proposals.length - 1 })}</summary>
+          <ul>
+            {project.proposals.slice(1).map((v) => (
+              <li key={v.version}>
+                <a href={`${documentHref('proposal', locale, { id: project.id })}?version=${v.version}`} download>
+                  {t('projects.page.proposalVersion', { version: v.version })}
+                </a>{' '}
+                · {euros(v.fee, locale)} · <FormattedDate date={v.sentAt.slice(0, 10)} /> · {t(`projects.proposalStatus.${v.status}`)}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       {canSend && (
         <>
           <h3>{proposal ? t('projects.page.resendProposalTitle') : t('projects.page.sendProposalTitle')}</h3>
+          {proposal?.status === 'open' && (
+            <p className="notice" role="note">
+              {t('projects.page.supersedesOpen', { version: proposal.version, next: proposal.version + 1 })}
+            </p>
+          )}
           <SectionForm intent="proposal" form={form} success={success}>
             {(state) => (
               <>

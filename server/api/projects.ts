@@ -73,7 +73,9 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     handle(async (req, res) => {
       const id = projectId(req.params.id);
       const body = parse(actionSchema, req.body);
-      res.json(await projects.act(userOf(res), id, body.action as ProjectAction, body.proposal));
+      res.json(
+        await projects.act(userOf(res), id, body.action as ProjectAction, body.proposal, { version: body.version, ip: req.ip ?? null }),
+      );
     }),
   );
   router.post(

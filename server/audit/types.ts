@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = [
   'user_deleted',
   'password_set',
   'document_deleted',
+  'proposal_accepted',
+  'proposal_declined',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -123,6 +123,22 @@ export type ProjectsTable = {
   message_count: Generated<number>;
 };
 
+/** Every proposal sent to a project, v1, v2 …: only the newest may be open (migration 16). */
+export type ProjectProposalsTable = {
+  id: Generated<number>;
+  project_id: number;
+  version: number;
+  scope: string;
+  fee: number;
+  timeline: string;
+  sent_at: string;
+  sent_by: string;
+  status: 'open' | 'accepted' | 'declined' | 'superseded' | 'withdrawn';
+  answered_at: string | null;
+  answered_by: string | null;
+  answered_ip: string | null;
+};
+
 export type ProjectExpertsTable = { project_id: number; user_name: string; name: string; added_at: string; added_by: string };
 
 export type ProjectMilestonesTable = {
@@ -311,6 +327,7 @@ export type Schema = {
   project_milestones: ProjectMilestonesTable;
   project_messages: ProjectMessagesTable;
   project_reads: ProjectReadsTable;
+  project_proposals: ProjectProposalsTable;
   project_documents: ProjectDocumentsTable;
   project_document_chunks: ProjectDocumentChunksTable;
   project_events: ProjectEventsTable;

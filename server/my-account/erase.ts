@@ -46,6 +46,13 @@ export async function eraseAccount(trx: Trx, account: { userName: string }): Pro
   await trx.updateTable('project_milestones').set({ done_by: DELETED_USER, done_by_name: '' }).where('done_by', '=', userName).execute();
   await trx.updateTable('project_documents').set({ uploaded_by: DELETED_USER }).where('uploaded_by', '=', userName).execute();
   await trx.updateTable('projects').set({ proposal_sent_by: DELETED_USER }).where('proposal_sent_by', '=', userName).execute();
+  await trx.updateTable('project_proposals').set({ sent_by: DELETED_USER }).where('sent_by', '=', userName).execute();
+  // Who accepted stays a fact of the project; their address does not.
+  await trx
+    .updateTable('project_proposals')
+    .set({ answered_by: DELETED_USER, answered_ip: null })
+    .where('answered_by', '=', userName)
+    .execute();
   await trx.updateTable('projects').set({ owner: DELETED_USER, owner_name: '' }).where('owner', '=', userName).execute();
   // An expert who is gone works on nothing: the project shows that it needs another.
   await trx.deleteFrom('project_experts').where('user_name', '=', userName).execute();

@@ -1,7 +1,7 @@
 // The documents of a project (the private area's projects): its proposal, and a report of where
 // it stands (state, dates, experts, milestones, documents, history). Branded with the owner's
 // colour (the caller passes it in the context) and localised like the other documents.
-import { PROJECT_LIMITS, PROPOSAL_VALID_DAYS, type Project, type ProjectEvent } from '../../shared/projects.ts';
+import { eventDetail, PROJECT_LIMITS, PROPOSAL_VALID_DAYS, type Project, type ProjectEvent } from '../../shared/projects.ts';
 import type { ProjectSnapshot } from '../projects/service.ts';
 import { DELETED_USER, isDeletedUser } from '../../shared/account.ts';
 import { DISPLAY_FONT } from './fonts.ts';
@@ -119,9 +119,11 @@ function ownerLine(project: Project): string {
 function proposalStatus(project: Project, settings: Settings): string {
   const { locale, t } = settings;
   const proposal = project.proposal!;
+  const version = { version: proposal.version };
+  if (proposal.status === 'superseded' || proposal.status === 'withdrawn') return t(`projects.${proposal.status}`, version);
   if (proposal.answeredAt) {
     const date = formatStoredDate(oneLine(proposal.answeredAt, 40), locale);
-    return t(project.state === 'declined' ? 'projects.declined' : 'projects.accepted', { date });
+    return t(proposal.status === 'declined' ? 'projects.declined' : 'projects.accepted', { date });
   }
   const sent = new Date(proposal.sentAt);
   if (Number.isNaN(sent.getTime())) return '';
@@ -210,8 +212,10 @@ function eventText(event: ProjectEvent, data: ProjectSnapshot, settings: Setting
     case 'state':
       return t('projects.events.state', { from: stateName(event.from ?? '', locale), to: stateName(event.to ?? '', locale) });
     case 'proposal': {
-      const fee = Number(event.detail);
-      return t('projects.events.proposal', { fee: event.detail !== null && Number.isFinite(fee) ? formatEuros(fee, locale) : detail });
+      // "2:7800:1" (version, fee, the version it replaced) or, before versions, the fee alone.
+      const { version, fee } = eventDetail(event);
+      const amount = fee !== undefined ? formatEuros(fee, locale) : detail;
+      return t('projects.events.proposal', { fee: version !== undefined ? `${amount} (v${version})` : amount });
     }
     case 'expert_added':
     case 'expert_removed':

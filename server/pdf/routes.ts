@@ -320,6 +320,13 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
       const snapshot = await deps.projects.snapshot(session.user, id, { newest: kind === 'report' ? PROJECT_REPORT_NEWEST : 0 });
       const { project } = snapshot;
       if (kind === 'proposal' && !project.proposal) return next();
+      // An earlier version (`?version=1`): every proposal sent keeps its PDF; one not listed is no page.
+      const asked = kind === 'proposal' && typeof req.query.version === 'string' ? req.query.version : null;
+      if (asked !== null) {
+        const version = project.proposals.find((p) => String(p.version) === asked);
+        if (!version) return next();
+        snapshot.project = { ...project, proposal: version };
+      }
       // The project's branding is its owner's, whoever downloads it.
       const ctx = {
         locale,

@@ -94,7 +94,9 @@ export function createProjectForms(deps: { services: ProjectServices; uploads: D
           // Not confirmed yet (no JavaScript, or a form from elsewhere): the page asks, restating the terms.
           if (needsConfirmation(action) && body.confirmed !== 'yes')
             return redirectAfterPost(req, res, `${req.path}?confirm=${action}#confirm-title`, 'confirm');
-          await projects.act(actor, id, action);
+          // The version the page showed: an answer to one that was replaced meanwhile is refused.
+          const version = typeof body.version === 'string' && /^[1-9][0-9]{0,5}$/.test(body.version) ? Number(body.version) : undefined;
+          await projects.act(actor, id, action, undefined, { version, ip: req.ip ?? null });
           return redirectAfterPost(req, res, back(action, 'project-notice'), action);
         }
         case 'proposal': {

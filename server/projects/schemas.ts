@@ -55,6 +55,8 @@ export const actionSchema = z
   .object({
     action: z.enum(PROJECT_ACTIONS as [string, ...string[]], { error: 'validation.action' }),
     proposal: proposalSchema.optional(),
+    /** accept / decline: the version answered, which must be the newest (409 proposal_superseded otherwise). */
+    version: z.number().int().min(1).max(999_999).optional(),
   })
   .strict();
 

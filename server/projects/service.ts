@@ -8,7 +8,9 @@ import {
   OPEN_STATES,
   ownsProjects,
   PROJECT_LIMITS,
+  PROPOSAL_VERSIONS_SHOWN,
   TRANSITIONS,
+  type Proposal,
   type Milestone,
   type PersonRef,
   type Practice,
@@ -31,6 +33,7 @@ import { createReadCache } from '../db/read-cache.ts';
 import type { ProjectRow, Schema } from '../db/schema.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { RateLimiter } from '../db/rate-limit.ts';
+import type { Audit } from '../audit/types.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
 import { recordProjectEvent } from './events.ts';
 import type { Notify, ProjectNoticeKind, Withdraw } from './notices.ts';
@@ -51,6 +54,8 @@ export type ProjectLimits = {
 
 export type ProjectDeps = {
   db: Db;
+  /** Where an answer to a proposal is recorded with the version, who, when and from which address. */
+  audit?: Audit;
   notify: Notify;
   /** Takes back a held notice (a milestone done, then undone within the collapse window). */
   withdraw?: Withdraw;
@@ -367,7 +372,7 @@ export function createProjects(deps: ProjectDeps) {
    */
   async function detail(actor: Actor, row: ProjectRow, standing: Standing, newest = pageSizeOf('documents')): Promise<Project> {
     const id = row.id;
-    const [experts, milestones, documentRows, unreadRow] = await Promise.all([
+    const [experts, milestones, documentRows, unreadRow, proposalRows] = await Promise.all([
       k
         .selectFrom('project_experts')
         .select(['user_name', 'name'])
@@ -395,7 +400,27 @@ export function createProjects(deps: ProjectDeps) {
         .select((eb) => unreadOf(eb, actor.userName).as('unread'))
         .where('p.id', '=', id)
         .executeTakeFirst(),
+      row.proposal_sent_at
+        ? k
+            .selectFrom('project_proposals')
+            .select(['version', 'status', 'scope', 'fee', 'timeline', 'sent_at', 'sent_by', 'answered_at', 'answered_by'])
+            .where('project_id', '=', id)
+            .orderBy('version', 'desc')
+            .limit(PROPOSAL_VERSIONS_SHOWN)
+            .execute()
+        : Promise.resolve([]),
     ]);
+    const proposals = proposalRows.map((v): Proposal => ({
+      version: v.version,
+      status: v.status,
+      scope: v.scope,
+      fee: Number(v.fee),
+      timeline: v.timeline,
+      sentAt: v.sent_at,
+      sentBy: v.sent_by,
+      answeredAt: v.answered_at,
+      answeredBy: v.answered_by,
+    }));
     const state = row.state as ProjectState;
     const due = new Date(now().getTime() + DUE_SOON_DAYS * 86_400_000).toISOString().slice(0, 10);
     const counts = {
@@ -419,17 +444,8 @@ export function createProjects(deps: ProjectDeps) {
         doneBy: m.done_by,
         doneByName: m.done_by_name,
       })),
-      proposal:
-        row.proposal_sent_at && row.proposal_scope !== null
-          ? {
-              scope: row.proposal_scope,
-              fee: Number(row.proposal_fee ?? 0),
-              timeline: row.proposal_timeline ?? '',
-              sentAt: row.proposal_sent_at,
-              sentBy: row.proposal_sent_by ?? '',
-              answeredAt: row.proposal_answered_at,
-            }
-          : null,
+      proposal: proposals[0] ?? null,
+      proposals,
       documents: documentRows.map((d) => ({
         id: d.id,
         name: d.name,
@@ -609,8 +625,19 @@ export function createProjects(deps: ProjectDeps) {
     return get(actor, id);
   }
 
-  /** A move of the state machine, if the caller's standing allows it from the current state. */
-  async function act(actor: Actor, id: number, action: ProjectAction, proposal?: ProposalInput): Promise<Project> {
+  /**
+   * A move of the state machine, if the caller's standing allows it from the current state.
+   * Sending a proposal keeps it as the next version and supersedes an open one; an answer is
+   * the newest version's (`expected.version`, when given, must be it: what the owner read is what
+   * they answer), recorded with who, when and from which address.
+   */
+  async function act(
+    actor: Actor,
+    id: number,
+    action: ProjectAction,
+    proposal?: ProposalInput,
+    expected: { version?: number | undefined; ip?: string | null } = {},
+  ): Promise<Project> {
     const { row, standing } = await projectFor(db, actor, id);
     const move = TRANSITIONS[action];
     const from = row.state as ProjectState;
@@ -627,8 +654,61 @@ export function createProjects(deps: ProjectDeps) {
     await admit('state', actor.userName);
     const at = now().toISOString();
     const to: ProjectState = move.to;
+    let version: number | null = null;
+    let superseded: number | null = null;
     await k.transaction().execute(async (trx) => {
       const changes: Partial<ProjectRow> = { state: to, updated_at: at };
+      const newest = await trx
+        .selectFrom('project_proposals')
+        .select(['id', 'version', 'status'])
+        .where('project_id', '=', id)
+        .orderBy('version', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (action === 'accept' || action === 'decline') {
+        if (!newest || newest.status !== 'open') throw conflict();
+        if (expected.version !== undefined && expected.version !== newest.version) {
+          throw new ApiError(
+            409,
+            'proposal_superseded',
+            `Proposal v${expected.version} is no longer the one to answer: v${newest.version} replaced it. Read it and answer that one`,
+          );
+        }
+        version = newest.version;
+        await trx
+          .updateTable('project_proposals')
+          .set({
+            status: action === 'accept' ? 'accepted' : 'declined',
+            answered_at: at,
+            answered_by: actor.userName,
+            answered_ip: expected.ip ?? null,
+          })
+          .where('id', '=', newest.id)
+          .where('status', '=', 'open')
+          .execute();
+      } else if (action === 'send_proposal' && proposal) {
+        version = (newest?.version ?? 0) + 1;
+        if (newest?.status === 'open') {
+          superseded = newest.version;
+          await trx.updateTable('project_proposals').set({ status: 'superseded' }).where('id', '=', newest.id).execute();
+        }
+        await trx
+          .insertInto('project_proposals')
+          .values({
+            project_id: id,
+            version,
+            scope: proposal.scope,
+            fee: proposal.fee,
+            timeline: proposal.timeline,
+            sent_at: at,
+            sent_by: actor.userName,
+            status: 'open',
+          })
+          .execute();
+      } else if ((action === 'cancel' || action === 'withdraw') && newest?.status === 'open') {
+        // A project that ends with a proposal unanswered leaves it withdrawn.
+        await trx.updateTable('project_proposals').set({ status: 'withdrawn' }).where('id', '=', newest.id).execute();
+      }
       if (action === 'send_proposal' && proposal) {
         Object.assign(changes, {
           proposal_scope: proposal.scope,
@@ -652,11 +732,32 @@ export function createProjects(deps: ProjectDeps) {
           kind: action === 'send_proposal' ? 'proposal' : 'state',
           from,
           to,
-          detail: action === 'send_proposal' && proposal ? String(proposal.fee) : null,
+          // What happened, for the history's words (shared/projects.ts eventDetail): a proposal's
+          // version, fee and the version it replaced ("2:7800:1"); a move's action and the version it answered ("accept:2").
+          detail:
+            action === 'send_proposal' && proposal
+              ? `${version}:${proposal.fee}${superseded !== null ? `:${superseded}` : ''}`
+              : version !== null
+                ? `${action}:${version}`
+                : action,
         },
         { touch: false },
       );
     });
+    if ((action === 'accept' || action === 'decline') && version !== null) {
+      const answered = await k
+        .selectFrom('project_proposals')
+        .select(['fee'])
+        .where('project_id', '=', id)
+        .where('version', '=', version)
+        .executeTakeFirst();
+      await deps.audit?.record({
+        action: action === 'accept' ? 'proposal_accepted' : 'proposal_declined',
+        actor: actor.userName,
+        ip: expected.ip ?? null,
+        detail: { project: id, version, fee: Number(answered?.fee ?? 0) },
+      });
+    }
     const everyone = await participants(id, row.owner);
     if (action === 'send_proposal') await announce('proposal_sent', actor, row, [row.owner]);
     await announce('state_changed', actor, row, action === 'send_proposal' ? everyone.filter((u) => u !== row.owner) : everyone, {

@@ -230,7 +230,7 @@ test(`a project's history and conversation are counted by the database: filled i
     await messages(a, 2);
     await events(b, 1);
 
-    expect(await migrate(db)).toEqual([15]);
+    expect((await migrate(db)).slice(0, 1)).toEqual([15]);
     expect(await counts(a)).toEqual([3, 2]);
     expect(await counts(b)).toEqual([1, 0]);
 
@@ -251,6 +251,75 @@ test(`a project's history and conversation are counted by the database: filled i
       .execute();
     expect(await counts(a)).toEqual([6, 3]);
     expect(await counts(b)).toEqual([1, 4]);
+  } finally {
+    await db.close();
+  }
+});
+
+test(`the proposal each project held before versions becomes its v1, answered as its state says (${TEST_ENGINE})`, async () => {
+  const db = await unmigratedDatabase();
+  try {
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 16),
+    );
+    const at = '2026-11-01T10:00:00.000Z';
+    const project = (state: string, proposal: boolean) =>
+      db.k
+        .insertInto('projects')
+        .values({
+          title: state,
+          description: 'D',
+          practice: 'data',
+          state,
+          owner: 'ana',
+          owner_name: 'Ana',
+          owner_role: 'CLI',
+          created_at: at,
+          updated_at: at,
+          ...(proposal
+            ? {
+                proposal_scope: `Scope ${state}`,
+                proposal_fee: 7800,
+                proposal_timeline: 'Three weeks',
+                proposal_sent_at: at,
+                proposal_sent_by: 'sara',
+                proposal_answered_at: ['proposal', 'cancelled'].includes(state) ? null : at,
+              }
+            : {}),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then((row) => row.id);
+    const ids = {
+      brief: await project('brief', false),
+      proposal: await project('proposal', true),
+      active: await project('active', true),
+      closed: await project('closed', true),
+      declined: await project('declined', true),
+      cancelled: await project('cancelled', true),
+    };
+    expect(await migrate(db)).toEqual([16]);
+    const rows = await db.k
+      .selectFrom('project_proposals')
+      .select(['project_id', 'version', 'status', 'fee', 'scope', 'sent_by', 'answered_by'])
+      .orderBy('project_id')
+      .execute();
+    expect(rows.map((r) => ({ ...r, fee: Number(r.fee) }))).toEqual([
+      { project_id: ids.proposal, version: 1, status: 'open', fee: 7800, scope: 'Scope proposal', sent_by: 'sara', answered_by: null },
+      { project_id: ids.active, version: 1, status: 'accepted', fee: 7800, scope: 'Scope active', sent_by: 'sara', answered_by: 'ana' },
+      { project_id: ids.closed, version: 1, status: 'accepted', fee: 7800, scope: 'Scope closed', sent_by: 'sara', answered_by: 'ana' },
+      { project_id: ids.declined, version: 1, status: 'declined', fee: 7800, scope: 'Scope declined', sent_by: 'sara', answered_by: 'ana' },
+      {
+        project_id: ids.cancelled,
+        version: 1,
+        status: 'withdrawn',
+        fee: 7800,
+        scope: 'Scope cancelled',
+        sent_by: 'sara',
+        answered_by: null,
+      },
+    ]);
   } finally {
     await db.close();
   }
