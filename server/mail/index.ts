@@ -3,6 +3,7 @@
 // committed; a sender in every instance sends what is due — at once after a notice, else every
 // poll — retrying with growing pauses and, after the last attempt, marking the row failed. A
 // notice never fails the action it tells about: a problem is logged.
+import { ownsProjects } from '../../shared/projects.ts';
 import type { i18n } from 'i18next';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
@@ -241,7 +242,10 @@ export function createMail(deps: MailDeps): Mail {
           logger.warn({ ...about, userName }, 'project e-mail skipped: no such enabled user with an e-mail address');
           continue;
         }
-        const url = linkFor(notice.path(recipient.role, recipient.locale), { ...about, userName });
+        // Work delivered: the owner's button opens the page at the confirmation (it asks again there).
+        const asksOwner = notice.kind === 'state_changed' && notice.to === 'delivered' && ownsProjects({ role: recipient.role });
+        const path = notice.path(recipient.role, recipient.locale);
+        const url = linkFor(asksOwner ? `${path}?confirm=close#confirm-title` : path, { ...about, userName });
         if (url === null) continue;
         const rendered = projectMail(
           {

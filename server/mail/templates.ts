@@ -180,6 +180,9 @@ export function excerptOf(value: string, max = 300): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
+/** The states a move's notice names in its own words (the others say "from → to"). */
+const MOVE_NOTICES = ['active', 'declined', 'delivered', 'closed', 'cancelled'] as const;
+
 export type ProjectMailInput = {
   kind: ProjectNoticeKind;
   locale: Locale;
@@ -196,7 +199,9 @@ export type ProjectMailInput = {
 
 export function projectMail(input: ProjectMailInput, i18n: i18n): RenderedMail {
   const t = mailT(i18n, input.locale);
-  const notice = `notices.${input.kind}` as const;
+  // A move says what someone did ("Ana marked the work as delivered — please review and confirm"), by the state it reached.
+  const reached = input.kind === 'state_changed' ? MOVE_NOTICES.find((state) => state === input.to) : undefined;
+  const notice = reached ? (`notices.state_changed.to.${reached}` as const) : (`notices.${input.kind}` as const);
   // The recipient's role is the context: a notice may say it another way to one role (expert_assigned_CONS).
   const words = {
     context: input.recipient.role,
@@ -212,7 +217,7 @@ export function projectMail(input: ProjectMailInput, i18n: i18n): RenderedMail {
     greeting: greeting(t, input.recipient.name),
     lead: t(`${notice}.lead`, words),
     ...(input.kind === 'message_posted' && input.excerpt ? { quote: excerptOf(input.excerpt) } : {}),
-    action: { label: t(`${notice}.action`), url: input.url },
+    action: { label: t(`${notice}.action`, { context: input.recipient.role }), url: input.url },
     footer: [
       input.recipient.role === 'ADMIN' ? t('footer.admin', { site }) : t('footer.participant', { title: input.title, site }),
       t('noReply'),

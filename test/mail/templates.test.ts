@@ -110,16 +110,16 @@ const CASES: Record<ProjectNoticeKind, Record<Locale, Case>> = {
   },
   state_changed: {
     es: {
-      role: 'CLI',
+      role: 'ADMIN',
       notice: { from: 'proposal', to: 'active' },
-      subject: '«Plan de datos»: Propuesta enviada → En curso',
-      words: ['ha cambiado el estado del proyecto «Plan de datos» de «Propuesta enviada» a «En curso»'],
+      subject: 'Ana Actora aceptó la propuesta de «Plan de datos»',
+      words: ['Ana Actora aceptó la propuesta del proyecto «Plan de datos». Asigna un experto para que el trabajo pueda empezar.'],
     },
     en: {
-      role: 'CLI',
-      notice: { from: 'proposal', to: 'active' },
-      subject: '“Plan de datos”: Proposal sent → In progress',
-      words: ['has changed the state of the project “Plan de datos” from “Proposal sent” to “In progress”'],
+      role: 'CONS',
+      notice: { from: 'delivered', to: 'closed' },
+      subject: 'Ana Actora confirmed the delivery: “Plan de datos” is closed',
+      words: ['Ana Actora confirmed the delivery of the project “Plan de datos”, which is now closed.'],
     },
   },
 };
@@ -186,9 +186,38 @@ test('a project title with <script> is escaped in the HTML and kept as written i
   const { subject, text, html } = parts(received);
   expect(html).not.toMatch(/<script/i);
   expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; Co');
-  expect(subject).toBe(`“${title}”: Brief received → Cancelled`);
-  expect(text).toContain(`the project “${title}” from “Brief received” to “Cancelled”`);
+  expect(subject).toBe(`Ana Actora cancelled “${title}”`);
+  expect(text).toContain(`Ana Actora cancelled the project “${title}”.`);
 });
+
+test.each([
+  {
+    locale: 'es' as const,
+    subject: '«Plan de datos»: Ana Actora marcó el trabajo como entregado — revísalo y confírmalo',
+    lead: 'Revisa lo entregado y confirma la entrega: al confirmarla, el proyecto se cierra.',
+    button: 'Revisar y confirmar la entrega',
+  },
+  {
+    locale: 'en' as const,
+    subject: '“Plan de datos”: Ana Actora marked the work as delivered — please review and confirm',
+    lead: 'Please review what was delivered and confirm the delivery: confirming closes the project.',
+    button: 'Review and confirm the delivery',
+  },
+])(
+  'work delivered: the owner is asked, in $locale, to review and confirm, by a button to the confirmation',
+  async ({ locale, subject, lead, button }) => {
+    const received = await deliverOne('state_changed', locale, 'CLI', { from: 'active', to: 'delivered' });
+    const { text, html } = parts(received);
+    expect(received.subject).toBe(subject);
+    expect(text).toContain(lead);
+    const link = `${projectLink('CLI', locale)}?confirm=close#confirm-title`;
+    expect(html).toContain(`href="${escapeHtml(link)}"`);
+    expect(html).toContain(button);
+    // An expert or an admin is only told.
+    const expert = await deliverOne('state_changed', locale, 'CONS', { from: 'active', to: 'delivered' });
+    expect(expert.html).not.toContain('?confirm=close');
+  },
+);
 
 test('a message excerpt is cut to about 300 characters, between words', async () => {
   const long = `${'palabra '.repeat(100)}FINAL`;
