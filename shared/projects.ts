@@ -93,7 +93,22 @@ export const PROJECT_ACTIONS = Object.keys(TRANSITIONS) as ProjectAction[];
  */
 export const CONFIRMED_MOVES = ['accept', 'close'] as const satisfies readonly ProjectAction[];
 
-export function needsConfirmation(action: ProjectAction): action is (typeof CONFIRMED_MOVES)[number] {
+/** The milestones not done yet. */
+export function openMilestones(project: Pick<Project, 'milestones'>): Milestone[] {
+  return project.milestones.filter((m) => !m.doneAt);
+}
+
+/**
+ * Whether a page asks before this move: accepting and closing always (they bind to money);
+ * delivering and closing too while milestones are open (the move is recorded with how many).
+ */
+export function needsConfirmation(action: ProjectAction, project?: Pick<Project, 'milestones'>): boolean {
+  if ((CONFIRMED_MOVES as readonly ProjectAction[]).includes(action)) return true;
+  return (action === 'deliver' || action === 'close') && project !== undefined && openMilestones(project).length > 0;
+}
+
+/** The moves whose confirmation restates the proposal's terms. */
+export function bindsToTerms(action: ProjectAction): boolean {
   return (CONFIRMED_MOVES as readonly ProjectAction[]).includes(action);
 }
 
@@ -277,7 +292,7 @@ export type Expertise = {
 };
 
 /** What a history event's `detail` says of a proposal sent or a move (rows written before versions hold less). */
-export type EventDetail = { action?: ProjectAction; version?: number; fee?: number; superseded?: number };
+export type EventDetail = { action?: ProjectAction; version?: number; fee?: number; superseded?: number; openMilestones?: number };
 
 export function eventDetail(event: Pick<ProjectEvent, 'kind' | 'detail'>): EventDetail {
   const detail = event.detail ?? '';
@@ -287,9 +302,14 @@ export function eventDetail(event: Pick<ProjectEvent, 'kind' | 'detail'>): Event
     return { version: a!, fee: b, ...(c !== undefined && Number.isFinite(c) ? { superseded: c } : {}) };
   }
   if (event.kind === 'state') {
-    const match = /^([a-z_]+)(?::(\d+))?$/.exec(detail);
+    // "accept:2" (the version answered), "deliver+3" (milestones still open).
+    const match = /^([a-z_]+)(?::(\d+))?(?:\+(\d+))?$/.exec(detail);
     if (!match || !(PROJECT_ACTIONS as readonly string[]).includes(match[1]!)) return {};
-    return { action: match[1] as ProjectAction, ...(match[2] ? { version: Number(match[2]) } : {}) };
+    return {
+      action: match[1] as ProjectAction,
+      ...(match[2] ? { version: Number(match[2]) } : {}),
+      ...(match[3] ? { openMilestones: Number(match[3]) } : {}),
+    };
   }
   return {};
 }

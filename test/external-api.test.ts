@@ -198,7 +198,7 @@ test('with an external API the private area still does its work: a client writes
     .send({ title: 'Upstream brief', description: 'Written with the API elsewhere.', practice: 'compliance' });
   expect(posted.status).toBe(303);
   const path = posted.headers.location as string;
-  expect(path).toMatch(/^\/client\/projects\/\d+\?done=created$/);
+  expect(path).toMatch(/^\/client\/projects\/\d+\?done=created#project-notice$/);
   const mine = await request(app).get(path).set('Cookie', client);
   expect(mine.status).toBe(200);
   expect(mine.text).toContain('Upstream brief');

@@ -5,7 +5,15 @@
 // and closing a project restate the agreed terms before they are made: in the dialog with
 // JavaScript, and without it in a panel the server asks for (`?confirm=<move>`).
 import { Link, useLocation } from 'react-router-dom';
-import { needsConfirmation, PROJECT_NOTICES, type Project, type ProjectAction, type Proposal } from '../../shared/projects.ts';
+import {
+  bindsToTerms,
+  needsConfirmation,
+  openMilestones,
+  PROJECT_NOTICES,
+  type Project,
+  type ProjectAction,
+  type Proposal,
+} from '../../shared/projects.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 import { FormattedDate } from '../components/formatted-date.tsx';
 import { euros } from './proposal-section.tsx';
@@ -61,10 +69,23 @@ export function AgreedTerms({ proposal }: { proposal: Proposal }) {
 /** The confirmation's words and terms, in the dialog and in the panel alike. */
 export function ConfirmationText({ project, action }: { project: Project; action: ProjectAction }) {
   const { t } = useI18n();
+  const open = openMilestones(project);
   return (
     <>
       <p>{t(`projects.confirm.${action}`, { title: project.title })}</p>
-      {needsConfirmation(action) && project.proposal && <AgreedTerms proposal={project.proposal} />}
+      {(action === 'deliver' || action === 'close') && open.length > 0 && (
+        <>
+          <p className="notice" role="note">
+            {t('projects.confirm.openMilestones', { count: open.length })}
+          </p>
+          <ul className="open-milestones">
+            {open.map((m) => (
+              <li key={m.id}>{m.title}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      {bindsToTerms(action) && project.proposal && <AgreedTerms proposal={project.proposal} />}
     </>
   );
 }
@@ -77,7 +98,7 @@ export function ConfirmPanel({ project }: { project: Project }) {
   const { t } = useI18n();
   const { pathname, search } = useLocation();
   const asked = new URLSearchParams(search).get('confirm') as ProjectAction | null;
-  if (!asked || !needsConfirmation(asked) || !project.actions.includes(asked)) return null;
+  if (!asked || !project.actions.includes(asked) || !needsConfirmation(asked, project)) return null;
   return (
     <section aria-labelledby="confirm-title" className="project-section confirm-panel" role="alertdialog" aria-describedby="confirm-text">
       <h2 id="confirm-title">{t(`projects.actions.${asked}`)}</h2>
@@ -94,7 +115,7 @@ export function ConfirmPanel({ project }: { project: Project }) {
               {t('projects.confirm.no')}
             </Link>
             <button type="submit" className="alert-confirm" disabled={pending}>
-              {t(`projects.confirm.${asked}Yes`)}
+              {bindsToTerms(asked) ? t(`projects.confirm.${asked}Yes`) : t('projects.confirm.yes')}
             </button>
           </>
         )}

@@ -14,7 +14,8 @@ function historyKey(e: ProjectEvent): string {
   const d = eventDetail(e);
   if (e.kind === 'proposal' && d.version !== undefined)
     return `projects.page.history.${d.superseded ? 'proposalReplacing' : 'proposalVersion'}`;
-  if (e.kind === 'state' && d.action) return `projects.page.history.moves.${d.action}${d.version !== undefined ? 'Version' : ''}`;
+  if (e.kind === 'state' && d.action)
+    return `projects.page.history.moves.${d.action}${d.version !== undefined ? 'Version' : d.openMilestones ? 'Open' : ''}`;
   return `projects.page.history.${e.kind}`;
 }
 
@@ -22,7 +23,12 @@ export function HistorySection({ page }: { page: EventPage }) {
   const { t, locale } = useI18n();
   const versionParams = (e: ProjectEvent) => {
     const d = eventDetail(e);
-    return { version: d.version ?? '', superseded: d.superseded ?? '', fee: d.fee !== undefined ? euros(d.fee, locale) : '' };
+    return {
+      version: d.version ?? '',
+      superseded: d.superseded ?? '',
+      fee: d.fee !== undefined ? euros(d.fee, locale) : '',
+      ...(d.openMilestones ? { count: d.openMilestones } : {}),
+    };
   };
   const { items, olderHref, newestHref, loading, failed, showOlder } = useOlderPages(page, HISTORY);
   const format = new Intl.DateTimeFormat(intlLocale(locale), {

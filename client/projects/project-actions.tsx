@@ -3,7 +3,7 @@
 // accepting and closing restate the agreed terms and are confirmed to the server (`confirmed`),
 // which otherwise asks on the page (decisive-steps.tsx).
 import { useRef, useState } from 'react';
-import { needsConfirmation, type ProjectAction } from '../../shared/projects.ts';
+import { bindsToTerms, type ProjectAction } from '../../shared/projects.ts';
 import { AlertDialog } from '../components/alert-dialog.tsx';
 import { FormFeedback } from '../components/form-feedback.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
@@ -59,7 +59,7 @@ export function ProjectActions({ project, form, success }: ProjectFormSectionPro
       <AlertDialog
         open={asking !== null}
         title={asking ? t(`projects.actions.${asking}`) : ''}
-        confirmLabel={asking && needsConfirmation(asking) ? t(`projects.confirm.${asking}Yes`) : t('projects.confirm.yes')}
+        confirmLabel={asking && bindsToTerms(asking) ? t(`projects.confirm.${asking}Yes`) : t('projects.confirm.yes')}
         cancelLabel={t('projects.confirm.no')}
         onCancel={() => setAsking(null)}
         onConfirm={() => {
@@ -67,7 +67,8 @@ export function ProjectActions({ project, form, success }: ProjectFormSectionPro
           setAsking(null);
           if (!action) return;
           confirmed.current = action;
-          if (confirmedField.current) confirmedField.current.value = needsConfirmation(action) ? 'yes' : '';
+          // Confirmed in the dialog: the server asks no more (accepting, closing, moving with milestones open).
+          if (confirmedField.current) confirmedField.current.value = 'yes';
           formRef.current?.querySelector<HTMLButtonElement>(`button[name="action"][value="${action}"]`)?.click();
         }}
       >

@@ -36,10 +36,17 @@ export function ProjectHeader({ project, role }: { project: Project; role: strin
       <p className="project-header-state">
         <StateBadge state={project.state} />
       </p>
-      {!project.writable && (
+      {project.state === 'declined' ? (
+        // Declined is not the end: what happens next, for whoever reads it.
         <p className="notice" role="note">
-          {t('projects.page.readOnly', { state: t(`projects.states.${project.state}`) })}
+          {t(`projects.page.declinedNext.${project.standing}`)}
         </p>
+      ) : (
+        !project.writable && (
+          <p className="notice" role="note">
+            {t('projects.page.readOnly', { state: t(`projects.states.${project.state}`) })}
+          </p>
+        )
       )}
       <section aria-labelledby="brief-title" className="project-section">
         <h2 id="brief-title">{t('projects.page.briefTitle')}</h2>

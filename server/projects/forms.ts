@@ -92,8 +92,12 @@ export function createProjectForms(deps: { services: ProjectServices; uploads: D
         case 'action': {
           const { action } = parseForm(actionSchema, { action: body.action }) as { action: ProjectAction };
           // Not confirmed yet (no JavaScript, or a form from elsewhere): the page asks, restating the terms.
-          if (needsConfirmation(action) && body.confirmed !== 'yes')
-            return redirectAfterPost(req, res, `${req.path}?confirm=${action}#confirm-title`, 'confirm');
+          // Delivering or closing while milestones are open asks too (the project is read for them only).
+          const asks =
+            body.confirmed !== 'yes' &&
+            (needsConfirmation(action) ||
+              ((action === 'deliver' || action === 'close') && needsConfirmation(action, await projects.get(actor, id))));
+          if (asks) return redirectAfterPost(req, res, `${req.path}?confirm=${action}#confirm-title`, 'confirm');
           // The version the page showed: an answer to one that was replaced meanwhile is refused.
           const version = typeof body.version === 'string' && /^[1-9][0-9]{0,5}$/.test(body.version) ? Number(body.version) : undefined;
           await projects.act(actor, id, action, undefined, { version, ip: req.ip ?? null });

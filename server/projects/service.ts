@@ -656,6 +656,7 @@ export function createProjects(deps: ProjectDeps) {
     const to: ProjectState = move.to;
     let version: number | null = null;
     let superseded: number | null = null;
+    let stillOpen = 0;
     await k.transaction().execute(async (trx) => {
       const changes: Partial<ProjectRow> = { state: to, updated_at: at };
       const newest = await trx
@@ -705,6 +706,15 @@ export function createProjects(deps: ProjectDeps) {
             status: 'open',
           })
           .execute();
+      } else if (action === 'deliver' || action === 'close') {
+        // Delivered or closed with milestones still open: the history says how many.
+        const open = await trx
+          .selectFrom('project_milestones')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('project_id', '=', id)
+          .where('done_at', 'is', null)
+          .executeTakeFirstOrThrow();
+        stillOpen = Number(open.n);
       } else if ((action === 'cancel' || action === 'withdraw') && newest?.status === 'open') {
         // A project that ends with a proposal unanswered leaves it withdrawn.
         await trx.updateTable('project_proposals').set({ status: 'withdrawn' }).where('id', '=', newest.id).execute();
@@ -737,9 +747,7 @@ export function createProjects(deps: ProjectDeps) {
           detail:
             action === 'send_proposal' && proposal
               ? `${version}:${proposal.fee}${superseded !== null ? `:${superseded}` : ''}`
-              : version !== null
-                ? `${action}:${version}`
-                : action,
+              : `${action}${version !== null ? `:${version}` : ''}${stillOpen > 0 ? `+${stillOpen}` : ''}`,
         },
         { touch: false },
       );

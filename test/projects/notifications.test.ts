@@ -68,7 +68,8 @@ test('each step of a project e-mails the other participants, in their language, 
   await owner.patch(`/projects/${id}`, { action: 'accept' });
   mails = await arrived();
   expect(mails.map(to)).toEqual([PEOPLE.admin.email]);
-  expect(mails[0]!.subject).toContain('→');
+  // Said as an action, in the admin's language (Spanish).
+  expect(mails[0]!.subject).toBe('Carla Acme aceptó la propuesta de «Shop <b>dashboards</b>»');
 
   await admin.post(`/projects/${id}/experts`, { userName: PEOPLE.expert.userName });
   mails = await arrived();
@@ -97,7 +98,10 @@ test('each step of a project e-mails the other participants, in their language, 
   await expert.patch(`/projects/${id}`, { action: 'deliver' });
   mails = await arrived();
   expect(Object.keys(byRecipient(mails)).sort()).toEqual([PEOPLE.admin.email, PEOPLE.owner.email].sort());
-  expect(byRecipient(mails)[PEOPLE.owner.email]!.subject).toBe('“Shop <b>dashboards</b>”: In progress → Delivered');
+  // The owner is asked to review and confirm, by a button that opens the confirmation.
+  const delivered = byRecipient(mails)[PEOPLE.owner.email]!;
+  expect(delivered.subject).toBe('“Shop <b>dashboards</b>”: Eva Expert marked the work as delivered — please review and confirm');
+  expect(delivered.text).toContain(`${ORIGIN}/en/client/projects/${id}?confirm=close#confirm-title`);
   for (const mail of smtp.messages) {
     expect(mail.html, mail.subject).not.toMatch(/<img[^>]+src="https?:/);
   }

@@ -159,6 +159,23 @@ describe('a brief and a project page without JavaScript', () => {
     );
   });
 
+  test('delivering with a milestone still open asks first, naming it, and the history says how many were open', async () => {
+    const id = await activeProject(app, tokens);
+    await api(app, tokens.expert).post(`/projects/${id}/milestones`, { title: 'Final report', dueDate: '2027-02-01' });
+    const path = `/en/expert/projects/${id}`;
+    const asked = await form('expert', path, { intent: 'action', action: 'deliver' });
+    expect(asked.headers.location).toBe(`${path}?confirm=deliver#confirm-title`);
+    expect((await api(app, tokens.admin).get(`/projects/${id}`)).body.state).toBe('active');
+    const panel = (await page('expert', asked.headers.location!)).text;
+    expect(panel).toContain('1 milestone is still open:');
+    expect(panel).toContain('<li>Final report</li>');
+    const made = await form('expert', path, { intent: 'action', action: 'deliver', confirmed: 'yes' });
+    expect(made.headers.location).toBe(`${path}?done=deliver#project-notice`);
+    const history = (await api(app, tokens.admin).get(`/projects/${id}/events`)).body.items as { kind: string; detail: string }[];
+    expect(history.find((e) => e.kind === 'state')?.detail).toBe('deliver+1');
+    expect((await page('expert', path)).text).toContain('marked the work as delivered with 1 milestone still open');
+  });
+
   test('a brief sent lands on its project with the notice that says so', async () => {
     const res = await form('owner', '/en/client/projects/new', { title: 'Notice study', description: 'A brief.', practice: 'data' });
     expect(res.status).toBe(303);
