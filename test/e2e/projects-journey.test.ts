@@ -35,6 +35,8 @@ const SEES = {
     waitingAnswer: 'Una propuesta espera tu respuesta',
     waitingDelivery: 'Confirma la entrega para cerrar el proyecto',
     fee: '18.000 €',
+    feeV1: '16.000 €',
+    openOne: 'Aún queda 1 hito abierto:',
     confirmDecline: '¿Rechazar esta propuesta? La empresa puede enviarte otra.',
     confirmDeliver: '¿Marcar el trabajo como entregado? Se pedirá al cliente que lo confirme.',
     confirmAccept: '¿Aceptar esta propuesta? Aceptas los honorarios, el plazo y el alcance que siguen.',
@@ -50,6 +52,8 @@ const SEES = {
     waitingAnswer: 'A proposal waits for your answer',
     waitingDelivery: 'Confirm the delivery to close the project',
     fee: '€18,000',
+    feeV1: '€16,000',
+    openOne: '1 milestone is still open:',
     confirmDecline: 'Decline this proposal? The company may send you a new one.',
     confirmDeliver: 'Mark the work as delivered? The owner is asked to confirm it.',
     confirmAccept: 'Accept this proposal? You agree to the fee, the timeline and the scope below.',
@@ -177,7 +181,15 @@ async function submit(page: Page, js: boolean, click: () => Promise<void>, outco
  * confirmation panel. Where the move binds to money (`terms`), the question restates the fee.
  * The page comes back with the step's notice at its top.
  */
-async function act(page: Page, js: boolean, action: string, confirm: string | null, outcome: Locator, terms?: string): Promise<void> {
+async function act(
+  page: Page,
+  js: boolean,
+  action: string,
+  confirm: string | null,
+  outcome: Locator,
+  terms?: string,
+  asksWithoutJs = false,
+): Promise<void> {
   const button = page.locator(`button[name="action"][value="${action}"]`);
   if (js && confirm) {
     await button.click();
@@ -186,7 +198,7 @@ async function act(page: Page, js: boolean, action: string, confirm: string | nu
     if (terms) await waitForText(dialog, terms);
     await submit(page, js, () => dialog.locator('.alert-confirm').click(), outcome, action);
     expect(await dialog.count()).toBe(0);
-  } else if (!js && (action === 'accept' || action === 'close')) {
+  } else if (!js && (action === 'accept' || action === 'close' || asksWithoutJs)) {
     await button.click();
     await page.waitForURL((url) => url.searchParams.get('confirm') === action);
     const panel = page.locator('.confirm-panel');
@@ -256,6 +268,8 @@ describe.each(JOURNEYS)('the journey of a project ($label)', ({ locale, js, owne
     owner: `${locale === 'es' ? 'Perfecto, os dejo el plan' : 'Great, here is the plan'} (${tag})`,
   };
   const milestone = `${locale === 'es' ? 'Taller de arranque' : 'Kick-off workshop'} (${tag})`;
+  // Left open: delivering and closing then ask first, naming it.
+  const openMilestone = `${locale === 'es' ? 'Formación del equipo' : 'Team training'} (${tag})`;
   const document = { name: `plan-${tag}.pdf`, bytes: pdfBytes(`plan ${tag}`) };
   const photos = js; // Screenshots of the journeys with JavaScript (one per locale).
   let ownerPage: Page;
@@ -306,25 +320,36 @@ describe.each(JOURNEYS)('the journey of a project ($label)', ({ locale, js, owne
     ]);
   });
 
-  it('the admin sends a proposal, with the fee in the locale’s format', async () => {
+  it('the admin sends a proposal, then a second version that replaces the first, with the fee in the locale’s format', async () => {
     const page = adminPage;
     await open(page, projectOf(ADMIN), js);
     await expectState(page, locale, 'brief');
-    await page.locator('#proposal-scope').fill('Modelo de datos, tres informes y formación. / Data model, three reports and training.');
-    await page.locator('#proposal-fee').fill('18000');
-    await page.locator('#proposal-timeline').fill('Seis semanas. / Six weeks.');
-    await submit(
-      page,
-      js,
-      () => page.locator('section[aria-labelledby="proposal-title"] button[type="submit"]').click(),
-      stateShown(page, locale, 'proposal'),
-      'proposal',
-    );
+    const section = page.locator('section[aria-labelledby="proposal-title"]');
+    const send = async (fee: string, version: string) => {
+      await page.locator('#proposal-scope').fill('Modelo de datos, tres informes y formación. / Data model, three reports and training.');
+      await page.locator('#proposal-fee').fill(fee);
+      await page.locator('#proposal-timeline').fill('Seis semanas. / Six weeks.');
+      await submit(
+        page,
+        js,
+        () => section.locator('button[type="submit"]').click(),
+        section.locator('.proposal-version', { hasText: version }),
+        'proposal',
+      );
+    };
+    await send('16000', 'v1');
     await expectState(page, locale, 'proposal');
     expect(await page.locator('#project-notice[role="status"]').innerText()).toContain(
       locale === 'es' ? 'La propuesta se ha enviado' : 'The proposal has been sent',
     );
+    expect(await textOf(page.locator('.project-fee'))).toBe(sees.feeV1);
+    // v1 is open: sending again says it replaces it.
+    expect(await section.locator('.notice[role="note"]').innerText()).toContain('v2');
+    await send('18000', 'v2');
     expect(await textOf(page.locator('.project-fee'))).toBe(sees.fee);
+    expect(await section.locator('.proposal-versions summary').innerText()).toContain('1');
+    // Folded in a disclosure: read its text, not what is shown.
+    expect(await textOf(section.locator('.proposal-versions li'))).toContain(sees.feeV1);
   });
 
   it('the owner sees the proposal waiting for them, may think twice about declining, and accepts', async () => {
@@ -344,6 +369,8 @@ describe.each(JOURNEYS)('the journey of a project ($label)', ({ locale, js, owne
       await dialog.waitFor({ state: 'detached' });
       await expectState(page, locale, 'proposal');
     }
+    // The owner reads v2 (v1 is listed as replaced) and accepting restates v2's fee.
+    expect(await page.locator('.proposal-version').innerText()).toContain('v2');
     await act(page, js, 'accept', sees.confirmAccept, stateShown(page, locale, 'active'), sees.fee);
     await expectState(page, locale, 'active');
     expect(await page.locator('.project-card-waiting').count()).toBe(0);
@@ -372,6 +399,14 @@ describe.each(JOURNEYS)('the journey of a project ($label)', ({ locale, js, owne
       js,
       () => milestones.locator('form.inline-form button[type="submit"]').click(),
       milestones.locator('.milestone', { hasText: milestone }),
+      'milestone',
+    );
+    await page.locator('#milestone-title').fill(openMilestone);
+    await submit(
+      page,
+      js,
+      () => milestones.locator('form.inline-form button[type="submit"]').click(),
+      milestones.locator('.milestone', { hasText: openMilestone }),
       'milestone',
     );
     expect(await milestones.locator('.milestone-done').count()).toBe(0);
@@ -454,7 +489,8 @@ describe.each(JOURNEYS)('the journey of a project ($label)', ({ locale, js, owne
     expect(await textOf(milestones.locator('.milestone-done', { hasText: milestone }))).toContain(fullName(EXPERT));
     if (photos) await photograph(page, `${locale}-expert-active`);
 
-    await act(page, js, 'deliver', sees.confirmDeliver, stateShown(page, locale, 'delivered'));
+    // One milestone is still open: delivering asks first (without JavaScript too), naming it.
+    await act(page, js, 'deliver', sees.confirmDeliver, stateShown(page, locale, 'delivered'), openMilestone, true);
     await expectState(page, locale, 'delivered');
   });
 
@@ -464,7 +500,17 @@ describe.each(JOURNEYS)('the journey of a project ($label)', ({ locale, js, owne
     await expectState(page, locale, 'delivered');
     expect(await textOf(page.locator('.project-next .project-card-waiting'))).toBe(sees.waitingDelivery);
     expect(await textOf(page.locator('.milestone-done', { hasText: milestone }))).toContain(milestone);
-    await act(page, js, 'close', sees.confirmClose, stateShown(page, locale, 'closed'), sees.fee);
+    // From the e-mail's button (its link is the confirmation: test/mail/templates.test.ts), which
+    // restates the agreed fee and names the milestone still open.
+    await open(page, `${projectOf(owner)}?confirm=close#confirm-title`, js);
+    const panel = page.locator('.confirm-panel');
+    await waitForText(panel, sees.confirmClose);
+    expect(await textOf(panel)).toContain(sees.fee);
+    expect(await textOf(panel)).toContain(sees.openOne);
+    expect(await textOf(panel)).toContain(openMilestone);
+    if (photos) await page.screenshot({ path: join(SHOTS, `${locale}-owner-confirm-close-1366.png`) });
+    await submit(page, js, () => panel.locator('.alert-confirm').click(), stateShown(page, locale, 'closed'), 'close');
+    expect((await page.locator('#project-notice[role="status"]').innerText()).length).toBeGreaterThan(20);
     await expectState(page, locale, 'closed');
     expect(await textOf(page.locator('.project-header .notice[role="note"]'))).toBe(sees.readOnly);
     expect(await page.locator('#message-body').count()).toBe(0);
