@@ -58,8 +58,42 @@ export function clientBuildOptions(entryPoints: string[]): esbuild.BuildOptions 
     legalComments: 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
+    plugins: [lateChunksShareTheApp],
   };
 }
+
+/**
+ * Every chunk the client loads after the entry (a page's, and what the app imports lazily)
+ * imports client/app.tsx, in the client build only. They all run after the entry, so nothing new
+ * loads; but esbuild, which does not know that, otherwise splits the modules the entry shares
+ * with some of them into one chunk per set of importers: nine files on every first load, each
+ * with its own imports, exports and gzip frame. Reaching the app from all of them puts those
+ * modules in one chunk (docs/decisions/039: −1,818 B of the home page's first load).
+ */
+const lateChunksShareTheApp: esbuild.Plugin = {
+  name: 'late-chunks-share-the-app',
+  setup(build) {
+    const app = join(ROOT, 'client', 'app.tsx');
+    const lazy = new Set<string>();
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData === 'late-chunk') return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'late-chunk',
+      });
+      if (resolved.errors.length === 0) lazy.add(resolved.path);
+      return resolved;
+    });
+    build.onLoad({ filter: /[\\/]client[\\/].*\.tsx?$/ }, async (args) => {
+      const page = /[\\/]client[\\/]pages[\\/][a-z0-9-]+\.tsx$/.test(args.path);
+      if (!page && !lazy.has(args.path)) return undefined;
+      const source = await readFile(args.path, 'utf8');
+      return { contents: `${source}\nimport ${JSON.stringify(app)};\n`, loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts' };
+    });
+  },
+};
 
 const BUILTINS = new Set(builtinModules);
 

@@ -395,6 +395,7 @@ export async function createApp(deps: AppDeps) {
     formTokens,
     projects: projectServices,
     auditLog,
+    inbox: contactStore,
     account,
     accountPages: accounts ? accountPages(accounts) : undefined,
     twoFactor,

@@ -29,6 +29,20 @@ export type BaseRoute = {
   noStore?: boolean;
 };
 
+/** A section of the admin console: `/admin/<section>`, page `admin-<section>`, guarded like /admin. */
+function adminSection<S extends string>(section: S) {
+  const name = `admin-${section}` as const;
+  return {
+    base: name,
+    path: `/admin/${section}` as const,
+    page: name,
+    public: false,
+    guards: ['role', 'isAdmin'],
+    indexable: false,
+    area: 'admin',
+  } as const;
+}
+
 export const BASE_ROUTES = [
   { base: 'index', path: '/', page: 'home', public: true, guards: ['role'], indexable: true },
   { base: 'login', path: '/login', page: 'login', public: true, guards: ['guest'], indexable: false },
@@ -111,6 +125,9 @@ export const BASE_ROUTES = [
     indexable: false,
     area: 'admin',
   },
+  // The admin console's sections, each its own page (and chunk) under /admin, the console's home.
+  // Path words are not translated, like the rest of the table: /en/admin/users.
+  ...(['projects', 'users', 'inbox', 'audit', 'deletions', 'branding'] as const).map(adminSection),
   { base: 'notFound', path: '/notFound', page: 'not-found', public: true, guards: [], indexable: false, status: 404 },
   // Two-factor authentication: the code asked after a right password (no session yet), and
   // the signed-in user's set-up page.

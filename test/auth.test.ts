@@ -70,16 +70,25 @@ const FORMS = [
   { form: '/es', prefix: '/es' },
   { form: '/en', prefix: '/en' },
 ] as const;
-const AREAS = ['admin', 'client', 'organization', 'expert'] as const;
+// The admin console's pages (issue 25) are guarded like /admin itself.
+const CONSOLE = ['admin/projects', 'admin/users', 'admin/inbox', 'admin/audit', 'admin/deletions', 'admin/branding'] as const;
+const AREAS = ['admin', 'client', 'organization', 'expert', ...CONSOLE] as const;
+const everyConsolePage = (expected: string | 200) => Object.fromEntries(CONSOLE.map((page) => [page, expected]));
 // The role rule: ADMIN passes everywhere; CLI, ORG, CONS are confined to their area.
 const EXPECTED: Record<string, Record<(typeof AREAS)[number], string | 200>> = {
-  ADMIN: { admin: 200, client: 200, organization: 200, expert: 200 },
-  CLI: { admin: '/client', client: 200, organization: '/client', expert: '/client' },
-  ORG: { admin: '/organization', client: '/organization', organization: 200, expert: '/organization' },
-  CONS: { admin: '/expert', client: '/expert', organization: '/expert', expert: 200 },
-  GUEST: { admin: '/', client: '/', organization: '/', expert: '/' },
-  'signed out': { admin: '/login', client: '/login', organization: '/login', expert: '/login' },
-};
+  ADMIN: { admin: 200, client: 200, organization: 200, expert: 200, ...everyConsolePage(200) },
+  CLI: { admin: '/client', client: 200, organization: '/client', expert: '/client', ...everyConsolePage('/client') },
+  ORG: {
+    admin: '/organization',
+    client: '/organization',
+    organization: 200,
+    expert: '/organization',
+    ...everyConsolePage('/organization'),
+  },
+  CONS: { admin: '/expert', client: '/expert', organization: '/expert', expert: 200, ...everyConsolePage('/expert') },
+  GUEST: { admin: '/', client: '/', organization: '/', expert: '/', ...everyConsolePage('/') },
+  'signed out': { admin: '/login', client: '/login', organization: '/login', expert: '/login', ...everyConsolePage('/login') },
+} as unknown as Record<string, Record<(typeof AREAS)[number], string | 200>>;
 
 const ROLE_AREA_CASES = Object.entries(EXPECTED).flatMap(([role, areas]) =>
   AREAS.flatMap((area) => FORMS.map(({ form, prefix }) => ({ role, area, form, prefix, expected: areas[area] }))),

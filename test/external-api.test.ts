@@ -132,12 +132,13 @@ test('an upstream 401 clears the session and sends the user to login with the pa
   const cookie = sessionCookie(await signIn('boss'));
   refuseTokens = true;
   try {
-    const res = await request(app).get('/en/admin').set('Cookie', cookie);
+    // The users page asks the upstream API for its list.
+    const res = await request(app).get('/en/admin/users').set('Cookie', cookie);
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('/en/login');
     const set = String(res.headers['set-cookie']);
     expect(set).toMatch(/auth\._token\.local=;/);
-    expect(set).toContain('auth.redirect=%2Fen%2Fadmin');
+    expect(set).toContain('auth.redirect=%2Fen%2Fadmin%2Fusers');
     const api = await request(app).get('/api/echo').set('Cookie', cookie);
     expect(api.status).toBe(401);
     expect(String(api.headers['set-cookie'])).toMatch(/auth\._token\.local=;/);
@@ -202,7 +203,7 @@ test('with an external API the private area still does its work: a client writes
   const mine = await request(app).get(path).set('Cookie', client);
   expect(mine.status).toBe(200);
   expect(mine.text).toContain('Upstream brief');
-  const pipeline = await request(app).get('/admin').set('Cookie', admin);
+  const pipeline = await request(app).get('/admin/projects').set('Cookie', admin);
   expect(pipeline.text).toContain('Upstream brief');
   expect((await request(app).get(path.split('?')[0]!).set('Cookie', other)).status).toBe(404);
 });

@@ -34,6 +34,13 @@ const EXPECTED_PATHS: Record<string, string> = {
   'organization-project': '/organization/projects/:id',
   'expert-project': '/expert/projects/:id',
   'admin-project': '/admin/projects/:id',
+  // Issue 25: the admin console's sections, each a page of its own.
+  'admin-projects': '/admin/projects',
+  'admin-users': '/admin/users',
+  'admin-inbox': '/admin/inbox',
+  'admin-audit': '/admin/audit',
+  'admin-deletions': '/admin/deletions',
+  'admin-branding': '/admin/branding',
   notFound: '/notFound',
   // Issue 15: two-factor authentication (the code after the password, the set-up page).
   twoFactor: '/login/code',
@@ -44,6 +51,24 @@ const EXPECTED_PATHS: Record<string, string> = {
   resetPassword: '/resetPassword',
   confirmEmail: '/confirmEmail',
 };
+
+test.each(['admin-projects', 'admin-users', 'admin-inbox', 'admin-audit', 'admin-deletions', 'admin-branding'])(
+  'the console page %s is guarded like /admin (signed in, role, isAdmin), in the admin area, not indexed, its own page',
+  (base) => {
+    const admin = BASE_ROUTES.find((r) => r.base === 'admin')!;
+    const route = BASE_ROUTES.find((r) => r.base === base)!;
+    expect(route).toMatchObject({ public: false, guards: admin.guards, indexable: false, area: 'admin', page: base });
+  },
+);
+
+test('/admin/projects is the console’s projects page and /admin/projects/7 a project', () => {
+  expect(matchRoute('/en/admin/projects')).toMatchObject({ kind: 'route', route: { name: 'admin-projects___en' } });
+  expect(matchRoute('/admin/projects/7')).toMatchObject({
+    kind: 'route',
+    route: { name: 'admin-project___es___default' },
+    params: { id: '7' },
+  });
+});
 
 test('the route table holds every route of the specification (docs/specification.md §4)', () => {
   expect(Object.fromEntries(BASE_ROUTES.map((r) => [r.base, r.path]))).toEqual(EXPECTED_PATHS);

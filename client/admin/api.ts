@@ -1,6 +1,5 @@
 // Every call the admin console makes to the built-in API (/api/admin/...), typed, with one
 // error shape. The session cookie authenticates them; the server checks the role again.
-import { isHexColor, isSafeLogoPath, type Branding } from '../../shared/branding.ts';
 import { NOTIFY_STATUSES, type ContactMessage, type MessageList, type NotifyStatus } from '../../shared/contact.ts';
 import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
 import type { AdminUser, UserList } from '../../shared/page-data.ts';
@@ -31,7 +30,6 @@ export type NewUserInput = {
   /** The language of the invitation. */
   locale?: Locale;
 };
-export type BrandingAnswer = { userName: string; branding: Branding | null };
 
 // ---------------------------------------------------------------------------------------------
 // The one request function.
@@ -219,41 +217,6 @@ export function setMessageRead(id: number, read: boolean): Promise<ApiAnswer<Con
 /** 204 No Content: there is no body to read, so any successful answer will do. */
 export function deleteMessage(id: number): Promise<ApiAnswer<true>> {
   return callApi(messagePath(id), () => true, 'DELETE');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Branding of CLI and ORG users: /api/admin/branding
-
-/** `{userName, branding}` read from untrusted JSON; a logo that is not ours is dropped. */
-function readBrandingAnswer(value: unknown): BrandingAnswer | null {
-  if (!isRecord(value)) return null;
-  const { userName, branding } = value;
-  if (typeof userName !== 'string') return null;
-  if (branding === null) return { userName, branding: null };
-  if (!isRecord(branding)) return null;
-  const { color, logo } = branding;
-  if (!isHexColor(color)) return null;
-  return { userName, branding: { color, logo: isSafeLogoPath(logo) ? logo : null } };
-}
-
-const brandingPath = (userName: string) => `/api/admin/branding/${encodeURIComponent(userName)}`;
-
-export function fetchBranding(userName: string): Promise<ApiAnswer<BrandingAnswer>> {
-  return callApi(brandingPath(userName), readBrandingAnswer);
-}
-
-/** A hex colour, or null to go back to the default. */
-export function saveBrandingColor(userName: string, color: string | null): Promise<ApiAnswer<BrandingAnswer>> {
-  return callApi(brandingPath(userName), readBrandingAnswer, 'PUT', { color });
-}
-
-/** The file goes as the raw body with its own Content-Type; the server checks the bytes. */
-export function uploadBrandingLogo(userName: string, file: File): Promise<ApiAnswer<BrandingAnswer>> {
-  return callApi(`${brandingPath(userName)}/logo`, readBrandingAnswer, 'PUT', file);
-}
-
-export function removeBrandingLogo(userName: string): Promise<ApiAnswer<BrandingAnswer>> {
-  return callApi(`${brandingPath(userName)}/logo`, readBrandingAnswer, 'DELETE');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,14 +4,18 @@
 import { AreaProjectList, StreamedLists } from '../projects/area-projects.tsx';
 import { ProjectCards } from '../projects/project-list.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
+import type { AreaProjects, Streamed as StreamedValue } from '../../shared/page-data.ts';
 import type { AdminScreenProps } from './screen.ts';
 
-export function PipelineScreen({ data, headingId }: AdminScreenProps) {
+export function PipelineScreen({
+  pipeline: value,
+  headingId,
+}: Pick<AdminScreenProps, 'headingId'> & { pipeline: StreamedValue<AreaProjects | null> }) {
   const { t } = useI18n();
   return (
     <section aria-labelledby={headingId} className="admin-section">
       <h2 id={headingId}>{t('adminPipeline.title')}</h2>
-      <StreamedLists value={data.pipeline}>
+      <StreamedLists value={value}>
         {(pipeline) => (
           <>
             <h3>{t('projects.area.waitingTitle')}</h3>

@@ -1,25 +1,20 @@
-// The screens of the admin console, in page order. A new screen is one file that takes
-// AdminScreenProps (screen.ts) and one entry here: the page renders it and links to it.
-import type { ComponentType } from 'react';
-import { AuditScreen } from './audit/audit-screen.tsx';
-import { InboxScreen } from './inbox/inbox-screen.tsx';
-import { PipelineScreen } from './pipeline-screen.tsx';
-import type { AdminScreenProps } from './screen.ts';
-import { UsersScreen } from './users/users-screen.tsx';
-import { DeletionsScreen } from './deletions/deletions-screen.tsx';
-
-export type AdminSection = {
-  /** The id of the screen's h2, the target of its link in the page's list of sections. */
-  headingId: string;
-  /** The message key of that link's text. */
+// The pages of the admin console, in the order of its sub-navigation: the console's home
+// (/admin) and one page per section, each a route of its own (shared/routes.ts) and a chunk of
+// its own (client/pages/admin-*.tsx). A new section is a route, its two page modules and an
+// entry here.
+export type ConsolePage = {
+  /** The route's base name (its path: localePath(base, locale)). */
+  base: 'admin' | 'admin-projects' | 'admin-users' | 'admin-inbox' | 'admin-audit' | 'admin-deletions' | 'admin-branding';
+  /** The message key of its link in the sub-navigation. */
   navLabel: string;
-  Screen: ComponentType<AdminScreenProps>;
 };
 
-export const ADMIN_SECTIONS: readonly AdminSection[] = [
-  { headingId: 'pipeline-title', navLabel: 'adminInbox.sections.projects', Screen: PipelineScreen },
-  { headingId: 'admin-users-title', navLabel: 'adminInbox.sections.users', Screen: UsersScreen },
-  { headingId: 'admin-inbox-title', navLabel: 'adminInbox.sections.inbox', Screen: InboxScreen },
-  { headingId: 'admin-audit-title', navLabel: 'adminAudit.sectionLink', Screen: AuditScreen },
-  { headingId: 'admin-deletions-title', navLabel: 'adminDeletions.section', Screen: DeletionsScreen },
+export const CONSOLE_PAGES: readonly ConsolePage[] = [
+  { base: 'admin', navLabel: 'adminNav.home' },
+  { base: 'admin-projects', navLabel: 'adminInbox.sections.projects' },
+  { base: 'admin-users', navLabel: 'adminInbox.sections.users' },
+  { base: 'admin-inbox', navLabel: 'adminInbox.sections.inbox' },
+  { base: 'admin-audit', navLabel: 'adminAudit.sectionLink' },
+  { base: 'admin-deletions', navLabel: 'adminDeletions.section' },
+  { base: 'admin-branding', navLabel: 'adminNav.branding' },
 ];

@@ -98,6 +98,11 @@ export function adminUserRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     requireAdmin,
     json,
     handle(async (req, res) => {
+      // Setting one's own password here would end the session in use and skip the current
+      // password: an admin changes their own on their profile, like anyone.
+      if (canonicalIdentity(String(req.params.userName)) === userOf(res).userName) {
+        throw new ApiError(409, 'self_password', 'Administrators change their own password on their profile, not here');
+      }
       const body = parse(resetPasswordBody, req.body ?? {});
       const password = body.password ?? users.randomPassword();
       const user = await users.setPassword(db, String(req.params.userName), password);

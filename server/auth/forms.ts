@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { safeRedirectPath } from '../../shared/safe-path.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { formOfPath, routePath, type Route, type RouteForm } from '../../shared/routes.ts';
-import { confinedArea, type SessionUser } from '../../shared/user.ts';
+import { roleArea, type SessionUser } from '../../shared/user.ts';
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
 import type { Audit } from '../audit/types.ts';
 import { ApiError } from '../http/errors.ts';
@@ -19,9 +19,9 @@ import type { LoginGuard } from './login.ts';
 import { takeRememberedPath } from './session-cookie.ts';
 import type { Sessions } from './session-store.ts';
 
-/** CLI, ORG and CONS go to their area, anyone else home; same locale form. */
+/** Where a sign-in lands: each known role in its area (ADMIN on the console), any other role home; same locale form. */
 export function roleHome(role: string, form: RouteForm): string {
-  return routePath(confinedArea(role) ?? 'index', form);
+  return routePath(roleArea(role) ?? 'index', form);
 }
 
 const loginForm = z.object({

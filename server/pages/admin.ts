@@ -1,24 +1,19 @@
-// The admin console (/admin): the pipeline of projects first, then users and the audit log.
-import { AUDIT_PAGE_SIZE, type AuditView } from '../../shared/audit.ts';
-import { auditQueryOfUrl } from '../audit/query.ts';
-import { AUDIT_ACTIONS } from '../audit/types.ts';
-import { areaProjects } from '../projects/area.ts';
-import { requireSession, type LoaderArgs, type PageLoader } from '../render/page-module.ts';
+// The admin console's home (/admin): what waits for the admin — projects waiting for an answer,
+// unread contact messages, pending deletion requests — as counts linking to their pages
+// (/admin/projects, /admin/inbox, /admin/deletions). Each count is one light read; a count that
+// cannot be read (an external API has no deletion requests) is null.
+import { requireSession, type PageLoader } from '../render/page-module.ts';
 
-/** The audit's page and filter of the URL (`auditAction=…&auditPage=2`), or the last page past the end. */
-async function auditView({ services: { auditLog }, query }: LoaderArgs): Promise<AuditView> {
-  const { filter, page } = auditQueryOfUrl(query);
-  const size = { page, pageSize: AUDIT_PAGE_SIZE };
-  let list = auditLog ? await auditLog.list(filter, size) : { items: [], total: 0, ...size };
-  const last = Math.max(1, Math.ceil(list.total / AUDIT_PAGE_SIZE));
-  if (auditLog && page > last) list = await auditLog.list(filter, { ...size, page: last });
-  return { list, filter, actions: AUDIT_ACTIONS };
-}
+/** How many waiting projects the home counts at most ("10 or more"). */
+export const WAITING_COUNTED = 10;
 
 export const loader = (async (args) => {
-  const session = requireSession(args);
-  // The pipeline, the console's first screen, streams when the database is slow (server/render/streamed.ts).
-  const pipeline = areaProjects(args.services.projects, session.user, args.query);
-  const [users, audit] = await Promise.all([args.services.backend.listUsers(session.token, { page: 1 }), auditView(args)]);
-  return { data: { users, pipeline, audit } };
+  const { user } = requireSession(args);
+  const { projects, inbox, account } = args.services;
+  const [waiting, unread, deletions] = await Promise.all([
+    projects.projects.waiting(user, WAITING_COUNTED).then((items) => items.length),
+    inbox ? inbox.count().then((counts) => counts.unread) : null,
+    account?.deletions ? account.deletions.pending({ page: 1, pageSize: 1 }).then((page) => page.total) : null,
+  ]);
+  return { data: { waiting, waitingMax: WAITING_COUNTED, unread, deletions } };
 }) satisfies PageLoader;

@@ -20,6 +20,7 @@ import type { CurrentPasswordGuard, LoginGuard } from '../auth/login.ts';
 import type { Session } from '../auth/session-cookie.ts';
 import type { Sessions } from '../auth/session-store.ts';
 import type { ContactForm } from '../contact/form.ts';
+import type { ContactStore } from '../contact/messages.ts';
 import type { FormTokens } from '../contact/form-token.ts';
 import type { ContentSource } from '../content/source.ts';
 import { ApiError } from '../http/errors.ts';
@@ -42,6 +43,8 @@ export type PageServices = {
   projects: ProjectServices;
   /** The audit log, read by the admin console. */
   auditLog?: AuditReader | undefined;
+  /** The contact inbox's counts, for the admin console's home. */
+  inbox?: Pick<ContactStore, 'count'> | undefined;
   /** The user's own account: sessions, deletion request (server/my-account/). */
   account?: AccountServices | undefined;
   /** The single-use link pages and the profile's e-mail section (built-in API only). */

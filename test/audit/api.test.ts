@@ -140,7 +140,7 @@ test('the admin console reads it with the session cookie (no token in the browse
   expect(indexes(res.body.items)).toEqual([5]);
 });
 
-test('the admin page carries the first page of the log for the filter in its URL (and ignores a bad one)', async () => {
+test('the audit page carries the first page of the log for the filter in its URL (and ignores a bad one)', async () => {
   const login = await request(app)
     .post('/login')
     .set('Origin', ORIGIN)
@@ -149,7 +149,7 @@ test('the admin page carries the first page of the log for the filter in its URL
   const cookie = String(login.headers['set-cookie']).split(';')[0]!;
   const data = async (query: string) => {
     const res = await request(app)
-      .get(`/_data?path=${encodeURIComponent(`/en/admin?${query}`)}`)
+      .get(`/_data?path=${encodeURIComponent(`/en/admin/audit?${query}`)}`)
       .set('Cookie', cookie);
     expect(res.status).toBe(200);
     return res.body.payload.state.data.audit as { list: { items: { at: string; action: string }[]; total: number }; filter: object };

@@ -157,7 +157,7 @@ async function noAxeViolation(page: Page) {
   expect(results.violations, summary).toEqual([]);
 }
 
-test('axe-core finds no violation on the profile with two sessions and a pending request, nor on the admin deletion requests, in both locales', async () => {
+test("axe-core finds no violation on the profile with two sessions and a pending request, nor on the console's home and its deletion requests, in both locales", async () => {
   const name = user('ORG').userName;
   // A second session of the user's, on another device.
   await signedIn(name, { userAgent: FIREFOX_WINDOWS });
@@ -173,8 +173,14 @@ test('axe-core finds no violation on the profile with two sessions and a pending
     await waitForHydration(page);
     await noAxeViolation(page);
   }
-  for (const path of ['/en/admin', '/admin']) {
-    await admin.page.goto(path);
+  for (const home of ['/en/admin', '/admin']) {
+    // The console's home counts the request, a link to the deletions page.
+    await admin.page.goto(home);
+    await waitForHydration(admin.page);
+    const count = admin.page.locator(`.admin-home-counts a[href="${home}/deletions"]`);
+    expect(await count.textContent()).toMatch(/^1 /);
+    await noAxeViolation(admin.page);
+    await admin.page.goto(`${home}/deletions`);
     await waitForHydration(admin.page);
     await expect.poll(() => admin.page.locator('.admin-deletions tbody tr').count()).toBe(1);
     await noAxeViolation(admin.page);
@@ -212,7 +218,7 @@ test(
 
     for (const { label, viewport } of [...VIEWPORTS].reverse()) {
       await admin.page.setViewportSize(viewport);
-      await admin.page.goto('/en/admin#admin-deletions-title');
+      await admin.page.goto('/en/admin/deletions');
       await waitForHydration(admin.page);
       const section = admin.page.locator('section[aria-labelledby="admin-deletions-title"]');
       await expect.poll(() => section.getByRole('status').first().textContent()).toBe('1 pending request.');

@@ -128,7 +128,9 @@ describe('an invitation, from the console to the invited user signed in in their
     const admin = await newContext({ viewport: DESKTOP, js: true, locale: 'en' });
     const console_ = await signIn(admin, 'en', ADMIN.userName, PASSWORD, true);
     const problems = collectProblems(console_);
-    await open(console_, '/en/admin', true);
+    await open(console_, '/en/admin/users', true);
+    // The form is behind the "New user" disclosure.
+    await console_.locator('details.admin-new-user summary').click();
     const create = console_.getByRole('region', { name: 'New user', exact: true });
     await create.getByLabel('User name').fill('nina.invited');
     await create.getByLabel('Invite by e-mail').check();
@@ -150,6 +152,8 @@ describe('an invitation, from the console to the invited user signed in in their
     const row = users.locator('tbody tr').filter({ has: console_.getByRole('rowheader', { name: 'nina.invited' }) });
     await row.waitFor();
     await expectVisible(row.getByText('Invitation pending'), DESKTOP.width, 'the invited badge');
+    // Resend is in the row's menu.
+    await row.locator('details.row-menu summary').click();
     await row.getByRole('button', { name: 'Resend invitation to nina.invited' }).click();
     const dialog = console_.getByRole('alertdialog', { name: 'Resend the invitation of nina.invited?' });
     await dialog.waitFor();
@@ -466,7 +470,8 @@ describe('a site without a mail server (production, no SMTP_URL)', () => {
   test('the console shows the invitation link once for the admin to pass on, and it works', { timeout: 60_000 }, async () => {
     const admin = await newContext({ viewport: PHONE, js: true, server: bare, locale: 'en' });
     const page = await signIn(admin, 'en', ADMIN.userName, PASSWORD, true);
-    await open(page, '/en/admin', true);
+    await open(page, '/en/admin/users', true);
+    await page.locator('details.admin-new-user summary').click();
     const create = page.getByRole('region', { name: 'New user', exact: true });
     await create.getByLabel('User name').fill('hand.delivered');
     await create.getByLabel('Invite by e-mail').check();

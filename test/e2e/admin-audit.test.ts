@@ -42,11 +42,11 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
 }, 90_000);
 
-/** A page of the admin's (signed in once for the file). */
+/** A page of the admin's (signed in once for the file): the audit log unless told. */
 async function open(viewport: { width: number; height: number }, options: { path?: string; javaScript?: boolean } = {}): Promise<Page> {
   const javaScript = options.javaScript ?? true;
   const page = await site.newPage({ viewport, as: ADMIN.userName, javaScriptEnabled: javaScript });
-  await page.goto(options.path ?? '/en/admin');
+  await page.goto(options.path ?? '/en/admin/audit');
   if (javaScript) await waitForHydration(page);
   return page;
 }
@@ -181,10 +181,12 @@ describe.each(VIEWPORTS)('the audit log at $label', ({ viewport }) => {
       site.signIn(CLIENT.userName, { viewport }),
       site.signIn(EXPERT.userName, { viewport }),
     ]);
-    const page = await open(viewport);
+    const page = await open(viewport, { path: '/en/admin/users' });
     const problems = collectProblems(page);
     const users = page.getByRole('region', { name: 'Users', exact: true });
     const row = users.locator('tbody tr').filter({ has: page.getByRole('rowheader', { name: CLIENT.userName, exact: true }) });
+    // The action is in the row's menu.
+    await row.locator('details.row-menu summary').click();
     const button = row.getByRole('button', { name: `End sessions of ${CLIENT.userName}` });
     await expectOnScreen(button, width, 'End sessions');
     await button.click();
@@ -206,8 +208,8 @@ describe.each(VIEWPORTS)('the audit log at $label', ({ viewport }) => {
     await expertPage.goto('/en/expert');
     expect(new URL(expertPage.url()).pathname).toBe('/en/expert');
 
-    // The audit log says who did it.
-    await page.reload();
+    // The audit log (its own page) says who did it.
+    await page.goto('/en/admin/audit');
     await waitForHydration(page);
     await filter(page, { action: 'Sessions ended', user: CLIENT.userName });
     const entry = auditRows(page).first();
@@ -217,8 +219,8 @@ describe.each(VIEWPORTS)('the audit log at $label', ({ viewport }) => {
   });
 });
 
-test('the audit log speaks Spanish on /admin', async () => {
-  const page = await open({ width: 1366, height: 768 }, { path: '/admin' });
+test('the audit log speaks Spanish on /admin/audit', async () => {
+  const page = await open({ width: 1366, height: 768 }, { path: '/admin/audit' });
   const section = page.getByRole('region', { name: 'Registro de actividad', exact: true });
   await section.scrollIntoViewIfNeeded();
   expect(await section.locator('thead').innerText()).toMatch(/Cuándo\s+Acción\s+Quién\s+A quién\s+Detalles\s+Dirección IP/);

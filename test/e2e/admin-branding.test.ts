@@ -1,8 +1,9 @@
 // The branding editor as the admin uses it, at 1366 px and at 390 px: a bad colour gets a field
 // error; a colour and a logo saved for a CLI user paint that user's navbar on /client (its
 // *computed* background, and a logo the browser really decoded); "Reset to default" and
-// "Remove logo" bring back the default teal and the site's logo. This file starts its own
-// server with one user per role.
+// "Remove logo" bring back the default teal and the site's logo. The editor opens on the
+// console's branding page (/admin/branding), from its list or from a users page row menu
+// (?user=). This file starts its own server with one user per role.
 import { mkdirSync } from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
@@ -117,8 +118,8 @@ describe.each(RUNS)('the branding editor at $label', ({ viewport, color, rgb }) 
       expect(before.background).toBe(TEAL);
       expect(before.decoded).toBe(true);
 
-      // The admin opens the editor from the user's row; its heading takes the focus.
-      await admin.goto('/en/admin');
+      // The admin opens the editor from the user's row of the branding page; its heading takes the focus.
+      await admin.goto('/en/admin/branding');
       await waitForHydration(admin);
       const row = admin.locator('tbody tr', { has: admin.getByRole('rowheader', { name: CLIENT.userName, exact: true }) });
       await row.getByRole('button', { name: `Branding of ${CLIENT.userName}` }).click();
@@ -206,4 +207,22 @@ describe.each(RUNS)('the branding editor at $label', ({ viewport, color, rgb }) 
       expect(adminProblems).toEqual([]);
     },
   );
+});
+
+test("a row menu of the users page opens that user's branding: /admin/branding?user=", async () => {
+  const admin = await newPage({ width: 1366, height: 768 }, ADMIN.userName);
+  const problems = collectProblems(admin);
+  await admin.goto('/en/admin/users');
+  await waitForHydration(admin);
+  const row = admin.locator('tbody tr', { has: admin.getByRole('rowheader', { name: CLIENT.userName, exact: true }) });
+  await row.locator('details.row-menu summary').click();
+  await row.getByRole('link', { name: `Branding of ${CLIENT.userName}` }).click();
+  await admin.waitForURL((url) => url.pathname === '/en/admin/branding' && url.searchParams.get('user') === CLIENT.userName);
+  const editor = admin.getByRole('region', { name: `Branding of ${CLIENT.userName}` });
+  await editor.waitFor();
+  await editor.getByText('Current colour: the default one (#30B7BB).').waitFor();
+  // The sub-navigation marks the branding page as the current one.
+  const current = admin.getByRole('navigation', { name: 'Sections of the administration' }).locator('[aria-current="page"]');
+  expect(await current.allInnerTexts()).toEqual(['Branding']);
+  expect(problems).toEqual([]);
 });

@@ -94,14 +94,21 @@ describe('the contact inbox', () => {
     const problems = collectProblems(page);
     await signIn(page);
 
+    // The inbox is server-rendered without messages: they load once the section is shown.
+    const served = await page.request.get('/en/admin/inbox');
+    expect(served.status()).toBe(200);
+    expect(await served.text()).not.toContain('admin-inbox-count');
+    // The console's home counts the unread messages, a link to the inbox's page.
     await page.goto('/en/admin');
     await waitForHydration(page);
+    await page.getByRole('link', { name: '2 unread contact messages' }).click();
+    await page.waitForURL('**/en/admin/inbox');
     const inbox = page.locator('section.admin-inbox');
     const heading = inbox.getByRole('heading', { level: 2 });
-    // Server-rendered without messages: they load once the section is shown.
-    expect(await heading.innerText()).toBe('Contact inbox');
-    await page.getByRole('navigation', { name: 'Sections of the administration' }).getByRole('link', { name: 'Contact inbox' }).click();
     await expect.poll(() => heading.innerText()).toBe('Contact inbox 2 unread');
+    // The sub-navigation marks the inbox as the current page.
+    const current = page.getByRole('navigation', { name: 'Sections of the administration' }).locator('[aria-current="page"]');
+    expect(await current.allInnerTexts()).toEqual(['Contact inbox']);
 
     // Newest first; both unread (bold, with the New badge).
     const rows = inbox.locator('tbody tr');
@@ -186,7 +193,7 @@ describe('the contact inbox', () => {
     expect(await detail.count()).toBe(0);
     await expect.poll(() => heading.evaluate((element) => element === document.activeElement)).toBe(true);
 
-    // 8. The same inbox in Spanish.
+    // 8. The same inbox in Spanish, from the console's home.
     await page.goto('/admin');
     await waitForHydration(page);
     await page.getByRole('navigation', { name: 'Secciones de la administración' }).getByRole('link', { name: 'Buzón de contacto' }).click();
@@ -204,7 +211,7 @@ describe('the contact inbox', () => {
     const context = await newContext({ bypassCSP: true, reducedMotion: 'reduce' });
     const page = await context.newPage();
     await signIn(page);
-    await page.goto('/en/admin');
+    await page.goto('/en/admin/inbox');
     await waitForHydration(page);
     const inbox = page.locator('section.admin-inbox');
     await inbox.scrollIntoViewIfNeeded();

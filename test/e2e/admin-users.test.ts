@@ -2,7 +2,8 @@
 // sign in, create a user of each role, find one with the search, change its role, disable and
 // enable it, page through a list longer than one page, and meet the field errors of bad input.
 // What is checked is what the admin sees: visible elements, their boxes inside the window, the
-// texts announced (role=status / role=alert). Without JavaScript the console is read-only.
+// texts announced (role=status / role=alert). Without JavaScript the search and the pager work
+// (a GET form and links); every action stays off.
 // The console cannot edit a user's name (the API takes role and disabled only): the journey
 // changes the role; the name is the user's own to change, on their profile page.
 // This file starts its own server with one user per role and 20 more, so that the list has
@@ -45,7 +46,7 @@ beforeAll(async () => {
 
 async function openConsole(viewport: { width: number; height: number }, javaScript = true): Promise<Page> {
   const page = await site.newPage({ viewport, as: ADMIN.userName, javaScriptEnabled: javaScript });
-  await page.goto('/en/admin');
+  await page.goto('/en/admin/users');
   if (javaScript) await waitForHydration(page);
   return page;
 }
@@ -86,6 +87,24 @@ const userRow = (page: Page, userName: string) =>
     .filter({ has: page.getByRole('rowheader', { name: userName, exact: true }) });
 const summary = (page: Page) => usersSection(page).locator('.admin-summary');
 
+/** Opens the "New user" disclosure (closed when the page loads) and gives its form. */
+async function openNewUser(page: Page): Promise<Locator> {
+  const disclosure = page.locator('details.admin-new-user');
+  if (!(await disclosure.evaluate((el) => (el as HTMLDetailsElement).open))) {
+    await disclosure.locator('summary').filter({ hasText: 'New user' }).click();
+  }
+  await createSection(page).waitFor();
+  return createSection(page);
+}
+
+/** Opens a row's action menu (closed when the page loads, and after each action) and gives it. */
+async function openRowMenu(row: Locator): Promise<Locator> {
+  const menu = row.locator('details.row-menu');
+  if (!(await menu.evaluate((el) => (el as HTMLDetailsElement).open))) await menu.locator('summary').click();
+  await menu.locator('.row-menu-items').waitFor();
+  return menu;
+}
+
 type NewUser = { userName: string; name: string; lastName: string; role: keyof typeof ROLE_LABELS; email?: string; password?: string };
 
 async function fillNewUser(page: Page, user: NewUser): Promise<void> {
@@ -125,7 +144,7 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
     await expectOnScreen(usersSection(page).getByRole('heading', { level: 2, name: 'Users' }), width, 'the heading');
     const before = Number(/^(\d+) users\.$/.exec(await summary(page).innerText())?.[1]);
     expect(before).toBeGreaterThan(PAGE_SIZE);
-    const form = createSection(page);
+    const form = await openNewUser(page);
     for (const user of created) {
       await fillNewUser(page, user);
       const submit = form.getByRole('button', { name: 'Create user' });
@@ -162,14 +181,16 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
     const rows = usersSection(page).locator('tbody tr');
     expect(await rows.count()).toBe(1);
     const row = userRow(page, user.userName);
-    // Every control of the row is on screen (a card of its own at 390 px).
-    for (const control of await row.locator('button, select').all()) {
+    // Every control of the row is on screen (a card of its own at 390 px), its menu open.
+    await openRowMenu(row);
+    for (const control of await row.locator('summary, button, select').all()) {
       await expectOnScreen(control, width, `${(await control.textContent())?.trim()} of the row`);
     }
     expect(await row.innerText()).toContain(`Lucía ${user.lastName}`);
     expect(await row.innerText()).toContain(user.email!);
 
-    // The role: picked in the row, confirmed in a dialog that says from what to what.
+    // The role: picked in the row's menu, confirmed in a dialog that says from what to what.
+    await openRowMenu(row);
     await row.getByRole('combobox', { name: `New role for ${user.userName}` }).selectOption('ORG');
     await row.getByRole('button', { name: `Change the role of ${user.userName}` }).click();
     const roleDialog = page.getByRole('alertdialog', { name: `Change the role of ${user.userName}?` });
@@ -186,6 +207,7 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
     // Disabled, then enabled again: the badge says which.
     const status = row.locator('td[data-label="Status"] .badge');
     expect(await status.innerText()).toBe('Active');
+    await openRowMenu(row);
     await row.getByRole('button', { name: `Disable ${user.userName}` }).click();
     await confirmDialog(page, `Disable ${user.userName}?`, 'Disable', width);
     await usersSection(page)
@@ -194,6 +216,7 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
       .waitFor();
     await expect.poll(() => status.innerText()).toBe('Disabled');
     await expectOnScreen(status, width, 'the Disabled badge');
+    await openRowMenu(row);
     await row.getByRole('button', { name: `Enable ${user.userName}` }).click();
     await confirmDialog(page, `Enable ${user.userName}?`, 'Enable', width);
     await usersSection(page)
@@ -203,7 +226,7 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
     await expect.poll(() => status.innerText()).toBe('Active');
 
     // The search went through the API: the page itself was never reloaded.
-    expect(new URL(page.url()).pathname).toBe('/en/admin');
+    expect(new URL(page.url()).pathname).toBe('/en/admin/users');
     await expectNoSidewaysScroll(page);
     await row.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/users-row-${viewport.width}.png` });
@@ -219,18 +242,28 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
     expect(pages).toBe(2);
     const pager = usersSection(page).getByRole('navigation', { name: 'Pages of users' });
     await expectOnScreen(pager, width, 'the pager');
-    const previous = pager.getByRole('button', { name: 'Previous page' });
-    const next = pager.getByRole('button', { name: 'Next page' });
+    // An enabled step is a link to the page's URL for that page (with JavaScript the list is
+    // fetched instead); a step that leads nowhere is a disabled button.
+    const previous = pager.getByRole('link', { name: 'Previous page' });
+    const next = pager.getByRole('link', { name: 'Next page' });
+    const noPrevious = pager.getByRole('button', { name: 'Previous page' });
+    const noNext = pager.getByRole('button', { name: 'Next page' });
     const rows = usersSection(page).locator('tbody tr');
     expect(await pager.innerText()).toContain('Page 1 of 2');
     expect(await rows.count()).toBe(PAGE_SIZE);
-    expect(await previous.isDisabled()).toBe(true);
+    // The first page offers no previous page.
+    expect(await previous.count()).toBe(0);
+    expect(await noPrevious.isDisabled()).toBe(true);
+    expect(await next.getAttribute('href')).toBe('?page=2');
     const firstOnPage1 = await rows.first().locator('th').innerText();
 
     await next.click();
     await expect.poll(() => pager.innerText()).toContain('Page 2 of 2');
     await expect.poll(() => rows.count()).toBe(total - PAGE_SIZE);
-    expect(await next.isDisabled()).toBe(true);
+    // The last page offers no next page.
+    expect(await next.count()).toBe(0);
+    expect(await noNext.isDisabled()).toBe(true);
+    expect(await previous.getAttribute('href')).toBe('?page=1');
     expect(await rows.first().locator('th').innerText()).not.toBe(firstOnPage1);
     // The caption tells screen readers the page too.
     expect(await usersSection(page).locator('caption').textContent()).toBe('Users of the private area, page 2 of 2');
@@ -239,12 +272,14 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
     await previous.click();
     await expect.poll(() => pager.innerText()).toContain('Page 1 of 2');
     await expect.poll(() => rows.first().locator('th').innerText()).toBe(firstOnPage1);
+    // The pages came through the API: the page itself was never reloaded.
+    expect(new URL(page.url()).search).toBe('');
     expect(problems).toEqual([]);
   });
 
   test('shows field errors for a user name in use, a bad e-mail and a short user name', { timeout: 60_000 }, async () => {
     const page = await openConsole(viewport);
-    const form = createSection(page);
+    const form = await openNewUser(page);
     const submit = form.getByRole('button', { name: 'Create user' });
     const alert = form.getByRole('alert');
 
@@ -300,21 +335,63 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
   });
 });
 
-test('without JavaScript the console is read-only: the first page of users, every control that needs JavaScript off', async () => {
+test('without JavaScript the users page searches and pages, every action off', async () => {
   const page = await openConsole({ width: 1366, height: 768 }, false);
   expect(await page.locator('html').getAttribute('class')).toBeNull();
   const rows = usersSection(page).locator('tbody tr');
   expect(await rows.count()).toBe(PAGE_SIZE);
   expect(await summary(page).innerText()).toMatch(/^\d+ users\.$/);
-  const controls = page.locator('.admin-console button');
-  expect(await controls.count()).toBeGreaterThan(PAGE_SIZE * 3);
-  for (const control of await controls.all()) expect(await control.isDisabled()).toBe(true);
-  // Enter in the search box does not submit a form whose only button is disabled.
-  await usersSection(page).getByRole('searchbox', { name: 'Search users' }).fill('carla');
-  await usersSection(page).getByRole('searchbox', { name: 'Search users' }).press('Enter');
-  await page.waitForTimeout(300);
-  expect(new URL(page.url()).search).toBe('');
-  // What does work: the PDF report of the users.
+
+  /** Every button of the console is off but the search's own: the actions need JavaScript. */
+  async function expectActionsOff(atLeast: number): Promise<void> {
+    const controls = page.locator('.admin-console button');
+    expect(await controls.count()).toBeGreaterThan(atLeast);
+    const enabled: string[] = [];
+    for (const control of await controls.all()) {
+      if (await control.isDisabled()) continue;
+      const inSearch = await control.evaluate((el) => el.closest('form[role="search"]') !== null);
+      enabled.push(`${inSearch ? 'search: ' : ''}${(await control.textContent())?.trim()}`);
+    }
+    expect(enabled).toEqual(['search: Search']);
+    // "New user" opens (a native disclosure), its form there but off.
+    const form = await openNewUser(page);
+    expect(await form.getByRole('button', { name: 'Create user' }).isDisabled()).toBe(true);
+  }
+  await expectActionsOff(PAGE_SIZE * 3);
+  // A row's menu opens (a native disclosure) but its actions stay off.
+  const carlaRow = userRow(page, 'carla');
+  await openRowMenu(carlaRow);
+  expect(await carlaRow.getByRole('button', { name: 'Disable carla' }).isDisabled()).toBe(true);
+
+  // The pager is a pair of links: the server renders page 2.
+  const pager = usersSection(page).getByRole('navigation', { name: 'Pages of users' });
+  expect(await pager.getByRole('link', { name: 'Previous page' }).count()).toBe(0);
+  expect(await pager.getByRole('button', { name: 'Previous page' }).isDisabled()).toBe(true);
+  await pager.getByRole('link', { name: 'Next page' }).click();
+  await page.waitForURL((url) => url.search === '?page=2');
+  expect(await pager.innerText()).toContain('Page 2 of 2');
+  expect(await rows.count()).toBeGreaterThan(0);
+  expect(await rows.count()).toBeLessThanOrEqual(PAGE_SIZE);
+
+  // The search is a GET form of the page's URL: Enter submits it, the server renders the match.
+  const searchbox = usersSection(page).getByRole('searchbox', { name: 'Search users' });
+  await searchbox.fill('carla');
+  await searchbox.press('Enter');
+  await page.waitForURL((url) => url.searchParams.get('q') === 'carla');
+  expect(new URL(page.url()).pathname).toBe('/en/admin/users');
+  expect(await summary(page).innerText()).toBe('1 user matches “carla”.');
+  expect(await rows.count()).toBe(1);
+  expect(await userRow(page, 'carla').count()).toBe(1);
+  expect(await searchbox.inputValue()).toBe('carla');
+  // The match's actions are off too.
+  await expectActionsOff(3);
+  // "Show all" is a link back to the whole list.
+  await usersSection(page).getByRole('link', { name: 'Show all' }).click();
+  await page.waitForURL((url) => url.pathname === '/en/admin/users' && url.search === '');
+  expect(await rows.count()).toBe(PAGE_SIZE);
+
+  // What also works: the PDF report of the users, on the console's home.
+  await page.goto('/en/admin');
   const report = page.getByRole('link', { name: /users/i }).and(page.locator('[download]'));
   expect(await report.getAttribute('href')).toBe('/en/documents/users.pdf');
 });

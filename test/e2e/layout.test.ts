@@ -61,6 +61,7 @@ describe('from 1087 px the pages keep their vertical padding', () => {
     { name: 'profile', path: '/en/profile', role: 'CLI' },
     { name: 'an area', path: '/organization', role: 'ORG' },
     { name: 'the admin console', path: '/en/admin', role: 'ADMIN' },
+    { name: 'the admin users page', path: '/en/admin/users', role: 'ADMIN' },
   ];
 
   it.each(PAGES)(
@@ -73,11 +74,12 @@ describe('from 1087 px the pages keep their vertical padding', () => {
           const h1 = document.querySelector('main h1')!.getBoundingClientRect();
           const footer = document.querySelector('footer')!.getBoundingClientRect();
           // The lowest visible box of the page's content (inside the page's element: its own
-          // box and those of the wrappers around it include the padding).
+          // box and those of the wrappers around it include the padding). Not what a closed
+          // <details> holds: it is not rendered, but measuring it lays it out all the same.
           let contentBottom = 0;
           for (const el of document.querySelectorAll('main .page *')) {
             const r = el.getBoundingClientRect();
-            if (r.height > 0 && r.width > 0 && getComputedStyle(el).visibility !== 'hidden')
+            if (r.height > 0 && r.width > 0 && el.checkVisibility({ visibilityProperty: true }))
               contentBottom = Math.max(contentBottom, r.bottom);
           }
           const pageStyle = getComputedStyle(document.querySelector('main .page')!);
@@ -170,9 +172,15 @@ describe('the contact form’s consent row', () => {
 describe('the admin users list at 390 px', () => {
   it('shows each user as a card whose action buttons are all on screen, with no horizontal scrolling', async () => {
     await withPage({ viewport: PHONE, role: 'ADMIN' }, async (page) => {
-      await load(page, '/en/admin');
-      const firstUser = page.locator('.admin-users-table tbody tr').first();
-      const controls = firstUser.locator('button, select');
+      await load(page, '/en/admin/users');
+      // The first row with a menu (the admin's own row has none), its menu open.
+      const firstUser = page
+        .locator('.admin-users-table tbody tr')
+        .filter({ has: page.locator('details.row-menu') })
+        .first();
+      await firstUser.locator('details.row-menu summary').click();
+      await firstUser.locator('.row-menu-items').waitFor();
+      const controls = firstUser.locator('summary, button, select');
       expect(await controls.count()).toBeGreaterThanOrEqual(3);
       for (const control of await controls.all()) {
         const b = await box(control);
@@ -196,7 +204,7 @@ describe('the admin users list at 390 px', () => {
 describe('the admin users search at 1366 px', () => {
   it('lines the Search button up with the search box, not with the hint under it', async () => {
     await withPage({ viewport: LAPTOP, role: 'ADMIN' }, async (page) => {
-      await load(page, '/en/admin');
+      await load(page, '/en/admin/users');
       const form = page.locator('form.admin-search');
       const input = await box(form.locator('input[type="search"]'));
       const button = await box(form.getByRole('button', { name: 'Search' }));
@@ -228,7 +236,7 @@ describe('the admin contact inbox at 390 px', () => {
     });
     expect(sent.status()).toBe(303);
     await withPage({ viewport: PHONE, role: 'ADMIN' }, async (page) => {
-      await load(page, '/en/admin');
+      await load(page, '/en/admin/inbox');
       // The inbox loads its list when it comes into view.
       await page.locator('section.admin-inbox').scrollIntoViewIfNeeded();
       const row = page.locator('.admin-inbox-table tbody tr').first();
@@ -406,6 +414,7 @@ describe('no horizontal scrolling at 390 px', () => {
     { path: '/login', role: undefined },
     { path: '/en/profile', role: 'CLI' as const },
     { path: '/admin', role: 'ADMIN' as const },
+    { path: '/admin/users', role: 'ADMIN' as const },
   ])('$path without JavaScript (signed in as: $role)', async ({ path, role }) => {
     await withPage({ viewport: PHONE, role, javaScript: false }, async (page) => {
       await load(page, path, false);

@@ -23,7 +23,7 @@ const PAGES: { role: RoleUser['role']; path: string }[] = [
   { role: 'ORG', path: '/organization/projects/6' },
   { role: 'CONS', path: '/expert' },
   { role: 'CONS', path: '/expert/projects/3' },
-  { role: 'ADMIN', path: '/admin' },
+  { role: 'ADMIN', path: '/admin/projects' },
   { role: 'ADMIN', path: '/admin/projects/1' },
   { role: 'ADMIN', path: '/admin/projects/3' },
 ];

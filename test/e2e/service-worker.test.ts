@@ -148,7 +148,7 @@ describe('service worker', () => {
     await activeWorker(page);
     const version = await workerVersion();
 
-    for (const path of ['/en/blog', '/profile', '/en/client', '/admin', '/changePassword', '/en/does-not-exist']) {
+    for (const path of ['/en/blog', '/profile', '/en/client', '/admin', '/en/admin/users', '/changePassword', '/en/does-not-exist']) {
       await page.goto(path);
       await waitForHydration(page);
     }
@@ -163,7 +163,8 @@ describe('service worker', () => {
     const forbidden = all.filter(
       (path) =>
         /^\/(api|_data|cms)(\/|\?|$)/.test(path) ||
-        /^(\/(es|en))?\/(profile|client|admin|expert|organization|changePassword|does-not-exist)$/.test(path),
+        /^(\/(es|en))?\/(profile|client|admin|expert|organization|changePassword|does-not-exist)$/.test(path) ||
+        /^(\/(es|en))?\/admin\//.test(path),
     );
     expect(forbidden).toEqual([]);
   });

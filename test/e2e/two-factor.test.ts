@@ -194,6 +194,8 @@ describe('ADMIN_REQUIRE_2FA (en, JavaScript)', () => {
     // Anywhere else leads back here, by a link in the page or by the address bar.
     await page.goto('/en/admin');
     expect(new URL(page.url()).pathname).toBe('/en/profile/twoFactor');
+    await page.goto('/en/admin/users');
+    expect(new URL(page.url()).pathname).toBe('/en/profile/twoFactor');
     await waitForHydration(page);
     const asked = page.waitForResponse((response) => response.url().includes('/_data?path=%2Fen%2Fblog'));
     await page.locator('header').getByRole('link', { name: 'Blog' }).first().click();
@@ -206,6 +208,8 @@ describe('ADMIN_REQUIRE_2FA (en, JavaScript)', () => {
     await page.getByText(SEES.en.enabled).waitFor();
     await page.goto('/en/admin');
     expect(new URL(page.url()).pathname).toBe('/en/admin');
+    await page.goto('/en/admin/users');
+    expect(new URL(page.url()).pathname).toBe('/en/admin/users');
   });
 });
 

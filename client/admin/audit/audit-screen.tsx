@@ -3,7 +3,7 @@
 // action, user and days, in pages. The server renders the page the URL asks for (so the filter
 // and the pages work without JavaScript); with JavaScript they are fetched from the API.
 import { useLocation } from 'react-router-dom';
-import { AUDIT_PAGE_SIZE, type AuditFilter, type AuditPage } from '../../../shared/audit.ts';
+import { AUDIT_PAGE_SIZE, type AuditFilter, type AuditPage, type AuditView } from '../../../shared/audit.ts';
 import type { Translate } from '../../../shared/translate.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
 import { fetchAudit } from './audit-api.ts';
@@ -15,11 +15,10 @@ import { AuditFilters } from './audit-filters.tsx';
 import { AuditTable } from './audit-table.tsx';
 import { auditHref, isFiltered } from './audit-text.ts';
 
-export function AuditScreen({ data, headingId }: AdminScreenProps) {
+export function AuditScreen({ audit: view, headingId }: Pick<AdminScreenProps, 'headingId'> & { audit: AuditView }) {
   const { t } = useI18n();
   const hydrated = useHydrated();
   const { pathname } = useLocation();
-  const view = data.audit;
   const audit = usePagedList<AuditPage, AuditFilter>({
     initial: view.list,
     query: view.filter,

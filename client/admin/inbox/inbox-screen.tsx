@@ -19,7 +19,7 @@ import { MessageDetail, type MessageWork } from './message-detail.tsx';
 
 const PAGE_SIZE = 10;
 
-export function InboxScreen({ headingId }: AdminScreenProps) {
+export function InboxScreen({ headingId }: Pick<AdminScreenProps, 'headingId'>) {
   const { t } = useI18n();
   const hydrated = useHydrated();
   const [onlyUnread, setOnlyUnread] = useState(false);

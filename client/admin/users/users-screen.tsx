@@ -1,14 +1,13 @@
-// The admin console's users: search and paging, one row per user with its actions (role,
-// disable/enable, password reset, each confirmed in an AlertDialog), the branding editor of a
-// CLI or ORG user under the list, and the form that creates users. The server renders the
-// first page; from then on it works through the API.
-import { useRef, useState } from 'react';
-import type { AdminUser, UserList } from '../../../shared/page-data.ts';
+// The admin console's users (/admin/users): search and paging, one row per user with its
+// actions in a menu (role, disable/enable, password reset, sessions, each confirmed in an
+// AlertDialog; a CLI or ORG user's branding is a link to its page), and "New user", a
+// disclosure that holds the form that creates users. The server renders the page and search
+// the URL asks for (`?q=&page=`); from then on it works through the API.
+import type { UserList } from '../../../shared/page-data.ts';
 import type { Translate } from '../../../shared/translate.ts';
 import { AlertDialog } from '../../components/alert-dialog.tsx';
 import { useI18n } from '../../runtime/i18n.tsx';
 import { fetchUsers } from '../api.ts';
-import { BrandingEditor } from '../branding/branding-editor.tsx';
 import { Pager } from '../pager.tsx';
 import type { AdminScreenProps } from '../screen.ts';
 import { failureText } from '../text.ts';
@@ -22,41 +21,32 @@ import { UsersSearch } from './users-search.tsx';
 import { useUserActions } from './use-user-actions.ts';
 import { PersonHeadCells } from '../person-columns.tsx';
 
-export function UsersScreen({ data, user, headingId }: AdminScreenProps) {
+export function UsersScreen({
+  users: initial,
+  query: initialQuery,
+  user,
+  headingId,
+}: AdminScreenProps & { users: UserList; query: string }) {
   const { t } = useI18n();
   const hydrated = useHydrated();
-  const { pageSize } = data.users;
-  // The server-rendered first page is the initial state: nothing is fetched on mount.
-  const users = usePagedList<UserList, string>({ initial: data.users, query: '', fetchPage: (q, page) => fetchUsers(q, page, pageSize) });
+  const { pageSize } = initial;
+  // The server-rendered page is the initial state: nothing is fetched on mount.
+  const users = usePagedList<UserList, string>({
+    initial,
+    query: initialQuery,
+    fetchPage: (q, page) => fetchUsers(q, page, pageSize),
+  });
   const actions = useUserActions({
     reload: users.reload,
     onUpdated: (updated) =>
       users.update((list) => ({ ...list, items: list.items.map((item) => (item.userName === updated.userName ? updated : item)) })),
   });
-  // The user whose branding is open below the list, and a counter that asks it for the focus.
-  const [brandingUser, setBrandingUser] = useState<AdminUser | null>(null);
-  const [brandingFocus, setBrandingFocus] = useState(0);
-  const brandingOpener = useRef<HTMLElement | null>(null);
   // Rendered from the server's page, so never null.
-  const { list, query } = users.shown ?? { list: data.users, query: '' };
+  const { list, query } = users.shown ?? { list: initial, query: initialQuery };
 
   function search(q: string) {
     actions.clear();
     void users.load(q, 1);
-  }
-
-  function openBranding(chosen: AdminUser, opener: HTMLElement) {
-    brandingOpener.current = opener;
-    setBrandingUser(chosen);
-    setBrandingFocus((value) => value + 1);
-  }
-
-  function closeBranding() {
-    const opener = brandingOpener.current;
-    brandingOpener.current = null;
-    setBrandingUser(null);
-    // Back to the row's Branding button, when the row is still there.
-    if (opener?.isConnected) opener.focus();
   }
 
   const failure = actions.failure ?? users.failure;
@@ -66,7 +56,7 @@ export function UsersScreen({ data, user, headingId }: AdminScreenProps) {
       <section className="admin-section" aria-labelledby={headingId}>
         <h2 id={headingId}>{t('adminConsole.list.title')}</h2>
 
-        <UsersSearch enabled={hydrated} searching={query !== ''} onSearch={search} onShowAll={() => search('')} />
+        <UsersSearch initial={initialQuery} enabled={hydrated} searching={query !== ''} onSearch={search} onShowAll={() => search('')} />
 
         <p className="admin-summary" aria-live="polite">
           {summary(t, users.loading, list, query)}
@@ -98,7 +88,6 @@ export function UsersScreen({ data, user, headingId }: AdminScreenProps) {
                     self={item.userName === user?.userName}
                     enabled={hydrated}
                     onAction={actions.ask}
-                    onBranding={openBranding}
                   />
                 ))}
               </tbody>
@@ -112,6 +101,7 @@ export function UsersScreen({ data, user, headingId }: AdminScreenProps) {
             page={list.page}
             pages={users.pages}
             disabled={!hydrated || users.loading}
+            href={(page) => `?${new URLSearchParams({ ...(query ? { q: query } : {}), page: String(page) })}`}
             onGo={(page) => {
               actions.clearFailure();
               void users.goTo(page);
@@ -120,18 +110,10 @@ export function UsersScreen({ data, user, headingId }: AdminScreenProps) {
         )}
       </section>
 
-      {brandingUser && (
-        <BrandingEditor
-          key={brandingUser.userName}
-          user={list.items.find((item) => item.userName === brandingUser.userName) ?? brandingUser}
-          enabled={hydrated}
-          focusRequest={brandingFocus}
-          onClose={closeBranding}
-          onStale={() => void users.reload()}
-        />
-      )}
-
-      <UserCreateForm enabled={hydrated} onCreated={users.reload} />
+      <details className="admin-new-user">
+        <summary className="button button-primary">{t('adminConsole.create.open')}</summary>
+        <UserCreateForm enabled={hydrated} onCreated={users.reload} />
+      </details>
 
       {actions.action && (
         <AlertDialog

@@ -1,14 +1,21 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type MouseEvent } from 'react';
+import { useLocation } from 'react-router-dom';
 import { useI18n } from '../../runtime/i18n.tsx';
 import { SEARCH_MAX_LENGTH } from '../../../shared/paging.ts';
 
-/** The search box above the users list; "Show all" appears while a search is shown. */
+/**
+ * The search box above the users list; "Show all" appears while a search is shown. A GET form
+ * of the page's own URL (`?q=`): without JavaScript the server renders the search.
+ */
 export function UsersSearch({
+  initial,
   enabled,
   searching,
   onSearch,
   onShowAll,
 }: {
+  /** The search the page was rendered with. */
+  initial: string;
   enabled: boolean;
   /** Whether the list on screen answers a search. */
   searching: boolean;
@@ -17,11 +24,20 @@ export function UsersSearch({
 }) {
   const { t } = useI18n();
   const id = useId();
-  const [text, setText] = useState('');
+  const { pathname } = useLocation();
+  const [text, setText] = useState(initial);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
+    if (!enabled) return;
     event.preventDefault();
     onSearch(text.trim());
+  }
+
+  function onShowAllClick(event: MouseEvent<HTMLAnchorElement>) {
+    if (!enabled) return;
+    event.preventDefault();
+    setText('');
+    onShowAll();
   }
 
   return (
@@ -39,21 +55,13 @@ export function UsersSearch({
         />
       </div>
       <div className="actions">
-        <button className="button button-primary" type="submit" disabled={!enabled}>
+        <button className="button button-primary" type="submit">
           {t('adminConsole.search.submit')}
         </button>
         {searching && (
-          <button
-            className="button button-secondary"
-            type="button"
-            onClick={() => {
-              setText('');
-              onShowAll();
-            }}
-            disabled={!enabled}
-          >
+          <a className="button button-secondary" href={pathname} onClick={onShowAllClick}>
             {t('adminConsole.search.showAll')}
-          </button>
+          </a>
         )}
       </div>
       {/* Below the whole row, so that the button lines up with the box, not with the hint. */}
