@@ -7,32 +7,19 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
-import { DEFAULT_PASSWORD } from './helpers/users.ts';
 import { activeProject, PEOPLE, signInEveryone, UNLIMITED, type Person } from './projects/fixtures.ts';
+import { signIn } from './my-account/helpers.ts';
 
 let app: Express;
 let projectId: number;
 const cookies = {} as Record<Person, string>;
-
-async function signInWithForm(userName: string): Promise<string> {
-  const res = await request(app)
-    .post('/login')
-    .set('Origin', ORIGIN)
-    .type('form')
-    .send({ identifier: userName, password: DEFAULT_PASSWORD });
-  expect(res.status).toBe(303);
-  const cookie = ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .find((c) => c.startsWith('auth._token.local=') && !c.startsWith('auth._token.local=;'));
-  return cookie!.split(';')[0]!;
-}
 
 beforeAll(async () => {
   const created = await createTestApp(UNLIMITED);
   app = created.app;
   const tokens = await signInEveryone(app, created.db);
   projectId = await activeProject(app, tokens);
-  for (const person of ['owner', 'expert'] as const) cookies[person] = await signInWithForm(PEOPLE[person].userName);
+  for (const person of ['owner', 'expert'] as const) cookies[person] = await signIn(app, PEOPLE[person].userName);
 });
 
 const get = (who: Person | null, path: string) => {

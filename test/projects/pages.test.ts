@@ -11,29 +11,17 @@ import { UNREAD_BADGE_MAX } from '../../shared/projects.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import { DEFAULT_PASSWORD } from '../helpers/users.ts';
 import { activeProject, api, PDF, PEOPLE, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
+import { signIn } from '../my-account/helpers.ts';
 
 let app: Express;
 let tokens: Record<Person, string>;
 const cookies = {} as Record<Person, string>;
 
-async function signInWithForm(userName: string): Promise<string> {
-  const res = await request(app)
-    .post('/login')
-    .set('Origin', ORIGIN)
-    .type('form')
-    .send({ identifier: userName, password: DEFAULT_PASSWORD });
-  expect(res.status).toBe(303);
-  const cookie = ([] as string[])
-    .concat(res.headers['set-cookie'] ?? [])
-    .find((c) => c.startsWith('auth._token.local=') && !c.startsWith('auth._token.local=;'));
-  return cookie!.split(';')[0]!;
-}
-
 beforeAll(async () => {
   const created = await createTestApp(UNLIMITED);
   app = created.app;
   tokens = await signInEveryone(app, created.db);
-  for (const person of Object.keys(PEOPLE) as Person[]) cookies[person] = await signInWithForm(PEOPLE[person].userName);
+  for (const person of Object.keys(PEOPLE) as Person[]) cookies[person] = await signIn(app, PEOPLE[person].userName);
 });
 
 const page = (who: Person, path: string) => request(app).get(path).set('Cookie', cookies[who]);
