@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { localeHref } from '../../shared/locales.ts';
 import { localePath } from '../../shared/routes.ts';
@@ -6,6 +6,7 @@ import type { SessionUser } from '../../shared/user.ts';
 import { avatarSrc, postForm } from '../runtime/forms.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 import { AlertDialog } from './alert-dialog.tsx';
+import { useDisclosure } from '../runtime/use-disclosure.ts';
 
 /**
  * The signed-in user's part of the navbar: the avatar (a default image when none) with the
@@ -19,36 +20,12 @@ export function UserMenu({ user, onSignedOut }: { user: SessionUser; onSignedOut
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [confirming, setConfirming] = useState(false);
-  const [open, setOpen] = useState(false);
-  const menu = useRef<HTMLDetailsElement>(null);
+  const menu = useDisclosure();
   const logoutAction = localeHref('/logout', locale);
 
-  function close(focusButton: boolean) {
-    const details = menu.current;
-    if (!details?.open) return;
-    details.open = false;
-    if (focusButton) details.querySelector('summary')?.focus();
-  }
-
   // A navigation closes the menu (My Profile, or any link elsewhere on the page).
-  useEffect(() => close(false), [pathname]);
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointerDown = (event: PointerEvent) => {
-      // Not while the logout dialog is up: its clicks are outside the menu.
-      if (!menu.current?.contains(event.target as Node) && !document.querySelector('dialog[open]')) close(false);
-    };
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open]);
-
-  function onKeyDown(event: KeyboardEvent<HTMLDetailsElement>) {
-    // Escape inside the logout dialog is the dialog's; otherwise it closes this menu first (not the burger around it).
-    if (event.key !== 'Escape' || !menu.current?.open || document.querySelector('dialog[open]')) return;
-    event.stopPropagation();
-    close(true);
-  }
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- on a new path only
+  useEffect(() => menu.close(false), [pathname]);
 
   async function logout() {
     setConfirming(false);
@@ -64,13 +41,13 @@ export function UserMenu({ user, onSignedOut }: { user: SessionUser; onSignedOut
 
   return (
     <>
-      <details ref={menu} className="navbar-user" onToggle={(event) => setOpen(event.currentTarget.open)} onKeyDown={onKeyDown}>
+      <details className="navbar-user" {...menu.props}>
         <summary className="navbar-user-button" title={`${user.name} ${user.lastName}`}>
           <img src={avatarSrc(user.avatar)} alt="" width="32" height="32" />
           <span className="navbar-user-name">
             {user.name} {user.lastName}
           </span>
-          <span className="navbar-user-caret" aria-hidden="true" />
+          <span className="disclosure-caret" aria-hidden="true" />
         </summary>
         <ul className="navbar-user-menu">
           <li>
