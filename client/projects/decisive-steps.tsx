@@ -6,17 +6,16 @@
 // JavaScript, and without it in a panel the server asks for (`?confirm=<move>`).
 import { Link, useLocation } from 'react-router-dom';
 import {
+  asksAboutOpenMilestones,
   bindsToTerms,
   needsConfirmation,
   openMilestones,
   PROJECT_NOTICES,
   type Project,
   type ProjectAction,
-  type Proposal,
 } from '../../shared/projects.ts';
 import { useI18n } from '../runtime/i18n.tsx';
-import { FormattedDate } from '../components/formatted-date.tsx';
-import { euros } from './proposal-section.tsx';
+import { ProposalFacts } from './proposal-section.tsx';
 import { SectionForm } from './section-form.tsx';
 
 /** What the page's `?done=` names, when it is a decisive step. */
@@ -35,37 +34,6 @@ export function ProjectNotice() {
   );
 }
 
-/** The terms a confirmation restates: the fee, the timeline and the scope of the proposal. */
-export function AgreedTerms({ proposal }: { proposal: Proposal }) {
-  const { t, locale } = useI18n();
-  return (
-    <dl className="project-facts agreed-terms">
-      <div>
-        <dt>{t('projects.page.fee')}</dt>
-        <dd className="project-fee">{euros(proposal.fee, locale)}</dd>
-      </div>
-      <div>
-        <dt>{t('projects.page.proposalTitle')}</dt>
-        <dd>{t('projects.page.proposalVersion', { version: proposal.version })}</dd>
-      </div>
-      <div>
-        <dt>{t('projects.page.sentAt')}</dt>
-        <dd>
-          <FormattedDate date={proposal.sentAt.slice(0, 10)} />
-        </dd>
-      </div>
-      <div className="project-facts-wide">
-        <dt>{t('projects.page.timeline')}</dt>
-        <dd className="project-text">{proposal.timeline}</dd>
-      </div>
-      <div className="project-facts-wide">
-        <dt>{t('projects.page.scope')}</dt>
-        <dd className="project-text agreed-scope">{proposal.scope}</dd>
-      </div>
-    </dl>
-  );
-}
-
 /** The confirmation's words and terms, in the dialog and in the panel alike. */
 export function ConfirmationText({ project, action }: { project: Project; action: ProjectAction }) {
   const { t } = useI18n();
@@ -73,7 +41,7 @@ export function ConfirmationText({ project, action }: { project: Project; action
   return (
     <>
       <p>{t(`projects.confirm.${action}`, { title: project.title })}</p>
-      {(action === 'deliver' || action === 'close') && open.length > 0 && (
+      {asksAboutOpenMilestones(action) && open.length > 0 && (
         <>
           <p className="notice" role="note">
             {t('projects.confirm.openMilestones', { count: open.length })}
@@ -85,7 +53,7 @@ export function ConfirmationText({ project, action }: { project: Project; action
           </ul>
         </>
       )}
-      {bindsToTerms(action) && project.proposal && <AgreedTerms proposal={project.proposal} />}
+      {bindsToTerms(action) && project.proposal && <ProposalFacts proposal={project.proposal} terms />}
     </>
   );
 }
@@ -98,7 +66,7 @@ export function ConfirmPanel({ project }: { project: Project }) {
   const { t } = useI18n();
   const { pathname, search } = useLocation();
   const asked = new URLSearchParams(search).get('confirm') as ProjectAction | null;
-  if (!asked || !project.actions.includes(asked) || !needsConfirmation(asked, project)) return null;
+  if (!asked || !project.actions.includes(asked) || !needsConfirmation(asked, openMilestones(project).length)) return null;
   return (
     <section aria-labelledby="confirm-title" className="project-section confirm-panel" role="alertdialog" aria-describedby="confirm-text">
       <h2 id="confirm-title">{t(`projects.actions.${asked}`)}</h2>

@@ -2,7 +2,7 @@
 // that sends it (again, after a decline).
 import type { FormState } from '../../shared/page-data.ts';
 import { intlLocale, type Locale } from '../../shared/locales.ts';
-import { PROJECT_LIMITS as L, type Project } from '../../shared/projects.ts';
+import { PROJECT_LIMITS as L, type Project, type Proposal } from '../../shared/projects.ts';
 import { FieldError, fieldProps } from '../components/form-feedback.tsx';
 import { FormattedDate } from '../components/formatted-date.tsx';
 import { documentHref } from '../../shared/documents.ts';
@@ -20,6 +20,56 @@ export type ProjectFormSectionProps = {
   success?: string | undefined;
 };
 
+/**
+ * A proposal's facts: on the project's page with its status and answer; in a confirmation
+ * (`terms`) with its version, the scope scrolling when long — what the user agrees to.
+ */
+export function ProposalFacts({ proposal, terms = false }: { proposal: Proposal; terms?: boolean }) {
+  const { t, locale } = useI18n();
+  return (
+    <dl className={terms ? 'project-facts agreed-terms' : 'project-facts project-proposal'}>
+      {!terms && (
+        <div>
+          <dt>{t('projects.page.proposalStatusLabel')}</dt>
+          <dd>{t(`projects.proposalStatus.${proposal.status}`)}</dd>
+        </div>
+      )}
+      <div>
+        <dt>{t('projects.page.fee')}</dt>
+        <dd className="project-fee">{euros(proposal.fee, locale)}</dd>
+      </div>
+      {terms && (
+        <div>
+          <dt>{t('projects.page.proposalTitle')}</dt>
+          <dd>{t('projects.page.proposalVersion', { version: proposal.version })}</dd>
+        </div>
+      )}
+      <div>
+        <dt>{t('projects.page.sentAt')}</dt>
+        <dd>
+          <FormattedDate date={proposal.sentAt.slice(0, 10)} />
+        </dd>
+      </div>
+      {!terms && proposal.answeredAt && (
+        <div>
+          <dt>{t('projects.page.answeredAt')}</dt>
+          <dd>
+            <FormattedDate date={proposal.answeredAt.slice(0, 10)} />
+          </dd>
+        </div>
+      )}
+      <div className="project-facts-wide">
+        <dt>{t('projects.page.scope')}</dt>
+        <dd className={terms ? 'project-text agreed-scope' : 'project-text'}>{proposal.scope}</dd>
+      </div>
+      <div className="project-facts-wide">
+        <dt>{t('projects.page.timeline')}</dt>
+        <dd className="project-text">{proposal.timeline}</dd>
+      </div>
+    </dl>
+  );
+}
+
 export function ProposalSection({ project, form, success }: ProjectFormSectionProps) {
   const { t, locale } = useI18n();
   const { proposal } = project;
@@ -34,42 +84,7 @@ export function ProposalSection({ project, form, success }: ProjectFormSectionPr
       {proposal && proposal.version > 1 && (
         <p className="field-hint">{t('projects.page.replacesEarlier', { version: proposal.version, earlier: proposal.version - 1 })}</p>
       )}
-      {proposal ? (
-        <dl className="project-facts project-proposal">
-          <div>
-            <dt>{t('projects.page.proposalStatusLabel')}</dt>
-            <dd>{t(`projects.proposalStatus.${proposal.status}`)}</dd>
-          </div>
-          <div>
-            <dt>{t('projects.page.fee')}</dt>
-            <dd className="project-fee">{euros(proposal.fee, locale)}</dd>
-          </div>
-          <div>
-            <dt>{t('projects.page.sentAt')}</dt>
-            <dd>
-              <FormattedDate date={proposal.sentAt.slice(0, 10)} />
-            </dd>
-          </div>
-          {proposal.answeredAt && (
-            <div>
-              <dt>{t('projects.page.answeredAt')}</dt>
-              <dd>
-                <FormattedDate date={proposal.answeredAt.slice(0, 10)} />
-              </dd>
-            </div>
-          )}
-          <div className="project-facts-wide">
-            <dt>{t('projects.page.scope')}</dt>
-            <dd className="project-text">{proposal.scope}</dd>
-          </div>
-          <div className="project-facts-wide">
-            <dt>{t('projects.page.timeline')}</dt>
-            <dd className="project-text">{proposal.timeline}</dd>
-          </div>
-        </dl>
-      ) : (
-        <p className="empty-state">{t('projects.page.noProposal')}</p>
-      )}
+      {proposal ? <ProposalFacts proposal={proposal} /> : <p className="empty-state">{t('projects.page.noProposal')}</p>}
       {project.proposals.length > 1 && (
         <details className="proposal-versions">
           <summary>{t('projects.page.earlierVersions', { count: project.proposals.length - 1 })}</summary>
