@@ -98,13 +98,14 @@ export function openMilestones(project: Pick<Project, 'milestones'>): Milestone[
   return project.milestones.filter((m) => !m.doneAt);
 }
 
-/**
- * Whether a page asks before this move: accepting and closing always (they bind to money);
- * delivering and closing too while milestones are open (the move is recorded with how many).
- */
-export function needsConfirmation(action: ProjectAction, project?: Pick<Project, 'milestones'>): boolean {
-  if ((CONFIRMED_MOVES as readonly ProjectAction[]).includes(action)) return true;
-  return (action === 'deliver' || action === 'close') && project !== undefined && openMilestones(project).length > 0;
+/** Moves a page asks about while milestones are open (the move is recorded with how many). */
+export function asksAboutOpenMilestones(action: ProjectAction): boolean {
+  return action === 'deliver' || action === 'close';
+}
+
+/** Whether a page asks before this move: accepting and closing always (they bind to money), and the moves above while milestones are open. */
+export function needsConfirmation(action: ProjectAction, openMilestoneCount = 0): boolean {
+  return bindsToTerms(action) || (asksAboutOpenMilestones(action) && openMilestoneCount > 0);
 }
 
 /** The moves whose confirmation restates the proposal's terms. */

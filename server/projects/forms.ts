@@ -4,7 +4,7 @@
 // API; the user is the session's, as they are now.
 import type { Request, Response } from 'express';
 import { idOf } from '../../shared/paging.ts';
-import { needsConfirmation, projectPath, type ProjectAction } from '../../shared/projects.ts';
+import { asksAboutOpenMilestones, needsConfirmation, projectPath, type ProjectAction } from '../../shared/projects.ts';
 import { routePath, type Route } from '../../shared/routes.ts';
 import type { Session } from '../auth/session-cookie.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
@@ -92,12 +92,10 @@ export function createProjectForms(deps: { services: ProjectServices; uploads: D
         case 'action': {
           const { action } = parseForm(actionSchema, { action: body.action }) as { action: ProjectAction };
           // Not confirmed yet (no JavaScript, or a form from elsewhere): the page asks, restating the terms.
-          // Delivering or closing while milestones are open asks too (the project is read for them only).
-          const asks =
-            body.confirmed !== 'yes' &&
-            (needsConfirmation(action) ||
-              ((action === 'deliver' || action === 'close') && needsConfirmation(action, await projects.get(actor, id))));
-          if (asks) return redirectAfterPost(req, res, `${req.path}?confirm=${action}#confirm-title`, 'confirm');
+          // Open milestones are counted only for the moves that ask about them.
+          const open = asksAboutOpenMilestones(action) ? await projects.openMilestoneCount(actor, id) : 0;
+          if (body.confirmed !== 'yes' && needsConfirmation(action, open))
+            return redirectAfterPost(req, res, `${req.path}?confirm=${action}#confirm-title`, 'confirm');
           // The version the page showed: an answer to one that was replaced meanwhile is refused.
           const version = typeof body.version === 'string' && /^[1-9][0-9]{0,5}$/.test(body.version) ? Number(body.version) : undefined;
           await projects.act(actor, id, action, undefined, { version, ip: req.ip ?? null });

@@ -465,6 +465,18 @@ export function createProjects(deps: ProjectDeps) {
     return detail(actor, row, standing);
   }
 
+  /** How many of a project's milestones are not done (for a participant only: 404 otherwise). */
+  async function openMilestoneCount(actor: Actor, id: number): Promise<number> {
+    await projectFor(db, actor, id);
+    const open = await k
+      .selectFrom('project_milestones')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', id)
+      .where('done_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(open.n);
+  }
+
   /** The `limit` newest events of a project older than event `before` (all when null), newest first. */
   async function eventRows(id: number, before: number | null, limit: number): Promise<ProjectEvent[]> {
     let query = k.selectFrom('project_events').selectAll().where('project_id', '=', id);
@@ -655,13 +667,14 @@ export function createProjects(deps: ProjectDeps) {
     const at = now().toISOString();
     const to: ProjectState = move.to;
     let version: number | null = null;
+    let answeredFee = 0;
     let superseded: number | null = null;
     let stillOpen = 0;
     await k.transaction().execute(async (trx) => {
       const changes: Partial<ProjectRow> = { state: to, updated_at: at };
       const newest = await trx
         .selectFrom('project_proposals')
-        .select(['id', 'version', 'status'])
+        .select(['id', 'version', 'status', 'fee'])
         .where('project_id', '=', id)
         .orderBy('version', 'desc')
         .limit(1)
@@ -676,6 +689,7 @@ export function createProjects(deps: ProjectDeps) {
           );
         }
         version = newest.version;
+        answeredFee = Number(newest.fee);
         await trx
           .updateTable('project_proposals')
           .set({
@@ -753,17 +767,11 @@ export function createProjects(deps: ProjectDeps) {
       );
     });
     if ((action === 'accept' || action === 'decline') && version !== null) {
-      const answered = await k
-        .selectFrom('project_proposals')
-        .select(['fee'])
-        .where('project_id', '=', id)
-        .where('version', '=', version)
-        .executeTakeFirst();
       await deps.audit?.record({
         action: action === 'accept' ? 'proposal_accepted' : 'proposal_declined',
         actor: actor.userName,
         ip: expected.ip ?? null,
-        detail: { project: id, version, fee: Number(answered?.fee ?? 0) },
+        detail: { project: id, version, fee: answeredFee },
       });
     }
     const everyone = await participants(id, row.owner);
@@ -973,6 +981,7 @@ export function createProjects(deps: ProjectDeps) {
     list,
     waiting,
     get,
+    openMilestoneCount,
     history,
     namesOf,
     snapshot,
