@@ -162,6 +162,15 @@ describe('a brief and a project page without JavaScript', () => {
     const history = (await api(app, tokens.admin).get(`/projects/${id}/events`)).body.items as { kind: string; detail: string }[];
     expect(history.find((e) => e.kind === 'state')?.detail).toBe('deliver+1');
     expect((await page('expert', path)).text).toContain('marked the work as delivered with 1 milestone still open');
+    // Closing asks again (the fee restated and the milestone named), and is recorded with it too.
+    const mine = `/en/client/projects/${id}`;
+    const closing = await form('owner', mine, { intent: 'action', action: 'close' });
+    expect(closing.headers.location).toBe(`${mine}?confirm=close#confirm-title`);
+    expect((await page('owner', closing.headers.location!)).text).toContain('<li>Final report</li>');
+    await form('owner', mine, { intent: 'action', action: 'close', confirmed: 'yes' });
+    const after = (await api(app, tokens.admin).get(`/projects/${id}/events`)).body.items as { kind: string; detail: string }[];
+    expect(after.find((e) => e.kind === 'state')?.detail).toBe('close+1');
+    expect((await page('owner', mine)).text).toContain('confirmed the delivery and closed the project with 1 milestone still open');
   });
 
   test('a brief sent lands on its project with the notice that says so', async () => {

@@ -7,7 +7,7 @@ import request from 'supertest';
 import type { Db } from '../../server/db/index.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import { signIn } from '../my-account/helpers.ts';
-import { api, BRIEF, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
+import { api, BRIEF, PEOPLE, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
 
 let app: Express;
 let db: Db;
@@ -99,6 +99,36 @@ describe('proposal versions', () => {
     expect(v1.headers['content-type']).toBe('application/pdf');
     const none = await request(app).get(`/en/documents/projects/${id}/proposal.pdf?version=9`).set('Cookie', cookie);
     expect(none.status).toBe(404);
+  });
+
+  test('a replayed acceptance changes nothing more: 409, one history line, one audit entry', async () => {
+    const id = await twoVersions();
+    const accept = () => api(app, tokens.owner).patch(`/projects/${id}`, { action: 'accept', version: 2 });
+    expect((await accept()).status).toBe(200);
+    const again = await accept();
+    expect(again.status).toBe(409);
+    const history = (await api(app, tokens.owner).get(`/projects/${id}/events`)).body.items as { kind: string; detail: string }[];
+    expect(history.filter((e) => e.kind === 'state' && e.detail === 'accept:2')).toHaveLength(1);
+    const audits = await db.k
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('action', '=', 'proposal_accepted')
+      .execute()
+      .then((rows) => rows.filter((r) => JSON.parse(r.detail!).project === id));
+    expect(audits).toHaveLength(1);
+  });
+
+  test('an earlier version’s PDF is no page for an outsider, nor for a version that is not a number or is huge', async () => {
+    const id = await twoVersions();
+    const outsider = await signIn(app, PEOPLE.otherClient.userName);
+    const pdf = (cookie: string, version: string) =>
+      request(app)
+        .get(`/en/documents/projects/${id}/proposal.pdf?version=${encodeURIComponent(version)}`)
+        .set('Cookie', cookie);
+    expect((await pdf(outsider, '1')).status).toBe(404);
+    const owner = await signIn(app, 'acme');
+    for (const version of ['0', '-1', '1.0', 'v1', '9'.repeat(5000)])
+      expect((await pdf(owner, version)).status, version.slice(0, 10)).toBe(404);
   });
 
   test('a project cancelled with a proposal open leaves it withdrawn', async () => {
