@@ -6,14 +6,13 @@ import { useRef, useState } from 'react';
 import type { AdminUser, UserList } from '../../../shared/page-data.ts';
 import { isBrandable } from '../../../shared/user.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
-import { fetchUsers } from '../api.ts';
 import { Pager } from '../pager.tsx';
 import { PersonHeadCells } from '../person-columns.tsx';
 import type { AdminScreenProps } from '../screen.ts';
 import { failureText, fullName, roleLabel } from '../text.ts';
 import { useHydrated } from '../use-hydrated.ts';
-import { usePagedList } from '../use-paged-list.ts';
 import { UsersSearch } from '../users/users-search.tsx';
+import { useUserList } from '../users/use-user-list.ts';
 import { BrandingEditor } from './branding-editor.tsx';
 
 export function BrandingScreen({
@@ -24,12 +23,7 @@ export function BrandingScreen({
 }: AdminScreenProps & { users: UserList; query: string; chosen: string | null }) {
   const { t } = useI18n();
   const hydrated = useHydrated();
-  const users = usePagedList<UserList, string>({
-    initial,
-    query: initialQuery,
-    fetchPage: (q, page) => fetchUsers(q, page, initial.pageSize),
-  });
-  const { list, query } = users.shown ?? { list: initial, query: initialQuery };
+  const { users, list, query, pageHref } = useUserList(initial, initialQuery);
   const first = chosen ? initial.items.find((item) => item.userName === chosen && isBrandable(item.role)) : undefined;
   const [open, setOpen] = useState<AdminUser | null>(first ?? null);
   const [focus, setFocus] = useState(0);
@@ -111,7 +105,7 @@ export function BrandingScreen({
             page={list.page}
             pages={users.pages}
             disabled={!hydrated || users.loading}
-            href={(page) => `?${new URLSearchParams({ ...(query ? { q: query } : {}), page: String(page) })}`}
+            href={pageHref}
             onGo={(page) => void users.goTo(page)}
           />
         )}

@@ -7,12 +7,11 @@ import type { UserList } from '../../../shared/page-data.ts';
 import type { Translate } from '../../../shared/translate.ts';
 import { AlertDialog } from '../../components/alert-dialog.tsx';
 import { useI18n } from '../../runtime/i18n.tsx';
-import { fetchUsers } from '../api.ts';
 import { Pager } from '../pager.tsx';
 import type { AdminScreenProps } from '../screen.ts';
 import { failureText } from '../text.ts';
 import { useHydrated } from '../use-hydrated.ts';
-import { usePagedList } from '../use-paged-list.ts';
+import { useUserList } from './use-user-list.ts';
 import { ActionNotice } from './one-time-password.tsx';
 import { confirmLabel, confirmText, confirmTitle } from './user-actions.ts';
 import { UserCreateForm } from './user-create-form.tsx';
@@ -29,20 +28,12 @@ export function UsersScreen({
 }: AdminScreenProps & { users: UserList; query: string }) {
   const { t } = useI18n();
   const hydrated = useHydrated();
-  const { pageSize } = initial;
-  // The server-rendered page is the initial state: nothing is fetched on mount.
-  const users = usePagedList<UserList, string>({
-    initial,
-    query: initialQuery,
-    fetchPage: (q, page) => fetchUsers(q, page, pageSize),
-  });
+  const { users, list, query, pageHref } = useUserList(initial, initialQuery);
   const actions = useUserActions({
     reload: users.reload,
     onUpdated: (updated) =>
       users.update((list) => ({ ...list, items: list.items.map((item) => (item.userName === updated.userName ? updated : item)) })),
   });
-  // Rendered from the server's page, so never null.
-  const { list, query } = users.shown ?? { list: initial, query: initialQuery };
 
   function search(q: string) {
     actions.clear();
@@ -101,7 +92,7 @@ export function UsersScreen({
             page={list.page}
             pages={users.pages}
             disabled={!hydrated || users.loading}
-            href={(page) => `?${new URLSearchParams({ ...(query ? { q: query } : {}), page: String(page) })}`}
+            href={pageHref}
             onGo={(page) => {
               actions.clearFailure();
               void users.goTo(page);
