@@ -7,6 +7,7 @@ import { PAGE_NUMBER_MAX, pageSizeOf } from '../../shared/paging.ts';
 import type { Db } from '../db/index.ts';
 import type { ContactMessageRow } from '../db/schema.ts';
 import { FORM_TOKEN_MAX_AGE_MS, formTokenDigest } from './form-token.ts';
+import { createReadCache } from '../db/read-cache.ts';
 
 export type { ContactMessage } from '../../shared/contact.ts';
 
@@ -37,6 +38,7 @@ export type NewMessage = { name: string; email: string; subject: string; message
 
 export function contactMessages(db: Db) {
   const { k } = db;
+  const counts = createReadCache<{ total: number; unread: number }>(db, { tables: ['contact_messages'] });
 
   async function insert(trx: Db['k'], message: NewMessage, notify: boolean): Promise<ContactMessage> {
     const at = new Date().toISOString();
@@ -120,11 +122,14 @@ export function contactMessages(db: Db) {
     },
     /** How many messages the range holds, and how many of them are unread: one indexed pass, no rows read. */
     async count(range: CreatedRange = {}): Promise<{ total: number; unread: number }> {
-      const row = await inRange(range)
-        .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.coalesce(eb.fn.sum<number>('read'), eb.lit(0)).as('read')])
-        .executeTakeFirstOrThrow();
-      const total = Number(row.total);
-      return { total, unread: total - Number(row.read) };
+      // The admin console's home asks it on every load: kept a moment (db/read-cache.ts).
+      return counts.get(JSON.stringify([range.since ?? null, range.before ?? null]), async () => {
+        const row = await inRange(range)
+          .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.coalesce(eb.fn.sum<number>('read'), eb.lit(0)).as('read')])
+          .executeTakeFirstOrThrow();
+        const total = Number(row.total);
+        return { total, unread: total - Number(row.read) };
+      });
     },
     /**
      * One page of the range, newest first: only `limit` rows are read, each text cut to

@@ -12,6 +12,7 @@ import { ApiError } from '../http/errors.ts';
 import type { Logger } from '../base/logger.ts';
 import type { Sessions } from '../auth/session-store.ts';
 import { eraseAccount } from './erase.ts';
+import { createReadCache } from '../db/read-cache.ts';
 
 export type Deletions = {
   stateOf(userName: string): Promise<DeletionState>;
@@ -34,6 +35,34 @@ export function createDeletions(deps: { db: Db; sessions: Pick<Sessions, 'forget
   const { db } = deps;
   const { k } = db;
   const now = () => new Date().toISOString();
+
+  /** A page of the pending requests, oldest first, with who asked (the users table joined). */
+  async function pendingPage(page: number, pageSize: number): Promise<NumberedPage<DeletionRequestItem>> {
+    const pending = k
+      .selectFrom('deletion_requests as d')
+      .innerJoin('users as u', 'u.user_name', 'd.user_name')
+      .where('d.status', '=', 'pending');
+    const [rows, count] = await Promise.all([
+      pending
+        .select(['u.user_name', 'u.name', 'u.last_name', 'u.email', 'u.role', 'd.requested_at'])
+        .orderBy('d.requested_at')
+        .orderBy('u.user_name')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute(),
+      pending.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    const items = rows.map((r) => ({
+      userName: r.user_name,
+      name: r.name,
+      lastName: r.last_name,
+      email: r.email,
+      role: r.role,
+      requestedAt: r.requested_at,
+    }));
+    return { items, total: Number(count.n), page, pageSize };
+  }
+  const pendingPages = createReadCache<NumberedPage<DeletionRequestItem>>(db, { tables: ['deletion_requests', 'users'] });
 
   return {
     async stateOf(userName) {
@@ -72,29 +101,8 @@ export function createDeletions(deps: { db: Db; sessions: Pick<Sessions, 'forget
     async pending(asked = {}) {
       const page = Math.min(PAGE_NUMBER_MAX, Math.max(1, Math.floor(asked.page ?? 1)));
       const pageSize = pageSizeOf('deletionRequests', asked.pageSize);
-      const pending = k
-        .selectFrom('deletion_requests as d')
-        .innerJoin('users as u', 'u.user_name', 'd.user_name')
-        .where('d.status', '=', 'pending');
-      const [rows, count] = await Promise.all([
-        pending
-          .select(['u.user_name', 'u.name', 'u.last_name', 'u.email', 'u.role', 'd.requested_at'])
-          .orderBy('d.requested_at')
-          .orderBy('u.user_name')
-          .limit(pageSize)
-          .offset((page - 1) * pageSize)
-          .execute(),
-        pending.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      const items = rows.map((r) => ({
-        userName: r.user_name,
-        name: r.name,
-        lastName: r.last_name,
-        email: r.email,
-        role: r.role,
-        requestedAt: r.requested_at,
-      }));
-      return { items, total: Number(count.n), page, pageSize };
+      // The admin console's home counts them on every load: kept a moment (db/read-cache.ts).
+      return pendingPages.get(`${page}:${pageSize}`, () => pendingPage(page, pageSize));
     },
 
     async refuse(admin, userName) {
