@@ -1,6 +1,6 @@
 // The private area's project pages as each role meets them (issue 14): axe-core finds no
-// violation on the dashboards, the new brief and the project pages, in both locales and both
-// themes (the `theme` cookie, docs/decisions/023); at 390 px
+// violation on the dashboards, the new brief and the project pages, in both locales (light) and
+// both themes (Spanish) (the `theme` cookie, docs/decisions/023); at 390 px
 // nothing scrolls sideways. The demo projects (server/projects/demo.ts) give every state.
 import { describe, expect, it } from 'vitest';
 import { databaseFile, openDatabase } from '../../server/db/index.ts';
@@ -27,11 +27,9 @@ const PAGES: { role: RoleUser['role']; path: string }[] = [
   { role: 'ADMIN', path: '/admin/projects/1' },
   { role: 'ADMIN', path: '/admin/projects/3' },
 ];
+// Both locales in the light theme; the dark theme (its colours are the locale's the same) in Spanish.
 const CASES = THEMES.flatMap((theme) =>
-  PAGES.flatMap((p) => [
-    { ...p, theme, url: p.path },
-    { ...p, theme, url: `/en${p.path}` },
-  ]),
+  PAGES.flatMap((p) => [{ ...p, theme, url: p.path }, ...(theme === 'light' ? [{ ...p, theme, url: `/en${p.path}` }] : [])]),
 );
 
 const site = setupSite({
