@@ -88,6 +88,8 @@ import { createFailWith, formFailure, type RenderWithForm } from './http/form-an
 import { createContactForm } from './contact/form.ts';
 import { createProjectForms } from './projects/forms.ts';
 import { createProfileForms } from './my-account/profile-forms.ts';
+import { createCompanyService } from './my-account/company-service.ts';
+import { createCompanyForms } from './my-account/company-forms.ts';
 import { createAccountLinkForms } from './account-links/forms.ts';
 import { createTwoFactorForms } from './two-factor/forms.ts';
 import type { SessionUser } from '../shared/user.ts';
@@ -295,6 +297,13 @@ export async function createApp(deps: AppDeps) {
     maxConcurrent: config.UPLOADS_MAX_CONCURRENT,
     waitSeconds: config.UPLOADS_WAIT_SECONDS,
   });
+  // Companies: who is in which, the manager's invitations and removals (server/companies/).
+  const companies = createCompanyService({
+    db,
+    accounts,
+    audit,
+    invitations: { limiter: createRateLimiter(db, 3_600_000), perHour: config.COMPANY_INVITATIONS_PER_HOUR },
+  });
   // The user's own account: their sessions, their data, the deletion of the account (server/my-account/).
   const account = createAccount({ db, sessions, builtIn: !external, changes, logger });
   const expertise = createExpertise({ db });
@@ -397,6 +406,7 @@ export async function createApp(deps: AppDeps) {
     auditLog,
     inbox: contactStore,
     account,
+    companies,
     accountPages: accounts ? accountPages(accounts) : undefined,
     twoFactor,
     loginGuard,
@@ -414,6 +424,7 @@ export async function createApp(deps: AppDeps) {
       }),
       projects: createProjectForms({ services: projectServices, uploads: documentUploads, fail, logger }),
       profile: createProfileForms({ sessions, deletions: account.deletions, backend, currentPasswordGuard, audit, fail, failWith }),
+      company: createCompanyForms({ companies, fail, failWith }),
       links: accounts ? createAccountLinkForms({ accounts, backend, sessions, currentPasswordGuard, fail, logger, signedIn }) : null,
       twoFactor: createTwoFactorForms({
         service: twoFactor,
@@ -582,6 +593,7 @@ export async function createApp(deps: AppDeps) {
         deletions: account.deletions,
         twoFactor,
         accounts,
+        companies,
       }),
     );
   }

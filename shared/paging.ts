@@ -24,6 +24,10 @@ export const PAGE_SIZES = {
   audit: { default: 20, max: 100 },
   /** Pending account deletions (GET /api/admin/deletion-requests, the console). */
   deletionRequests: { default: 20, max: 100 },
+  /** A company's people (GET /api/company/members, the profile's team; the console's companies). */
+  members: { default: 20, max: 100 },
+  /** The companies an admin may move a user to (GET /api/admin/companies). */
+  companies: { default: 20, max: 100 },
   /** The user's own sessions on their profile, the most recently seen (no parameter). */
   sessions: { default: 20, max: 20 },
 } as const satisfies Record<string, { default: number; max: number }>;

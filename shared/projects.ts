@@ -66,8 +66,12 @@ export const DOCUMENTS_PAGE_PARAM = 'documents';
 /** A proposal stands for this many days from the day it is sent (its PDF says until when). */
 export const PROPOSAL_VALID_DAYS = 30;
 
-/** How the caller stands to a project: decides what they may see and do. */
-export type Standing = 'admin' | 'owner' | 'expert';
+/**
+ * How the caller stands to a project: decides what they may see and do. `manager` and `member`:
+ * the people of the company that owns it (shared/company.ts); a member works on it (messages,
+ * documents) and the manager also decides (answers proposals, confirms deliveries, withdraws).
+ */
+export type Standing = 'admin' | 'manager' | 'member' | 'expert';
 
 /**
  * The moves of the state machine: an action, the states it starts from, where it goes and who
@@ -75,12 +79,12 @@ export type Standing = 'admin' | 'owner' | 'expert';
  */
 export const TRANSITIONS = {
   send_proposal: { from: ['brief', 'proposal', 'declined'], to: 'proposal', by: ['admin'] },
-  accept: { from: ['proposal'], to: 'active', by: ['owner'] },
-  decline: { from: ['proposal'], to: 'declined', by: ['owner'] },
+  accept: { from: ['proposal'], to: 'active', by: ['manager'] },
+  decline: { from: ['proposal'], to: 'declined', by: ['manager'] },
   deliver: { from: ['active'], to: 'delivered', by: ['admin', 'expert'] },
-  close: { from: ['delivered'], to: 'closed', by: ['admin', 'owner'] },
+  close: { from: ['delivered'], to: 'closed', by: ['admin', 'manager'] },
   cancel: { from: OPEN_STATES, to: 'cancelled', by: ['admin'] },
-  withdraw: { from: ['brief'], to: 'cancelled', by: ['owner'] },
+  withdraw: { from: ['brief'], to: 'cancelled', by: ['manager'] },
 } as const satisfies Record<string, { from: readonly ProjectState[]; to: ProjectState; by: readonly Standing[] }>;
 export type ProjectAction = keyof typeof TRANSITIONS;
 export const PROJECT_ACTIONS = Object.keys(TRANSITIONS) as ProjectAction[];

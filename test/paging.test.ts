@@ -400,6 +400,8 @@ describe('docs/private-area.md', () => {
     audit: 'users, inbox',
     deletionRequests: 'users, inbox',
     sessions: "the profile's sessions",
+    members: "a company's people",
+    companies: 'companies (',
   };
 
   test("its table of page sizes says shared/paging.ts's default and maximum of every list", () => {

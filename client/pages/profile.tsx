@@ -16,6 +16,7 @@ import { DataSection } from '../my-account/data-section.tsx';
 import { DeletionSection } from '../my-account/deletion-section.tsx';
 import { SessionsSection } from '../my-account/sessions-section.tsx';
 import { EmailSection } from '../my-account/email-section.tsx';
+import { CompanySection } from '../my-account/company-section.tsx';
 import { NAME_MAX_LENGTH } from '../../shared/validation.ts';
 
 const AVATAR_ACCEPT = IMAGE_MIME_TYPES.join(',');
@@ -129,6 +130,7 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
         </a>
       </p>
 
+      {data.company && <CompanySection company={data.company} self={data.user.userName} form={form} saved={saved} />}
       <SessionsSection sessions={data.account.sessions} count={data.account.sessionCount} form={form} saved={saved} />
       <DataSection />
       {data.account.deletion && <DeletionSection deletion={data.account.deletion} form={form} saved={saved} />}

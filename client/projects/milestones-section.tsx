@@ -20,7 +20,7 @@ export function MilestonesSection({
   success?: string | undefined;
 }) {
   const { t, locale } = useI18n();
-  const canEdit = project.writable && project.standing !== 'owner';
+  const canEdit = project.writable && (project.standing === 'admin' || project.standing === 'expert');
   const list = (
     <ul className="milestones">
       {project.milestones.map((m) => (

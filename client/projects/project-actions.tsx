@@ -3,13 +3,16 @@
 // accepting and closing restate the agreed terms and are confirmed to the server (`confirmed`),
 // which otherwise asks on the page (decisive-steps.tsx).
 import { useRef, useState } from 'react';
-import { bindsToTerms, type ProjectAction } from '../../shared/projects.ts';
+import { bindsToTerms, type ProjectAction, type ProjectState } from '../../shared/projects.ts';
 import { AlertDialog } from '../components/alert-dialog.tsx';
 import { FormFeedback } from '../components/form-feedback.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import { ConfirmationText } from './decisive-steps.tsx';
 import { SectionForm } from './section-form.tsx';
 import type { ProjectFormSectionProps } from './proposal-section.tsx';
+
+/** States where the next move is the company manager's (accept or decline, close, withdraw). */
+const MANAGERS_DECIDE: readonly ProjectState[] = ['brief', 'proposal', 'delivered'];
 
 const CONFIRM: readonly ProjectAction[] = ['accept', 'decline', 'cancel', 'withdraw', 'close', 'deliver'];
 
@@ -21,8 +24,19 @@ export function ProjectActions({ project, form, success }: ProjectFormSectionPro
   const formRef = useRef<HTMLDivElement>(null);
   const confirmedField = useRef<HTMLInputElement>(null);
   if (moves.length === 0) {
-    // A move the server refused (e.g. the state changed meanwhile) is still explained.
-    return form?.error ? <FormFeedback state={form} fieldless /> : null;
+    // A member of the company sees the decision that waits, and whose it is.
+    const managers = project.standing === 'member' && MANAGERS_DECIDE.includes(project.state);
+    return (
+      <>
+        {form?.error && <FormFeedback state={form} fieldless />}
+        {managers && (
+          <section aria-labelledby="next-title" className="project-section project-next">
+            <h2 id="next-title">{t('projects.page.nextStep')}</h2>
+            <p>{t(`projects.page.managerDecides.${project.state}`)}</p>
+          </section>
+        )}
+      </>
+    );
   }
   return (
     <section aria-labelledby="next-title" className="project-section project-next" ref={formRef}>

@@ -4,6 +4,7 @@
 // Markdown files into a content folder. Deterministic (a seeded PRNG): two runs seed the same rows.
 // The users the bench signs in as are made by the caller with the real password hashing; every
 // other user gets a hash that no password matches (hashing 10,000 passwords would take minutes).
+import { companyIdOf, settleCompanies } from '../../server/companies/companies.ts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql, type Insertable, type Kysely } from 'kysely';
@@ -400,6 +401,8 @@ export async function seedScaleData(db: Db, people: ScalePeople, options: { fact
       await seedProjectChildren(trx, slice, ids, { admin: adminPerson, rows });
     });
   }
+  // Clients and organisations belong to a company, which owns their projects (docs/decisions/041).
+  await settleCompanies(db);
   // As after any bulk load: the planner's statistics now, not when autovacuum comes round to it
   // (SQLite's are gathered when the server opens the database: server/db/index.ts).
   if (db.engine === 'postgres') await sql`ANALYZE`.execute(k);
@@ -429,6 +432,7 @@ async function insertBigProject(
 ): Promise<number> {
   const { counts, nowMs, client, admin, experts, random, rows } = options;
   const bigCreated = nowMs - 365 * 86_400_000;
+  const company = await companyIdOf(k, client.userName).executeTakeFirst();
   const big: Insertable<ProjectsTable> = {
     title: 'Open data portal for the whole region',
     description: 'Publish the budget, the contracts and the statistics of every town as open data, with an accessible portal.',
@@ -437,6 +441,7 @@ async function insertBigProject(
     owner: client.userName,
     owner_name: client.name,
     owner_role: client.role,
+    company_id: company?.company_id ?? null,
     organisation: 'Acme Retail S.L.',
     budget: 'gt150k',
     wished_start: day(bigCreated + 30 * 86_400_000),

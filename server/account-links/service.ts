@@ -144,7 +144,8 @@ export function createAccounts(deps: AccountsDeps) {
     return used.link;
   }
 
-  async function sendInvitationTo(user: users.User, actor: Actor, resend: boolean): Promise<Invitation> {
+  /** `greet`: by the name the admin wrote (a manager's invitation greets nobody: issue 23, M3). */
+  async function sendInvitationTo(user: users.User, actor: Actor, resend: boolean, greet = true): Promise<Invitation> {
     if (!user.email) throw new ApiError(409, 'no_email', `${user.userName} has no e-mail address to invite`);
     const locale = await localeOf(user.userName);
     const token = await links.issue('invitation', user.userName, LINK_TTL_MS.invitation);
@@ -156,7 +157,7 @@ export function createAccounts(deps: AccountsDeps) {
         kind: 'invitation',
         to: user.email,
         locale,
-        name: user.name,
+        name: greet ? user.name : null,
         userName: user.userName,
         validHours: LINK_TTL_MS.invitation / HOUR_MS,
         path,
@@ -192,6 +193,7 @@ export function createAccounts(deps: AccountsDeps) {
       actor: Actor,
       input: Omit<users.NewUser, 'password' | 'invited'>,
       locale: Locale,
+      options: { greet?: boolean } = {},
     ): Promise<{ user: users.User; invitation: Invitation }> {
       if (!input.email) {
         throw new ApiError(400, 'invalid_request', 'Invalid request: email is required to invite a user', { email: 'validation.required' });
@@ -199,11 +201,12 @@ export function createAccounts(deps: AccountsDeps) {
       const user = await users.createUser(db, { ...input, password: users.randomPassword(), invited: true });
       try {
         await deps.locales.signedIn(user.userName, locale);
-        return { user, invitation: await sendInvitationTo(user, actor, false) };
+        return { user, invitation: await sendInvitationTo(user, actor, false, options.greet ?? true) };
       } catch (error) {
         // No invitation, no user: the admin can simply try again.
         await links.voidAll(user.userName);
         await db.k.deleteFrom('user_locales').where('user_name', '=', user.userName).execute();
+        await db.k.deleteFrom('company_members').where('user_name', '=', user.userName).execute();
         await db.k.deleteFrom('users').where('user_name', '=', user.userName).execute();
         throw error;
       }

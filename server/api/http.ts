@@ -25,6 +25,7 @@ import type { Projects } from '../projects/service.ts';
 import type { Deletions } from '../my-account/deletion.ts';
 import { setupRequiredError, type TwoFactor } from '../two-factor/service.ts';
 import type { Accounts } from '../account-links/service.ts';
+import type { CompanyService } from '../my-account/company-service.ts';
 
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -75,6 +76,8 @@ export type ApiDeps = {
   twoFactor?: Pick<TwoFactor, 'apiSignIn' | 'setupRequired'>;
   /** Invitations (server/account-links/). */
   accounts?: Accounts | null;
+  /** Companies and their people (server/companies/). */
+  companies: CompanyService;
 };
 
 declare module 'express-serve-static-core' {

@@ -2,6 +2,7 @@
 // resource (each `(deps, auth) => Router`), composed here with what they all share — no caching
 // of any answer, Bearer-token auth, a JSON 404 and one error handler answering
 // {error: {code, message, fields?}}. The contract is docs/openapi.json (a test keeps the two in step).
+import { companyRoutes } from './company.ts';
 import express, { type ErrorRequestHandler } from 'express';
 import { INVALID_CREDENTIALS } from '../auth/backend.ts';
 import { isDatabaseUnavailable } from '../db/index.ts';
@@ -25,7 +26,16 @@ export function createApiRouter(deps: ApiDeps) {
     next();
   });
   const auth = createApiAuth(deps);
-  for (const resource of [meRoutes, imageRoutes, adminUserRoutes, adminMessageRoutes, adminBrandingRoutes, projectRoutes, adminAuditRoutes])
+  for (const resource of [
+    meRoutes,
+    imageRoutes,
+    adminUserRoutes,
+    adminMessageRoutes,
+    adminBrandingRoutes,
+    projectRoutes,
+    adminAuditRoutes,
+    companyRoutes,
+  ])
     router.use(resource(deps, auth));
   router.use(adminDeletionRoutes(deps, auth));
 

@@ -28,6 +28,11 @@ export const AUDIT_ACTIONS = [
   'document_deleted',
   'proposal_accepted',
   'proposal_declined',
+  'colleague_invited',
+  'colleague_removed',
+  'manager_handed_over',
+  'company_renamed',
+  'company_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

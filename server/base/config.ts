@@ -128,6 +128,8 @@ const schema = z.object({
   /** Invitations one admin may resend per hour, and invitations resent to one invited user per hour (429 past either). */
   INVITATION_RESENDS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
   INVITATION_RESENDS_PER_USER_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(3),
+  /** Colleagues one company manager may invite per hour (each is an e-mail to an unverified address). */
+  COMPANY_INVITATIONS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(10),
   /** Downloads of everything the site holds about them ("my data") one user may make per hour. */
   DATA_EXPORTS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(10),
   /**

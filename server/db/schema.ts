@@ -121,6 +121,25 @@ export type ProjectsTable = {
   /** Rows of project_events and project_messages of the project, kept by triggers (migration 15). */
   event_count: Generated<number>;
   message_count: Generated<number>;
+  /** The company (or organisation) the project belongs to (migration 17); null once nobody is left to own it. */
+  company_id: number | null;
+};
+
+/** A client company or an organisation: the account its people share (migration 17). */
+export type CompaniesTable = {
+  id: Generated<number>;
+  name: string;
+  /** The role its members have: 'CLI' (a company) or 'ORG' (an organisation). */
+  kind: string;
+  created_at: string;
+};
+
+/** Who belongs to which company: every CLI/ORG user to exactly one, as its manager or a member. */
+export type CompanyMembersTable = {
+  user_name: string;
+  company_id: number;
+  role: 'manager' | 'member';
+  joined_at: string;
 };
 
 /** Every proposal sent to a project, v1, v2 …: only the newest may be open (migration 16). */
@@ -323,6 +342,8 @@ export type Schema = {
   sessions: SessionsTable;
   changes: ChangesTable;
   projects: ProjectsTable;
+  companies: CompaniesTable;
+  company_members: CompanyMembersTable;
   project_experts: ProjectExpertsTable;
   project_milestones: ProjectMilestonesTable;
   project_messages: ProjectMessagesTable;

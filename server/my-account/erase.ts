@@ -3,6 +3,7 @@
 // place on projects, e-mails queued to them); what they wrote or did on projects stays for the
 // company's records, attributed to DELETED_USER with no name, which the pages show as "Deleted
 // user" in the reader's language. Projects they owned stay, owned by DELETED_USER.
+import { leave } from '../companies/companies.ts';
 import { DELETED_USER } from '../../shared/account.ts';
 import type { Db } from '../db/index.ts';
 
@@ -54,6 +55,8 @@ export async function eraseAccount(trx: Trx, account: { userName: string }): Pro
     .where('answered_by', '=', userName)
     .execute();
   await trx.updateTable('projects').set({ owner: DELETED_USER, owner_name: '' }).where('owner', '=', userName).execute();
+  // Their company keeps its projects; it is managed by whoever is left (leave() promotes one).
+  await leave(trx, userName);
   // An expert who is gone works on nothing: the project shows that it needs another.
   await trx.deleteFrom('project_experts').where('user_name', '=', userName).execute();
   await trx.deleteFrom('project_reads').where('user_name', '=', userName).execute();

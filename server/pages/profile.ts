@@ -4,6 +4,8 @@
 // "change my e-mail" (server/account-links/forms.ts).
 import { z } from 'zod';
 import { isAccountIntent } from '../../shared/account.ts';
+import { isCompanyIntent, TEAM_PAGE_PARAM } from '../../shared/company.ts';
+import { ownsProjects } from '../../shared/projects.ts';
 import { routePath } from '../../shared/routes.ts';
 import { NAME_MAX_LENGTH } from '../../shared/validation.ts';
 import { redirectAfterPost, stringValues } from '../http/form-answers.ts';
@@ -12,13 +14,16 @@ import { requireSession, type PageAction, type PageLoader } from '../render/page
 
 export const loader = (async (args) => {
   const session = requireSession(args);
-  const { backend, account, accountPages } = args.services;
+  const { backend, account, accountPages, companies } = args.services;
   const user = await backend.me(session.token);
-  const [accountData, email] = await Promise.all([
+  // The team's page (`?team=2`): a company's people are listed a page at a time.
+  const teamPage = Number(args.query.get(TEAM_PAGE_PARAM) ?? '1');
+  const [accountData, email, company] = await Promise.all([
     account ? account.profileData(session) : { sessions: [], sessionCount: 0, deletion: null },
     accountPages ? accountPages.emailSettings(user) : null,
+    companies && ownsProjects(session.user) ? companies.view(session.user, Number.isSafeInteger(teamPage) ? teamPage : 1) : null,
   ]);
-  return { data: { user, account: accountData, email } };
+  return { data: { user, account: accountData, email, company } };
 }) satisfies PageLoader;
 
 const fieldText = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
@@ -31,6 +36,7 @@ export const action: PageAction = async ({ req, res, route, session, services, f
   // The account's forms (sessions, deletion) name what they do; the details form names nothing.
   const intent: unknown = isImage ? undefined : body?.intent;
   if (isAccountIntent(intent)) return services.forms.profile(intent, req, res, route, session);
+  if (isCompanyIntent(intent)) return services.forms.company(intent, req, res, route, session);
   // The second form, "change my e-mail", says which it is.
   if (!isImage && services.forms.links && body?.form === 'email') return services.forms.links.emailChange(req, res, route, session);
   const values = isImage ? {} : stringValues(req.body, ['name', 'lastName']);

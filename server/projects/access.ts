@@ -1,7 +1,8 @@
-// Who may see a project: its owner, its assigned experts and admins. Everyone
-// else is told it does not exist (404), whatever they ask of it: the page, the API, a document.
-// Decided from the user as they are now (the session's current user) on every read and write.
-import { sameIdentity } from '../../shared/identity.ts';
+// Who may see a project: the people of the company that owns it (its manager and members), its
+// assigned experts and admins. Everyone else is told it does not exist (404), whatever they ask
+// of it: the page, the API, a document. Decided from the user as they are now (the session's
+// current user) and from who is in the company now (company_members), on every read and write.
+import { canonicalIdentity } from '../../shared/identity.ts';
 import { idOf } from '../../shared/paging.ts';
 import { hasRole, type SessionUser } from '../../shared/user.ts';
 import { ownsProjects, type Standing } from '../../shared/projects.ts';
@@ -28,16 +29,26 @@ export function projectId(raw: unknown): number {
 }
 
 /**
- * The project and how the actor stands to it, or 404. Admin first: an admin who also owns a
- * project (a role change) acts on it as an admin. Names are compared as stored, in their
- * canonical form (shared/identity.ts): the session's user name and the project's owner are
- * both the database's, so a look-alike spelling never matches (issue 23, L1).
+ * The project and how the actor stands to it, or 404. Admin first: an admin who also belongs to
+ * a company (a role change) acts on it as an admin. A client or organisation user stands in it
+ * as their company's manager or member when the project is their company's, read in the same
+ * query. Names are compared in their canonical form (shared/identity.ts), so a look-alike
+ * spelling never matches (issue 23, L1).
  */
 export async function projectFor(db: Db, actor: Actor, id: number): Promise<{ row: ProjectRow; standing: Standing }> {
-  const row = await db.k.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw projectNotFound();
+  const found = await db.k
+    .selectFrom('projects as p')
+    .leftJoin('company_members as m', (join) =>
+      join.onRef('m.company_id', '=', 'p.company_id').on('m.user_name', '=', canonicalIdentity(actor.userName)),
+    )
+    .selectAll('p')
+    .select('m.role as company_role')
+    .where('p.id', '=', id)
+    .executeTakeFirst();
+  if (!found) throw projectNotFound();
+  const { company_role: companyRole, ...row } = found;
   if (hasRole(actor, 'ADMIN')) return { row, standing: 'admin' };
-  if (ownsProjects(actor) && sameIdentity(row.owner, actor.userName)) return { row, standing: 'owner' };
+  if (ownsProjects(actor) && companyRole) return { row, standing: companyRole };
   if (hasRole(actor, 'CONS')) {
     const assigned = await db.k
       .selectFrom('project_experts')

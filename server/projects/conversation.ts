@@ -125,7 +125,7 @@ export function createConversation(deps: ConversationDeps) {
     });
     // One's own message is read.
     await markRead(id, actor.userName, inserted);
-    const everyone = await projects.participants(id, row.owner);
+    const everyone = await projects.participants(row);
     // Their badges count the new message on their next page (in this process at once).
     for (const userName of everyone) projects.forgetUnread(userName);
     await projects.announce('message_posted', actor, row, everyone, { excerpt: body });

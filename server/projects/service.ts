@@ -39,6 +39,7 @@ import { recordProjectEvent } from './events.ts';
 import type { Notify, ProjectNoticeKind, Withdraw } from './notices.ts';
 import type { Brief, ProposalInput } from './schemas.ts';
 import { createTtlCache } from '../base/cache.ts';
+import { ensureMembership, memberNames } from '../companies/companies.ts';
 
 /** How often one user may act, counted in the database (every instance shares the counts). */
 export type ProjectLimits = {
@@ -118,7 +119,7 @@ export function createProjects(deps: ProjectDeps) {
   const prepared = preparedQueries();
   // Every dashboard asks its lists on every load: kept a moment per caller and query (db/read-cache.ts).
   const lists = createReadCache<ProjectPage>(db, {
-    tables: ['projects', 'project_experts', 'project_milestones', 'project_messages', 'project_reads'],
+    tables: ['projects', 'project_experts', 'project_milestones', 'project_messages', 'project_reads', 'company_members'],
   });
   const { k } = db;
   const now = () => (deps.now ?? (() => new Date()))();
@@ -163,16 +164,22 @@ export function createProjects(deps: ProjectDeps) {
   ): SelectQueryBuilder<Schema & { p: Schema['projects'] }, 'p', object> | null {
     const base = k.selectFrom('projects as p');
     if (hasRole(actor, 'ADMIN')) return base;
-    if (ownsProjects(actor)) return base.where('p.owner', '=', userName);
+    // A client's or organisation's: their company's, whoever of it submitted them.
+    if (ownsProjects(actor)) {
+      return base.where('p.company_id', 'in', k.selectFrom('company_members').select('company_id').where('user_name', '=', userName));
+    }
     if (hasRole(actor, 'CONS')) {
       return base.where('p.id', 'in', k.selectFrom('project_experts').select('project_id').where('user_name', '=', userName));
     }
     return null;
   }
 
-  function standingIn(actor: Actor): Standing {
+  /** How the actor stands to the projects of a list (their company's role, read for this request). */
+  async function standingIn(actor: Actor): Promise<Standing> {
     if (hasRole(actor, 'ADMIN')) return 'admin';
-    return ownsProjects(actor) ? 'owner' : 'expert';
+    if (!ownsProjects(actor)) return 'expert';
+    const membership = await ensureMembership(db, actor);
+    return membership?.role ?? 'member';
   }
 
   /** What waits for the caller in a project, first in the dashboards. */
@@ -181,8 +188,8 @@ export function createProjects(deps: ProjectDeps) {
     state: ProjectState,
     counts: { unread: number; experts: number; dueSoon: number },
   ): string | null {
-    if (standing === 'owner' && state === 'proposal') return 'answer_proposal';
-    if (standing === 'owner' && state === 'delivered') return 'confirm_delivery';
+    if (standing === 'manager' && state === 'proposal') return 'answer_proposal';
+    if (standing === 'manager' && state === 'delivered') return 'confirm_delivery';
     if (standing === 'admin' && state === 'brief') return 'send_proposal';
     if (standing === 'admin' && state === 'declined') return 'revise_proposal';
     if (standing === 'admin' && state === 'active' && counts.experts === 0) return 'assign_expert';
@@ -207,7 +214,7 @@ export function createProjects(deps: ProjectDeps) {
   }
 
   /** What a list's queries take: the caller's name, the filters, the page. */
-  function listValues(actor: Actor, query: ListQuery, page: { limit: number; offset: number }) {
+  function listValues(actor: Actor, standing: Standing, query: ListQuery, page: { limit: number; offset: number }) {
     const text = query.q?.trim();
     return {
       text,
@@ -220,20 +227,14 @@ export function createProjects(deps: ProjectDeps) {
         ...page,
       },
       // The query's shape: which role sees which projects, and which filters are on.
-      shape: [
-        standingIn(actor),
-        actor.role,
-        query.status ? 's' : '',
-        query.practice ? 'p' : '',
-        text ? 'q' : '',
-        query.waiting ? 'w' : '',
-      ].join('|'),
+      shape: [standing, actor.role, query.status ? 's' : '', query.practice ? 'p' : '', text ? 'q' : '', query.waiting ? 'w' : ''].join(
+        '|',
+      ),
     };
   }
 
   /** The projects the actor sees, filtered by the query (as a query to select from). */
-  function filtered(actor: Actor, query: ListQuery, text: string | undefined, slot: Slot) {
-    const standing = standingIn(actor);
+  function filtered(actor: Actor, standing: Standing, query: ListQuery, text: string | undefined, slot: Slot) {
     const userName = slot<string>('userName');
     let q = visible(actor, userName)!;
     if (query.status) q = q.where('p.state', '=', slot<string>('status') as ProjectState);
@@ -252,7 +253,8 @@ export function createProjects(deps: ProjectDeps) {
       const limit = slot<string>('dueLimit');
       q = q.where((eb) => {
         const unread = eb(unreadOf(eb, userName), '>', 0);
-        if (standing === 'owner') return eb.or([eb('p.state', 'in', ['proposal', 'delivered']), unread]);
+        if (standing === 'manager') return eb.or([eb('p.state', 'in', ['proposal', 'delivered']), unread]);
+        if (standing === 'member') return unread;
         if (standing === 'admin') {
           return eb.or([eb('p.state', 'in', ['brief', 'declined']), eb.and([eb('p.state', '=', 'active'), eb(expertCountOf(eb), '=', 0)])]);
         }
@@ -267,12 +269,17 @@ export function createProjects(deps: ProjectDeps) {
    * on (created_at, id): what is counted per project (unread messages, experts, milestones due)
    * is counted for the page's rows only, however deep the page and however many projects.
    */
-  async function pageOf(actor: Actor, query: ListQuery, page: { limit: number; offset: number }): Promise<ProjectSummary[]> {
-    const { text, values, shape } = listValues(actor, query, page);
+  async function pageOf(
+    actor: Actor,
+    standing: Standing,
+    query: ListQuery,
+    page: { limit: number; offset: number },
+  ): Promise<ProjectSummary[]> {
+    const { text, values, shape } = listValues(actor, standing, query, page);
     const rows = await prepared(db, `list:${shape}`, values, (slot) => {
       const userName = slot<string>('userName');
       const limit = slot<string>('dueLimit');
-      const ids = filtered(actor, query, text, slot)
+      const ids = filtered(actor, standing, query, text, slot)
         .select('p.id')
         .orderBy('p.created_at', 'desc')
         .orderBy('p.id', 'desc')
@@ -286,7 +293,6 @@ export function createProjects(deps: ProjectDeps) {
         .orderBy('p.created_at', 'desc')
         .orderBy('p.id', 'desc');
     });
-    const standing = standingIn(actor);
     return rows.map((row) =>
       summaryOf(row, standing, { unread: Number(row.unread), experts: Number(row.experts), dueSoon: Number(row.due_soon) }),
     );
@@ -296,13 +302,14 @@ export function createProjects(deps: ProjectDeps) {
     const page = query.page ?? 1;
     const pageSize = pageSizeOf('projects', query.pageSize);
     if (!visible(actor)) return { items: [], total: 0, page, pageSize };
-    const { text, values, shape } = listValues(actor, query, { limit: pageSize, offset: (page - 1) * pageSize });
+    const standing = await standingIn(actor);
+    const { text, values, shape } = listValues(actor, standing, query, { limit: pageSize, offset: (page - 1) * pageSize });
     // The shape and the values are all the answer depends on (the caller's name and role among them).
     return lists.get(`list\u0000${shape}\u0000${JSON.stringify(values)}`, async () => {
       const [items, [count]] = await Promise.all([
-        pageOf(actor, query, { limit: pageSize, offset: (page - 1) * pageSize }),
+        pageOf(actor, standing, query, { limit: pageSize, offset: (page - 1) * pageSize }),
         prepared(db, `count:${shape}`, values, (slot) =>
-          filtered(actor, query, text, slot).select((eb) => eb.fn.countAll<number>().as('n')),
+          filtered(actor, standing, query, text, slot).select((eb) => eb.fn.countAll<number>().as('n')),
         ),
       ]);
       return { items, total: Number(count?.n ?? 0), page, pageSize };
@@ -312,9 +319,10 @@ export function createProjects(deps: ProjectDeps) {
   /** The first `limit` projects where something waits for the actor, newest first (the dashboards' list; no count). */
   async function waiting(actor: Actor, limit: number): Promise<ProjectSummary[]> {
     if (!visible(actor)) return [];
-    const { values, shape } = listValues(actor, { waiting: true }, { limit, offset: 0 });
+    const standing = await standingIn(actor);
+    const { values, shape } = listValues(actor, standing, { waiting: true }, { limit, offset: 0 });
     const kept = await lists.get(`waiting\u0000${shape}\u0000${JSON.stringify(values)}`, async () => {
-      const items = await pageOf(actor, { waiting: true }, { limit, offset: 0 });
+      const items = await pageOf(actor, standing, { waiting: true }, { limit, offset: 0 });
       return { items, total: items.length, page: 1, pageSize: limit };
     });
     return kept.items;
@@ -558,13 +566,14 @@ export function createProjects(deps: ProjectDeps) {
     return { project, events, eventCount: Number(row.event_count), documentCount: Number(documentCount.n), names };
   }
 
-  /** Owner, assigned experts and admins: who hears about what happens to a project. */
-  async function participants(projectId: number, owner: string): Promise<string[]> {
-    const [experts, admins] = await Promise.all([
-      k.selectFrom('project_experts').select('user_name').where('project_id', '=', projectId).execute(),
+  /** The company's people (its projects' side of a project), assigned experts and admins: who hears about what happens to a project. */
+  async function participants(row: Pick<ProjectRow, 'id' | 'company_id'>): Promise<string[]> {
+    const [people, experts, admins] = await Promise.all([
+      memberNames(k, row.company_id),
+      k.selectFrom('project_experts').select('user_name').where('project_id', '=', row.id).execute(),
       adminNames(),
     ]);
-    return [owner, ...experts.map((e) => e.user_name), ...admins];
+    return [...people, ...experts.map((e) => e.user_name), ...admins];
   }
 
   async function adminNames(): Promise<string[]> {
@@ -608,6 +617,8 @@ export function createProjects(deps: ProjectDeps) {
   async function create(actor: Actor, brief: Brief): Promise<Project> {
     if (!ownsProjects(actor)) throw forbidden('Only clients and organisations submit briefs');
     await admit('brief', actor.userName);
+    // The brief is the company's: every colleague sees it, whoever of them submitted it.
+    const membership = await ensureMembership(db, actor);
     const at = now().toISOString();
     const id = await k.transaction().execute(async (trx) => {
       const inserted = await trx
@@ -625,6 +636,7 @@ export function createProjects(deps: ProjectDeps) {
           wished_start: brief.wishedStart ?? null,
           deadline: brief.deadline ?? null,
           procurement_ref: hasRole(actor, 'ORG') ? (brief.procurementRef ?? null) : null,
+          company_id: membership?.companyId ?? null,
           created_at: at,
           updated_at: at,
         })
@@ -774,9 +786,11 @@ export function createProjects(deps: ProjectDeps) {
         detail: { project: id, version, fee: answeredFee },
       });
     }
-    const everyone = await participants(id, row.owner);
-    if (action === 'send_proposal') await announce('proposal_sent', actor, row, [row.owner]);
-    await announce('state_changed', actor, row, action === 'send_proposal' ? everyone.filter((u) => u !== row.owner) : everyone, {
+    const everyone = await participants(row);
+    // A proposal is news for the company's people (its own e-mail); the others hear of the move.
+    const company = new Set(await memberNames(k, row.company_id));
+    if (action === 'send_proposal') await announce('proposal_sent', actor, row, [...company]);
+    await announce('state_changed', actor, row, action === 'send_proposal' ? everyone.filter((u) => !company.has(u)) : everyone, {
       from,
       to,
     });
@@ -833,7 +847,7 @@ export function createProjects(deps: ProjectDeps) {
       return true;
     });
     // Assigning someone twice is harmless: the same answer, one history line, one e-mail.
-    if (added) await announce('expert_assigned', actor, row, [expert.userName, row.owner]);
+    if (added) await announce('expert_assigned', actor, row, [expert.userName, ...(await memberNames(k, row.company_id))]);
     return get(actor, id);
   }
 
@@ -872,7 +886,7 @@ export function createProjects(deps: ProjectDeps) {
   }
 
   function requireCrew(standing: Standing) {
-    if (standing === 'owner') throw forbidden('Milestones are kept by the company and its experts');
+    if (standing === 'manager' || standing === 'member') throw forbidden('Milestones are kept by the company and its experts');
   }
 
   async function addMilestone(actor: Actor, id: number, input: { title: string; dueDate?: string | null | undefined }): Promise<Project> {
@@ -969,7 +983,7 @@ export function createProjects(deps: ProjectDeps) {
     // A notice of "done" not yet sent says what is no longer so: it goes, whoever reopened.
     if (outcome !== 'unchanged' && !done) await deps.withdraw?.(ref);
     if (outcome === 'recorded' && done) {
-      await announce('milestone_done', actor, row, await participants(id, row.owner), {
+      await announce('milestone_done', actor, row, await participants(row), {
         milestone: milestone.title,
         ...(collapseMs > 0 ? { hold: { ref, ms: collapseMs } } : {}),
       });

@@ -4,6 +4,8 @@
 // existence check: throw notFound()) and `action` (the page's forms, posted to the page's own
 // URL, answered as JSON with JavaScript and as a 303 or the page again without it). Both get the
 // app's services, made once at start (server/app.ts). docs/decisions/025.
+import type { CompanyForms } from '../my-account/company-forms.ts';
+import type { CompanyService } from '../my-account/company-service.ts';
 import type { NextFunction, Request, Response } from 'express';
 import type { Locale } from '../../shared/locales.ts';
 import type { PostSummary } from '../../shared/page-data.ts';
@@ -47,6 +49,8 @@ export type PageServices = {
   inbox?: Pick<ContactStore, 'count'> | undefined;
   /** The user's own account: sessions, deletion request (server/my-account/). */
   account?: AccountServices | undefined;
+  /** Companies and their people (server/companies/). */
+  companies?: CompanyService | undefined;
   /** The single-use link pages and the profile's e-mail section (built-in API only). */
   accountPages?: AccountPages | undefined;
   twoFactor?: TwoFactor | undefined;
@@ -59,6 +63,8 @@ export type PageServices = {
     contact: ContactForm;
     projects: ProjectForms;
     profile: ProfileForms;
+    /** The profile's team forms (clients and organisations). */
+    company: CompanyForms;
     /** Invitations, forgotten passwords, e-mail changes: built-in API only. */
     links: AccountLinkForms | null;
     twoFactor: TwoFactorForms | null;

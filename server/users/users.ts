@@ -21,6 +21,10 @@ import type { Db } from '../db/index.ts';
 import type { UserRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
+import { COMPANY_NAME_MAX_LENGTH, type CompanyRole } from '../../shared/company.ts';
+import { createCompany, ensureMembership, leave, placeMember } from '../companies/companies.ts';
+
+const isProjectOwningRole = (role: string) => role === 'CLI' || role === 'ORG';
 
 export type User = SessionUser & {
   email: string | null;
@@ -99,6 +103,8 @@ export type NewUser = {
   scope?: string[] | undefined;
   /** Invited (server/account-links/): the password is a random one nobody knows until the user chooses theirs. */
   invited?: boolean | undefined;
+  /** A client's or organisation's company to join (a manager's invitation); else one of their own. */
+  company?: { id: number; role: CompanyRole } | undefined;
 };
 
 const FIELD_WORDS = { userName: 'user name', email: 'e-mail address' } as const;
@@ -154,24 +160,32 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
   const hash = await hashPassword(input.password);
   const at = now();
   try {
-    await db.k
-      .insertInto('users')
-      .values({
-        user_name: userName,
-        email,
-        name: input.name,
-        last_name: input.lastName,
-        role: input.role,
-        avatar: null,
-        scopes: JSON.stringify(input.scope ?? []),
-        password_hash: hash,
-        disabled: 0,
-        password_changed_at: 0,
-        created_at: at,
-        updated_at: at,
-        invited_at: input.invited ? at : null,
-      })
-      .execute();
+    await db.k.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('users')
+        .values({
+          user_name: userName,
+          email,
+          name: input.name,
+          last_name: input.lastName,
+          role: input.role,
+          avatar: null,
+          scopes: JSON.stringify(input.scope ?? []),
+          password_hash: hash,
+          disabled: 0,
+          password_changed_at: 0,
+          created_at: at,
+          updated_at: at,
+          invited_at: input.invited ? at : null,
+        })
+        .execute();
+      // A client or organisation user belongs to a company from the start (docs/decisions/041).
+      if (input.role === 'CLI' || input.role === 'ORG') {
+        const own = `${input.name} ${input.lastName}`.trim().slice(0, COMPANY_NAME_MAX_LENGTH) || userName;
+        const company = input.company ?? { id: await createCompany(trx, own, input.role), role: 'manager' as const };
+        await placeMember(trx, userName, company.id, company.role);
+      }
+    });
   } catch (error) {
     // Two creations racing past the check above: the unique index decides.
     if (await findUser(db, userName)) throw taken('userName', input.userName, userName);
@@ -281,7 +295,11 @@ export async function setRole(db: Db, userName: string, role: string): Promise<U
   if (!isRole(role)) throw new ApiError(422, 'invalid_role', `Unknown role ${JSON.stringify(role)}: use ADMIN, CLI, ORG or CONS`);
   await requireUser(db, userName);
   await db.k.updateTable('users').set({ role, updated_at: now() }).where('user_name', '=', canonicalIdentity(userName)).execute();
-  return requireUser(db, userName);
+  const user = await requireUser(db, userName);
+  // A client or organisation user keeps (or gets) a company of their kind; the other roles belong to none.
+  if (isProjectOwningRole(role)) await ensureMembership(db, user);
+  else await leave(db.k, user.userName);
+  return user;
 }
 
 export async function setDisabled(db: Db, userName: string, disabled: boolean): Promise<User> {
@@ -294,8 +312,23 @@ export async function setDisabled(db: Db, userName: string, disabled: boolean): 
   return requireUser(db, userName);
 }
 
+/** The company a user belongs to, as the admin's list shows it (clients and organisations). */
+export type UserCompany = { id: number; name: string; role: CompanyRole };
+
+/** The companies of these users (one query for a page of them), by user name. */
+export async function companiesOf(db: Db, userNames: readonly string[]): Promise<Map<string, UserCompany>> {
+  if (userNames.length === 0) return new Map();
+  const rows = await db.k
+    .selectFrom('company_members as m')
+    .innerJoin('companies as c', 'c.id', 'm.company_id')
+    .select(['m.user_name', 'm.role', 'c.id', 'c.name'])
+    .where('m.user_name', 'in', userNames.map(canonicalIdentity))
+    .execute();
+  return new Map(rows.map((r) => [r.user_name, { id: r.id, name: r.name, role: r.role }]));
+}
+
 export type UserPage = {
-  items: Omit<User, 'passwordChangedAt'>[];
+  items: (Omit<User, 'passwordChangedAt'> & { company: UserCompany | null })[];
   /** Every user, or a search's matches up to SEARCH_COUNT_MAX… */
   total: number;
   /** …past which this is true (and `total` is SEARCH_COUNT_MAX). */
@@ -342,8 +375,12 @@ export async function listUsers(db: Db, options: { q?: string | undefined; page?
     .offset((page - 1) * pageSize)
     .execute();
   const totalCapped = q !== '' && Number(total) > SEARCH_COUNT_MAX;
+  const companies = await companiesOf(
+    db,
+    rows.map((row) => row.user_name),
+  );
   return {
-    items: rows.map((row) => publicUser(toUser(row))),
+    items: rows.map((row) => ({ ...publicUser(toUser(row)), company: companies.get(row.user_name) ?? null })),
     total: totalCapped ? SEARCH_COUNT_MAX : Number(total),
     totalCapped,
     page,

@@ -299,7 +299,12 @@ test(`the proposal each project held before versions becomes its v1, answered as
       declined: await project('declined', true),
       cancelled: await project('cancelled', true),
     };
-    expect(await migrate(db)).toEqual([16]);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 16),
+      ),
+    ).toEqual([16]);
     const rows = await db.k
       .selectFrom('project_proposals')
       .select(['project_id', 'version', 'status', 'fee', 'scope', 'sent_by', 'answered_by'])
@@ -359,3 +364,73 @@ test.runIf(TEST_ENGINE === 'sqlite')(
     }
   },
 );
+
+test(`every client and organisation becomes the manager of a company of their own, named by their latest organisation, owning their projects (${TEST_ENGINE})`, async () => {
+  const db = await unmigratedDatabase();
+  try {
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 17),
+    );
+    await db.k
+      .insertInto('users')
+      .values([
+        userRow({ user_name: 'ana', name: 'Ana', last_name: 'Ruiz', role: 'CLI' }),
+        userRow({ user_name: 'olga', name: 'Olga', last_name: 'Town', role: 'ORG' }),
+        userRow({ user_name: 'eva', name: 'Eva', last_name: 'Expert', role: 'CONS' }),
+        userRow({ user_name: 'nobrief', name: 'Nina', last_name: 'Nueva', role: 'CLI' }),
+      ])
+      .execute();
+    let minute = 0;
+    const project = (owner: string, role: string, organisation: string | null) =>
+      db.k
+        .insertInto('projects')
+        .values({
+          title: `${owner} ${minute}`,
+          description: 'D',
+          practice: 'data',
+          state: 'brief',
+          owner,
+          owner_name: owner,
+          owner_role: role,
+          organisation,
+          created_at: `2026-11-01T10:${String(minute).padStart(2, '0')}:00.000Z`,
+          updated_at: `2026-11-01T10:${String(minute++).padStart(2, '0')}:00.000Z`,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then((row) => row.id);
+    const anas = [
+      await project('ana', 'CLI', 'Old Name S.L.'),
+      await project('ana', 'CLI', 'Ruiz Shops S.L.'),
+      await project('ana', 'CLI', null),
+    ];
+    const olgas = await project('olga', 'ORG', null);
+    // An external API's client: no users row, a project of theirs.
+    const external = await project('ext', 'CLI', 'Ext Ltd');
+    const orphan = await project('~deleted', 'CLI', null);
+
+    expect(await migrate(db)).toEqual([17]);
+    const companies = await db.k
+      .selectFrom('company_members as m')
+      .innerJoin('companies as c', 'c.id', 'm.company_id')
+      .select(['m.user_name', 'm.role', 'c.name', 'c.kind', 'c.id'])
+      .orderBy('m.user_name')
+      .execute();
+    expect(companies.map(({ id: _id, ...rest }) => rest)).toEqual([
+      { user_name: 'ana', role: 'manager', name: 'Ruiz Shops S.L.', kind: 'CLI' },
+      { user_name: 'ext', role: 'manager', name: 'Ext Ltd', kind: 'CLI' },
+      { user_name: 'nobrief', role: 'manager', name: 'Nina Nueva', kind: 'CLI' },
+      { user_name: 'olga', role: 'manager', name: 'Olga Town', kind: 'ORG' },
+    ]);
+    const companyOf = Object.fromEntries(companies.map((c) => [c.user_name, c.id]));
+    const projects = await db.k.selectFrom('projects').select(['id', 'company_id']).execute();
+    const owning = Object.fromEntries(projects.map((p) => [p.id, p.company_id]));
+    for (const id of anas) expect(owning[id]).toBe(companyOf.ana);
+    expect(owning[olgas]).toBe(companyOf.olga);
+    expect(owning[external]).toBe(companyOf.ext);
+    expect(owning[orphan]).toBeNull();
+  } finally {
+    await db.close();
+  }
+});

@@ -1,26 +1,34 @@
-// Who may see a project: its owner, its assigned experts and admins. Anyone else
-// gets 404 — not 403 — from every project endpoint, so that a guessed id reveals nothing. One
-// table: every role × every project endpoint × participant or not.
+// Who may see a project: the people of the company that owns it (its manager and its members),
+// its assigned experts and admins. Anyone else — another company's people included — gets 404,
+// not 403, from every project endpoint, so that a guessed id reveals nothing. One table: every
+// role × every project endpoint × manager, member, participant or outsider.
 import type { Express } from 'express';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { membershipOf, moveUser } from '../../server/companies/companies.ts';
 import { createTestApp } from '../helpers/app.ts';
-import { activeProject, api, PDF, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
+import { addUser, loginToken } from '../helpers/users.ts';
+import { activeProject, api, PDF, PEOPLE, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
 
 let app: Express;
-let tokens: Record<Person, string>;
+/** Everyone's token, and a member of the owner's company ("colleague"). */
+let tokens: Record<Person | 'colleague', string>;
 let id: number;
 let milestoneId: number;
 let documentId: number;
 beforeAll(async () => {
   const created = await createTestApp(UNLIMITED);
   app = created.app;
-  tokens = await signInEveryone(app, created.db);
+  const everyone = await signInEveryone(app, created.db);
+  await addUser(created.db, { userName: 'cora', role: 'CLI', name: 'Cora', lastName: 'Colleague' });
+  const company = (await membershipOf(created.db.k, PEOPLE.owner.userName))!;
+  await moveUser(created.db, 'cora', { companyId: company.companyId }, 'member');
+  tokens = { ...everyone, colleague: await loginToken(app, 'cora') };
   id = await activeProject(app, tokens);
   milestoneId = (await api(app, tokens.admin).post(`/projects/${id}/milestones`, { title: 'Kick-off' })).body.milestones[0].id;
   documentId = (await api(app, tokens.owner).upload(`/projects/${id}/documents`, PDF, 'brief.pdf')).body.id;
 });
 
-type Call = (who: Person, project: number) => Promise<{ status: number }>;
+type Call = (who: Person | 'colleague', project: number) => Promise<{ status: number }>;
 const ENDPOINTS: Record<string, Call> = {
   'GET /projects/{id}': (who, p) => api(app, tokens[who]).get(`/projects/${p}`),
   // Not a move any participant may make now: 403 (the role may not) or 409 (not from this state).
@@ -39,7 +47,8 @@ const ENDPOINTS: Record<string, Call> = {
 };
 
 // What each participant gets; everyone else (and everyone, for a project that does not exist) gets 404.
-const PARTICIPANTS: Record<'admin' | 'owner' | 'expert', Record<keyof typeof ENDPOINTS, number>> = {
+// `owner`: the company's manager (who submitted the brief); `colleague`: a member of that company.
+const PARTICIPANTS: Record<'admin' | 'owner' | 'colleague' | 'expert', Record<keyof typeof ENDPOINTS, number>> = {
   admin: {
     'GET /projects/{id}': 200,
     'PATCH /projects/{id}': 403,
@@ -57,6 +66,21 @@ const PARTICIPANTS: Record<'admin' | 'owner' | 'expert', Record<keyof typeof END
   owner: {
     'GET /projects/{id}': 200,
     'PATCH /projects/{id}': 409,
+    'POST /projects/{id}/experts': 403,
+    'DELETE /projects/{id}/experts/{userName}': 403,
+    'POST /projects/{id}/milestones': 403,
+    'PATCH /projects/{id}/milestones/{milestoneId}': 403,
+    'GET /projects/{id}/events': 200,
+    'GET /projects/{id}/messages': 200,
+    'POST /projects/{id}/messages': 201,
+    'GET /projects/{id}/documents': 200,
+    'POST /projects/{id}/documents': 201,
+    'GET /projects/{id}/documents/{docId}': 200,
+  },
+  // A member works on the project (messages, documents) and decides nothing: 403 where the manager gets 409.
+  colleague: {
+    'GET /projects/{id}': 200,
+    'PATCH /projects/{id}': 403,
     'POST /projects/{id}/experts': 403,
     'DELETE /projects/{id}/experts/{userName}': 403,
     'POST /projects/{id}/milestones': 403,
@@ -86,7 +110,9 @@ const PARTICIPANTS: Record<'admin' | 'owner' | 'expert', Record<keyof typeof END
 const OUTSIDERS: Person[] = ['otherClient', 'org', 'otherExpert'];
 
 const rows = Object.keys(ENDPOINTS).flatMap((endpoint) => [
-  ...(['admin', 'owner', 'expert'] as const).map((who) => [endpoint, who, 'participant', PARTICIPANTS[who][endpoint]!] as const),
+  ...(['admin', 'owner', 'colleague', 'expert'] as const).map(
+    (who) => [endpoint, who, 'participant', PARTICIPANTS[who][endpoint]!] as const,
+  ),
   ...OUTSIDERS.map((who) => [endpoint, who, 'not a participant', 404] as const),
 ]);
 

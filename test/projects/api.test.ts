@@ -24,7 +24,7 @@ describe('a project from brief to closed', () => {
     const created = await owner.post('/projects', { ...BRIEF, budget: '10to50k', wishedStart: '2027-01-11', deadline: '2027-03-31' });
     expect(created.status).toBe(201);
     expect(created.headers.location).toBe(`/api/projects/${created.body.id}`);
-    expect(created.body).toMatchObject({ state: 'brief', practice: 'data', budget: '10to50k', standing: 'owner', actions: ['withdraw'] });
+    expect(created.body).toMatchObject({ state: 'brief', practice: 'data', budget: '10to50k', standing: 'manager', actions: ['withdraw'] });
     const id = created.body.id as number;
 
     const proposal = { scope: 'Dashboards', fee: 18000, timeline: 'Eight weeks' };

@@ -3,6 +3,7 @@
 // HTTP; GETs read to their end as bytes; connections that stop reading; project documents
 // uploaded through the API or the project page's form and read back. The attacks themselves
 // stay in their test files.
+import { companyIdOf } from '../../server/companies/companies.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -159,6 +160,7 @@ export async function insertProject(db: Db, project: { owner: string; ownerName:
       owner: project.owner,
       owner_name: project.ownerName,
       owner_role: 'CLI',
+      company_id: companyIdOf(db.k, project.owner),
       created_at: at,
       updated_at: at,
     })

@@ -6,7 +6,7 @@ import { useRef, useState } from 'react';
 import type { AdminUser, UserList } from '../../../shared/page-data.ts';
 import { isBrandable } from '../../../shared/user.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
-import { Pager } from '../pager.tsx';
+import { Pager } from '../../components/pager.tsx';
 import { PersonHeadCells } from '../person-columns.tsx';
 import type { AdminScreenProps } from '../screen.ts';
 import { failureText, fullName, roleLabel } from '../text.ts';

@@ -11,7 +11,7 @@ import type { ApiFailure } from '../api.ts';
 import type { AdminScreenProps } from '../screen.ts';
 import { failureText, fullName, roleLabel } from '../text.ts';
 import { useHydrated } from '../use-hydrated.ts';
-import { Pager } from '../pager.tsx';
+import { Pager } from '../../components/pager.tsx';
 import { pageCount } from '../use-paged-list.ts';
 import { confirmDeletion, fetchDeletionRequests, refuseDeletion, type DeletionRequestPage } from './deletions-api.ts';
 import { PersonHeadCells } from '../person-columns.tsx';

@@ -7,7 +7,7 @@ import type { UserList } from '../../../shared/page-data.ts';
 import type { Translate } from '../../../shared/translate.ts';
 import { AlertDialog } from '../../components/alert-dialog.tsx';
 import { useI18n } from '../../runtime/i18n.tsx';
-import { Pager } from '../pager.tsx';
+import { Pager } from '../../components/pager.tsx';
 import type { AdminScreenProps } from '../screen.ts';
 import { failureText } from '../text.ts';
 import { useHydrated } from '../use-hydrated.ts';

@@ -1,0 +1,245 @@
+// Client teams (issue 26): a company is several people. Its manager invites colleagues (the
+// invitation e-mail, through a real SMTP server), who then see and work on every project of the
+// company; a member cannot decide (accept, decline, close, withdraw) nor change who is in it;
+// a removal ends access at once, on a second instance too; the manager role can be handed over;
+// an admin moves users between companies. Both engines (the `postgres` project).
+import request from 'supertest';
+import { describe, expect, test } from 'vitest';
+import { membershipOf } from '../../server/companies/companies.ts';
+import { eraseAccount } from '../../server/my-account/erase.ts';
+import { setRole } from '../../server/users/users.ts';
+import { TEST_ENGINE, createTestApp } from '../helpers/app.ts';
+import { loginToken } from '../helpers/users.ts';
+import { accountsSite, linkIn, openLink, postForm, type Site } from '../account-links/setup.ts';
+import { api, BRIEF, PEOPLE, UNLIMITED } from './fixtures.ts';
+
+const NEW_PASSWORD = 'colleague password 1';
+const COLLEAGUE = { userName: 'carlos', name: 'Carlos', lastName: 'Colega', email: 'carlos@acme.example' };
+const PROPOSAL = { scope: 'Dashboards for 12 shops', fee: 18000, timeline: 'Eight weeks from the start' };
+
+/** The site with its people (admin, the client "acme", another client, an expert) signed in. */
+async function teamSite() {
+  const site = await accountsSite({ env: UNLIMITED, users: [PEOPLE.admin, PEOPLE.owner, PEOPLE.otherClient, PEOPLE.expert] });
+  const tokens = {
+    admin: await loginToken(site.app, PEOPLE.admin.userName),
+    manager: await loginToken(site.app, PEOPLE.owner.userName),
+    outsider: await loginToken(site.app, PEOPLE.otherClient.userName),
+  };
+  return { site, tokens };
+}
+
+/** The manager invites Carlos, who opens the e-mail's link and chooses a password: his token. */
+async function inviteColleague(site: Site, managerToken: string): Promise<string> {
+  const invited = await api(site.app, managerToken).post('/company/members', { ...COLLEAGUE, locale: 'en' });
+  expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+  const mails = await site.delivered(1);
+  const mail = mails.find((m) => m.envelope.to.includes(COLLEAGUE.email))!;
+  const { agent, page } = await openLink(site.app, linkIn(mail));
+  const accepted = await postForm(agent, page, { newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+  expect(accepted.status).toBe(303);
+  return loginToken(site.app, COLLEAGUE.userName, NEW_PASSWORD);
+}
+
+async function briefBy(site: Site, token: string): Promise<number> {
+  const created = await api(site.app, token).post('/projects', BRIEF);
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id as number;
+}
+
+describe(`companies (${TEST_ENGINE})`, () => {
+  test('a manager invites a colleague: the e-mail greets nobody by a typed name; the colleague signs in, sees the company’s projects and posts in them', async () => {
+    const { site, tokens } = await teamSite();
+    const id = await briefBy(site, tokens.manager);
+    const colleague = await inviteColleague(site, tokens.manager);
+    const mail = site.smtp.messages.find((m) => m.envelope.to.includes(COLLEAGUE.email))!;
+    expect(mail.text).not.toContain('Carlos');
+    expect(mail.text).not.toContain('Colega');
+
+    const listed = await api(site.app, colleague).get('/projects');
+    expect(listed.body.items.map((p: { id: number }) => p.id)).toEqual([id]);
+    const project = await api(site.app, colleague).get(`/projects/${id}`);
+    expect(project.status).toBe(200);
+    expect(project.body.standing).toBe('member');
+    expect((await api(site.app, colleague).post(`/projects/${id}/messages`, { body: 'Hello from Carlos' })).status).toBe(201);
+    // A brief of the colleague's is the company's: the manager sees it.
+    const theirs = await briefBy(site, colleague);
+    expect((await api(site.app, tokens.manager).get(`/projects/${theirs}`)).status).toBe(200);
+    expect((await api(site.app, tokens.outsider).get(`/projects/${theirs}`)).status).toBe(404);
+
+    const company = await api(site.app, colleague).get('/company');
+    expect(company.body).toMatchObject({ role: 'member', total: 2 });
+    expect(company.body.members.map((m: { userName: string; role: string }) => [m.userName, m.role])).toEqual([
+      ['acme', 'manager'],
+      ['carlos', 'member'],
+    ]);
+    // Members see who is in it, not their addresses.
+    expect(company.body.members[0].email).toBeUndefined();
+    expect(site.audit.entries).toContainEqual(expect.objectContaining({ action: 'colleague_invited', actor: 'acme', target: 'carlos' }));
+  });
+
+  test('a member cannot accept, decline, withdraw or close, nor invite, remove or rename; the manager can', async () => {
+    const { site, tokens } = await teamSite();
+    const colleague = await inviteColleague(site, tokens.manager);
+    const brief = await briefBy(site, colleague);
+    expect((await api(site.app, colleague).patch(`/projects/${brief}`, { action: 'withdraw' })).status).toBe(403);
+    const id = await briefBy(site, tokens.manager);
+    expect((await api(site.app, tokens.admin).patch(`/projects/${id}`, { action: 'send_proposal', proposal: PROPOSAL })).status).toBe(200);
+    const page = await api(site.app, colleague).get(`/projects/${id}`);
+    expect(page.body.actions).toEqual([]);
+    for (const action of ['accept', 'decline']) {
+      const refused = await api(site.app, colleague).patch(`/projects/${id}`, { action });
+      expect(refused.status, action).toBe(403);
+    }
+    expect((await api(site.app, tokens.manager).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(200);
+    expect((await api(site.app, tokens.admin).patch(`/projects/${id}`, { action: 'deliver' })).status).toBe(200);
+    expect((await api(site.app, colleague).patch(`/projects/${id}`, { action: 'close' })).status).toBe(403);
+    expect((await api(site.app, tokens.manager).patch(`/projects/${id}`, { action: 'close' })).status).toBe(200);
+
+    const invite = await api(site.app, colleague).post('/company/members', { ...COLLEAGUE, userName: 'dora', email: 'dora@acme.example' });
+    expect(invite.status).toBe(403);
+    expect((await api(site.app, colleague).delete('/company/members/acme')).status).toBe(403);
+    expect((await api(site.app, colleague).patch('/company', { name: 'Mine now' })).status).toBe(403);
+    const renamed = await api(site.app, tokens.manager).patch('/company', { name: 'Acme Shops S.L.' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.companyName).toBe('Acme Shops S.L.');
+  });
+
+  test('a removed colleague gets 404 at once, on this instance and on a second one, and keeps an account of their own', async () => {
+    const { site, tokens } = await teamSite();
+    const id = await briefBy(site, tokens.manager);
+    const colleague = await inviteColleague(site, tokens.manager);
+    const second = await createTestApp(UNLIMITED, { db: site.db });
+    // The second instance has served the colleague the project (and the list) just before.
+    expect((await api(second.app, colleague).get(`/projects/${id}`)).status).toBe(200);
+    expect((await api(second.app, colleague).get('/projects')).body.total).toBe(1);
+
+    const removed = await api(site.app, tokens.manager).delete(`/company/members/${COLLEAGUE.userName}`);
+    expect(removed.status).toBe(204);
+    for (const app of [site.app, second.app]) {
+      expect((await api(app, colleague).get(`/projects/${id}`)).status).toBe(404);
+      expect((await api(app, colleague).get(`/projects/${id}/messages`)).status).toBe(404);
+      expect((await api(app, colleague).post(`/projects/${id}/messages`, { body: 'still here?' })).status).toBe(404);
+    }
+    const own = await api(site.app, colleague).get('/company');
+    expect(own.body).toMatchObject({ role: 'manager', total: 1, companyName: 'Carlos Colega' });
+    expect(site.audit.entries).toContainEqual(expect.objectContaining({ action: 'colleague_removed', actor: 'acme', target: 'carlos' }));
+    await second.close();
+  });
+
+  test('a manager cannot remove themselves, nor anyone of another company (404)', async () => {
+    const { site, tokens } = await teamSite();
+    const self = await api(site.app, tokens.manager).delete('/company/members/acme');
+    expect(self.status).toBe(409);
+    expect(self.body.error.code).toBe('self_removal');
+    const other = await api(site.app, tokens.manager).delete(`/company/members/${PEOPLE.otherClient.userName}`);
+    expect(other.status).toBe(404);
+    expect((await membershipOf(site.db.k, PEOPLE.otherClient.userName))?.role).toBe('manager');
+  });
+
+  test('handing the manager role over: the colleague decides from then on, the former manager is a member', async () => {
+    const { site, tokens } = await teamSite();
+    const colleague = await inviteColleague(site, tokens.manager);
+    const id = await briefBy(site, tokens.manager);
+    expect((await api(site.app, tokens.admin).patch(`/projects/${id}`, { action: 'send_proposal', proposal: PROPOSAL })).status).toBe(200);
+    expect((await api(site.app, tokens.manager).post(`/company/members/${COLLEAGUE.userName}/manager`)).status).toBe(204);
+    expect((await api(site.app, tokens.manager).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(403);
+    expect((await api(site.app, colleague).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(200);
+    expect((await api(site.app, tokens.manager).get('/company')).body.role).toBe('member');
+  });
+
+  test('an invitation still pending cannot be handed the manager role (409)', async () => {
+    const { site, tokens } = await teamSite();
+    expect((await api(site.app, tokens.manager).post('/company/members', { ...COLLEAGUE, locale: 'en' })).status).toBe(201);
+    const refused = await api(site.app, tokens.manager).post(`/company/members/${COLLEAGUE.userName}/manager`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('invitation_pending');
+  });
+
+  test('when the last manager’s account is deleted, the colleague becomes manager and the company keeps its projects', async () => {
+    const { site, tokens } = await teamSite();
+    const id = await briefBy(site, tokens.manager);
+    const colleague = await inviteColleague(site, tokens.manager);
+    await site.db.k.transaction().execute((trx) => eraseAccount(trx, { userName: PEOPLE.owner.userName }));
+    expect((await api(site.app, colleague).get('/company')).body).toMatchObject({ role: 'manager', total: 1 });
+    const project = await api(site.app, colleague).get(`/projects/${id}`);
+    expect(project.status).toBe(200);
+    expect(project.body.standing).toBe('manager');
+  });
+
+  test('a role change out of CLI/ORG leaves the company; back into one gives a company of their own', async () => {
+    const { site, tokens } = await teamSite();
+    await inviteColleague(site, tokens.manager);
+    await setRole(site.db, COLLEAGUE.userName, 'CONS');
+    expect(await membershipOf(site.db.k, COLLEAGUE.userName)).toBeNull();
+    await setRole(site.db, COLLEAGUE.userName, 'ORG');
+    expect(await membershipOf(site.db.k, COLLEAGUE.userName)).toMatchObject({ role: 'manager', kind: 'ORG', companyName: 'Carlos Colega' });
+  });
+
+  test('experts and admins belong to no company: /api/company is a 404 for them', async () => {
+    const { site, tokens } = await teamSite();
+    expect((await api(site.app, tokens.admin).get('/company')).status).toBe(404);
+    const expert = await loginToken(site.app, PEOPLE.expert.userName);
+    expect((await api(site.app, expert).get('/company')).status).toBe(404);
+  });
+
+  test('an admin moves a user into another company: they see its projects and no longer their own; a company of another kind is refused', async () => {
+    const { site, tokens } = await teamSite();
+    const globexProject = await briefBy(site, tokens.outsider);
+    const acmeProject = await briefBy(site, tokens.manager);
+    const target = (await membershipOf(site.db.k, PEOPLE.owner.userName))!;
+    const moved = await api(site.app, tokens.admin).put(`/admin/users/${PEOPLE.otherClient.userName}/company`, {
+      companyId: target.companyId,
+      role: 'member',
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect((await api(site.app, tokens.outsider).get(`/projects/${acmeProject}`)).status).toBe(200);
+    // Their own brief stays with the company it was submitted for.
+    expect((await api(site.app, tokens.outsider).get(`/projects/${globexProject}`)).status).toBe(404);
+    const listed = await api(site.app, tokens.admin).get('/admin/companies?q=acme');
+    expect(listed.body.items).toEqual([expect.objectContaining({ id: target.companyId, members: 2, managers: ['acme'] })]);
+
+    const expert = await api(site.app, tokens.admin).put(`/admin/users/${PEOPLE.expert.userName}/company`, {
+      companyId: target.companyId,
+      role: 'member',
+    });
+    expect(expert.status).toBe(409);
+    expect(expert.body.error.code).toBe('not_a_company_role');
+    const badBody = await api(site.app, tokens.admin).put(`/admin/users/acme/company`, { role: 'member' });
+    expect(badBody.status).toBe(400);
+    expect((await api(site.app, tokens.manager).put(`/admin/users/globex/company`, { newCompany: 'X', role: 'member' })).status).toBe(403);
+  });
+
+  test('the profile shows the team; its forms work without JavaScript (invite, then remove)', async () => {
+    const { site } = await teamSite();
+    const agent = request.agent(site.app);
+    const signedIn = await postForm(agent, '/en/login', { identifier: 'acme', password: 'correct horse battery' });
+    expect(signedIn.status).toBe(303);
+    const profile = await agent.get('/en/profile');
+    expect(profile.text).toContain('Your company: Carla Acme');
+    expect(profile.text).toContain('Invite a colleague');
+
+    const invalid = await postForm(agent, '/en/profile', {
+      intent: 'inviteColleague',
+      name: 'Carlos',
+      lastName: '',
+      email: 'nope',
+      userName: 'carlos',
+    });
+    expect(invalid.status).toBe(422);
+    expect(invalid.text).toContain('id="company-email-error"');
+    expect(invalid.text).toContain('value="Carlos"');
+
+    const invited = await postForm(agent, '/en/profile', { intent: 'inviteColleague', ...COLLEAGUE });
+    expect(invited.status).toBe(303);
+    expect(invited.headers.location).toBe('/en/profile?saved=colleagueInvited#company-title');
+    const after = await agent.get('/en/profile?saved=colleagueInvited');
+    expect(after.text).toContain('Invitation sent. Your colleague appears below');
+    expect(after.text).toContain('carlos@acme.example');
+
+    const removed = await postForm(agent, '/en/profile', { intent: 'removeColleague', colleague: 'carlos' });
+    expect(removed.status).toBe(303);
+    expect((await membershipOf(site.db.k, 'carlos'))?.role).toBe('manager');
+    const foreign = await postForm(agent, '/en/profile', { intent: 'removeColleague', colleague: 'globex' });
+    expect(foreign.status).toBe(404);
+  });
+});
