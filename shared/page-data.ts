@@ -1,5 +1,6 @@
 // What the server hands the client for one page: embedded in the HTML for the first render
 // and answered as JSON by /_data for client navigations. Both come from the same code path.
+import type { CompanyRole } from './company.ts';
 import type { Branding } from './branding.ts';
 import type { Locale } from './locales.ts';
 import type { LegalPageKey, PageKey, RouteParams } from './routes.ts';
@@ -134,6 +135,8 @@ export type AdminUser = SessionUser & {
   updatedAt: string;
   /** Invited and not accepted yet (no password chosen); absent from an external API that has no invitations. */
   invited?: boolean;
+  /** A client's or organisation's company (docs/decisions/041); null or absent for the other roles. */
+  company?: { id: number; name: string; role: CompanyRole } | null;
 };
 export type UserList = {
   items: AdminUser[];

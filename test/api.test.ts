@@ -658,9 +658,13 @@ test('GET /api/admin/users lists users by user name, with total, page and pageSi
     scope: ['reports'],
     disabled: false,
     invited: false,
+    // A client belongs to a company, which they manage until someone else joins (docs/decisions/041).
+    company: { id: expect.any(Number), name: 'Carla Cliente', role: 'manager' },
     createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
   });
+  // The other roles belong to none.
+  expect(res.body.items[0].company).toBeNull();
   expect(res.text).not.toMatch(/hash|scrypt/i);
 });
 

@@ -287,4 +287,30 @@ describe('companies', () => {
     expect(await textOf(member.locator('main h1'))).toBe('This page could not be found');
     expect(await member.content()).not.toContain(PROPOSAL_TITLE);
   });
+
+  it('an admin moves the removed member back into the company from the users console: the confirmation names it, the row shows it, the member sees its projects again', async () => {
+    const page = await site.newPage({ as: ADMIN.userName, viewport: DESKTOP });
+    await open(page, `/en/admin/users?q=${MEMBER.userName}`);
+    const userRow = page.locator('tr', { has: page.locator('th', { hasText: MEMBER.userName }) });
+    // Removed, the member manages a company of their own.
+    expect(await textOf(userRow.locator('.admin-company'))).toBe('Mario Miembro · Manager');
+    const menu = userRow.locator('details.row-menu');
+    await menu.locator('summary').click();
+    const field = menu.getByLabel(`Company of ${MEMBER.userName}`);
+    await field.fill('Carla Cliente');
+    await menu.getByLabel('Role in it').selectOption('member');
+    await menu.getByRole('button', { name: `Move ${MEMBER.userName} to this company` }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Change the company of ${MEMBER.userName}?` });
+    await dialog.waitFor();
+    // An existing company: no new one is made.
+    expect(await textOf(dialog)).toContain('will belong to “Carla Cliente” as Member');
+    await dialog.getByRole('button', { name: 'Move', exact: true }).click();
+    await expect.poll(() => textOf(userRow.locator('.admin-company'))).toBe('Carla Cliente · Member');
+    expect(await textOf(page.locator('.admin-notice, [role="status"]').filter({ hasText: 'now belongs to' }).first())).toContain(
+      `${MEMBER.userName} now belongs to “Carla Cliente” as Member.`,
+    );
+    const response = await member.reload();
+    expect(response?.status()).toBe(200);
+    expect(await member.content()).toContain(PROPOSAL_TITLE);
+  });
 });

@@ -3,8 +3,11 @@
 import type { AdminUser } from '../../../shared/page-data.ts';
 import type { Translate } from '../../../shared/translate.ts';
 import type { Role } from '../../../shared/user.ts';
+import type { CompanyRole } from '../../../shared/company.ts';
 import {
   endSessions,
+  moveToCompany,
+  type CompanyTarget,
   resendInvitation,
   resetPassword,
   updateUser,
@@ -16,6 +19,8 @@ import { fullName, roleLabel } from '../text.ts';
 
 export type UserAction =
   | { kind: 'role'; user: AdminUser; role: Role }
+  /** Puts a client or organisation user in a company (or a new one) as its manager or a member. */
+  | { kind: 'company'; user: AdminUser; target: CompanyTarget; role: CompanyRole }
   | { kind: 'disable' | 'enable' | 'reset' | 'invite'; user: AdminUser }
   /** Ends the user's sessions everywhere (`self`: the admin's own, all but the one in use). */
   | { kind: 'sessions'; user: AdminUser; self: boolean };
@@ -29,6 +34,7 @@ export type Notice = { text: string; password?: string | undefined; passwordFor?
 export function sendAction(action: UserAction): Promise<ApiAnswer<ActionAnswer>> {
   const { userName } = action.user;
   if (action.kind === 'role') return updateUser(userName, { role: action.role });
+  if (action.kind === 'company') return moveToCompany(userName, action.target, action.role);
   if (action.kind === 'reset') return resetPassword(userName);
   if (action.kind === 'sessions') return endSessions(userName);
   if (action.kind === 'invite') return resendInvitation(userName);
@@ -51,6 +57,12 @@ export function confirmText(t: Translate, action: UserAction): string {
     email: action.user.email ?? '',
   };
   if (action.kind === 'role') return t('adminConsole.role.confirmText', { ...params, to: roleLabel(t, action.role) });
+  if (action.kind === 'company') {
+    const role = t(`company.role.${action.role}`);
+    return 'companyId' in action.target
+      ? t('adminConsole.company.confirmText', { ...params, company: action.target.name, role })
+      : t('adminConsole.company.confirmTextNew', { ...params, company: action.target.newCompany, role });
+  }
   if (action.kind === 'sessions' && action.self) return t('adminConsole.sessions.confirmTextSelf', params);
   return t(`adminConsole.${action.kind}.confirmText`, params);
 }
@@ -64,6 +76,13 @@ export function doneText(
 ): string {
   if (kind === 'sessions') return t('adminConsole.sessions.done', { userName: updated.userName, count: extra.ended ?? 0 });
   if (kind === 'invite') return invitationText(t, updated, extra.invitation);
+  if (kind === 'company' && updated.company) {
+    return t('adminConsole.company.done', {
+      userName: updated.userName,
+      company: updated.company.name,
+      role: t(`company.role.${updated.company.role}`),
+    });
+  }
   return t(`adminConsole.${kind}.done`, { userName: updated.userName, role: roleLabel(t, updated.role) });
 }
 

@@ -7,6 +7,7 @@ import { useI18n } from '../../runtime/i18n.tsx';
 import { RowMenu } from '../row-menu.tsx';
 import { fullName, roleLabel } from '../text.ts';
 import type { UserAction } from './user-actions.ts';
+import { CompanyForm } from './company-form.tsx';
 
 /** An item of a row's menu: a button that needs JavaScript (the console's actions go through the API). */
 function MenuButton({ enabled, onClick, children }: { enabled: boolean; onClick: () => void; children: ReactNode }) {
@@ -54,7 +55,14 @@ export function UserRow({
         {user.userName}
         {self && <span className="admin-you"> {t('adminConsole.list.you')}</span>}
       </th>
-      <td data-label={column('name')}>{fullName(user)}</td>
+      <td data-label={column('name')}>
+        {fullName(user)}
+        {user.company && (
+          <span className="admin-company">
+            {user.company.name} · {t(`company.role.${user.company.role}`)}
+          </span>
+        )}
+      </td>
       <td data-label={column('email')}>
         {user.email ?? (
           <>
@@ -106,6 +114,7 @@ export function UserRow({
                 {forUser('adminConsole.role.submitFor')}
               </button>
             </form>
+            {(user.role === 'CLI' || user.role === 'ORG') && <CompanyForm user={user} enabled={enabled} onAction={onAction} />}
             <ul className="row-menu-list">
               <li>
                 <MenuButton enabled={enabled} onClick={() => onAction({ kind: user.disabled ? 'enable' : 'disable', user })}>
