@@ -199,7 +199,10 @@ export type ProjectSummary = {
   title: string;
   practice: Practice;
   state: ProjectState;
+  /** Who submitted it (a person of its company). */
   owner: PersonRef;
+  /** The company (or organisation) it belongs to; null once nobody is left to own it (docs/decisions/041). */
+  company: { id: number; name: string } | null;
   organisation: string | null;
   createdAt: string;
   updatedAt: string;

@@ -14,6 +14,7 @@ export function ProjectHeader({ project, role }: { project: Project; role: strin
   const { t, locale } = useI18n();
   const area = roleArea(role) ?? 'index';
   const rows: [string, string | ReactNode][] = [
+    ...(project.company ? ([[t('projects.page.company'), project.company.name]] as [string, string][]) : []),
     [t('projects.page.owner'), personName(t, project.owner)],
     ...(project.organisation ? ([[t('projects.page.organisation'), project.organisation]] as [string, string][]) : []),
     [t('projects.page.practice'), t(`projects.practices.${project.practice}`)],

@@ -23,8 +23,9 @@ export function ProjectCards({ items, role, showOwner }: { items: ProjectSummary
           </p>
           {showOwner && (
             <p className="project-card-owner">
+              {p.company ? `${p.company.name} · ` : ''}
               {personName(t, p.owner)}
-              {p.organisation ? ` · ${p.organisation}` : ''}
+              {p.organisation && p.organisation !== p.company?.name ? ` · ${p.organisation}` : ''}
             </p>
           )}
           {p.waiting && <p className="project-card-waiting">{t(`projects.waiting.${p.waiting}`)}</p>}

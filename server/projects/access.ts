@@ -35,14 +35,19 @@ export function projectId(raw: unknown): number {
  * query. Names are compared in their canonical form (shared/identity.ts), so a look-alike
  * spelling never matches (issue 23, L1).
  */
-export async function projectFor(db: Db, actor: Actor, id: number): Promise<{ row: ProjectRow; standing: Standing }> {
+export async function projectFor(
+  db: Db,
+  actor: Actor,
+  id: number,
+): Promise<{ row: ProjectRow & { company_name: string | null }; standing: Standing }> {
   const found = await db.k
     .selectFrom('projects as p')
     .leftJoin('company_members as m', (join) =>
       join.onRef('m.company_id', '=', 'p.company_id').on('m.user_name', '=', canonicalIdentity(actor.userName)),
     )
+    .leftJoin('companies as c', 'c.id', 'p.company_id')
     .selectAll('p')
-    .select('m.role as company_role')
+    .select(['m.role as company_role', 'c.name as company_name'])
     .where('p.id', '=', id)
     .executeTakeFirst();
   if (!found) throw projectNotFound();

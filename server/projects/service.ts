@@ -157,6 +157,8 @@ export function createProjects(deps: ProjectDeps) {
       .where('ms.due_date', '<=', limit);
   };
 
+  const companyNameOf = (eb: Eb) => eb.selectFrom('companies as c').select('c.name').whereRef('c.id', '=', 'p.company_id');
+
   /** The projects the actor may see, as a query to filter further; null: none at all. */
   function visible(
     actor: Actor,
@@ -198,13 +200,18 @@ export function createProjects(deps: ProjectDeps) {
     return null;
   }
 
-  function summaryOf(row: ProjectRow, standing: Standing, counts: { unread: number; experts: number; dueSoon: number }): ProjectSummary {
+  function summaryOf(
+    row: ProjectRow & { company_name: string | null },
+    standing: Standing,
+    counts: { unread: number; experts: number; dueSoon: number },
+  ): ProjectSummary {
     return {
       id: row.id,
       title: row.title,
       practice: row.practice as Practice,
       state: row.state as ProjectState,
       owner: { userName: row.owner, name: row.owner_name, role: row.owner_role },
+      company: row.company_id !== null && row.company_name !== null ? { id: row.company_id, name: row.company_name } : null,
       organisation: row.organisation,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
@@ -289,7 +296,12 @@ export function createProjects(deps: ProjectDeps) {
         .selectFrom('projects as p')
         .where('p.id', 'in', ids)
         .selectAll('p')
-        .select((eb) => [unreadOf(eb, userName).as('unread'), expertCountOf(eb).as('experts'), dueSoonOf(eb, limit).as('due_soon')])
+        .select((eb) => [
+          unreadOf(eb, userName).as('unread'),
+          expertCountOf(eb).as('experts'),
+          dueSoonOf(eb, limit).as('due_soon'),
+          companyNameOf(eb).as('company_name'),
+        ])
         .orderBy('p.created_at', 'desc')
         .orderBy('p.id', 'desc');
     });
@@ -378,7 +390,12 @@ export function createProjects(deps: ProjectDeps) {
    * milestones are bounded by their rules (PROJECT_LIMITS, enforced when one is added); the
    * reads are cut there too, whatever an older database holds.
    */
-  async function detail(actor: Actor, row: ProjectRow, standing: Standing, newest = pageSizeOf('documents')): Promise<Project> {
+  async function detail(
+    actor: Actor,
+    row: ProjectRow & { company_name: string | null },
+    standing: Standing,
+    newest = pageSizeOf('documents'),
+  ): Promise<Project> {
     const id = row.id;
     const [experts, milestones, documentRows, unreadRow, proposalRows] = await Promise.all([
       k

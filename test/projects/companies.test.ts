@@ -8,7 +8,8 @@ import { describe, expect, test } from 'vitest';
 import { membershipOf } from '../../server/companies/companies.ts';
 import { eraseAccount } from '../../server/my-account/erase.ts';
 import { setRole } from '../../server/users/users.ts';
-import { TEST_ENGINE, createTestApp } from '../helpers/app.ts';
+import { TEST_ENGINE, createTestApp, reopenableTestDatabase } from '../helpers/app.ts';
+import type { Db } from '../../server/db/index.ts';
 import { loginToken } from '../helpers/users.ts';
 import { accountsSite, linkIn, openLink, postForm, type Site } from '../account-links/setup.ts';
 import { api, BRIEF, PEOPLE, UNLIMITED } from './fixtures.ts';
@@ -18,8 +19,12 @@ const COLLEAGUE = { userName: 'carlos', name: 'Carlos', lastName: 'Colega', emai
 const PROPOSAL = { scope: 'Dashboards for 12 shops', fee: 18000, timeline: 'Eight weeks from the start' };
 
 /** The site with its people (admin, the client "acme", another client, an expert) signed in. */
-async function teamSite() {
-  const site = await accountsSite({ env: UNLIMITED, users: [PEOPLE.admin, PEOPLE.owner, PEOPLE.otherClient, PEOPLE.expert] });
+async function teamSite(db?: Db) {
+  const site = await accountsSite({
+    env: UNLIMITED,
+    users: [PEOPLE.admin, PEOPLE.owner, PEOPLE.otherClient, PEOPLE.expert],
+    ...(db ? { deps: { db } } : {}),
+  });
   const tokens = {
     admin: await loginToken(site.app, PEOPLE.admin.userName),
     manager: await loginToken(site.app, PEOPLE.owner.userName),
@@ -105,10 +110,12 @@ describe(`companies (${TEST_ENGINE})`, () => {
   });
 
   test('a removed colleague gets 404 at once, on this instance and on a second one, and keeps an account of their own', async () => {
-    const { site, tokens } = await teamSite();
+    // Two instances, each with its own connections to one database.
+    const open = await reopenableTestDatabase();
+    const { site, tokens } = await teamSite(await open());
     const id = await briefBy(site, tokens.manager);
     const colleague = await inviteColleague(site, tokens.manager);
-    const second = await createTestApp(UNLIMITED, { db: site.db });
+    const second = await createTestApp(UNLIMITED, { db: await open() });
     // The second instance has served the colleague the project (and the list) just before.
     expect((await api(second.app, colleague).get(`/projects/${id}`)).status).toBe(200);
     expect((await api(second.app, colleague).get('/projects')).body.total).toBe(1);
