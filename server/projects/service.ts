@@ -40,6 +40,7 @@ import type { Notify, ProjectNoticeKind, Withdraw } from './notices.ts';
 import type { Brief, ProposalInput } from './schemas.ts';
 import { createTtlCache } from '../base/cache.ts';
 import { ensureMembership, memberNames } from '../companies/companies.ts';
+import type { Membership } from '../../shared/company.ts';
 
 /** How often one user may act, counted in the database (every instance shares the counts). */
 export type ProjectLimits = {
@@ -121,6 +122,9 @@ export function createProjects(deps: ProjectDeps) {
   const lists = createReadCache<ProjectPage>(db, {
     tables: ['projects', 'project_experts', 'project_milestones', 'project_messages', 'project_reads', 'company_members'],
   });
+  // …and how the caller stands in their company (a list's shape: what waits for a manager is not
+  // what waits for a member). Kept the same moment; access itself is read with each project.
+  const memberships = createReadCache<Membership | null>(db, { tables: ['company_members', 'companies'] });
   const { k } = db;
   const now = () => (deps.now ?? (() => new Date()))();
 
@@ -180,7 +184,7 @@ export function createProjects(deps: ProjectDeps) {
   async function standingIn(actor: Actor): Promise<Standing> {
     if (hasRole(actor, 'ADMIN')) return 'admin';
     if (!ownsProjects(actor)) return 'expert';
-    const membership = await ensureMembership(db, actor);
+    const membership = await memberships.get(`${canonicalIdentity(actor.userName)}\u0000${actor.role}`, () => ensureMembership(db, actor));
     return membership?.role ?? 'member';
   }
 
