@@ -63,6 +63,11 @@ export function personName(t: Translate, person: { userName: string; name: strin
   return isDeletedUser(person.userName) ? t('account.deletedUser') : person.name || person.userName;
 }
 
+/** A company's name as shown: a company named after a person whose account was deleted reads "Deleted user". */
+export function companyName(t: Translate, company: { name: string }): string {
+  return isDeletedUser(company.name) ? t('account.deletedUser') : company.name;
+}
+
 /** "Chrome on Android", "Firefox", "A browser on Windows", "Unknown device". */
 export function deviceLabel(t: Translate, device: Device): string {
   if (device.browser && device.os) return t('account.sessions.deviceOn', { browser: device.browser, os: device.os });

@@ -4,6 +4,7 @@
 // the profile with an intent, with or without JavaScript. The people are listed a page at a time
 // (`?team=2`).
 import { useNavigate } from 'react-router-dom';
+import { companyName, isDeletedUser } from '../../shared/account.ts';
 import { TEAM_PAGE_PARAM, type CompanyMember, type CompanyView } from '../../shared/company.ts';
 import type { FormState } from '../../shared/page-data.ts';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, USER_NAME_MAX_LENGTH } from '../../shared/validation.ts';
@@ -43,7 +44,7 @@ export function CompanySection({
   return (
     <section aria-labelledby="company-title" className="account-section">
       <h2 id="company-title" tabIndex={-1}>
-        {t(`company.title.${kind}`, { name: company.companyName })}
+        {t(`company.title.${kind}`, { name: companyName(t, { name: company.companyName }) })}
       </h2>
       <p className="section-lead">
         {t(`company.lead.${kind}`)} {t(manager ? 'company.youManage' : 'company.youAreMember')}
@@ -150,7 +151,7 @@ export function CompanySection({
               label={t(`company.rename.${kind}`)}
               required
               maxLength={COMPANY_NAME_MAX_LENGTH}
-              defaultValue={state?.values?.companyName ?? company.companyName}
+              defaultValue={state?.values?.companyName ?? (isDeletedUser(company.companyName) ? '' : company.companyName)}
             />
             <button className="button button-secondary" type="submit" disabled={pending || !online}>
               {t('company.rename.submit')}

@@ -6,7 +6,7 @@ import { localePath } from '../../shared/routes.ts';
 import { roleArea } from '../../shared/user.ts';
 import { FormattedDate } from '../components/formatted-date.tsx';
 import { documentHref } from '../../shared/documents.ts';
-import { personName } from '../../shared/account.ts';
+import { companyName, personName } from '../../shared/account.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 import { StateBadge } from './state-badge.tsx';
 
@@ -14,7 +14,7 @@ export function ProjectHeader({ project, role }: { project: Project; role: strin
   const { t, locale } = useI18n();
   const area = roleArea(role) ?? 'index';
   const rows: [string, string | ReactNode][] = [
-    ...(project.company ? ([[t('projects.page.company'), project.company.name]] as [string, string][]) : []),
+    ...(project.company ? ([[t('projects.page.company'), companyName(t, project.company)]] as [string, string][]) : []),
     [t('projects.page.owner'), personName(t, project.owner)],
     ...(project.organisation ? ([[t('projects.page.organisation'), project.organisation]] as [string, string][]) : []),
     [t('projects.page.practice'), t(`projects.practices.${project.practice}`)],

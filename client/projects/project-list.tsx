@@ -1,7 +1,7 @@
 // A list of projects as cards (one column on a phone, a grid on a wide screen): title, state,
 // practice, owner, what waits for the reader, unread messages. Each links to the project's page
 // in the reader's area.
-import { personName } from '../../shared/account.ts';
+import { companyName, personName } from '../../shared/account.ts';
 import { Link } from 'react-router-dom';
 import { projectPath, type ProjectSummary } from '../../shared/projects.ts';
 import { FormattedDate } from '../components/formatted-date.tsx';
@@ -23,7 +23,7 @@ export function ProjectCards({ items, role, showOwner }: { items: ProjectSummary
           </p>
           {showOwner && (
             <p className="project-card-owner">
-              {p.company ? `${p.company.name} · ` : ''}
+              {p.company ? `${companyName(t, p.company)} · ` : ''}
               {personName(t, p.owner)}
               {p.organisation && p.organisation !== p.company?.name ? ` · ${p.organisation}` : ''}
             </p>

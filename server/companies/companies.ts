@@ -48,6 +48,23 @@ export async function membershipOf(k: K, userName: string): Promise<Membership |
   return row ? { companyId: row.company_id, companyName: row.name, kind: row.kind, role: row.role } : null;
 }
 
+/**
+ * The company whose branding is the user's (the admin edits it through any of its people): a
+ * client's or organisation's, given one of their own if they have none yet; null for the other roles.
+ */
+export async function brandedCompanyOf(db: Db, userName: string): Promise<number | null> {
+  const known = await membershipOf(db.k, userName);
+  if (known) return known.companyId;
+  const user = await db.k
+    .selectFrom('users')
+    .select(['user_name', 'role', 'name', 'last_name'])
+    .where('user_name', '=', canonicalIdentity(userName))
+    .executeTakeFirst();
+  if (!user) return null;
+  const membership = await ensureMembership(db, { userName: user.user_name, role: user.role, name: user.name, lastName: user.last_name });
+  return membership?.companyId ?? null;
+}
+
 /** A new company, empty. */
 export async function createCompany(k: K, name: string, kind: 'CLI' | 'ORG'): Promise<number> {
   const row = await k

@@ -134,6 +134,14 @@ export type CompaniesTable = {
   created_at: string;
 };
 
+/** A company's navbar branding in embedded mode (migration 18): every person of it sees it. */
+export type CompanyBrandingTable = {
+  company_id: number;
+  color: string | null;
+  logo: string | null;
+  updated_at: string;
+};
+
 /** Who belongs to which company: every CLI/ORG user to exactly one, as its manager or a member. */
 export type CompanyMembersTable = {
   user_name: string;
@@ -344,6 +352,7 @@ export type Schema = {
   projects: ProjectsTable;
   companies: CompaniesTable;
   company_members: CompanyMembersTable;
+  company_branding: CompanyBrandingTable;
   project_experts: ProjectExpertsTable;
   project_milestones: ProjectMilestonesTable;
   project_messages: ProjectMessagesTable;

@@ -56,7 +56,18 @@ export async function eraseAccount(trx: Trx, account: { userName: string }): Pro
     .execute();
   await trx.updateTable('projects').set({ owner: DELETED_USER, owner_name: '' }).where('owner', '=', userName).execute();
   // Their company keeps its projects; it is managed by whoever is left (leave() promotes one).
+  // A company named after them (the name it was given when they joined alone) stops naming them:
+  // it reads "Deleted user" until someone left in it renames it.
+  const company = await trx
+    .selectFrom('company_members as m')
+    .innerJoin('companies as c', 'c.id', 'm.company_id')
+    .select(['c.id', 'c.name'])
+    .where('m.user_name', '=', userName)
+    .executeTakeFirst();
   await leave(trx, userName);
+  if (company && names.includes(company.name.trim())) {
+    await trx.updateTable('companies').set({ name: DELETED_USER }).where('id', '=', company.id).execute();
+  }
   // An expert who is gone works on nothing: the project shows that it needs another.
   await trx.deleteFrom('project_experts').where('user_name', '=', userName).execute();
   await trx.deleteFrom('project_reads').where('user_name', '=', userName).execute();

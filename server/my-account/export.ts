@@ -141,10 +141,12 @@ export async function writeAccountData(
   const locale = await k.selectFrom('user_locales').select(['locale', 'updated_at']).where('user_name', '=', userName).executeTakeFirst();
   await field('lastUsedLocale', locale ? { locale: locale.locale, updatedAt: locale.updated_at } : null);
 
+  // The navbar branding the user sees: their company's (docs/decisions/041).
   const branding = await k
-    .selectFrom('branding')
-    .select(['color', 'logo', 'updated_at'])
-    .where('user_name', '=', userName)
+    .selectFrom('company_members as m')
+    .innerJoin('company_branding as b', 'b.company_id', 'm.company_id')
+    .select(['b.color', 'b.logo', 'b.updated_at'])
+    .where('m.user_name', '=', userName)
     .executeTakeFirst();
   await field('branding', branding ? { color: branding.color, logo: branding.logo, updatedAt: branding.updated_at } : null);
 

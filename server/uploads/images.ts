@@ -152,7 +152,17 @@ export async function moveUploadsIntoDatabase(db: Db, dataDir: string, logger: L
       const owner =
         folder === 'avatars'
           ? (await k.selectFrom('users').select('user_name as owner').where('avatar', '=', url).executeTakeFirst())?.owner
-          : (await k.selectFrom('branding').select('user_name as owner').where('logo', '=', url).executeTakeFirst())?.owner;
+          : ((await k.selectFrom('branding').select('user_name as owner').where('logo', '=', url).executeTakeFirst())?.owner ??
+            // A company's logo (migration 18 moved the clients' branding to their companies): kept in its manager's name.
+            (
+              await k
+                .selectFrom('company_branding as b')
+                .innerJoin('company_members as m', 'm.company_id', 'b.company_id')
+                .select('m.user_name as owner')
+                .where('b.logo', '=', url)
+                .where('m.role', '=', 'manager')
+                .executeTakeFirst()
+            )?.owner);
       if (owner) {
         const data = readFileSync(join(dir, file));
         const contentType = IMAGE_TYPES[file.slice(file.lastIndexOf('.') + 1) as AvatarExtension];

@@ -410,7 +410,7 @@ test(`every client and organisation becomes the manager of a company of their ow
     const external = await project('ext', 'CLI', 'Ext Ltd');
     const orphan = await project('~deleted', 'CLI', null);
 
-    expect(await migrate(db)).toEqual([17]);
+    expect(await migrate(db, MIGRATIONS.filter((m) => m.version <= 17))).toEqual([17]);
     const companies = await db.k
       .selectFrom('company_members as m')
       .innerJoin('companies as c', 'c.id', 'm.company_id')
@@ -430,6 +430,43 @@ test(`every client and organisation becomes the manager of a company of their ow
     expect(owning[olgas]).toBe(companyOf.olga);
     expect(owning[external]).toBe(companyOf.ext);
     expect(owning[orphan]).toBeNull();
+  } finally {
+    await db.close();
+  }
+});
+
+test(`a client's branding becomes their company's (migration 18), and their own record goes (${TEST_ENGINE})`, async () => {
+  const db = await unmigratedDatabase();
+  try {
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 18),
+    );
+    const at = '2026-11-01T10:00:00.000Z';
+    await db.k
+      .insertInto('users')
+      .values([userRow({ user_name: 'ana', role: 'CLI' }), userRow({ user_name: 'eva', role: 'CONS' })])
+      .execute();
+    // Migration 17 ran on no users: give Ana her company as it would have.
+    const { id } = await db.k
+      .insertInto('companies')
+      .values({ name: 'Ana S.L.', kind: 'CLI', created_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.k.insertInto('company_members').values({ user_name: 'ana', company_id: id, role: 'manager', joined_at: at }).execute();
+    await db.k
+      .insertInto('branding')
+      .values([
+        { user_name: 'ana', color: '#112233', logo: '/api/branding-logos/a.png', updated_at: at },
+        { user_name: 'eva', color: '#445566', logo: null, updated_at: at },
+      ])
+      .execute();
+    expect(await migrate(db)).toEqual([18]);
+    expect(await db.k.selectFrom('company_branding').selectAll().execute()).toEqual([
+      { company_id: id, color: '#112233', logo: '/api/branding-logos/a.png', updated_at: at },
+    ]);
+    // A record nobody reads any more goes; one the migration could not place stays.
+    expect((await db.k.selectFrom('branding').select('user_name').execute()).map((r) => r.user_name)).toEqual(['eva']);
   } finally {
     await db.close();
   }

@@ -74,10 +74,8 @@ beforeAll(async () => {
       .send({ identifier: PEOPLE[person].userName, password: DEFAULT_PASSWORD });
     cookies[person] = String(res.headers['set-cookie']).split(';')[0]!;
   }
-  await db.k
-    .insertInto('branding')
-    .values({ user_name: PEOPLE.owner.userName, color: OWNER_COLOR, logo: null, updated_at: new Date().toISOString() })
-    .execute();
+  // The owner's company's branding (docs/decisions/041), set as the admin sets it.
+  expect((await api(app, tokens.admin).put(`/admin/branding/${PEOPLE.owner.userName}`, { color: OWNER_COLOR })).status).toBe(200);
 
   active = await activeProject(app, tokens);
   const expert = api(app, tokens.expert);

@@ -162,12 +162,13 @@ describe(`companies (${TEST_ENGINE})`, () => {
     expect(refused.body.error.code).toBe('invitation_pending');
   });
 
-  test('when the last manager’s account is deleted, the colleague becomes manager and the company keeps its projects', async () => {
+  test('when the last manager’s account is deleted, the colleague becomes manager, the company keeps its projects and stops bearing her name', async () => {
     const { site, tokens } = await teamSite();
     const id = await briefBy(site, tokens.manager);
     const colleague = await inviteColleague(site, tokens.manager);
     await site.db.k.transaction().execute((trx) => eraseAccount(trx, { userName: PEOPLE.owner.userName }));
-    expect((await api(site.app, colleague).get('/company')).body).toMatchObject({ role: 'manager', total: 1 });
+    // The company was named after her: it no longer is (it reads "Deleted user" until renamed).
+    expect((await api(site.app, colleague).get('/company')).body).toMatchObject({ role: 'manager', total: 1, companyName: '~deleted' });
     const project = await api(site.app, colleague).get(`/projects/${id}`);
     expect(project.status).toBe(200);
     expect(project.body.standing).toBe('manager');
@@ -180,6 +181,28 @@ describe(`companies (${TEST_ENGINE})`, () => {
     expect(await membershipOf(site.db.k, COLLEAGUE.userName)).toBeNull();
     await setRole(site.db, COLLEAGUE.userName, 'ORG');
     expect(await membershipOf(site.db.k, COLLEAGUE.userName)).toMatchObject({ role: 'manager', kind: 'ORG', companyName: 'Carlos Colega' });
+  });
+
+  test('the branding an admin gives a client is their company’s: every person of it sees it in the first paint; another company does not', async () => {
+    const { site, tokens } = await teamSite();
+    const colleague = await inviteColleague(site, tokens.manager);
+    const set = await api(site.app, tokens.admin).put(`/admin/branding/${COLLEAGUE.userName}`, { color: '#123456' });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const page = async (userName: string, password?: string) => {
+      const agent = request.agent(site.app);
+      const signedIn = await postForm(agent, '/en/login', { identifier: userName, password: password ?? 'correct horse battery' });
+      expect(signedIn.status).toBe(303);
+      return (await agent.get('/en/client')).text;
+    };
+    expect(await page(PEOPLE.owner.userName)).toContain('--navbar-bg:#123456');
+    expect(await page(COLLEAGUE.userName, NEW_PASSWORD)).toContain('--navbar-bg:#123456');
+    expect(await page(PEOPLE.otherClient.userName)).not.toContain('--navbar-bg:#123456');
+    // Read through the manager too: one record.
+    expect((await api(site.app, tokens.admin).get(`/admin/branding/${PEOPLE.owner.userName}`)).body.branding).toEqual({
+      color: '#123456',
+      logo: null,
+    });
+    expect(colleague).toBeTruthy();
   });
 
   test('experts and admins belong to no company: /api/company is a 404 for them', async () => {

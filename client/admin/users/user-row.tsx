@@ -6,6 +6,7 @@ import { isBrandable, isRole, ROLES, type Role } from '../../../shared/user.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
 import { RowMenu } from '../row-menu.tsx';
 import { fullName, roleLabel } from '../text.ts';
+import { companyName } from '../../../shared/account.ts';
 import type { UserAction } from './user-actions.ts';
 import { CompanyForm } from './company-form.tsx';
 
@@ -59,7 +60,7 @@ export function UserRow({
         {fullName(user)}
         {user.company && (
           <span className="admin-company">
-            {user.company.name} · {t(`company.role.${user.company.role}`)}
+            {companyName(t, user.company)} · {t(`company.role.${user.company.role}`)}
           </span>
         )}
       </td>
