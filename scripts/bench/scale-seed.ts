@@ -484,6 +484,8 @@ export async function seedBigProjectOnly(
   counts: BigProjectCounts,
   options: { now?: Date } = {},
 ): Promise<number> {
+  // The client's company owns the project (users written straight into the table have none yet).
+  await settleCompanies(db);
   const names = [people.client, people.admin, ...people.experts].map(canonicalIdentity);
   const found = await db.k.selectFrom('users').select(['user_name', 'name', 'last_name', 'role']).where('user_name', 'in', names).execute();
   const personNamed = (userName: string): Person => {

@@ -410,7 +410,12 @@ test(`every client and organisation becomes the manager of a company of their ow
     const external = await project('ext', 'CLI', 'Ext Ltd');
     const orphan = await project('~deleted', 'CLI', null);
 
-    expect(await migrate(db, MIGRATIONS.filter((m) => m.version <= 17))).toEqual([17]);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 17),
+      ),
+    ).toEqual([17]);
     const companies = await db.k
       .selectFrom('company_members as m')
       .innerJoin('companies as c', 'c.id', 'm.company_id')

@@ -3,7 +3,7 @@
 // HTTP; GETs read to their end as bytes; connections that stop reading; project documents
 // uploaded through the API or the project page's form and read back. The attacks themselves
 // stay in their test files.
-import { companyIdOf } from '../../server/companies/companies.ts';
+import { companyIdOf, settleCompanies } from '../../server/companies/companies.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -149,6 +149,8 @@ export function expectAlive(server: LaunchedServer, pid = server.pid) {
 
 /** A client's project, written straight into the database: its id. */
 export async function insertProject(db: Db, project: { owner: string; ownerName: string; title: string; state: 'brief' | 'active' }) {
+  // Its owner's company owns it (users written straight into the table get theirs here).
+  await settleCompanies(db);
   const at = new Date().toISOString();
   const row = await db.k
     .insertInto('projects')

@@ -164,8 +164,8 @@ test(`a stored user name with U+212A KELVIN SIGN never matches the owner it look
   for (const userName of [lookAlike, `${KELVIN}ato`]) {
     await expect(projectFor(db, { userName, role: 'CLI', name: 'X', lastName: 'Y' }, id)).rejects.toMatchObject({ status: 404 });
   }
-  // The owner's own name, as the database keeps it, is the owner.
-  expect((await projectFor(db, { userName: 'acme', role: 'CLI', name: 'C', lastName: 'A' }, id)).standing).toBe('owner');
+  // The owner's own name, as the database keeps it, is the owner (her company's manager).
+  expect((await projectFor(db, { userName: 'acme', role: 'CLI', name: 'C', lastName: 'A' }, id)).standing).toBe('manager');
   // Typing the look-alike at sign-in names the canonical user ("kato"), who does not exist here: 401.
   const res = await request(app)
     .post('/api/login')
@@ -276,8 +276,10 @@ test(`the migration puts stored user names and addresses, and every column that 
       { n: 'ana.ruiz', e: 'ana@example.com' },
       { n: 'bea', e: null },
     ]);
+    // (Her branding row became her company's in migration 18: the company's member row names her.)
+    const members = await sql<{ v: string }>`SELECT ${exact('user_name')} AS v FROM company_members ORDER BY v`.execute(db.k);
+    expect(members.rows).toEqual([{ v: 'ana.ruiz' }, { v: 'bea' }]);
     for (const [table, column] of [
-      ['branding', 'user_name'],
       ['projects', 'owner'],
       ['sessions', 'user_name'],
     ]) {
