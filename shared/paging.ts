@@ -43,6 +43,14 @@ export const SEARCH_COUNT_MAX = 100;
 /** The longest search text a list takes (`q`: the projects, the admin's users, the experts to assign); longer is cut or refused. */
 export const SEARCH_MAX_LENGTH = 100;
 
+/**
+ * The LIKE pattern of a search for `text` anywhere in a column, lower-cased, its own `%`, `_` and
+ * `\` escaped (used with `ESCAPE '\'`): every list's search (projects, users, companies).
+ */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /** The highest page number a numbered list takes. */
 export const PAGE_NUMBER_MAX = 100_000;
 /** The highest id a row has, and so a cursor (`before`) may name: ids are 32-bit on both engines. */

@@ -5,7 +5,7 @@ import express, { type Router } from 'express';
 import { z } from 'zod';
 import { COMPANY_NAME_MAX_LENGTH, COMPANY_ROLES } from '../../shared/company.ts';
 import { defaultLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
-import { SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
+import { idOf, SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 import { ownsProjects } from '../../shared/projects.ts';
 import { ApiError } from '../http/errors.ts';
 import { numberedPageQuery } from '../http/paging.ts';
@@ -104,8 +104,8 @@ export function companyRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     authenticated,
     requireAdmin,
     handle(async (req, res) => {
-      const id = Number(req.params.id);
-      if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw new ApiError(404, 'company_not_found', 'No such company');
+      const id = idOf(String(req.params.id));
+      if (id === null) throw new ApiError(404, 'company_not_found', 'No such company');
       const { page, pageSize } = parse(numberedPageQuery('members'), req.query);
       res.json(await service.members(id, page, pageSize));
     }),

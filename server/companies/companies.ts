@@ -9,7 +9,7 @@
 import { sql } from 'kysely';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import { COMPANY_NAME_MAX_LENGTH, type CompanyMember, type CompanyRole, type Membership } from '../../shared/company.ts';
-import { pageSizeOf, PAGE_NUMBER_MAX } from '../../shared/paging.ts';
+import { containsPattern, pageSizeOf, PAGE_NUMBER_MAX } from '../../shared/paging.ts';
 import { ownsProjects } from '../../shared/projects.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
@@ -83,7 +83,7 @@ export async function placeMember(k: K, userName: string, companyId: number, rol
 }
 
 /** The name a company of one person takes: their name, else their user name. */
-function ownName(person: Pick<Person, 'userName' | 'name' | 'lastName'>): string {
+export function ownName(person: Pick<Person, 'userName' | 'name' | 'lastName'>): string {
   return `${person.name} ${person.lastName}`.trim().slice(0, COMPANY_NAME_MAX_LENGTH) || person.userName;
 }
 
@@ -304,7 +304,7 @@ export async function listCompanies(
   const page = Math.min(PAGE_NUMBER_MAX, Math.max(1, options.page ?? 1));
   const pageSize = pageSizeOf('companies', options.pageSize);
   const q = options.q?.trim() ?? '';
-  const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = containsPattern(q);
   let base = db.k.selectFrom('companies as c');
   if (q) base = base.where(sql`lower(c.name)`, 'like', sql`${like} ESCAPE '\\'`);
   const [rows, count] = await Promise.all([

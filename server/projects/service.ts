@@ -25,7 +25,7 @@ import {
   UNREAD_BADGE_MAX,
 } from '../../shared/projects.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';
-import { cursorPageOf, pageSizeOf } from '../../shared/paging.ts';
+import { containsPattern, cursorPageOf, pageSizeOf } from '../../shared/paging.ts';
 import { hasRole } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import { preparedQueries, type Slot } from '../db/compiled.ts';
@@ -233,7 +233,7 @@ export function createProjects(deps: ProjectDeps) {
         userName: actor.userName,
         status: query.status ?? '',
         practice: query.practice ?? '',
-        like: text ? `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : '',
+        like: text ? containsPattern(text) : '',
         dueLimit: dueLimit(),
         ...page,
       },
@@ -589,12 +589,17 @@ export function createProjects(deps: ProjectDeps) {
 
   /** The company's people (its projects' side of a project), assigned experts and admins: who hears about what happens to a project. */
   async function participants(row: Pick<ProjectRow, 'id' | 'company_id'>): Promise<string[]> {
-    const [people, experts, admins] = await Promise.all([
+    return (await participantsOf(row)).everyone;
+  }
+
+  /** The participants, with the company's people apart (a proposal is their news). */
+  async function participantsOf(row: Pick<ProjectRow, 'id' | 'company_id'>): Promise<{ company: string[]; everyone: string[] }> {
+    const [company, experts, admins] = await Promise.all([
       memberNames(k, row.company_id),
       k.selectFrom('project_experts').select('user_name').where('project_id', '=', row.id).execute(),
       adminNames(),
     ]);
-    return [...people, ...experts.map((e) => e.user_name), ...admins];
+    return { company, everyone: [...company, ...experts.map((e) => e.user_name), ...admins] };
   }
 
   async function adminNames(): Promise<string[]> {
@@ -807,11 +812,10 @@ export function createProjects(deps: ProjectDeps) {
         detail: { project: id, version, fee: answeredFee },
       });
     }
-    const everyone = await participants(row);
     // A proposal is news for the company's people (its own e-mail); the others hear of the move.
-    const company = new Set(await memberNames(k, row.company_id));
-    if (action === 'send_proposal') await announce('proposal_sent', actor, row, [...company]);
-    await announce('state_changed', actor, row, action === 'send_proposal' ? everyone.filter((u) => !company.has(u)) : everyone, {
+    const { company, everyone } = await participantsOf(row);
+    if (action === 'send_proposal') await announce('proposal_sent', actor, row, company);
+    await announce('state_changed', actor, row, action === 'send_proposal' ? everyone.filter((u) => !company.includes(u)) : everyone, {
       from,
       to,
     });

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { isDeletedUser } from '../../shared/account.ts';
 import { canonicalIdentity, identityProblem } from '../../shared/identity.ts';
-import { PAGE_NUMBER_MAX, pageSizeOf, SEARCH_COUNT_MAX } from '../../shared/paging.ts';
+import { containsPattern, PAGE_NUMBER_MAX, pageSizeOf, SEARCH_COUNT_MAX } from '../../shared/paging.ts';
 import { isRole, type Role, type SessionUser } from '../../shared/user.ts';
 import {
   isEmailAddress,
@@ -21,10 +21,9 @@ import type { Db } from '../db/index.ts';
 import type { UserRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
-import { COMPANY_NAME_MAX_LENGTH, type CompanyRole } from '../../shared/company.ts';
-import { createCompany, ensureMembership, leave, placeMember } from '../companies/companies.ts';
-
-const isProjectOwningRole = (role: string) => role === 'CLI' || role === 'ORG';
+import type { CompanyRole } from '../../shared/company.ts';
+import { createCompany, ensureMembership, leave, ownName, placeMember } from '../companies/companies.ts';
+import { ownsProjects } from '../../shared/projects.ts';
 
 export type User = SessionUser & {
   email: string | null;
@@ -181,7 +180,7 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
         .execute();
       // A client or organisation user belongs to a company from the start (docs/decisions/041).
       if (input.role === 'CLI' || input.role === 'ORG') {
-        const own = `${input.name} ${input.lastName}`.trim().slice(0, COMPANY_NAME_MAX_LENGTH) || userName;
+        const own = ownName({ userName, name: input.name, lastName: input.lastName });
         const company = input.company ?? { id: await createCompany(trx, own, input.role), role: 'manager' as const };
         await placeMember(trx, userName, company.id, company.role);
       }
@@ -297,7 +296,7 @@ export async function setRole(db: Db, userName: string, role: string): Promise<U
   await db.k.updateTable('users').set({ role, updated_at: now() }).where('user_name', '=', canonicalIdentity(userName)).execute();
   const user = await requireUser(db, userName);
   // A client or organisation user keeps (or gets) a company of their kind; the other roles belong to none.
-  if (isProjectOwningRole(role)) await ensureMembership(db, user);
+  if (ownsProjects({ role })) await ensureMembership(db, user);
   else await leave(db.k, user.userName);
   return user;
 }
@@ -343,7 +342,7 @@ export async function listUsers(db: Db, options: { q?: string | undefined; page?
   const q = options.q?.trim() ?? '';
   // A search matches any part of the user name, names or e-mail, whatever the case, on both
   // engines (lower() LIKE lower(); the pattern's own % and _ are escaped).
-  const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const like = containsPattern(q);
   let base = db.k.selectFrom('users');
   if (q) {
     base = base.where((eb) =>
