@@ -5,12 +5,12 @@
 // an admin moves users between companies. Both engines (the `postgres` project).
 import request from 'supertest';
 import { describe, expect, test } from 'vitest';
-import { membershipOf } from '../../server/companies/companies.ts';
+import { membershipOf, moveUser } from '../../server/companies/companies.ts';
 import { eraseAccount } from '../../server/my-account/erase.ts';
 import { setRole } from '../../server/users/users.ts';
 import { TEST_ENGINE, createTestApp, reopenableTestDatabase } from '../helpers/app.ts';
 import type { Db } from '../../server/db/index.ts';
-import { loginToken } from '../helpers/users.ts';
+import { addUser, loginToken } from '../helpers/users.ts';
 import { accountsSite, linkIn, openLink, postForm, type Site } from '../account-links/setup.ts';
 import { api, BRIEF, PEOPLE, UNLIMITED } from './fixtures.ts';
 
@@ -203,6 +203,52 @@ describe(`companies (${TEST_ENGINE})`, () => {
       logo: null,
     });
     expect(colleague).toBeTruthy();
+  });
+
+  test('a replayed removal is a 404 and a replayed invitation a 409: nothing is stored or sent twice', async () => {
+    const { site, tokens } = await teamSite();
+    await inviteColleague(site, tokens.manager);
+    const again = await api(site.app, tokens.manager).post('/company/members', { ...COLLEAGUE, locale: 'en' });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('userName_taken');
+    expect(site.smtp.messages.filter((m) => m.envelope.to.includes(COLLEAGUE.email))).toHaveLength(1);
+    expect((await api(site.app, tokens.manager).delete(`/company/members/${COLLEAGUE.userName}`)).status).toBe(204);
+    const replayed = await api(site.app, tokens.manager).delete(`/company/members/${COLLEAGUE.userName}`);
+    expect(replayed.status).toBe(404);
+    expect(replayed.body.error.code).toBe('member_not_found');
+    expect(site.audit.entries.filter((e) => e.action === 'colleague_removed')).toHaveLength(1);
+  });
+
+  test('huge or nonsense input is refused with 400 or 404, naming the problem, and changes nothing', async () => {
+    const { site, tokens } = await teamSite();
+    const long = await api(site.app, tokens.manager).patch('/company', { name: 'x'.repeat(10_000) });
+    expect(long.status).toBe(400);
+    expect(long.body.error.fields).toHaveProperty('name');
+    expect((await membershipOf(site.db.k, PEOPLE.owner.userName))?.companyName).toBe('Carla Acme');
+    expect((await api(site.app, tokens.manager).get('/company?page=999999999')).status).toBe(400);
+    expect((await api(site.app, tokens.manager).get('/company?pageSize=100000')).status).toBe(400);
+    expect((await api(site.app, tokens.admin).get('/admin/companies/99999999999/members')).status).toBe(404);
+    expect((await api(site.app, tokens.admin).get(`/admin/companies?q=${'a'.repeat(1000)}`)).status).toBe(400);
+    const bad = await api(site.app, tokens.manager).post('/company/members', { ...COLLEAGUE, email: 'not an address' });
+    expect(bad.status).toBe(400);
+    expect(await membershipOf(site.db.k, COLLEAGUE.userName)).toBeNull();
+  });
+
+  test('a company’s people are a page at a time, managers first: 26 people are 20 and 6', async () => {
+    const { site, tokens } = await teamSite();
+    const company = (await membershipOf(site.db.k, PEOPLE.owner.userName))!;
+    for (let i = 0; i < 25; i++) {
+      const userName = `member${String(i).padStart(2, '0')}`;
+      await addUser(site.db, { userName, role: 'CLI', name: 'M', lastName: `Member ${String(i).padStart(2, '0')}` });
+      await moveUser(site.db, userName, { companyId: company.companyId }, 'member');
+    }
+    const first = await api(site.app, tokens.manager).get('/company');
+    expect(first.body).toMatchObject({ total: 26, page: 1, pageSize: 20 });
+    expect(first.body.members).toHaveLength(20);
+    expect(first.body.members[0]).toMatchObject({ userName: 'acme', role: 'manager' });
+    const second = await api(site.app, tokens.manager).get('/company?page=2');
+    expect(second.body.members).toHaveLength(6);
+    expect(second.body.members.at(-1).userName).toBe('member24');
   });
 
   test('experts and admins belong to no company: /api/company is a 404 for them', async () => {
