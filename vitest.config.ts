@@ -18,6 +18,7 @@ const POSTGRES_SUITES = [
   'test/pdf/projects.test.ts',
   'test/db/**/*.test.ts',
   'test/projects/**/*.test.ts',
+  'test/notifications/**/*.test.ts',
   'test/mail/**/*.test.ts',
   'test/audit/**/*.test.ts',
   'test/my-account/**/*.test.ts',

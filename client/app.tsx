@@ -21,6 +21,7 @@ import { delay, track } from './runtime/loading.ts';
 import { applyBranding } from './runtime/branding.ts';
 import { TRANSITION_CLASS, type TransitionPhase } from './runtime/transition.ts';
 import type * as NavigatorModule from './runtime/navigator.ts';
+import { useLiveStream } from './live/use-live-stream.ts';
 
 export type AppProps = {
   boot: BootData;
@@ -61,6 +62,17 @@ const PREFETCH = {
   load: (page: string) => loadPage(page as PageKey),
   idleTimeoutMs: IDLE_PREFETCH_TIMEOUT_MS,
 };
+
+/** The pages a project's change is read again on (the dashboards list projects; the project's own page is matched by id). */
+const LIVE_LISTS: ReadonlySet<string> = new Set(['client', 'organization', 'expert', 'admin', 'admin-projects']);
+
+/** Whether the page shown shows project `id` (null: any project, after a break in the stream). */
+function showsProject(payload: PagePayload, id: number | null): boolean {
+  if (payload.state.kind !== 'page') return false;
+  const page = payload.state.page;
+  if (page === 'project') return id === null || payload.params.id === String(id);
+  return LIVE_LISTS.has(page) || (id === null && page === 'notifications');
+}
 
 /** Page loading goes pending → error | done. */
 export type LoadState = 'pending' | 'error' | 'done';
@@ -106,6 +118,67 @@ export function App({ boot, translators }: AppProps) {
   const firstRender = useRef(true);
 
   const url = location.pathname + location.search;
+
+  // Live updates (client/live/): the bell's count as the stream says it (for the page it was
+  // told on), and the page shown read again, quietly, when something it shows changed.
+  const [liveBell, setLiveBell] = useState<{ count: number; payload: PagePayload } | null>(null);
+  const quietRefresh = useRef(false);
+  const shownView = useRef(view);
+  const loading = useRef(loadState);
+  useEffect(() => {
+    shownView.current = view;
+    loading.current = loadState;
+  });
+  const refreshing = useRef<'idle' | 'running' | 'again'>('idle');
+  // Read through functions: each read is of now, after the awaits.
+  const navigating = () => loading.current === 'pending';
+  const askedAgain = () => refreshing.current === 'again';
+  async function refreshQuietly(): Promise<void> {
+    if (refreshing.current !== 'idle') {
+      refreshing.current = 'again';
+      return;
+    }
+    refreshing.current = 'running';
+    try {
+      // A navigation under way brings the page afresh; a hidden tab reads it when it is shown.
+      if (navigating()) return;
+      if (document.visibilityState === 'hidden') {
+        document.addEventListener('visibilitychange', () => void refreshQuietly(), { once: true });
+        return;
+      }
+      const shown = shownView.current.payload.url;
+      const navigator = await loadNavigator();
+      const answer = await navigator.fetchPageData(shown, new AbortController().signal);
+      if (answer.kind !== 'payload' || shownUrl.current !== shown || navigating()) return;
+      const fresh = answer.payload;
+      if (fresh.locale !== shownView.current.payload.locale) return;
+      quietRefresh.current = true;
+      // What a form said stays said: the answer of a plain read has no form.
+      setView((before) => ({
+        payload: { ...fresh, url: shown, ...(before.payload.form ? { form: before.payload.form } : {}) },
+        messages: before.messages,
+      }));
+    } catch (error) {
+      console.info('Live refresh failed', error);
+    } finally {
+      const again = askedAgain();
+      refreshing.current = 'idle';
+      if (again) void refreshQuietly();
+    }
+  }
+  useLiveStream(Boolean(view.payload.user) && !signedOut, {
+    onNotifications(unread, arrived) {
+      setLiveBell({ count: unread, payload: shownView.current.payload });
+      const page = shownView.current.payload.state;
+      if (arrived && page.kind === 'page' && page.page === 'notifications') void refreshQuietly();
+    },
+    onProject(id) {
+      if (showsProject(shownView.current.payload, id)) void refreshQuietly();
+    },
+    onReconnected() {
+      if (showsProject(shownView.current.payload, null)) void refreshQuietly();
+    },
+  });
   const revalidate = (location.state as { revalidate?: number } | null)?.revalidate;
 
   useEffect(() => {
@@ -191,6 +264,11 @@ export function App({ boot, translators }: AppProps) {
       firstRender.current = false;
       return;
     }
+    // The same page read again (live): where the reader is and what has focus stay.
+    if (quietRefresh.current) {
+      quietRefresh.current = false;
+      return;
+    }
     // Loaded by the navigation that showed the page.
     void loadNavigator().then((navigator) => navigator.applyHead(view.payload.head, view.payload.locale));
     applyBranding(view.payload.branding);
@@ -220,6 +298,8 @@ export function App({ boot, translators }: AppProps) {
 
   const { payload, messages } = view;
   const shown = useMemo(() => ({ payload, brand: boot.brand }), [payload, boot.brand]);
+  const bell = liveBell && liveBell.payload === payload ? liveBell.count : undefined;
+  const layoutPayload = useMemo(() => (bell === undefined ? payload : { ...payload, notifications: bell }), [payload, bell]);
   // Two boundaries: a page that throws shows the error page inside the layout (the navbar stays);
   // if the layout or the error page fails too, the last-resort page replaces everything.
   return (
@@ -227,7 +307,7 @@ export function App({ boot, translators }: AppProps) {
       <I18nProvider locale={payload.locale} messages={messages} translate={translators?.(payload.locale)} localeCookie={boot.localeCookie}>
         {/* Logout resets the user and the logo at once. */}
         <Layout
-          payload={payload}
+          payload={layoutPayload}
           siteName={boot.siteName}
           brand={boot.brand}
           mainRef={mainRef}

@@ -102,6 +102,10 @@ import { accountDataDownload } from './my-account/download.ts';
 import { createChallenges } from './two-factor/challenge.ts';
 import { adminSetupGate } from './two-factor/gate.ts';
 import { createTwoFactor } from './two-factor/service.ts';
+import { createLiveStreams, LIVE_SHARE_OF_CONNECTIONS } from './live/streams.ts';
+import { liveTeller } from './live/topics.ts';
+import { createNotifications } from './notifications/notifications.ts';
+import { LIVE_PATH } from '../shared/notifications.ts';
 
 export type AppDeps = {
   config: Config;
@@ -238,6 +242,17 @@ export async function createApp(deps: AppDeps) {
   // e-mails is the locale they last used.
   const mail = createMail({ db, config, logger, brand, i18n, ...deps.mail });
   const locales = userLocales(db, logger);
+  // The notification centre (server/notifications/): every project notice, per recipient; what
+  // changes is told to the users' live streams on every instance. Old ones go once a day.
+  const tell = liveTeller(changes, logger);
+  const notifications = createNotifications({ db, tell, logger });
+  const pruneNotifications = () =>
+    void notifications
+      .prune(config.NOTIFICATIONS_KEEP_DAYS)
+      .catch((error: unknown) => logger.warn({ err: error }, 'old notifications not deleted: tried again tomorrow'));
+  const notificationPruning = setInterval(pruneNotifications, 86_400_000);
+  notificationPruning.unref();
+  setTimeout(pruneNotifications, 60_000).unref();
   // The private area's projects: always in the site's own database, for the
   // built-in API and the pages alike (docs/decisions/013-projects.md).
   const projects = createProjects({
@@ -252,14 +267,41 @@ export async function createApp(deps: AppDeps) {
       stateChangesPerHour: config.PROJECT_STATE_CHANGES_PER_HOUR,
     },
     milestoneCollapseMs: config.PROJECT_MILESTONE_COLLAPSE_MINUTES * 60_000,
-    withdraw: (ref) => mail.withdraw(ref),
-    // After the change is committed; an e-mail that cannot be queued is logged, never the action's failure.
-    notify: (notice) =>
-      mail
+    // A held notice withdrawn: its e-mails not yet sent, and its notifications not yet read.
+    withdraw: async (ref) => {
+      await notifications.withdraw(ref).catch((error: unknown) => logger.error({ err: error, ref }, 'notifications not withdrawn'));
+      return mail.withdraw(ref);
+    },
+    // After the change is committed: a notification per recipient, then their e-mails; either
+    // failing is logged, never the action's failure.
+    notify: async (notice) => {
+      await notifications
+        .record(notice)
+        .catch((error: unknown) =>
+          logger.error({ err: error, project: notice.project.id, kind: notice.kind }, 'project notice: notifications not written'),
+        );
+      await mail
         .notifyProject({ ...notice, path: (role, locale) => projectPath(role, notice.project.id, locale) ?? localePath('index', locale) })
         .catch((error: unknown) =>
           logger.error({ err: error, project: notice.project.id, kind: notice.kind }, 'project notice not queued'),
-        ),
+        );
+    },
+    live: tell,
+  });
+  // Live updates (server/live/): one event stream per signed-in tab, fed by the change feed.
+  const liveStreams = createLiveStreams({
+    changes,
+    sessions,
+    notifications,
+    forgetUnread: (userName) => projects.forgetUnread(userName),
+    limits: {
+      perUser: config.LIVE_STREAMS_PER_USER,
+      // Never every connection: a fifth of HTTP_MAX_CONNECTIONS stays for pages and the API.
+      perProcess: Math.min(config.LIVE_STREAMS_MAX, Math.floor(config.HTTP_MAX_CONNECTIONS * LIVE_SHARE_OF_CONNECTIONS)),
+      heartbeatMs: config.LIVE_HEARTBEAT_SECONDS * 1000,
+      maxAgeMs: config.LIVE_STREAM_MAX_MINUTES * 60_000,
+    },
+    logger,
   });
   // Invitations, forgotten passwords, e-mail changes (server/account-links/): the site's own users
   // only, so not with an external API.
@@ -407,6 +449,7 @@ export async function createApp(deps: AppDeps) {
     inbox: contactStore,
     account,
     companies,
+    notifications,
     accountPages: accounts ? accountPages(accounts) : undefined,
     twoFactor,
     loginGuard,
@@ -449,6 +492,7 @@ export async function createApp(deps: AppDeps) {
     ...(preview ? { previewContent: withCompany(preview.drafts.content, company) } : {}),
     branding,
     unread: (user) => projects.unreadTotal(user),
+    notificationsUnread: (user) => notifications.unread(user.userName),
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
     translator: (locale) => translators[locale],
@@ -594,6 +638,7 @@ export async function createApp(deps: AppDeps) {
         twoFactor,
         accounts,
         companies,
+        notifications,
       }),
     );
   }
@@ -662,6 +707,9 @@ export async function createApp(deps: AppDeps) {
       styleguideHandler({ manifest, siteName: config.SITE_NAME, brand: brand.page, messages: (locale) => messagesOf(i18n, locale) }),
     );
   }
+  // 9a. The live stream of a signed-in tab (server/live/streams.ts): never cached, never compressed.
+  app.get(LIVE_PATH, liveStreams.handler);
+
   // 9b. A project's documents, for its participants (projects/download.ts).
   app.get(DOWNLOAD_PATH, documentDownload(conversation, documentDownloads));
 
@@ -711,6 +759,8 @@ export async function createApp(deps: AppDeps) {
 
   /** Releases what the app holds (graceful shutdown): timers and the database. */
   async function close(): Promise<void> {
+    clearInterval(notificationPruning);
+    liveStreams.close();
     await mail.stop();
     await pdf.close();
     await auditLog.stop();
@@ -720,6 +770,8 @@ export async function createApp(deps: AppDeps) {
 
   function drain() {
     draining = true;
+    // Open streams end now: their browsers reconnect, to an instance that is not leaving.
+    liveStreams.drain();
   }
 
   return {
@@ -738,5 +790,7 @@ export async function createApp(deps: AppDeps) {
     close,
     drain,
     audit: auditLog,
+    notifications,
+    liveStreams,
   };
 }

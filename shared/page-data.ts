@@ -213,6 +213,8 @@ export type PagePayload = {
   branding?: Branding | null;
   /** Project messages the signed-in user has not read (the navbar's badge); absent when none. */
   unread?: number;
+  /** Notifications the signed-in user has not read (the navbar's bell, up to NOTIFICATIONS_BADGE_MAX); absent when none. */
+  notifications?: number;
   /** The page shows drafts (the CMS preview): the banner with its way out; absent otherwise. */
   preview?: true;
 };

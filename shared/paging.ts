@@ -28,6 +28,8 @@ export const PAGE_SIZES = {
   members: { default: 20, max: 100 },
   /** The companies an admin may move a user to (GET /api/admin/companies). */
   companies: { default: 20, max: 100 },
+  /** The signed-in user's notifications, newest first (GET /api/notifications, /notifications). */
+  notifications: { default: 20, max: 100 },
   /** The user's own sessions on their profile, the most recently seen (no parameter). */
   sessions: { default: 20, max: 20 },
 } as const satisfies Record<string, { default: number; max: number }>;

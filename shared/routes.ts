@@ -133,6 +133,8 @@ export const BASE_ROUTES = [
   // the signed-in user's set-up page.
   { base: 'twoFactor', path: '/login/code', page: 'two-factor', public: true, guards: ['guest'], indexable: false },
   { base: 'twoFactorSetup', path: '/profile/twoFactor', page: 'two-factor-setup', public: false, guards: [], indexable: false },
+  // The signed-in user's notifications (the navbar's bell): every role has one, like the profile.
+  { base: 'notifications', path: '/notifications', page: 'notifications', public: false, guards: [], indexable: false },
   // Accounts that run themselves (server/account-links/): the pages the e-mailed links open, and the
   // forgotten-password form. Open to anyone: the link is the proof, not a session.
   { base: 'invitation', path: '/invitation', page: 'invitation', public: true, guards: [], indexable: false, noStore: true },

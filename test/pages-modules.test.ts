@@ -35,6 +35,7 @@ test('the pages that take a form are those whose module has an action', async ()
       'forgot-password',
       'invitation',
       'login',
+      'notifications',
       'profile',
       'project',
       'project-new',

@@ -402,6 +402,7 @@ describe('docs/private-area.md', () => {
     sessions: "the profile's sessions",
     members: "a company's people",
     companies: 'companies (',
+    notifications: 'notifications (',
   };
 
   test("its table of page sizes says shared/paging.ts's default and maximum of every list", () => {

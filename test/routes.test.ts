@@ -50,6 +50,8 @@ const EXPECTED_PATHS: Record<string, string> = {
   forgotPassword: '/forgotPassword',
   resetPassword: '/resetPassword',
   confirmEmail: '/confirmEmail',
+  // Issue 26: the notification centre (the navbar's bell), any signed-in user's, like /profile.
+  notifications: '/notifications',
 };
 
 test.each(['admin-projects', 'admin-users', 'admin-inbox', 'admin-audit', 'admin-deletions', 'admin-branding'])(

@@ -58,6 +58,7 @@ describe('decide: what the worker does with a request', () => {
     { url: '/api/openapi.json', mode: 'navigate', expected: 'ignore' },
     { url: '/_data?path=/', expected: 'ignore' },
     { url: '/_data?path=%2Fprofile', expected: 'ignore' },
+    { url: '/live', expected: 'ignore' },
     { url: '/cms/uploads/x.png', expected: 'ignore' },
     { url: '/cms/api/pages', expected: 'ignore' },
     { url: '/cms', mode: 'navigate', expected: 'ignore' },

@@ -14,6 +14,33 @@ import { deferredComponent } from '../runtime/deferred.tsx';
 const UserMenu = deferredComponent(() => import('./user-menu.tsx').then((m) => m.UserMenu)).Deferred;
 
 /**
+ * The signed-in user's notifications (the page /notifications): a bell with the count of unread
+ * ones, which the live stream keeps current (client/app.tsx). Outside the folded menu, so that
+ * the count shows at every width.
+ */
+function NotificationBell({ count }: { count: number }) {
+  const { t, locale } = useI18n();
+  const shown = count > 99 ? '99+' : String(count);
+  return (
+    <Link
+      className="navbar-bell"
+      to={localePath('notifications', locale)}
+      aria-label={count > 0 ? t('notifications.bellUnread', { count, shown }) : t('notifications.bell')}
+      data-count={count}
+    >
+      <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
+        <path d="M12 22a2.4 2.4 0 0 0 2.4-2.2H9.6A2.4 2.4 0 0 0 12 22Zm7.2-5.6V11a7.2 7.2 0 0 0-5.7-7V3.3a1.5 1.5 0 0 0-3 0V4a7.2 7.2 0 0 0-5.7 7v5.4L3 18.2v.9h18v-.9Z" />
+      </svg>
+      {count > 0 && (
+        <span className="navbar-bell-count" aria-hidden="true">
+          {shown}
+        </span>
+      )}
+    </Link>
+  );
+}
+
+/**
  * Teal bar with the logo, the Blog and Contact links, the locale switcher and the
  * Private Area entry, which for a signed-in user is the link to their own area (the only way to
  * it from the interface: /login would bounce them home). Under 1023 px the links fold behind a
@@ -73,6 +100,7 @@ export function Navbar({
           />
           <span>{siteName}</span>
         </Link>
+        {user && <NotificationBell count={payload.notifications ?? 0} />}
         <button
           type="button"
           className="navbar-burger"

@@ -20,9 +20,13 @@ import type { CursorPage } from '../../shared/paging.ts';
 import type { loader } from '../../server/pages/project.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
 
-/** A list's page as the server gave it: another one (a reload after a form) starts its "Show older" afresh. */
+/**
+ * A list's page as the server gave it: another cursor starts its "Show older" afresh; the newest
+ * page read again (a form's answer, a live update) is the same list, its new items on top
+ * (older-pages.ts keeps what was shown below them, and the form what is being typed).
+ */
 function pageKey(page: CursorPage<{ id: number }>): string {
-  return `${page.before ?? 'newest'}:${page.items[0]?.id ?? 0}:${page.total}`;
+  return String(page.before ?? 'newest');
 }
 
 export default function ProjectPage({ data, user, form }: PageProps<LoaderData<typeof loader>>) {

@@ -36,7 +36,7 @@ async function fetchOlder<T>(path: string, field: string): Promise<CursorPage<T>
 
 /**
  * The list's items, newest first: the page the server gave, then the older pages asked for
- * since. Mounted again (a `key`) when the server gives another page.
+ * since. Mounted again (a `key`) when the server gives a page at another cursor.
  */
 export function useOlderPages<T extends { id: number }>(page: CursorPage<T>, list: OlderList) {
   const { pathname, search } = useLocation();
@@ -44,6 +44,26 @@ export function useOlderPages<T extends { id: number }>(page: CursorPage<T>, lis
   const [nextBefore, setNextBefore] = useState(page.nextBefore);
   const [loading, setLoading] = useState(false);
   const [failed, setFailed] = useState(false);
+
+  // The newest page read again (a live update, a form's answer): its new items come on top. What
+  // was shown below stays when the two pages meet (no item missing between them); otherwise the
+  // list starts again from the new page.
+  const [shownPage, setShownPage] = useState(page);
+  if (shownPage !== page) {
+    setShownPage(page);
+    const newest = page.items.map((item) => item.id);
+    const meets =
+      page.before === null &&
+      shownPage.before === null &&
+      (page.nextBefore === null || (newest.length > 0 && Math.min(...newest) <= (shownPage.items[0]?.id ?? 0)));
+    if (meets && older.length > 0) {
+      const onPage = new Set(newest);
+      setOlder([...shownPage.items, ...older].filter((item) => !onPage.has(item.id)));
+    } else {
+      setOlder([]);
+      setNextBefore(page.nextBefore);
+    }
+  }
 
   async function showOlder(event: MouseEvent<HTMLAnchorElement>) {
     if (nextBefore === null || loading || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;

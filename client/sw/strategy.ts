@@ -17,7 +17,7 @@ export type SwConfig = {
 
 /**
  * - `ignore`: the worker does not answer; the browser goes to the network as if there were no
- *   worker (non-GET, other origins, the API, the CMS, page data, the worker script itself).
+ *   worker (non-GET, other origins, the API, the CMS, page data, the live stream, the worker script itself).
  * - `network-only`: same-origin sub-resources outside /assets: from the network, never stored;
  *   only a precached copy (the shell's images) answers when the network fails.
  * - `cache-first`: hashed, immutable build assets.
@@ -33,8 +33,8 @@ export const CACHE_PREFIX = 'site-sw-';
 /** The runtime pages cache keeps at most this many pages (the oldest stored go first). */
 export const MAX_CACHED_PAGES = 30;
 
-/** Paths whose answers the worker never touches (and so never stores). */
-const NEVER_TOUCHED = ['/api', '/cms', '/_data', '/sw.js'];
+/** Paths whose answers the worker never touches (and so never stores): the live stream (LIVE_PATH) among them. */
+const NEVER_TOUCHED = ['/api', '/cms', '/_data', '/live', '/sw.js'];
 
 function isUnder(pathname: string, base: string): boolean {
   return pathname === base || pathname.startsWith(`${base}/`);

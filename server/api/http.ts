@@ -26,6 +26,7 @@ import type { Deletions } from '../my-account/deletion.ts';
 import { setupRequiredError, type TwoFactor } from '../two-factor/service.ts';
 import type { Accounts } from '../account-links/service.ts';
 import type { CompanyService } from '../my-account/company-service.ts';
+import type { Notifications } from '../notifications/notifications.ts';
 
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -78,6 +79,8 @@ export type ApiDeps = {
   accounts?: Accounts | null;
   /** Companies and their people (server/companies/). */
   companies: CompanyService;
+  /** The notification centre (server/notifications/). */
+  notifications: Notifications;
 };
 
 declare module 'express-serve-static-core' {

@@ -15,6 +15,7 @@ import { adminUserRoutes } from './admin-users.ts';
 import { createApiAuth, type ApiDeps } from './http.ts';
 import { imageRoutes } from './images.ts';
 import { meRoutes } from './me.ts';
+import { notificationRoutes } from './notifications.ts';
 import { projectRoutes } from './projects.ts';
 
 export type { ApiDeps } from './http.ts';
@@ -35,6 +36,7 @@ export function createApiRouter(deps: ApiDeps) {
     projectRoutes,
     adminAuditRoutes,
     companyRoutes,
+    notificationRoutes,
   ])
     router.use(resource(deps, auth));
   router.use(adminDeletionRoutes(deps, auth));

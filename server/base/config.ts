@@ -130,6 +130,15 @@ const schema = z.object({
   INVITATION_RESENDS_PER_USER_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(3),
   /** Colleagues one company manager may invite per hour (each is an e-mail to an unverified address). */
   COMPANY_INVITATIONS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Live streams (GET /live, one per signed-in tab) one user may have open on one instance, and one instance holds at most (429 past either). */
+  LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
+  LIVE_STREAMS_MAX: z.coerce.number().int().min(1).max(100_000).default(2000),
+  /** A live stream's heartbeat (a comment line that keeps proxies from closing it and finds dead clients). */
+  LIVE_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(25),
+  /** A live stream ends after this long; the browser reconnects at once (its session is read again). */
+  LIVE_STREAM_MAX_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  /** Notifications older than this are deleted (once a day). */
+  NOTIFICATIONS_KEEP_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   /** Downloads of everything the site holds about them ("my data") one user may make per hour. */
   DATA_EXPORTS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(10),
   /**

@@ -134,6 +134,25 @@ export type CompaniesTable = {
   created_at: string;
 };
 
+/** One notice of a project for one recipient (migration 19): the bell's count and its page. */
+export type NotificationsTable = {
+  id: Generated<number>;
+  user_name: string;
+  /** A ProjectNoticeKind (server/projects/notices.ts). */
+  kind: string;
+  /** The project it is about (its notifications go with it). */
+  project_id: number | null;
+  project_title: string;
+  /** Who did it, as they were named then. */
+  actor: string;
+  /** JSON of the notice's facts: from, to, milestone, excerpt. */
+  detail: string | null;
+  /** A held notice's ref (a milestone's toggles): withdrawn with its e-mail. */
+  ref: string | null;
+  created_at: string;
+  read_at: string | null;
+};
+
 /** A company's navbar branding in embedded mode (migration 18): every person of it sees it. */
 export type CompanyBrandingTable = {
   company_id: number;
@@ -353,6 +372,7 @@ export type Schema = {
   companies: CompaniesTable;
   company_members: CompanyMembersTable;
   company_branding: CompanyBrandingTable;
+  notifications: NotificationsTable;
   project_experts: ProjectExpertsTable;
   project_milestones: ProjectMilestonesTable;
   project_messages: ProjectMessagesTable;
@@ -378,5 +398,6 @@ export type ContactMessageRow = Selectable<ContactMessagesTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;
+export type NotificationRow = Selectable<NotificationsTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type AccountLinkRow = Selectable<AccountLinksTable>;

@@ -25,6 +25,8 @@ export const loader = (async (args) => {
     const id = projectId(args.params.id);
     // The project decides the page (its participants only: anyone else gets the 404 page)…
     const project = await projects.get(actor, id);
+    // Opening a project reads what the bell said about it.
+    await args.services.notifications?.markProjectRead(actor.userName, id);
     // …its history and conversation stream when the database is slow (reading the newest page
     // of the conversation reads the thread: its unread count falls).
     const history = streamed(projects.history(actor, id, { before: cursorOf(query.get(PROJECT_PAGE_PARAMS.historyBefore)) }));

@@ -129,6 +129,7 @@ export function createConversation(deps: ConversationDeps) {
     // Their badges count the new message on their next page (in this process at once).
     for (const userName of everyone) projects.forgetUnread(userName);
     await projects.announce('message_posted', actor, row, everyone, { excerpt: body });
+    await projects.touched(row, everyone);
     return { id: inserted, author: { userName: actor.userName, name: displayName(actor), role: actor.role }, body, createdAt: at };
   }
 
@@ -232,6 +233,7 @@ export function createConversation(deps: ConversationDeps) {
       await storeDocumentChunks(trx, doc.id, file.chunks);
       return doc.id;
     });
+    await projects.touched(row);
     return { id: inserted, name, contentType, bytes, uploadedBy: actor.userName, uploadedAt: at };
   }
 
@@ -273,6 +275,7 @@ export function createConversation(deps: ConversationDeps) {
       ip: context.ip ?? null,
       detail: { project: id, document: doc.id, name: doc.name, bytes: doc.bytes },
     });
+    await projects.touched(row);
   }
 
   /**

@@ -37,6 +37,7 @@ import type { Audit } from '../audit/types.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
 import { recordProjectEvent } from './events.ts';
 import type { Notify, ProjectNoticeKind, Withdraw } from './notices.ts';
+import type { Tell } from '../live/topics.ts';
 import type { Brief, ProposalInput } from './schemas.ts';
 import { createTtlCache } from '../base/cache.ts';
 import { ensureMembership, memberNames } from '../companies/companies.ts';
@@ -61,6 +62,8 @@ export type ProjectDeps = {
   notify: Notify;
   /** Takes back a held notice (a milestone done, then undone within the collapse window). */
   withdraw?: Withdraw;
+  /** Tells the live streams of these users that the project changed (server/live/); default: nobody. */
+  live?: Tell;
   now?: () => Date;
   limits?: ProjectLimits;
   /** PROJECT_MILESTONE_COLLAPSE_MINUTES: one user's toggles of one milestone within it are one history line and one notice. */
@@ -608,6 +611,17 @@ export function createProjects(deps: ProjectDeps) {
   }
 
   /**
+   * The project changed (after the change was committed): the open pages of everyone who sees it
+   * — `extra` too: an expert just removed — read it again (the live streams, server/live/).
+   */
+  async function touched(row: Pick<ProjectRow, 'id' | 'company_id'>, people?: readonly string[], extra: readonly string[] = []) {
+    if (!deps.live) return;
+    // A convenience for open pages: the change is committed, and never fails for it (Tell logs its own failures).
+    const everyone = people ?? (await participants(row).catch(() => []));
+    await deps.live([...everyone, ...extra], { what: 'project', projectId: row.id });
+  }
+
+  /**
    * Queues the e-mails of a change (after it was committed): the caller's answer waits for the
    * queue, not for the mail server, so an OK means the e-mails are on their way. A queue that
    * fails is logged by `notify`, never the change's failure.
@@ -672,6 +686,7 @@ export function createProjects(deps: ProjectDeps) {
       return inserted.id;
     });
     await announce('brief_submitted', actor, { id, title: brief.title }, await adminNames());
+    await touched({ id, company_id: membership?.companyId ?? null });
     return get(actor, id);
   }
 
@@ -819,6 +834,7 @@ export function createProjects(deps: ProjectDeps) {
       from,
       to,
     });
+    await touched(row, everyone);
     return get(actor, id);
   }
 
@@ -873,6 +889,7 @@ export function createProjects(deps: ProjectDeps) {
     });
     // Assigning someone twice is harmless: the same answer, one history line, one e-mail.
     if (added) await announce('expert_assigned', actor, row, [expert.userName, ...(await memberNames(k, row.company_id))]);
+    if (added) await touched(row);
     return get(actor, id);
   }
 
@@ -891,6 +908,8 @@ export function createProjects(deps: ProjectDeps) {
       if (!removed) throw new ApiError(404, 'not_found', `"${userName}" is not assigned to this project`);
       await recordProjectEvent(trx, id, actor, at, { kind: 'expert_removed', detail: removed.name });
     });
+    // The expert's open page reads it again, and finds it gone.
+    await touched(row, undefined, [userName]);
     return get(actor, id);
   }
 
@@ -945,6 +964,7 @@ export function createProjects(deps: ProjectDeps) {
         .execute();
       await recordProjectEvent(trx, id, actor, at, { kind: 'milestone_added', detail: input.title });
     });
+    await touched(row);
     return get(actor, id);
   }
 
@@ -1013,6 +1033,7 @@ export function createProjects(deps: ProjectDeps) {
         ...(collapseMs > 0 ? { hold: { ref, ms: collapseMs } } : {}),
       });
     }
+    if (outcome !== 'unchanged') await touched(row);
     return get(actor, id);
   }
 
@@ -1034,6 +1055,7 @@ export function createProjects(deps: ProjectDeps) {
     forgetUnread,
     participants,
     announce,
+    touched,
     admit,
   };
 }

@@ -4,6 +4,7 @@
 // existence check: throw notFound()) and `action` (the page's forms, posted to the page's own
 // URL, answered as JSON with JavaScript and as a 303 or the page again without it). Both get the
 // app's services, made once at start (server/app.ts). docs/decisions/025.
+import type { Notifications } from '../notifications/notifications.ts';
 import type { CompanyForms } from '../my-account/company-forms.ts';
 import type { CompanyService } from '../my-account/company-service.ts';
 import type { NextFunction, Request, Response } from 'express';
@@ -51,6 +52,8 @@ export type PageServices = {
   account?: AccountServices | undefined;
   /** Companies and their people (server/companies/). */
   companies?: CompanyService | undefined;
+  /** The notification centre (server/notifications/). */
+  notifications?: Notifications | undefined;
   /** The single-use link pages and the profile's e-mail section (built-in API only). */
   accountPages?: AccountPages | undefined;
   twoFactor?: TwoFactor | undefined;

@@ -24,6 +24,8 @@ export type ResolveDeps = {
   services: PageServices;
   /** Unread project messages of the signed-in user (the navbar's badge). */
   unread?: (user: SessionUser) => Promise<number>;
+  /** The signed-in user's unread notifications (the navbar's bell). */
+  notificationsUnread?: (user: SessionUser) => Promise<number>;
   /** The signed-in user's navbar branding; must answer quickly (it is raced with a timeout). */
   branding?: (userName: string) => Promise<Branding | null>;
   origin: string;
@@ -154,9 +156,21 @@ async function resolveOnce(deps: ResolveDeps, input: ResolveInput): Promise<Reso
     // What arrives late streams after the shell (a page load), or is waited for (/_data).
     const data = await settleData(loaded, input.stream ? STREAM_WAIT_MS : 0, (error) => deps.onError?.(error, input.url));
     // After the page's data: reading a project's page reads its thread.
-    const unread = input.session && deps.unread ? await deps.unread(input.session.user) : 0;
+    const user = input.session?.user;
+    const [unread, notifications] = await Promise.all([
+      user && deps.unread ? deps.unread(user) : 0,
+      user && deps.notificationsUnread ? deps.notificationsUnread(user) : 0,
+    ]);
     const payload = pagePayload(deps, input, route, params, data, meta, t);
-    return { kind: 'payload', payload: { ...payload, ...(branding ? { branding } : {}), ...(unread > 0 ? { unread } : {}) } };
+    return {
+      kind: 'payload',
+      payload: {
+        ...payload,
+        ...(branding ? { branding } : {}),
+        ...(unread > 0 ? { unread } : {}),
+        ...(notifications > 0 ? { notifications } : {}),
+      },
+    };
   } catch (error) {
     if (error instanceof PageRedirect) return { kind: 'redirect', to: error.to, status: error.status };
     if (error instanceof ApiError && error.status === 401 && input.session) {

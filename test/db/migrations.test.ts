@@ -466,12 +466,64 @@ test(`a client's branding becomes their company's (migration 18), and their own 
         { user_name: 'eva', color: '#445566', logo: null, updated_at: at },
       ])
       .execute();
-    expect(await migrate(db)).toEqual([18]);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 18),
+      ),
+    ).toEqual([18]);
     expect(await db.k.selectFrom('company_branding').selectAll().execute()).toEqual([
       { company_id: id, color: '#112233', logo: '/api/branding-logos/a.png', updated_at: at },
     ]);
     // A record nobody reads any more goes; one the migration could not place stays.
     expect((await db.k.selectFrom('branding').select('user_name').execute()).map((r) => r.user_name)).toEqual(['eva']);
+  } finally {
+    await db.close();
+  }
+});
+
+test(`notifications (migration 19): a row per recipient, gone with its project; the unread ones counted by user (${TEST_ENGINE})`, async () => {
+  const db = await unmigratedDatabase();
+  try {
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 19),
+    );
+    expect(await migrate(db)).toEqual([19]);
+    const at = '2026-11-27T10:00:00.000Z';
+    const project = await db.k
+      .insertInto('projects')
+      .values({
+        owner: 'ana',
+        owner_name: 'Ana',
+        owner_role: 'CLI',
+        title: 'A project',
+        description: 'What it is about',
+        practice: 'data',
+        state: 'brief',
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const row = { kind: 'message_posted', project_id: project.id, project_title: 'A project', actor: 'Eva', created_at: at };
+    await db.k
+      .insertInto('notifications')
+      .values([
+        { ...row, user_name: 'ana', read_at: null },
+        { ...row, user_name: 'ANA', read_at: at },
+        { ...row, user_name: 'eva', read_at: null },
+      ])
+      .execute();
+    const unread = await db.k
+      .selectFrom('notifications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_name', '=', 'Ana')
+      .where('read_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(unread.n)).toBe(1);
+    await db.k.deleteFrom('projects').where('id', '=', project.id).execute();
+    expect(await db.k.selectFrom('notifications').selectAll().execute()).toEqual([]);
   } finally {
     await db.close();
   }

@@ -1,0 +1,164 @@
+// Live updates and the notification centre in the browser (issue 26, docs/decisions/042): two
+// instances of the built server on one PostgreSQL; a client reads a project's conversation on
+// instance B while an expert posts on instance A — the message shows within 2 s, without a
+// document load, what the client was typing still in its box, and the bell's count goes up. The
+// notifications page (JavaScript and not), at 390 px, under axe in both themes. Screenshots go to
+// .tmp/shots-live/.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { membershipOf } from '../../server/companies/companies.ts';
+import { openDatabase } from '../../server/db/index.ts';
+import { seedDemoProjects } from '../../server/projects/demo.ts';
+import { THEMES } from '../../shared/theme.ts';
+import { createTestDatabase, startPostgres, type PostgresCluster } from '../helpers/postgres.ts';
+import { addUser } from '../helpers/users.ts';
+import { PHONE, runAxe, setupSite, waitForHydration, type Server } from './fixture.ts';
+import { ROLE_PASSWORD } from './helpers.ts';
+
+const ADMIN = { role: 'ADMIN' as const, userName: 'lv-admin', name: 'Adela', lastName: 'Gestora' };
+const CLIENT = { role: 'CLI' as const, userName: 'lv-client', name: 'Carla', lastName: 'Cliente' };
+const ORG = { role: 'ORG' as const, userName: 'lv-org', name: 'Olga', lastName: 'Organización' };
+const EXPERT = { role: 'CONS' as const, userName: 'lv-expert', name: 'Ernesto', lastName: 'Experto' };
+const SHOTS = join(process.cwd(), '.tmp', 'shots-live');
+
+// One PostgreSQL for both instances: started before the file's server (hooks run in order).
+const env: Record<string, string> = {};
+let cluster: PostgresCluster | undefined;
+beforeAll(async () => {
+  cluster = await startPostgres();
+  env.DATABASE_URL = await createTestDatabase(cluster.url);
+}, 60_000);
+afterAll(() => cluster?.stop());
+
+const site = setupSite({
+  env,
+  seed: async () => {
+    const db = await openDatabase({ url: env.DATABASE_URL!, poolMax: 1 });
+    try {
+      for (const user of [ADMIN, CLIENT, ORG, EXPERT]) await addUser(db, { ...user, password: ROLE_PASSWORD });
+      await seedDemoProjects(db, { admin: ADMIN.userName, client: CLIENT.userName, org: ORG.userName, expert: EXPERT.userName });
+      if (!(await membershipOf(db.k, CLIENT.userName))) throw new Error('seed: the client has no company');
+    } finally {
+      await db.close();
+    }
+  },
+});
+
+/** The API of an instance, as the expert: a message posted there. */
+async function postAs(server: Server, userName: string, path: string, body: object): Promise<Response> {
+  const login = await fetch(`${server.baseURL}/api/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: server.baseURL },
+    body: JSON.stringify({ identifier: userName, password: ROLE_PASSWORD }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  return fetch(`${server.baseURL}/api${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Text as read on the screen: one space for any run of white space. */
+async function textOf(locator: Locator): Promise<string> {
+  return ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+}
+
+async function bellCount(page: Page): Promise<number> {
+  return Number(await page.locator('.navbar-bell').getAttribute('data-count'));
+}
+
+/** The client's project page with a conversation (the demo's active project), opened on `server`. */
+async function openActiveProject(page: Page): Promise<number> {
+  await page.goto('/en/client');
+  await waitForHydration(page);
+  const href = await page.locator('a[href*="/client/projects/"]').first().getAttribute('href');
+  const id = Number(/projects\/(\d+)/.exec(href ?? '')?.[1]);
+  expect(id).toBeGreaterThan(0);
+  await page.goto(`/en/client/projects/${id}`);
+  await waitForHydration(page);
+  return id;
+}
+
+describe('live updates across two instances on one PostgreSQL', () => {
+  let second: Server;
+  beforeAll(async () => {
+    second = await site.startServer({ env: { DATABASE_URL: env.DATABASE_URL! } });
+  }, 120_000);
+
+  it('a message posted on instance A shows in the conversation open on instance B within 2 s, without a reload; what was typed stays; the bell counts it', async () => {
+    const page = await site.newPage({ as: CLIENT.userName, server: second, consent: true });
+    const id = await openActiveProject(page);
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await page.locator('#message-body').fill('A reply I am still writing');
+    const before = await bellCount(page);
+
+    const text = `Live from instance A ${Date.now()}`;
+    const posted = await postAs(site, EXPERT.userName, `/projects/${id}/messages`, { body: text });
+    expect(posted.status).toBe(201);
+    const started = Date.now();
+    await page.locator('.thread-message', { hasText: text }).waitFor({ timeout: 2000 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(await page.locator('#message-body').inputValue()).toBe('A reply I am still writing');
+    // Read on this page: the project's notifications are read when the page is read again.
+    await expect.poll(() => bellCount(page), { timeout: 2000 }).toBeLessThanOrEqual(before);
+
+    // Elsewhere (the profile), the next message raises the bell at once.
+    await page.goto('/en/profile');
+    await waitForHydration(page);
+    const resting = await bellCount(page);
+    await postAs(site, EXPERT.userName, `/projects/${id}/messages`, { body: 'And another one' });
+    await expect.poll(() => bellCount(page), { timeout: 2000 }).toBe(resting + 1);
+    expect(await page.locator('.navbar-bell').getAttribute('aria-label')).toBe(`Notifications: ${resting + 1} unread`);
+  });
+
+  it('the notifications page lists what happened, links to the project, and marks all read (with and without JavaScript)', async () => {
+    const page = await site.newPage({ as: CLIENT.userName, consent: true });
+    await page.goto('/en/notifications');
+    await waitForHydration(page);
+    const items = page.locator('.notification');
+    expect(await items.count()).toBeGreaterThan(0);
+    expect(await textOf(items.first())).toContain('Ernesto Experto wrote in');
+    const link = items.first().locator('a');
+    expect(await link.getAttribute('href')).toMatch(/^\/en\/client\/projects\/\d+$/);
+    if ((await page.locator('.notification-unread').count()) > 0) {
+      await page.getByRole('button', { name: 'Mark all as read' }).click();
+      await expect.poll(() => page.locator('.notification-unread').count()).toBe(0);
+    }
+    await expect.poll(() => bellCount(page)).toBe(0);
+
+    const id = Number(/projects\/(\d+)/.exec((await link.getAttribute('href')) ?? '')?.[1]);
+    await postAs(site, EXPERT.userName, `/projects/${id}/messages`, { body: 'Seen without JavaScript' });
+    const noJs = await site.newPage({ as: CLIENT.userName, javaScriptEnabled: false, consent: true });
+    await noJs.goto('/notifications');
+    expect(await textOf(noJs.locator('.notification-unread').first())).toContain('ha escrito en');
+    await noJs.getByRole('button', { name: 'Marcar como leída' }).first().click();
+    await noJs.waitForURL(/done=read/);
+    expect(await noJs.locator('.notification-unread').count()).toBe(0);
+    expect(await noJs.getByText('Notificación marcada como leída.').isVisible()).toBe(true);
+  });
+
+  it('at 390 px: the bell beside the burger, the page without sideways scroll; axe finds nothing in either theme', async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    const page = await site.newPage({ as: CLIENT.userName, viewport: PHONE, axe: true, consent: true });
+    await page.goto('/en/notifications');
+    await waitForHydration(page);
+    const bell = await page.locator('.navbar-bell').boundingBox();
+    const burger = await page.locator('.navbar-burger').boundingBox();
+    expect(bell && burger && bell.y < burger.y + burger.height && bell.x < burger.x).toBe(true);
+    expect(bell!.width).toBeGreaterThanOrEqual(44);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await page.screenshot({ path: join(SHOTS, 'notifications-390.png'), fullPage: true });
+    for (const theme of THEMES) {
+      await page.context().addCookies([{ name: 'theme', value: theme, url: site.baseURL }]);
+      await page.reload();
+      await waitForHydration(page);
+      expect(await page.locator('html').getAttribute('data-theme')).toBe(theme);
+      const results = await runAxe(page);
+      expect(results.violations.map((v) => `${theme}: ${v.id} ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+    }
+  });
+});
