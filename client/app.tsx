@@ -123,6 +123,8 @@ export function App({ boot, translators }: AppProps) {
   // told on), and the page shown read again, quietly, when something it shows changed.
   const [liveBell, setLiveBell] = useState<{ count: number; payload: PagePayload } | null>(null);
   const quietRefresh = useRef(false);
+  /** Navigations started so far: a live read is shown only if none started while it was read. */
+  const navigations = useRef(0);
   const shownView = useRef(view);
   const loading = useRef(loadState);
   useEffect(() => {
@@ -146,10 +148,11 @@ export function App({ boot, translators }: AppProps) {
         document.addEventListener('visibilitychange', () => void refreshQuietly(), { once: true });
         return;
       }
-      const shown = shownView.current.payload.url;
+      const shown = shownUrl.current;
+      const started = navigations.current;
       const navigator = await loadNavigator();
       const answer = await navigator.fetchPageData(shown, new AbortController().signal);
-      if (answer.kind !== 'payload' || shownUrl.current !== shown || navigating()) return;
+      if (answer.kind !== 'payload' || shownUrl.current !== shown || navigations.current !== started || navigating()) return;
       const fresh = answer.payload;
       if (fresh.locale !== shownView.current.payload.locale) return;
       quietRefresh.current = true;
@@ -183,6 +186,8 @@ export function App({ boot, translators }: AppProps) {
 
   useEffect(() => {
     if (url === shownUrl.current && !revalidate) return;
+    // A live read started before this navigation must not show what it read after it.
+    navigations.current++;
     const controller = new AbortController();
     const aborted = () => controller.signal.aborted;
     const minimumDelay = delay(MIN_FETCH_DELAY_MS);

@@ -46,13 +46,15 @@ export default function NotificationsPage({ data, user, form }: PageProps<Loader
           </SectionForm>
         )}
       </div>
-      <p className="section-lead" role="status">
-        {page.unread > 0
-          ? page.unread >= 100
-            ? t('notifications.unreadMany')
-            : t('notifications.unread', { count: page.unread })
-          : t('notifications.allRead')}
-      </p>
+      {page.total > 0 && (
+        <p className="section-lead" role="status">
+          {page.unread > 0
+            ? page.unread >= 100
+              ? t('notifications.unreadMany')
+              : t('notifications.unread', { count: page.unread })
+            : t('notifications.allRead')}
+        </p>
+      )}
       {page.unread === 0 && done ? (
         <p className="form-success" role="status">
           {done}

@@ -28,14 +28,21 @@ export type ChangeFeed = {
  */
 export const KEPT_CHANGES = 10_000;
 
-/** Tells every instance that `topic` changed, from a process that listens to nothing (the ops CLI). */
-export async function announceChange(db: Db, topic: string, keep = KEPT_CHANGES): Promise<void> {
-  if (db.engine === 'postgres') await sql`SELECT pg_notify(${CHANNEL}, ${topic})`.execute(db.k);
-  else {
-    await sql`INSERT INTO changes (topic, version) VALUES (${topic}, (SELECT COALESCE(MAX(version), 0) + 1 FROM changes))
-              ON CONFLICT (topic) DO UPDATE SET version = excluded.version`.execute(db.k);
-    await sql`DELETE FROM changes WHERE version <= (SELECT MAX(version) FROM changes) - ${keep}`.execute(db.k);
+/**
+ * Tells every instance that `topic` changed, from a process that listens to nothing (the ops CLI).
+ * SQLite: answers the change's version (its own feed then skips it: it heard it already).
+ */
+export async function announceChange(db: Db, topic: string, keep = KEPT_CHANGES): Promise<number | null> {
+  if (db.engine === 'postgres') {
+    await sql`SELECT pg_notify(${CHANNEL}, ${topic})`.execute(db.k);
+    return null;
   }
+  const { rows } = await sql<{
+    version: number;
+  }>`INSERT INTO changes (topic, version) VALUES (${topic}, (SELECT COALESCE(MAX(version), 0) + 1 FROM changes))
+              ON CONFLICT (topic) DO UPDATE SET version = excluded.version RETURNING version`.execute(db.k);
+  await sql`DELETE FROM changes WHERE version <= (SELECT MAX(version) FROM changes) - ${keep}`.execute(db.k);
+  return rows[0] ? Number(rows[0].version) : null;
 }
 
 export async function createChangeFeed(db: Db, options: { logger: Logger }): Promise<ChangeFeed> {
@@ -97,6 +104,8 @@ export async function createChangeFeed(db: Db, options: { logger: Logger }): Pro
       )?.v ?? 0,
     );
   let seen = await latest();
+  /** The versions of this process's own changes not yet passed by the poll (at most OWN_MAX). */
+  const own = new Set<number>();
   let polling = false;
   const timer = setInterval(() => {
     if (polling) return;
@@ -108,7 +117,10 @@ export async function createChangeFeed(db: Db, options: { logger: Logger }): Pro
       .execute()
       .then((rows) => {
         for (const row of rows) {
-          seen = Math.max(seen, Number(row.version));
+          const version = Number(row.version);
+          seen = Math.max(seen, version);
+          // This process's own change was delivered when it was published.
+          if (own.delete(version)) continue;
           deliver(row.topic);
         }
       })
@@ -120,7 +132,11 @@ export async function createChangeFeed(db: Db, options: { logger: Logger }): Pro
     async publish(topic) {
       deliver(topic);
       // One statement (atomic against the other workers): the next version of all.
-      await announceChange(db, topic);
+      const version = await announceChange(db, topic);
+      if (version !== null && version > seen) {
+        own.add(version);
+        if (own.size > KEPT_CHANGES) own.delete(own.values().next().value!);
+      }
     },
     subscribe,
     async close() {

@@ -1,6 +1,6 @@
 // Live updates and the notification centre in the browser (issue 26, docs/decisions/042): two
-// instances of the built server on one PostgreSQL; a client reads a project's conversation on
-// instance B while an expert posts on instance A — the message shows within 2 s, without a
+// instances of the built server on one PostgreSQL; an organisation reads a project's conversation on
+// instance B while an admin posts on instance A — the message shows within 2 s, without a
 // document load, what the client was typing still in its box, and the bell's count goes up. The
 // notifications page (JavaScript and not), at 390 px, under axe in both themes. Screenshots go to
 // .tmp/shots-live/.
@@ -14,7 +14,7 @@ import { seedDemoProjects } from '../../server/projects/demo.ts';
 import { THEMES } from '../../shared/theme.ts';
 import { createTestDatabase, startPostgres, type PostgresCluster } from '../helpers/postgres.ts';
 import { addUser } from '../helpers/users.ts';
-import { PHONE, runAxe, setupSite, waitForHydration, type Server } from './fixture.ts';
+import { DESKTOP, PHONE, runAxe, setupSite, waitForHydration, type Server } from './fixture.ts';
 import { ROLE_PASSWORD } from './helpers.ts';
 
 const ADMIN = { role: 'ADMIN' as const, userName: 'lv-admin', name: 'Adela', lastName: 'Gestora' };
@@ -46,7 +46,7 @@ const site = setupSite({
   },
 });
 
-/** The API of an instance, as the expert: a message posted there. */
+/** A POST to an instance's API as `userName`. */
 async function postAs(server: Server, userName: string, path: string, body: object): Promise<Response> {
   const login = await fetch(`${server.baseURL}/api/login`, {
     method: 'POST',
@@ -70,15 +70,26 @@ async function bellCount(page: Page): Promise<number> {
   return Number(await page.locator('.navbar-bell').getAttribute('data-count'));
 }
 
-/** The client's project page with a conversation (the demo's active project), opened on `server`. */
+/** An instance's API as `userName` (a Bearer token from POST /api/login). */
+async function apiAs(server: Server, userName: string) {
+  const login = await fetch(`${server.baseURL}/api/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: server.baseURL },
+    body: JSON.stringify({ identifier: userName, password: ROLE_PASSWORD }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  return (path: string) => fetch(`${server.baseURL}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
+}
+
+/** The organisation's demo project in progress (its expert and the admin write in it): its page on `page`'s instance, hydrated. */
 async function openActiveProject(page: Page): Promise<number> {
-  await page.goto('/en/client');
-  await waitForHydration(page);
-  const href = await page.locator('a[href*="/client/projects/"]').first().getAttribute('href');
-  const id = Number(/projects\/(\d+)/.exec(href ?? '')?.[1]);
+  const get = await apiAs(site, ORG.userName);
+  const { items } = (await (await get('/projects?status=active')).json()) as { items: { id: number }[] };
+  const id = items[0]?.id ?? 0;
   expect(id).toBeGreaterThan(0);
-  await page.goto(`/en/client/projects/${id}`);
+  expect((await page.goto(`/en/organization/projects/${id}`))?.status()).toBe(200);
   await waitForHydration(page);
+  await page.locator('#message-body').waitFor({ timeout: 5000 });
   return id;
 }
 
@@ -89,14 +100,14 @@ describe('live updates across two instances on one PostgreSQL', () => {
   }, 120_000);
 
   it('a message posted on instance A shows in the conversation open on instance B within 2 s, without a reload; what was typed stays; the bell counts it', async () => {
-    const page = await site.newPage({ as: CLIENT.userName, server: second, consent: true });
+    const page = await site.newPage({ as: ORG.userName, server: second, consent: true });
     const id = await openActiveProject(page);
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     await page.locator('#message-body').fill('A reply I am still writing');
     const before = await bellCount(page);
 
     const text = `Live from instance A ${Date.now()}`;
-    const posted = await postAs(site, EXPERT.userName, `/projects/${id}/messages`, { body: text });
+    const posted = await postAs(site, ADMIN.userName, `/projects/${id}/messages`, { body: text });
     expect(posted.status).toBe(201);
     const started = Date.now();
     await page.locator('.thread-message', { hasText: text }).waitFor({ timeout: 2000 });
@@ -110,20 +121,20 @@ describe('live updates across two instances on one PostgreSQL', () => {
     await page.goto('/en/profile');
     await waitForHydration(page);
     const resting = await bellCount(page);
-    await postAs(site, EXPERT.userName, `/projects/${id}/messages`, { body: 'And another one' });
+    await postAs(site, ADMIN.userName, `/projects/${id}/messages`, { body: 'And another one' });
     await expect.poll(() => bellCount(page), { timeout: 2000 }).toBe(resting + 1);
     expect(await page.locator('.navbar-bell').getAttribute('aria-label')).toBe(`Notifications: ${resting + 1} unread`);
   });
 
   it('the notifications page lists what happened, links to the project, and marks all read (with and without JavaScript)', async () => {
-    const page = await site.newPage({ as: CLIENT.userName, consent: true });
+    const page = await site.newPage({ as: ORG.userName, consent: true });
     await page.goto('/en/notifications');
     await waitForHydration(page);
     const items = page.locator('.notification');
     expect(await items.count()).toBeGreaterThan(0);
-    expect(await textOf(items.first())).toContain('Ernesto Experto wrote in');
+    expect(await textOf(items.first())).toContain('Adela Gestora wrote in');
     const link = items.first().locator('a');
-    expect(await link.getAttribute('href')).toMatch(/^\/en\/client\/projects\/\d+$/);
+    expect(await link.getAttribute('href')).toMatch(/^\/en\/organization\/projects\/\d+$/);
     if ((await page.locator('.notification-unread').count()) > 0) {
       await page.getByRole('button', { name: 'Mark all as read' }).click();
       await expect.poll(() => page.locator('.notification-unread').count()).toBe(0);
@@ -131,8 +142,8 @@ describe('live updates across two instances on one PostgreSQL', () => {
     await expect.poll(() => bellCount(page)).toBe(0);
 
     const id = Number(/projects\/(\d+)/.exec((await link.getAttribute('href')) ?? '')?.[1]);
-    await postAs(site, EXPERT.userName, `/projects/${id}/messages`, { body: 'Seen without JavaScript' });
-    const noJs = await site.newPage({ as: CLIENT.userName, javaScriptEnabled: false, consent: true });
+    await postAs(site, ADMIN.userName, `/projects/${id}/messages`, { body: 'Seen without JavaScript' });
+    const noJs = await site.newPage({ as: ORG.userName, javaScriptEnabled: false, consent: true });
     await noJs.goto('/notifications');
     expect(await textOf(noJs.locator('.notification-unread').first())).toContain('ha escrito en');
     await noJs.getByRole('button', { name: 'Marcar como leída' }).first().click();
@@ -143,7 +154,7 @@ describe('live updates across two instances on one PostgreSQL', () => {
 
   it('at 390 px: the bell beside the burger, the page without sideways scroll; axe finds nothing in either theme', async () => {
     mkdirSync(SHOTS, { recursive: true });
-    const page = await site.newPage({ as: CLIENT.userName, viewport: PHONE, axe: true, consent: true });
+    const page = await site.newPage({ as: ORG.userName, viewport: PHONE, axe: true, consent: true });
     await page.goto('/en/notifications');
     await waitForHydration(page);
     const bell = await page.locator('.navbar-bell').boundingBox();
@@ -152,6 +163,9 @@ describe('live updates across two instances on one PostgreSQL', () => {
     expect(bell!.width).toBeGreaterThanOrEqual(44);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await page.screenshot({ path: join(SHOTS, 'notifications-390.png'), fullPage: true });
+    await page.setViewportSize(DESKTOP);
+    await page.screenshot({ path: join(SHOTS, 'notifications-1366.png') });
+    await page.setViewportSize(PHONE);
     for (const theme of THEMES) {
       await page.context().addCookies([{ name: 'theme', value: theme, url: site.baseURL }]);
       await page.reload();

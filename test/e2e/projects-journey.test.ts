@@ -147,9 +147,11 @@ async function submit(page: Page, js: boolean, click: () => Promise<void>, outco
     await page.evaluate(() => Object.assign(window, { __marker: 1 }));
     let posted = false;
     const answered = page.waitForResponse((r) => r.request().method() === 'POST');
+    // The page read again after the form (its `done` in the URL), not a live update's read.
     const reread = page.waitForResponse((r) => {
       if (r.request().method() === 'POST') posted = true;
-      return posted && new URL(r.url()).pathname === '/_data';
+      const url = new URL(r.url());
+      return posted && url.pathname === '/_data' && new URL(url.searchParams.get('path') ?? '/', url).searchParams.get('done') === intent;
     });
     // Settled here too, so that a step failing before it is awaited leaves no stray rejection.
     answered.catch(() => undefined);
@@ -159,6 +161,9 @@ async function submit(page: Page, js: boolean, click: () => Promise<void>, outco
     expect(answer.status(), `${intent}: ${await answer.text()}`).toBe(200);
     expect(await answer.json()).toMatchObject({ ok: true });
     await reread;
+    // Shown when the navigation is done (a live update may have shown the outcome before it).
+    await page.locator('main[data-load-state="done"]').waitFor();
+    await page.locator('[data-transition-phase="idle"]').waitFor();
     await outcome.waitFor();
     expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker), 'no full page load').toBe(1);
   } else {
@@ -414,6 +419,9 @@ describe.each(JOURNEYS)('the journey of a project ($label)', ({ locale, js, owne
   });
 
   it('the expert sees the project and writes to the owner', async () => {
+    // The owner is not looking at the project: an open project page reads a new message as it
+    // arrives (live updates), and the next test counts it unread.
+    await ownerPage.goto('about:blank');
     const page = expertPage;
     await open(page, projectOf(EXPERT), js);
     await expectState(page, locale, 'active');
