@@ -33,7 +33,9 @@ export function liveTeller(changes: ChangeFeed | undefined, logger: Logger): Tel
     const names = new Set([...userNames].map(canonicalIdentity));
     await Promise.all(
       [...names].map((name) =>
-        changes.publish(liveTopic(topic, name)).catch((error: unknown) => logger.warn({ err: error, topic }, 'could not tell a live change')),
+        changes
+          .publish(liveTopic(topic, name))
+          .catch((error: unknown) => logger.warn({ err: error, topic }, 'could not tell a live change')),
       ),
     );
   };

@@ -141,12 +141,7 @@ export function createNotifications(deps: { db: Db; tell: Tell; logger: Logger; 
     },
 
     async withdraw(ref) {
-      const rows = await k
-        .deleteFrom('notifications')
-        .where('ref', '=', ref)
-        .where('read_at', 'is', null)
-        .returning('user_name')
-        .execute();
+      const rows = await k.deleteFrom('notifications').where('ref', '=', ref).where('read_at', 'is', null).returning('user_name').execute();
       await changed(rows.map((r) => r.user_name));
       return rows.length;
     },

@@ -55,12 +55,21 @@ async function site(env: Record<string, string> = {}, db?: Db) {
   return { app, tokens, id };
 }
 
-type NotificationBody = { id: number; kind: string; actor: string; read: boolean; excerpt?: string; project: { id: number; title: string } };
+type NotificationBody = {
+  id: number;
+  kind: string;
+  actor: string;
+  read: boolean;
+  excerpt?: string;
+  project: { id: number; title: string };
+};
 
 describe(`notifications (${TEST_ENGINE})`, () => {
   test('every notice is a notification of each recipient, never of the one who acted; listed newest first with the bell’s count', async () => {
     const { app, tokens, id } = await site();
-    expect((await api(app.app, tokens.expert).post(`/projects/${id}/messages`, { body: 'First results are in.\n\nSee the dashboard.' })).status).toBe(201);
+    expect(
+      (await api(app.app, tokens.expert).post(`/projects/${id}/messages`, { body: 'First results are in.\n\nSee the dashboard.' })).status,
+    ).toBe(201);
 
     const owner = await api(app.app, tokens.owner).get('/notifications');
     expect(owner.status).toBe(200);
@@ -146,7 +155,14 @@ describe(`notifications (${TEST_ENGINE})`, () => {
 
   test('a milestone done and undone within the collapse window leaves no notification, like its e-mail', async () => {
     const { app, tokens, id } = await site();
-    expect((await api(app.app, tokens.admin).patch(`/projects/${id}`, { action: 'send_proposal', proposal: { scope: 'Scope', fee: 1000, timeline: 'Soon' } })).status).toBe(200);
+    expect(
+      (
+        await api(app.app, tokens.admin).patch(`/projects/${id}`, {
+          action: 'send_proposal',
+          proposal: { scope: 'Scope', fee: 1000, timeline: 'Soon' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await api(app.app, tokens.owner).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(200);
     const added = await api(app.app, tokens.admin).post(`/projects/${id}/milestones`, { title: 'Kick-off' });
     const milestone = (added.body.milestones as { id: number }[])[0]!.id;
@@ -170,17 +186,32 @@ describe(`notifications (${TEST_ENGINE})`, () => {
     expect(page.text).toContain('Tienes 2 notificaciones sin leer.');
     const first = (await api(app.app, tokens.owner).get('/notifications')).body.items[0] as NotificationBody;
 
-    const one = await request(app.app).post('/notifications').set('Origin', ORIGIN).set('Cookie', cookie).type('form').send({ intent: 'read', id: String(first.id) });
+    const one = await request(app.app)
+      .post('/notifications')
+      .set('Origin', ORIGIN)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ intent: 'read', id: String(first.id) });
     expect(one.status).toBe(303);
     expect(one.headers.location).toBe('/notifications?done=read');
     expect((await api(app.app, tokens.owner).get('/notifications')).body.unread).toBe(1);
-    const all = await request(app.app).post('/en/notifications').set('Origin', ORIGIN).set('Cookie', cookie).type('form').send({ intent: 'readAll' });
+    const all = await request(app.app)
+      .post('/en/notifications')
+      .set('Origin', ORIGIN)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ intent: 'readAll' });
     expect(all.headers.location).toBe('/en/notifications?done=readAll');
     const shown = await request(app.app).get('/en/notifications?done=readAll').set('Cookie', cookie);
     expect(shown.text).toContain('All your notifications are marked as read.');
     expect(shown.text).not.toContain('notification-unread');
     // A form that says nothing sensible is refused, nothing marked.
-    const bad = await request(app.app).post('/en/notifications').set('Origin', ORIGIN).set('Cookie', cookie).type('form').send({ intent: 'read', id: 'x' });
+    const bad = await request(app.app)
+      .post('/en/notifications')
+      .set('Origin', ORIGIN)
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ intent: 'read', id: 'x' });
     expect(bad.status).toBe(400);
     // Signed out: the login page, as for every private page.
     expect((await request(app.app).get('/en/notifications')).status).toBe(302);
@@ -189,9 +220,15 @@ describe(`notifications (${TEST_ENGINE})`, () => {
   test('notifications older than NOTIFICATIONS_KEEP_DAYS are deleted', async () => {
     const { app, tokens, id } = await site();
     await api(app.app, tokens.expert).post(`/projects/${id}/messages`, { body: 'Old news' });
-    await app.db.k.updateTable('notifications').set({ created_at: '2020-01-01T00:00:00.000Z' }).where('kind', '=', 'message_posted').execute();
+    await app.db.k
+      .updateTable('notifications')
+      .set({ created_at: '2020-01-01T00:00:00.000Z' })
+      .where('kind', '=', 'message_posted')
+      .execute();
     expect(await app.notifications.prune(180)).toBe(2); // the owner's and the admin's
-    expect((await api(app.app, tokens.owner).get('/notifications')).body.items.map((n: NotificationBody) => n.kind)).toEqual(['expert_assigned']);
+    expect((await api(app.app, tokens.owner).get('/notifications')).body.items.map((n: NotificationBody) => n.kind)).toEqual([
+      'expert_assigned',
+    ]);
   });
 });
 
@@ -235,7 +272,14 @@ describe(`the live stream (${TEST_ENGINE})`, () => {
 
     // Read elsewhere: the count follows.
     await api(app.app, tokens.owner).post('/notifications/read', { all: true });
-    await expect.poll(() => owner.events.filter((e) => e.event === 'unread').map((e) => JSON.parse(e.data).unread).at(-1)).toBe(0);
+    await expect
+      .poll(() =>
+        owner.events
+          .filter((e) => e.event === 'unread')
+          .map((e) => JSON.parse(e.data).unread)
+          .at(-1),
+      )
+      .toBe(0);
   });
 
   test('a reconnection with Last-Event-ID gets the notifications it missed, in order', async () => {
@@ -262,7 +306,10 @@ describe(`the live stream (${TEST_ENGINE})`, () => {
       const tab = await stream(base, cookie, { 'Last-Event-ID': lastEventId });
       expect(tab.status, lastEventId).toBe(200);
       expect(JSON.parse((await tab.next('unread')).data), lastEventId).toEqual({ unread: 0 });
-      expect(tab.events.filter((e) => e.event === 'notification'), lastEventId).toEqual([]);
+      expect(
+        tab.events.filter((e) => e.event === 'notification'),
+        lastEventId,
+      ).toEqual([]);
       tab.close();
     }
   });
