@@ -19,6 +19,7 @@ const POSTGRES_SUITES = [
   'test/db/**/*.test.ts',
   'test/projects/**/*.test.ts',
   'test/notifications/**/*.test.ts',
+  'test/calendar/**/*.test.ts',
   'test/mail/**/*.test.ts',
   'test/audit/**/*.test.ts',
   'test/my-account/**/*.test.ts',

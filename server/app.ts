@@ -105,6 +105,9 @@ import { createTwoFactor } from './two-factor/service.ts';
 import { createLiveStreams, LIVE_SHARE_OF_CONNECTIONS } from './live/streams.ts';
 import { liveTeller } from './live/topics.ts';
 import { createNotifications } from './notifications/notifications.ts';
+import { createCalendarFeeds } from './calendar-feed/feeds.ts';
+import { createCalendarForms } from './calendar-feed/forms.ts';
+import { CALENDAR_PATH } from '../shared/calendar.ts';
 import { LIVE_PATH } from '../shared/notifications.ts';
 
 export type AppDeps = {
@@ -394,6 +397,21 @@ export async function createApp(deps: AppDeps) {
     string
   >;
   const renderCache = config.RENDER_CACHE_MB > 0 ? createRenderCache({ maxBytes: config.RENDER_CACHE_MB * 1024 * 1024 }) : undefined;
+  // The private calendar addresses (server/calendar-feed/feeds.ts): the site's own users only, so not
+  // with an external API (whose users' current state the site cannot read without a session).
+  const calendarFeeds = external
+    ? null
+    : createCalendarFeeds({
+        db,
+        key: Buffer.from(deriveKey(config.SESSION_SECRET, 'calendar feed v1'), 'base64url'),
+        origin: config.PUBLIC_URL,
+        siteName: config.SITE_NAME,
+        projects,
+        translator: (locale) => translators[locale],
+        limiter: createRateLimiter(db, 3_600_000),
+        readsPerHour: config.CALENDAR_READS_PER_HOUR,
+        logger,
+      });
   // The pages load their messages from the build's hashed files: a build without them cannot serve.
   const messageUrls = Object.fromEntries(
     LOCALE_CODES.map((l) => {
@@ -450,6 +468,7 @@ export async function createApp(deps: AppDeps) {
     account,
     companies,
     notifications,
+    ...(calendarFeeds ? { calendarFeeds } : {}),
     accountPages: accounts ? accountPages(accounts) : undefined,
     twoFactor,
     loginGuard,
@@ -468,6 +487,7 @@ export async function createApp(deps: AppDeps) {
       projects: createProjectForms({ services: projectServices, uploads: documentUploads, fail, logger }),
       profile: createProfileForms({ sessions, deletions: account.deletions, backend, currentPasswordGuard, audit, fail, failWith }),
       company: createCompanyForms({ companies, fail, failWith }),
+      ...(calendarFeeds ? { calendar: createCalendarForms({ feeds: calendarFeeds, failWith }) } : {}),
       links: accounts ? createAccountLinkForms({ accounts, backend, sessions, currentPasswordGuard, fail, logger, signedIn }) : null,
       twoFactor: createTwoFactorForms({
         service: twoFactor,
@@ -709,6 +729,9 @@ export async function createApp(deps: AppDeps) {
   }
   // 9a. The live stream of a signed-in tab (server/live/streams.ts): never cached, never compressed.
   app.get(LIVE_PATH, liveStreams.handler);
+
+  // 9a'. A user's private calendar address (no session: the address is the key).
+  if (calendarFeeds) app.get(CALENDAR_PATH, calendarFeeds.handler);
 
   // 9b. A project's documents, for its participants (projects/download.ts).
   app.get(DOWNLOAD_PATH, documentDownload(conversation, documentDownloads));

@@ -16,7 +16,7 @@ function NotificationText({ notification: n }: { notification: Notification }) {
   const { t } = useI18n();
   const state = (name: string | undefined) => (name ? t(`projects.states.${name}`, { defaultValue: name }) : '');
   const words = {
-    actor: n.actor,
+    actor: n.actor || t('account.deletedUser'),
     title: n.project?.title ?? '',
     milestone: n.milestone ?? '',
     from: state(n.from),

@@ -17,6 +17,7 @@ import { DeletionSection } from '../my-account/deletion-section.tsx';
 import { SessionsSection } from '../my-account/sessions-section.tsx';
 import { EmailSection } from '../my-account/email-section.tsx';
 import { CompanySection } from '../my-account/company-section.tsx';
+import { CalendarSection } from '../my-account/calendar-section.tsx';
 import { NAME_MAX_LENGTH } from '../../shared/validation.ts';
 
 const AVATAR_ACCEPT = IMAGE_MIME_TYPES.join(',');
@@ -131,6 +132,7 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
       </p>
 
       {data.company && <CompanySection company={data.company} self={data.user.userName} form={form} saved={saved} />}
+      {data.calendar !== undefined && <CalendarSection calendar={data.calendar} form={form} saved={saved} />}
       <SessionsSection sessions={data.account.sessions} count={data.account.sessionCount} form={form} saved={saved} />
       <DataSection />
       {data.account.deletion && <DeletionSection deletion={data.account.deletion} form={form} saved={saved} />}

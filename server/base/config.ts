@@ -137,6 +137,8 @@ const schema = z.object({
   LIVE_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(25),
   /** A live stream ends after this long; the browser reconnects at once (its session is read again). */
   LIVE_STREAM_MAX_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  /** Reads of one private calendar address per hour (429 past it; a calendar app reads it every hour or so). */
+  CALENDAR_READS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(120),
   /** Notifications older than this are deleted (once a day). */
   NOTIFICATIONS_KEEP_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   /** Downloads of everything the site holds about them ("my data") one user may make per hour. */

@@ -761,6 +761,7 @@ const notifications: Migration = {
       .addColumn('project_id', 'integer', (c) => c.references('projects.id').onDelete('cascade'))
       .addColumn('project_title', 'text', (c) => c.notNull())
       .addColumn('actor', 'text', (c) => c.notNull())
+      .addColumn('actor_user', t.nocase, (c) => c.notNull())
       .addColumn('detail', 'text')
       .addColumn('ref', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
@@ -775,7 +776,26 @@ const notifications: Migration = {
       .where(sql.ref('read_at'), 'is', null)
       .execute();
     await db.schema.createIndex('notifications_ref').on('notifications').column('ref').execute();
+    // An account deleted: the notifications that name them stop naming them.
+    await db.schema.createIndex('notifications_actor').on('notifications').column('actor_user').execute();
     await db.schema.createIndex('notifications_created').on('notifications').column('created_at').execute();
+  },
+};
+
+const calendarFeeds: Migration = {
+  version: 20,
+  name: "calendar feeds: a user's private iCalendar address, renewed or stopped from their profile",
+  async up(db, engine) {
+    const t = types(engine);
+    // The address is the row's id and a MAC of (id, user, generation) under a key of the site's:
+    // nothing secret is stored, a new generation kills the old address (server/calendar-feed/feeds.ts).
+    await db.schema
+      .createTable('calendar_feeds')
+      .addColumn('id', t.serial, (c) => c.primaryKey())
+      .addColumn('user_name', t.nocase, (c) => c.notNull().unique())
+      .addColumn('generation', 'integer', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
   },
 };
 
@@ -799,4 +819,5 @@ export const MIGRATIONS: readonly Migration[] = [
   companies,
   companyBranding,
   notifications,
+  calendarFeeds,
 ];

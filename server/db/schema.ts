@@ -143,14 +143,24 @@ export type NotificationsTable = {
   /** The project it is about (its notifications go with it). */
   project_id: number | null;
   project_title: string;
-  /** Who did it, as they were named then. */
+  /** Who did it, as they were named then ('' once their account is deleted). */
   actor: string;
+  /** Their user name (DELETED_USER once deleted). */
+  actor_user: string;
   /** JSON of the notice's facts: from, to, milestone, excerpt. */
   detail: string | null;
   /** A held notice's ref (a milestone's toggles): withdrawn with its e-mail. */
   ref: string | null;
   created_at: string;
   read_at: string | null;
+};
+
+/** A user's private calendar address (migration 20): its id and generation sign the URL. */
+export type CalendarFeedsTable = {
+  id: Generated<number>;
+  user_name: string;
+  generation: number;
+  created_at: string;
 };
 
 /** A company's navbar branding in embedded mode (migration 18): every person of it sees it. */
@@ -373,6 +383,7 @@ export type Schema = {
   company_members: CompanyMembersTable;
   company_branding: CompanyBrandingTable;
   notifications: NotificationsTable;
+  calendar_feeds: CalendarFeedsTable;
   project_experts: ProjectExpertsTable;
   project_milestones: ProjectMilestonesTable;
   project_messages: ProjectMessagesTable;

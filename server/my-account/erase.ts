@@ -55,6 +55,7 @@ export async function eraseAccount(trx: Trx, account: { userName: string }): Pro
     .where('answered_by', '=', userName)
     .execute();
   await trx.updateTable('projects').set({ owner: DELETED_USER, owner_name: '' }).where('owner', '=', userName).execute();
+  await trx.updateTable('notifications').set({ actor: '', actor_user: DELETED_USER }).where('actor_user', '=', userName).execute();
   // Their company keeps its projects; it is managed by whoever is left (leave() promotes one).
   // A company named after them (the name it was given when they joined alone) stops naming them:
   // it reads "Deleted user" until someone left in it renames it.
@@ -79,6 +80,8 @@ export async function eraseAccount(trx: Trx, account: { userName: string }): Pro
   await trx.deleteFrom('uploads').where('owner', '=', userName).execute();
   if (me.avatar) await trx.deleteFrom('uploads').where('url', '=', me.avatar).execute();
   await trx.deleteFrom('user_locales').where('user_name', '=', userName).execute();
+  await trx.deleteFrom('notifications').where('user_name', '=', userName).execute();
+  await trx.deleteFrom('calendar_feeds').where('user_name', '=', userName).execute();
   if (me.email) await trx.deleteFrom('mail_outbox').where('recipient', '=', me.email).execute();
   // Their second factor and their single-use links: a later account of the same name starts clean.
   await trx.deleteFrom('two_factor').where('user_name', '=', userName).execute();

@@ -130,6 +130,7 @@ export function createNotifications(deps: { db: Db; tell: Tell; logger: Logger; 
             project_id: notice.project.id,
             project_title: notice.project.title,
             actor: notice.actor.name,
+            actor_user: actor,
             detail: Object.keys(detail).length > 0 ? JSON.stringify(detail) : null,
             ref: notice.hold?.ref ?? null,
             created_at: at,

@@ -4,6 +4,7 @@
 // "change my e-mail" (server/account-links/forms.ts).
 import { z } from 'zod';
 import { isAccountIntent } from '../../shared/account.ts';
+import { isCalendarIntent } from '../../shared/calendar.ts';
 import { isCompanyIntent, TEAM_PAGE_PARAM } from '../../shared/company.ts';
 import { ownsProjects } from '../../shared/projects.ts';
 import { routePath } from '../../shared/routes.ts';
@@ -14,16 +15,18 @@ import { requireSession, type PageAction, type PageLoader } from '../render/page
 
 export const loader = (async (args) => {
   const session = requireSession(args);
-  const { backend, account, accountPages, companies } = args.services;
+  const { backend, account, accountPages, companies, calendarFeeds } = args.services;
   const user = await backend.me(session.token);
   // The team's page (`?team=2`): a company's people are listed a page at a time.
   const teamPage = Number(args.query.get(TEAM_PAGE_PARAM) ?? '1');
-  const [accountData, email, company] = await Promise.all([
+  const [accountData, email, company, calendar] = await Promise.all([
     account ? account.profileData(session) : { sessions: [], sessionCount: 0, deletion: null },
     accountPages ? accountPages.emailSettings(user) : null,
     companies && ownsProjects(session.user) ? companies.view(session.user, Number.isSafeInteger(teamPage) ? teamPage : 1) : null,
+    // The private calendar address: null when the user has none, absent where the site has none.
+    calendarFeeds ? calendarFeeds.view(session.user.userName) : undefined,
   ]);
-  return { data: { user, account: accountData, email, company } };
+  return { data: { user, account: accountData, email, company, ...(calendarFeeds ? { calendar: calendar ?? null } : {}) } };
 }) satisfies PageLoader;
 
 const fieldText = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
@@ -37,6 +40,7 @@ export const action: PageAction = async ({ req, res, route, session, services, f
   const intent: unknown = isImage ? undefined : body?.intent;
   if (isAccountIntent(intent)) return services.forms.profile(intent, req, res, route, session);
   if (isCompanyIntent(intent)) return services.forms.company(intent, req, res, route, session);
+  if (isCalendarIntent(intent) && services.forms.calendar) return services.forms.calendar(intent, req, res, route, session);
   // The second form, "change my e-mail", says which it is.
   if (!isImage && services.forms.links && body?.form === 'email') return services.forms.links.emailChange(req, res, route, session);
   const values = isImage ? {} : stringValues(req.body, ['name', 'lastName']);

@@ -24,6 +24,7 @@ import {
   type Standing,
   UNREAD_BADGE_MAX,
 } from '../../shared/projects.ts';
+import type { CalendarEntries } from '../../shared/calendar.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import { containsPattern, cursorPageOf, pageSizeOf } from '../../shared/paging.ts';
 import { hasRole } from '../../shared/user.ts';
@@ -383,6 +384,44 @@ export function createProjects(deps: ProjectDeps) {
     const value = Number(row.total);
     unreadCache.set(key, value, UNREAD_CACHE_MS);
     return value;
+  }
+
+  /**
+   * What the actor's calendar feed lists (server/calendar-feed/feeds.ts): the milestones with a due
+   * day and the deadlines of the projects they see now, from `from` (YYYY-MM-DD) on, soonest first,
+   * at most `limit` of each. Declined and cancelled projects have none.
+   */
+  async function calendar(actor: Actor, from: string, limit: number): Promise<CalendarEntries> {
+    const q = visible(actor);
+    if (!q) return { milestones: [], deadlines: [] };
+    const live = q.where('p.state', 'not in', ['declined', 'cancelled']);
+    const [milestones, deadlines] = await Promise.all([
+      live
+        .innerJoin('project_milestones as m', 'm.project_id', 'p.id')
+        .select(['m.id', 'm.title', 'm.due_date', 'm.done_at', 'p.id as project_id', 'p.title as project_title'])
+        .where('m.due_date', '>=', from)
+        .orderBy('m.due_date')
+        .orderBy('m.id')
+        .limit(limit)
+        .execute(),
+      live
+        .select(['p.id', 'p.title', 'p.deadline', 'p.state'])
+        .where('p.deadline', '>=', from)
+        .orderBy('p.deadline')
+        .orderBy('p.id')
+        .limit(limit)
+        .execute(),
+    ]);
+    return {
+      milestones: milestones.map((m) => ({
+        id: m.id,
+        title: m.title,
+        day: m.due_date!,
+        done: m.done_at !== null,
+        project: { id: m.project_id, title: m.project_title },
+      })),
+      deadlines: deadlines.map((p) => ({ day: p.deadline!, state: p.state, project: { id: p.id, title: p.title } })),
+    };
   }
 
   /** The user read or wrote something: their badge is counted again on the next page. */
@@ -1053,6 +1092,7 @@ export function createProjects(deps: ProjectDeps) {
     setMilestoneDone,
     unreadTotal,
     forgetUnread,
+    calendar,
     participants,
     announce,
     touched,

@@ -5,6 +5,8 @@
 // URL, answered as JSON with JavaScript and as a 303 or the page again without it). Both get the
 // app's services, made once at start (server/app.ts). docs/decisions/025.
 import type { Notifications } from '../notifications/notifications.ts';
+import type { CalendarFeeds } from '../calendar-feed/feeds.ts';
+import type { createCalendarForms } from '../calendar-feed/forms.ts';
 import type { CompanyForms } from '../my-account/company-forms.ts';
 import type { CompanyService } from '../my-account/company-service.ts';
 import type { NextFunction, Request, Response } from 'express';
@@ -54,6 +56,8 @@ export type PageServices = {
   companies?: CompanyService | undefined;
   /** The notification centre (server/notifications/). */
   notifications?: Notifications | undefined;
+  /** The users' private calendar addresses (built-in API only; server/calendar-feed/feeds.ts). */
+  calendarFeeds?: CalendarFeeds | undefined;
   /** The single-use link pages and the profile's e-mail section (built-in API only). */
   accountPages?: AccountPages | undefined;
   twoFactor?: TwoFactor | undefined;
@@ -68,6 +72,8 @@ export type PageServices = {
     profile: ProfileForms;
     /** The profile's team forms (clients and organisations). */
     company: CompanyForms;
+    /** The profile's calendar address forms (built-in API only). */
+    calendar?: ReturnType<typeof createCalendarForms> | undefined;
     /** Invitations, forgotten passwords, e-mail changes: built-in API only. */
     links: AccountLinkForms | null;
     twoFactor: TwoFactorForms | null;

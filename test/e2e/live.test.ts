@@ -175,4 +175,35 @@ describe('live updates across two instances on one PostgreSQL', () => {
       expect(results.violations.map((v) => `${theme}: ${v.id} ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
     }
   });
+
+  it('My Profile’s calendar: the address made with JavaScript (no page load) and renewed without it; at 390 px nothing overflows; axe finds nothing', async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    const page = await site.newPage({ as: EXPERT.userName, viewport: PHONE, axe: true, consent: true });
+    await page.goto('/en/profile');
+    await waitForHydration(page);
+    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await page.getByRole('button', { name: 'Make my calendar address' }).click();
+    const address = page.locator('#calendar-url');
+    await address.waitFor();
+    const url = await address.inputValue();
+    expect(url).toMatch(/\/calendar\/\d+-[A-Za-z0-9_-]{43}\.ics$/);
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    const feed = await fetch(url.replace(/^https?:\/\/[^/]+/, site.baseURL));
+    expect(feed.status).toBe(200);
+    expect(await feed.text()).toContain('BEGIN:VCALENDAR');
+    const section = page.locator('section[aria-labelledby="calendar-title"]');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await section.screenshot({ path: join(SHOTS, 'calendar-390.png') });
+    const results = await runAxe(page, 'section[aria-labelledby="calendar-title"]');
+    expect(results.violations.map((v) => v.id)).toEqual([]);
+
+    const noJs = await site.newPage({ as: EXPERT.userName, javaScriptEnabled: false, consent: true });
+    await noJs.goto('/en/profile');
+    await noJs.getByRole('button', { name: 'Make a new address (the old one stops working)' }).click();
+    await noJs.waitForURL(/saved=calendarRenew/);
+    const renewed = await noJs.locator('#calendar-url').inputValue();
+    expect(renewed).not.toBe(url);
+    expect((await fetch(url.replace(/^https?:\/\/[^/]+/, site.baseURL))).status).toBe(404);
+    expect(await noJs.getByText('A new address is ready; the old one no longer works.').isVisible()).toBe(true);
+  });
 });

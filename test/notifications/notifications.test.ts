@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Db } from '../../server/db/index.ts';
+import { eraseAccount } from '../../server/my-account/erase.ts';
 import { ORIGIN, TEST_ENGINE, createTestApp, reopenableTestDatabase, testDatabase } from '../helpers/app.ts';
 import { openStream, type SseStream } from '../helpers/sse.ts';
 import { addUser, loginToken } from '../helpers/users.ts';
@@ -215,6 +216,17 @@ describe(`notifications (${TEST_ENGINE})`, () => {
     expect(bad.status).toBe(400);
     // Signed out: the login page, as for every private page.
     expect((await request(app.app).get('/en/notifications')).status).toBe(302);
+  });
+
+  test('an account deleted: its own notifications go, and the others’ stop naming it', async () => {
+    const { app, tokens, id } = await site();
+    await api(app.app, tokens.expert).post(`/projects/${id}/messages`, { body: 'Before I go' });
+    await app.db.k.transaction().execute((trx) => eraseAccount(trx, { userName: PEOPLE.expert.userName }));
+    const owner = (await api(app.app, tokens.owner).get('/notifications')).body.items as NotificationBody[];
+    expect(owner[0]).toMatchObject({ kind: 'message_posted', actor: '' });
+    const theirs = await app.db.k.selectFrom('notifications').selectAll().where('user_name', '=', PEOPLE.expert.userName).execute();
+    expect(theirs).toEqual([]);
+    expect(JSON.stringify(await app.db.k.selectFrom('notifications').selectAll().execute())).not.toMatch(/eva/i);
   });
 
   test('notifications older than NOTIFICATIONS_KEEP_DAYS are deleted', async () => {

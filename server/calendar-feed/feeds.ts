@@ -1,0 +1,184 @@
+// The private calendar feed (issue 26, docs/decisions/043): one secret address per user,
+// `/calendar/<id>-<mac>.ics`, that a calendar app reads without signing in. The MAC signs the
+// row's id, its user, its generation and its moment with a key of the site's (from SESSION_SECRET): nothing
+// secret is stored, the profile can show the address again, and a renewal (the next generation)
+// or a stop (the row deleted) kills the old one at once, on every instance. What it lists is
+// decided at each read from the user as they are now (a disabled user's feed is a 404, a project
+// they no longer see is gone): the milestones with a due day and the deadlines of their projects,
+// from CALENDAR_PAST_DAYS ago on, at most CALENDAR_EVENTS_MAX, in their language.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { CALENDAR_EVENTS_MAX, CALENDAR_PAST_DAYS, type CalendarEntries, type CalendarFeedView } from '../../shared/calendar.ts';
+import type { SessionUser } from '../../shared/user.ts';
+import { canonicalIdentity } from '../../shared/identity.ts';
+import { isLocale, defaultLocale, type Locale } from '../../shared/locales.ts';
+import { projectPath } from '../../shared/projects.ts';
+import type { Translate } from '../../shared/translate.ts';
+import type { Logger } from '../base/logger.ts';
+import type { Db } from '../db/index.ts';
+import type { RateLimiter } from '../db/rate-limit.ts';
+import { renderCalendar, type CalendarEvent } from './ics.ts';
+
+/** Who reads (the projects service's Actor). */
+type Actor = Pick<SessionUser, 'userName' | 'role' | 'name' | 'lastName'>;
+
+const FILE = /^([1-9][0-9]{0,9})-([A-Za-z0-9_-]{43})\.ics$/;
+const DAY_MS = 86_400_000;
+
+export type CalendarFeeds = {
+  /** The user's address, or null when they have none. */
+  view(userName: string): Promise<CalendarFeedView | null>;
+  /** Makes the user's address (the one they have, if any). */
+  create(userName: string): Promise<CalendarFeedView>;
+  /** A new address: the old one stops working. */
+  renew(userName: string): Promise<CalendarFeedView>;
+  /** No address any more. */
+  stop(userName: string): Promise<void>;
+  /** GET CALENDAR_PATH. */
+  handler: RequestHandler;
+};
+
+export function createCalendarFeeds(deps: {
+  db: Db;
+  /** The key the addresses are signed with (derived from SESSION_SECRET). */
+  key: Buffer;
+  origin: string;
+  siteName: string;
+  projects: { calendar(actor: Actor, from: string, limit: number): Promise<CalendarEntries> };
+  translator: (locale: Locale) => Translate;
+  limiter: RateLimiter;
+  /** Reads of one address per hour (429 past it). */
+  readsPerHour: number;
+  logger: Logger;
+  now?: () => Date;
+}): CalendarFeeds {
+  const { k } = deps.db;
+  const now = deps.now ?? (() => new Date());
+
+  type Row = { id: number; user_name: string; generation: number; created_at: string };
+  // The row's moment is signed too: an address made again after a stop is never the old one,
+  // even where the database gives the new row the old row's id (SQLite reuses the highest).
+  const mac = (row: Row) =>
+    createHmac('sha256', deps.key)
+      .update(`calendar v1:${row.id}:${canonicalIdentity(row.user_name)}:${row.generation}:${row.created_at}`)
+      .digest('base64url');
+
+  const viewOf = (row: Row): CalendarFeedView => ({
+    url: `${deps.origin}/calendar/${row.id}-${mac(row)}.ics`,
+    createdAt: row.created_at,
+  });
+
+  async function rowOf(userName: string) {
+    return k.selectFrom('calendar_feeds').selectAll().where('user_name', '=', canonicalIdentity(userName)).executeTakeFirst();
+  }
+
+  function notFound(res: Response) {
+    res
+      .status(404)
+      .set('Cache-Control', 'no-store')
+      .type('text/plain')
+      .send('No such calendar: the address may have been renewed or stopped');
+  }
+
+  async function handler(req: Request, res: Response): Promise<void> {
+    const match = FILE.exec(String(req.params.file ?? ''));
+    if (!match) return notFound(res);
+    const id = Number(match[1]);
+    const row = await k.selectFrom('calendar_feeds').selectAll().where('id', '=', id).executeTakeFirst();
+    const expected = row ? Buffer.from(mac(row)) : null;
+    const given = Buffer.from(match[2]!);
+    if (!row || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) return notFound(res);
+    const wait = await deps.limiter.take(`calendar-feed:${id}`, deps.readsPerHour, 3_600_000);
+    if (wait > 0) {
+      res.status(429).set('Retry-After', String(wait)).type('text/plain').send('This calendar is read too often: try again later');
+      return;
+    }
+    // The user as they are now: a disabled or deleted user's address shows nothing.
+    const [user, locale] = await Promise.all([
+      k
+        .selectFrom('users')
+        .select(['user_name', 'role', 'name', 'last_name', 'disabled'])
+        .where('user_name', '=', row.user_name)
+        .executeTakeFirst(),
+      k.selectFrom('user_locales').select('locale').where('user_name', '=', row.user_name).executeTakeFirst(),
+    ]);
+    if (!user || user.disabled) return notFound(res);
+    const language: Locale = locale && isLocale(locale.locale) ? locale.locale : defaultLocale;
+    const t = deps.translator(language);
+    const actor: Actor = { userName: user.user_name, role: user.role as Actor['role'], name: user.name, lastName: user.last_name };
+    const today = now();
+    const from = new Date(today.getTime() - CALENDAR_PAST_DAYS * DAY_MS).toISOString().slice(0, 10);
+    const entries = await deps.projects.calendar(actor, from, CALENDAR_EVENTS_MAX);
+    const link = (projectId: number) => {
+      const path = projectPath(actor.role, projectId, language);
+      return path ? `${deps.origin}${path}` : undefined;
+    };
+    const host = new URL(deps.origin).hostname;
+    const events: (CalendarEvent & { order: string })[] = [
+      ...entries.milestones.map((m) => ({
+        order: `${m.day}:m:${m.id}`,
+        uid: `milestone-${m.id}@${host}`,
+        day: m.day,
+        summary: t(m.done ? 'calendar.milestoneDone' : 'calendar.milestone', { title: m.title, project: m.project.title }),
+        description: t('calendar.milestoneDescription', { project: m.project.title, site: deps.siteName }),
+        ...(link(m.project.id) ? { url: link(m.project.id)! } : {}),
+      })),
+      ...entries.deadlines.map((d) => ({
+        order: `${d.day}:d:${d.project.id}`,
+        uid: `deadline-${d.project.id}@${host}`,
+        day: d.day,
+        summary: t('calendar.deadline', { project: d.project.title }),
+        description: t('calendar.deadlineDescription', { project: d.project.title, site: deps.siteName }),
+        ...(link(d.project.id) ? { url: link(d.project.id)! } : {}),
+      })),
+    ];
+    events.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+    const body = renderCalendar({
+      productId: `-//${deps.siteName}//Projects calendar//${language.toUpperCase()}`,
+      name: t('calendar.name', { site: deps.siteName }),
+      events: events.slice(0, CALENDAR_EVENTS_MAX),
+      stamp: today,
+    });
+    res
+      .status(200)
+      .set({
+        'Content-Type': 'text/calendar; charset=utf-8',
+        'Content-Disposition': 'inline; filename="calendar.ics"',
+        'Cache-Control': 'private, no-store',
+        'X-Robots-Tag': 'noindex',
+      })
+      .send(body);
+  }
+
+  return {
+    async view(userName) {
+      const row = await rowOf(userName);
+      return row ? viewOf(row) : null;
+    },
+    async create(userName) {
+      const existing = await rowOf(userName);
+      if (existing) return viewOf(existing);
+      await k
+        .insertInto('calendar_feeds')
+        .values({ user_name: canonicalIdentity(userName), generation: 1, created_at: now().toISOString() })
+        .onConflict((oc) => oc.column('user_name').doNothing())
+        .execute();
+      return viewOf((await rowOf(userName))!);
+    },
+    async renew(userName) {
+      const result = await k
+        .updateTable('calendar_feeds')
+        .set((eb) => ({ generation: eb('generation', '+', 1), created_at: now().toISOString() }))
+        .where('user_name', '=', canonicalIdentity(userName))
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return this.create(userName);
+      return viewOf((await rowOf(userName))!);
+    },
+    async stop(userName) {
+      await k.deleteFrom('calendar_feeds').where('user_name', '=', canonicalIdentity(userName)).execute();
+    },
+    handler: (req, res, next) => {
+      handler(req, res).catch(next);
+    },
+  };
+}
