@@ -761,7 +761,6 @@ const notifications: Migration = {
       .addColumn('project_id', 'integer', (c) => c.references('projects.id').onDelete('cascade'))
       .addColumn('project_title', 'text', (c) => c.notNull())
       .addColumn('actor', 'text', (c) => c.notNull())
-      .addColumn('actor_user', t.nocase, (c) => c.notNull())
       .addColumn('detail', 'text')
       .addColumn('ref', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
@@ -776,14 +775,26 @@ const notifications: Migration = {
       .where(sql.ref('read_at'), 'is', null)
       .execute();
     await db.schema.createIndex('notifications_ref').on('notifications').column('ref').execute();
-    // An account deleted: the notifications that name them stop naming them.
-    await db.schema.createIndex('notifications_actor').on('notifications').column('actor_user').execute();
     await db.schema.createIndex('notifications_created').on('notifications').column('created_at').execute();
   },
 };
 
-const calendarFeeds: Migration = {
+const notificationActors: Migration = {
   version: 20,
+  name: "notifications name their actor's account: an account deleted stops being named in them",
+  async up(db, engine) {
+    const t = types(engine);
+    // Rows written before: nobody to find (their actor's name stays as it was said).
+    await db.schema
+      .alterTable('notifications')
+      .addColumn('actor_user', t.nocase, (c) => c.notNull().defaultTo(''))
+      .execute();
+    await db.schema.createIndex('notifications_actor').on('notifications').column('actor_user').execute();
+  },
+};
+
+const calendarFeeds: Migration = {
+  version: 21,
   name: "calendar feeds: a user's private iCalendar address, renewed or stopped from their profile",
   async up(db, engine) {
     const t = types(engine);
@@ -819,5 +830,6 @@ export const MIGRATIONS: readonly Migration[] = [
   companies,
   companyBranding,
   notifications,
+  notificationActors,
   calendarFeeds,
 ];

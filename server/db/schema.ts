@@ -155,7 +155,7 @@ export type NotificationsTable = {
   read_at: string | null;
 };
 
-/** A user's private calendar address (migration 20): its id and generation sign the URL. */
+/** A user's private calendar address (migration 21): its id, generation and moment sign the URL. */
 export type CalendarFeedsTable = {
   id: Generated<number>;
   user_name: string;

@@ -482,7 +482,7 @@ test(`a client's branding becomes their company's (migration 18), and their own 
   }
 });
 
-test(`notifications (migration 19): a row per recipient, gone with its project; the unread ones counted by user (${TEST_ENGINE})`, async () => {
+test(`notifications (migrations 19, 20): a row per recipient, gone with its project; the unread ones counted by user; older rows name no actor's account (${TEST_ENGINE})`, async () => {
   const db = await unmigratedDatabase();
   try {
     await migrate(
@@ -516,16 +516,16 @@ test(`notifications (migration 19): a row per recipient, gone with its project; 
       project_id: project.id,
       project_title: 'A project',
       actor: 'Eva',
-      actor_user: 'eva',
       created_at: at,
     };
     await db.k
       .insertInto('notifications')
+      // The shape of migration 19 (no actor_user yet).
       .values([
         { ...row, user_name: 'ana', read_at: null },
         { ...row, user_name: 'ANA', read_at: at },
         { ...row, user_name: 'eva', read_at: null },
-      ])
+      ] as never)
       .execute();
     const unread = await db.k
       .selectFrom('notifications')
@@ -534,6 +534,15 @@ test(`notifications (migration 19): a row per recipient, gone with its project; 
       .where('read_at', 'is', null)
       .executeTakeFirstOrThrow();
     expect(Number(unread.n)).toBe(1);
+    // Migration 20: the rows of before name no account.
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 20),
+      ),
+    ).toEqual([20]);
+    const actors = await db.k.selectFrom('notifications').select(['actor', 'actor_user']).execute();
+    expect(actors).toEqual(Array.from({ length: 3 }, () => ({ actor: 'Eva', actor_user: '' })));
     await db.k.deleteFrom('projects').where('id', '=', project.id).execute();
     expect(await db.k.selectFrom('notifications').selectAll().execute()).toEqual([]);
   } finally {
