@@ -125,6 +125,8 @@ export function App({ boot, translators }: AppProps) {
   const quietRefresh = useRef(false);
   /** Navigations started so far: a live read is shown only if none started while it was read. */
   const navigations = useRef(0);
+  /** A hidden tab has a read waiting for it to be shown. */
+  const readWhenShown = useRef(false);
   const shownView = useRef(view);
   const loading = useRef(loadState);
   useEffect(() => {
@@ -145,7 +147,18 @@ export function App({ boot, translators }: AppProps) {
       // A navigation under way brings the page afresh; a hidden tab reads it when it is shown.
       if (navigating()) return;
       if (document.visibilityState === 'hidden') {
-        document.addEventListener('visibilitychange', () => void refreshQuietly(), { once: true });
+        // One read when the tab is shown again, however many changes came while it was hidden.
+        if (!readWhenShown.current) {
+          readWhenShown.current = true;
+          document.addEventListener(
+            'visibilitychange',
+            () => {
+              readWhenShown.current = false;
+              void refreshQuietly();
+            },
+            { once: true },
+          );
+        }
         return;
       }
       const shown = shownUrl.current;

@@ -249,13 +249,7 @@ export async function createApp(deps: AppDeps) {
   // changes is told to the users' live streams on every instance. Old ones go once a day.
   const tell = liveTeller(changes, logger);
   const notifications = createNotifications({ db, tell, logger });
-  const pruneNotifications = () =>
-    void notifications
-      .prune(config.NOTIFICATIONS_KEEP_DAYS)
-      .catch((error: unknown) => logger.warn({ err: error }, 'old notifications not deleted: tried again tomorrow'));
-  const notificationPruning = setInterval(pruneNotifications, 86_400_000);
-  notificationPruning.unref();
-  setTimeout(pruneNotifications, 60_000).unref();
+  notifications.startPruning(config.NOTIFICATIONS_KEEP_DAYS);
   // The private area's projects: always in the site's own database, for the
   // built-in API and the pages alike (docs/decisions/013-projects.md).
   const projects = createProjects({
@@ -782,7 +776,7 @@ export async function createApp(deps: AppDeps) {
 
   /** Releases what the app holds (graceful shutdown): timers and the database. */
   async function close(): Promise<void> {
-    clearInterval(notificationPruning);
+    notifications.stop();
     liveStreams.close();
     await mail.stop();
     await pdf.close();

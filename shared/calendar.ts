@@ -24,5 +24,5 @@ export const CALENDAR_PAST_DAYS = 90;
 /** What a calendar feed lists of the projects a user sees (the projects service's `calendar`). */
 export type CalendarEntries = {
   milestones: { id: number; title: string; day: string; done: boolean; project: { id: number; title: string } }[];
-  deadlines: { day: string; state: string; project: { id: number; title: string } }[];
+  deadlines: { day: string; project: { id: number; title: string } }[];
 };

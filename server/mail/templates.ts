@@ -14,8 +14,8 @@ import type { Locale } from '../../shared/locales.ts';
 import { nameIn, namespaceT, type NamespaceT } from '../i18n/index.ts';
 import { escapeHtml } from '../http/html.ts';
 
-export type ProjectNoticeKind =
-  'brief_submitted' | 'proposal_sent' | 'message_posted' | 'expert_assigned' | 'milestone_done' | 'state_changed';
+export type { ProjectNoticeKind } from '../projects/notices.ts';
+import type { ProjectNoticeKind } from '../projects/notices.ts';
 
 /** The words of the e-mails in one language (locales/<lng>/mail.json), by i18next's getFixedT. */
 export type MailT = NamespaceT<typeof esMail>;

@@ -20,6 +20,7 @@ import type { Logger } from '../base/logger.ts';
 import type { Db } from '../db/index.ts';
 import type { NotificationRow } from '../db/schema.ts';
 import type { Tell } from '../live/topics.ts';
+import { excerptOf } from '../mail/templates.ts';
 import type { ProjectNoticeInput } from '../projects/notices.ts';
 
 /** How long the bell's count is kept by this process (a change told by the live topics forgets it at once). */
@@ -46,7 +47,13 @@ export type Notifications = {
   forget(userName: string): void;
   /** Deletes the notifications older than `keepDays`: how many. */
   prune(keepDays: number): Promise<number>;
+  /** Prunes a minute after start (not during it), then once a day, as the audit log does. */
+  startPruning(keepDays: number): void;
+  stop(): void;
 };
+
+/** The first pruning after start: the start itself is not slowed by it. */
+const FIRST_PRUNE_MS = 60_000;
 
 type Detail = Pick<Notification, 'from' | 'to' | 'milestone' | 'excerpt'>;
 
@@ -55,10 +62,8 @@ function detailOf(notice: ProjectNoticeInput): Detail {
   if (notice.from) detail.from = notice.from;
   if (notice.to) detail.to = notice.to;
   if (notice.milestone) detail.milestone = notice.milestone;
-  if (notice.excerpt) {
-    const text = notice.excerpt.replace(/\s+/g, ' ').trim();
-    detail.excerpt = text.length > NOTIFICATION_EXCERPT_MAX ? `${text.slice(0, NOTIFICATION_EXCERPT_MAX - 1).trimEnd()}…` : text;
-  }
+  // One line of the message, cut between words like the e-mail's quote.
+  if (notice.excerpt) detail.excerpt = excerptOf(notice.excerpt.replace(/\s+/g, ' '), NOTIFICATION_EXCERPT_MAX);
   return detail;
 }
 
@@ -114,7 +119,13 @@ export function createNotifications(deps: { db: Db; tell: Tell; logger: Logger; 
     return value;
   }
 
-  return {
+  let timers: NodeJS.Timeout[] = [];
+  const pruneInBackground = (keepDays: number) => () =>
+    void api
+      .prune(keepDays)
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'old notifications not deleted: tried again tomorrow'));
+
+  const api: Notifications = {
     async record(notice) {
       const actor = canonicalIdentity(notice.actor.userName);
       const recipients = [...new Set(notice.recipients.map(canonicalIdentity))].filter((name) => name !== actor);
@@ -219,5 +230,18 @@ export function createNotifications(deps: { db: Db; tell: Tell; logger: Logger; 
       counts.expire(() => true);
       return pruned;
     },
+
+    startPruning(keepDays) {
+      if (timers.length > 0) return;
+      const prune = pruneInBackground(keepDays);
+      timers = [setTimeout(prune, FIRST_PRUNE_MS), setInterval(prune, DAY_MS)];
+      for (const timer of timers) timer.unref();
+    },
+
+    stop() {
+      for (const timer of timers) clearTimeout(timer);
+      timers = [];
+    },
   };
+  return api;
 }

@@ -1,7 +1,9 @@
 // What the projects tell the mail module (server/mail): one notice per event, addressed by
 // user name; the mail module finds each recipient's address, language and area.
-export type ProjectNoticeKind =
-  'brief_submitted' | 'proposal_sent' | 'message_posted' | 'expert_assigned' | 'milestone_done' | 'state_changed';
+import type { NotificationKind } from '../../shared/notifications.ts';
+
+/** The kinds of notice: the notification centre's kinds (shared/notifications.ts), one list. */
+export type ProjectNoticeKind = NotificationKind;
 
 export type ProjectNoticeInput = {
   kind: ProjectNoticeKind;

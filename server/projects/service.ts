@@ -405,7 +405,7 @@ export function createProjects(deps: ProjectDeps) {
         .limit(limit)
         .execute(),
       live
-        .select(['p.id', 'p.title', 'p.deadline', 'p.state'])
+        .select(['p.id', 'p.title', 'p.deadline'])
         .where('p.deadline', '>=', from)
         .orderBy('p.deadline')
         .orderBy('p.id')
@@ -420,7 +420,7 @@ export function createProjects(deps: ProjectDeps) {
         done: m.done_at !== null,
         project: { id: m.project_id, title: m.project_title },
       })),
-      deadlines: deadlines.map((p) => ({ day: p.deadline!, state: p.state, project: { id: p.id, title: p.title } })),
+      deadlines: deadlines.map((p) => ({ day: p.deadline!, project: { id: p.id, title: p.title } })),
     };
   }
 
@@ -927,8 +927,12 @@ export function createProjects(deps: ProjectDeps) {
       return true;
     });
     // Assigning someone twice is harmless: the same answer, one history line, one e-mail.
-    if (added) await announce('expert_assigned', actor, row, [expert.userName, ...(await memberNames(k, row.company_id))]);
-    if (added) await touched(row);
+    if (added) {
+      // One read of who is in the project: the company hears of its new expert, everyone's page reads it again.
+      const { company, everyone } = await participantsOf(row);
+      await announce('expert_assigned', actor, row, [expert.userName, ...company]);
+      await touched(row, everyone);
+    }
     return get(actor, id);
   }
 
@@ -1066,13 +1070,15 @@ export function createProjects(deps: ProjectDeps) {
     const ref = `milestone:${milestoneId}`;
     // A notice of "done" not yet sent says what is no longer so: it goes, whoever reopened.
     if (outcome !== 'unchanged' && !done) await deps.withdraw?.(ref);
+    if (outcome === 'unchanged') return get(actor, id);
+    const everyone = await participants(row);
     if (outcome === 'recorded' && done) {
-      await announce('milestone_done', actor, row, await participants(row), {
+      await announce('milestone_done', actor, row, everyone, {
         milestone: milestone.title,
         ...(collapseMs > 0 ? { hold: { ref, ms: collapseMs } } : {}),
       });
     }
-    if (outcome !== 'unchanged') await touched(row);
+    await touched(row, everyone);
     return get(actor, id);
   }
 

@@ -116,13 +116,26 @@ describe('live updates across two instances on one PostgreSQL', () => {
     expect(await page.locator('#message-body').inputValue()).toBe('A reply I am still writing');
     // Read on this page: the project's notifications are read when the page is read again.
     await expect.poll(() => bellCount(page), { timeout: 2000 }).toBeLessThanOrEqual(before);
+    // A milestone added on A shows in the open page's milestones too.
+    const milestone = `Live milestone ${Date.now()}`;
+    expect((await postAs(site, ADMIN.userName, `/projects/${id}/milestones`, { title: milestone })).status).toBe(201);
+    await page.locator('section[aria-labelledby="milestones-title"]', { hasText: milestone }).waitFor({ timeout: 2000 });
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 
-    // Elsewhere (the profile), the next message raises the bell at once.
+    // Elsewhere (the profile), the next message raises the bell at once; a dashboard open in
+    // another tab shows the unread message on its area link, without a reload.
     await page.goto('/en/profile');
     await waitForHydration(page);
     const resting = await bellCount(page);
+    const dashboard = await site.newPage({ as: ORG.userName, server: second, consent: true });
+    await dashboard.goto('/en/organization');
+    await waitForHydration(dashboard);
+    await dashboard.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    expect(await dashboard.locator('.navbar-cta .navbar-unread').count()).toBe(0);
     await postAs(site, ADMIN.userName, `/projects/${id}/messages`, { body: 'And another one' });
     await expect.poll(() => bellCount(page), { timeout: 2000 }).toBe(resting + 1);
+    await dashboard.locator('.navbar-cta .navbar-unread').waitFor({ timeout: 2000 });
+    expect(await dashboard.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     expect(await page.locator('.navbar-bell').getAttribute('aria-label')).toBe(`Notifications: ${resting + 1} unread`);
   });
 

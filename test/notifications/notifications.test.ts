@@ -109,6 +109,9 @@ describe(`notifications (${TEST_ENGINE})`, () => {
 
     const all = await api(app.app, tokens.owner).post('/notifications/read', { all: true });
     expect(all.body).toEqual({ marked: 3, unread: 0 });
+    // Replayed: nothing more to mark, the same count.
+    expect((await api(app.app, tokens.owner).post('/notifications/read', { all: true })).body).toEqual({ marked: 0, unread: 0 });
+    expect((await api(app.app, tokens.owner).post('/notifications/read', { ids: [mine[0]!.id] })).body).toEqual({ marked: 0, unread: 0 });
 
     // The admin opens the project's page: its notifications are read.
     const adminCookie = await signIn(app.app, PEOPLE.admin.userName);
