@@ -107,6 +107,12 @@ import { liveTeller } from './live/topics.ts';
 import { createNotifications } from './notifications/notifications.ts';
 import { createCalendarFeeds } from './calendar-feed/feeds.ts';
 import { createCalendarForms } from './calendar-feed/forms.ts';
+import { createJobs } from './jobs/runner.ts';
+import { sendDigests } from './jobs/digest.ts';
+import { sendReminders } from './jobs/reminders.ts';
+import { unsubscribeRoutes } from './mail/unsubscribe.ts';
+import { standalonePage } from './sw/routes.ts';
+import { UNSUBSCRIBE_PATH } from '../shared/mail-preferences.ts';
 import { CALENDAR_PATH } from '../shared/calendar.ts';
 import { LIVE_PATH } from '../shared/notifications.ts';
 
@@ -132,6 +138,8 @@ export type AppDeps = {
   brand?: Brand;
   /** Where brand/ is, when `brand` is not given (tests); by default the project's. */
   brandDir?: string;
+  /** The job runner's clock and whether it polls (tests run it with `jobs.tick()`); by default it polls. */
+  jobs?: { now?: () => number; poll?: boolean };
 };
 
 export async function createApp(deps: AppDeps) {
@@ -243,7 +251,10 @@ export async function createApp(deps: AppDeps) {
   const contactStore = contactMessages(db);
   // Every e-mail of the site goes through the outbox (server/mail/); the language of a user's
   // e-mails is the locale they last used.
-  const mail = createMail({ db, config, logger, brand, i18n, ...deps.mail });
+  // The outbox is polled by the job runner below (one loop per instance), or by itself when the
+  // runner does not poll (tests).
+  const jobsPoll = deps.jobs?.poll !== false;
+  const mail = createMail({ db, config, logger, brand, i18n, poll: !jobsPoll, ...deps.mail });
   const locales = userLocales(db, logger);
   // The notification centre (server/notifications/): every project notice, per recipient; what
   // changes is told to the users' live streams on every instance. Old ones go once a day.
@@ -285,6 +296,25 @@ export async function createApp(deps: AppDeps) {
     },
     live: tell,
   });
+  // The jobs (server/jobs/): each day from DIGEST_HOUR, the milestone reminders and the e-mail
+  // digests; every poll, the outbox. Claimed once across instances, retried with backoff.
+  const jobs = createJobs({
+    db,
+    logger,
+    hour: config.DIGEST_HOUR,
+    timeZone: config.JOBS_TIME_ZONE,
+    handlers: {
+      reminders: async ({ day }) => {
+        await sendReminders({ db, mail, notifications, logger }, day);
+      },
+      digest: async () => {
+        await sendDigests({ db, mail, logger });
+      },
+    },
+    afterEach: () => mail.poll(),
+    ...(deps.jobs?.now ? { now: deps.jobs.now } : {}),
+  });
+  if (jobsPoll) jobs.start();
   // Live updates (server/live/): one event stream per signed-in tab, fed by the change feed.
   const liveStreams = createLiveStreams({
     changes,
@@ -462,6 +492,7 @@ export async function createApp(deps: AppDeps) {
     account,
     companies,
     notifications,
+    mailPreferences: { store: mail.preferences, digestHour: config.DIGEST_HOUR, timeZone: config.JOBS_TIME_ZONE },
     ...(calendarFeeds ? { calendarFeeds } : {}),
     accountPages: accounts ? accountPages(accounts) : undefined,
     twoFactor,
@@ -598,6 +629,19 @@ export async function createApp(deps: AppDeps) {
   });
   // 4b. Strapi's webhook (no cookies, no Origin: authenticated by its own secret, so before the
   //     CSRF check): what was published shows at once on every instance (cms/webhook.ts).
+  // 4c. One-click unsubscribe links of the notices (RFC 8058): mail programs post them without
+  //     cookies or Origin, so before the CSRF check; the signed token is the authority.
+  app.use(
+    UNSUBSCRIBE_PATH,
+    unsubscribeRoutes({
+      db,
+      key: mail.unsubscribeKey,
+      preferences: mail.preferences,
+      page: (locale, nonce, body) => standalonePage({ manifest, locale, siteName: config.SITE_NAME, brand, nonce, ...body }),
+      i18n,
+      logger,
+    }),
+  );
   app.post(WEBHOOK_PATH, cmsWebhook({ secret: config.CMS_URL ? (config.CMS_WEBHOOK_SECRET ?? null) : null, changes, logger }));
   app.get('/sitemap.xml', async (_req, res) => {
     res
@@ -653,6 +697,7 @@ export async function createApp(deps: AppDeps) {
         accounts,
         companies,
         notifications,
+        mailPreferences: mail.preferences,
       }),
     );
   }
@@ -776,6 +821,7 @@ export async function createApp(deps: AppDeps) {
 
   /** Releases what the app holds (graceful shutdown): timers and the database. */
   async function close(): Promise<void> {
+    await jobs.stop();
     notifications.stop();
     liveStreams.close();
     await mail.stop();
@@ -809,5 +855,6 @@ export async function createApp(deps: AppDeps) {
     audit: auditLog,
     notifications,
     liveStreams,
+    jobs,
   };
 }

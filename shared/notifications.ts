@@ -4,7 +4,7 @@
 // tell an open page that something it shows changed.
 import type { CursorPage } from './paging.ts';
 
-/** What happened: the notices of server/projects/notices.ts. */
+/** What happened: the notices of server/projects/notices.ts, and the reminders of server/jobs/reminders.ts. */
 export const NOTIFICATION_KINDS = [
   'brief_submitted',
   'proposal_sent',
@@ -12,6 +12,9 @@ export const NOTIFICATION_KINDS = [
   'expert_assigned',
   'milestone_done',
   'state_changed',
+  'document_added',
+  'milestone_due',
+  'milestone_overdue',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -27,6 +30,10 @@ export type Notification = {
   to?: string;
   /** A milestone's name. */
   milestone?: string;
+  /** A reminder's due day (YYYY-MM-DD). */
+  due?: string;
+  /** A document's name. */
+  document?: string;
   /** The start of a message. */
   excerpt?: string;
   createdAt: string;

@@ -269,7 +269,7 @@ describe('the server: /sw.js and the offline pages', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers['x-robots-tag']).toBe('noindex');
     expect(res.text).toContain(`<html lang="${lang}">`);
-    expect(res.text).toContain(`<h1 id="offline-title">${title}</h1>`);
+    expect(res.text).toContain(`<h1 id="page-title">${title}</h1>`);
     expect(res.text).toContain(`<a class="button button-primary" href="">${retry}</a>`);
     expect(res.text).toContain(`<a href="${home}">`);
     expect(res.text).toContain('<link rel="stylesheet" href="/assets/entry-CSS1.css">');

@@ -12,13 +12,22 @@ import { SectionForm, doneText } from '../projects/section-form.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import type { PageProps } from '../runtime/page-chunks.ts';
 
+/** A due day (YYYY-MM-DD) as the reader's language writes it. */
+function dayIn(locale: string, day: string | undefined): string {
+  if (!day) return '';
+  const date = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? day : new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+}
+
 function NotificationText({ notification: n }: { notification: Notification }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const state = (name: string | undefined) => (name ? t(`projects.states.${name}`, { defaultValue: name }) : '');
   const words = {
     actor: n.actor || t('account.deletedUser'),
     title: n.project?.title ?? '',
     milestone: n.milestone ?? '',
+    document: n.document ?? '',
+    due: dayIn(locale, n.due),
     from: state(n.from),
     to: state(n.to),
   };

@@ -18,6 +18,7 @@ import { SessionsSection } from '../my-account/sessions-section.tsx';
 import { EmailSection } from '../my-account/email-section.tsx';
 import { CompanySection } from '../my-account/company-section.tsx';
 import { CalendarSection } from '../my-account/calendar-section.tsx';
+import { MailSection } from '../my-account/mail-section.tsx';
 import { NAME_MAX_LENGTH } from '../../shared/validation.ts';
 
 const AVATAR_ACCEPT = IMAGE_MIME_TYPES.join(',');
@@ -132,6 +133,7 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
       </p>
 
       {data.company && <CompanySection company={data.company} self={data.user.userName} form={form} saved={saved} />}
+      {data.mail && <MailSection mail={data.mail} form={form} saved={saved} />}
       {data.calendar !== undefined && <CalendarSection calendar={data.calendar} form={form} saved={saved} />}
       <SessionsSection sessions={data.account.sessions} count={data.account.sessionCount} form={form} saved={saved} />
       <DataSection />

@@ -27,6 +27,7 @@ import { setupRequiredError, type TwoFactor } from '../two-factor/service.ts';
 import type { Accounts } from '../account-links/service.ts';
 import type { CompanyService } from '../my-account/company-service.ts';
 import type { Notifications } from '../notifications/notifications.ts';
+import type { MailPreferencesStore } from '../mail/preferences.ts';
 
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -81,6 +82,8 @@ export type ApiDeps = {
   companies: CompanyService;
   /** The notification centre (server/notifications/). */
   notifications: Notifications;
+  /** What each user is e-mailed about (server/mail/preferences.ts). */
+  mailPreferences: MailPreferencesStore;
 };
 
 declare module 'express-serve-static-core' {

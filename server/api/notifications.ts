@@ -1,10 +1,11 @@
 // The signed-in user's notifications (issue 26, docs/decisions/042): a page at a time, newest
-// first (`before`: older than that id), and marked read one by one or all at once. Every user
-// has their own; nobody reads another's.
+// first (`before`: older than that id), and marked read one by one or all at once; and the
+// user's e-mail preferences. Every user has their own; nobody reads another's.
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { ID_MAX } from '../../shared/paging.ts';
 import { cursorPageQuery } from '../http/paging.ts';
+import { mailPreferencesBody } from '../mail/preferences.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
 /** The most ids one request marks read (more: mark all). */
@@ -41,6 +42,26 @@ export function notificationRoutes(deps: ApiDeps, auth: ApiAuth): Router {
       const userName = userOf(res).userName;
       const marked = await notifications.markRead(userName, body.all ? 'all' : (body.ids ?? []));
       res.json({ marked, unread: await notifications.unread(userName) });
+    }),
+  );
+
+  // The user's e-mail preferences (issue 26, docs/decisions/044): a mode per topic and the days
+  // before a due milestone they are reminded; PUT sends all of them.
+  router.get(
+    '/me/mail-preferences',
+    authenticated,
+    handle(async (_req, res) => {
+      res.set('Cache-Control', 'private, no-store').json(await deps.mailPreferences.get(userOf(res).userName));
+    }),
+  );
+
+  router.put(
+    '/me/mail-preferences',
+    authenticated,
+    json,
+    handle(async (req, res) => {
+      const body = parse(mailPreferencesBody, req.body);
+      res.json(await deps.mailPreferences.set(userOf(res).userName, body));
     }),
   );
 

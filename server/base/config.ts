@@ -139,6 +139,20 @@ const schema = z.object({
   LIVE_STREAM_MAX_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   /** Reads of one private calendar address per hour (429 past it; a calendar app reads it every hour or so). */
   CALENDAR_READS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(120),
+  /** The hour (0–23, in JOBS_TIME_ZONE) from which each day's e-mail digest and milestone reminders go out. */
+  DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(7),
+  /** The time zone of DIGEST_HOUR and of "today" for reminders (an IANA name). */
+  JOBS_TIME_ZONE: z
+    .string()
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'an IANA time zone, such as Europe/Madrid')
+    .default('Europe/Madrid'),
   /** Notifications older than this are deleted (once a day). */
   NOTIFICATIONS_KEEP_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   /** Downloads of everything the site holds about them ("my data") one user may make per hour. */

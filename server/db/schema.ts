@@ -156,6 +156,47 @@ export type NotificationsTable = {
 };
 
 /** A user's private calendar address (migration 21): its id, generation and moment sign the URL. */
+/** A user's e-mail preferences (migration 22): a MailMode per topic (shared/mail-preferences.ts). */
+export type MailPreferencesTable = {
+  user_name: string;
+  messages: string;
+  states: string;
+  milestones: string;
+  documents: string;
+  reminders: string;
+  reminder_days: number;
+  /** The last notification id a digest told them of. */
+  digest_after: number;
+  updated_at: string;
+};
+
+/** A reminder sent (migration 22): one per milestone, person, kind and due day. */
+export type MilestoneRemindersTable = {
+  milestone_id: number;
+  user_name: string;
+  /** milestone_due or milestone_overdue. */
+  kind: string;
+  due_date: string;
+  sent_at: string;
+};
+
+/** A job's run (migration 22, server/jobs/). */
+export type JobsTable = {
+  id: Generated<number>;
+  /** What it is and when: 'digest:2026-11-27'. */
+  key: string;
+  kind: string;
+  /** pending, done, failed (gave up). */
+  status: string;
+  /** Milliseconds since epoch: not run before. */
+  run_at: number;
+  attempts: number;
+  claimed_at: number | null;
+  last_error: string | null;
+  created_at: string;
+  done_at: string | null;
+};
+
 export type CalendarFeedsTable = {
   id: Generated<number>;
   user_name: string;
@@ -289,6 +330,8 @@ export type MailOutboxTable = {
   sent_at: string | null;
   /** 0: a security e-mail (links, account warnings), 1: a notice; the lowest is sent first. */
   priority: number;
+  /** Extra headers, as JSON (a notice's List-Unsubscribe); null: none. */
+  headers: string | null;
 };
 
 export type UserLocalesTable = {
@@ -384,6 +427,9 @@ export type Schema = {
   company_branding: CompanyBrandingTable;
   notifications: NotificationsTable;
   calendar_feeds: CalendarFeedsTable;
+  mail_preferences: MailPreferencesTable;
+  milestone_reminders: MilestoneRemindersTable;
+  jobs: JobsTable;
   project_experts: ProjectExpertsTable;
   project_milestones: ProjectMilestonesTable;
   project_messages: ProjectMessagesTable;

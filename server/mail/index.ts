@@ -16,9 +16,15 @@ import type { Db } from '../db/index.ts';
 import type { MailOutboxRow } from '../db/schema.ts';
 import type { Logger } from '../base/logger.ts';
 import { loadBrand, type Brand } from '../brand/brand.ts';
-import { mailOutbox, type QueuedMail } from './outbox.ts';
+import { insertMails, mailOutbox, type QueuedMail } from './outbox.ts';
+import type { Kysely } from 'kysely';
+import type { Schema } from '../db/schema.ts';
+import { DEFAULT_MAIL_PREFERENCES, TOPIC_OF_KIND, type UnsubscribeScope } from '../../shared/mail-preferences.ts';
+import { deriveKey } from '../auth/keys.ts';
+import { mailPreferences, type MailPreferencesStore } from './preferences.ts';
+import { unsubscribeHeaders, unsubscribePath } from './unsubscribe-links.ts';
 import { adminRecipients, findRecipients, type Recipient } from './recipients.ts';
-import { contactMail, projectMail, type ProjectNoticeKind } from './templates.ts';
+import { contactMail, projectMail, renderDigest, type DigestGroup, type ProjectNoticeKind } from './templates.ts';
 import { accountMail, type AccountMailInput } from './account-templates.ts';
 import { projectI18n } from '../i18n/index.ts';
 import { logTransport, smtpTransport, type MailTransport } from './transport.ts';
@@ -26,6 +32,9 @@ import { logTransport, smtpTransport, type MailTransport } from './transport.ts'
 export type { ProjectNoticeKind } from './templates.ts';
 export type { AccountMailKind } from './account-templates.ts';
 export type { MailTransport, OutgoingMail } from './transport.ts';
+export type { DigestGroup, DigestItem } from './templates.ts';
+export type { Recipient } from './recipients.ts';
+export type { QueuedMail } from './outbox.ts';
 
 export type ProjectNotice = {
   kind: ProjectNoticeKind;
@@ -36,8 +45,10 @@ export type ProjectNotice = {
   recipients: string[];
   from?: string;
   to?: string; // states, for state_changed
-  milestone?: string; // milestone_done
+  milestone?: string; // milestone_done, reminders
   excerpt?: string; // message_posted (cut to ~300 chars by the module)
+  document?: string; // document_added
+  due?: string; // reminders: the due day
   /** Held for `ms` under its own `ref` (instead of project:<id>), so that `withdraw(ref)` can still take it back. */
   hold?: { ref: string; ms: number } | undefined;
   /** The link to the project's page for a recipient of this role in this locale (absolute URL is built by the module from PUBLIC_URL). */
@@ -54,7 +65,22 @@ export type AccountMail = Omit<AccountMailInput, 'site' | 'url'> & {
 };
 
 export type Mail = {
-  notifyProject(notice: ProjectNotice): Promise<void>; // enqueues one rendered mail per recipient
+  /** Enqueues one rendered mail per recipient who wants this kind at once (their preferences). */
+  notifyProject(notice: ProjectNotice): Promise<void>;
+  /** The mails notifyProject would queue, rendered, by recipient: for a caller that queues them in its own transaction (queueIn). */
+  projectMails(notice: ProjectNotice): Promise<Map<string, QueuedMail>>;
+  /** Queues rendered mails in the caller's transaction; kick() after the commit sends them. */
+  queueIn(trx: Kysely<Schema>, mails: readonly QueuedMail[]): Promise<void>;
+  /** Sends what was queued, in the background (when this module sends in the background). */
+  kick(): void;
+  /** One pass over what is due, awaited (the job runner's poll), when this module sends in the background. */
+  poll(): Promise<void>;
+  /** A user's digest (server/jobs/digest.ts), rendered: what happened in their projects, grouped by project. */
+  digestMail(recipient: Recipient, groups: readonly DigestGroup[], more: number): QueuedMail | null;
+  /** The preferences every notice is filtered by. */
+  preferences: MailPreferencesStore;
+  /** The key of the unsubscribe links (server/mail/unsubscribe-links.ts). */
+  unsubscribeKey: Buffer;
   notifyContact(message: ContactMessage): Promise<void>;
   /** Queues an account e-mail, before every notice; throws when it cannot (no transport, a bad link, the database). */
   sendAccountMail(mail: AccountMail): Promise<void>;
@@ -66,7 +92,10 @@ export type Mail = {
   stop(): Promise<void>;
 };
 
-export type MailConfig = Pick<Config, 'NODE_ENV' | 'PUBLIC_URL' | 'SITE_NAME' | 'SMTP_URL' | 'MAIL_FROM' | 'CONTACT_NOTIFY_TO'>;
+export type MailConfig = Pick<
+  Config,
+  'NODE_ENV' | 'PUBLIC_URL' | 'SITE_NAME' | 'SMTP_URL' | 'MAIL_FROM' | 'CONTACT_NOTIFY_TO' | 'SESSION_SECRET'
+>;
 
 export type MailDeps = {
   db: Db;
@@ -88,6 +117,8 @@ export type MailDeps = {
   brand?: Pick<Brand, 'colors' | 'tagline' | 'page'>;
   /** Send in the background (a poll, and at once after a notice); false: only flush() sends. */
   background?: boolean;
+  /** Poll the outbox itself (default): false when the job runner (server/jobs/) calls flush() at its own pace. */
+  poll?: boolean;
   /** The server's i18next instance, whose `mail` namespace words the e-mails; by default the project's locales/. */
   i18n?: i18n;
 };
@@ -130,6 +161,9 @@ export function createMail(deps: MailDeps): Mail {
   const i18n = deps.i18n ?? projectI18n();
   const from = { name: config.SITE_NAME, address: config.MAIL_FROM };
   const absolute = (path: string) => `${config.PUBLIC_URL}${path}`;
+  const preferences = mailPreferences(db, now);
+  const unsubscribeKey = Buffer.from(deriveKey(config.SESSION_SECRET, 'unsubscribe v1'), 'base64url');
+  const unsubscribeUrl = (user: Recipient, scope: UnsubscribeScope) => absolute(unsubscribePath(unsubscribeKey, user, scope));
 
   /** The contact message's notification status follows its rows (the admin inbox shows it). */
   async function settled(row: Pick<MailOutboxRow, 'ref'>): Promise<void> {
@@ -150,6 +184,7 @@ export function createMail(deps: MailDeps): Mail {
         subject: row.subject,
         text: row.text,
         html: row.html,
+        headers: headersOf(row),
       });
     } catch (error) {
       const attempts = Number(row.attempts) + 1;
@@ -210,7 +245,7 @@ export function createMail(deps: MailDeps): Mail {
     timer = setTimeout(() => void flush().finally(() => poll(deps.pollMs ?? POLL_MS)), afterMs);
     timer.unref();
   }
-  poll(FIRST_POLL_MS);
+  if (deps.poll !== false) poll(FIRST_POLL_MS);
   if (!canSend) logger.warn('SMTP_URL is not set: the site sends no e-mail (production)');
 
   async function enqueue(mails: QueuedMail[]): Promise<void> {
@@ -225,6 +260,56 @@ export function createMail(deps: MailDeps): Mail {
     return null;
   }
 
+  async function projectMails(notice: ProjectNotice): Promise<Map<string, QueuedMail>> {
+    const about = { kind: notice.kind, projectId: notice.project.id };
+    const mails = new Map<string, QueuedMail>();
+    if (!canSend) return mails;
+    const actor = canonicalIdentity(notice.actor.userName);
+    const wanted = [...new Set(notice.recipients.map(canonicalIdentity))].filter((name) => name !== actor);
+    const [found, chosen] = await Promise.all([findRecipients(db, wanted), preferences.many(wanted)]);
+    const topic = TOPIC_OF_KIND[notice.kind];
+    for (const userName of wanted) {
+      const recipient = found.get(userName);
+      if (!recipient) {
+        logger.warn({ ...about, userName }, 'project e-mail skipped: no such enabled user with an e-mail address');
+        continue;
+      }
+      // A digest tells it later (from the notification centre); never: the bell only.
+      if ((chosen.get(userName) ?? DEFAULT_MAIL_PREFERENCES)[topic] !== 'immediate') continue;
+      // Work delivered: the owner's button opens the page at the confirmation (it asks again there).
+      const asksOwner = notice.kind === 'state_changed' && notice.to === 'delivered' && ownsProjects({ role: recipient.role });
+      const path = notice.path(recipient.role, recipient.locale);
+      const url = linkFor(asksOwner ? `${path}?confirm=close#confirm-title` : path, { ...about, userName });
+      if (url === null) continue;
+      const unsubscribe = unsubscribeUrl(recipient, topic);
+      const rendered = projectMail(
+        {
+          kind: notice.kind,
+          locale: recipient.locale,
+          site,
+          recipient,
+          title: notice.project.title,
+          actor: notice.actor.name,
+          from: notice.from,
+          to: notice.to,
+          milestone: notice.milestone,
+          excerpt: notice.excerpt,
+          document: notice.document,
+          due: notice.due,
+          url,
+          unsubscribe,
+        },
+        i18n,
+      );
+      const mail: QueuedMail = {
+        ...queued(notice.kind, recipient.email, recipient.locale, rendered, notice.hold?.ref ?? `project:${notice.project.id}`),
+        headers: unsubscribeHeaders(unsubscribe),
+      };
+      mails.set(userName, notice.hold ? { ...mail, notBefore: now() + notice.hold.ms } : mail);
+    }
+    return mails;
+  }
+
   async function notifyProject(notice: ProjectNotice): Promise<void> {
     const about = { kind: notice.kind, projectId: notice.project.id };
     if (!canSend) {
@@ -232,44 +317,21 @@ export function createMail(deps: MailDeps): Mail {
       return;
     }
     try {
-      const actor = canonicalIdentity(notice.actor.userName);
-      const wanted = [...new Set(notice.recipients.map(canonicalIdentity))].filter((name) => name !== actor);
-      const found = await findRecipients(db, wanted);
-      const mails: QueuedMail[] = [];
-      for (const userName of wanted) {
-        const recipient = found.get(userName);
-        if (!recipient) {
-          logger.warn({ ...about, userName }, 'project e-mail skipped: no such enabled user with an e-mail address');
-          continue;
-        }
-        // Work delivered: the owner's button opens the page at the confirmation (it asks again there).
-        const asksOwner = notice.kind === 'state_changed' && notice.to === 'delivered' && ownsProjects({ role: recipient.role });
-        const path = notice.path(recipient.role, recipient.locale);
-        const url = linkFor(asksOwner ? `${path}?confirm=close#confirm-title` : path, { ...about, userName });
-        if (url === null) continue;
-        const rendered = projectMail(
-          {
-            kind: notice.kind,
-            locale: recipient.locale,
-            site,
-            recipient,
-            title: notice.project.title,
-            actor: notice.actor.name,
-            from: notice.from,
-            to: notice.to,
-            milestone: notice.milestone,
-            excerpt: notice.excerpt,
-            url,
-          },
-          i18n,
-        );
-        const mail = queued(notice.kind, recipient.email, recipient.locale, rendered, notice.hold?.ref ?? `project:${notice.project.id}`);
-        mails.push(notice.hold ? { ...mail, notBefore: now() + notice.hold.ms } : mail);
-      }
-      await enqueue(mails);
+      await enqueue([...(await projectMails(notice)).values()]);
     } catch (error) {
       logger.error({ err: error, ...about }, 'project e-mail could not be queued');
     }
+  }
+
+  function digestMail(recipient: Recipient, groups: readonly DigestGroup[], more: number): QueuedMail | null {
+    const url = linkFor(localePath('notifications', recipient.locale), { kind: 'digest', userName: recipient.userName });
+    if (url === null) return null;
+    const unsubscribe = unsubscribeUrl(recipient, 'digest');
+    const rendered = renderDigest({ locale: recipient.locale, site, recipient, groups, more, url, unsubscribe }, i18n);
+    return {
+      ...queued('digest', recipient.email, recipient.locale, rendered, `digest:${recipient.userName}`),
+      headers: unsubscribeHeaders(unsubscribe),
+    };
   }
 
   async function notifyContact(message: ContactMessage): Promise<void> {
@@ -315,6 +377,15 @@ export function createMail(deps: MailDeps): Mail {
 
   return {
     notifyProject,
+    projectMails,
+    queueIn: (trx, mails) => insertMails(trx, mails, now()),
+    kick() {
+      if (!stopped) void flush();
+    },
+    poll: () => (stopped ? Promise.resolve() : flush()),
+    digestMail,
+    preferences,
+    unsubscribeKey,
     notifyContact,
     sendAccountMail,
     withdraw: (ref) => outbox.withdraw(ref),
@@ -326,6 +397,16 @@ export function createMail(deps: MailDeps): Mail {
       await (next ?? running);
     },
   };
+}
+
+/** The headers a row was queued with (JSON), or none. */
+function headersOf(row: Pick<MailOutboxRow, 'headers'>): Record<string, string> | undefined {
+  if (!row.headers) return undefined;
+  try {
+    return JSON.parse(row.headers) as Record<string, string>;
+  } catch {
+    return undefined;
+  }
 }
 
 function queued(

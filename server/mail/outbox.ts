@@ -5,7 +5,8 @@
 // choose a password or confirm an address, a warning to an account's address) are claimed
 // before every notice that is due, however many notices wait (issue 23, H2).
 import type { Db } from '../db/index.ts';
-import type { MailOutboxRow } from '../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { MailOutboxRow, Schema } from '../db/schema.ts';
 import type { Locale } from '../../shared/locales.ts';
 
 export type MailStatus = 'pending' | 'sent' | 'failed';
@@ -28,6 +29,8 @@ export type QueuedMail = {
   priority?: MailPriority | undefined;
   /** Held until then (milliseconds since epoch), so that it can still be withdrawn; default: due at once. */
   notBefore?: number | undefined;
+  /** Extra headers (a notice's List-Unsubscribe). */
+  headers?: Record<string, string> | undefined;
 };
 
 /** Where the e-mails of one cause stand: none queued, any still pending, any given up, or all sent. */
@@ -36,6 +39,36 @@ export type RefState = { status: 'none' | MailStatus; attempts: number; error: s
 const MAX_ERROR_CHARS = 500;
 /** What a forgotten body reads. */
 export const BODY_FORGOTTEN = '(removed once sent: it held a single-use link)';
+
+/** Queues the mails (one insert), in a transaction of the caller's or not. */
+export async function insertMails(k: Kysely<Schema>, mails: readonly QueuedMail[], now: number): Promise<void> {
+  if (mails.length === 0) return;
+  const createdAt = new Date(now).toISOString();
+  await k
+    .insertInto('mail_outbox')
+    .values(
+      mails.map((mail) => ({
+        kind: mail.kind,
+        recipient: mail.recipient,
+        reply_to: mail.replyTo,
+        locale: mail.locale,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        status: 'pending',
+        attempts: 0,
+        last_error: null,
+        next_attempt_at: Math.max(now, mail.notBefore ?? now),
+        priority: MAIL_PRIORITY[mail.priority ?? 'notice'],
+        claimed_at: null,
+        ref: mail.ref,
+        created_at: createdAt,
+        sent_at: null,
+        headers: mail.headers ? JSON.stringify(mail.headers) : null,
+      })),
+    )
+    .execute();
+}
 
 export function mailOutbox(db: Db) {
   const { k } = db;
@@ -49,33 +82,7 @@ export function mailOutbox(db: Db) {
 
   return {
     /** Queues the mails (one insert); due at once. */
-    async add(mails: readonly QueuedMail[], now: number): Promise<void> {
-      if (mails.length === 0) return;
-      const createdAt = new Date(now).toISOString();
-      await k
-        .insertInto('mail_outbox')
-        .values(
-          mails.map((mail) => ({
-            kind: mail.kind,
-            recipient: mail.recipient,
-            reply_to: mail.replyTo,
-            locale: mail.locale,
-            subject: mail.subject,
-            text: mail.text,
-            html: mail.html,
-            status: 'pending',
-            attempts: 0,
-            last_error: null,
-            next_attempt_at: Math.max(now, mail.notBefore ?? now),
-            priority: MAIL_PRIORITY[mail.priority ?? 'notice'],
-            claimed_at: null,
-            ref: mail.ref,
-            created_at: createdAt,
-            sent_at: null,
-          })),
-        )
-        .execute();
-    },
+    add: (mails: readonly QueuedMail[], now: number) => insertMails(k, mails, now),
 
     /** The ids of rows a sender may claim now: security e-mails first, then the oldest due. */
     async due(now: number, claimTimeoutMs: number, limit: number): Promise<number[]> {

@@ -3,19 +3,29 @@
 import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
 import type { Db } from '../db/index.ts';
 
-export type Recipient = { userName: string; email: string; name: string; role: string; locale: Locale };
+export type Recipient = { id: number; createdAt: string; userName: string; email: string; name: string; role: string; locale: Locale };
 
 function recipientQuery(db: Db) {
   return db.k
     .selectFrom('users')
     .leftJoin('user_locales', 'user_locales.user_name', 'users.user_name')
-    .select(['users.user_name', 'users.email', 'users.name', 'users.role', 'user_locales.locale'])
+    .select(['users.id', 'users.created_at', 'users.user_name', 'users.email', 'users.name', 'users.role', 'user_locales.locale'])
     .where('users.disabled', '=', 0)
     .where('users.email', 'is not', null);
 }
 
-function toRecipient(row: { user_name: string; email: string | null; name: string; role: string; locale: string | null }): Recipient {
+function toRecipient(row: {
+  id: number;
+  created_at: string;
+  user_name: string;
+  email: string | null;
+  name: string;
+  role: string;
+  locale: string | null;
+}): Recipient {
   return {
+    id: Number(row.id),
+    createdAt: row.created_at,
     userName: row.user_name,
     email: row.email!,
     name: row.name,

@@ -16,6 +16,7 @@ import { escapeHtml } from '../http/html.ts';
 
 export type { ProjectNoticeKind } from '../projects/notices.ts';
 import type { ProjectNoticeKind } from '../projects/notices.ts';
+import { TOPIC_OF_KIND, type UnsubscribeScope } from '../../shared/mail-preferences.ts';
 
 /** The words of the e-mails in one language (locales/<lng>/mail.json), by i18next's getFixedT. */
 export type MailT = NamespaceT<typeof esMail>;
@@ -42,9 +43,16 @@ export type MailContent = {
   quote?: string;
   /** A sentence after the quote (how to reply). */
   after?: string;
+  /** Groups of lines under a heading (a digest's projects). */
+  sections?: readonly { heading: string; lines: readonly string[] }[];
   action: { label: string; url: string };
   footer: readonly string[];
+  /** How to stop this kind of e-mail: a sentence with `{{url}}` where the link goes, and its URL. */
+  unsubscribe?: { sentence: string; url: string } | undefined;
 };
+
+/** Where the unsubscribe sentence puts its link. */
+const URL_SLOT = '\u0000url\u0000';
 
 /** The company as its e-mails show it: the name (SITE_NAME) and, from brand/, colours (the bar's is the brand's primary), tagline and contact details. */
 export type Site = { name: string; brand: Pick<Brand, 'colors' | 'tagline' | 'page'> };
@@ -86,8 +94,12 @@ function textPart(content: MailContent, site: Site, locale: Locale): string {
     lines.push('');
   }
   if (content.quote !== undefined) lines.push(...content.quote.split(/\r?\n/).map((line) => `> ${line}`.trimEnd()), '');
+  if (content.sections) {
+    for (const section of content.sections) lines.push(section.heading, ...section.lines.map((line) => `- ${line}`), '');
+  }
   if (content.after) lines.push(content.after, '');
   lines.push(`${content.action.label}: ${content.action.url}`, '', '-- ', ...content.footer);
+  if (content.unsubscribe) lines.push('', content.unsubscribe.sentence.replace(URL_SLOT, content.unsubscribe.url));
   const contact = contactLines(site, locale);
   if (contact.length > 0) lines.push('', site.name, ...contact);
   return `${lines.join('\n')}\n`;
@@ -141,6 +153,13 @@ function htmlPart(content: MailContent, site: Site, locale: Locale): string {
     p(paragraphHtml(content.lead)),
     details,
     quote,
+    (content.sections ?? [])
+      .map(
+        (section) =>
+          p(`<strong>${escapeHtml(section.heading)}</strong>`, 'margin:0 0 4px;') +
+          `<ul style="margin:0 0 16px;padding-left:20px;">${section.lines.map((line) => `<li style="margin:0 0 4px;">${paragraphHtml(line)}</li>`).join('')}</ul>`,
+      )
+      .join(''),
     content.after ? p(paragraphHtml(content.after)) : '',
     p(
       `<a href="${url}" style="display:inline-block;background-color:${BRAND};color:${ON_BRAND};font-weight:bold;text-decoration:none;padding:12px 20px;">${escapeHtml(content.action.label)}</a>`,
@@ -150,6 +169,15 @@ function htmlPart(content: MailContent, site: Site, locale: Locale): string {
     '</td></tr>',
     `<tr><td style="padding:16px 24px;border-top:1px solid #e1e6e8;font-size:13px;color:${MUTED};">`,
     content.footer.map((line, i) => p(paragraphHtml(line), i === content.footer.length - 1 ? 'margin:0;' : '')).join(''),
+    content.unsubscribe
+      ? p(
+          paragraphHtml(content.unsubscribe.sentence).replace(
+            escapeHtml(URL_SLOT),
+            `<a href="${escapeHtml(content.unsubscribe.url)}" style="color:${LINK};word-break:break-all;">${escapeHtml(content.unsubscribe.url)}</a>`,
+          ),
+          'margin:16px 0 0;',
+        )
+      : '',
     contact,
     '</td></tr>',
     '</table>',
@@ -194,8 +222,24 @@ export type ProjectMailInput = {
   to?: string | undefined;
   milestone?: string | undefined;
   excerpt?: string | undefined;
+  document?: string | undefined;
+  due?: string | undefined;
   url: string;
+  /** The one-click link that stops this kind of e-mail (RFC 8058). */
+  unsubscribe?: string | undefined;
 };
+
+/** A due day (YYYY-MM-DD) as the reader's language writes it. */
+export function dayIn(locale: Locale, day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return day;
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+}
+
+/** The sentence of an unsubscribe link, with URL_SLOT where its link goes. */
+function unsubscribeOf(t: MailT, scope: UnsubscribeScope, url: string | undefined): MailContent['unsubscribe'] {
+  return url === undefined ? undefined : { sentence: `${t(`unsubscribe.${scope}`, { url: URL_SLOT })} ${t('unsubscribe.settings')}`, url };
+}
 
 export function projectMail(input: ProjectMailInput, i18n: i18n): RenderedMail {
   const t = mailT(i18n, input.locale);
@@ -208,6 +252,8 @@ export function projectMail(input: ProjectMailInput, i18n: i18n): RenderedMail {
     title: input.title,
     actor: input.actor,
     milestone: input.milestone ?? '',
+    document: input.document ?? '',
+    due: input.due ? dayIn(input.locale, input.due) : '',
     from: nameIn(i18n, input.locale, 'projects.states', input.from ?? ''),
     to: nameIn(i18n, input.locale, 'projects.states', input.to ?? ''),
   };
@@ -219,9 +265,68 @@ export function projectMail(input: ProjectMailInput, i18n: i18n): RenderedMail {
     ...(input.kind === 'message_posted' && input.excerpt ? { quote: excerptOf(input.excerpt) } : {}),
     action: { label: t(`${notice}.action`, { context: input.recipient.role }), url: input.url },
     footer: [
-      input.recipient.role === 'ADMIN' ? t('footer.admin', { site }) : t('footer.participant', { title: input.title, site }),
+      input.kind === 'milestone_due' || input.kind === 'milestone_overdue'
+        ? t('footer.reminder', { title: input.title, site })
+        : input.recipient.role === 'ADMIN'
+          ? t('footer.admin', { site })
+          : t('footer.participant', { title: input.title, site }),
       t('noReply'),
     ],
+    unsubscribe: unsubscribeOf(t, TOPIC_OF_KIND[input.kind], input.unsubscribe),
+  };
+  return renderMail(content, input.site, input.locale);
+}
+
+/** One line of a digest: a notification as it was recorded. */
+export type DigestItem = {
+  kind: ProjectNoticeKind;
+  actor: string;
+  from?: string | undefined;
+  to?: string | undefined;
+  milestone?: string | undefined;
+  excerpt?: string | undefined;
+  document?: string | undefined;
+  due?: string | undefined;
+};
+
+/** A project's lines in a digest, oldest first. */
+export type DigestGroup = { title: string; items: readonly DigestItem[] };
+
+export type DigestInput = {
+  locale: Locale;
+  site: Site;
+  recipient: { name: string | null };
+  groups: readonly DigestGroup[];
+  /** Notifications past the digest's length, told as a count. */
+  more: number;
+  url: string;
+  unsubscribe: string;
+};
+
+/** The daily digest: everything since the last one, grouped by project, in the reader's language. */
+export function renderDigest(input: DigestInput, i18n: i18n): RenderedMail {
+  const t = mailT(i18n, input.locale);
+  const site = input.site.name;
+  const count = input.groups.reduce((sum, group) => sum + group.items.length, 0) + input.more;
+  const line = (item: DigestItem) =>
+    t(`digest.items.${item.kind}`, {
+      actor: item.actor,
+      milestone: item.milestone ?? '',
+      document: item.document ?? '',
+      excerpt: item.excerpt ? excerptOf(item.excerpt.replace(/\s+/g, ' '), 120) : '',
+      due: item.due ? dayIn(input.locale, item.due) : '',
+      from: nameIn(i18n, input.locale, 'projects.states', item.from ?? ''),
+      to: nameIn(i18n, input.locale, 'projects.states', item.to ?? ''),
+    });
+  const content: MailContent = {
+    subject: t('digest.subject', { count }),
+    greeting: greeting(t, input.recipient.name),
+    lead: t('digest.lead', { site }),
+    sections: input.groups.map((group) => ({ heading: group.title, lines: group.items.map(line) })),
+    ...(input.more > 0 ? { after: t('digest.more', { count: input.more }) } : {}),
+    action: { label: t('digest.action'), url: input.url },
+    footer: [t('noReply')],
+    unsubscribe: unsubscribeOf(t, 'digest', input.unsubscribe),
   };
   return renderMail(content, input.site, input.locale);
 }

@@ -9,6 +9,8 @@ export type OutgoingMail = {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (a notice's List-Unsubscribe). */
+  headers?: Record<string, string> | undefined;
 };
 
 /** Resolves when the mail server accepted the e-mail; rejects with its reason. */
@@ -30,7 +32,7 @@ export function smtpTransport(smtpUrl: string): MailTransport {
       ).sendMail({
         ...mail,
         // RFC 3834: a machine wrote it; auto-responders should not answer.
-        headers: { 'Auto-Submitted': 'auto-generated' },
+        headers: { ...mail.headers, 'Auto-Submitted': 'auto-generated' },
       });
     },
   };

@@ -82,6 +82,8 @@ export async function eraseAccount(trx: Trx, account: { userName: string }): Pro
   await trx.deleteFrom('user_locales').where('user_name', '=', userName).execute();
   await trx.deleteFrom('notifications').where('user_name', '=', userName).execute();
   await trx.deleteFrom('calendar_feeds').where('user_name', '=', userName).execute();
+  await trx.deleteFrom('mail_preferences').where('user_name', '=', userName).execute();
+  await trx.deleteFrom('milestone_reminders').where('user_name', '=', userName).execute();
   if (me.email) await trx.deleteFrom('mail_outbox').where('recipient', '=', me.email).execute();
   // Their second factor and their single-use links: a later account of the same name starts clean.
   await trx.deleteFrom('two_factor').where('user_name', '=', userName).execute();

@@ -4,7 +4,7 @@
 // by opening the project's page. A held notice (a milestone's toggles) is withdrawn with its
 // e-mail. Rows older than NOTIFICATIONS_KEEP_DAYS go once a day. Every change tells the user's
 // live streams (server/live/), on every instance.
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import {
   NOTIFICATION_EXCERPT_MAX,
@@ -18,7 +18,7 @@ import { cursorPageOf, pageSizeOf } from '../../shared/paging.ts';
 import { createTtlCache } from '../base/cache.ts';
 import type { Logger } from '../base/logger.ts';
 import type { Db } from '../db/index.ts';
-import type { NotificationRow } from '../db/schema.ts';
+import type { NotificationRow, NotificationsTable } from '../db/schema.ts';
 import type { Tell } from '../live/topics.ts';
 import { excerptOf } from '../mail/templates.ts';
 import type { ProjectNoticeInput } from '../projects/notices.ts';
@@ -31,6 +31,8 @@ const DAY_MS = 86_400_000;
 export type Notifications = {
   /** Writes the notice for each recipient but its actor; tells their streams. */
   record(notice: ProjectNoticeInput): Promise<void>;
+  /** Rows of these users were written elsewhere (notificationRows in a transaction, committed): tell them. */
+  told(userNames: Iterable<string>): Promise<void>;
   /** Takes back the unread notifications of a held notice (`ref`): how many. */
   withdraw(ref: string): Promise<number>;
   /** A page of the user's notifications, newest first, older than `before`. */
@@ -55,13 +57,15 @@ export type Notifications = {
 /** The first pruning after start: the start itself is not slowed by it. */
 const FIRST_PRUNE_MS = 60_000;
 
-type Detail = Pick<Notification, 'from' | 'to' | 'milestone' | 'excerpt'>;
+type Detail = Pick<Notification, 'from' | 'to' | 'milestone' | 'excerpt' | 'document' | 'due'>;
 
 function detailOf(notice: ProjectNoticeInput): Detail {
   const detail: Detail = {};
   if (notice.from) detail.from = notice.from;
   if (notice.to) detail.to = notice.to;
   if (notice.milestone) detail.milestone = notice.milestone;
+  if (notice.document) detail.document = notice.document;
+  if (notice.due) detail.due = notice.due;
   // One line of the message, cut between words like the e-mail's quote.
   if (notice.excerpt) detail.excerpt = excerptOf(notice.excerpt.replace(/\s+/g, ' '), NOTIFICATION_EXCERPT_MAX);
   return detail;
@@ -85,6 +89,25 @@ export function notificationOf(row: NotificationRow): Notification {
     createdAt: row.created_at,
     read: row.read_at !== null,
   };
+}
+
+/** The rows of a notice: one per recipient but its actor (written by record(), or in a caller's transaction). */
+export function notificationRows(notice: ProjectNoticeInput, at: string): Insertable<NotificationsTable>[] {
+  const actor = canonicalIdentity(notice.actor.userName);
+  const recipients = [...new Set(notice.recipients.map(canonicalIdentity))].filter((name) => name !== actor);
+  const detail = detailOf(notice);
+  return recipients.map((userName) => ({
+    user_name: userName,
+    kind: notice.kind,
+    project_id: notice.project.id,
+    project_title: notice.project.title,
+    actor: notice.actor.name,
+    actor_user: actor,
+    detail: Object.keys(detail).length > 0 ? JSON.stringify(detail) : null,
+    ref: notice.hold?.ref ?? null,
+    created_at: at,
+    read_at: null,
+  }));
 }
 
 export function createNotifications(deps: { db: Db; tell: Tell; logger: Logger; now?: () => number }): Notifications {
@@ -127,30 +150,13 @@ export function createNotifications(deps: { db: Db; tell: Tell; logger: Logger; 
 
   const api: Notifications = {
     async record(notice) {
-      const actor = canonicalIdentity(notice.actor.userName);
-      const recipients = [...new Set(notice.recipients.map(canonicalIdentity))].filter((name) => name !== actor);
-      if (recipients.length === 0) return;
-      const detail = detailOf(notice);
-      const at = iso();
-      await k
-        .insertInto('notifications')
-        .values(
-          recipients.map((userName) => ({
-            user_name: userName,
-            kind: notice.kind,
-            project_id: notice.project.id,
-            project_title: notice.project.title,
-            actor: notice.actor.name,
-            actor_user: actor,
-            detail: Object.keys(detail).length > 0 ? JSON.stringify(detail) : null,
-            ref: notice.hold?.ref ?? null,
-            created_at: at,
-            read_at: null,
-          })),
-        )
-        .execute();
-      await changed(recipients);
+      const rows = notificationRows(notice, iso());
+      if (rows.length === 0) return;
+      await k.insertInto('notifications').values(rows).execute();
+      await changed(rows.map((row) => row.user_name));
     },
+
+    told: changed,
 
     async withdraw(ref) {
       const rows = await k.deleteFrom('notifications').where('ref', '=', ref).where('read_at', 'is', null).returning('user_name').execute();

@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { isAccountIntent } from '../../shared/account.ts';
 import { isCalendarIntent } from '../../shared/calendar.ts';
+import { MAIL_PREFERENCES_INTENT, MAIL_TOPICS } from '../../shared/mail-preferences.ts';
+import { mailPreferencesBody } from '../mail/preferences.ts';
 import { isCompanyIntent, TEAM_PAGE_PARAM } from '../../shared/company.ts';
 import { ownsProjects } from '../../shared/projects.ts';
 import { routePath } from '../../shared/routes.ts';
@@ -15,18 +17,24 @@ import { requireSession, type PageAction, type PageLoader } from '../render/page
 
 export const loader = (async (args) => {
   const session = requireSession(args);
-  const { backend, account, accountPages, companies, calendarFeeds } = args.services;
+  const { backend, account, accountPages, companies, calendarFeeds, mailPreferences } = args.services;
   const user = await backend.me(session.token);
   // The team's page (`?team=2`): a company's people are listed a page at a time.
   const teamPage = Number(args.query.get(TEAM_PAGE_PARAM) ?? '1');
-  const [accountData, email, company, calendar] = await Promise.all([
+  const [accountData, email, company, calendar, preferences] = await Promise.all([
     account ? account.profileData(session) : { sessions: [], sessionCount: 0, deletion: null },
     accountPages ? accountPages.emailSettings(user) : null,
     companies && ownsProjects(session.user) ? companies.view(session.user, Number.isSafeInteger(teamPage) ? teamPage : 1) : null,
     // The private calendar address: null when the user has none, absent where the site has none.
     calendarFeeds ? calendarFeeds.view(session.user.userName) : undefined,
+    mailPreferences ? mailPreferences.store.get(session.user.userName) : undefined,
   ]);
-  return { data: { user, account: accountData, email, company, ...(calendarFeeds ? { calendar: calendar ?? null } : {}) } };
+  // What the user is e-mailed about, and when the daily summary goes.
+  const mail =
+    mailPreferences && preferences ? { preferences, digestHour: mailPreferences.digestHour, timeZone: mailPreferences.timeZone } : null;
+  return {
+    data: { user, account: accountData, email, company, mail, ...(calendarFeeds ? { calendar: calendar ?? null } : {}) },
+  };
 }) satisfies PageLoader;
 
 const fieldText = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
@@ -41,6 +49,28 @@ export const action: PageAction = async ({ req, res, route, session, services, f
   if (isAccountIntent(intent)) return services.forms.profile(intent, req, res, route, session);
   if (isCompanyIntent(intent)) return services.forms.company(intent, req, res, route, session);
   if (isCalendarIntent(intent) && services.forms.calendar) return services.forms.calendar(intent, req, res, route, session);
+  if (intent === MAIL_PREFERENCES_INTENT && services.mailPreferences) {
+    const values = stringValues(req.body, ['reminderDays', ...MAIL_TOPICS]);
+    const parsed = mailPreferencesBody.safeParse(values);
+    if (!parsed.success) {
+      return fail(req, res, 422, {
+        form: 'mail',
+        values,
+        error: { code: 'invalid_request', message: 'Check the highlighted fields', fields: fieldErrors(parsed.error) },
+      });
+    }
+    try {
+      await services.mailPreferences.store.set(session.user.userName, parsed.data);
+      return redirectAfterPost(
+        req,
+        res,
+        `${routePath('profile', route)}?saved=${MAIL_PREFERENCES_INTENT}#mail-title`,
+        MAIL_PREFERENCES_INTENT,
+      );
+    } catch (error) {
+      return failWith(req, res, 'mail', error, values);
+    }
+  }
   // The second form, "change my e-mail", says which it is.
   if (!isImage && services.forms.links && body?.form === 'email') return services.forms.links.emailChange(req, res, route, session);
   const values = isImage ? {} : stringValues(req.body, ['name', 'lastName']);

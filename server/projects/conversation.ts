@@ -233,7 +233,9 @@ export function createConversation(deps: ConversationDeps) {
       await storeDocumentChunks(trx, doc.id, file.chunks);
       return doc.id;
     });
-    await projects.touched(row);
+    const everyone = await projects.participants(row);
+    await projects.announce('document_added', actor, row, everyone, { document: name });
+    await projects.touched(row, everyone);
     return { id: inserted, name, contentType, bytes, uploadedBy: actor.userName, uploadedAt: at };
   }
 

@@ -15,6 +15,10 @@ export type ProjectNoticeInput = {
   to?: string;
   milestone?: string;
   excerpt?: string;
+  /** A document's name (document_added). */
+  document?: string;
+  /** A milestone's due day, YYYY-MM-DD (reminders). */
+  due?: string;
   /** Held for `ms` under `ref`, so that a change undone meanwhile can withdraw it (a milestone's toggles). */
   hold?: { ref: string; ms: number };
 };

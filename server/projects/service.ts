@@ -37,7 +37,7 @@ import type { RateLimiter } from '../db/rate-limit.ts';
 import type { Audit } from '../audit/types.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
 import { recordProjectEvent } from './events.ts';
-import type { Notify, ProjectNoticeKind, Withdraw } from './notices.ts';
+import type { Notify, ProjectNoticeInput, ProjectNoticeKind, Withdraw } from './notices.ts';
 import type { Tell } from '../live/topics.ts';
 import type { Brief, ProposalInput } from './schemas.ts';
 import { createTtlCache } from '../base/cache.ts';
@@ -670,7 +670,7 @@ export function createProjects(deps: ProjectDeps) {
     actor: Actor,
     project: { id: number; title: string },
     recipients: string[],
-    extra: { from?: string; to?: string; milestone?: string; excerpt?: string; hold?: { ref: string; ms: number } } = {},
+    extra: Pick<ProjectNoticeInput, 'from' | 'to' | 'milestone' | 'excerpt' | 'document' | 'hold'> = {},
   ) {
     const others = [...new Set(recipients.map(canonicalIdentity))].filter((r) => r !== canonicalIdentity(actor.userName));
     if (others.length === 0) return;

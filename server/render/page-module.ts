@@ -5,6 +5,7 @@
 // URL, answered as JSON with JavaScript and as a 303 or the page again without it). Both get the
 // app's services, made once at start (server/app.ts). docs/decisions/025.
 import type { Notifications } from '../notifications/notifications.ts';
+import type { MailPreferencesStore } from '../mail/preferences.ts';
 import type { CalendarFeeds } from '../calendar-feed/feeds.ts';
 import type { createCalendarForms } from '../calendar-feed/forms.ts';
 import type { CompanyForms } from '../my-account/company-forms.ts';
@@ -56,6 +57,8 @@ export type PageServices = {
   companies?: CompanyService | undefined;
   /** The notification centre (server/notifications/). */
   notifications?: Notifications | undefined;
+  /** What each user is e-mailed about, and when the daily digest goes (server/mail/preferences.ts). */
+  mailPreferences?: { store: MailPreferencesStore; digestHour: number; timeZone: string } | undefined;
   /** The users' private calendar addresses (built-in API only; server/calendar-feed/feeds.ts). */
   calendarFeeds?: CalendarFeeds | undefined;
   /** The single-use link pages and the profile's e-mail section (built-in API only). */

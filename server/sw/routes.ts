@@ -126,12 +126,44 @@ function offlineStyle(brand: SwBrand): string {
 export function offlinePage(manifest: ClientManifest, locale: Locale, siteName: string, brand: SwBrand, i18n: i18n, nonce = NONCE): string {
   const t = namespaceT<typeof esOffline>(i18n, locale, 'offline');
   const home = localeHref('/', locale);
-  const name = escapeHtml(siteName);
+  return standalonePage({
+    manifest,
+    locale,
+    siteName,
+    brand,
+    nonce,
+    title: t('title'),
+    html: [
+      `<p>${escapeHtml(t('message'))}</p>`,
+      // An empty href is the current URL: once shown in place of a page, it loads that page again.
+      `<p><a class="button button-primary" href="">${escapeHtml(t('retry'))}</a></p>`,
+      `<p><a href="${home}">${escapeHtml(t('home'))}</a></p>`,
+    ].join(''),
+  });
+}
+
+/**
+ * A page of its own, outside the app (the offline page, an unsubscribe link's page): no scripts,
+ * the site's stylesheet, the brand's logo and colours (a <style> with the response's nonce), a
+ * heading and the given HTML (escaped by the caller).
+ */
+export function standalonePage(options: {
+  manifest: ClientManifest;
+  locale: Locale;
+  siteName: string;
+  brand: SwBrand;
+  nonce: string;
+  title: string;
+  html: string;
+}): string {
+  const { manifest, locale, brand, nonce } = options;
+  const home = localeHref('/', locale);
+  const name = escapeHtml(options.siteName);
   return [
     `<!DOCTYPE html><html lang="${locale}"><head><meta charset="utf-8">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex">',
-    `<title>${escapeHtml(t('title'))} · ${name}</title>`,
+    `<title>${escapeHtml(options.title)} · ${name}</title>`,
     `<meta name="theme-color" content="${escapeHtml(brand.colors.primary)}">`,
     `<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">`,
     `<link rel="manifest" href="${manifestPath(locale)}">`,
@@ -140,12 +172,9 @@ export function offlinePage(manifest: ClientManifest, locale: Locale, siteName: 
     '</head><body><div class="layout">',
     `<header class="navbar"><div class="navbar-inner"><a class="navbar-brand" href="${home}">`,
     `<img src="${escapeHtml(brand.page.logos[logoVariantOn(brand.colors.primary)])}" alt="" width="36" height="36"><span>${name}</span></a></div></header>`,
-    '<main id="main" class="main"><section class="error-page" aria-labelledby="offline-title">',
-    `<h1 id="offline-title">${escapeHtml(t('title'))}</h1>`,
-    `<p>${escapeHtml(t('message'))}</p>`,
-    // An empty href is the current URL: once shown in place of a page, it loads that page again.
-    `<p><a class="button button-primary" href="">${escapeHtml(t('retry'))}</a></p>`,
-    `<p><a href="${home}">${escapeHtml(t('home'))}</a></p>`,
+    '<main id="main" class="main"><section class="error-page" aria-labelledby="page-title">',
+    `<h1 id="page-title">${escapeHtml(options.title)}</h1>`,
+    options.html,
     '</section></main></div></body></html>',
   ].join('');
 }

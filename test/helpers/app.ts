@@ -69,6 +69,8 @@ export async function createTestApp(env?: Record<string, string>, deps: Partial<
     ...deps,
     // E-mails are queued but sent only when a test calls app.mail.flush(): no timers, no races.
     mail: { background: false, ...deps.mail },
+    // The job runner runs when a test calls app.jobs.tick() (with its clock, when given).
+    jobs: { poll: false, ...deps.jobs },
   });
   return app;
 }

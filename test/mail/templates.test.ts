@@ -12,11 +12,20 @@ const ACTOR = { userName: 'ana', name: 'Ana Actora' };
 const EXCERPT = '¿Podemos adelantar la reunión al martes? / Can we bring the meeting forward to Tuesday?';
 
 /** The only URL an e-mail may hold is its link: no images, fonts, styles or anything else from a server. */
-function expectSelfContained(html: string, link: string) {
+function expectSelfContained(html: string, ...links: string[]) {
   expect(html).not.toMatch(/<img|<link|<script|<iframe|<object|<embed|@import|url\(/i);
   expect(html).not.toMatch(/\ssrc=/i);
   expect(html).not.toContain('http://');
-  expect(new Set(html.match(/https?:\/\/[^\s"'<>]+/g))).toEqual(new Set([escapeHtml(link)]));
+  expect(new Set(html.match(/https?:\/\/[^\s"'<>]+/g))).toEqual(new Set(links.map(escapeHtml)));
+}
+
+/** The one-click unsubscribe link of a notice (RFC 8058), as its headers give it. */
+function unsubscribeLink(received: ReceivedMail): string {
+  const list = received.headers.get('list') as { unsubscribe?: { url?: string }; 'unsubscribe-post'?: { name?: string } } | undefined;
+  expect(list?.['unsubscribe-post']?.name).toBe('List-Unsubscribe=One-Click');
+  const url = list?.unsubscribe?.url ?? '';
+  expect(url).toMatch(/^https:\/\/www\.example\.test\/unsubscribe\/[A-Za-z0-9_-]+\.[a-z]+\.[A-Za-z0-9_-]{43}$/);
+  return url;
 }
 
 function expectBranded(html: string) {
@@ -122,9 +131,51 @@ const CASES: Record<ProjectNoticeKind, Record<Locale, Case>> = {
       words: ['Ana Actora confirmed the delivery of the project “Plan de datos”, which is now closed.'],
     },
   },
+  document_added: {
+    es: {
+      role: 'CLI',
+      notice: { document: 'informe.pdf' },
+      subject: 'Documento nuevo en «Plan de datos»: informe.pdf',
+      words: ['Ana Actora ha añadido el documento «informe.pdf» al proyecto «Plan de datos».', 'Ver los documentos'],
+    },
+    en: {
+      role: 'CONS',
+      notice: { document: 'informe.pdf' },
+      subject: 'New document in “Plan de datos”: informe.pdf',
+      words: ['Ana Actora added the document “informe.pdf” to the project “Plan de datos”.', 'View the documents'],
+    },
+  },
+  milestone_due: {
+    es: {
+      role: 'CLI',
+      notice: { milestone: 'Informe inicial', due: '2026-12-03' },
+      subject: 'Recordatorio: «Informe inicial» vence el 3 de diciembre de 2026 («Plan de datos»)',
+      words: ['El hito «Informe inicial» del proyecto «Plan de datos» vence el 3 de diciembre de 2026'],
+    },
+    en: {
+      role: 'CONS',
+      notice: { milestone: 'Informe inicial', due: '2026-12-03' },
+      subject: 'Reminder: “Informe inicial” is due on December 3, 2026 (“Plan de datos”)',
+      words: ['The milestone “Informe inicial” of the project “Plan de datos” is due on December 3, 2026'],
+    },
+  },
+  milestone_overdue: {
+    es: {
+      role: 'ORG',
+      notice: { milestone: 'Informe inicial', due: '2026-11-20' },
+      subject: 'Vencido: «Informe inicial» vencía el 20 de noviembre de 2026 («Plan de datos»)',
+      words: ['vencía el 20 de noviembre de 2026 y sigue sin completarse'],
+    },
+    en: {
+      role: 'CLI',
+      notice: { milestone: 'Informe inicial', due: '2026-11-20' },
+      subject: 'Overdue: “Informe inicial” was due on November 20, 2026 (“Plan de datos”)',
+      words: ['was due on November 20, 2026 and is still not done'],
+    },
+  },
 };
 
-const FOOTER = { es: 'Recibes este correo', en: 'You are receiving this e-mail' };
+const FOOTER = { es: 'Recibes este', en: 'You are receiving this' };
 const GREETING = { es: 'Hola, Rita:', en: 'Hello Rita,' };
 
 async function deliverOne(kind: ProjectNoticeKind, locale: Locale, role: string, notice: Partial<ProjectNotice>, title = 'Plan de datos') {
@@ -167,7 +218,11 @@ test.each(Object.keys(CASES).flatMap((kind) => (['es', 'en'] as const).map((loca
     expect(text).toContain(link);
     expect(html).toContain(`href="${escapeHtml(link)}"`);
     expect(html).toContain(`<html lang="${locale}">`);
-    expectSelfContained(html, link);
+    // Every notice can be turned off in one click: the link in its headers is in its footer too.
+    const unsubscribe = unsubscribeLink(received);
+    expect(text).toContain(unsubscribe);
+    expect(html).toContain(`href="${escapeHtml(unsubscribe)}"`);
+    expectSelfContained(html, link, unsubscribe);
     expectBranded(html);
     expect(received.to && !Array.isArray(received.to) ? received.to.text : '').toBe('rita@example.com');
     expect(received.from?.value[0]).toEqual({ name: SITE_NAME, address: 'no-reply@www.example.test' });

@@ -1,0 +1,109 @@
+// The daily digest (issue 26, docs/decisions/044): for each user with a topic in "digest", one
+// e-mail with the notifications of those topics since their last digest, grouped by project, in
+// their language — none when there is nothing. The notification centre is the digest's source:
+// every notice is a notification of its recipient whatever their e-mail choice. A user's digest
+// is queued in the transaction that moves their cursor (mail_preferences.digest_after) past what
+// it told, only if the cursor is still where it was read: a run again after a crash (or two
+// instances at once) never sends it twice, and a crash before the commit loses nothing.
+import { sql } from 'kysely';
+import { MAIL_TOPICS, TOPIC_OF_KIND } from '../../shared/mail-preferences.ts';
+import { NOTIFICATION_KINDS, type NotificationKind } from '../../shared/notifications.ts';
+import type { Logger } from '../base/logger.ts';
+import type { Db } from '../db/index.ts';
+import type { MailPreferencesTable } from '../db/schema.ts';
+import type { DigestGroup, DigestItem, Mail } from '../mail/index.ts';
+import { findRecipients } from '../mail/recipients.ts';
+import { notificationOf } from '../notifications/notifications.ts';
+
+/** The most lines one digest lists; the rest are a count and a link to the notifications page. */
+export const DIGEST_ITEMS_MAX = 100;
+/** Users read per query. */
+const USERS_PER_PAGE = 200;
+
+export async function sendDigests(deps: { db: Db; mail: Pick<Mail, 'digestMail' | 'queueIn' | 'kick'>; logger: Logger }): Promise<number> {
+  const { k } = deps.db;
+  let sent = 0;
+  let after = '';
+  for (;;) {
+    const users = await k
+      .selectFrom('mail_preferences')
+      .selectAll()
+      .where((eb) => eb.or(MAIL_TOPICS.map((topic) => eb(topic, '=', 'digest'))))
+      .where('user_name', '>', after)
+      .orderBy('user_name')
+      .limit(USERS_PER_PAGE)
+      .execute();
+    for (const row of users) {
+      try {
+        if (await digestOf(deps, row)) sent++;
+      } catch (error) {
+        // One user's problem is not everyone's: the others get theirs; theirs comes with the next run.
+        deps.logger.error({ err: error, userName: row.user_name }, 'digest not queued');
+      }
+    }
+    if (users.length < USERS_PER_PAGE) break;
+    after = users.at(-1)!.user_name;
+  }
+  if (sent > 0) deps.mail.kick();
+  deps.logger.info({ sent }, 'daily digests queued');
+  return sent;
+}
+
+/** One user's digest: queued (true), or nothing to tell. */
+async function digestOf(deps: { db: Db; mail: Pick<Mail, 'digestMail' | 'queueIn'> }, row: MailPreferencesTable): Promise<boolean> {
+  const { k } = deps.db;
+  const kinds = NOTIFICATION_KINDS.filter((kind: NotificationKind) => row[TOPIC_OF_KIND[kind]] === 'digest');
+  const from = Number(row.digest_after);
+  const [items, totals] = await Promise.all([
+    k
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_name', '=', row.user_name)
+      .where('id', '>', from)
+      .where('kind', 'in', kinds)
+      .orderBy('id')
+      .limit(DIGEST_ITEMS_MAX)
+      .execute(),
+    k
+      .selectFrom('notifications')
+      .select([sql<number>`max(id)`.as('last'), (eb) => eb.fn.countAll<number>().as('n')])
+      .where('user_name', '=', row.user_name)
+      .where('id', '>', from)
+      .where('kind', 'in', kinds)
+      .executeTakeFirstOrThrow(),
+  ]);
+  if (items.length === 0) return false;
+  const last = Number(totals.last);
+  const recipient = (await findRecipients(deps.db, [row.user_name])).get(row.user_name);
+  const groups = new Map<number, { title: string; items: DigestItem[] }>();
+  for (const item of items) {
+    const n = notificationOf(item);
+    const key = n.project?.id ?? 0;
+    const group = groups.get(key) ?? { title: n.project?.title ?? '', items: [] };
+    group.title = n.project?.title ?? group.title; // the newest title
+    group.items.push({
+      kind: n.kind,
+      actor: n.actor,
+      from: n.from,
+      to: n.to,
+      milestone: n.milestone,
+      excerpt: n.excerpt,
+      document: n.document,
+      due: n.due,
+    });
+    groups.set(key, group);
+  }
+  // A disabled user, or one without an address, gets none; their cursor moves on all the same.
+  const mail = recipient ? deps.mail.digestMail(recipient, [...groups.values()] as DigestGroup[], Number(totals.n) - items.length) : null;
+  return k.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('mail_preferences')
+      .set({ digest_after: last })
+      .where('user_name', '=', row.user_name)
+      .where('digest_after', '=', from)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) return false; // another run told it
+    if (mail) await deps.mail.queueIn(trx, [mail]);
+    return mail !== null;
+  });
+}

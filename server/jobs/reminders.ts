@@ -1,0 +1,131 @@
+// Milestone reminders (issue 26, docs/decisions/044): the people who do a project's work (its
+// company's people and its assigned experts; not every admin) are reminded of a milestone not
+// yet done N days before its due day (N: each one's choice, REMINDER_DAYS_DEFAULT by default),
+// and once more when it is overdue — as a notification, and by e-mail as their "reminders"
+// choice says (at once, in the digest, or never). Active projects only. Each reminder is written
+// once per milestone, person, kind and due day (milestone_reminders), in the transaction that
+// writes its notification and queues its e-mail: a run again reminds nobody twice; a milestone
+// moved to another day is reminded of again.
+import { REMINDER_DAYS_MAX, DEFAULT_MAIL_PREFERENCES } from '../../shared/mail-preferences.ts';
+import { canonicalIdentity } from '../../shared/identity.ts';
+import { localePath } from '../../shared/routes.ts';
+import { projectPath } from '../../shared/projects.ts';
+import type { Logger } from '../base/logger.ts';
+import type { Db } from '../db/index.ts';
+import { memberNames } from '../companies/companies.ts';
+import type { Mail, ProjectNotice } from '../mail/index.ts';
+import { notificationRows, type Notifications } from '../notifications/notifications.ts';
+
+const DAY_MS = 86_400_000;
+const MILESTONES_PER_PAGE = 200;
+
+/** The day `days` after `day` (YYYY-MM-DD). */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+export type ReminderDeps = {
+  db: Db;
+  mail: Pick<Mail, 'projectMails' | 'queueIn' | 'kick' | 'preferences'>;
+  notifications: Pick<Notifications, 'told'>;
+  logger: Logger;
+  now?: () => number;
+};
+
+/** Reminds of the milestones due by `today` + each one's days, and of those overdue: how many reminders were written. */
+export async function sendReminders(deps: ReminderDeps, today: string): Promise<number> {
+  const { k } = deps.db;
+  const now = deps.now ?? Date.now;
+  const horizon = addDays(today, REMINDER_DAYS_MAX);
+  let written = 0;
+  let after = 0;
+  for (;;) {
+    const milestones = await k
+      .selectFrom('project_milestones as m')
+      .innerJoin('projects as p', 'p.id', 'm.project_id')
+      .select(['m.id', 'm.title', 'm.due_date', 'p.id as project_id', 'p.title as project_title', 'p.company_id'])
+      .where('m.done_at', 'is', null)
+      .where('m.due_date', 'is not', null)
+      .where('m.due_date', '<=', horizon)
+      .where('p.state', '=', 'active')
+      .where('m.id', '>', after)
+      .orderBy('m.id')
+      .limit(MILESTONES_PER_PAGE)
+      .execute();
+    for (const m of milestones) {
+      try {
+        written += await remindOf(deps, today, now, {
+          id: Number(m.id),
+          title: m.title,
+          due: m.due_date!,
+          project: { id: Number(m.project_id), title: m.project_title, company_id: m.company_id === null ? null : Number(m.company_id) },
+        });
+      } catch (error) {
+        deps.logger.error({ err: error, milestoneId: m.id }, 'milestone reminder not written: tried again at the next run');
+      }
+    }
+    if (milestones.length < MILESTONES_PER_PAGE) break;
+    after = Number(milestones.at(-1)!.id);
+  }
+  if (written > 0) deps.mail.kick();
+  deps.logger.info({ written, day: today }, 'milestone reminders written');
+  return written;
+}
+
+type Milestone = { id: number; title: string; due: string; project: { id: number; title: string; company_id: number | null } };
+
+/** The company's people and the assigned experts: who does a project's work (not every admin). */
+async function workers(db: Db, project: { id: number; company_id: number | null }): Promise<string[]> {
+  const [company, experts] = await Promise.all([
+    memberNames(db.k, project.company_id),
+    db.k.selectFrom('project_experts').select('user_name').where('project_id', '=', project.id).execute(),
+  ]);
+  return [...company, ...experts.map((e) => e.user_name)];
+}
+
+async function remindOf(deps: ReminderDeps, today: string, now: () => number, m: Milestone): Promise<number> {
+  const people = [...new Set((await workers(deps.db, m.project)).map(canonicalIdentity))];
+  if (people.length === 0) return 0;
+  const chosen = await deps.mail.preferences.many(people);
+  const overdue = m.due < today;
+  const due = people.filter((userName) => {
+    if (overdue) return true;
+    const days = (chosen.get(userName) ?? DEFAULT_MAIL_PREFERENCES).reminderDays;
+    return m.due <= addDays(today, days);
+  });
+  if (due.length === 0) return 0;
+  const kind = overdue ? 'milestone_overdue' : 'milestone_due';
+  const notice: ProjectNotice = {
+    kind,
+    project: { id: m.project.id, title: m.project.title },
+    // Nobody did it: the site reminds.
+    actor: { userName: '', name: '' },
+    recipients: due,
+    milestone: m.title,
+    due: m.due,
+    path: (role, locale) => projectPath(role, m.project.id, locale) ?? localePath('index', locale),
+  };
+  const mails = await deps.mail.projectMails(notice);
+  const at = new Date(now()).toISOString();
+  const reminded = await deps.db.k.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('milestone_reminders')
+      .values(due.map((userName) => ({ milestone_id: m.id, user_name: userName, kind, due_date: m.due, sent_at: at })))
+      .onConflict((oc) => oc.columns(['milestone_id', 'user_name', 'kind', 'due_date']).doNothing())
+      .returning('user_name')
+      .execute();
+    const names = inserted.map((row) => canonicalIdentity(row.user_name));
+    if (names.length === 0) return [];
+    await trx
+      .insertInto('notifications')
+      .values(notificationRows({ ...notice, recipients: names }, at))
+      .execute();
+    await deps.mail.queueIn(
+      trx,
+      names.flatMap((name) => mails.get(name) ?? []),
+    );
+    return names;
+  });
+  if (reminded.length > 0) await deps.notifications.told(reminded);
+  return reminded.length;
+}
