@@ -20,6 +20,7 @@ const POSTGRES_SUITES = [
   'test/projects/**/*.test.ts',
   'test/notifications/**/*.test.ts',
   'test/calendar/**/*.test.ts',
+  'test/mail-preferences/**/*.test.ts',
   'test/mail/**/*.test.ts',
   'test/audit/**/*.test.ts',
   'test/my-account/**/*.test.ts',

@@ -828,6 +828,9 @@ const mailPreferences: Migration = {
       .addColumn('reminders', 'text', mode)
       .addColumn('reminder_days', 'integer', (c) => c.notNull().defaultTo(3))
       .addColumn('digest_after', t.bigint, (c) => c.notNull().defaultTo(0))
+      // Per topic, the notification after which it counts in a digest (JSON): a topic moved into
+      // the digest tells what comes next, never what was e-mailed (or not wanted) before.
+      .addColumn('digest_starts', 'text', (c) => c.notNull().defaultTo('{}'))
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
     // Headers of a notice (List-Unsubscribe, List-Unsubscribe-Post: RFC 8058), as JSON.

@@ -167,6 +167,8 @@ export type MailPreferencesTable = {
   reminder_days: number;
   /** The last notification id a digest told them of. */
   digest_after: number;
+  /** JSON {topic: notification id}: a topic counts in a digest after the notification that was last when it was set to digest. */
+  digest_starts: string;
   updated_at: string;
 };
 

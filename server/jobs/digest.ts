@@ -6,12 +6,13 @@
 // it told, only if the cursor is still where it was read: a run again after a crash (or two
 // instances at once) never sends it twice, and a crash before the commit loses nothing.
 import { sql } from 'kysely';
-import { MAIL_TOPICS, TOPIC_OF_KIND } from '../../shared/mail-preferences.ts';
+import { MAIL_TOPICS, TOPIC_OF_KIND, type MailTopic } from '../../shared/mail-preferences.ts';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../../shared/notifications.ts';
 import type { Logger } from '../base/logger.ts';
 import type { Db } from '../db/index.ts';
 import type { MailPreferencesTable } from '../db/schema.ts';
 import type { DigestGroup, DigestItem, Mail } from '../mail/index.ts';
+import { digestStartsOf } from '../mail/preferences.ts';
 import { findRecipients } from '../mail/recipients.ts';
 import { notificationOf } from '../notifications/notifications.ts';
 
@@ -52,24 +53,21 @@ export async function sendDigests(deps: { db: Db; mail: Pick<Mail, 'digestMail' 
 /** One user's digest: queued (true), or nothing to tell. */
 async function digestOf(deps: { db: Db; mail: Pick<Mail, 'digestMail' | 'queueIn'> }, row: MailPreferencesTable): Promise<boolean> {
   const { k } = deps.db;
-  const kinds = NOTIFICATION_KINDS.filter((kind: NotificationKind) => row[TOPIC_OF_KIND[kind]] === 'digest');
   const from = Number(row.digest_after);
+  const starts = digestStartsOf(row);
+  // Each topic in the digest: its kinds, after the last digest and after the topic joined it.
+  const topics = MAIL_TOPICS.filter((topic) => row[topic] === 'digest');
+  const kindsOf = (topic: MailTopic) => NOTIFICATION_KINDS.filter((kind: NotificationKind) => TOPIC_OF_KIND[kind] === topic);
+  const told = () =>
+    k
+      .selectFrom('notifications')
+      .where('user_name', '=', row.user_name)
+      .where('id', '>', from)
+      .where((eb) => eb.or(topics.map((topic) => eb.and([eb('kind', 'in', kindsOf(topic)), eb('id', '>', starts[topic] ?? 0)]))));
   const [items, totals] = await Promise.all([
-    k
-      .selectFrom('notifications')
-      .selectAll()
-      .where('user_name', '=', row.user_name)
-      .where('id', '>', from)
-      .where('kind', 'in', kinds)
-      .orderBy('id')
-      .limit(DIGEST_ITEMS_MAX)
-      .execute(),
-    k
-      .selectFrom('notifications')
+    told().selectAll().orderBy('id').limit(DIGEST_ITEMS_MAX).execute(),
+    told()
       .select([sql<number>`max(id)`.as('last'), (eb) => eb.fn.countAll<number>().as('n')])
-      .where('user_name', '=', row.user_name)
-      .where('id', '>', from)
-      .where('kind', 'in', kinds)
       .executeTakeFirstOrThrow(),
   ]);
   if (items.length === 0) return false;

@@ -48,6 +48,22 @@ function preferencesOf(row: Row | undefined): MailPreferences {
   return prefs;
 }
 
+/** Per topic, the notification after which it counts in a digest. */
+export function digestStartsOf(row: Pick<Row, 'digest_starts'> | undefined): Partial<Record<MailTopic, number>> {
+  if (!row) return {};
+  try {
+    const parsed = JSON.parse(row.digest_starts) as Record<string, unknown>;
+    const starts: Partial<Record<MailTopic, number>> = {};
+    for (const topic of MAIL_TOPICS) {
+      const id = parsed[topic];
+      if (typeof id === 'number' && Number.isSafeInteger(id)) starts[topic] = id;
+    }
+    return starts;
+  } catch {
+    return {};
+  }
+}
+
 /** The highest notification id now: a digest starts after it (nothing from before the choice). */
 async function lastNotificationId(k: Kysely<Schema>): Promise<number> {
   const row = await k
@@ -78,8 +94,15 @@ export function mailPreferences(db: Db, now: () => number = Date.now): MailPrefe
     const key = canonicalIdentity(userName);
     await k.transaction().execute(async (trx) => {
       const before = await trx.selectFrom('mail_preferences').selectAll().where('user_name', '=', key).executeTakeFirst();
-      const hadDigest = MAIL_TOPICS.some((topic) => preferencesOf(before)[topic] === 'digest');
-      const hasDigest = MAIL_TOPICS.some((topic) => prefs[topic] === 'digest');
+      const was = preferencesOf(before);
+      // A topic newly in the digest counts from the last notification now: what came before was
+      // e-mailed at once, or was not wanted by e-mail at all.
+      const entering = MAIL_TOPICS.filter((topic) => prefs[topic] === 'digest' && was[topic] !== 'digest');
+      const starts = digestStartsOf(before);
+      if (entering.length > 0) {
+        const last = await lastNotificationId(trx);
+        for (const topic of entering) starts[topic] = last;
+      }
       const values = {
         messages: prefs.messages,
         states: prefs.states,
@@ -87,9 +110,8 @@ export function mailPreferences(db: Db, now: () => number = Date.now): MailPrefe
         documents: prefs.documents,
         reminders: prefs.reminders,
         reminder_days: prefs.reminderDays,
+        digest_starts: JSON.stringify(starts),
         updated_at: new Date(now()).toISOString(),
-        // A digest newly chosen tells what happens from now on.
-        ...(hasDigest && !hadDigest ? { digest_after: await lastNotificationId(trx) } : {}),
       };
       if (before) await trx.updateTable('mail_preferences').set(values).where('user_name', '=', key).execute();
       else

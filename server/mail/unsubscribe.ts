@@ -5,6 +5,7 @@
 //   every topic their digest gathers; 200 (a mail program), or 303 to the page saying it is done.
 // - GET: a page that asks first (a link scanner that opens links must not unsubscribe anyone).
 // A token that is not one of ours, or a user who is no longer there, is a 404.
+import busboy from 'busboy';
 import express, { type Request, type Response, type Router } from 'express';
 import type { i18n } from 'i18next';
 import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
@@ -29,6 +30,50 @@ export type UnsubscribeDeps = {
 
 /** The body RFC 8058 says a one-click POST carries. */
 const ONE_CLICK = 'One-Click';
+const BODY_MAX_BYTES = 1024;
+
+/**
+ * The fields of a multipart/form-data body (what RFC 8058 §3.1 says a mail program SHOULD send;
+ * urlencoded MAY be sent and is parsed by express): a few small fields, no files; null when it
+ * is anything else.
+ */
+function multipartFields(req: Request): Promise<Record<string, string> | null> {
+  return new Promise((resolve) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { fields: 10, fieldSize: BODY_MAX_BYTES, files: 0, parts: 10 } });
+    } catch {
+      resolve(null);
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let refused = false;
+    let read = 0;
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated || info.nameTruncated) refused = true;
+      else fields[name] = value;
+    });
+    parser.on('file', (_name, stream) => {
+      refused = true;
+      stream.resume();
+    });
+    parser.on('fieldsLimit', () => (refused = true));
+    parser.on('partsLimit', () => (refused = true));
+    parser.on('filesLimit', () => (refused = true));
+    parser.on('error', () => resolve(null));
+    parser.on('close', () => resolve(refused ? null : fields));
+    req.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > BODY_MAX_BYTES * 4) {
+        refused = true;
+        req.unpipe(parser);
+        req.resume();
+        resolve(null);
+      }
+    });
+    req.pipe(parser);
+  });
+}
 
 export function unsubscribeRoutes(deps: UnsubscribeDeps): Router {
   const router = express.Router();
@@ -110,7 +155,11 @@ export function unsubscribeRoutes(deps: UnsubscribeDeps): Router {
 
   router.post('/:token', express.urlencoded({ extended: false, limit: '1kb', parameterLimit: 10 }), async (req, res, next) => {
     try {
-      const body = (req.body ?? {}) as Record<string, unknown>;
+      const body = req.is('multipart/form-data') ? await multipartFields(req) : ((req.body ?? {}) as Record<string, unknown>);
+      if (body === null) {
+        res.status(400).set('Cache-Control', 'no-store').type('text/plain').send('The body is not a small form (at most 1 KiB, no files)');
+        return;
+      }
       if (body['List-Unsubscribe'] !== ONE_CLICK) {
         res.status(400).set('Cache-Control', 'no-store').type('text/plain').send('The body must be List-Unsubscribe=One-Click (RFC 8058)');
         return;

@@ -92,9 +92,11 @@ test('each step of a project e-mails the other participants, in their language, 
   expect(Object.keys(byRecipient(mails)).sort()).toEqual([PEOPLE.admin.email, PEOPLE.owner.email].sort());
   expect(byRecipient(mails)[PEOPLE.owner.email]!.subject).toBe('Milestone done in “Shop <b>dashboards</b>”: Kick-off');
 
-  // A document is not mailed; delivering is, to the owner and the admin.
+  // A document is news for the others (the expert and the admin); delivering, for the owner and the admin.
   await owner.upload(`/projects/${id}/documents`, PDF, 'brief.pdf');
-  expect(await arrived()).toEqual([]);
+  mails = await arrived();
+  expect(Object.keys(byRecipient(mails)).sort()).toEqual([PEOPLE.admin.email, PEOPLE.expert.email].sort());
+  expect(byRecipient(mails)[PEOPLE.expert.email]!.subject).toBe('Documento nuevo en «Shop <b>dashboards</b>»: brief.pdf');
   await expert.patch(`/projects/${id}`, { action: 'deliver' });
   mails = await arrived();
   expect(Object.keys(byRecipient(mails)).sort()).toEqual([PEOPLE.admin.email, PEOPLE.owner.email].sort());
