@@ -8,7 +8,7 @@ import { loadConfig } from '../server/base/config.ts';
 import { createLogger } from '../server/base/logger.ts';
 import { createChangeFeed } from '../server/db/changes.ts';
 import { databaseFile, openDatabase } from '../server/db/index.ts';
-import { sendDigests } from '../server/jobs/digest.ts';
+import { DIGEST_SETTLE_MS, sendDigests } from '../server/jobs/digest.ts';
 import { sendReminders } from '../server/jobs/reminders.ts';
 import { createJobs, type JobKind } from '../server/jobs/runner.ts';
 import { liveTeller } from '../server/live/topics.ts';
@@ -38,14 +38,15 @@ try {
     hour: config.DIGEST_HOUR,
     timeZone: config.JOBS_TIME_ZONE,
     handlers: {
-      reminders: async ({ day }) => {
-        await sendReminders({ db, mail, notifications, logger }, day);
+      reminders: async ({ day, keepAlive }) => {
+        await sendReminders({ db, mail, notifications, logger, keepAlive }, day);
       },
-      digest: async () => {
-        await sendDigests({ db, mail, logger });
+      digest: async ({ keepAlive }) => {
+        const settleMs = Math.max(DIGEST_SETTLE_MS, config.PROJECT_MILESTONE_COLLAPSE_MINUTES * 60_000);
+        await sendDigests({ db, mail, logger, settleMs, keepAlive });
       },
     },
-    afterEach: () => mail.flush(),
+    outbox: () => mail.flush(),
   });
   if (values.now) await jobs.runNow(kinds);
   else await jobs.tick();

@@ -108,7 +108,7 @@ import { createNotifications } from './notifications/notifications.ts';
 import { createCalendarFeeds } from './calendar-feed/feeds.ts';
 import { createCalendarForms } from './calendar-feed/forms.ts';
 import { createJobs } from './jobs/runner.ts';
-import { sendDigests } from './jobs/digest.ts';
+import { DIGEST_SETTLE_MS, sendDigests } from './jobs/digest.ts';
 import { sendReminders } from './jobs/reminders.ts';
 import { unsubscribeRoutes } from './mail/unsubscribe.ts';
 import { standalonePage } from './sw/routes.ts';
@@ -304,14 +304,16 @@ export async function createApp(deps: AppDeps) {
     hour: config.DIGEST_HOUR,
     timeZone: config.JOBS_TIME_ZONE,
     handlers: {
-      reminders: async ({ day }) => {
-        await sendReminders({ db, mail, notifications, logger }, day);
+      reminders: async ({ day, keepAlive }) => {
+        await sendReminders({ db, mail, notifications, logger, keepAlive, ...(deps.jobs?.now ? { now: deps.jobs.now } : {}) }, day);
       },
-      digest: async () => {
-        await sendDigests({ db, mail, logger });
+      digest: async ({ keepAlive }) => {
+        // A milestone's held notice is not told before its hold is over.
+        const settleMs = Math.max(DIGEST_SETTLE_MS, config.PROJECT_MILESTONE_COLLAPSE_MINUTES * 60_000);
+        await sendDigests({ db, mail, logger, settleMs, keepAlive, ...(deps.jobs?.now ? { now: deps.jobs.now } : {}) });
       },
     },
-    afterEach: () => mail.poll(),
+    outbox: () => mail.poll(),
     ...(deps.jobs?.now ? { now: deps.jobs.now } : {}),
   });
   if (jobsPoll) jobs.start();

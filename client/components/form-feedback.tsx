@@ -68,10 +68,13 @@ export function TextField({
   ...input
 }: { form: string; state: FormState | undefined; name: string; label: string } & InputHTMLAttributes<HTMLInputElement>) {
   const id = `${form}-${name}`;
+  const problem = fieldProps(state, name, id);
+  // A hint the caller names stays described with the error.
+  const describedBy = [input['aria-describedby'], problem['aria-describedby']].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} {...input} {...fieldProps(state, name, id)} />
+      <input id={id} name={name} {...input} {...problem} aria-describedby={describedBy} />
       <FieldError state={state} field={name} id={id} />
     </div>
   );

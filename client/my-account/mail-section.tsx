@@ -11,7 +11,7 @@ import {
   type MailPreferences,
 } from '../../shared/mail-preferences.ts';
 import type { FormState } from '../../shared/page-data.ts';
-import { FormFeedback, TextField } from '../components/form-feedback.tsx';
+import { FieldError, FormFeedback, TextField, fieldProps } from '../components/form-feedback.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import { usePageForm } from '../runtime/use-page-form.ts';
@@ -40,11 +40,18 @@ export function MailSection({ mail, form, saved }: { mail: MailSettings; form: F
             <div className="mail-modes">
               {MAIL_MODES.map((mode) => (
                 <label key={mode} className="field-check">
-                  <input type="radio" name={topic} value={mode} defaultChecked={value(topic, mail.preferences[topic]) === mode} />
+                  <input
+                    type="radio"
+                    name={topic}
+                    value={mode}
+                    defaultChecked={value(topic, mail.preferences[topic]) === mode}
+                    {...fieldProps(state, topic, `mail-${topic}`)}
+                  />
                   <span>{t(`account.mail.modes.${mode}`)}</span>
                 </label>
               ))}
             </div>
+            <FieldError state={state} field={topic} id={`mail-${topic}`} />
           </fieldset>
         ))}
         <p className="field-hint">{t('account.mail.digestHint', { hour: mail.digestHour, zone: mail.timeZone })}</p>

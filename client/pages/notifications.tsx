@@ -8,16 +8,10 @@ import { projectPath } from '../../shared/projects.ts';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/notifications.ts';
 import { formatMoment } from '../my-account/when.ts';
+import { formatDate } from '../components/formatted-date.tsx';
 import { SectionForm, doneText } from '../projects/section-form.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import type { PageProps } from '../runtime/page-chunks.ts';
-
-/** A due day (YYYY-MM-DD) as the reader's language writes it. */
-function dayIn(locale: string, day: string | undefined): string {
-  if (!day) return '';
-  const date = new Date(`${day}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? day : new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
-}
 
 function NotificationText({ notification: n }: { notification: Notification }) {
   const { t, locale } = useI18n();
@@ -27,7 +21,7 @@ function NotificationText({ notification: n }: { notification: Notification }) {
     title: n.project?.title ?? '',
     milestone: n.milestone ?? '',
     document: n.document ?? '',
-    due: dayIn(locale, n.due),
+    due: n.due ? formatDate(n.due, locale) : '',
     from: state(n.from),
     to: state(n.to),
   };

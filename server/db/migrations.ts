@@ -847,6 +847,13 @@ const mailPreferences: Migration = {
       .addPrimaryKeyConstraint('milestone_reminders_pk', ['milestone_id', 'user_name', 'kind', 'due_date'])
       .execute();
     await db.schema.createIndex('milestone_reminders_user').on('milestone_reminders').column('user_name').execute();
+    // The reminders' daily look: milestones not done, by due day.
+    await db.schema
+      .createIndex('project_milestones_due')
+      .on('project_milestones')
+      .column('due_date')
+      .where(sql.ref('done_at'), 'is', null)
+      .execute();
     // The jobs (server/jobs/): one row per run, named by its key ('digest:2026-11-27'), claimed
     // by one instance at a time, retried with growing pauses.
     await db.schema

@@ -21,8 +21,28 @@ export const DIGEST_ITEMS_MAX = 100;
 /** Users read per query. */
 const USERS_PER_PAGE = 200;
 
-export async function sendDigests(deps: { db: Db; mail: Pick<Mail, 'digestMail' | 'queueIn' | 'kick'>; logger: Logger }): Promise<number> {
+/**
+ * A held notice (a milestone's toggles, `ref` set) younger than this may yet be withdrawn
+ * (PROJECT_MILESTONE_COLLAPSE_MINUTES): a digest stops before the first such one, which comes
+ * with the next digest, with what follows it.
+ */
+export const DIGEST_SETTLE_MS = 10 * 60_000;
+
+export type DigestDeps = {
+  db: Db;
+  mail: Pick<Mail, 'digestMail' | 'queueIn' | 'kick'>;
+  logger: Logger;
+  /** At least the hold of a milestone's notice (PROJECT_MILESTONE_COLLAPSE_MINUTES); DIGEST_SETTLE_MS by default. */
+  settleMs?: number;
+  /** Renews the job's claim (a page of users at a time). */
+  keepAlive?: () => Promise<void>;
+  now?: () => number;
+};
+
+export async function sendDigests(deps: DigestDeps): Promise<number> {
   const { k } = deps.db;
+  const now = deps.now ?? Date.now;
+  const before = new Date(now() - Math.max(deps.settleMs ?? DIGEST_SETTLE_MS, 0)).toISOString();
   let sent = 0;
   let after = '';
   for (;;) {
@@ -36,7 +56,7 @@ export async function sendDigests(deps: { db: Db; mail: Pick<Mail, 'digestMail' 
       .execute();
     for (const row of users) {
       try {
-        if (await digestOf(deps, row)) sent++;
+        if (await digestOf(deps, row, before)) sent++;
       } catch (error) {
         // One user's problem is not everyone's: the others get theirs; theirs comes with the next run.
         deps.logger.error({ err: error, userName: row.user_name }, 'digest not queued');
@@ -44,6 +64,7 @@ export async function sendDigests(deps: { db: Db; mail: Pick<Mail, 'digestMail' 
     }
     if (users.length < USERS_PER_PAGE) break;
     after = users.at(-1)!.user_name;
+    await deps.keepAlive?.();
   }
   if (sent > 0) deps.mail.kick();
   deps.logger.info({ sent }, 'daily digests queued');
@@ -51,27 +72,42 @@ export async function sendDigests(deps: { db: Db; mail: Pick<Mail, 'digestMail' 
 }
 
 /** One user's digest: queued (true), or nothing to tell. */
-async function digestOf(deps: { db: Db; mail: Pick<Mail, 'digestMail' | 'queueIn'> }, row: MailPreferencesTable): Promise<boolean> {
+async function digestOf(deps: DigestDeps, row: MailPreferencesTable, before: string): Promise<boolean> {
   const { k } = deps.db;
   const from = Number(row.digest_after);
   const starts = digestStartsOf(row);
   // Each topic in the digest: its kinds, after the last digest and after the topic joined it.
   const topics = MAIL_TOPICS.filter((topic) => row[topic] === 'digest');
   const kindsOf = (topic: MailTopic) => NOTIFICATION_KINDS.filter((kind: NotificationKind) => TOPIC_OF_KIND[kind] === topic);
+  const young = await k
+    .selectFrom('notifications')
+    .select(sql<number | null>`min(id)`.as('id'))
+    .where('user_name', '=', row.user_name)
+    .where('id', '>', from)
+    .where('ref', 'is not', null)
+    .where('created_at', '>=', before)
+    .executeTakeFirst();
+  const held = young?.id == null ? null : Number(young.id);
   const told = () =>
     k
       .selectFrom('notifications')
       .where('user_name', '=', row.user_name)
       .where('id', '>', from)
+      .$if(held !== null, (q) => q.where('id', '<', held!))
       .where((eb) => eb.or(topics.map((topic) => eb.and([eb('kind', 'in', kindsOf(topic)), eb('id', '>', starts[topic] ?? 0)]))));
-  const [items, totals] = await Promise.all([
-    told().selectAll().orderBy('id').limit(DIGEST_ITEMS_MAX).execute(),
-    told()
-      .select([sql<number>`max(id)`.as('last'), (eb) => eb.fn.countAll<number>().as('n')])
-      .executeTakeFirstOrThrow(),
-  ]);
+  const items = await told().selectAll().orderBy('id').limit(DIGEST_ITEMS_MAX).execute();
   if (items.length === 0) return false;
-  const last = Number(totals.last);
+  // All of it listed, or the rest counted — up to what exists now, and never behind what is listed.
+  let last = Number(items.at(-1)!.id);
+  let more = 0;
+  if (items.length === DIGEST_ITEMS_MAX) {
+    const rest = await told()
+      .where('id', '>', last)
+      .select([sql<number | null>`max(id)`.as('last'), (eb) => eb.fn.countAll<number>().as('n')])
+      .executeTakeFirstOrThrow();
+    more = Number(rest.n);
+    if (rest.last !== null) last = Math.max(last, Number(rest.last));
+  }
   const recipient = (await findRecipients(deps.db, [row.user_name])).get(row.user_name);
   const groups = new Map<number, { title: string; items: DigestItem[] }>();
   for (const item of items) {
@@ -92,7 +128,7 @@ async function digestOf(deps: { db: Db; mail: Pick<Mail, 'digestMail' | 'queueIn
     groups.set(key, group);
   }
   // A disabled user, or one without an address, gets none; their cursor moves on all the same.
-  const mail = recipient ? deps.mail.digestMail(recipient, [...groups.values()] as DigestGroup[], Number(totals.n) - items.length) : null;
+  const mail = recipient ? deps.mail.digestMail(recipient, [...groups.values()] as DigestGroup[], more) : null;
   return k.transaction().execute(async (trx) => {
     const moved = await trx
       .updateTable('mail_preferences')

@@ -29,8 +29,13 @@ export type ReminderDeps = {
   mail: Pick<Mail, 'projectMails' | 'queueIn' | 'kick' | 'preferences'>;
   notifications: Pick<Notifications, 'told'>;
   logger: Logger;
+  /** Renews the job's claim (a page of milestones at a time). */
+  keepAlive?: () => Promise<void>;
   now?: () => number;
 };
+
+/** An overdue milestone is reminded of for this many days after its due day at most (a run missed for days still reminds; years of old milestones do not). */
+export const OVERDUE_REMINDER_DAYS = 7;
 
 /** Reminds of the milestones due by `today` + each one's days, and of those overdue: how many reminders were written. */
 export async function sendReminders(deps: ReminderDeps, today: string): Promise<number> {
@@ -47,6 +52,7 @@ export async function sendReminders(deps: ReminderDeps, today: string): Promise<
       .where('m.done_at', 'is', null)
       .where('m.due_date', 'is not', null)
       .where('m.due_date', '<=', horizon)
+      .where('m.due_date', '>=', addDays(today, -OVERDUE_REMINDER_DAYS))
       .where('p.state', '=', 'active')
       .where('m.id', '>', after)
       .orderBy('m.id')
@@ -66,6 +72,7 @@ export async function sendReminders(deps: ReminderDeps, today: string): Promise<
     }
     if (milestones.length < MILESTONES_PER_PAGE) break;
     after = Number(milestones.at(-1)!.id);
+    await deps.keepAlive?.();
   }
   if (written > 0) deps.mail.kick();
   deps.logger.info({ written, day: today }, 'milestone reminders written');
@@ -88,13 +95,26 @@ async function remindOf(deps: ReminderDeps, today: string, now: () => number, m:
   if (people.length === 0) return 0;
   const chosen = await deps.mail.preferences.many(people);
   const overdue = m.due < today;
+  const kind = overdue ? 'milestone_overdue' : 'milestone_due';
+  // Who has this reminder already: nothing is rendered for them again.
+  const reminded = new Set(
+    (
+      await deps.db.k
+        .selectFrom('milestone_reminders')
+        .select('user_name')
+        .where('milestone_id', '=', m.id)
+        .where('kind', '=', kind)
+        .where('due_date', '=', m.due)
+        .execute()
+    ).map((row) => canonicalIdentity(row.user_name)),
+  );
   const due = people.filter((userName) => {
+    if (reminded.has(userName)) return false;
     if (overdue) return true;
     const days = (chosen.get(userName) ?? DEFAULT_MAIL_PREFERENCES).reminderDays;
     return m.due <= addDays(today, days);
   });
   if (due.length === 0) return 0;
-  const kind = overdue ? 'milestone_overdue' : 'milestone_due';
   const notice: ProjectNotice = {
     kind,
     project: { id: m.project.id, title: m.project.title },
@@ -107,7 +127,7 @@ async function remindOf(deps: ReminderDeps, today: string, now: () => number, m:
   };
   const mails = await deps.mail.projectMails(notice);
   const at = new Date(now()).toISOString();
-  const reminded = await deps.db.k.transaction().execute(async (trx) => {
+  const written = await deps.db.k.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('milestone_reminders')
       .values(due.map((userName) => ({ milestone_id: m.id, user_name: userName, kind, due_date: m.due, sent_at: at })))
@@ -126,6 +146,6 @@ async function remindOf(deps: ReminderDeps, today: string, now: () => number, m:
     );
     return names;
   });
-  if (reminded.length > 0) await deps.notifications.told(reminded);
-  return reminded.length;
+  if (written.length > 0) await deps.notifications.told(written);
+  return written.length;
 }

@@ -4,8 +4,9 @@
 // update (as the outbox's rows are), a claim left by an instance that died is taken over after
 // the claim timeout, a failure is tried again after growing pauses and given up (failed) after
 // the last attempt. Each handler is safe to run again after a crash half-way (each person's
-// digest and reminder is written once, in the transaction that queues its e-mail). The runner's
-// poll also sends what the outbox has due (server/mail/): one loop per instance.
+// digest and reminder is written once, in the transaction that queues its e-mail). A day's digest
+// waits for that day's reminders (a reminder chosen "in the digest" is in it). The runner also
+// sends what the outbox has due (server/mail/), on a timer of its own.
 import type { Logger } from '../base/logger.ts';
 import type { Db } from '../db/index.ts';
 
@@ -14,12 +15,16 @@ export type JobKind = 'digest' | 'reminders';
 /** A run to do: its key (unique), its kind, the local day it is for, when it is due. */
 export type JobRun = { key: string; kind: JobKind; day: string; runAt: number };
 
-export type JobHandler = (run: { key: string; day: string }) => Promise<void>;
+/**
+ * Does a run. `keepAlive()` tells that this instance still works on it (a long run calls it now
+ * and then: a claim not renewed for the claim timeout is taken as a dead instance's).
+ */
+export type JobHandler = (run: { key: string; day: string; keepAlive: () => Promise<void> }) => Promise<void>;
 
 export type Jobs = {
-  /** Makes today's runs that are due (at or after the hour) and runs every due one; then the outbox. */
+  /** Makes today's runs that are due (at or after the hour) and runs every due one. */
   tick(): Promise<void>;
-  /** Runs these kinds now for today, whatever the hour (npm run jobs -- --now); then the outbox. */
+  /** Runs these kinds now for today, whatever the hour (npm run jobs -- --now); then sends the outbox. */
   runNow(kinds: readonly JobKind[]): Promise<void>;
   start(): void;
   stop(): Promise<void>;
@@ -32,8 +37,8 @@ export type JobsDeps = {
   /** The hour (0–23) of `timeZone` from which a day's digest and reminders run. */
   hour: number;
   timeZone: string;
-  /** Sends what the outbox has due (the mail module's flush). */
-  afterEach?: () => Promise<void>;
+  /** Sends what the outbox has due (the mail module's flush): on a timer of its own, never behind a long run. */
+  outbox?: () => Promise<void>;
   now?: () => number;
   pollMs?: number;
   claimTimeoutMs?: number;
@@ -102,12 +107,12 @@ export function createJobs(deps: JobsDeps): Jobs {
       .where('run_at', '<=', at)
       .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', at - claimTimeoutMs)]));
 
-  /** Runs one job if this instance gets it. */
+  /** Runs one job if this instance gets it (the claim counts an attempt: a run that kills the process counts too). */
   async function run(id: number): Promise<void> {
     const at = now();
     const taken = await k
       .updateTable('jobs')
-      .set({ claimed_at: at })
+      .set((eb) => ({ claimed_at: at, attempts: eb('attempts', '+', 1) }))
       .where('id', '=', id)
       .where('status', '=', 'pending')
       .where('run_at', '<=', at)
@@ -115,26 +120,35 @@ export function createJobs(deps: JobsDeps): Jobs {
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) return; // another instance has it
     const job = await k.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const attempts = Number(job.attempts);
+    let claim = at;
+    /** Renews this instance's claim; throws when another instance took the run over meanwhile. */
+    async function keepAlive(): Promise<void> {
+      const renewed = now();
+      const result = await k
+        .updateTable('jobs')
+        .set({ claimed_at: renewed })
+        .where('id', '=', id)
+        .where('claimed_at', '=', claim)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw new Error(`job ${job.key} was taken over by another instance`);
+      claim = renewed;
+    }
     const handler = deps.handlers[job.kind as JobKind];
     const day = job.key.split(':')[1] ?? localTime(at, deps.timeZone).day;
     try {
       if (!handler) throw new Error(`no handler for jobs of kind ${job.kind}`);
-      await handler({ key: job.key, day });
-      await k
+      if (attempts > maxAttempts) throw new Error(`given up after ${maxAttempts} attempts`);
+      await handler({ key: job.key, day, keepAlive });
+      const done = await k
         .updateTable('jobs')
-        .set({
-          status: 'done',
-          attempts: Number(job.attempts) + 1,
-          claimed_at: null,
-          last_error: null,
-          done_at: new Date(now()).toISOString(),
-        })
+        .set({ status: 'done', claimed_at: null, last_error: null, done_at: new Date(now()).toISOString() })
         .where('id', '=', id)
-        .where('claimed_at', '=', at)
-        .execute();
-      deps.logger.info({ job: job.key }, 'job done');
+        .where('claimed_at', '=', claim)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) === 1) deps.logger.info({ job: job.key }, 'job done');
+      else deps.logger.warn({ job: job.key }, 'job finished after another instance took it over');
     } catch (error) {
-      const attempts = Number(job.attempts) + 1;
       const giveUp = attempts >= maxAttempts;
       const message = error instanceof Error ? error.message : String(error);
       if (giveUp) deps.logger.error({ err: error, job: job.key, attempts }, `job failed ${attempts} times: given up`);
@@ -143,34 +157,41 @@ export function createJobs(deps: JobsDeps): Jobs {
         .updateTable('jobs')
         .set({
           status: giveUp ? 'failed' : 'pending',
-          attempts,
           claimed_at: null,
           last_error: message.slice(0, MAX_ERROR_CHARS),
           run_at: giveUp ? Number(job.run_at) : now() + retryDelayMs(attempts),
         })
         .where('id', '=', id)
-        .where('claimed_at', '=', at)
+        .where('claimed_at', '=', claim)
         .execute();
     }
   }
 
+  /** The due runs, oldest first; a digest not before its day's reminders are over. */
   async function runDue(): Promise<void> {
-    const due = await claimable(now()).select('id').orderBy('run_at').orderBy('id').limit(20).execute();
-    for (const { id } of due) await run(Number(id));
+    const due = await claimable(now()).select(['id', 'key']).orderBy('run_at').orderBy('id').limit(20).execute();
+    for (const { id, key } of due) {
+      if (key.startsWith('digest:')) {
+        const reminders = await k
+          .selectFrom('jobs')
+          .select('id')
+          .where('key', '=', `reminders:${key.slice('digest:'.length)}`)
+          .where('status', '=', 'pending')
+          .executeTakeFirst();
+        if (reminders) continue; // the next poll
+      }
+      await run(Number(id));
+    }
   }
 
-  async function afterEach(): Promise<void> {
-    if (deps.afterEach) await deps.afterEach();
-  }
-
-  // One pass at a time in this process.
-  let running: Promise<void> | null = null;
+  // One pass at a time in this process; a pass that fails does not stop the next.
+  let running: Promise<void> = Promise.resolve();
   function once(pass: () => Promise<void>): Promise<void> {
-    const previous = running ?? Promise.resolve();
-    const next = previous.then(pass);
-    running = next.finally(() => {
-      if (running === next) running = null;
-    });
+    const next = running.then(pass);
+    running = next.then(
+      () => undefined,
+      () => undefined,
+    );
     return next;
   }
 
@@ -178,21 +199,27 @@ export function createJobs(deps: JobsDeps): Jobs {
     await once(async () => {
       await schedule(now(), KINDS, false);
       await runDue();
-      await afterEach();
     });
   }
 
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  function poll(afterMs: number) {
+  let timers: NodeJS.Timeout[] = [];
+  /** Calls `task` after `afterMs`, then every `everyMs` after it ends (logged, never thrown). */
+  function every(task: () => Promise<void>, afterMs: number, everyMs: number, what: string) {
     if (stopped) return;
-    timer = setTimeout(() => {
-      tick()
-        .catch((error: unknown) => deps.logger.warn({ err: error }, 'jobs not looked at: tried again at the next poll'))
-        .finally(() => poll(deps.pollMs ?? POLL_MS));
+    const timer = setTimeout(() => {
+      task()
+        .catch((error: unknown) => deps.logger.warn({ err: error }, `${what}: tried again at the next poll`))
+        .finally(() => {
+          timers = timers.filter((t) => t !== timer);
+          every(task, everyMs, everyMs, what);
+        });
     }, afterMs);
     timer.unref();
+    timers.push(timer);
   }
+  let outboxPass: Promise<void> = Promise.resolve();
+  const outbox = () => (outboxPass = deps.outbox ? deps.outbox() : Promise.resolve());
 
   return {
     tick,
@@ -200,17 +227,20 @@ export function createJobs(deps: JobsDeps): Jobs {
       await once(async () => {
         await schedule(now(), kinds, true);
         await runDue();
-        await afterEach();
       });
+      await outbox();
     },
     start() {
       stopped = false;
-      poll(FIRST_POLL_MS);
+      every(tick, FIRST_POLL_MS, deps.pollMs ?? POLL_MS, 'jobs not looked at');
+      if (deps.outbox) every(outbox, FIRST_POLL_MS, deps.pollMs ?? POLL_MS, 'the outbox not worked through');
     },
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await running?.catch(() => {});
+      for (const timer of timers) clearTimeout(timer);
+      timers = [];
+      await running;
+      await outboxPass.catch(() => {});
     },
   };
 }

@@ -90,11 +90,19 @@ export function mailPreferences(db: Db, now: () => number = Date.now): MailPrefe
       await k.selectFrom('mail_preferences').selectAll().where('user_name', '=', canonicalIdentity(userName)).executeTakeFirst(),
     );
 
-  async function set(userName: string, prefs: MailPreferences): Promise<MailPreferences> {
+  /**
+   * Changes a user's preferences in one transaction (the row locked on PostgreSQL): `change` gets
+   * them as they are and answers what they become. Written with an upsert, so two first saves at
+   * once never fail on the key.
+   */
+  async function update(userName: string, change: (was: MailPreferences) => MailPreferences): Promise<MailPreferences> {
     const key = canonicalIdentity(userName);
     await k.transaction().execute(async (trx) => {
-      const before = await trx.selectFrom('mail_preferences').selectAll().where('user_name', '=', key).executeTakeFirst();
+      let read = trx.selectFrom('mail_preferences').selectAll().where('user_name', '=', key);
+      if (db.engine === 'postgres') read = read.forUpdate();
+      const before = await read.executeTakeFirst();
       const was = preferencesOf(before);
+      const prefs = change({ ...was });
       // A topic newly in the digest counts from the last notification now: what came before was
       // e-mailed at once, or was not wanted by e-mail at all.
       const entering = MAIL_TOPICS.filter((topic) => prefs[topic] === 'digest' && was[topic] !== 'digest');
@@ -113,12 +121,11 @@ export function mailPreferences(db: Db, now: () => number = Date.now): MailPrefe
         digest_starts: JSON.stringify(starts),
         updated_at: new Date(now()).toISOString(),
       };
-      if (before) await trx.updateTable('mail_preferences').set(values).where('user_name', '=', key).execute();
-      else
-        await trx
-          .insertInto('mail_preferences')
-          .values({ user_name: key, digest_after: 0, ...values })
-          .execute();
+      await trx
+        .insertInto('mail_preferences')
+        .values({ user_name: key, digest_after: 0, ...values })
+        .onConflict((oc) => oc.column('user_name').doUpdateSet(values))
+        .execute();
     });
     return get(key);
   }
@@ -134,12 +141,12 @@ export function mailPreferences(db: Db, now: () => number = Date.now): MailPrefe
         .execute();
       return new Map(rows.map((row) => [canonicalIdentity(row.user_name), preferencesOf(row)]));
     },
-    set,
-    async unsubscribe(userName, scope) {
-      const prefs = await get(userName);
-      const off: MailTopic[] = scope === 'digest' ? MAIL_TOPICS.filter((topic) => prefs[topic] === 'digest') : [scope];
-      for (const topic of off) prefs[topic] = 'never';
-      return set(userName, prefs);
-    },
+    set: (userName, prefs) => update(userName, () => prefs),
+    unsubscribe: (userName, scope) =>
+      update(userName, (prefs) => {
+        const off: MailTopic[] = scope === 'digest' ? MAIL_TOPICS.filter((topic) => prefs[topic] === 'digest') : [scope];
+        for (const topic of off) prefs[topic] = 'never';
+        return prefs;
+      }),
   };
 }

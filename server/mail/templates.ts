@@ -13,6 +13,7 @@ import type { ContactMessage } from '../../shared/contact.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { nameIn, namespaceT, type NamespaceT } from '../i18n/index.ts';
 import { escapeHtml } from '../http/html.ts';
+import { formatDay } from '../pdf/i18n.ts';
 
 export type { ProjectNoticeKind } from '../projects/notices.ts';
 import type { ProjectNoticeKind } from '../projects/notices.ts';
@@ -99,10 +100,27 @@ function textPart(content: MailContent, site: Site, locale: Locale): string {
   }
   if (content.after) lines.push(content.after, '');
   lines.push(`${content.action.label}: ${content.action.url}`, '', '-- ', ...content.footer);
-  if (content.unsubscribe) lines.push('', content.unsubscribe.sentence.replace(URL_SLOT, content.unsubscribe.url));
+  if (content.unsubscribe) {
+    const { url } = content.unsubscribe;
+    lines.push(
+      '',
+      content.unsubscribe.sentence.replaceAll(URL_SLOT, () => url),
+    );
+  }
   const contact = contactLines(site, locale);
   if (contact.length > 0) lines.push('', site.name, ...contact);
   return `${lines.join('\n')}\n`;
+}
+
+/** The footer's unsubscribe sentence, its link in place of URL_SLOT (escaped once, whatever the URL holds). */
+function unsubscribeHtml(unsubscribe: MailContent['unsubscribe'], link: string, p: (html: string, style?: string) => string): string {
+  if (!unsubscribe) return '';
+  const url = escapeHtml(unsubscribe.url);
+  const anchor = `<a href="${url}" style="color:${link};word-break:break-all;">${url}</a>`;
+  return p(
+    paragraphHtml(unsubscribe.sentence).replaceAll(escapeHtml(URL_SLOT), () => anchor),
+    'margin:16px 0 0;',
+  );
 }
 
 function htmlPart(content: MailContent, site: Site, locale: Locale): string {
@@ -169,15 +187,7 @@ function htmlPart(content: MailContent, site: Site, locale: Locale): string {
     '</td></tr>',
     `<tr><td style="padding:16px 24px;border-top:1px solid #e1e6e8;font-size:13px;color:${MUTED};">`,
     content.footer.map((line, i) => p(paragraphHtml(line), i === content.footer.length - 1 ? 'margin:0;' : '')).join(''),
-    content.unsubscribe
-      ? p(
-          paragraphHtml(content.unsubscribe.sentence).replace(
-            escapeHtml(URL_SLOT),
-            `<a href="${escapeHtml(content.unsubscribe.url)}" style="color:${LINK};word-break:break-all;">${escapeHtml(content.unsubscribe.url)}</a>`,
-          ),
-          'margin:16px 0 0;',
-        )
-      : '',
+    unsubscribeHtml(content.unsubscribe, LINK, p),
     contact,
     '</td></tr>',
     '</table>',
@@ -229,16 +239,9 @@ export type ProjectMailInput = {
   unsubscribe?: string | undefined;
 };
 
-/** A due day (YYYY-MM-DD) as the reader's language writes it. */
-export function dayIn(locale: Locale, day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  if (Number.isNaN(date.getTime())) return day;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
-}
-
 /** The sentence of an unsubscribe link, with URL_SLOT where its link goes. */
 function unsubscribeOf(t: MailT, scope: UnsubscribeScope, url: string | undefined): MailContent['unsubscribe'] {
-  return url === undefined ? undefined : { sentence: `${t(`unsubscribe.${scope}`, { url: URL_SLOT })} ${t('unsubscribe.settings')}`, url };
+  return url === undefined ? undefined : { sentence: `${t(`unsubscribe.${scope}`, { url: URL_SLOT })}\n${t('unsubscribe.settings')}`, url };
 }
 
 export function projectMail(input: ProjectMailInput, i18n: i18n): RenderedMail {
@@ -253,7 +256,7 @@ export function projectMail(input: ProjectMailInput, i18n: i18n): RenderedMail {
     actor: input.actor,
     milestone: input.milestone ?? '',
     document: input.document ?? '',
-    due: input.due ? dayIn(input.locale, input.due) : '',
+    due: input.due ? formatDay(input.due, input.locale) : '',
     from: nameIn(i18n, input.locale, 'projects.states', input.from ?? ''),
     to: nameIn(i18n, input.locale, 'projects.states', input.to ?? ''),
   };
@@ -314,7 +317,7 @@ export function renderDigest(input: DigestInput, i18n: i18n): RenderedMail {
       milestone: item.milestone ?? '',
       document: item.document ?? '',
       excerpt: item.excerpt ? excerptOf(item.excerpt.replace(/\s+/g, ' '), 120) : '',
-      due: item.due ? dayIn(input.locale, item.due) : '',
+      due: item.due ? formatDay(item.due, input.locale) : '',
       from: nameIn(i18n, input.locale, 'projects.states', item.from ?? ''),
       to: nameIn(i18n, input.locale, 'projects.states', item.to ?? ''),
     });

@@ -1,14 +1,15 @@
 // One-click unsubscribe links (RFC 8058; issue 26, docs/decisions/044): every notice carries
 // `List-Unsubscribe: <https://…/unsubscribe/<token>>` and `List-Unsubscribe-Post:
-// List-Unsubscribe=One-Click`, and its footer shows the same address. The token names the user
-// and what the link turns off (a topic, or the digest), signed with a key of the site's (from
-// SESSION_SECRET) over those and the account's id and moment: nothing is stored, it works without signing
-// in — for that user and that topic only —, and never for a later account of the same name.
+// List-Unsubscribe=One-Click`, and its footer shows the same address. The token is the account's
+// id (not its user name: the address travels through relays and forwards), what the link turns
+// off (a topic, or the digest), and a MAC with a key of the site's (from SESSION_SECRET) over
+// those and the account's user name and moment: nothing is stored, it works without signing in —
+// for that account and that topic only —, and never for a later account (SQLite may reuse an id).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import { isMailTopic, UNSUBSCRIBE_PATH, type UnsubscribeScope } from '../../shared/mail-preferences.ts';
 
-const TOKEN = /^([A-Za-z0-9_-]{1,400})\.([a-z]{1,20})\.([A-Za-z0-9_-]{43})$/;
+const TOKEN = /^([1-9][0-9]{0,14})\.([a-z]{1,20})\.([A-Za-z0-9_-]{43})$/;
 
 /** The account a link is for: its user name, its id and when it was made (SQLite may give a later account a deleted one's id). */
 export type LinkUser = { userName: string; id: number; createdAt: string };
@@ -20,7 +21,7 @@ function macOf(key: Buffer, user: LinkUser, scope: UnsubscribeScope): string {
 }
 
 export function unsubscribeToken(key: Buffer, user: LinkUser, scope: UnsubscribeScope): string {
-  return `${Buffer.from(canonicalIdentity(user.userName)).toString('base64url')}.${scope}.${macOf(key, user, scope)}`;
+  return `${user.id}.${scope}.${macOf(key, user, scope)}`;
 }
 
 /** The path of a user's link for one scope. */
@@ -28,18 +29,17 @@ export function unsubscribePath(key: Buffer, user: LinkUser, scope: UnsubscribeS
   return `${UNSUBSCRIBE_PATH}/${unsubscribeToken(key, user, scope)}`;
 }
 
-/** Who and what a token says it is about (not checked yet: see unsubscribeTokenValid); null when it cannot be one of ours. */
-export function readUnsubscribeToken(token: string): { userName: string; scope: UnsubscribeScope; mac: string } | null {
+/** The account and scope a token says it is about (not checked yet: see unsubscribeTokenValid); null when it cannot be one of ours. */
+export function readUnsubscribeToken(token: string): { id: number; scope: UnsubscribeScope; mac: string } | null {
   const match = TOKEN.exec(token);
   if (!match) return null;
-  const [, encoded, scope, mac] = match as unknown as [string, string, string, string];
+  const [, id, scope, mac] = match as unknown as [string, string, string, string];
   if (scope !== 'digest' && !isMailTopic(scope)) return null;
-  const userName = Buffer.from(encoded, 'base64url').toString('utf8');
-  if (userName.length === 0 || canonicalIdentity(userName) !== userName) return null;
-  return { userName, scope, mac };
+  const number = Number(id);
+  return Number.isSafeInteger(number) ? { id: number, scope, mac } : null;
 }
 
-/** Whether the token's MAC is the one of this account (found by the token's user name). */
+/** Whether the token's MAC is the one of this account (found by the token's id). */
 export function unsubscribeTokenValid(key: Buffer, read: { scope: UnsubscribeScope; mac: string }, user: LinkUser): boolean {
   const expected = Buffer.from(macOf(key, user, read.scope));
   const given = Buffer.from(read.mac);

@@ -87,11 +87,12 @@ export function unsubscribeRoutes(deps: UnsubscribeDeps): Router {
       .selectFrom('users')
       .leftJoin('user_locales', 'user_locales.user_name', 'users.user_name')
       .select(['users.id', 'users.user_name', 'users.created_at', 'user_locales.locale'])
-      .where('users.user_name', '=', read.userName)
+      .where('users.id', '=', read.id)
       .executeTakeFirst();
-    if (!user || canonicalIdentity(user.user_name) !== read.userName) return null;
-    if (!unsubscribeTokenValid(deps.key, read, { userName: read.userName, id: Number(user.id), createdAt: user.created_at })) return null;
-    return { userName: read.userName, scope: read.scope, locale: isLocale(user.locale) ? user.locale : defaultLocale };
+    if (!user) return null;
+    const userName = canonicalIdentity(user.user_name);
+    if (!unsubscribeTokenValid(deps.key, read, { userName, id: Number(user.id), createdAt: user.created_at })) return null;
+    return { userName, scope: read.scope, locale: isLocale(user.locale) ? user.locale : defaultLocale };
   }
 
   function send(res: Response, status: number, locale: Locale, title: string, html: string) {

@@ -67,7 +67,10 @@ for (const { label, viewport, js } of [
     const error = section(page).locator('#mail-reminderDays-error');
     await error.waitFor();
     expect(await error.textContent()).toBe('Enter a whole number of days from 1 to 30.');
-    expect(await section(page).getByLabel('Remind me this many days before a milestone is due').getAttribute('aria-invalid')).toBe('true');
+    const days = section(page).getByLabel('Remind me this many days before a milestone is due');
+    expect(await days.getAttribute('aria-invalid')).toBe('true');
+    // The error and the hint both describe the field.
+    expect((await days.getAttribute('aria-describedby'))?.split(' ').sort()).toEqual(['mail-reminderDays-error', 'mail-reminderDays-hint']);
 
     await topic(page, 'New messages').getByLabel('Daily summary').check();
     await topic(page, 'New documents').getByLabel('Never').check();

@@ -208,6 +208,27 @@ describe(`the daily digest (${TEST_ENGINE})`, () => {
     expect(next!.subject).toBe('Tu resumen diario: 1 novedad');
   });
 
+  test('a milestone notice still held (it may yet be unticked) waits for the next digest, with what came after it; none is lost', async () => {
+    const site = await preferencesSite({ active: true });
+    await site.choose('owner', { messages: 'digest', milestones: 'digest' });
+    const added = await site.as('admin').post(`/projects/${site.id}/milestones`, { title: 'Kick-off', dueDate: null });
+    expect(added.status).toBe(201);
+    const milestone = (added.body.milestones as { id: number }[])[0]!.id;
+    expect((await site.as('expert').patch(`/projects/${site.id}/milestones/${milestone}`, { done: true })).status).toBe(200);
+    await post(site, 'expert', site.id, 'After the milestone');
+    await site.arrived();
+    const settleMs = 10 * 60_000;
+    const deps = { db: site.db, mail: site.mail, logger: site.logger, settleMs };
+    // Within the hold: the held notice could still be withdrawn — no digest yet, nothing skipped.
+    expect(await sendDigests({ ...deps, now: () => Date.now() })).toBe(0);
+    expect(await site.arrived()).toEqual([]);
+    // Past the hold, still ticked: both, in order.
+    expect(await sendDigests({ ...deps, now: () => Date.now() + settleMs + 60_000 })).toBe(1);
+    const [digest] = to(await site.arrived(), 'owner');
+    expect(digest!.subject).toBe('Tu resumen diario: 2 novedades');
+    expect(digest!.text).toMatch(/completó el hito «Kick-off»[\s\S]*escribió: «After the milestone»/);
+  });
+
   test('exactly once: three digest runs at once queue one e-mail', async () => {
     const site = await preferencesSite();
     await site.choose('owner', { messages: 'digest' });
