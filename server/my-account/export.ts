@@ -92,6 +92,13 @@ function json(text: string | null): unknown {
  * Writes the document of `user` (signed in on session `currentSessionId`) to the sink. It reads
  * the site's own tables: with an external API the profile is what the session knows of the user.
  */
+/** A notification's facts, without the quote of another person's message. */
+function withoutExcerpt(detail: unknown): unknown {
+  if (typeof detail !== 'object' || detail === null) return detail;
+  const { excerpt: _excerpt, ...rest } = detail as Record<string, unknown>;
+  return rest;
+}
+
 export async function writeAccountData(
   deps: ExportDeps,
   user: SessionUser,
@@ -173,6 +180,26 @@ export async function writeAccountData(
     'deletionRequest',
     deletion ? { status: deletion.status, requestedAt: deletion.requested_at, decidedAt: deletion.decided_at } : null,
   );
+
+  // What they are e-mailed about (null: never chose, everything at once), and whether they have a
+  // calendar address (not the address: it is a key).
+  const preferences = await k.selectFrom('mail_preferences').selectAll().where('user_name', '=', userName).executeTakeFirst();
+  await field(
+    'mailPreferences',
+    preferences
+      ? {
+          messages: preferences.messages,
+          states: preferences.states,
+          milestones: preferences.milestones,
+          documents: preferences.documents,
+          reminders: preferences.reminders,
+          reminderDays: Number(preferences.reminder_days),
+          updatedAt: preferences.updated_at,
+        }
+      : null,
+  );
+  const calendar = await k.selectFrom('calendar_feeds').select('created_at').where('user_name', '=', userName).executeTakeFirst();
+  await field('calendarFeed', calendar ? { createdAt: calendar.created_at } : null);
 
   // Sessions, without their tokens or ids.
   await writeArray(
@@ -342,6 +369,29 @@ export async function writeAccountData(
   );
   await out.write(',\n');
 
+  // Their notifications (the bell's; each reminder they were sent is one) — without the start of
+  // someone else's message that a notification quotes: their words are not this user's data.
+  await writeArray(
+    out,
+    'notifications',
+    (after: number | null) => {
+      let q = k.selectFrom('notifications').selectAll().where('user_name', '=', userName);
+      if (after !== null) q = q.where('id', '>', after);
+      return q.orderBy('id').limit(EXPORT_PAGE_ROWS).execute();
+    },
+    (n) => Number(n.id),
+    asJson((n) => ({
+      id: Number(n.id),
+      kind: n.kind,
+      projectId: n.project_id === null ? null : Number(n.project_id),
+      projectTitle: n.project_title,
+      actor: n.actor,
+      detail: withoutExcerpt(json(n.detail)),
+      createdAt: n.created_at,
+      readAt: n.read_at,
+    })),
+  );
+  await out.write(',\n');
   // Messages sent through the contact form from their e-mail address.
   await writeArray(
     out,

@@ -92,6 +92,43 @@ test("the export holds the user's profile, sessions, projects with milestones an
   expect(audit).toContainEqual(expect.objectContaining({ action: 'data_exported', actor: 'acme' }));
 });
 
+test("the export holds the user's notifications, their e-mail preferences and whether they have a calendar address — never the address", async () => {
+  const { app, tokens, cookie } = await engagement();
+  const before = JSON.parse((await request(app).get('/en/documents/my-data.json').set('Cookie', cookie)).text);
+  // Never chose: everything at once; no calendar address.
+  expect(before.mailPreferences).toBeNull();
+  expect(before.calendarFeed).toBeNull();
+  // The expert's message of the engagement is a notification of the owner's (without the expert's words).
+  expect(before.notifications).toContainEqual(
+    expect.objectContaining({
+      kind: 'message_posted',
+      actor: 'Eva Expert',
+      detail: {},
+    }),
+  );
+  const chosen = await api(app, tokens.owner).put('/me/mail-preferences', {
+    messages: 'digest',
+    states: 'immediate',
+    milestones: 'never',
+    documents: 'immediate',
+    reminders: 'digest',
+    reminderDays: 5,
+  });
+  expect(chosen.status).toBe(200);
+  const calendar = await request(app)
+    .post('/en/profile')
+    .set('Cookie', cookie)
+    .set('Origin', ORIGIN)
+    .type('form')
+    .send({ intent: 'calendarCreate' });
+  expect(calendar.status).toBe(303);
+  const text = (await request(app).get('/en/documents/my-data.json').set('Cookie', cookie)).text;
+  const data = JSON.parse(text);
+  expect(data.mailPreferences).toMatchObject({ messages: 'digest', milestones: 'never', reminders: 'digest', reminderDays: 5 });
+  expect(data.calendarFeed).toEqual({ createdAt: expect.any(String) });
+  expect(text).not.toContain('.ics');
+});
+
 test("the export holds nothing of another user's, and no secret: no password hash, no token, no session id, no file's bytes", async () => {
   const { app, db, cookie } = await engagement();
   const text = (await request(app).get('/en/documents/my-data.json').set('Cookie', cookie)).text;
