@@ -8,8 +8,7 @@ import { loadConfig } from '../server/base/config.ts';
 import { createLogger } from '../server/base/logger.ts';
 import { createChangeFeed } from '../server/db/changes.ts';
 import { databaseFile, openDatabase } from '../server/db/index.ts';
-import { DIGEST_SETTLE_MS, sendDigests } from '../server/jobs/digest.ts';
-import { sendReminders } from '../server/jobs/reminders.ts';
+import { dailyJobHandlers } from '../server/jobs/daily.ts';
 import { createJobs, type JobKind } from '../server/jobs/runner.ts';
 import { liveTeller } from '../server/live/topics.ts';
 import { createMail } from '../server/mail/index.ts';
@@ -37,15 +36,7 @@ try {
     logger,
     hour: config.DIGEST_HOUR,
     timeZone: config.JOBS_TIME_ZONE,
-    handlers: {
-      reminders: async ({ day, keepAlive }) => {
-        await sendReminders({ db, mail, notifications, logger, keepAlive }, day);
-      },
-      digest: async ({ keepAlive }) => {
-        const settleMs = Math.max(DIGEST_SETTLE_MS, config.PROJECT_MILESTONE_COLLAPSE_MINUTES * 60_000);
-        await sendDigests({ db, mail, logger, settleMs, keepAlive });
-      },
-    },
+    handlers: dailyJobHandlers({ db, mail, notifications, logger, collapseMinutes: config.PROJECT_MILESTONE_COLLAPSE_MINUTES }),
     outbox: () => mail.flush(),
   });
   if (values.now) await jobs.runNow(kinds);

@@ -108,8 +108,7 @@ import { createNotifications } from './notifications/notifications.ts';
 import { createCalendarFeeds } from './calendar-feed/feeds.ts';
 import { createCalendarForms } from './calendar-feed/forms.ts';
 import { createJobs } from './jobs/runner.ts';
-import { DIGEST_SETTLE_MS, sendDigests } from './jobs/digest.ts';
-import { sendReminders } from './jobs/reminders.ts';
+import { dailyJobHandlers } from './jobs/daily.ts';
 import { unsubscribeRoutes } from './mail/unsubscribe.ts';
 import { standalonePage } from './sw/routes.ts';
 import { UNSUBSCRIBE_PATH } from '../shared/mail-preferences.ts';
@@ -303,16 +302,14 @@ export async function createApp(deps: AppDeps) {
     logger,
     hour: config.DIGEST_HOUR,
     timeZone: config.JOBS_TIME_ZONE,
-    handlers: {
-      reminders: async ({ day, keepAlive }) => {
-        await sendReminders({ db, mail, notifications, logger, keepAlive, ...(deps.jobs?.now ? { now: deps.jobs.now } : {}) }, day);
-      },
-      digest: async ({ keepAlive }) => {
-        // A milestone's held notice is not told before its hold is over.
-        const settleMs = Math.max(DIGEST_SETTLE_MS, config.PROJECT_MILESTONE_COLLAPSE_MINUTES * 60_000);
-        await sendDigests({ db, mail, logger, settleMs, keepAlive, ...(deps.jobs?.now ? { now: deps.jobs.now } : {}) });
-      },
-    },
+    handlers: dailyJobHandlers({
+      db,
+      mail,
+      notifications,
+      logger,
+      collapseMinutes: config.PROJECT_MILESTONE_COLLAPSE_MINUTES,
+      now: deps.jobs?.now,
+    }),
     outbox: () => mail.poll(),
     ...(deps.jobs?.now ? { now: deps.jobs.now } : {}),
   });

@@ -280,17 +280,8 @@ export function projectMail(input: ProjectMailInput, i18n: i18n): RenderedMail {
   return renderMail(content, input.site, input.locale);
 }
 
-/** One line of a digest: a notification as it was recorded. */
-export type DigestItem = {
-  kind: ProjectNoticeKind;
-  actor: string;
-  from?: string | undefined;
-  to?: string | undefined;
-  milestone?: string | undefined;
-  excerpt?: string | undefined;
-  document?: string | undefined;
-  due?: string | undefined;
-};
+/** One line of a digest: a notification as it was recorded (a notice's facts). */
+export type DigestItem = Pick<ProjectMailInput, 'kind' | 'actor' | 'from' | 'to' | 'milestone' | 'excerpt' | 'document' | 'due'>;
 
 /** A project's lines in a digest, oldest first. */
 export type DigestGroup = { title: string; items: readonly DigestItem[] };

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
 import { runAxe, setupSite, waitForHydration } from './fixture.ts';
 import { collectProblems } from './helpers.ts';
+import { DEFAULT_MAIL_PREFERENCES } from '../../shared/mail-preferences.ts';
 
 const SHOTS = '/tmp/shots-mail';
 const PEOPLE = [
@@ -27,6 +28,14 @@ const topic = (page: Page, legend: string) => section(page).locator('fieldset', 
 async function noOverflow(page: Page, width: number) {
   const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(scrollWidth, `no horizontal overflow at ${width} px`).toBeLessThanOrEqual(width);
+}
+
+/** The user of this page back to the defaults (the next test's users start from them). */
+async function backToDefaults(page: Page) {
+  const reset = await page
+    .context()
+    .request.put('/api/me/mail-preferences', { headers: { Origin: site.baseURL }, data: DEFAULT_MAIL_PREFERENCES });
+  expect(reset.status(), await reset.text()).toBe(200);
 }
 
 async function checked(page: Page, legend: string): Promise<string> {
@@ -92,18 +101,7 @@ for (const { label, viewport, js } of [
     }
     expect(problems.filter((p) => !p.includes('status of 422'))).toEqual([]);
     // Back to the defaults for the next viewport's user.
-    const reset = await page.context().request.put('/api/me/mail-preferences', {
-      headers: { Origin: site.baseURL },
-      data: {
-        messages: 'immediate',
-        states: 'immediate',
-        milestones: 'immediate',
-        documents: 'immediate',
-        reminders: 'immediate',
-        reminderDays: 3,
-      },
-    });
-    expect(reset.status(), await reset.text()).toBe(200);
+    await backToDefaults(page);
   });
 }
 
@@ -149,17 +147,6 @@ for (const js of [true, false]) {
     await admin.goto('/en/profile');
     expect(await checked(admin, 'Changes of state (briefs, proposals, experts, deliveries)')).toBe('never');
     expect(await checked(admin, 'New messages')).toBe('immediate');
-    const reset = await admin.context().request.put('/api/me/mail-preferences', {
-      headers: { Origin: site.baseURL },
-      data: {
-        messages: 'immediate',
-        states: 'immediate',
-        milestones: 'immediate',
-        documents: 'immediate',
-        reminders: 'immediate',
-        reminderDays: 3,
-      },
-    });
-    expect(reset.status()).toBe(200);
+    await backToDefaults(admin);
   });
 }
