@@ -215,6 +215,15 @@ test('npm start bounds the V8 heap (young generation and old space), so that RSS
   expect(value('max-old-space-size')).toBeLessThanOrEqual(128);
 });
 
+test('npm start sizes the heap for the start: the young generation fixed at its maximum and an initial old space above the live heap of a start, so no mark-compact runs while the server loads (cold start, decision 007)', () => {
+  const flags = serverNodeFlags();
+  const value = (name: string) => Number(flags.find((f) => f.startsWith(`--${name}=`))?.split('=')[1]);
+  expect(value('min-semi-space-size')).toBe(value('max-semi-space-size'));
+  // A start's live heap is ~20 MB (--trace-gc): the first mark-compact comes after it, under load.
+  expect(value('initial-old-space-size')).toBeGreaterThanOrEqual(32);
+  expect(value('initial-old-space-size')).toBeLessThan(value('max-old-space-size'));
+});
+
 test('an empty variable (NAME= in a .env or compose file) means unset: SMTP_URL=, CMS_URL=, MAIL_FROM= and SITE_NAME= start with the defaults', () => {
   const config = loadConfig({ NODE_ENV: 'development', SMTP_URL: '', CMS_URL: '', MAIL_FROM: '', SITE_NAME: '', PORT: '' });
   expect(config.SMTP_URL).toBeUndefined();

@@ -8,7 +8,7 @@
 // (Atom's type="html", RSS descriptions), characters XML 1.0 forbids are dropped, and a title's
 // `]]>` cannot end its CDATA section early.
 import express, { type Router } from 'express';
-import { Feed, type Item } from 'feed';
+import type { Item } from 'feed';
 import type { Locale } from '../../shared/locales.ts';
 import type { FeedLink } from '../../shared/page-data.ts';
 import { formOfPath, localeForms, localePath } from '../../shared/routes.ts';
@@ -128,6 +128,8 @@ export async function feedXml(format: FeedFormat, locale: Locale, site: FeedSite
   const posts: PostFacts[] = (await site.content.listPosts(locale)).slice(0, FEED_SIZE);
   const blogUrl = site.origin + localePath('blog', locale);
   const newest = posts.map((post) => postDate(postUpdated(post)).getTime()).filter(Number.isFinite);
+  // The library (and its XML writer) is loaded on the first feed asked for, not at every start.
+  const { Feed } = await import('feed');
   const feed = new Feed({
     id: blogUrl,
     link: blogUrl,

@@ -3,7 +3,6 @@
 // derived from SESSION_SECRET, bound to its user), and the one-time recovery codes (random,
 // stored only as keyed digests).
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomInt } from 'node:crypto';
-import QRCode from 'qrcode';
 import { Secret, TOTP } from 'otpauth';
 import { RECOVERY_CODE_ALPHABET, RECOVERY_CODE_COUNT, RECOVERY_CODE_LENGTH } from '../../shared/two-factor.ts';
 
@@ -21,8 +20,12 @@ export function otpauthUri(secret: string, issuer: string, label: string): strin
   return new TOTP({ issuer, label, secret: Secret.fromBase32(secret), ...TOTP_OPTIONS }).toString();
 }
 
-/** The URI as an SVG QR code (made here, shown inline: no third party sees the secret). */
-export function qrSvg(uri: string): Promise<string> {
+/**
+ * The URI as an SVG QR code (made here, shown inline: no third party sees the secret). The
+ * library (and the PNG encoder it brings) is loaded on the first set-up, not at every start.
+ */
+export async function qrSvg(uri: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toString(uri, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
 }
 
