@@ -8,7 +8,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serverNodeFlags } from './server-flags.ts';
+import { SERVER_ENV, serverNodeFlags } from './server-flags.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
 export const SERVER_ENTRY = join(ROOT, 'dist', 'server', 'main.js');
@@ -71,6 +71,7 @@ export async function launchServer(options: LaunchOptions = {}): Promise<Launche
     cwd: ROOT,
     env: {
       ...process.env,
+      ...SERVER_ENV,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       DATA_DIR: dataDir,

@@ -5,13 +5,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { serverNodeFlags } from '../scripts/server-flags.ts';
+import { SERVER_ENV, serverNodeFlags } from '../scripts/server-flags.ts';
 import { loadConfig } from '../server/base/config.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
-test('the systemd unit starts the built server with the Node flags of npm start, restarts on failure and reads the env file', () => {
+test('the systemd unit starts the built server with the Node flags of npm start and the server environment (MALLOC_ARENA_MAX), restarts on failure and reads the env file', () => {
   const unit = read('deploy/site.service');
   const exec = /^ExecStart=(\S+) (.*) dist\/server\/main\.js$/m.exec(unit);
   expect(exec?.[1]).toBe('/opt/node24/bin/node');
@@ -19,6 +19,7 @@ test('the systemd unit starts the built server with the Node flags of npm start,
   expect(unit).toMatch(/^Restart=on-failure$/m);
   expect(unit).toMatch(/^EnvironmentFile=\/etc\/site\/site\.env$/m);
   expect(unit).toMatch(/^User=site$/m);
+  for (const [name, value] of Object.entries(SERVER_ENV)) expect(unit).toMatch(new RegExp(`^Environment=${name}=${value}$`, 'm'));
   // The stop timeout covers the drain and the grace the server takes after SIGTERM.
   const config = loadConfig({});
   const stopSeconds = Number(/^TimeoutStopSec=(\d+)$/m.exec(unit)?.[1]);
@@ -32,7 +33,7 @@ test('systemd-analyze verify accepts the unit (where systemd is installed)', () 
   expect(result.stderr.trim()).toBe('');
 });
 
-test('the Dockerfile installs Node 24 with the commands of .ci/run and starts the server with the flags of npm start', () => {
+test('the Dockerfile installs Node 24 with the commands of .ci/run and starts the server with the flags of npm start and the server environment (MALLOC_ARENA_MAX)', () => {
   const ci = read('.ci/run');
   const docker = read('deploy/Dockerfile');
   // .ci/run: npm install --prefix "$NODE24_PREFIX" --no-audit --no-fund node@24, the symlink, the headers for native addons.
@@ -46,6 +47,9 @@ test('the Dockerfile installs Node 24 with the commands of .ci/run and starts th
   const cmd = /^CMD (\[.*\])$/m.exec(docker)?.[1];
   expect(JSON.parse(cmd ?? '[]')).toEqual(['node', ...serverNodeFlags(), 'dist/server/main.js']);
   expect(docker).toMatch(/^USER site$/m);
+  // The ENV instruction of the final stage (the last one) holds the server's environment.
+  const finalEnv = docker.slice(docker.lastIndexOf('\nENV '));
+  for (const [name, value] of Object.entries(SERVER_ENV)) expect(finalEnv).toMatch(new RegExp(`^\\s+${name}=${value}$`, 'm'));
   expect(docker).toMatch(/^VOLUME \/var\/lib\/site$/m);
 });
 

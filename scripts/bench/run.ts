@@ -4,7 +4,8 @@
 //   2. A temporary DATA_DIR with one user per role (the client `bench-client` branded) and the
 //      demo's projects between them (harness.ts seedDashboards): each dashboard lists what a
 //      small site's does.
-//   3. Starts dist/server/main.js as ONE process (WEB_CONCURRENCY=1), pinned to core 0 with
+//   3. Starts dist/server/main.js as ONE process (WEB_CONCURRENCY=1) with the Node flags of
+//      `npm start` and the environment of the deploy files (scripts/server-flags.ts), pinned to core 0 with
 //      taskset where it exists; the load generator (load.ts, autocannon) and this script run on
 //      core 1. Cold start = spawn → first 200 from /healthz (and the server's own startupMs).
 //   4. Signs each of them in through POST /login for their session cookie.
@@ -61,7 +62,7 @@ import {
   stopProcess,
   type Started,
 } from './harness.ts';
-import { serverNodeFlags } from '../server-flags.ts';
+import { serverEnvText, serverNodeFlags } from '../server-flags.ts';
 import type { FloorPage } from './floor-server.tsx';
 import type { LoadResult } from './load.ts';
 
@@ -430,7 +431,7 @@ async function main() {
   console.log(
     `bench: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per page, uncompressed (Accept-Encoding: identity), ` +
       (PINNED ? 'server on core 0, load on core 1' : 'NOT pinned (no taskset or one core): figures are less stable') +
-      `; Node flags of npm start: ${[...serverNodeFlags(), ...NODE_ARGS].join(' ') || 'none'}`,
+      `; Node flags of npm start: ${[...serverNodeFlags(), ...NODE_ARGS].join(' ') || 'none'}; environment: ${serverEnvText()}`,
   );
   const startedAt = new Date();
   let busyBefore = await machineBusy();

@@ -64,7 +64,7 @@ import {
   type ScaleSeeded,
   type ScaleTargets,
 } from './scale-seed.ts';
-import { serverNodeFlags } from '../server-flags.ts';
+import { serverEnvText, serverNodeFlags } from '../server-flags.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
@@ -589,7 +589,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     `bench --scale: ${options.engines.join(' and ')}; data ×${options.smallFactor} (small) against ×${options.factor} (large); ` +
       `${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up + ${SECONDS} s per page and data set, ${ROUNDS} round(s) (${probeCount} pages: ~${fmt(minutes)} min of load, ` +
       `more when a disturbed run is measured again), uncompressed; ${PINNED ? 'servers on core 0, load on core 1' : 'NOT pinned'}; ` +
-      `Node flags of npm start: ${[...serverNodeFlags(), ...NODE_ARGS].join(' ')}`,
+      `Node flags of npm start: ${[...serverNodeFlags(), ...NODE_ARGS].join(' ')}; environment: ${serverEnvText()}`,
   );
   const startedAt = new Date();
   const loadBefore = loadavg();
