@@ -148,6 +148,37 @@ describe(`one-click unsubscribe (${TEST_ENGINE})`, () => {
     expect(await site.mail.preferences.get(PEOPLE.owner.userName)).toEqual(DEFAULT_MAIL_PREFERENCES);
   });
 
+  test('a one-click POST replayed (a mail program retrying, a second click) answers 200 again and leaves that topic off and the others as they were', async () => {
+    const site = await preferencesSite();
+    const path = (await messageLinks(site)).owner();
+    expect((await oneClick(site, path)).status).toBe(200);
+    const once = await site.mail.preferences.get(PEOPLE.owner.userName);
+    expect(once.messages).toBe('never');
+    for (let i = 0; i < 3; i++) expect((await oneClick(site, path)).status).toBe(200);
+    expect(await site.mail.preferences.get(PEOPLE.owner.userName)).toEqual(once);
+    expect(once).toEqual({ ...DEFAULT_MAIL_PREFERENCES, messages: 'never' });
+  });
+
+  test('a body past 1 KiB — urlencoded, a multipart field of 1 MB, a multipart file — is refused (413 or 400, naming the problem) and changes nothing', async () => {
+    const site = await preferencesSite();
+    const path = (await messageLinks(site)).owner();
+    const big = 'x'.repeat(1024 * 1024);
+    const urlencoded = await oneClick(site, path, `List-Unsubscribe=One-Click&pad=${big}`);
+    expect(urlencoded.status).toBe(413);
+    const field = await request(site.app).post(path).field('List-Unsubscribe', 'One-Click').field('pad', big);
+    expect(field.status).toBe(400);
+    expect(field.text).toMatch(/at most 1 KiB/);
+    const file = await request(site.app)
+      .post(path)
+      .field('List-Unsubscribe', 'One-Click')
+      .attach('file', Buffer.from('not a form field'), 'note.txt');
+    expect(file.status).toBe(400);
+    expect(file.text).toMatch(/no files/);
+    expect(await site.mail.preferences.get(PEOPLE.owner.userName)).toEqual(DEFAULT_MAIL_PREFERENCES);
+    // The genuine one-click still works afterwards.
+    expect((await oneClick(site, path)).status).toBe(200);
+  });
+
   test('the link of an account deleted is a 404, and stays one for a new account of the same name', async () => {
     const site = await preferencesSite();
     const path = (await messageLinks(site, 'owner')).expert();
