@@ -7,7 +7,9 @@
 //   3. Starts dist/server/main.js as ONE process (WEB_CONCURRENCY=1) with the Node flags of
 //      `npm start` and the environment of the deploy files (scripts/server-flags.ts), pinned to core 0 with
 //      taskset where it exists; the load generator (load.ts, autocannon) and this script run on
-//      core 1. Cold start = spawn → first 200 from /healthz (and the server's own startupMs).
+//      core 1. Cold start = spawn → first 200 from /healthz (and the server's own startupMs):
+//      the median of BENCH_COLD_STARTS starts on the seeded data (a single start varies by
+//      ±100 ms on a shared machine), the last of them the server measured below.
 //   4. Signs each of them in through POST /login for their session cookie.
 //   5. Captures the home page from the app and starts the floor beside it (a bare Express 5 +
 //      renderToPipeableStream server rendering the same tree: floor-server.tsx), after checking
@@ -27,7 +29,7 @@
 //      bench-results/latest.json.
 //
 // Environment: BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (50),
-// BENCH_ROUNDS (2), BENCH_RETRIES (1: a run disturbed by other processes is measured again
+// BENCH_ROUNDS (2), BENCH_COLD_STARTS (5), BENCH_RETRIES (1: a run disturbed by other processes is measured again
 // once the machine is quiet), BENCH_QUIET_WAIT_SECONDS (30), BENCH_LOG_LEVEL (info: the server's production default, one log line per
 // request, written to a file), BENCH_NODE_ARGS (more Node flags for both servers, after those
 // of `npm start`, e.g. "--max-semi-space-size=8"), BENCH_NO_BUILD=1 (reuse dist/), BENCH_STRICT=1 (exit 1 when a
@@ -81,6 +83,14 @@ const RETRIES = Math.max(0, Number(process.env.BENCH_RETRIES ?? 1));
 const QUIET_WAIT_SECONDS = Number(process.env.BENCH_QUIET_WAIT_SECONDS ?? 30);
 /** Extra Node flags for the app and the floor, e.g. "--max-semi-space-size=4" (to try GC settings). */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+/** Starts whose median is the cold start (the last one is the server measured). */
+const COLD_STARTS = Math.max(1, Number(process.env.BENCH_COLD_STARTS ?? 5));
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
+};
 
 export const BUDGETS = {
   /** home* (render cache off) ÷ the floor: both render React per request. */
@@ -463,9 +473,19 @@ async function main() {
     DATA_DIR: dataDir,
     SESSION_SECRET: randomBytes(32).toString('base64url'),
   };
+  const starts: { spawnToHealthzMs: number; startupMs: number | null }[] = [];
+  for (let i = 1; i < COLD_STARTS; i++) {
+    const once = await startServer(`app-start-${i}`, APP_SERVER, appEnv, tempDir, { nodeArgs: NODE_ARGS });
+    starts.push({ spawnToHealthzMs: Math.round(once.coldStartMs), startupMs: startupMsFromLog(once.logFile) });
+    await stopProcess(once.child);
+  }
   const app = await startServer('app', APP_SERVER, appEnv, tempDir, { nodeArgs: NODE_ARGS });
-  const startupMs = startupMsFromLog(app.logFile);
-  console.log(`  cold start ${fmt(app.coldStartMs)} ms (spawn → /healthz 200); server's own startupMs ${startupMs ?? '?'}`);
+  starts.push({ spawnToHealthzMs: Math.round(app.coldStartMs), startupMs: startupMsFromLog(app.logFile) });
+  const coldStartMs = median(starts.map((s) => s.spawnToHealthzMs));
+  const startupMs = starts.every((s) => s.startupMs !== null) ? median(starts.map((s) => s.startupMs!)) : null;
+  console.log(
+    `  cold start ${fmt(coldStartMs)} ms (spawn → /healthz 200, median of ${starts.length}: ${starts.map((s) => s.spawnToHealthzMs).join(', ')}); server's own startupMs ${startupMs ?? '?'}`,
+  );
   const sampler = rssSampler(app.pid);
 
   const identity = { 'Accept-Encoding': 'identity' };
@@ -573,7 +593,7 @@ async function main() {
       pass: pages.every((p) => p.latencyMs.p99 <= BUDGETS.p99Ms),
     },
     firstLoadJsGzipBytes: { value: firstLoad.gzipBytes, budget: BUDGETS.firstLoadJsGzipBytes, pass: firstLoad.withinBudget },
-    coldStartMs: { value: Math.round(app.coldStartMs), budget: BUDGETS.coldStartMs, pass: app.coldStartMs <= BUDGETS.coldStartMs },
+    coldStartMs: { value: coldStartMs, budget: BUDGETS.coldStartMs, pass: coldStartMs <= BUDGETS.coldStartMs },
     peakRssBytes: { value: appPeakRss, budget: BUDGETS.rssBytes, pass: appPeakRss <= BUDGETS.rssBytes },
     dashboardVsLogin: dashboardBudget(pages),
     ...(postgresPages.length > 0
@@ -604,7 +624,7 @@ async function main() {
   );
   console.log(`     first-load JS of the other pages: ${otherFirstLoads.map((p) => `${p.page} ${fmt(p.gzipBytes)} B`).join(', ')}`);
   console.log(
-    `  ${mark(budgets.coldStartMs.pass)}  cold start                 ${fmt(app.coldStartMs)} ms spawn → /healthz; startupMs ${startupMs ?? '?'} (≤ 500 ms)`,
+    `  ${mark(budgets.coldStartMs.pass)}  cold start                 ${fmt(coldStartMs)} ms spawn → /healthz, median of ${starts.length} (${starts.map((s) => s.spawnToHealthzMs).join(', ')}); startupMs ${startupMs ?? '?'} (≤ 500 ms)`,
   );
   console.log(
     `  ${mark(budgets.peakRssBytes.pass)}  peak RSS under load        ${fmt(mib(appPeakRss), 1)} MiB (≤ 150 MiB; VmHWM ${fmt(mib(appHwm), 1)} MiB)`,
@@ -660,7 +680,7 @@ async function main() {
       acceptEncoding: 'identity',
     },
     buildId: (JSON.parse(readFileSync(MANIFEST, 'utf8')) as { buildId: string }).buildId,
-    coldStart: { spawnToHealthzMs: Math.round(app.coldStartMs), startupMs },
+    coldStart: { spawnToHealthzMs: coldStartMs, startupMs, starts },
     memory: { peakRssBytes: appPeakRss, hwmBytes: appHwm },
     pages,
     postgresPages,
