@@ -265,6 +265,7 @@ export async function createApp(deps: AppDeps) {
   const projects = createProjects({
     db,
     audit,
+    timeZone: config.JOBS_TIME_ZONE,
     limits: {
       limiter: createRateLimiter(db, 60_000),
       briefsPerHour: config.PROJECT_BRIEFS_PER_HOUR,

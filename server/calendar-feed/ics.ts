@@ -1,6 +1,7 @@
 // iCalendar (RFC 5545) as the calendar feed writes it: a VCALENDAR of all-day VEVENTs. Text values
 // escaped (backslash, semicolon, comma, line breaks), every line ended by CRLF and folded at 75
 // octets without splitting a character, times of stamp in UTC.
+import { addDays } from '../calendar/days.ts';
 
 export type CalendarEvent = {
   /** Unique and stable across reads (a calendar app updates the event it already has). */
@@ -65,12 +66,6 @@ function dateValue(day: string): string {
   return day.replace(/-/g, '');
 }
 
-function nextDay(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + 1);
-  return date.toISOString().slice(0, 10);
-}
-
 export function renderCalendar(calendar: Calendar): string {
   const stamp = utcStamp(calendar.stamp);
   const lines = [
@@ -90,7 +85,7 @@ export function renderCalendar(calendar: Calendar): string {
       `UID:${escapeText(event.uid)}`,
       `DTSTAMP:${stamp}`,
       `DTSTART;VALUE=DATE:${dateValue(event.day)}`,
-      `DTEND;VALUE=DATE:${dateValue(nextDay(event.day))}`,
+      `DTEND;VALUE=DATE:${dateValue(addDays(event.day, 1))}`,
       `SUMMARY:${escapeText(event.summary)}`,
       ...(event.description ? [`DESCRIPTION:${escapeText(event.description)}`] : []),
       ...(event.url ? [`URL:${event.url}`] : []),

@@ -36,16 +36,26 @@ export function madridDayStart(day: IsoDay): Date {
   return new Date(utcMidnight - madridOffsetMs(utcMidnight - madridOffsetMs(utcMidnight)));
 }
 
-/** The day after, YYYY-MM-DD. */
-function nextDay(day: IsoDay): IsoDay {
+/** The day `days` after `day` (before it when negative), YYYY-MM-DD. */
+export function addDays(day: IsoDay, days: number): IsoDay {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
+  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
+}
+
+/** The day (YYYY-MM-DD) and hour of a moment in a time zone. */
+export function localTime(at: number, timeZone: string): { day: IsoDay; hour: number } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' })
+      .formatToParts(new Date(at))
+      .map((part) => [part.type, part.value]),
+  );
+  return { day: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour) };
 }
 
 /** The range as stored timestamps compare (ISO, UTC): from the start of `from` up to, not including, the day after `to`. */
 export function createdAtRange(range: { from?: IsoDay; to?: IsoDay }): { since?: string; before?: string } {
   return {
     ...(range.from ? { since: madridDayStart(range.from).toISOString() } : {}),
-    ...(range.to ? { before: madridDayStart(nextDay(range.to)).toISOString() } : {}),
+    ...(range.to ? { before: madridDayStart(addDays(range.to, 1)).toISOString() } : {}),
   };
 }

@@ -11,18 +11,13 @@ import { canonicalIdentity } from '../../shared/identity.ts';
 import { localePath } from '../../shared/routes.ts';
 import { projectPath } from '../../shared/projects.ts';
 import type { Logger } from '../base/logger.ts';
+import { addDays } from '../calendar/days.ts';
 import type { Db } from '../db/index.ts';
 import { memberNames } from '../companies/companies.ts';
 import type { Mail, ProjectNotice } from '../mail/index.ts';
 import { notificationRows, type Notifications } from '../notifications/notifications.ts';
 
-const DAY_MS = 86_400_000;
 const MILESTONES_PER_PAGE = 200;
-
-/** The day `days` after `day` (YYYY-MM-DD). */
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
 
 export type ReminderDeps = {
   db: Db;

@@ -8,6 +8,7 @@
 // waits for that day's reminders (a reminder chosen "in the digest" is in it). The runner also
 // sends what the outbox has due (server/mail/), on a timer of its own.
 import type { Logger } from '../base/logger.ts';
+import { localTime } from '../calendar/days.ts';
 import type { Db } from '../db/index.ts';
 
 export type JobKind = 'digest' | 'reminders';
@@ -56,16 +57,6 @@ const MAX_ERROR_CHARS = 500;
 /** 1, 2, 4, 8 minutes…, at most an hour. */
 export function jobRetryDelayMs(failedAttempts: number): number {
   return Math.min(60_000 * 2 ** (failedAttempts - 1), 3_600_000);
-}
-
-/** The day (YYYY-MM-DD) and hour of a moment in a time zone. */
-export function localTime(at: number, timeZone: string): { day: string; hour: number } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' })
-      .formatToParts(new Date(at))
-      .map((part) => [part.type, part.value]),
-  );
-  return { day: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour) };
 }
 
 export function createJobs(deps: JobsDeps): Jobs {

@@ -43,6 +43,7 @@ import type { Brief, ProposalInput } from './schemas.ts';
 import { createTtlCache } from '../base/cache.ts';
 import { ensureMembership, memberNames } from '../companies/companies.ts';
 import type { Membership } from '../../shared/company.ts';
+import { addDays, COMPANY_TIME_ZONE, localTime } from '../calendar/days.ts';
 
 /** How often one user may act, counted in the database (every instance shares the counts). */
 export type ProjectLimits = {
@@ -66,6 +67,11 @@ export type ProjectDeps = {
   /** Tells the live streams of these users that the project changed (server/live/); default: nobody. */
   live?: Tell;
   now?: () => Date;
+  /**
+   * JOBS_TIME_ZONE: the zone whose days "due soon" counts in, as the reminders do (default the
+   * company's, Madrid's): a milestone is due soon from the same day its reminder is sent.
+   */
+  timeZone?: string;
   limits?: ProjectLimits;
   /** PROJECT_MILESTONE_COLLAPSE_MINUTES: one user's toggles of one milestone within it are one history line and one notice. */
   milestoneCollapseMs?: number;
@@ -155,7 +161,9 @@ export function createProjects(deps: ProjectDeps) {
       .selectFrom('project_experts as x')
       .select((e) => e.fn.countAll<number>().as('n'))
       .whereRef('x.project_id', '=', 'p.id');
-  const dueLimit = () => new Date(now().getTime() + DUE_SOON_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const timeZone = deps.timeZone ?? COMPANY_TIME_ZONE;
+  /** The last day that counts as due soon: today where the company counts days, plus DUE_SOON_DAYS. */
+  const dueLimit = () => addDays(localTime(now().getTime(), timeZone).day, DUE_SOON_DAYS);
   const dueSoonOf = (eb: Eb, limit: string = dueLimit()) => {
     return eb
       .selectFrom('project_milestones as ms')
@@ -493,7 +501,7 @@ export function createProjects(deps: ProjectDeps) {
       answeredBy: v.answered_by,
     }));
     const state = row.state as ProjectState;
-    const due = new Date(now().getTime() + DUE_SOON_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const due = dueLimit();
     const counts = {
       unread: Number(unreadRow?.unread ?? 0),
       experts: experts.length,

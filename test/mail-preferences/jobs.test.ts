@@ -6,7 +6,8 @@
 import { describe, expect, test } from 'vitest';
 import { createLogger } from '../../server/base/logger.ts';
 import type { Db } from '../../server/db/index.ts';
-import { createJobs, localTime, type JobHandler } from '../../server/jobs/runner.ts';
+import { localTime } from '../../server/calendar/days.ts';
+import { createJobs, type JobHandler } from '../../server/jobs/runner.ts';
 import { TEST_ENGINE, testDatabase } from '../helpers/app.ts';
 import { onTestFinished } from 'vitest';
 
