@@ -4,11 +4,16 @@
 // source map of dist/server/server.js) and by package, and the inclusive time
 // of the busiest functions.
 //
-// Usage: node scripts/bench/profile.ts [path=/es] [seconds=10] [--floor] [--client] [--startup]
-//   --client signs in as a CLI user with branding and sends its cookie (for /client).
+// Usage: node scripts/bench/profile.ts [path=/es] [seconds=10] [--floor] [--client] [--postgres] [--startup]
+//   --client seeds the bench's users and the demo's projects between them (harness.ts
+//   seedDashboards, as npm run bench does), signs in as the branded client and sends its cookie
+//   (for /client and the project pages).
+//   --postgres runs the app on a throw-away PostgreSQL cluster (DATABASE_URL), as the bench's
+//   PostgreSQL mode does.
 //   --startup profiles the cold start only: spawn → first 200 from /healthz, then stop.
 //   PROFILE_NO_BUILD=1 reuses dist/ (and bench-results/.floor for --floor: run npm run bench once).
 //   The profile stays in bench-results/profiles/.
+import { createTestDatabase, postgresBinDir, startPostgres } from '../../test/helpers/postgres.ts';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { dirname, join, relative } from 'node:path';
@@ -21,11 +26,12 @@ import {
   getText,
   installCleanup,
   makeTempDir,
+  BENCH_PEOPLE,
   pinSelf,
   RESULTS,
   ROOT,
   runLoad,
-  seedUser,
+  seedDashboards,
   signIn,
   startServer,
   stopProcess,
@@ -182,6 +188,8 @@ async function main() {
   const floor = args.includes('--floor');
   const client = args.includes('--client');
   const startup = args.includes('--startup');
+  const postgres = args.includes('--postgres');
+  if (postgres && !postgresBinDir()) throw new Error('--postgres: PostgreSQL is not installed (apt-get install -y postgresql)');
   const [path = floor ? '/' : '/es', secondsArg = '10'] = args.filter((a) => !a.startsWith('--'));
   const seconds = Number(secondsArg);
   const floorBundle = join(RESULTS, '.floor', 'floor-server.js');
@@ -192,7 +200,9 @@ async function main() {
   const tempDir = makeTempDir('profile-');
   const dataDir = join(tempDir, 'data');
   const password = `Bench-${randomBytes(6).toString('hex')}-9!`;
-  if (client) await seedUser(dataDir, { userName: 'bench-client', password, role: 'CLI', color: '#1d4ed8' });
+  const cluster = postgres ? await startPostgres() : null;
+  const databaseUrl = cluster ? await createTestDatabase(cluster.url) : undefined;
+  if (client) await seedDashboards(dataDir, password, '#1d4ed8', databaseUrl);
   const profileDir = join(RESULTS, 'profiles', `${floor ? 'floor' : 'app'}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   mkdirSync(profileDir, { recursive: true });
   const server = await startServer(
@@ -200,13 +210,20 @@ async function main() {
     floor ? floorBundle : APP_SERVER,
     floor
       ? { NODE_ENV: 'production', FLOOR_PAGE: floorPage }
-      : { NODE_ENV: 'production', WEB_CONCURRENCY: '1', DATA_DIR: dataDir, SESSION_SECRET: randomBytes(32).toString('base64url') },
+      : {
+          NODE_ENV: 'production',
+          WEB_CONCURRENCY: '1',
+          DATA_DIR: dataDir,
+          SESSION_SECRET: randomBytes(32).toString('base64url'),
+          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        },
     tempDir,
     { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] },
   );
   if (startup) {
     console.log(`cold start ${Math.round(server.coldStartMs)} ms (spawn → /healthz 200, with the profiler on)`);
     await stopProcess(server.child, 15_000);
+    cluster?.stop();
     const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`No .cpuprofile in ${profileDir}`);
     print(summarise(JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile, [APP_BUNDLE, floorBundle]), 0);
@@ -214,7 +231,7 @@ async function main() {
     return;
   }
   const headers: Record<string, string> = { 'Accept-Encoding': 'identity' };
-  if (client) headers.Cookie = await signIn(server.base, 'bench-client', password);
+  if (client) headers.Cookie = await signIn(server.base, BENCH_PEOPLE.client, password);
   const check = await getText(server.base + path, headers);
   if (check.status !== 200) throw new Error(`${path} answered ${check.status}`);
   console.log(`profiling ${floor ? 'the floor' : 'the app'} on ${path}: 2 s warm-up, ${seconds} s at 50 connections…`);
@@ -222,6 +239,7 @@ async function main() {
   const result = await runLoad({ url: server.base + path, seconds, connections: 50, headers });
   console.log(`${Math.round(result.reqPerSec)} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms`);
   await stopProcess(server.child, 15_000);
+  cluster?.stop();
 
   const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`No .cpuprofile in ${profileDir}`);

@@ -49,6 +49,20 @@ describe(`the job runner (${TEST_ENGINE})`, () => {
     expect(localTime(Date.parse('2026-12-01T23:30:00Z'), 'UTC')).toEqual({ day: '2026-12-01', hour: 23 });
   });
 
+  test('the day in the time zone is the moment asked, whatever was asked before (kept per minute only): seconds either side of midnight, back and forth', () => {
+    const madrid = (iso: string) => localTime(Date.parse(iso), 'Europe/Madrid');
+    expect(madrid('2026-12-01T22:59:59.999Z')).toEqual({ day: '2026-12-01', hour: 23 });
+    expect(madrid('2026-12-01T23:00:00.000Z')).toEqual({ day: '2026-12-02', hour: 0 });
+    expect(madrid('2026-12-01T22:59:30.000Z')).toEqual({ day: '2026-12-01', hour: 23 });
+    expect(madrid('2026-12-01T22:59:00.000Z')).toEqual({ day: '2026-12-01', hour: 23 });
+    // Summer time: UTC+2.
+    expect(madrid('2026-07-01T21:59:59.000Z')).toEqual({ day: '2026-07-01', hour: 23 });
+    expect(madrid('2026-07-01T22:00:00.000Z')).toEqual({ day: '2026-07-02', hour: 0 });
+    // Another zone keeps its own.
+    expect(localTime(Date.parse('2026-07-01T22:00:00.000Z'), 'America/New_York')).toEqual({ day: '2026-07-01', hour: 18 });
+    expect(madrid('2026-07-01T22:00:30.000Z')).toEqual({ day: '2026-07-02', hour: 0 });
+  });
+
   test('before the hour nothing is made; from it, one run of each kind a day, whatever the number of ticks', async () => {
     const db = await database();
     const clock = { now: Date.parse('2026-12-01T06:59:00Z') };
