@@ -201,6 +201,8 @@ async function main() {
   const dataDir = join(tempDir, 'data');
   const password = `Bench-${randomBytes(6).toString('hex')}-9!`;
   const cluster = postgres ? await startPostgres() : null;
+  // Stopped after the load below; on a failure too (stop is idempotent): no cluster outlives the script.
+  if (cluster) process.once('exit', () => cluster.stop());
   const databaseUrl = cluster ? await createTestDatabase(cluster.url) : undefined;
   if (client) await seedDashboards(dataDir, password, '#1d4ed8', databaseUrl);
   const profileDir = join(RESULTS, 'profiles', `${floor ? 'floor' : 'app'}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
