@@ -58,7 +58,7 @@ export function clientBuildOptions(entryPoints: string[]): esbuild.BuildOptions 
     legalComments: 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
-    plugins: [lateChunksShareTheApp],
+    plugins: [reactRouterProduction, lateChunksShareTheApp],
   };
 }
 
@@ -95,6 +95,36 @@ const lateChunksShareTheApp: esbuild.Plugin = {
   },
 };
 
+/**
+ * React Router's production build. Its package.json maps every import to dist/development (a
+ * known upstream gap, remix-run/react-router#14102), whose only difference is
+ * `ENABLE_DEV_WARNINGS = true`: developer warnings computed on every render and printed in
+ * production, and their text in the browser's bundle. The production builds of both sides
+ * resolve `react-router` and `react-router/dom` to the same files in dist/production instead
+ * (docs/decisions/045); `npm run dev` keeps the development build and its warnings. A package
+ * whose layout changes fails the build here rather than silently falling back.
+ */
+export const reactRouterProduction: esbuild.Plugin = {
+  name: 'react-router-production',
+  setup(build) {
+    build.onResolve({ filter: /^react-router(\/dom)?$/ }, async (args) => {
+      if (args.pluginData === 'react-router-production') return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'react-router-production',
+      });
+      if (resolved.errors.length > 0) return resolved;
+      const production = resolved.path.replace(/([\\/]dist[\\/])development([\\/])/, '$1production$2');
+      if (production === resolved.path || !existsSync(production)) {
+        return { errors: [{ text: `React Router's production build not found beside ${resolved.path}` }] };
+      }
+      return { ...resolved, path: production };
+    });
+  },
+};
+
 const BUILTINS = new Set(builtinModules);
 
 /**
@@ -124,8 +154,9 @@ const builtinsWithoutFacade: esbuild.Plugin = {
  * The server as one file: the app and its dependencies, so that a start resolves and reads
  * one module instead of hundreds (about half of the cold start went there). Left outside: the
  * native addon (better-sqlite3), what loads on first use only (pdfmake with its fonts,
- * nodemailer, http-proxy-middleware), esbuild, and React and React Router, which pick their
- * production or development build when loaded. Whitespace and syntax are minified (names are
+ * nodemailer, http-proxy-middleware), esbuild, and React, which picks its production or
+ * development build by NODE_ENV when loaded (React Router is bundled: its production build,
+ * reactRouterProduction above). Whitespace and syntax are minified (names are
  * kept, for readable stack traces; the source map maps positions back for profiles). The PDF
  * layout thread is a second entry, pdf-worker.js, loaded by server/pdf/renderer.ts beside it.
  */
@@ -145,14 +176,12 @@ export const serverBuildOptions: esbuild.BuildOptions = {
     'esbuild',
     'react',
     'react-dom',
-    'react-router',
-    'react-router-dom',
     // Native (libvips), and loaded only to measure an image the build has not seen.
     'sharp',
   ],
   // CommonJS dependencies inside an ES module call require(): give them Node's.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  plugins: [builtinsWithoutFacade],
+  plugins: [reactRouterProduction, builtinsWithoutFacade],
   jsx: 'automatic',
   minifyWhitespace: true,
   minifySyntax: true,

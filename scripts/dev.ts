@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { watch } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build, clientBuildOptions, ROOT, serverBuildOptions } from './build.ts';
+import { build, clientBuildOptions, reactRouterProduction, ROOT, serverBuildOptions } from './build.ts';
 
 let server: ChildProcess | null = null;
 let restartTimer: NodeJS.Timeout | undefined;
@@ -54,7 +54,11 @@ const notify: esbuild.Plugin = {
   },
 };
 const client = await esbuild.context({ ...clientBuildOptions(pages), write: false, plugins: [notify] });
-const serverCtx = await esbuild.context({ ...serverBuildOptions, write: false, plugins: [...(serverBuildOptions.plugins ?? []), notify] });
+const serverCtx = await esbuild.context({
+  ...serverBuildOptions,
+  write: false,
+  plugins: [...(serverBuildOptions.plugins ?? []).filter((p) => p !== reactRouterProduction), notify],
+});
 await Promise.all([client.watch(), serverCtx.watch()]);
 for (const dir of ['locales', 'content', 'public']) {
   watch(join(ROOT, dir), { recursive: true }, () => restart(`${dir}/ changed`));

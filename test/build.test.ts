@@ -1,6 +1,6 @@
 // Issue 7, cold start: what the build leaves for the server's start (the suite's global setup
 // builds when the build is stale).
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { PATHS } from '../server/base/paths.ts';
@@ -33,4 +33,31 @@ test('the server bundle takes Node built-ins from process.getBuiltinModule, neve
   // The banner's createRequire is the one ES import of a built-in left.
   expect(esImports.filter((name) => name !== 'node:module')).toEqual([]);
   expect(bundle).toContain('process.getBuiltinModule("node:http")');
+});
+
+// React Router's package maps every import to its development build (remix-run/react-router#14102):
+// developer warnings on every render, printed in production. Both builds use dist/production.
+test("the production builds use React Router's production build on both sides, never its development warnings", () => {
+  const bundle = readFileSync(join(SERVER_DIST, 'server.js'), 'utf8');
+  expect(bundle).toMatch(/ENABLE_DEV_WARNINGS\s*=\s*(false|!1)/);
+  expect(bundle).not.toMatch(/ENABLE_DEV_WARNINGS\s*=\s*(true|!0)/);
+  const map = JSON.parse(readFileSync(join(SERVER_DIST, 'server.js.map'), 'utf8')) as { sources: string[] };
+  // Bundled (not left to Node, whose resolution gives the development build)…
+  expect(map.sources.some((source) => source.includes('node_modules/react-router-dom/'))).toBe(true);
+  const routerSources = map.sources.filter((source) => source.includes('node_modules/react-router/dist/'));
+  expect(routerSources.length).toBeGreaterThan(0);
+  expect(routerSources.filter((source) => !source.includes('/dist/production/'))).toEqual([]);
+
+  const manifest = JSON.parse(readFileSync(join(PATHS.root, 'dist', 'client', 'manifest.json'), 'utf8')) as unknown;
+  const files = new Set([...JSON.stringify(manifest).matchAll(/\/assets\/([\w.-]+\.js)/g)].map((m) => m[1]!));
+  expect(files.size).toBeGreaterThan(0);
+  const client = [...files]
+    .filter((file) => existsSync(join(PATHS.root, 'dist', 'client', 'assets', file)))
+    .map((file) => readFileSync(join(PATHS.root, 'dist', 'client', 'assets', file), 'utf8'))
+    .join('\n');
+  // React Router is there (an invariant both builds keep)…
+  expect(client).toContain('may be used only in the context of a <Router>');
+  // The development build's texts: the default error boundary's note and useRoutes' warning.
+  expect(client).not.toContain('Hey developer');
+  expect(client).not.toContain('descendant <Routes>');
 });
