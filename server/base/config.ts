@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { PARSE_ONCE } from './parse-once.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
@@ -319,7 +320,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
         '(LOGIN_SLOWDOWN_FAILURES_PER_IDENTIFIER, default 50); see docs/decisions/009-login-limits.md. Unset it.',
     );
   }
-  const result = schema.safeParse(env);
+  const result = schema.safeParse(env, PARSE_ONCE);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);

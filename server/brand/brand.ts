@@ -12,6 +12,7 @@ import { logoVariantOn, telHref, type PageBrand } from '../../shared/brand.ts';
 import { intlLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import { PATHS } from '../base/paths.ts';
 import { svgParts, svgProblems, tileSvg, type SvgParts } from './svg.ts';
+import { PARSE_ONCE } from '../base/parse-once.ts';
 
 export const BRAND_FILE = 'brand.json';
 export const LOGO_FILES = { light: 'logo-light.svg', dark: 'logo-dark.svg' } as const;
@@ -179,7 +180,7 @@ export function parseBrandFile(raw: string, where = `brand/${BRAND_FILE}`): Bran
   } catch (error) {
     throw new BrandError(`${where} is not valid JSON: ${(error as Error).message}`);
   }
-  const result = brandSchema.safeParse(json);
+  const result = brandSchema.safeParse(json, PARSE_ONCE);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(the file)'}: ${issue.message}`);
     throw new BrandError(`Invalid ${where}:\n  ${problems.join('\n  ')}`);

@@ -26,6 +26,7 @@ import { createContentImages, folderImages, type ContentImages, type FolderImage
 import { htmlKey, loadPrerendered, markdownHtml, renderMarkdown, type BodyImages, type Prerendered } from './prerendered.ts';
 import type { ContentSource } from './source.ts';
 import { BoundedMap } from '../../shared/bounded-map.ts';
+import { PARSE_ONCE } from '../base/parse-once.ts';
 
 const IMAGE_RULE = "must be an image file in the post's folder (name.svg, .png, .jpg or .webp)";
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD');
@@ -111,7 +112,7 @@ export async function loadEmbeddedContent(
     const inFolder = await folderImages(join(blogDir, folder));
     const byLocale = await readLocalized(join(blogDir, folder), async (file, source, locale): Promise<Written> => {
       const { attributes, body } = parseFrontMatter(source, file);
-      const meta = postMeta.safeParse(attributes);
+      const meta = postMeta.safeParse(attributes, PARSE_ONCE);
       if (!meta.success) throw new Error(`${file}: ${meta.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
       const { slug = folder, translationKey = folder, cover: coverName, coverAlt = '', ...fields } = meta.data;
       const cover = coverName ? { ...(await postImage(images, inFolder, file, coverName)), alt: coverAlt } : null;
@@ -151,7 +152,7 @@ export async function loadEmbeddedContent(
   for (const page of LEGAL_PAGES) {
     const byLocale = await readLocalized(join(contentDir, 'legal', page), async (file, source, locale): Promise<LegalDocument> => {
       const { attributes, body } = parseFrontMatter(source, file);
-      const meta = legalMeta.safeParse(attributes);
+      const meta = legalMeta.safeParse(attributes, PARSE_ONCE);
       if (!meta.success) throw new Error(`${file}: ${meta.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
       return { page, locale, ...meta.data, html: await markdownHtml(body, prerendered) };
     });

@@ -22,6 +22,7 @@ import { IMAGE_FILE_NAME } from './image-manifest.ts';
 import { folderImages, type ContentImages, type FolderImages } from './images.ts';
 import { markdownHtml, type Prerendered } from './prerendered.ts';
 import type { ContentSource } from './source.ts';
+import { PARSE_ONCE } from '../base/parse-once.ts';
 
 export type EmbeddedHome = Pick<ContentSource, 'getHome' | 'listCaseStudies'>;
 
@@ -120,11 +121,11 @@ async function readHomeFile(dir: string, locale: Locale, images: ContentImages, 
   const source = await readIfExists(file);
   if (source === null) return null;
   const { attributes } = parseFrontMatter(source, file);
-  const meta = homeMeta.safeParse(attributes);
+  const meta = homeMeta.safeParse(attributes, PARSE_ONCE);
   if (!meta.success) throw new Error(`${file}: ${problems(meta.error)}`);
   const figure = pair(HOME_LIMITS.figureValue, HOME_LIMITS.figureLabel);
   const figures = numbered(attributes, 'figure', HOME_LIMITS.figures, file).map((text, i) => {
-    const parsed = figure.safeParse(text);
+    const parsed = figure.safeParse(text, PARSE_ONCE);
     if (!parsed.success) throw new Error(`${file}: figure${i + 1} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
     const [value, label] = parsed.data;
     return { value, label };
@@ -133,7 +134,7 @@ async function readHomeFile(dir: string, locale: Locale, images: ContentImages, 
   const logoLines = numbered(attributes, 'logo', HOME_LIMITS.logos, file);
   const logos = await Promise.all(
     logoLines.map(async (text, i) => {
-      const parsed = logo.safeParse(text);
+      const parsed = logo.safeParse(text, PARSE_ONCE);
       if (!parsed.success) throw new Error(`${file}: logo${i + 1} must be "file.svg | Client name"`);
       const [name, alt] = parsed.data;
       return logoImage(images, folder, file, name, alt);
@@ -171,7 +172,7 @@ export async function loadEmbeddedHome(contentDir: string, prerendered: Prerende
       const source = await readIfExists(file);
       if (source === null) continue;
       const { attributes, body } = parseFrontMatter(source, file);
-      const meta = caseStudyMeta.safeParse(attributes);
+      const meta = caseStudyMeta.safeParse(attributes, PARSE_ONCE);
       if (!meta.success) throw new Error(`${file}: ${problems(meta.error)}`);
       const { resultValue, resultLabel, ...fields } = meta.data;
       const result = resultValue && resultLabel ? { value: resultValue, label: resultLabel } : null;

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { PARSE_ONCE } from '../base/parse-once.ts';
 
 export const IMAGES_FILE = 'content-images.json';
 
@@ -74,7 +75,7 @@ const manifestSchema = z.record(
 /** The build's manifest in `file`, or none (no build: the server serves originals). */
 export function loadImageManifest(file: string): ImageManifest {
   if (!existsSync(file)) return new Map();
-  const parsed = manifestSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+  const parsed = manifestSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')), PARSE_ONCE);
   if (!parsed.success) throw new Error(`${file}: not a content images manifest (${parsed.error.issues[0]?.message ?? 'invalid'}): run npm run build`);
   return new Map(Object.entries(parsed.data));
 }

@@ -2,6 +2,7 @@
 // page its chunk and the chunks it imports, so the server can modulepreload exactly those.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { PARSE_ONCE } from '../base/parse-once.ts';
 
 const chunk = z.object({ file: z.string(), imports: z.array(z.string()), css: z.array(z.string()) });
 const manifestSchema = z.object({
@@ -22,7 +23,7 @@ export function readManifest(file: string): ClientManifest {
   } catch (error) {
     throw new Error(`Client build manifest not readable at ${file} (run "npm run build"): ${(error as Error).message}`, { cause: error });
   }
-  return manifestSchema.parse(raw);
+  return manifestSchema.parse(raw, PARSE_ONCE);
 }
 
 /** Every script the first render of a page needs, in load order, without duplicates. */
