@@ -1,6 +1,7 @@
 // The audit log as the admin console and the API show it (the store is server/audit/log.ts;
 // which actions exist is server/audit/types.ts, handed to the console with the page's data).
 import { PAGE_SIZES } from './paging.ts';
+import { COMPANY_TIME_ZONE } from './time-zone.ts';
 
 /** One entry: who did what to whom, when, from where, with a few facts of the action. */
 export type AuditRecord = {
@@ -32,7 +33,7 @@ export type AuditView = { list: AuditPage; filter: AuditFilter; actions: readonl
 export const AUDIT_PAGE_SIZE = PAGE_SIZES.audit.default;
 
 /** The audit's times are shown, and its days filtered, in the company's time zone (as in the PDF reports). */
-export const AUDIT_TIME_ZONE = 'Europe/Madrid';
+export const AUDIT_TIME_ZONE = COMPANY_TIME_ZONE;
 
 /** The console's filter in the admin page's URL (prefixed: the pipeline's filter uses `q` and `page`). */
 export const AUDIT_QUERY_PARAMS = {

@@ -4,20 +4,12 @@ import type { FormState } from '../../shared/page-data.ts';
 import { PROJECT_LIMITS, PROJECT_PAGE_PARAMS, type MessagePage, type Project } from '../../shared/projects.ts';
 import { FieldError, fieldProps } from '../components/form-feedback.tsx';
 import { personName } from '../../shared/account.ts';
-import { intlLocale, type Locale } from '../../shared/locales.ts';
+import { formatMoment } from '../my-account/when.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 import { useOlderPages, type OlderList } from './older-pages.ts';
 import { SectionForm } from './section-form.tsx';
 
 const MESSAGES: OlderList = { param: PROJECT_PAGE_PARAMS.messagesBefore, field: 'messages', anchor: 'messages-title' };
-
-function when(iso: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(intlLocale(locale), {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Europe/Madrid',
-  }).format(new Date(iso));
-}
 
 export function ConversationSection({
   project,
@@ -60,7 +52,7 @@ export function ConversationSection({
             <li key={m.id} className="thread-message">
               <p className="thread-meta">
                 <strong>{personName(t, m.author)}</strong> <span>{t(`roles.${m.author.role}`)}</span> ·{' '}
-                <time dateTime={m.createdAt}>{when(m.createdAt, locale)}</time>
+                <time dateTime={m.createdAt}>{formatMoment(m.createdAt, locale)}</time>
               </p>
               <p className="project-text">{m.body}</p>
             </li>

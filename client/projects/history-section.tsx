@@ -2,7 +2,7 @@
 // newest first, with "Show older" (older-pages.ts): a history only grows.
 import { eventDetail, PROJECT_PAGE_PARAMS, type EventPage, type ProjectEvent } from '../../shared/projects.ts';
 import { isDeletedUser, personName } from '../../shared/account.ts';
-import { intlLocale } from '../../shared/locales.ts';
+import { formatMoment } from '../my-account/when.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 import { useOlderPages, type OlderList } from './older-pages.ts';
 import { euros } from './proposal-section.tsx';
@@ -31,11 +31,6 @@ export function HistorySection({ page }: { page: EventPage }) {
     };
   };
   const { items, olderHref, newestHref, loading, failed, showOlder } = useOlderPages(page, HISTORY);
-  const format = new Intl.DateTimeFormat(intlLocale(locale), {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Europe/Madrid',
-  });
   return (
     <section aria-labelledby="history-title" className="project-section">
       <h2 id="history-title">{t('projects.page.historyTitle')}</h2>
@@ -48,7 +43,7 @@ export function HistorySection({ page }: { page: EventPage }) {
       <ol className="history" aria-busy={loading}>
         {items.map((e) => (
           <li key={e.id}>
-            <time dateTime={e.at}>{format.format(new Date(e.at))}</time>{' '}
+            <time dateTime={e.at}>{formatMoment(e.at, locale)}</time>{' '}
             {t(historyKey(e), {
               actor: personName(t, { userName: e.actor, name: e.actorName }),
               detail: isDeletedUser(e.detail) ? t('account.deletedUser') : (e.detail ?? ''),

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { PARSE_ONCE } from './parse-once.ts';
+import { COMPANY_TIME_ZONE } from '../../shared/time-zone.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
@@ -153,7 +154,7 @@ const schema = z.object({
         return false;
       }
     }, 'an IANA time zone, such as Europe/Madrid')
-    .default('Europe/Madrid'),
+    .default(COMPANY_TIME_ZONE),
   /** Notifications older than this are deleted (once a day). */
   NOTIFICATIONS_KEEP_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   /** Downloads of everything the site holds about them ("my data") one user may make per hour. */

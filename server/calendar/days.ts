@@ -2,8 +2,9 @@
 // range, the audit log's filter; both days of a range included). Checked where a query names one,
 // and turned into the instants that stored timestamps (ISO, UTC) are compared with.
 
-/** The documents are read in Spain: days and times are Madrid's whatever the server's zone. */
-export const COMPANY_TIME_ZONE = 'Europe/Madrid';
+import { COMPANY_TIME_ZONE } from '../../shared/time-zone.ts';
+
+export { COMPANY_TIME_ZONE };
 
 /** A day, as in a query: YYYY-MM-DD. */
 export type IsoDay = string;
