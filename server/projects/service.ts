@@ -162,13 +162,8 @@ export function createProjects(deps: ProjectDeps) {
       .select((e) => e.fn.countAll<number>().as('n'))
       .whereRef('x.project_id', '=', 'p.id');
   const timeZone = deps.timeZone ?? COMPANY_TIME_ZONE;
-  /** The last day that counts as due soon: today where the company counts days, plus DUE_SOON_DAYS (worked out once a day). */
-  let dueToday = { day: '', limit: '' };
-  const dueLimit = () => {
-    const { day } = localTime(now().getTime(), timeZone);
-    if (day !== dueToday.day) dueToday = { day, limit: addDays(day, DUE_SOON_DAYS) };
-    return dueToday.limit;
-  };
+  /** The last day that counts as due soon: today where the company counts days (localTime keeps it per minute), plus DUE_SOON_DAYS. */
+  const dueLimit = () => addDays(localTime(now().getTime(), timeZone).day, DUE_SOON_DAYS);
   const dueSoonOf = (eb: Eb, limit: string = dueLimit()) => {
     return eb
       .selectFrom('project_milestones as ms')
