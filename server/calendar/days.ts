@@ -4,8 +4,6 @@
 
 import { COMPANY_TIME_ZONE } from '../../shared/time-zone.ts';
 
-export { COMPANY_TIME_ZONE };
-
 /** A day, as in a query: YYYY-MM-DD. */
 export type IsoDay = string;
 

@@ -6,7 +6,7 @@ import type { i18n } from 'i18next';
 import type esPdf from '../../locales/es/pdf.json';
 import { intlLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import type { BudgetRange } from '../../shared/projects.ts';
-import { COMPANY_TIME_ZONE } from '../calendar/days.ts';
+import { COMPANY_TIME_ZONE } from '../../shared/time-zone.ts';
 import { NAMESPACE, nameIn, namespaceT, projectI18n, type NamespaceT } from '../i18n/index.ts';
 
 /** The documents are read in Spain: times are Madrid time whatever the server's zone (server/calendar/days.ts). */

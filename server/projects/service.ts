@@ -43,7 +43,8 @@ import type { Brief, ProposalInput } from './schemas.ts';
 import { createTtlCache } from '../base/cache.ts';
 import { ensureMembership, memberNames } from '../companies/companies.ts';
 import type { Membership } from '../../shared/company.ts';
-import { addDays, COMPANY_TIME_ZONE, localTime } from '../calendar/days.ts';
+import { addDays, localTime } from '../calendar/days.ts';
+import { COMPANY_TIME_ZONE } from '../../shared/time-zone.ts';
 
 /** How often one user may act, counted in the database (every instance shares the counts). */
 export type ProjectLimits = {
