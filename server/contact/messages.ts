@@ -36,49 +36,79 @@ export type MessageExcerpt = ContactMessage & { length: number };
 
 export type NewMessage = { name: string; email: string; subject: string; message: string; locale: Locale; ip: string | null };
 
+async function insertMessage(trx: Db['k'], message: NewMessage, notify: boolean): Promise<ContactMessage> {
+  const at = new Date().toISOString();
+  const row = await trx
+    .insertInto('contact_messages')
+    .values({
+      name: message.name,
+      email: message.email,
+      subject: message.subject,
+      message: message.message,
+      locale: message.locale,
+      ip: message.ip,
+      consent_at: at,
+      read: 0,
+      notify_status: notify ? 'pending' : 'none',
+      notify_attempts: 0,
+      notify_error: null,
+      created_at: at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toMessage(row);
+}
+
+function createdIn(k: Db['k'], range: CreatedRange) {
+  let query = k.selectFrom('contact_messages');
+  if (range.since) query = query.where('created_at', '>=', range.since);
+  if (range.before) query = query.where('created_at', '<', range.before);
+  return query;
+}
+
+async function findMessage(k: Db['k'], id: number): Promise<ContactMessage | null> {
+  const row = await k.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toMessage(row) : null;
+}
+
+/** A page of the range (see `page` below): each text cut by the database, with its full length. */
+async function excerptPage(k: Db['k'], query: MessagePage): Promise<MessageExcerpt[]> {
+  const rows = await createdIn(k, query)
+    .select([
+      'id',
+      'name',
+      'email',
+      'subject',
+      sql<string>`substr(message, 1, ${query.bodyChars})`.as('message'),
+      sql<number>`length(message)`.as('length'),
+      'locale',
+      'read',
+      'notify_status',
+      'created_at',
+    ])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit)
+    .offset(query.offset)
+    .execute();
+  return rows.map((row) => ({
+    ...toMessage({ ...row, consent_at: '', ip: null, notify_attempts: 0, notify_error: null }),
+    length: Number(row.length),
+  }));
+}
+
 export function contactMessages(db: Db) {
   const { k } = db;
   const counts = createReadCache<{ total: number; unread: number }>(db, { tables: ['contact_messages'] });
 
-  async function insert(trx: Db['k'], message: NewMessage, notify: boolean): Promise<ContactMessage> {
-    const at = new Date().toISOString();
-    const row = await trx
-      .insertInto('contact_messages')
-      .values({
-        name: message.name,
-        email: message.email,
-        subject: message.subject,
-        message: message.message,
-        locale: message.locale,
-        ip: message.ip,
-        consent_at: at,
-        read: 0,
-        notify_status: notify ? 'pending' : 'none',
-        notify_attempts: 0,
-        notify_error: null,
-        created_at: at,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toMessage(row);
-  }
-
-  function inRange(range: CreatedRange) {
-    let query = k.selectFrom('contact_messages');
-    if (range.since) query = query.where('created_at', '>=', range.since);
-    if (range.before) query = query.where('created_at', '<', range.before);
-    return query;
-  }
-
-  async function get(id: number): Promise<ContactMessage | null> {
-    const row = await k.selectFrom('contact_messages').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? toMessage(row) : null;
+  function get(id: number): Promise<ContactMessage | null> {
+    return findMessage(k, id);
   }
 
   return {
     /** Committed (SQLite: WAL, synchronous=FULL; PostgreSQL: commit) when it resolves. */
     add(message: NewMessage, notify: boolean): Promise<ContactMessage> {
-      return insert(k, message, notify);
+      return insertMessage(k, message, notify);
     },
     /**
      * Stores the message sent with a form token, once: null when that token already sent one.
@@ -94,7 +124,7 @@ export function contactMessages(db: Db) {
           .onConflict((oc) => oc.column('digest').doNothing())
           .returning('digest')
           .executeTakeFirst();
-        return used ? insert(trx, message, notify) : null;
+        return used ? insertMessage(trx, message, notify) : null;
       });
     },
     get,
@@ -124,7 +154,7 @@ export function contactMessages(db: Db) {
     async count(range: CreatedRange = {}): Promise<{ total: number; unread: number }> {
       // The admin console's home asks it on every load: kept a moment (db/read-cache.ts).
       return counts.get(JSON.stringify([range.since ?? null, range.before ?? null]), async () => {
-        const row = await inRange(range)
+        const row = await createdIn(k, range)
           .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.coalesce(eb.fn.sum<number>('read'), eb.lit(0)).as('read')])
           .executeTakeFirstOrThrow();
         const total = Number(row.total);
@@ -136,29 +166,8 @@ export function contactMessages(db: Db) {
      * `bodyChars` characters by the database (with its full length), so that a page costs the
      * same memory however large the inbox and its messages are.
      */
-    async page(query: MessagePage): Promise<MessageExcerpt[]> {
-      const rows = await inRange(query)
-        .select([
-          'id',
-          'name',
-          'email',
-          'subject',
-          sql<string>`substr(message, 1, ${query.bodyChars})`.as('message'),
-          sql<number>`length(message)`.as('length'),
-          'locale',
-          'read',
-          'notify_status',
-          'created_at',
-        ])
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(query.limit)
-        .offset(query.offset)
-        .execute();
-      return rows.map((row) => ({
-        ...toMessage({ ...row, consent_at: '', ip: null, notify_attempts: 0, notify_error: null }),
-        length: Number(row.length),
-      }));
+    page(query: MessagePage): Promise<MessageExcerpt[]> {
+      return excerptPage(k, query);
     },
     /** Every message at once: for small inboxes and tests only (the report reads `page`s). */
     async all(): Promise<ContactMessage[]> {
