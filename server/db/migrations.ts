@@ -27,6 +27,7 @@ import { notifications } from './migrations/0019-notifications.ts';
 import { notificationActors } from './migrations/0020-notification-actors.ts';
 import { calendarFeeds } from './migrations/0021-calendar-feeds.ts';
 import { mailPreferences } from './migrations/0022-mail-preferences.ts';
+import { localesAsData } from './migrations/0023-locales-as-data.ts';
 
 export type { Engine, Migration } from './migrations/migration.ts';
 
@@ -53,4 +54,5 @@ export const MIGRATIONS: readonly Migration[] = [
   notificationActors,
   calendarFeeds,
   mailPreferences,
+  localesAsData,
 ];
