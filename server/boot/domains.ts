@@ -1,0 +1,91 @@
+// Phase 3, domains: each folder that owns a domain builds itself from what it is given
+// (server/<domain>/module.ts); this file only orders them and hands each what the earlier ones
+// made. What crosses domains — a project's notices reaching the notification centre and the
+// e-mail — is wired here, where both are known.
+import { localePath } from '../../shared/routes.ts';
+import { projectPath } from '../../shared/projects.ts';
+import { accountLinksModule } from '../account-links/module.ts';
+import { authModule } from '../auth/module.ts';
+import { calendarModule } from '../calendar-feed/module.ts';
+import { contactModule } from '../contact/module.ts';
+import { createRateLimiter } from '../db/rate-limit.ts';
+import { jobsModule } from '../jobs/module.ts';
+import { liveModule } from '../live/module.ts';
+import { createMail, type Mail } from '../mail/index.ts';
+import { myAccountModule } from '../my-account/module.ts';
+import type { Notifications } from '../notifications/notifications.ts';
+import { notificationsModule } from '../notifications/module.ts';
+import type { ProjectDeps } from '../projects/service.ts';
+import { projectsModule } from '../projects/module.ts';
+import { twoFactorModule } from '../two-factor/module.ts';
+import { imageUploads } from '../uploads/images.ts';
+import { embeddedBranding } from '../user-branding/embedded.ts';
+import { BRANDING_TIMEOUT_MS, withBrandingTimeout } from '../user-branding/timeout.ts';
+import { userLocales } from '../users/user-locales.ts';
+import type { Logger } from '../base/logger.ts';
+import type { Base } from './base.ts';
+import type { Data } from './data.ts';
+import type { AppDeps } from './deps.ts';
+
+export function bootDomains(deps: AppDeps, base: Base, data: Data) {
+  const { config, logger, brand, cms, mediaHosts } = base;
+  const { db, changes, audit } = data;
+  const uploads = imageUploads({
+    db,
+    limiter: createRateLimiter(db, 60_000),
+    limits: { perMinute: config.UPLOADS_PER_MINUTE, quotaBytes: config.UPLOAD_QUOTA_MB * 1024 * 1024 },
+  });
+  const auth = authModule({ config, db, changes, logger, uploads, fetch: deps.fetch });
+  const brandingStore = embeddedBranding(db, { defaultColor: brand.colors.primary, changes, logger });
+  const branding = withBrandingTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger, mediaHosts, brand.colors.primary);
+  const contact = contactModule({ config, db, logger });
+  // Every e-mail goes through the outbox; the job runner polls it (one loop per instance), or the
+  // outbox polls itself when the runner does not (tests).
+  const jobsPoll = deps.jobs?.poll !== false;
+  const mail = createMail({ db, config, logger, brand, i18n: base.i18n, poll: !jobsPoll, ...deps.mail });
+  // The language of a user's e-mails is the locale they last used.
+  const locales = userLocales(db, logger);
+  const { tell, notifications } = notificationsModule({ config, db, changes, logger });
+  const projects = projectsModule({ config, db, audit, logger, ...projectNotices(notifications, mail, logger), live: tell });
+  const jobs = jobsModule({ config, db, mail, notifications, logger, now: deps.jobs?.now });
+  if (jobsPoll) jobs.start();
+  const liveStreams = liveModule({
+    config,
+    changes,
+    sessions: auth.sessions,
+    notifications,
+    forgetUnread: (userName) => projects.projects.forgetUnread(userName),
+    logger,
+  });
+  const external = auth.external;
+  const accounts = accountLinksModule({ config, db, mail, sessions: auth.sessions, locales, logger, audit, external });
+  const myAccount = myAccountModule({ config, db, changes, ...auth, accounts, audit, logger });
+  const twoFactor = twoFactorModule({ config, db, audit, logger, passwordLimiter: auth.passwordLimiter });
+  const calendar = calendarModule({ config, db, projects: projects.projects, translate: base.translate, logger, external });
+  return { uploads, auth, brandingStore, branding, contact, mail, locales, notifications, projects, jobs, liveStreams, accounts, myAccount, twoFactor, calendar };
+}
+
+export type Domains = ReturnType<typeof bootDomains>;
+
+/**
+ * A project's notices, after the change is committed: a notification per recipient, then their
+ * e-mails; either failing is logged, never the action's failure. A held notice withdrawn: its
+ * e-mails not yet sent, and its notifications not yet read.
+ */
+function projectNotices(notifications: Notifications, mail: Mail, logger: Logger): Pick<ProjectDeps, 'notify' | 'withdraw'> {
+  return {
+    withdraw: async (ref) => {
+      await notifications.withdraw(ref).catch((error: unknown) => logger.error({ err: error, ref }, 'notifications not withdrawn'));
+      return mail.withdraw(ref);
+    },
+    notify: async (notice) => {
+      const about = { project: notice.project.id, kind: notice.kind };
+      await notifications
+        .record(notice)
+        .catch((error: unknown) => logger.error({ err: error, ...about }, 'project notice: notifications not written'));
+      await mail
+        .notifyProject({ ...notice, path: (role, locale) => projectPath(role, notice.project.id, locale) ?? localePath('index', locale) })
+        .catch((error: unknown) => logger.error({ err: error, ...about }, 'project notice not queued'));
+    },
+  };
+}
