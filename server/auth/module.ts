@@ -38,7 +38,9 @@ export function authModule({ config, db, changes, logger, uploads, fetch }: Auth
   const codec = createSessionCodec(config.SESSION_SECRET);
   const ttlMinutes = config.TOKEN_TTL_MINUTES;
   const sessions = createSessions({ db, codec, verify, builtIn: !external, ttlMinutes, logger, changes });
-  const backend = external ? httpBackend(config.API_URL!, fetch) : embeddedBackend({ db, sessions, key: apiKey, ttlMinutes, verify, uploads });
+  const backend = external
+    ? httpBackend(config.API_URL!, fetch)
+    : embeddedBackend({ db, sessions, key: apiKey, ttlMinutes, verify, uploads });
   // Password guesses, on the login and change-password forms and the API.
   const passwordLimiter = createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000);
   const passwordLimits: PasswordLimits = {

@@ -37,7 +37,13 @@ export function bootDomains(deps: AppDeps, base: Base, data: Data) {
   });
   const auth = authModule({ config, db, changes, logger, uploads, fetch: deps.fetch });
   const brandingStore = embeddedBranding(db, { defaultColor: brand.colors.primary, changes, logger });
-  const branding = withBrandingTimeout(deps.branding ?? cms?.branding ?? brandingStore, BRANDING_TIMEOUT_MS, logger, mediaHosts, brand.colors.primary);
+  const branding = withBrandingTimeout(
+    deps.branding ?? cms?.branding ?? brandingStore,
+    BRANDING_TIMEOUT_MS,
+    logger,
+    mediaHosts,
+    brand.colors.primary,
+  );
   const contact = contactModule({ config, db, logger });
   // Every e-mail goes through the outbox; the job runner polls it (one loop per instance), or the
   // outbox polls itself when the runner does not (tests).
@@ -62,7 +68,23 @@ export function bootDomains(deps: AppDeps, base: Base, data: Data) {
   const myAccount = myAccountModule({ config, db, changes, ...auth, accounts, audit, logger });
   const twoFactor = twoFactorModule({ config, db, audit, logger, passwordLimiter: auth.passwordLimiter });
   const calendar = calendarModule({ config, db, projects: projects.projects, translate: base.translate, logger, external });
-  return { uploads, auth, brandingStore, branding, contact, mail, locales, notifications, projects, jobs, liveStreams, accounts, myAccount, twoFactor, calendar };
+  return {
+    uploads,
+    auth,
+    brandingStore,
+    branding,
+    contact,
+    mail,
+    locales,
+    notifications,
+    projects,
+    jobs,
+    liveStreams,
+    accounts,
+    myAccount,
+    twoFactor,
+    calendar,
+  };
 }
 
 export type Domains = ReturnType<typeof bootDomains>;

@@ -56,11 +56,20 @@ export async function apiRoutes({ config, logger }: Base, data: Data, d: Domains
 }
 
 /** /metrics, only when ops asked for them (prom-client is loaded only then: a site without metrics does not pay for it at start). */
-export async function metricsRoutes(base: Base, data: Data, readiness: Parameters<typeof checkReadiness>[0], renderCache: RenderCache | undefined) {
+export async function metricsRoutes(
+  base: Base,
+  data: Data,
+  readiness: Parameters<typeof checkReadiness>[0],
+  renderCache: RenderCache | undefined,
+) {
   const { config, logger } = base;
   if (config.METRICS_TOKEN === undefined && config.METRICS_PORT === undefined) return { metrics: null, handler: null };
   const serve = await import('../metrics/serve.ts');
-  const metrics: Metrics = (await import('../metrics/metrics.ts')).createMetrics({ db: data.db, renderCache, readiness: () => checkReadiness(readiness) });
+  const metrics: Metrics = (await import('../metrics/metrics.ts')).createMetrics({
+    db: data.db,
+    renderCache,
+    readiness: () => checkReadiness(readiness),
+  });
   // In a worker of a cluster, the sum of all workers, asked of the primary (metrics/serve.ts).
   const text = cluster.isWorker ? serve.metricsFromPrimary() : metrics.text;
   const handler = config.METRICS_TOKEN !== undefined ? serve.metricsHandler({ token: config.METRICS_TOKEN, text, logger }) : null;
@@ -75,7 +84,10 @@ export function publicRoutes(base: Base, data: Data, d: Domains) {
       res.type('text/plain').set('Cache-Control', 'public, max-age=3600').send(robotsTxt(config.PUBLIC_URL));
     }) satisfies RequestHandler,
     sitemap: (async (_req, res) => {
-      res.type('application/xml').set('Cache-Control', 'public, max-age=3600').send(await sitemapXml(config.PUBLIC_URL, content));
+      res
+        .type('application/xml')
+        .set('Cache-Control', 'public, max-age=3600')
+        .send(await sitemapXml(config.PUBLIC_URL, content));
     }) satisfies RequestHandler,
     feeds: feedRoutes({ content, origin: config.PUBLIC_URL, siteName: config.SITE_NAME, translator: base.translate }),
     webhook: cmsWebhook({ secret: config.CMS_URL ? (config.CMS_WEBHOOK_SECRET ?? null) : null, changes: data.changes, logger }),

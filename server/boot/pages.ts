@@ -60,7 +60,9 @@ function pageServices(base: Base, data: Data, d: Domains, renderWithForm: Render
       projects: d.projects.forms(fail),
       ...d.myAccount.forms(fail, failWith),
       ...(d.calendar ? { calendar: d.calendar.forms(failWith) } : {}),
-      links: d.accounts ? createAccountLinkForms({ accounts: d.accounts, backend, sessions, currentPasswordGuard, fail, logger, signedIn }) : null,
+      links: d.accounts
+        ? createAccountLinkForms({ accounts: d.accounts, backend, sessions, currentPasswordGuard, fail, logger, signedIn })
+        : null,
       twoFactor: createTwoFactorForms({
         service: twoFactor,
         challenges,
@@ -86,7 +88,11 @@ export function previewSetup(base: Base, policy: Policy): PreviewSetup | null {
   if (!cms?.drafts || !config.CMS_PREVIEW_SECRET) return null;
   return {
     secret: config.CMS_PREVIEW_SECRET,
-    cookie: createPreviewCookie({ sessionSecret: config.SESSION_SECRET, previewSecret: config.CMS_PREVIEW_SECRET, production: base.isProduction }),
+    cookie: createPreviewCookie({
+      sessionSecret: config.SESSION_SECRET,
+      previewSecret: config.CMS_PREVIEW_SECRET,
+      production: base.isProduction,
+    }),
     drafts: cms.drafts,
     contentSecurityPolicy: helmet.contentSecurityPolicy(policy.csp),
     translate: base.translate,
@@ -127,7 +133,10 @@ export async function pageHandlers(base: Base, data: Data, d: Domains, policy: P
         // A preview's markup is nobody else's: never kept (nor served from the cache).
         renderCache: payload.preview ? undefined : renderCache,
         messageUrls: base.messageUrls,
-        consent: { current: standingConsent(res.locals.consent ?? null, policy.analyticsConfigured), analyticsConfigured: policy.analyticsConfigured },
+        consent: {
+          current: standingConsent(res.locals.consent ?? null, policy.analyticsConfigured),
+          analyticsConfigured: policy.analyticsConfigured,
+        },
         localeCookie: config.LOCALE_COOKIE,
         // Decided once with the policy (request-context.ts): the tags come exactly when their hosts are allowed.
         headExtra: res.locals.analytics ? analyticsTags(policy.analyticsIds, nonceOf(res)) : '',

@@ -31,7 +31,18 @@ export type MyAccountModuleDeps = {
   external: boolean;
 };
 
-export function myAccountModule({ config, db, changes, sessions, backend, accounts, currentPasswordGuard, audit, logger, external }: MyAccountModuleDeps) {
+export function myAccountModule({
+  config,
+  db,
+  changes,
+  sessions,
+  backend,
+  accounts,
+  currentPasswordGuard,
+  audit,
+  logger,
+  external,
+}: MyAccountModuleDeps) {
   const companies = createCompanyService({
     db,
     accounts,

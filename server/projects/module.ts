@@ -17,7 +17,12 @@ import { createProjectForms } from './forms.ts';
 import type { ProjectServices } from './index.ts';
 import { createProjects, type ProjectDeps } from './service.ts';
 
-export type ProjectsModuleDeps = Pick<ProjectDeps, 'notify' | 'withdraw' | 'live'> & { config: Config; db: Db; audit: Audit; logger: Logger };
+export type ProjectsModuleDeps = Pick<ProjectDeps, 'notify' | 'withdraw' | 'live'> & {
+  config: Config;
+  db: Db;
+  audit: Audit;
+  logger: Logger;
+};
 
 export function projectsModule({ config, db, audit, logger, notify, withdraw, live }: ProjectsModuleDeps) {
   const projects = createProjects({
@@ -53,7 +58,11 @@ export function projectsModule({ config, db, audit, logger, notify, withdraw, li
     documentUploads,
     // Downloads are sent a chunk at a time and ended when their client stalls; documents are
     // capped per user, shared by the pages and the API (docs/decisions/028).
-    documentDownloads: createDocumentDownloads({ perUser: config.DOWNLOADS_PER_USER, stallMs: config.DOWNLOAD_STALL_SECONDS * 1000, logger }),
+    documentDownloads: createDocumentDownloads({
+      perUser: config.DOWNLOADS_PER_USER,
+      stallMs: config.DOWNLOAD_STALL_SECONDS * 1000,
+      logger,
+    }),
     forms: (fail: FormFailure) => createProjectForms({ services, uploads: documentUploads, fail, logger }),
   };
 }
