@@ -24,7 +24,7 @@ import type { Projects } from '../projects/service.ts';
 import { contactLine, type Brand } from '../brand/brand.ts';
 import { projectI18n, resourcesOf } from '../i18n/index.ts';
 import type { Locale } from '../../shared/locales.ts';
-import { MAX_MESSAGE_CHARS, pdfFileName, type PdfBrand, type PdfUser, type ReportContext } from './documents.ts';
+import { MAX_MESSAGE_CHARS, pdfFileName, type PdfBrand, type PdfContext, type PdfUser, type ReportContext } from './documents.ts';
 import { PDF_NAMESPACES } from './i18n.ts';
 import type { PdfJob } from './jobs.ts';
 import { PROJECT_REPORT_NEWEST } from './project-documents.ts';
@@ -37,6 +37,7 @@ import {
   reportSlice,
   USERS_FETCH_SIZE,
   USERS_PER_REPORT,
+  type ReportQuery,
   type ReportSlice,
 } from './report-query.ts';
 import { createdAtRange } from '../calendar/days.ts';
@@ -153,213 +154,243 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
   const renderer =
     deps.renderer ??
     pdfRenderer({ resources: resourcesOf(deps.i18n ?? projectI18n(), PDF_NAMESPACES), perUser: deps.jobsPerUser ?? JOBS_PER_USER });
-  const stallMs = deps.stallMs ?? DEFAULT_STALL_MS;
-  const audit = deps.audit ?? noAudit;
-
-  /**
-   * Lays the job out and sends it; a full queue is a 503, a client gone while waiting gets
-   * nothing. A report that was made is recorded as downloaded (`download`: what it was) before
-   * it is sent, so that the entry exists by the time the answer arrives.
-   */
-  const sendJob = async (req: Request, res: Response, job: PdfJob, fileName: string, download?: AuditEntry['detail']) => {
-    const gone = new AbortController();
-    const onClose = () => gone.abort(new Error('The client went away'));
-    res.once('close', onClose);
-    const owner = res.locals.session?.user.userName;
-    let pdf: Buffer;
-    try {
-      pdf = await renderer.render(job, { signal: gone.signal, ...(owner ? { owner } : {}) });
-    } catch (error) {
-      if (gone.signal.aborted && error === gone.signal.reason) return;
-      if (error instanceof PdfShareError || error instanceof PdfBusyError) {
-        const share = error instanceof PdfShareError;
-        refuseDownload(res, {
-          status: share ? 429 : 503,
-          retryAfterSeconds: error.retryAfterSeconds,
-          code: share ? 'too_many_documents' : 'documents_busy',
-          message: error.message,
-        });
-        return;
-      }
-      throw error;
-    } finally {
-      res.off('close', onClose);
-    }
-    if (download) {
-      await audit.record({ action: 'report_downloaded', actor: owner ?? null, ip: req.ip ?? null, detail: download });
-    }
-    res.set({
-      'Content-Type': 'application/pdf',
-      'Content-Disposition': `attachment; filename="${fileName}"`,
-      'Content-Length': String(pdf.length),
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-    });
-    try {
-      await sendBuffer(res, pdf, { stallMs });
-    } catch (error) {
-      if (endedByClient(error)) deps.logger.info({ err: error, fileName }, 'PDF download ended by its client');
-      else deps.logger.error({ err: error, fileName }, 'PDF download failed half-way');
-    }
-  };
-
-  /** The signed-in session, or null once the visitor was sent to log in (remembering the path when it is a safe one). */
-  const sessionOrLogin = (req: Request, res: Response) => {
-    const session = res.locals.session;
-    if (session) return session;
-    // Like a private page: sign in first, then come back to the document.
-    if (isSafeLocalPath(req.originalUrl)) rememberPath(req, res, req.originalUrl);
-    res.set('Cache-Control', 'private, no-store').redirect(302, routePath('login', formOfPath(req.path)));
-    return null;
-  };
-
-  /** What went wrong making a document: a login for a token the API refused, else a plain 500 (403). */
-  const failed = (req: Request, res: Response, kind: string, error: unknown) => {
-    const status = (error as { status?: number }).status;
-    if (status === 401) {
-      res.set('Cache-Control', 'private, no-store').redirect(302, routePath('login', formOfPath(req.path)));
-      return;
-    }
-    deps.logger.error({ err: error, kind }, 'PDF failed');
-    res
-      .status(status === 403 ? 403 : 500)
-      .set('Cache-Control', 'private, no-store')
-      .type('text/plain')
-      .send('The document could not be made');
-  };
-
-  // The user's branding colour, else the brand's primary one (the navbar's default).
-  const brandColor = async (userName: string) => (await deps.brandColor(userName).catch(() => null)) ?? deps.brand.colors.primary;
-  const pdfBrand = (locale: Locale): PdfBrand => ({
-    logos: { light: deps.brand.logos.light.svg, dark: deps.brand.logos.dark.svg },
-    contact: contactLine(deps.brand, locale),
-  });
-
-  const handle = async (kind: PdfKind, req: Request, res: Response) => {
-    const form = formOfPath(req.path);
-    const session = sessionOrLogin(req, res);
-    if (!session) return;
-    if (kind !== 'profile' && !hasRole(session.user, 'ADMIN')) {
-      plainText(res, 403, 'Only administrators may download this report');
-      return;
-    }
-    // Checked before anything is read or laid out: a bad query costs nothing.
-    const parsed = kind === 'profile' ? null : parseReportQuery(req.query as Record<string, unknown>, { dates: kind === 'messages' });
-    if (parsed && !parsed.ok) {
-      plainText(res, 400, `Bad query parameter ${parsed.problem.param}: ${parsed.problem.message}`);
-      return;
-    }
-    const query = parsed?.query ?? { page: 1 };
-    const ctx = {
-      locale: form.locale,
-      siteName: deps.siteName,
-      brandColor: await brandColor(session.user.userName),
-      defaultColor: deps.brand.colors.primary,
-      brand: pdfBrand(form.locale),
-    };
-    const now = new Date();
-    try {
-      if (kind === 'profile') {
-        const me = (await deps.userRecord(session.user.userName)) ?? (await deps.backend.me(session.token));
-        return await sendJob(req, res, { kind: 'profile', user: me, ctx }, pdfFileName('profile', form.locale, now, me.userName));
-      }
-      // A page past the end is a 404 that says where the end is: no empty document to make, and
-      // an empty report's page 1 still says that there is nothing.
-      const pastTheEnd = (total: number, perPage: number, what: string) =>
-        plainText(
-          res,
-          404,
-          `Page ${query.page} is past the end of this report: ${total} ${what} make ${reportPageCount(total, perPage)} page(s) of ${perPage}`,
-        );
-      if (kind === 'users') {
-        const slice = reportSlice(query.page, USERS_PER_REPORT);
-        const { items, total } = await usersSlice(deps.backend, session.token, slice);
-        const part = reportPart({ ...slice, limit: items.length }, total);
-        if (!part || (items.length === 0 && total > 0)) return pastTheEnd(total, USERS_PER_REPORT, 'users');
-        const report: ReportContext = { ...ctx, part };
-        return await sendJob(req, res, { kind: 'users', users: items, ctx: report }, pdfFileName('users', form.locale, now), {
-          report: 'users',
-          page: query.page,
-        });
-      }
-      const range = createdAtRange(query);
-      const { total, unread } = await deps.contact.count(range);
-      const slice = reportSlice(query.page, MESSAGES_PER_REPORT);
-      const part = reportPart(slice, total, query);
-      if (!part) return pastTheEnd(total, MESSAGES_PER_REPORT, 'messages');
-      const messages = await deps.contact.page({ ...slice, ...range, bodyChars: MESSAGE_READ_CHARS });
-      const report: ReportContext = { ...ctx, part: { ...part, last: slice.offset + messages.length, unread } };
-      return await sendJob(req, res, { kind: 'messages', messages, ctx: report }, pdfFileName('messages', form.locale, now), {
-        report: 'contact_messages',
-        page: query.page,
-        ...(query.from ? { from: query.from } : {}),
-        ...(query.to ? { to: query.to } : {}),
-      });
-    } catch (error) {
-      failed(req, res, kind, error);
-    }
-  };
-
-  /**
-   * A project's proposal or report. Whoever may not see the project — and any id that names no
-   * project, or a proposal not sent yet — gets the site's 404 page, the answer for a URL that
-   * names nothing: nobody learns that a project exists by asking for its documents.
-   */
-  const handleProject = async (kind: ProjectPdfKind, rawId: string, req: Request, res: Response, next: NextFunction) => {
-    let id: number;
-    try {
-      id = projectId(rawId);
-    } catch {
-      return next();
-    }
-    const session = sessionOrLogin(req, res);
-    if (!session) return;
-    const { locale } = formOfPath(req.path);
-    try {
-      // The proposal lists no history: none of it is read.
-      const snapshot = await deps.projects.snapshot(session.user, id, { newest: kind === 'report' ? PROJECT_REPORT_NEWEST : 0 });
-      const { project } = snapshot;
-      if (kind === 'proposal' && !project.proposal) return next();
-      // An earlier version (`?version=1`): every proposal sent keeps its PDF; one not listed is no page.
-      const asked = kind === 'proposal' && typeof req.query.version === 'string' ? req.query.version : null;
-      if (asked !== null) {
-        const version = project.proposals.find((p) => String(p.version) === asked);
-        if (!version) return next();
-        snapshot.project = { ...project, proposal: version };
-      }
-      // The project's branding is its owner's, whoever downloads it.
-      const ctx = {
-        locale,
-        siteName: deps.siteName,
-        brandColor: await brandColor(project.owner.userName),
-        defaultColor: deps.brand.colors.primary,
-        brand: pdfBrand(locale),
-      };
-      const fileName = pdfFileName(kind, locale, new Date(), `${project.id} ${project.title}`);
-      // Of a project's documents, its report (the whole history) is recorded as a report download.
-      return await sendJob(
-        req,
-        res,
-        { kind, project: snapshot, ctx },
-        fileName,
-        kind === 'report' ? { report: 'project', project: project.id } : undefined,
-      );
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return next();
-      failed(req, res, kind, error);
-    }
-  };
-
+  const routes: Routes = { deps, renderer, stallMs: deps.stallMs ?? DEFAULT_STALL_MS, audit: deps.audit ?? noAudit };
   return {
     close: () => renderer.close(),
     paths: [...PDF_ROUTES.keys(), ...PROJECT_PDF_ROUTES.map((route) => route.path)],
     handler: (req, res, next) => {
       // Express matches paths without regard to case or a trailing slash: the documents have one form.
       const kind = PDF_ROUTES.get(req.path);
-      if (kind) return void handle(kind, req, res);
+      if (kind) return void handle(routes, kind, req, res);
       const project = projectPdfOf(req.path);
-      if (project) return void handleProject(project.kind, project.rawId, req, res, next);
+      if (project) return void handleProject(routes, project.kind, project.rawId, req, res, next);
       next();
     },
   };
+}
+
+/** What the handlers share: the app's dependencies and what pdfRoutes made of them. */
+type Routes = { deps: PdfDeps; renderer: PdfRenderer; stallMs: number; audit: Audit };
+
+type SignedIn = NonNullable<Response['locals']['session']>;
+
+/**
+ * Lays the job out and sends it; a full queue is a 503, a client gone while waiting gets
+ * nothing. A report that was made is recorded as downloaded (`download`: what it was) before
+ * it is sent, so that the entry exists by the time the answer arrives.
+ */
+async function sendJob(
+  { deps, renderer, stallMs, audit }: Routes,
+  req: Request,
+  res: Response,
+  job: PdfJob,
+  fileName: string,
+  download?: AuditEntry['detail'],
+) {
+  const gone = new AbortController();
+  const onClose = () => gone.abort(new Error('The client went away'));
+  res.once('close', onClose);
+  const owner = res.locals.session?.user.userName;
+  let pdf: Buffer;
+  try {
+    pdf = await renderer.render(job, { signal: gone.signal, ...(owner ? { owner } : {}) });
+  } catch (error) {
+    if (gone.signal.aborted && error === gone.signal.reason) return;
+    if (error instanceof PdfShareError || error instanceof PdfBusyError) {
+      const share = error instanceof PdfShareError;
+      refuseDownload(res, {
+        status: share ? 429 : 503,
+        retryAfterSeconds: error.retryAfterSeconds,
+        code: share ? 'too_many_documents' : 'documents_busy',
+        message: error.message,
+      });
+      return;
+    }
+    throw error;
+  } finally {
+    res.off('close', onClose);
+  }
+  if (download) {
+    await audit.record({ action: 'report_downloaded', actor: owner ?? null, ip: req.ip ?? null, detail: download });
+  }
+  res.set({
+    'Content-Type': 'application/pdf',
+    'Content-Disposition': `attachment; filename="${fileName}"`,
+    'Content-Length': String(pdf.length),
+    'Cache-Control': 'private, no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  try {
+    await sendBuffer(res, pdf, { stallMs });
+  } catch (error) {
+    if (endedByClient(error)) deps.logger.info({ err: error, fileName }, 'PDF download ended by its client');
+    else deps.logger.error({ err: error, fileName }, 'PDF download failed half-way');
+  }
+}
+
+/** The signed-in session, or null once the visitor was sent to log in (remembering the path when it is a safe one). */
+function sessionOrLogin(req: Request, res: Response): SignedIn | null {
+  const session = res.locals.session;
+  if (session) return session;
+  // Like a private page: sign in first, then come back to the document.
+  if (isSafeLocalPath(req.originalUrl)) rememberPath(req, res, req.originalUrl);
+  res.set('Cache-Control', 'private, no-store').redirect(302, routePath('login', formOfPath(req.path)));
+  return null;
+}
+
+/** What went wrong making a document: a login for a token the API refused, else a plain 500 (403). */
+function failed(logger: Logger, req: Request, res: Response, kind: string, error: unknown) {
+  const status = (error as { status?: number }).status;
+  if (status === 401) {
+    res.set('Cache-Control', 'private, no-store').redirect(302, routePath('login', formOfPath(req.path)));
+    return;
+  }
+  logger.error({ err: error, kind }, 'PDF failed');
+  res
+    .status(status === 403 ? 403 : 500)
+    .set('Cache-Control', 'private, no-store')
+    .type('text/plain')
+    .send('The document could not be made');
+}
+
+/** A document's context in the locale, in the colour of `colorOf`'s branding, else the brand's primary one (the navbar's default). */
+async function documentContext(deps: PdfDeps, locale: Locale, colorOf: string): Promise<PdfContext> {
+  return {
+    locale,
+    siteName: deps.siteName,
+    brandColor: (await deps.brandColor(colorOf).catch(() => null)) ?? deps.brand.colors.primary,
+    defaultColor: deps.brand.colors.primary,
+    brand: {
+      logos: { light: deps.brand.logos.light.svg, dark: deps.brand.logos.dark.svg },
+      contact: contactLine(deps.brand, locale),
+    } satisfies PdfBrand,
+  };
+}
+
+async function handle(routes: Routes, kind: PdfKind, req: Request, res: Response) {
+  const { deps } = routes;
+  const form = formOfPath(req.path);
+  const session = sessionOrLogin(req, res);
+  if (!session) return;
+  if (kind !== 'profile' && !hasRole(session.user, 'ADMIN')) {
+    plainText(res, 403, 'Only administrators may download this report');
+    return;
+  }
+  // Checked before anything is read or laid out: a bad query costs nothing.
+  const parsed = kind === 'profile' ? null : parseReportQuery(req.query as Record<string, unknown>, { dates: kind === 'messages' });
+  if (parsed && !parsed.ok) {
+    plainText(res, 400, `Bad query parameter ${parsed.problem.param}: ${parsed.problem.message}`);
+    return;
+  }
+  const query = parsed?.query ?? { page: 1 };
+  const ctx = await documentContext(deps, form.locale, session.user.userName);
+  const now = new Date();
+  try {
+    if (kind === 'profile') {
+      const me = (await deps.userRecord(session.user.userName)) ?? (await deps.backend.me(session.token));
+      return await sendJob(routes, req, res, { kind: 'profile', user: me, ctx }, pdfFileName('profile', form.locale, now, me.userName));
+    }
+    const report = { routes, req, res, session, query, ctx, now };
+    return await (kind === 'users' ? sendUsersReport(report) : sendMessagesReport(report));
+  } catch (error) {
+    failed(deps.logger, req, res, kind, error);
+  }
+}
+
+/** One page of a report, asked for by an admin whose query was checked. */
+type ReportRequest = {
+  routes: Routes;
+  req: Request;
+  res: Response;
+  session: SignedIn;
+  query: ReportQuery;
+  ctx: PdfContext;
+  now: Date;
+};
+
+/**
+ * A page past the end is a 404 that says where the end is: no empty document to make, and an
+ * empty report's page 1 still says that there is nothing.
+ */
+function pastTheEnd(res: Response, page: number, total: number, perPage: number, what: string) {
+  plainText(
+    res,
+    404,
+    `Page ${page} is past the end of this report: ${total} ${what} make ${reportPageCount(total, perPage)} page(s) of ${perPage}`,
+  );
+}
+
+async function sendUsersReport({ routes, req, res, session, query, ctx, now }: ReportRequest) {
+  const slice = reportSlice(query.page, USERS_PER_REPORT);
+  const { items, total } = await usersSlice(routes.deps.backend, session.token, slice);
+  const part = reportPart({ ...slice, limit: items.length }, total);
+  if (!part || (items.length === 0 && total > 0)) return pastTheEnd(res, query.page, total, USERS_PER_REPORT, 'users');
+  const report: ReportContext = { ...ctx, part };
+  return await sendJob(routes, req, res, { kind: 'users', users: items, ctx: report }, pdfFileName('users', ctx.locale, now), {
+    report: 'users',
+    page: query.page,
+  });
+}
+
+async function sendMessagesReport({ routes, req, res, query, ctx, now }: ReportRequest) {
+  const { contact } = routes.deps;
+  const range = createdAtRange(query);
+  const { total, unread } = await contact.count(range);
+  const slice = reportSlice(query.page, MESSAGES_PER_REPORT);
+  const part = reportPart(slice, total, query);
+  if (!part) return pastTheEnd(res, query.page, total, MESSAGES_PER_REPORT, 'messages');
+  const messages = await contact.page({ ...slice, ...range, bodyChars: MESSAGE_READ_CHARS });
+  const report: ReportContext = { ...ctx, part: { ...part, last: slice.offset + messages.length, unread } };
+  return await sendJob(routes, req, res, { kind: 'messages', messages, ctx: report }, pdfFileName('messages', ctx.locale, now), {
+    report: 'contact_messages',
+    page: query.page,
+    ...(query.from ? { from: query.from } : {}),
+    ...(query.to ? { to: query.to } : {}),
+  });
+}
+
+/**
+ * A project's proposal or report. Whoever may not see the project — and any id that names no
+ * project, or a proposal not sent yet — gets the site's 404 page, the answer for a URL that
+ * names nothing: nobody learns that a project exists by asking for its documents.
+ */
+async function handleProject(routes: Routes, kind: ProjectPdfKind, rawId: string, req: Request, res: Response, next: NextFunction) {
+  const { deps } = routes;
+  let id: number;
+  try {
+    id = projectId(rawId);
+  } catch {
+    return next();
+  }
+  const session = sessionOrLogin(req, res);
+  if (!session) return;
+  const { locale } = formOfPath(req.path);
+  try {
+    // The proposal lists no history: none of it is read.
+    const snapshot = await deps.projects.snapshot(session.user, id, { newest: kind === 'report' ? PROJECT_REPORT_NEWEST : 0 });
+    const { project } = snapshot;
+    if (kind === 'proposal' && !project.proposal) return next();
+    // An earlier version (`?version=1`): every proposal sent keeps its PDF; one not listed is no page.
+    const asked = kind === 'proposal' && typeof req.query.version === 'string' ? req.query.version : null;
+    if (asked !== null) {
+      const version = project.proposals.find((p) => String(p.version) === asked);
+      if (!version) return next();
+      snapshot.project = { ...project, proposal: version };
+    }
+    // The project's branding is its owner's, whoever downloads it.
+    const ctx = await documentContext(deps, locale, project.owner.userName);
+    const fileName = pdfFileName(kind, locale, new Date(), `${project.id} ${project.title}`);
+    // Of a project's documents, its report (the whole history) is recorded as a report download.
+    return await sendJob(
+      routes,
+      req,
+      res,
+      { kind, project: snapshot, ctx },
+      fileName,
+      kind === 'report' ? { report: 'project', project: project.id } : undefined,
+    );
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return next();
+    failed(deps.logger, req, res, kind, error);
+  }
 }
