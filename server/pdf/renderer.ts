@@ -119,12 +119,7 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
   const workerUrl = options.workerUrl ?? PDF_WORKER_URL;
   const heapMb = options.heapMb ?? LAYOUT_HEAP_MB;
   const workerData: PdfWorkerData = { resources: options.resources ?? resourcesOf(projectI18n(), PDF_NAMESPACES) };
-  const waiting: Pending[] = [];
-  /** Jobs of each owner waiting or running: their share. */
-  const held = new Map<Owner, number>();
-  /** When each owner with jobs held last had one started (a count of starts): the least recent goes next. */
-  const lastStart = new Map<Owner, number>();
-  let starts = 0;
+  const queue = createFairQueue<Pending>();
   let running: Running | null = null;
   let worker: Worker | null = null;
   let idleTimer: NodeJS.Timeout | null = null;
@@ -154,35 +149,12 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
     else next();
   }
 
-  /** The job leaves its owner's share (done, failed, or abandoned while waiting). */
-  function release(owner: Owner) {
-    const left = (held.get(owner) ?? 1) - 1;
-    if (left > 0) held.set(owner, left);
-    else {
-      held.delete(owner);
-      lastStart.delete(owner);
-    }
-  }
-
-  /** The job to start: the oldest of the owner whose last start is the least recent (never: first). */
-  function takeNext(): Pending | undefined {
-    let chosen = -1;
-    for (let i = 0; i < waiting.length; i++) {
-      const turn = lastStart.get(waiting[i]!.owner) ?? -1;
-      if (chosen === -1 || turn < (lastStart.get(waiting[chosen]!.owner) ?? -1)) chosen = i;
-    }
-    if (chosen === -1) return undefined;
-    const [pending] = waiting.splice(chosen, 1);
-    lastStart.set(pending!.owner, ++starts);
-    return pending;
-  }
-
   function settle(error: Error | null, pdf?: Buffer) {
     const done = running;
     if (!done) return;
     clearTimeout(done.timer);
     running = null;
-    release(done.owner);
+    queue.release(done.owner);
     if (error) done.reject(error);
     else done.resolve(pdf!);
     next();
@@ -190,7 +162,7 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
 
   function next() {
     if (running || closed) return;
-    const pending = takeNext();
+    const pending = queue.take();
     if (!pending) {
       if (worker && !idleTimer) {
         idleTimer = setTimeout(() => {
@@ -212,7 +184,7 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
       thread = worker ??= startWorker();
     } catch (error) {
       // No thread (the worker file missing from a broken deploy): this job fails, not the caller of next().
-      release(pending.owner);
+      queue.release(pending.owner);
       pending.reject(error);
       next();
       return;
@@ -241,41 +213,93 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
         if (signal?.aborted) return reject(signal.reason);
         const key: Owner = owner ?? Symbol('nobody');
         // The share first: a user over it is told so (429), whether or not the queue has room.
-        if ((held.get(key) ?? 0) >= perUser) return reject(new PdfShareError(perUser, retryAfterSeconds));
-        if (running && waiting.length >= maxWaiting) return reject(new PdfBusyError(retryAfterSeconds));
+        if (queue.held(key) >= perUser) return reject(new PdfShareError(perUser, retryAfterSeconds));
+        if (running && queue.size() >= maxWaiting) return reject(new PdfBusyError(retryAfterSeconds));
         const pending: Pending = { job, owner: key, resolve, reject, signal };
         // A request whose client has gone stops waiting and frees its place; once started, a
         // layout runs to its end (stopping it would mean restarting the thread).
         signal?.addEventListener(
           'abort',
           () => {
-            const index = waiting.indexOf(pending);
-            if (index === -1) return;
-            waiting.splice(index, 1);
-            release(key);
-            reject(signal.reason);
+            if (queue.withdraw(pending)) reject(signal.reason);
           },
           { once: true },
         );
-        held.set(key, (held.get(key) ?? 0) + 1);
-        waiting.push(pending);
+        queue.add(pending);
         next();
       });
     },
     state() {
-      return { running: running !== null, waiting: waiting.length, thread: worker !== null };
+      return { running: running !== null, waiting: queue.size(), thread: worker !== null };
     },
     async close() {
       closed = true;
       if (idleTimer) clearTimeout(idleTimer);
-      for (const pending of waiting.splice(0)) {
-        release(pending.owner);
-        pending.reject(new Error('The server is stopping'));
-      }
+      for (const pending of queue.drain()) pending.reject(new Error('The server is stopping'));
       const thread = worker;
       worker = null;
       if (running) settle(new Error('The server is stopping'));
       await thread?.terminate();
+    },
+  };
+}
+
+/**
+ * The jobs waiting, and each owner's share (jobs waiting or running). The next job is the oldest
+ * of the owner whose last start is the least recent (never: first).
+ */
+function createFairQueue<T extends { owner: Owner }>() {
+  const waiting: T[] = [];
+  /** Jobs of each owner waiting or running: their share. */
+  const held = new Map<Owner, number>();
+  /** When each owner with jobs held last had one started (a count of starts): the least recent goes next. */
+  const lastStart = new Map<Owner, number>();
+  let starts = 0;
+
+  /** The job leaves its owner's share (done, failed, or abandoned while waiting). */
+  function release(owner: Owner) {
+    const left = (held.get(owner) ?? 1) - 1;
+    if (left > 0) held.set(owner, left);
+    else {
+      held.delete(owner);
+      lastStart.delete(owner);
+    }
+  }
+
+  return {
+    release,
+    size: () => waiting.length,
+    held: (owner: Owner) => held.get(owner) ?? 0,
+    /** Waits, and counts in its owner's share. */
+    add(item: T) {
+      held.set(item.owner, (held.get(item.owner) ?? 0) + 1);
+      waiting.push(item);
+    },
+    /** Stops waiting (its client went away); false when it was no longer waiting. */
+    withdraw(item: T): boolean {
+      const index = waiting.indexOf(item);
+      if (index === -1) return false;
+      waiting.splice(index, 1);
+      release(item.owner);
+      return true;
+    },
+    /** The job to start, now counted as its owner's latest start. */
+    take(): T | undefined {
+      let chosen = -1;
+      for (let i = 0; i < waiting.length; i++) {
+        const turn = lastStart.get(waiting[i]!.owner) ?? -1;
+        if (chosen === -1 || turn < (lastStart.get(waiting[chosen]!.owner) ?? -1)) chosen = i;
+      }
+      if (chosen === -1) return undefined;
+      const [pending] = waiting.splice(chosen, 1);
+      lastStart.set(pending!.owner, ++starts);
+      return pending;
+    },
+    /** Every waiting job, out of the queue and of its owner's share. */
+    drain(): T[] {
+      const all = waiting.splice(0);
+      for (const item of all) release(item.owner);
+      return all;
     },
   };
 }
