@@ -62,105 +62,26 @@ export function jobRetryDelayMs(failedAttempts: number): number {
 export function createJobs(deps: JobsDeps): Jobs {
   const { k } = deps.db;
   const now = deps.now ?? Date.now;
-  const claimTimeoutMs = deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS;
-  const maxAttempts = deps.maxAttempts ?? JOB_MAX_ATTEMPTS;
-  const retryDelayMs = deps.retryDelayMs ?? jobRetryDelayMs;
+  const settings: RunSettings = {
+    db: deps.db,
+    logger: deps.logger,
+    handlers: deps.handlers,
+    timeZone: deps.timeZone,
+    now,
+    claimTimeoutMs: deps.claimTimeoutMs ?? CLAIM_TIMEOUT_MS,
+    maxAttempts: deps.maxAttempts ?? JOB_MAX_ATTEMPTS,
+    retryDelayMs: deps.retryDelayMs ?? jobRetryDelayMs,
+  };
   const KINDS: readonly JobKind[] = ['reminders', 'digest'];
-
-  /** Today's runs once the hour has come (inserted once: the key is unique). */
-  async function schedule(at: number, kinds: readonly JobKind[], force: boolean): Promise<void> {
-    const { day, hour } = localTime(at, deps.timeZone);
-    if (!force && hour < deps.hour) return;
-    const suffix = force ? `:now:${at}` : '';
-    await k
-      .insertInto('jobs')
-      .values(
-        kinds.map((kind) => ({
-          key: `${kind}:${day}${suffix}`,
-          kind,
-          status: 'pending',
-          run_at: at,
-          attempts: 0,
-          claimed_at: null,
-          last_error: null,
-          created_at: new Date(at).toISOString(),
-          done_at: null,
-        })),
-      )
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-  }
-
-  const claimable = (at: number) =>
-    k
-      .selectFrom('jobs')
-      .where('status', '=', 'pending')
-      .where('run_at', '<=', at)
-      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', at - claimTimeoutMs)]));
-
-  /** Runs one job if this instance gets it (the claim counts an attempt: a run that kills the process counts too). */
-  async function run(id: number): Promise<void> {
-    const at = now();
-    const taken = await k
-      .updateTable('jobs')
-      .set((eb) => ({ claimed_at: at, attempts: eb('attempts', '+', 1) }))
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .where('run_at', '<=', at)
-      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', at - claimTimeoutMs)]))
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) !== 1) return; // another instance has it
-    const job = await k.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    const attempts = Number(job.attempts);
-    let claim = at;
-    /** Renews this instance's claim; throws when another instance took the run over meanwhile. */
-    async function keepAlive(): Promise<void> {
-      const renewed = now();
-      const result = await k
-        .updateTable('jobs')
-        .set({ claimed_at: renewed })
-        .where('id', '=', id)
-        .where('claimed_at', '=', claim)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) throw new Error(`job ${job.key} was taken over by another instance`);
-      claim = renewed;
-    }
-    const handler = deps.handlers[job.kind as JobKind];
-    const day = job.key.split(':')[1] ?? localTime(at, deps.timeZone).day;
-    try {
-      if (!handler) throw new Error(`no handler for jobs of kind ${job.kind}`);
-      if (attempts > maxAttempts) throw new Error(`given up after ${maxAttempts} attempts`);
-      await handler({ key: job.key, day, keepAlive });
-      const done = await k
-        .updateTable('jobs')
-        .set({ status: 'done', claimed_at: null, last_error: null, done_at: new Date(now()).toISOString() })
-        .where('id', '=', id)
-        .where('claimed_at', '=', claim)
-        .executeTakeFirst();
-      if (Number(done.numUpdatedRows) === 1) deps.logger.info({ job: job.key }, 'job done');
-      else deps.logger.warn({ job: job.key }, 'job finished after another instance took it over');
-    } catch (error) {
-      const giveUp = attempts >= maxAttempts;
-      const message = error instanceof Error ? error.message : String(error);
-      if (giveUp) deps.logger.error({ err: error, job: job.key, attempts }, `job failed ${attempts} times: given up`);
-      else deps.logger.warn({ err: error, job: job.key, attempts }, 'job failed: tried again later');
-      await k
-        .updateTable('jobs')
-        .set({
-          status: giveUp ? 'failed' : 'pending',
-          claimed_at: null,
-          last_error: message.slice(0, MAX_ERROR_CHARS),
-          run_at: giveUp ? Number(job.run_at) : now() + retryDelayMs(attempts),
-        })
-        .where('id', '=', id)
-        .where('claimed_at', '=', claim)
-        .execute();
-    }
-  }
 
   /** The due runs, oldest first; a digest not before its day's reminders are over. */
   async function runDue(): Promise<void> {
-    const due = await claimable(now()).select(['id', 'key']).orderBy('run_at').orderBy('id').limit(20).execute();
+    const due = await claimable(k, now(), settings.claimTimeoutMs)
+      .select(['id', 'key'])
+      .orderBy('run_at')
+      .orderBy('id')
+      .limit(20)
+      .execute();
     for (const { id, key } of due) {
       if (key.startsWith('digest:')) {
         const reminders = await k
@@ -171,7 +92,7 @@ export function createJobs(deps: JobsDeps): Jobs {
           .executeTakeFirst();
         if (reminders) continue; // the next poll
       }
-      await run(Number(id));
+      await runJob(settings, Number(id));
     }
   }
 
@@ -188,11 +109,146 @@ export function createJobs(deps: JobsDeps): Jobs {
 
   async function tick(): Promise<void> {
     await once(async () => {
-      await schedule(now(), KINDS, false);
+      await schedule(deps, now(), KINDS, false);
       await runDue();
     });
   }
 
+  const poller = createPoller(deps.logger);
+  let outboxPass: Promise<void> = Promise.resolve();
+  const outbox = () => (outboxPass = deps.outbox ? deps.outbox() : Promise.resolve());
+
+  return {
+    tick,
+    async runNow(kinds) {
+      await once(async () => {
+        await schedule(deps, now(), kinds, true);
+        await runDue();
+      });
+      await outbox();
+    },
+    start() {
+      poller.start();
+      poller.every(tick, FIRST_POLL_MS, deps.pollMs ?? POLL_MS, 'jobs not looked at');
+      if (deps.outbox) poller.every(outbox, FIRST_POLL_MS, deps.pollMs ?? POLL_MS, 'the outbox not worked through');
+    },
+    async stop() {
+      poller.stop();
+      await running;
+      await outboxPass.catch(() => {});
+    },
+  };
+}
+
+/** What running one job needs of the runner's settings. */
+type RunSettings = Pick<JobsDeps, 'db' | 'logger' | 'handlers' | 'timeZone'> & {
+  now: () => number;
+  claimTimeoutMs: number;
+  maxAttempts: number;
+  retryDelayMs: (failedAttempts: number) => number;
+};
+
+/** Today's runs once the hour has come (inserted once: the key is unique). */
+async function schedule(
+  { db, timeZone, hour: fromHour }: Pick<JobsDeps, 'db' | 'timeZone' | 'hour'>,
+  at: number,
+  kinds: readonly JobKind[],
+  force: boolean,
+): Promise<void> {
+  const { day, hour } = localTime(at, timeZone);
+  if (!force && hour < fromHour) return;
+  const suffix = force ? `:now:${at}` : '';
+  await db.k
+    .insertInto('jobs')
+    .values(
+      kinds.map((kind) => ({
+        key: `${kind}:${day}${suffix}`,
+        kind,
+        status: 'pending',
+        run_at: at,
+        attempts: 0,
+        claimed_at: null,
+        last_error: null,
+        created_at: new Date(at).toISOString(),
+        done_at: null,
+      })),
+    )
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+}
+
+function claimable(k: Db['k'], at: number, claimTimeoutMs: number) {
+  return k
+    .selectFrom('jobs')
+    .where('status', '=', 'pending')
+    .where('run_at', '<=', at)
+    .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', at - claimTimeoutMs)]));
+}
+
+/** Runs one job if this instance gets it (the claim counts an attempt: a run that kills the process counts too). */
+async function runJob(settings: RunSettings, id: number): Promise<void> {
+  const { db, logger, now, claimTimeoutMs, maxAttempts, retryDelayMs } = settings;
+  const { k } = db;
+  const at = now();
+  const taken = await k
+    .updateTable('jobs')
+    .set((eb) => ({ claimed_at: at, attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('run_at', '<=', at)
+    .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', at - claimTimeoutMs)]))
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) !== 1) return; // another instance has it
+  const job = await k.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const attempts = Number(job.attempts);
+  let claim = at;
+  /** Renews this instance's claim; throws when another instance took the run over meanwhile. */
+  async function keepAlive(): Promise<void> {
+    const renewed = now();
+    const result = await k
+      .updateTable('jobs')
+      .set({ claimed_at: renewed })
+      .where('id', '=', id)
+      .where('claimed_at', '=', claim)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new Error(`job ${job.key} was taken over by another instance`);
+    claim = renewed;
+  }
+  const handler = settings.handlers[job.kind as JobKind];
+  const day = job.key.split(':')[1] ?? localTime(at, settings.timeZone).day;
+  try {
+    if (!handler) throw new Error(`no handler for jobs of kind ${job.kind}`);
+    if (attempts > maxAttempts) throw new Error(`given up after ${maxAttempts} attempts`);
+    await handler({ key: job.key, day, keepAlive });
+    const done = await k
+      .updateTable('jobs')
+      .set({ status: 'done', claimed_at: null, last_error: null, done_at: new Date(now()).toISOString() })
+      .where('id', '=', id)
+      .where('claimed_at', '=', claim)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) === 1) logger.info({ job: job.key }, 'job done');
+    else logger.warn({ job: job.key }, 'job finished after another instance took it over');
+  } catch (error) {
+    const giveUp = attempts >= maxAttempts;
+    const message = error instanceof Error ? error.message : String(error);
+    if (giveUp) logger.error({ err: error, job: job.key, attempts }, `job failed ${attempts} times: given up`);
+    else logger.warn({ err: error, job: job.key, attempts }, 'job failed: tried again later');
+    await k
+      .updateTable('jobs')
+      .set({
+        status: giveUp ? 'failed' : 'pending',
+        claimed_at: null,
+        last_error: message.slice(0, MAX_ERROR_CHARS),
+        run_at: giveUp ? Number(job.run_at) : now() + retryDelayMs(attempts),
+      })
+      .where('id', '=', id)
+      .where('claimed_at', '=', claim)
+      .execute();
+  }
+}
+
+/** The runner's timers: each task again after it ends, none once stopped. */
+function createPoller(logger: Logger) {
   let stopped = false;
   let timers: NodeJS.Timeout[] = [];
   /** Calls `task` after `afterMs`, then every `everyMs` after it ends (logged, never thrown). */
@@ -200,7 +256,7 @@ export function createJobs(deps: JobsDeps): Jobs {
     if (stopped) return;
     const timer = setTimeout(() => {
       task()
-        .catch((error: unknown) => deps.logger.warn({ err: error }, `${what}: tried again at the next poll`))
+        .catch((error: unknown) => logger.warn({ err: error }, `${what}: tried again at the next poll`))
         .finally(() => {
           timers = timers.filter((t) => t !== timer);
           every(task, everyMs, everyMs, what);
@@ -209,29 +265,15 @@ export function createJobs(deps: JobsDeps): Jobs {
     timer.unref();
     timers.push(timer);
   }
-  let outboxPass: Promise<void> = Promise.resolve();
-  const outbox = () => (outboxPass = deps.outbox ? deps.outbox() : Promise.resolve());
-
   return {
-    tick,
-    async runNow(kinds) {
-      await once(async () => {
-        await schedule(now(), kinds, true);
-        await runDue();
-      });
-      await outbox();
-    },
+    every,
     start() {
       stopped = false;
-      every(tick, FIRST_POLL_MS, deps.pollMs ?? POLL_MS, 'jobs not looked at');
-      if (deps.outbox) every(outbox, FIRST_POLL_MS, deps.pollMs ?? POLL_MS, 'the outbox not worked through');
     },
-    async stop() {
+    stop() {
       stopped = true;
       for (const timer of timers) clearTimeout(timer);
       timers = [];
-      await running;
-      await outboxPass.catch(() => {});
     },
   };
 }
