@@ -83,40 +83,67 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     registers: [registry],
   });
 
-  const cacheSeen = { hits: 0, misses: 0 };
-  if (deps.renderCache) {
-    const cache = deps.renderCache;
-    new Counter({
-      name: 'render_cache_hits_total',
-      help: 'Pages answered from the render cache.',
-      registers: [registry],
-      collect() {
-        const { hits } = cache.stats();
-        this.inc(hits - cacheSeen.hits);
-        cacheSeen.hits = hits;
-      },
-    });
-    new Counter({
-      name: 'render_cache_misses_total',
-      help: 'Cacheable pages rendered because the cache did not hold them.',
-      registers: [registry],
-      collect() {
-        const { misses } = cache.stats();
-        this.inc(misses - cacheSeen.misses);
-        cacheSeen.misses = misses;
-      },
-    });
-    new Gauge({
-      name: 'render_cache_bytes',
-      help: 'Markup held by the render cache.',
-      registers: [registry],
-      collect() {
-        this.set(cache.stats().bytes);
-      },
-    });
+  // Registered in this order, which is the order of the scrape's text.
+  if (deps.renderCache) registerRenderCacheMetrics(registry, deps.renderCache);
+  registerOutboxMetrics(registry, deps.db);
+  const pool = deps.db.pool;
+  if (pool) registerPoolMetrics(registry, pool);
+  registerReadinessMetrics(registry, deps.readiness);
+
+  // In a worker of a cluster, the primary asks each worker for its figures and sums them.
+  if (cluster.isWorker) {
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([registry]);
   }
 
-  // The outbox is the database's: every instance sees the same rows, so workers are not summed.
+  const record: RequestHandler = (req, res, next) => {
+    const started = performance.now();
+    res.on('finish', () => {
+      const route = routeLabel(req, res);
+      requests.inc({ method: req.method, route, status: res.statusCode });
+      latency.observe({ method: req.method, route }, (performance.now() - started) / 1000);
+    });
+    next();
+  };
+
+  return { registry, record, text: () => registry.metrics() };
+}
+
+/** The render cache's hits and misses (counted from its own totals at each scrape) and its size. */
+function registerRenderCacheMetrics(registry: Registry, cache: NonNullable<MetricsDeps['renderCache']>): void {
+  const cacheSeen = { hits: 0, misses: 0 };
+  new Counter({
+    name: 'render_cache_hits_total',
+    help: 'Pages answered from the render cache.',
+    registers: [registry],
+    collect() {
+      const { hits } = cache.stats();
+      this.inc(hits - cacheSeen.hits);
+      cacheSeen.hits = hits;
+    },
+  });
+  new Counter({
+    name: 'render_cache_misses_total',
+    help: 'Cacheable pages rendered because the cache did not hold them.',
+    registers: [registry],
+    collect() {
+      const { misses } = cache.stats();
+      this.inc(misses - cacheSeen.misses);
+      cacheSeen.misses = misses;
+    },
+  });
+  new Gauge({
+    name: 'render_cache_bytes',
+    help: 'Markup held by the render cache.',
+    registers: [registry],
+    collect() {
+      this.set(cache.stats().bytes);
+    },
+  });
+}
+
+// The outbox is the database's: every instance sees the same rows, so workers are not summed.
+function registerOutboxMetrics(registry: Registry, db: Db): void {
   new Gauge({
     name: 'mail_outbox_messages',
     help: 'E-mails in the outbox waiting to be sent (pending) or given up after the last attempt (failed).',
@@ -125,7 +152,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     registers: [registry],
     async collect() {
       const rows = await readOrForget(this, () =>
-        deps.db.k
+        db.k
           .selectFrom('mail_outbox')
           .select(['status', sql<number>`COUNT(*)`.as('count')])
           .where('status', 'in', ['pending', 'failed'])
@@ -145,7 +172,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     registers: [registry],
     async collect() {
       const row = await readOrForget(this, () =>
-        deps.db.k
+        db.k
           .selectFrom('mail_outbox')
           .select(sql<string | null>`MIN(created_at)`.as('oldest'))
           .where('status', '=', 'pending')
@@ -156,27 +183,28 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       this.set(Number.isNaN(oldest) ? 0 : Math.max(0, (Date.now() - oldest) / 1000));
     },
   });
+}
 
-  const pool = deps.db.pool;
-  if (pool) {
-    new Gauge({
-      name: 'db_pool_connections',
-      help: 'PostgreSQL pool connections: total open, idle, and requests waiting for one.',
-      labelNames: ['state'] as const,
-      registers: [registry],
-      collect() {
-        this.set({ state: 'total' }, pool.totalCount);
-        this.set({ state: 'idle' }, pool.idleCount);
-        this.set({ state: 'waiting' }, pool.waitingCount);
-      },
-    });
-  }
+function registerPoolMetrics(registry: Registry, pool: NonNullable<Db['pool']>): void {
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'PostgreSQL pool connections: total open, idle, and requests waiting for one.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ state: 'total' }, pool.totalCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
+}
 
-  // Readiness as /readyz reports it, checked once per scrape: prom-client collects every metric
-  // at the same time, so both gauges wait for the one check.
+// Readiness as /readyz reports it, checked once per scrape: prom-client collects every metric
+// at the same time, so both gauges wait for the one check.
+function registerReadinessMetrics(registry: Registry, check: () => Promise<Readiness>): void {
   let checking: Promise<Readiness> | null = null;
   const readiness = () => {
-    checking ??= deps.readiness().finally(() => {
+    checking ??= check().finally(() => {
       checking = null;
     });
     return checking;
@@ -204,22 +232,4 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       this.set({ check: 'shutdown' }, checks.shutdown ? 0 : 1);
     },
   });
-
-  // In a worker of a cluster, the primary asks each worker for its figures and sums them.
-  if (cluster.isWorker) {
-    new AggregatorRegistry();
-    AggregatorRegistry.setRegistries([registry]);
-  }
-
-  const record: RequestHandler = (req, res, next) => {
-    const started = performance.now();
-    res.on('finish', () => {
-      const route = routeLabel(req, res);
-      requests.inc({ method: req.method, route, status: res.statusCode });
-      latency.observe({ method: req.method, route }, (performance.now() - started) / 1000);
-    });
-    next();
-  };
-
-  return { registry, record, text: () => registry.metrics() };
 }
