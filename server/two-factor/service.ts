@@ -9,22 +9,19 @@
 //   (one step of clock drift either way).
 // - Wrong codes are guesses: counted up front per account and per address, 429 past the limit.
 // - Recovery codes are ten, one use each, kept as keyed digests.
-import { canonicalIdentity } from '../../shared/identity.ts';
+//
+// codes.ts checks a code, setup.ts turns 2FA on and off; this file joins them behind TwoFactor.
 import type { Request } from 'express';
-import { readCode, type TwoFactorSetupView } from '../../shared/two-factor.ts';
-import { hasRole, type SessionUser } from '../../shared/user.ts';
-import { noAudit, type Audit, type AuditEntry } from '../audit/types.ts';
-import type { RateLimiter } from '../db/rate-limit.ts';
-import type { Db } from '../db/index.ts';
-import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
+import type { TwoFactorSetupView } from '../../shared/two-factor.ts';
+import type { SessionUser } from '../../shared/user.ts';
+import type { Audit } from '../audit/types.ts';
 import type { Logger } from '../base/logger.ts';
-import { matchingStep, newRecoveryCodes, newSecret, otpauthUri, qrSvg, recoveryDigest, secretBox } from './secrets.ts';
-import { createTtlCache } from '../base/cache.ts';
-
-/** A key shown but not confirmed is replaced after this long (someone may have seen the page). */
-const PENDING_KEY_TTL_MS = 60 * 60_000;
-/** How long this process trusts what it read of a user's 2FA (other instances' changes show within it). */
-const CACHE_MS = 1_000;
+import type { Db } from '../db/index.ts';
+import type { RateLimiter } from '../db/rate-limit.ts';
+import { ApiError } from '../http/errors.ts';
+import { checkCode } from './codes.ts';
+import { twoFactorContext } from './context.ts';
+import { disableTwoFactor, enableTwoFactor, renewRecoveryCodes, setupView } from './setup.ts';
 
 export type TwoFactorLimits = {
   /** Wrong codes for one account, from anywhere, before 429 (TWO_FACTOR_MAX_FAILURES). */
@@ -75,12 +72,6 @@ export type TwoFactor = {
   apiSignIn(req: Request, user: Pick<SessionUser, 'userName' | 'role'>, code: string | undefined): Promise<void>;
 };
 
-function malformedCode(status: number): ApiError {
-  return new ApiError(status, 'invalid_request', 'Enter the 6-digit code of your authenticator app or one of your recovery codes', {
-    code: 'validation.twoFactorCode',
-  });
-}
-
 export function setupRequiredError(): ApiError {
   return new ApiError(
     403,
@@ -90,262 +81,23 @@ export function setupRequiredError(): ApiError {
 }
 
 export function createTwoFactor(deps: TwoFactorDeps): TwoFactor {
-  const { db, limiter, limits, logger } = deps;
-  const { k } = db;
-  const now = deps.now ?? Date.now;
-  const audit = deps.audit ?? noAudit;
-  const box = secretBox(deps.secretKey);
-  const enabledCache = createTtlCache<boolean>({ now, maxEntries: 10_000 });
-  const key = (userName: string) => canonicalIdentity(userName);
-
-  function record(req: Request, entry: Omit<AuditEntry, 'ip'>) {
-    return audit.record({ ...entry, ip: req.ip ?? null }).catch((error: unknown) => {
-      logger.warn({ err: error, action: entry.action }, 'could not record an audit entry');
-    });
-  }
-
-  function forget(userName: string) {
-    enabledCache.delete(key(userName));
-  }
-
-  async function rowOf(userName: string) {
-    return k.selectFrom('two_factor').selectAll().where('user_name', '=', userName).executeTakeFirst();
-  }
-
-  async function isEnabled(userName: string): Promise<boolean> {
-    const cached = enabledCache.get(key(userName));
-    if (cached?.fresh) return cached.value;
-    const row = await k.selectFrom('two_factor').select('enabled_at').where('user_name', '=', userName).executeTakeFirst();
-    const enabled = Boolean(row?.enabled_at);
-    enabledCache.set(key(userName), enabled, CACHE_MS);
-    return enabled;
-  }
-
-  function requiredFor(user: Pick<SessionUser, 'role'>): boolean {
-    return deps.requiredForAdmins && hasRole(user, 'ADMIN');
-  }
-
-  async function unusedRecoveryCodes(userName: string): Promise<number> {
-    const { left } = await k
-      .selectFrom('two_factor_recovery_codes')
-      .select((eb) => eb.fn.countAll<number>().as('left'))
-      .where('user_name', '=', userName)
-      .where('used_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    return Number(left);
-  }
-
-  /** Replaces the user's recovery codes (inside the caller's transaction); answers them in clear. */
-  async function replaceRecoveryCodes(trx: Db['k'], userName: string, at: string): Promise<string[]> {
-    const codes = newRecoveryCodes();
-    await trx.deleteFrom('two_factor_recovery_codes').where('user_name', '=', userName).execute();
-    await trx
-      .insertInto('two_factor_recovery_codes')
-      .values(
-        codes.map((code) => ({
-          user_name: userName,
-          digest: recoveryDigest(deps.recoveryKey, userName, code),
-          used_at: null,
-          created_at: at,
-        })),
-      )
-      .execute();
-    return codes;
-  }
-
-  /** Takes one attempt on each key up front, or none (429 with the longest wait). */
-  async function takeAttempt(req: Request, userName: string): Promise<string[]> {
-    const keys: [string, number][] = [
-      [`two-factor:account:${key(userName)}`, limits.perAccount],
-      [`two-factor:ip:${req.ip ?? 'unknown'}`, limits.perIp],
-    ];
-    const taken: string[] = [];
-    for (const [name, max] of keys) {
-      if ((await limiter.take(name, max)) > 0) {
-        for (const done of taken) await limiter.release(done);
-        const waits = await Promise.all(keys.map(([n, m]) => limiter.retryAfter(n, m)));
-        throw new TooManyAttemptsError(Math.max(...waits, 1), 'too_many_attempts', 'Too many wrong codes');
-      }
-      taken.push(name);
-    }
-    return taken;
-  }
-
-  /** 'ok', or why the code does not count. Marks a time step or a recovery code used. */
-  async function spendCode(userName: string, sealedSecret: string, typed: NonNullable<ReturnType<typeof readCode>>) {
-    if (typed.kind === 'recovery') {
-      const used = await k
-        .updateTable('two_factor_recovery_codes')
-        .set({ used_at: new Date(now()).toISOString() })
-        .where('user_name', '=', userName)
-        .where('digest', '=', recoveryDigest(deps.recoveryKey, userName, typed.code))
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
-      return Number(used.numUpdatedRows) === 1 ? 'ok' : 'wrong';
-    }
-    const secret = box.open(sealedSecret, userName);
-    if (secret === null) {
-      logger.error({ userName }, 'a two-factor secret cannot be opened (was SESSION_SECRET changed?): only recovery codes work');
-      return 'wrong';
-    }
-    const step = matchingStep(secret, typed.code, now());
-    if (step === null) return 'wrong';
-    // One statement: of two requests with the same code, one moves last_step and the other finds it moved.
-    const moved = await k
-      .updateTable('two_factor')
-      .set({ last_step: step })
-      .where('user_name', '=', userName)
-      .where('enabled_at', 'is not', null)
-      .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
-      .executeTakeFirst();
-    return Number(moved.numUpdatedRows) === 1 ? 'ok' : 'replayed';
-  }
-
-  async function checkCode(req: Request, userName: string, code: string, check: CodeCheck): Promise<'totp' | 'recovery'> {
-    const typed = readCode(code);
-    // Not a code at all: nothing was guessed, nothing is counted.
-    if (!typed) throw malformedCode(check.status);
-    const row = await rowOf(userName);
-    if (!row?.enabled_at) throw new ApiError(409, 'two_factor_not_enabled', 'Two-factor authentication is not on for this account');
-    const taken = await takeAttempt(req, userName);
-    let outcome: 'ok' | 'wrong' | 'replayed';
-    try {
-      outcome = await spendCode(row.user_name, row.secret, typed);
-    } catch (error) {
-      for (const name of taken) await limiter.release(name);
-      throw error;
-    }
-    if (outcome !== 'ok') {
-      await record(req, {
-        action: 'two_factor_failed',
-        actor: check.actor,
-        target: row.user_name,
-        detail: { purpose: check.purpose, reason: outcome, kind: typed.kind },
-      });
-      if (outcome === 'replayed') {
-        throw new ApiError(check.status, 'two_factor_code_used', 'This code has already been used: wait for the next one', {
-          code: 'validation.twoFactorCodeUsed',
-        });
-      }
-      throw new ApiError(check.status, 'wrong_two_factor_code', 'The code is not correct', { code: 'validation.wrongTwoFactorCode' });
-    }
-    // A right code is no guess: it takes back what it counted (the account's earlier failures stay).
-    for (const name of taken) await limiter.release(name);
-    if (typed.kind === 'recovery') {
-      await record(req, {
-        action: 'recovery_code_used',
-        actor: check.actor ?? row.user_name,
-        detail: { purpose: check.purpose, left: await unusedRecoveryCodes(row.user_name) },
-      });
-    }
-    return typed.kind;
-  }
-
-  async function view(user: SessionUser): Promise<TwoFactorSetupView> {
-    const required = requiredFor(user);
-    const existing = await rowOf(user.userName);
-    if (existing?.enabled_at) {
-      return { enabled: true, required, enabledAt: existing.enabled_at, recoveryCodesLeft: await unusedRecoveryCodes(existing.user_name) };
-    }
-    const at = now();
-    const staleBefore = new Date(at - PENDING_KEY_TTL_MS).toISOString();
-    if (!existing || existing.created_at < staleBefore || box.open(existing.secret, existing.user_name) === null) {
-      // A fresh key when there is none, the one shown has grown stale, or it was sealed with
-      // another SESSION_SECRET; of two views at once, the first one's key stays.
-      await k
-        .insertInto('two_factor')
-        .values({
-          user_name: user.userName,
-          secret: box.seal(newSecret(), user.userName),
-          enabled_at: null,
-          last_step: null,
-          created_at: new Date(at).toISOString(),
-        })
-        .onConflict((oc) =>
-          oc
-            .column('user_name')
-            .doUpdateSet({ secret: (eb) => eb.ref('excluded.secret'), created_at: (eb) => eb.ref('excluded.created_at') })
-            .where('two_factor.enabled_at', 'is', null)
-            .where((eb) => eb.or([eb('two_factor.created_at', '<', staleBefore), eb('two_factor.secret', '=', existing?.secret ?? '')])),
-        )
-        .execute();
-    }
-    const row = await rowOf(user.userName);
-    if (row?.enabled_at) return view(user);
-    const secret = row ? box.open(row.secret, row.user_name) : null;
-    if (!row || secret === null) throw new Error(`The two-factor key of ${user.userName} could not be made`);
-    const uri = otpauthUri(secret, deps.issuer, user.userName);
-    return { enabled: false, required, key: { secret, qrSvg: await qrSvg(uri) } };
-  }
-
+  const ctx = twoFactorContext(deps);
   return {
-    isEnabled,
+    isEnabled: ctx.isEnabled,
 
     async setupRequired(user) {
-      return requiredFor(user) && !(await isEnabled(user.userName));
+      return ctx.requiredFor(user) && !(await ctx.isEnabled(user.userName));
     },
 
-    view,
-
-    async enable(req, userName, code) {
-      const typed = readCode(code);
-      if (!typed || typed.kind !== 'totp') throw malformedCode(422);
-      const row = await rowOf(userName);
-      if (row?.enabled_at) throw new ApiError(409, 'two_factor_already_enabled', 'Two-factor authentication is already on');
-      const secret = row ? box.open(row.secret, row.user_name) : null;
-      if (!row || secret === null) {
-        throw new ApiError(409, 'two_factor_not_started', 'There is no key to confirm: open the set-up page again');
-      }
-      const step = matchingStep(secret, typed.code, now());
-      if (step === null) {
-        throw new ApiError(422, 'wrong_two_factor_code', 'The code is not correct: check the time of your phone and try the next code', {
-          code: 'validation.wrongTwoFactorCode',
-        });
-      }
-      const at = new Date(now()).toISOString();
-      const codes = await k.transaction().execute(async (trx) => {
-        // Only the key that was shown, and only once (two confirmations at once: one wins).
-        const confirmed = await trx
-          .updateTable('two_factor')
-          .set({ enabled_at: at, last_step: step })
-          .where('user_name', '=', row.user_name)
-          .where('enabled_at', 'is', null)
-          .where('secret', '=', row.secret)
-          .executeTakeFirst();
-        if (Number(confirmed.numUpdatedRows) !== 1) {
-          throw new ApiError(409, 'two_factor_not_started', 'The key changed meanwhile: open the set-up page again');
-        }
-        return replaceRecoveryCodes(trx, row.user_name, at);
-      });
-      forget(userName);
-      await record(req, { action: 'two_factor_enabled', actor: row.user_name });
-      return codes;
-    },
-
-    async disable(req, user, code) {
-      if (requiredFor(user)) {
-        throw new ApiError(403, 'two_factor_required', 'Administrators must keep two-factor authentication on (ADMIN_REQUIRE_2FA)');
-      }
-      const kind = await checkCode(req, user.userName, code, { actor: user.userName, purpose: 'disable', status: 422 });
-      await k.transaction().execute(async (trx) => {
-        await trx.deleteFrom('two_factor_recovery_codes').where('user_name', '=', user.userName).execute();
-        await trx.deleteFrom('two_factor_challenges').where('user_name', '=', user.userName).execute();
-        await trx.deleteFrom('two_factor').where('user_name', '=', user.userName).execute();
-      });
-      forget(user.userName);
-      await record(req, { action: 'two_factor_disabled', actor: user.userName, detail: { with: kind } });
-    },
-
-    async renewRecoveryCodes(req, userName, code) {
-      await checkCode(req, userName, code, { actor: userName, purpose: 'recovery_codes', status: 422 });
-      return k.transaction().execute((trx) => replaceRecoveryCodes(trx, userName, new Date(now()).toISOString()));
-    },
-
-    checkCode,
+    view: (user) => setupView(ctx, user),
+    enable: (req, userName, code) => enableTwoFactor(ctx, req, userName, code),
+    disable: (req, user, code) => disableTwoFactor(ctx, req, user, code),
+    renewRecoveryCodes: (req, userName, code) => renewRecoveryCodes(ctx, req, userName, code),
+    checkCode: (req, userName, code, check) => checkCode(ctx, req, userName, code, check),
 
     async apiSignIn(req, user, code) {
-      if (!(await isEnabled(user.userName))) {
-        if (requiredFor(user)) throw setupRequiredError();
+      if (!(await ctx.isEnabled(user.userName))) {
+        if (ctx.requiredFor(user)) throw setupRequiredError();
         return;
       }
       if (code === undefined || code === '') {
@@ -355,7 +107,7 @@ export function createTwoFactor(deps: TwoFactorDeps): TwoFactor {
           'This account has two-factor authentication: send the current 6-digit code (or a recovery code) as `code` with the password',
         );
       }
-      await checkCode(req, user.userName, code, { actor: null, purpose: 'sign_in', status: 401 });
+      await checkCode(ctx, req, user.userName, code, { actor: null, purpose: 'sign_in', status: 401 });
     },
   };
 }
