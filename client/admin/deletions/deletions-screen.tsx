@@ -5,21 +5,20 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { DeletionRequestItem } from '../../../shared/account.ts';
 import { AlertDialog } from '../../components/alert-dialog.tsx';
-import { formatMoment } from '../../my-account/when.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
 import type { ApiFailure } from '../api.ts';
 import type { AdminScreenProps } from '../screen.ts';
-import { failureText, fullName, roleLabel } from '../text.ts';
+import { failureText, fullName } from '../text.ts';
 import { useHydrated } from '../use-hydrated.ts';
 import { Pager } from '../../components/pager.tsx';
 import { pageCount } from '../use-paged-list.ts';
 import { confirmDeletion, fetchDeletionRequests, refuseDeletion, type DeletionRequestPage } from './deletions-api.ts';
-import { PersonHeadCells } from '../person-columns.tsx';
+import { DeletionsTable, type DecisionKind } from './deletions-table.tsx';
 
-type Decision = { kind: 'confirm' | 'refuse'; request: DeletionRequestItem };
+type Decision = { kind: DecisionKind; request: DeletionRequestItem };
 
 export function DeletionsScreen({ headingId, user }: AdminScreenProps) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const hydrated = useHydrated();
   const [list, setList] = useState<DeletionRequestPage | null>(null);
   const items = list?.items ?? null;
@@ -60,7 +59,7 @@ export function DeletionsScreen({ headingId, user }: AdminScreenProps) {
     };
   }, []);
 
-  function ask(kind: Decision['kind'], request: DeletionRequestItem) {
+  function ask(kind: DecisionKind, request: DeletionRequestItem) {
     if (working) return;
     setFailure(null);
     setNotice(null);
@@ -118,59 +117,7 @@ export function DeletionsScreen({ headingId, user }: AdminScreenProps) {
       )}
       {items && items.length > 0 && (
         <div className="table-wrap" aria-busy={loading || working}>
-          <table className="data-table cards-on-phone admin-deletions-table">
-            <caption className="visually-hidden">{t('adminDeletions.title')}</caption>
-            <thead>
-              <tr>
-                <PersonHeadCells />
-                <th scope="col">{t('adminDeletions.requestedAt')}</th>
-                <th scope="col">{t('adminConsole.list.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => {
-                const self = item.userName.toLowerCase() === user?.userName.toLowerCase();
-                const forUser = <span className="visually-hidden"> {item.userName}</span>;
-                return (
-                  <tr key={item.userName}>
-                    <th scope="row">
-                      {item.userName}
-                      {self && <span className="admin-you"> {t('adminConsole.list.you')}</span>}
-                    </th>
-                    <td data-label={t('adminConsole.list.name')}>{fullName(item)}</td>
-                    <td data-label={t('adminConsole.list.email')}>{item.email ?? '—'}</td>
-                    <td data-label={t('adminConsole.list.role')}>{roleLabel(t, item.role)}</td>
-                    <td data-label={t('adminDeletions.requestedAt')}>
-                      <time dateTime={item.requestedAt}>{formatMoment(item.requestedAt, locale)}</time>
-                    </td>
-                    <td>
-                      <div className="actions admin-row-actions">
-                        <button
-                          className="button button-danger button-small"
-                          type="button"
-                          disabled={!hydrated || working || self}
-                          onClick={() => ask('confirm', item)}
-                        >
-                          {t('adminDeletions.confirm')}
-                          {forUser}
-                        </button>
-                        <button
-                          className="button button-secondary button-small"
-                          type="button"
-                          disabled={!hydrated || working}
-                          onClick={() => ask('refuse', item)}
-                        >
-                          {t('adminDeletions.refuse')}
-                          {forUser}
-                        </button>
-                      </div>
-                      {self && <p className="field-hint">{t('adminDeletions.ownHint')}</p>}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <DeletionsTable items={items} user={user} enabled={hydrated && !working} onAsk={ask} />
         </div>
       )}
       {list && list.total > list.pageSize && (
