@@ -4,16 +4,16 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { FormState } from '../../../shared/page-data.ts';
 import { isRole, ROLES } from '../../../shared/user.ts';
-import { NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH, EMAIL_MAX_LENGTH, USER_NAME_MAX_LENGTH } from '../../../shared/validation.ts';
+import { NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, USER_NAME_MAX_LENGTH } from '../../../shared/validation.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
 import { createUser, type NewUserInput, type UserWithPassword } from '../api.ts';
 import { Field } from '../field.tsx';
 import { markedFields } from '../../components/form-feedback.tsx';
 import { failureText, roleLabel } from '../text.ts';
 import { newUserProblems } from './new-user-problems.ts';
-import { OneTimeLink, OneTimePassword } from './one-time-password.tsx';
-import { invitationText } from './user-actions.ts';
-import { defaultLocale, isLocale, LOCALES } from '../../../shared/locales.ts';
+import { CreatedUserNotice } from './created-user-notice.tsx';
+import { InviteFields } from './invite-fields.tsx';
+import { defaultLocale, isLocale } from '../../../shared/locales.ts';
 
 function text(data: FormData, field: string): string {
   const value = data.get(field);
@@ -40,7 +40,7 @@ function inputOf(data: FormData): NewUserInput {
 }
 
 export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCreated: () => Promise<void> }) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const id = useId();
   const [state, setState] = useState<FormState | undefined>(undefined);
   // Invite by e-mail (the user chooses their password) instead of setting one here.
@@ -92,18 +92,7 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
           {errorText}
         </p>
       )}
-      {created && (
-        <div className="form-success admin-notice" role="status">
-          <p>{t('adminConsole.create.done', { userName: created.user.userName, role: roleLabel(t, created.user.role) })}</p>
-          {created.invitation && <p>{invitationText(t, created.user, created.invitation)}</p>}
-          {created.password && (
-            <OneTimePassword password={created.password} userName={created.user.userName} onDismiss={() => setCreated(null)} />
-          )}
-          {created.invitation?.link && (
-            <OneTimeLink link={created.invitation.link} userName={created.user.userName} onDismiss={() => setCreated(null)} />
-          )}
-        </div>
-      )}
+      {created && <CreatedUserNotice created={created} onDismiss={() => setCreated(null)} />}
       <form className="form admin-create-form" method="post" noValidate onSubmit={onSubmit} aria-busy={pending}>
         <Field
           id={fieldId('userName')}
@@ -150,43 +139,7 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
             </select>
           )}
         </Field>
-        <div className="field field-check">
-          <input
-            id={fieldId('invite')}
-            name="invite"
-            type="checkbox"
-            checked={inviting}
-            onChange={(event) => setInviting(event.target.checked)}
-            aria-describedby={`${fieldId('invite')}-hint`}
-          />
-          <label htmlFor={fieldId('invite')}>{t('adminConsole.create.invite')}</label>
-          <p className="field-hint" id={`${fieldId('invite')}-hint`}>
-            {t('adminConsole.create.inviteHint')}
-          </p>
-        </div>
-        {inviting ? (
-          <Field id={fieldId('locale')} label={t('adminConsole.create.inviteLocale')} state={state} field="locale">
-            {(props) => (
-              <select {...props} name="locale" defaultValue={locale}>
-                {LOCALES.map((option) => (
-                  <option key={option.code} value={option.code}>
-                    {option.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        ) : (
-          <Field
-            id={fieldId('password')}
-            label={t('adminConsole.create.password')}
-            state={state}
-            field="password"
-            hint={t('adminConsole.create.passwordHint')}
-          >
-            {(props) => <input {...props} name="password" type="password" autoComplete="new-password" maxLength={PASSWORD_MAX_LENGTH} />}
-          </Field>
-        )}
+        <InviteFields fieldId={fieldId} state={state} inviting={inviting} onInviting={setInviting} />
         <div className="actions">
           <button className="button button-primary" type="submit" disabled={!enabled || pending}>
             {pending ? t('adminConsole.create.pending') : t('adminConsole.create.submit')}
