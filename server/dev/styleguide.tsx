@@ -6,25 +6,30 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RequestHandler } from 'express';
-import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { FormFeedback, TextField } from '../../client/components/form-feedback.tsx';
 import { Footer } from '../../client/components/footer.tsx';
 import { Navbar } from '../../client/components/navbar.tsx';
-import { TagLinks } from '../../client/blog/tag-list.tsx';
 import { I18nProvider } from '../../client/translations.tsx';
-import { ProjectCards } from '../../client/projects/project-list.tsx';
-import { StateBadge } from '../../client/projects/state-badge.tsx';
 import { StaticRouter } from 'react-router-dom';
 import { isLocale, type Locale } from '../../shared/locales.ts';
 import type { PageBrand } from '../../shared/brand.ts';
-import type { FormState, PagePayload } from '../../shared/page-data.ts';
-import { PROJECT_STATES, type ProjectSummary } from '../../shared/projects.ts';
+import type { PagePayload } from '../../shared/page-data.ts';
 import type { Theme } from '../../shared/theme.ts';
 import type { Messages } from '../../shared/translate.ts';
 import { escapeHtml } from '../http/html.ts';
 import type { ClientManifest } from '../render/manifest.ts';
 import { PATHS } from '../base/paths.ts';
+import {
+  AlertsSection,
+  BadgesSection,
+  ButtonsSection,
+  CardsSection,
+  ColourTokensSection,
+  DialogSection,
+  FormFieldsSection,
+  TableSection,
+  TypeSection,
+} from './styleguide-sections.tsx';
 
 export const STYLEGUIDE_PATH = '/dev/styleguide';
 
@@ -33,50 +38,6 @@ function colourTokens(): string[] {
   const css = readFileSync(join(PATHS.root, 'client', 'styles', 'tokens.css'), 'utf8');
   const light = css.slice(css.indexOf("[data-theme='light'] {"), css.indexOf("[data-theme='dark'] {"));
   return [...light.matchAll(/(--color-[\w-]+)\s*:/g)].map((m) => m[1]!);
-}
-
-const PROJECTS: ProjectSummary[] = [
-  {
-    id: 1,
-    title: 'Accessibility audit of the customer portal',
-    practice: 'digital',
-    state: 'proposal',
-    owner: { userName: 'carla', name: 'Carla', role: 'CLI' },
-    company: { id: 1, name: 'Acme Retail S.L.' },
-    organisation: 'Acme Retail',
-    createdAt: '2026-03-02T09:00:00Z',
-    updatedAt: '2026-03-09T09:00:00Z',
-    unread: 2,
-    waiting: 'answer_proposal',
-  },
-  {
-    id: 2,
-    title: 'Emissions reporting for the annual report',
-    practice: 'sustainability',
-    state: 'active',
-    owner: { userName: 'olga', name: 'Olga', role: 'ORG' },
-    company: { id: 2, name: 'Ayuntamiento de Villaverde' },
-    organisation: null,
-    createdAt: '2026-02-10T09:00:00Z',
-    updatedAt: '2026-03-01T09:00:00Z',
-    unread: 0,
-    waiting: null,
-  },
-];
-
-const TAGS = [
-  { slug: 'accessibility', name: 'Accessibility' },
-  { slug: 'data', name: 'Data' },
-  { slug: 'sustainability', name: 'Sustainability' },
-];
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="sg-section">
-      <h2>{title}</h2>
-      {children}
-    </section>
-  );
 }
 
 /** Every component once, with ids made unique by `prefix` (the sheet is shown twice). */
@@ -94,224 +55,21 @@ function Sheet({
   tokens: string[];
 }) {
   const form = `sg-${theme}`;
-  const failed: FormState = {
-    form,
-    error: {
-      code: 'invalid_request',
-      message: 'Check the fields',
-      fields: { email: 'validation.invalidEmail', consent: 'validation.consentRequired' },
-    },
-  };
   const noop = () => undefined;
   return (
     <div className="sg-theme" data-theme={theme}>
       <p className="eyebrow">{theme === 'light' ? 'Light theme' : 'Dark theme'}</p>
       <Navbar payload={payload} siteName={siteName} brand={brand} user={null} branding={null} onSignedOut={noop} />
 
-      <Section title="Colour tokens">
-        <ul className="sg-swatches">
-          {tokens.map((token) => (
-            <li key={token} className="sg-swatch">
-              <span className={`sg-chip sg-c${token.slice(7)}`} />
-              <code>{token}</code>
-            </li>
-          ))}
-        </ul>
-      </Section>
-
-      <Section title="Type">
-        <p className="eyebrow">Eyebrow</p>
-        <h1 className="sg-display">Display heading for a hero</h1>
-        <h3>Heading level 3</h3>
-        <p className="lead">A lead paragraph introduces a page in a few calm words.</p>
-        <p>
-          Body text with <a href="#sg">a link</a>, <strong>strong words</strong> and <code className="admin-secret">a-secret-code</code>.
-        </p>
-        <p className="post-meta">Muted meta text · 12 March 2026</p>
-      </Section>
-
-      <Section title="Buttons">
-        <div className="sg-row">
-          <button type="button" className="button button-primary">
-            Primary
-          </button>
-          <button type="button" className="button button-secondary">
-            Secondary
-          </button>
-          <button type="button" className="button button-danger">
-            Danger
-          </button>
-          <a className="button button-primary" href="#sg">
-            A link as a button
-          </a>
-        </div>
-        <div className="sg-row">
-          <button type="button" className="button button-primary button-small">
-            Small primary
-          </button>
-          <button type="button" className="button button-secondary button-small">
-            Small secondary
-          </button>
-          <button type="button" className="button button-danger button-small">
-            Small danger
-          </button>
-          <button type="button" className="link-button">
-            Link button
-          </button>
-        </div>
-        <div className="sg-row">
-          <button type="button" className="button button-primary" disabled>
-            Disabled
-          </button>
-          <button type="button" className="button button-secondary" disabled>
-            Disabled
-          </button>
-          <button type="button" className="button button-secondary button-small" disabled>
-            Small disabled
-          </button>
-        </div>
-      </Section>
-
-      <Section title="Form fields">
-        <form className="form narrow" action="#sg" noValidate onSubmit={noop}>
-          <FormFeedback state={failed} />
-          <TextField form={form} state={failed} name="name" label="Name" defaultValue="Lucía Fernández" />
-          <TextField form={form} state={failed} name="email" label="Email (with an error)" type="email" defaultValue="lucia@" />
-          <div className="field">
-            <label htmlFor={`${form}-practice`}>Practice</label>
-            <select id={`${form}-practice`} defaultValue="data">
-              <option value="digital">Digital</option>
-              <option value="data">Data</option>
-            </select>
-            <p className="field-hint">A hint under a field.</p>
-          </div>
-          <div className="field">
-            <label htmlFor={`${form}-message`}>Message</label>
-            <textarea id={`${form}-message`} rows={3} defaultValue="Hello," />
-          </div>
-          <div className="field field-check">
-            <input id={`${form}-consent`} type="checkbox" aria-invalid="true" aria-describedby={`${form}-consent-error`} />
-            <label htmlFor={`${form}-consent`}>I accept the privacy policy</label>
-            <p className="field-error" id={`${form}-consent-error`}>
-              Please accept the privacy policy to send the message.
-            </p>
-          </div>
-          <button type="button" className="button button-primary">
-            Send
-          </button>
-        </form>
-      </Section>
-
-      <Section title="Alerts and notices">
-        <FormFeedback state={{ form }} successText="Thank you: your message has been sent." />
-        <p className="form-offline">You are offline: this form will not be sent.</p>
-        <p className="notice">A notice: something worth knowing on this page.</p>
-        <div className="offline-banner">
-          <p>No connection: what you see may be out of date.</p>
-        </div>
-        <p className="empty-state">Nothing here yet: an empty state.</p>
-      </Section>
-
-      <Section title="Badges">
-        <div className="sg-row">
-          <span className="badge">Badge</span>
-          <span className="badge badge-on">Active</span>
-          <span className="badge badge-off">Disabled</span>
-          <span className="badge badge-new">3 new</span>
-          <span className="badge badge-invited">Invited</span>
-        </div>
-        <div className="sg-row">
-          {PROJECT_STATES.map((state) => (
-            <StateBadge key={state} state={state} />
-          ))}
-        </div>
-      </Section>
-
-      <Section title="Cards">
-        <ul className="cards">
-          <li className="card">
-            <h3>Digital</h3>
-            <p>A card: a title and a few lines on the surface colour.</p>
-          </li>
-          <li className="card">
-            <h3>Data</h3>
-            <p>Cards sit in a grid that wraps on a phone.</p>
-          </li>
-        </ul>
-        <div className="sg-gap">
-          <ProjectCards items={PROJECTS} role="ADMIN" showOwner />
-        </div>
-        <div className="thread-message sg-gap">
-          <p className="thread-meta">Carla · 9 March 2026</p>
-          <p>A message in a project&apos;s conversation.</p>
-        </div>
-      </Section>
-
-      <Section title="Table (cards on a phone), pager, tags">
-        <div className="table-wrap">
-          <table className="data-table cards-on-phone">
-            <thead>
-              <tr>
-                <th scope="col">User</th>
-                <th scope="col">Role</th>
-                <th scope="col">State</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[
-                ['ada', 'Admin', 'on'],
-                ['carla', 'Client', 'off'],
-              ].map(([user, role, state]) => (
-                <tr key={user}>
-                  <th scope="row">{user}</th>
-                  <td data-label="Role">{role}</td>
-                  <td data-label="State">
-                    <span className={`badge badge-${state}`}>{state === 'on' ? 'Active' : 'Disabled'}</span>
-                  </td>
-                  <td>
-                    <div className="actions">
-                      <button type="button" className="button button-secondary button-small">
-                        Reset password
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <nav className="pager" aria-label={`Pages (${theme})`}>
-          <a href="#sg" rel="prev">
-            Previous
-          </a>
-          <span>Page 2 of 5</span>
-          <a href="#sg" rel="next">
-            Next
-          </a>
-        </nav>
-        <TagLinks tags={TAGS} current="data" label={`Tags (${theme})`} />
-      </Section>
-
-      <Section title="Dialog and spinner">
-        <div className="sg-stage">
-          <dialog open className="alert-dialog" aria-labelledby={`${form}-dialog`}>
-            <h2 id={`${form}-dialog`}>Sign out?</h2>
-            <p>An alert dialog, as the logout confirmation shows it.</p>
-            <div className="alert-dialog-actions">
-              <button type="button" className="alert-cancel">
-                Cancel
-              </button>
-              <button type="button" className="alert-confirm">
-                Sign out
-              </button>
-            </div>
-          </dialog>
-        </div>
-        <div className="sg-row sg-gap">
-          <span className="spinner" aria-hidden="true" />
-        </div>
-      </Section>
+      <ColourTokensSection tokens={tokens} />
+      <TypeSection />
+      <ButtonsSection />
+      <FormFieldsSection form={form} />
+      <AlertsSection form={form} />
+      <BadgesSection />
+      <CardsSection />
+      <TableSection theme={theme} />
+      <DialogSection form={form} />
 
       <Footer siteName={siteName} brand={brand} onCookieSettings={noop} />
     </div>
