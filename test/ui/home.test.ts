@@ -1,0 +1,28 @@
+// The home page without JavaScript, read from the app's own server-rendered HTML
+// (docs/decisions/047): the server's first paint is the whole page.
+import { within } from '@testing-library/dom';
+import { expect, test } from 'vitest';
+import { testApp } from '../helpers/app.ts';
+import { plainBrowser, textOf } from '../helpers/plain-browser.ts';
+
+test('without JavaScript the home page still shows the full content and the navbar links', async () => {
+  const page = await plainBrowser(await testApp()).open('/');
+  expect(page.status).toBe(200);
+  // No `js` class from the server (the client entry adds it): the folded menu's
+  // `.js .navbar-menu[data-open='false']` never hides the links.
+  expect(page.document.documentElement.getAttribute('class')).toBeNull();
+  const navbar = within(page.document.body).getByRole('navigation', { name: 'Principal' });
+  for (const [name, href] of [
+    ['Blog', '/blog'],
+    ['English', '/en'],
+    ['Área privada', '/login'],
+  ]) {
+    expect(within(navbar).getByRole('link', { name, exact: true }).getAttribute('href'), `navbar link ${name}`).toBe(href);
+  }
+  expect(textOf(page.document.querySelector('h1'))).toBe('El experto adecuado para tu próximo proyecto, en pocos días');
+  expect(page.document.querySelectorAll('.practices > li')).toHaveLength(4);
+  // How it works: the owner's five steps and the expert's four.
+  expect(page.document.querySelectorAll('.steps > li')).toHaveLength(9);
+  // The four legal pages and contact, and the company's e-mail and phone (brand/brand.json).
+  expect(page.document.querySelectorAll('footer a')).toHaveLength(7);
+});
