@@ -1,29 +1,19 @@
 import request from 'supertest';
 import { expect, test } from 'vitest';
+import { formOfPath, routePath } from '../shared/routes.ts';
 import { ORIGIN, testApp } from './helpers/app.ts';
+import { samplePagesInEveryForm } from './helpers/sample-urls.ts';
 
-const LEGAL = ['cookies', 'legal', 'privacy', 'responsible'];
-const PUBLIC_PAGES = [
-  '/',
-  '/blog',
-  '/blog/web-accessibility-2026',
-  '/blog/tag/proyectos',
-  '/Contact',
-  '/login',
-  ...LEGAL.map((p) => `/${p}`),
-];
-const PUBLIC_CASES = PUBLIC_PAGES.flatMap((path) => [
-  { url: path, lang: 'es' },
-  { url: path === '/' ? '/es' : `/es${path}`, lang: 'es' },
-  // Tags are per language: /blog/tag/proyectos is /en/blog/tag/projects.
-  { url: path === '/' ? '/en' : `/en${path.replace('/tag/proyectos', '/tag/projects')}`, lang: 'en' },
-]);
+// Every page of the route table in its three forms (test/helpers/sample-urls.ts): those a
+// signed-out visitor sees, and those that need a user.
+const PUBLIC_CASES = samplePagesInEveryForm().filter((page) => page.role === undefined);
+const PRIVATE_CASES = samplePagesInEveryForm().filter((page) => page.role !== undefined);
 
-test.each(PUBLIC_CASES)('public page $url answers 200 in $lang', async ({ url, lang }) => {
+test.each(PUBLIC_CASES)('public page $url answers $status in $locale, with its h1', async ({ url, locale, status }) => {
   const res = await request(await testApp()).get(url);
-  expect(res.status).toBe(200);
+  expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/^text\/html/);
-  expect(res.text).toContain(`<html lang="${lang}">`);
+  expect(res.text).toContain(`<html lang="${locale}">`);
   expect(res.text).toMatch(/<h1[^>]*>[^<]+/);
 });
 
@@ -56,18 +46,14 @@ test.each([
   expect(res.headers.location).toBe(to);
 });
 
-test.each([
-  ['/profile', '/login'],
-  ['/es/changePassword', '/es/login'],
-  ['/en/admin', '/en/login'],
-  ['/en/client', '/en/login'],
-  ['/organization', '/login'],
-  ['/es/expert', '/es/login'],
-])('a signed-out visitor on private %s is sent (302) to %s in the same locale form', async (from, to) => {
-  const res = await request(await testApp()).get(from);
-  expect(res.status).toBe(302);
-  expect(res.headers.location).toBe(to);
-});
+test.each(PRIVATE_CASES)(
+  'a signed-out visitor on private $url is sent (302) to the login page of the same locale form',
+  async ({ url }) => {
+    const res = await request(await testApp()).get(url);
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe(routePath('login', formOfPath(url)));
+  },
+);
 
 test('the status is decided before the first byte (no 200 for a streamed 404)', async () => {
   const res = await request(await testApp()).get('/en/blog/unknown-slug');
