@@ -16,7 +16,7 @@ import { messagesOf } from '../i18n/index.ts';
 import { createPreviewCookie } from '../preview/cookie.ts';
 import type { PreviewSetup } from '../preview/routes.ts';
 import { createPageHandlers } from '../render/page-handlers.ts';
-import { loadPageModules, type PageServices } from '../render/page-module.ts';
+import { loadPageModules } from '../render/page-module.ts';
 import { createRenderCache } from '../render/render-cache.ts';
 import { renderPage } from '../render/render-page.tsx';
 import { jsonLdOf } from '../seo/json-ld.ts';
@@ -27,7 +27,7 @@ import type { Domains } from './domains.ts';
 import type { Policy } from './policy.ts';
 
 /** What the pages' loaders and actions use, with each domain's forms; `renderWithForm` is bound late (the page handlers are made from these). */
-function pageServices(base: Base, data: Data, d: Domains, renderWithForm: RenderWithForm): PageServices {
+function pageServices(base: Base, data: Data, d: Domains, renderWithForm: RenderWithForm) {
   const { config, logger, content } = base;
   const { audit, auditLog } = data;
   const { sessions, backend, loginGuard, currentPasswordGuard, verify } = d.auth;
@@ -82,6 +82,12 @@ function pageServices(base: Base, data: Data, d: Domains, renderWithForm: Render
   };
 }
 
+/**
+ * What the pages' loaders and actions may ask for: exactly what pageServices makes (each page
+ * names the part it uses, `Pick<PageServices, 'content' | 'projects'>`).
+ */
+export type PageServices = ReturnType<typeof pageServices>;
+
 /** Draft preview (server/preview/): with a CMS, its preview secret and a token that reads drafts. */
 export function previewSetup(base: Base, policy: Policy): PreviewSetup | null {
   const { config, cms } = base;
@@ -109,7 +115,7 @@ export async function pageHandlers(base: Base, data: Data, d: Domains, policy: P
   const renderWithForm: RenderWithForm = (req, res, form, status) => pages.renderWithForm(req, res, form, status);
   const pages = createPageHandlers({
     resolve: {
-      pages: await loadPageModules(),
+      pages: await loadPageModules<PageServices>(),
       services: pageServices(base, data, d, renderWithForm),
       ...(preview ? { previewContent: withCompany(preview.drafts.content, base.company) } : {}),
       branding: d.branding,

@@ -4,8 +4,12 @@ import { AUDIT_PAGE_SIZE, type AuditView } from '../../shared/audit.ts';
 import { auditQueryOfUrl } from '../audit/query.ts';
 import { AUDIT_ACTIONS } from '../audit/types.ts';
 import { requireSession, type LoaderArgs, type PageLoader } from '../render/page-module.ts';
+import type { PageServices } from '../boot/pages.ts';
 
-async function auditView({ services: { auditLog }, query }: LoaderArgs): Promise<AuditView> {
+/** The services this page uses (server/boot/pages.ts makes them). */
+type Uses = Pick<PageServices, 'auditLog'>;
+
+async function auditView({ services: { auditLog }, query }: LoaderArgs<Uses>): Promise<AuditView> {
   const { filter, page } = auditQueryOfUrl(query);
   const size = { page, pageSize: AUDIT_PAGE_SIZE };
   let list = auditLog ? await auditLog.list(filter, size) : { items: [], total: 0, ...size };
@@ -17,4 +21,4 @@ async function auditView({ services: { auditLog }, query }: LoaderArgs): Promise
 export const loader = (async (args) => {
   requireSession(args);
   return { data: { audit: await auditView(args) } };
-}) satisfies PageLoader;
+}) satisfies PageLoader<unknown, Uses>;

@@ -3,6 +3,10 @@
 // searches for that user when no search is given).
 import { requireSession, type PageLoader } from '../render/page-module.ts';
 import { usersOfQuery } from './admin-users.ts';
+import type { PageServices } from '../boot/pages.ts';
+
+/** The services this page uses (server/boot/pages.ts makes them). */
+type Uses = Pick<PageServices, 'backend'>;
 
 export const loader = (async (args) => {
   requireSession(args);
@@ -10,4 +14,4 @@ export const loader = (async (args) => {
   const query = new URLSearchParams(args.query);
   if (chosen && !query.get('q')) query.set('q', chosen);
   return { data: { ...(await usersOfQuery({ ...args, query })), chosen } };
-}) satisfies PageLoader;
+}) satisfies PageLoader<unknown, Uses>;

@@ -3,9 +3,13 @@
 import { SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 import { pageNumber } from '../http/paging.ts';
 import { requireSession, type LoaderArgs, type PageLoader } from '../render/page-module.ts';
+import type { PageServices } from '../boot/pages.ts';
+
+/** The services this page uses (server/boot/pages.ts makes them). */
+type Uses = Pick<PageServices, 'backend'>;
 
 /** The users list of the URL's query: the search (`q`) and the page (`page`, the last one past the end). */
-export async function usersOfQuery(args: LoaderArgs) {
+export async function usersOfQuery(args: LoaderArgs<Uses>) {
   const { token } = requireSession(args);
   const query = (args.query.get('q') ?? '').trim().slice(0, SEARCH_MAX_LENGTH);
   const page = pageNumber(args.query);
@@ -16,4 +20,4 @@ export async function usersOfQuery(args: LoaderArgs) {
   return { users, query };
 }
 
-export const loader = (async (args) => ({ data: await usersOfQuery(args) })) satisfies PageLoader;
+export const loader = (async (args) => ({ data: await usersOfQuery(args) })) satisfies PageLoader<unknown, Uses>;

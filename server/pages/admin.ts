@@ -3,6 +3,10 @@
 // (/admin/projects, /admin/inbox, /admin/deletions). Each count is one light read; a count that
 // cannot be read (an external API has no deletion requests) is null.
 import { requireSession, type PageLoader } from '../render/page-module.ts';
+import type { PageServices } from '../boot/pages.ts';
+
+/** The services this page uses (server/boot/pages.ts makes them). */
+type Uses = Pick<PageServices, 'account' | 'inbox' | 'projects'>;
 
 /** How many waiting projects the home counts at most ("10 or more"). */
 export const WAITING_COUNTED = 10;
@@ -16,4 +20,4 @@ export const loader = (async (args) => {
     account?.deletions ? account.deletions.pending({ page: 1, pageSize: 1 }).then((page) => page.total) : null,
   ]);
   return { data: { waiting, waitingMax: WAITING_COUNTED, unread, deletions } };
-}) satisfies PageLoader;
+}) satisfies PageLoader<unknown, Uses>;

@@ -3,6 +3,10 @@ import { LOCALE_CODES } from '../../shared/locales.ts';
 import { localePath } from '../../shared/routes.ts';
 import { notFound, PageRedirect } from '../http/errors.ts';
 import type { PageLoader } from '../render/page-module.ts';
+import type { PageServices } from '../boot/pages.ts';
+
+/** The services this page uses (server/boot/pages.ts makes them). */
+type Uses = Pick<PageServices, 'content'>;
 
 export const loader = (async ({ services: { content }, locale, params }) => {
   const slug = params.slug ?? '';
@@ -20,4 +24,4 @@ export const loader = (async ({ services: { content }, locale, params }) => {
     if (found) throw new PageRedirect(localePath('blog-slug', other, { slug }), 302);
   }
   throw notFound();
-}) satisfies PageLoader;
+}) satisfies PageLoader<unknown, Uses>;

@@ -4,6 +4,10 @@ import { blogList } from '../../shared/blog.ts';
 import { notFound } from '../http/errors.ts';
 import { pageNumber } from '../http/paging.ts';
 import type { PageLoader } from '../render/page-module.ts';
+import type { PageServices } from '../boot/pages.ts';
+
+/** The services this page uses (server/boot/pages.ts makes them). */
+type Uses = Pick<PageServices, 'content'>;
 
 export const loader = (async ({ services: { content }, locale, params, query, t }) => {
   const tag = params.tag ?? null;
@@ -28,4 +32,4 @@ export const loader = (async ({ services: { content }, locale, params, query, t 
       ...(page < list.pageCount ? { next: pageQuery(page + 1) } : {}),
     },
   };
-}) satisfies PageLoader;
+}) satisfies PageLoader<unknown, Uses>;

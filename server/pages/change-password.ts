@@ -6,6 +6,10 @@ import { ApiError } from '../http/errors.ts';
 import { redirectAfterPost } from '../http/form-answers.ts';
 import { fieldErrors } from '../http/form-fields.ts';
 import { noData, type PageAction } from '../render/page-module.ts';
+import type { PageServices } from '../boot/pages.ts';
+
+/** The services this page uses (server/boot/pages.ts makes them). */
+type Uses = Pick<PageServices, 'audit' | 'backend' | 'currentPasswordGuard' | 'sessions'>;
 
 export const loader = noData;
 
@@ -17,7 +21,7 @@ const passwordForm = z.object({
   confirmPassword: z.string(),
 });
 
-export const action: PageAction = async ({ req, res, route, session, services, fail, failWith }) => {
+export const action: PageAction<Uses> = async ({ req, res, route, session, services, fail, failWith }) => {
   if (!session) return;
   const parsed = passwordForm.safeParse(req.body ?? {});
   if (!parsed.success) {

@@ -2,6 +2,10 @@
 import { hasRole } from '../../shared/user.ts';
 import { areaProjects } from '../projects/area.ts';
 import { requireSession, type PageAction, type PageLoader } from '../render/page-module.ts';
+import type { PageServices } from '../boot/pages.ts';
+
+/** The services this page uses (server/boot/pages.ts makes them). */
+type Uses = Pick<PageServices, 'projects'> & { forms: Pick<PageServices['forms'], 'projects'> };
 
 export const loader = (async (args) => {
   const actor = requireSession(args).user;
@@ -11,8 +15,8 @@ export const loader = (async (args) => {
   const lists = areaProjects(projects, actor, args.query);
   const expertise = hasRole(actor, 'CONS') ? await projects.expertise.mine(actor) : null;
   return { data: { lists, expertise } };
-}) satisfies PageLoader;
+}) satisfies PageLoader<unknown, Uses>;
 
-export const action: PageAction = async ({ req, res, route, session, services }) => {
+export const action: PageAction<Uses> = async ({ req, res, route, session, services }) => {
   if (session) await services.forms.projects.expertProfile(req, res, route, session);
 };

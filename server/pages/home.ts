@@ -2,6 +2,10 @@
 // client logos and case studies of the content source (content/home, or the CMS).
 import { HOME_LIMITS } from '../../shared/home.ts';
 import type { PageLoader } from '../render/page-module.ts';
+import type { PageServices } from '../boot/pages.ts';
+
+/** The services this page uses (server/boot/pages.ts makes them). */
+type Uses = Pick<PageServices, 'content'>;
 
 /**
  * The figures, logos and case studies do not decide the page: they stream when the source is
@@ -16,4 +20,4 @@ export const loader = (async ({ services: { content }, locale }) => ({
       .then((list) => list.slice(0, HOME_LIMITS.caseStudies))
       .catch(() => []),
   },
-})) satisfies PageLoader;
+})) satisfies PageLoader<unknown, Uses>;

@@ -1,4 +1,4 @@
-// The notification centre's page (issue 26, docs/decisions/042): the signed-in user's
+// The notification centre's page (docs/decisions/042): the signed-in user's
 // notifications a page at a time, newest first (`?before=<id>`: the older ones), each linking to
 // its project; marked read one by one or all at once — forms that work without JavaScript.
 import { z } from 'zod';
@@ -7,6 +7,10 @@ import { routePath } from '../../shared/routes.ts';
 import { ApiError } from '../http/errors.ts';
 import { redirectAfterPost } from '../http/form-answers.ts';
 import { requireSession, type PageAction, type PageLoader } from '../render/page-module.ts';
+import type { PageServices } from '../boot/pages.ts';
+
+/** The services this page uses (server/boot/pages.ts makes them). */
+type Uses = Pick<PageServices, 'notifications'>;
 
 export const NOTIFICATIONS_BEFORE_PARAM = 'before';
 
@@ -18,14 +22,14 @@ export const loader = (async (args) => {
     ? await service.page(session.user.userName, { before })
     : { items: [], total: 0, pageSize: 0, before, nextBefore: null, unread: 0 };
   return { data: { page } };
-}) satisfies PageLoader;
+}) satisfies PageLoader<unknown, Uses>;
 
 const markForm = z.union([
   z.object({ intent: z.literal('readAll') }),
   z.object({ intent: z.literal('read'), id: z.string().transform((value, ctx) => idOf(value) ?? (ctx.addIssue('not an id'), z.NEVER)) }),
 ]);
 
-export const action: PageAction = async ({ req, res, route, session, services, failWith }) => {
+export const action: PageAction<Uses> = async ({ req, res, route, session, services, failWith }) => {
   if (!session || !services.notifications) return;
   const parsed = markForm.safeParse(req.body ?? {});
   const back = routePath('notifications', route);

@@ -14,6 +14,12 @@ import { NAME_MAX_LENGTH } from '../../shared/validation.ts';
 import { redirectAfterPost, stringValues } from '../http/form-answers.ts';
 import { fieldErrors } from '../http/form-fields.ts';
 import { requireSession, type PageAction, type PageLoader } from '../render/page-module.ts';
+import type { PageServices } from '../boot/pages.ts';
+
+/** The services this page uses (server/boot/pages.ts makes them). */
+type Uses = Pick<PageServices, 'account' | 'accountPages' | 'backend' | 'calendarFeeds' | 'companies' | 'mailPreferences' | 'sessions'> & {
+  forms: Pick<PageServices['forms'], 'calendar' | 'company' | 'links' | 'profile'>;
+};
 
 export const loader = (async (args) => {
   const session = requireSession(args);
@@ -35,12 +41,12 @@ export const loader = (async (args) => {
   return {
     data: { user, account: accountData, email, company, mail, ...(calendarFeeds ? { calendar: calendar ?? null } : {}) },
   };
-}) satisfies PageLoader;
+}) satisfies PageLoader<unknown, Uses>;
 
 const fieldText = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
 const profileForm = z.object({ name: fieldText(NAME_MAX_LENGTH), lastName: fieldText(NAME_MAX_LENGTH) });
 
-export const action: PageAction = async ({ req, res, route, session, services, fail, failWith }) => {
+export const action: PageAction<Uses> = async ({ req, res, route, session, services, fail, failWith }) => {
   if (!session) return;
   const isImage = (req.get('content-type') ?? '').startsWith('image/');
   const body = req.body as { intent?: unknown; form?: unknown } | undefined;

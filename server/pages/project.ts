@@ -10,6 +10,10 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { projectId } from '../projects/access.ts';
 import { requireSession, type PageAction, type PageLoader } from '../render/page-module.ts';
 import { streamed } from '../render/streamed.ts';
+import type { PageServices } from '../boot/pages.ts';
+
+/** The services this page uses (server/boot/pages.ts makes them). */
+type Uses = Pick<PageServices, 'notifications' | 'projects'> & { forms: Pick<PageServices['forms'], 'projects'> };
 
 /** The page of the documents' list in the URL (`documents`, 1 = the newest); anything else is the first. */
 function documentsPage(query: URLSearchParams): number {
@@ -48,8 +52,8 @@ export const loader = (async (args) => {
     if (error instanceof ApiError && error.status === 404) throw notFound();
     throw error;
   }
-}) satisfies PageLoader;
+}) satisfies PageLoader<unknown, Uses>;
 
-export const action: PageAction = async ({ req, res, session, services }) => {
+export const action: PageAction<Uses> = async ({ req, res, session, services }) => {
   if (session) await services.forms.projects.projectPage(req, res, session);
 };

@@ -9,6 +9,7 @@ import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { matchRoute, routeByName, routePath, ROUTES } from '../../shared/routes.ts';
 import { clearSession, rememberPath } from '../auth/session-cookie.ts';
 import { createFailWith, formFailure, redirectAfterPost } from '../http/form-answers.ts';
+import type { RenderServices } from './page-module.ts';
 import { resolvePage, type ResolveDeps, type Resolution } from './resolve.ts';
 import { IMAGE_MAX_BYTES } from '../../shared/uploads.ts';
 
@@ -20,8 +21,8 @@ function applyRedirectEffects(req: Request, res: Response, result: Resolution & 
   if (result.rememberPath && isSafeLocalPath(result.rememberPath)) rememberPath(req, res, result.rememberPath);
 }
 
-export function createPageHandlers(deps: {
-  resolve: ResolveDeps;
+export function createPageHandlers<S extends RenderServices>(deps: {
+  resolve: ResolveDeps<S>;
   /** Streams a resolved page (server/render/render-page.tsx with the app's options). */
   render: (req: Request, res: Response, payload: PagePayload) => Promise<void>;
   /** A signed-in user is shown a page in this locale (the language of their e-mails); must not throw or wait. */

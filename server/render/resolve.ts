@@ -12,16 +12,16 @@ import type { Session } from '../auth/session-cookie.ts';
 import type { ContentSource } from '../content/source.ts';
 import { ApiError, HttpError, PageRedirect } from '../http/errors.ts';
 import { headForError, headForRoute, pageTitle } from './head.ts';
-import { noData, type PageMeta, type PageModule, type PageServices } from './page-module.ts';
+import { noData, type PageMeta, type PageModule, type RenderServices } from './page-module.ts';
 import { settleData, STREAM_WAIT_MS } from './streamed.ts';
 import { publishingHead } from '../seo/social.ts';
 import type { SessionUser } from '../../shared/user.ts';
 
-export type ResolveDeps = {
+export type ResolveDeps<S extends RenderServices = RenderServices> = {
   /** Every page's server module (server/pages/): its loader. */
-  pages: ReadonlyMap<PageKey, PageModule>;
-  /** What the loaders use (server/render/page-module.ts). */
-  services: PageServices;
+  pages: ReadonlyMap<PageKey, PageModule<S>>;
+  /** What the loaders use (made by server/boot/pages.ts). */
+  services: S;
   /** Unread project messages of the signed-in user (the navbar's badge). */
   unread?: (user: SessionUser) => Promise<number>;
   /** The signed-in user's unread notifications (the navbar's bell). */
@@ -64,8 +64,8 @@ function splitUrl(url: string): { pathname: string; search: string } {
   return q === -1 ? { pathname: url, search: '' } : { pathname: url.slice(0, q), search: url.slice(q).split('#')[0] ?? '' };
 }
 
-export function errorPayload(
-  deps: ResolveDeps,
+export function errorPayload<S extends RenderServices>(
+  deps: ResolveDeps<S>,
   input: ResolveInput,
   locale: Locale,
   routeName: string | null,
@@ -90,7 +90,7 @@ export function errorPayload(
 }
 
 /** What the social tags and feed links of a page in `locale` need of the site. */
-function publishingSite(deps: ResolveDeps, locale: Locale) {
+function publishingSite<S extends RenderServices>(deps: ResolveDeps<S>, locale: Locale) {
   return { origin: deps.origin, siteName: deps.siteName, locale, t: deps.translator(locale) };
 }
 
@@ -106,7 +106,7 @@ export function errorInfo(error: unknown, t: Translate): ErrorInfo {
   return { status: 500, message: t('errors.generic') };
 }
 
-export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promise<Resolution> {
+export async function resolvePage<S extends RenderServices>(deps: ResolveDeps<S>, input: ResolveInput): Promise<Resolution> {
   if (input.preview && deps.previewContent) {
     const result = await resolveOnce({ ...deps, services: { ...deps.services, content: deps.previewContent } }, input);
     return result.kind === 'payload' ? { ...result, payload: { ...result.payload, preview: true } } : result;
@@ -114,7 +114,7 @@ export async function resolvePage(deps: ResolveDeps, input: ResolveInput): Promi
   return resolveOnce(deps, input);
 }
 
-async function resolveOnce(deps: ResolveDeps, input: ResolveInput): Promise<Resolution> {
+async function resolveOnce<S extends RenderServices>(deps: ResolveDeps<S>, input: ResolveInput): Promise<Resolution> {
   const { pathname, search } = splitUrl(input.url);
   const match = matchRoute(pathname);
   if (!match) {
@@ -184,8 +184,8 @@ async function resolveOnce(deps: ResolveDeps, input: ResolveInput): Promise<Reso
   }
 }
 
-function pagePayload(
-  deps: ResolveDeps,
+function pagePayload<S extends RenderServices>(
+  deps: ResolveDeps<S>,
   input: ResolveInput,
   route: Route,
   params: Record<string, string>,
