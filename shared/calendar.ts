@@ -1,4 +1,4 @@
-// The private calendar feed (issue 26, docs/decisions/043): each user may have one secret address
+// The private calendar feed (docs/decisions/043): each user may have one secret address
 // (iCalendar, RFC 5545) that lists the milestones and deadlines of their projects, for their
 // calendar app; renewed (the old address stops working) or stopped from their profile.
 

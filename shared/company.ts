@@ -1,4 +1,4 @@
-// Client companies and organisations (issue 26, docs/decisions/041): the account a client's or
+// Client companies and organisations (docs/decisions/041): the account a client's or
 // an organisation's people share. Every CLI/ORG user belongs to exactly one, as its manager
 // (answers proposals, confirms deliveries, closes, invites and removes colleagues) or as a
 // member (sees and works on every project of the company: messages, documents, briefs).

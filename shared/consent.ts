@@ -1,10 +1,10 @@
-// Cookie consent (issue 5): remembered for a year in a cookie the browser may read (it holds
+// Cookie consent: remembered for a year in a cookie the browser may read (it holds
 // no secret). Analytics load only when configured and only after consent.
 
 export const CONSENT_COOKIE = 'cookie_consent';
 export const CONSENT_MAX_AGE_DAYS = 365;
 
-/** `notice`: the "OK" of a site with no analytics (issue 25): read, but nothing was asked. */
+/** `notice`: the "OK" of a site with no analytics (docs/decisions/037): read, but nothing was asked. */
 export type Consent = { analytics: boolean; notice?: true };
 
 /** `v1:analytics=1`, `v1:analytics=0` or `v1:notice`; anything else means no choice made yet. */

@@ -1,4 +1,4 @@
-// The e-mail a user gets about their projects (issue 26, docs/decisions/044): per topic —
+// The e-mail a user gets about their projects (docs/decisions/044): per topic —
 // messages, state changes, milestones, documents, reminders — at once, in a daily digest, or
 // never. The notification centre keeps every notice whatever the choice; security e-mails
 // (links to set a password or confirm an address, invitations, two-factor, account warnings)

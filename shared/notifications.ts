@@ -1,4 +1,4 @@
-// The notification centre (issue 26, docs/decisions/042): every notice the site e-mails about a
+// The notification centre (docs/decisions/042): every notice the site e-mails about a
 // project is also a notification of its recipient — the bell's count in the navbar, the page
 // /notifications, GET /api/notifications. And the live stream's events (server/live/), which
 // tell an open page that something it shows changed.

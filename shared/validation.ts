@@ -13,7 +13,7 @@ export const USER_NAME_PATTERN = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._-]{${USER_N
 /** USER_NAME_PATTERN in words, as the API's 400 says it. */
 export const USER_NAME_RULE = `${USER_NAME_MIN_LENGTH}–${USER_NAME_MAX_LENGTH} letters, digits, dots, hyphens or underscores`;
 
-/** Issue 3: at least 10 characters and not the user name. */
+/** A password: at least 10 characters and not the user name. */
 export function passwordProblem(password: string, userName: string): string | null {
   if (password.length < PASSWORD_MIN_LENGTH) return 'validation.passwordTooShort';
   if (password.length > PASSWORD_MAX_LENGTH) return 'validation.passwordTooLong';
@@ -52,7 +52,7 @@ export function mailtoHref(email: string, subject: string): string {
 
 export type ContactValues = { name: string; email: string; subject: string; message: string; consent: boolean };
 
-/** Issue 6: field-level problems of the contact form, as message keys. */
+/** The field-level problems of the contact form, as message keys. */
 export function contactProblems(values: ContactValues): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const field of ['name', 'email', 'subject', 'message'] as const) {

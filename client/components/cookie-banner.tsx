@@ -6,11 +6,11 @@ import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 
 /**
- * Issue 5: accept / reject / settings, remembered for a year. The buttons are a real form
+ * Accept / reject / settings, remembered for a year. The buttons are a real form
  * posted to /consent (so they work without JavaScript); with JavaScript the choice is sent in
  * the background, and when analytics were accepted and exist the page reloads once, because
  * only a new response carries the scripts and the CSP that allows their hosts.
- * Issue 25: with no analytics configured there is nothing to ask: a notice (only necessary
+ * With no analytics configured there is nothing to ask (docs/decisions/037): a notice (only necessary
  * cookies) and one "OK", posted and remembered like a choice.
  */
 export function CookieBanner({

@@ -1,4 +1,4 @@
-// The profile's team (issue 26): the user's company or organisation, who is in it and what each
+// The profile's team (docs/decisions/041): the user's company or organisation, who is in it and what each
 // may do. Its manager invites colleagues (an e-mail with a link to choose a password), removes
 // them, hands the manager role over and renames it; members see who is in it. Forms posted to
 // the profile with an intent, with or without JavaScript. The people are listed a page at a time

@@ -1,6 +1,6 @@
 // "E-mail notifications": for each topic (messages, changes of state, milestones, documents,
 // reminders) at once, in the daily summary, or never, and how many days before a due milestone
-// the reminder comes (issue 26, docs/decisions/044). One form posted to the profile, with or
+// the reminder comes (docs/decisions/044). One form posted to the profile, with or
 // without JavaScript; the notifications page keeps everything whatever the choice.
 import {
   MAIL_MODES,

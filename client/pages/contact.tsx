@@ -19,7 +19,7 @@ const TEXT_FIELDS = [
 ] as const;
 
 /**
- * Issue 6: posted to this page's own URL; checked here first and again on the server; works
+ * The contact form, posted to this page's own URL; checked here first and again on the server; works
  * without JavaScript (POST, then 303 to the thank-you state) and with it without a reload.
  */
 export default function ContactPage({ data, form, brand }: PageProps<LoaderData<typeof loader>>) {

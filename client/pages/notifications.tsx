@@ -1,4 +1,4 @@
-// The notification centre (issue 26): what happened in the reader's projects, newest first, a
+// The notification centre (docs/decisions/042): what happened in the reader's projects, newest first, a
 // page at a time; each links to its project (opening it marks its notifications read), and
 // they are marked read one by one or all at once — plain forms that work without JavaScript.
 // With it, the list is read again when a notification arrives on the live stream (client/live/).

@@ -1,4 +1,4 @@
-// The signed-in user's company (issue 26, docs/decisions/041): who is in it; its manager invites,
+// The signed-in user's company (docs/decisions/041): who is in it; its manager invites,
 // removes and promotes colleagues and renames it. The admin's side: the companies, a company's
 // people, and moving a user into a company. Every rule is the company service's.
 import express, { type Router } from 'express';
@@ -27,7 +27,7 @@ const moveBody = z
   })
   .refine((b) => (b.companyId === undefined) !== (b.newCompany === undefined), 'give companyId or newCompany, one of them');
 
-export function companyRoutes(deps: ApiDeps, auth: ApiAuth): Router {
+export function companyRoutes(deps: Pick<ApiDeps, 'companies' | 'db'>, auth: ApiAuth): Router {
   const { authenticated, requireAdmin, json, userOf } = auth;
   const router = express.Router();
   const service = deps.companies;

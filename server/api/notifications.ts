@@ -1,4 +1,4 @@
-// The signed-in user's notifications (issue 26, docs/decisions/042): a page at a time, newest
+// The signed-in user's notifications (docs/decisions/042): a page at a time, newest
 // first (`before`: older than that id), and marked read one by one or all at once; and the
 // user's e-mail preferences. Every user has their own; nobody reads another's.
 import express, { type Router } from 'express';
@@ -19,7 +19,7 @@ const markBody = z
   .strict()
   .refine((b) => (b.ids === undefined) !== (b.all === undefined), 'give ids (at most 100) or all: true, one of them');
 
-export function notificationRoutes(deps: ApiDeps, auth: ApiAuth): Router {
+export function notificationRoutes(deps: Pick<ApiDeps, 'mailPreferences' | 'notifications'>, auth: ApiAuth): Router {
   const { authenticated, json, userOf } = auth;
   const router = express.Router();
   const { notifications } = deps;
@@ -45,7 +45,7 @@ export function notificationRoutes(deps: ApiDeps, auth: ApiAuth): Router {
     }),
   );
 
-  // The user's e-mail preferences (issue 26, docs/decisions/044): a mode per topic and the days
+  // The user's e-mail preferences (docs/decisions/044): a mode per topic and the days
   // before a due milestone they are reminded; PUT sends all of them.
   router.get(
     '/me/mail-preferences',

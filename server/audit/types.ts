@@ -1,4 +1,4 @@
-// What the audit log records (issue 15): who did what to whom and when, for the actions that
+// What the audit log records (docs/decisions/014): who did what to whom and when, for the actions that
 // matter to security. Every part of the site records through `Audit`; the store is audit/log.ts.
 export const AUDIT_ACTIONS = [
   'sign_in',

@@ -86,7 +86,7 @@ const isCode = (code: string) => (error: unknown) => error instanceof ApiError &
  *   ever makes the owner wait that long. Unknown identifiers are paced the same way.
  * A browser with a device cookie for the identifier (device-cookie.ts) skips all three: its
  * failures count against its own cookie (`perIdentifierIp` per window), so that no attack
- * from elsewhere, however many addresses it has, keeps the owner's own browser out (L4).
+ * from elsewhere, however many addresses it has, keeps the owner's own browser out (docs/decisions/009).
  * Every success gives the browser a fresh device cookie for the identifier.
  */
 export function createLoginGuard(limiter: RateLimiter, limits: PasswordLimits, devices?: DeviceCookies): LoginGuard {

@@ -22,7 +22,7 @@ function isError(value: object): boolean {
  * The log object with every value under a secret-named key replaced by "[redacted]", at any
  * depth. Copy-on-write: an object with nothing to hide is returned as it is, so the one flat
  * line logged per request costs no allocation (pino's own wildcard `redact` cloned every
- * field of every line: 15 % of a cached page's allocations, issue 7).
+ * field of every line: 15 % of a cached page's allocations).
  */
 export function censorSecrets(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;

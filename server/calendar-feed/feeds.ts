@@ -1,4 +1,4 @@
-// The private calendar feed (issue 26, docs/decisions/043): one secret address per user,
+// The private calendar feed (docs/decisions/043): one secret address per user,
 // `/calendar/<id>-<mac>.ics`, that a calendar app reads without signing in. The MAC signs the
 // row's id, its user, its generation and its moment with a key of the site's (from SESSION_SECRET): nothing
 // secret is stored, the profile can show the address again, and a renewal (the next generation)

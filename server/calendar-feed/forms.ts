@@ -1,4 +1,4 @@
-// The profile's calendar forms (issue 26): make the private calendar address, renew it (the old
+// The profile's calendar forms (docs/decisions/043): make the private calendar address, renew it (the old
 // one stops working) or stop it — posted to /profile with an intent, with or without JavaScript.
 import type { Request, Response } from 'express';
 import type { CalendarIntent } from '../../shared/calendar.ts';

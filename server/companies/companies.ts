@@ -1,4 +1,4 @@
-// Companies and their people (issue 26, docs/decisions/041). Every CLI/ORG user belongs to exactly
+// Companies and their people (docs/decisions/041). Every CLI/ORG user belongs to exactly
 // one company (the primary key of company_members), as its manager or a member; the projects a
 // member submits belong to the company. Who belongs where is read from the database on every
 // decision (server/projects/access.ts): a removal ends access at once on every instance.

@@ -1,4 +1,4 @@
-// Fixed-window counters in the database, so every worker process shares them (issue 7). A
+// Fixed-window counters in the database, so every worker process shares them. A
 // window starts with the first attempt a key counts and ends at a time fixed then: later
 // attempts, counted or refused, never extend it (docs/decisions/009-login-limits.md).
 import { sql } from 'kysely';

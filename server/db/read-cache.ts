@@ -1,5 +1,5 @@
 // Reads that every request of a page repeats (a dashboard's lists, the admin console's tables),
-// kept a moment per key: a page asked again and again costs no query each time (issue 23).
+// kept a moment per key: a page asked again and again costs no query each time (docs/decisions/032).
 //
 // The rule: a kept read answers only while
 //   - it began less than READ_CACHE_MS ago: what another process writes (another instance, a

@@ -56,7 +56,7 @@ function withAnalytics(sources: readonly string[], hosts: readonly string[]): Di
   return (_req, res) => (localsOf(res).analytics ? widened : without);
 }
 
-/** helmet's CSP options for this site: its defaults, each overridden to our policy (issue 22). */
+/** helmet's CSP options for this site: its defaults, each overridden to our policy (docs/decisions/026). */
 export function contentSecurityPolicy(options: CspOptions): ContentSecurityPolicyOptions {
   const mediaHosts = options.mediaHosts ?? [];
   for (const host of mediaHosts) {

@@ -1,6 +1,6 @@
 // What every request carries before anything else looks at it, set in one middleware (one
 // router layer instead of five: each layer Express passes costs an allocation or two, and this
-// runs for every request, issue 7):
+// runs for every request):
 //   1. an id (kept from a trusted proxy's X-Request-Id when well-formed) and one log line when
 //      the response is finished: method, path (never the query), status, duration;
 //   2. a fresh CSP nonce, for every script and the branding <style> of the page;

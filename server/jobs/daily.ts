@@ -1,4 +1,4 @@
-// The day's jobs (issue 26, docs/decisions/044): the milestone reminders, then the e-mail
+// The day's jobs (docs/decisions/044): the milestone reminders, then the e-mail
 // digests — the handlers the job runner calls, for the site (server/app.ts) and for
 // `npm run jobs` (scripts/jobs.ts) alike.
 import type { Logger } from '../base/logger.ts';

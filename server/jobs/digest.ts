@@ -1,4 +1,4 @@
-// The daily digest (issue 26, docs/decisions/044): for each user with a topic in "digest", one
+// The daily digest (docs/decisions/044): for each user with a topic in "digest", one
 // e-mail with the notifications of those topics since their last digest, grouped by project, in
 // their language — none when there is nothing. The notification centre is the digest's source:
 // every notice is a notification of its recipient whatever their e-mail choice. A user's digest

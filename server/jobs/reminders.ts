@@ -1,4 +1,4 @@
-// Milestone reminders (issue 26, docs/decisions/044): the people who do a project's work (its
+// Milestone reminders (docs/decisions/044): the people who do a project's work (its
 // company's people and its assigned experts; not every admin) are reminded of a milestone not
 // yet done N days before its due day (N: each one's choice, REMINDER_DAYS_DEFAULT by default),
 // and once more when it is overdue — as a notification, and by e-mail as their "reminders"

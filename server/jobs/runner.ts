@@ -1,4 +1,4 @@
-// The jobs (issue 26, docs/decisions/044): what the site does on its own — the daily digest, the
+// The jobs (docs/decisions/044): what the site does on its own — the daily digest, the
 // milestone reminders — is a row of the `jobs` table, named by its key ('digest:2026-11-27'),
 // so that every instance can make it and only one runs it: a run is claimed with a conditional
 // update (as the outbox's rows are), a claim left by an instance that died is taken over after

@@ -1,4 +1,4 @@
-// The live stream (issue 26, docs/decisions/042): one Server-Sent Events stream per signed-in tab
+// The live stream (docs/decisions/042): one Server-Sent Events stream per signed-in tab
 // at LIVE_PATH, fed by the change feed (server/db/changes.ts, NOTIFY on PostgreSQL), so that what
 // happens on any instance reaches the tabs open on this one: a new notification (with its id, so
 // that a reconnection's Last-Event-ID gets what it missed), a project that changed (the tab reads

@@ -3,7 +3,7 @@
 // row only while nobody holds it), so two senders never send one row; a claim left by a sender
 // that died is taken over once it is older than the claim timeout. Security e-mails (a link to
 // choose a password or confirm an address, a warning to an account's address) are claimed
-// before every notice that is due, however many notices wait (issue 23, H2).
+// before every notice that is due, however many notices wait (docs/decisions/029).
 import type { Db } from '../db/index.ts';
 import type { Kysely } from 'kysely';
 import type { MailOutboxRow, Schema } from '../db/schema.ts';

@@ -1,4 +1,4 @@
-// The users' e-mail preferences (issue 26, docs/decisions/044): a mode per topic, read for many
+// The users' e-mail preferences (docs/decisions/044): a mode per topic, read for many
 // recipients at once when a notice is queued, changed from the profile (page form and API) or by
 // a one-click unsubscribe link. A user without a row has the defaults.
 import type { Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-// One-click unsubscribe links (RFC 8058; issue 26, docs/decisions/044): every notice carries
+// One-click unsubscribe links (RFC 8058; docs/decisions/044): every notice carries
 // `List-Unsubscribe: <https://…/unsubscribe/<token>>` and `List-Unsubscribe-Post:
 // List-Unsubscribe=One-Click`, and its footer shows the same address. The token is the account's
 // id (not its user name: the address travels through relays and forwards), what the link turns

@@ -1,4 +1,4 @@
-// The pages of the one-click unsubscribe links (RFC 8058; issue 26, docs/decisions/044), at
+// The pages of the one-click unsubscribe links (RFC 8058; docs/decisions/044), at
 // UNSUBSCRIBE_PATH/<token>, without signing in:
 // - POST with the body `List-Unsubscribe=One-Click`: what a mail program's "unsubscribe" button
 //   does, and what the page's button does. It turns that topic off (never) for that user, or

@@ -1,4 +1,4 @@
-// The profile's team forms (issue 26), posted to /profile with an intent, with or without
+// The profile's team forms (docs/decisions/041), posted to /profile with an intent, with or without
 // JavaScript: the manager invites a colleague, removes one, hands the manager role over, renames
 // the company. The rules are the company service's; a refusal is the form's error, what was
 // typed kept (look-alike names are refused where every user is created: users.createUser).

@@ -1,4 +1,4 @@
-// What a company's people do with it (issue 26): see who is in it; its manager invites colleagues
+// What a company's people do with it (docs/decisions/041): see who is in it; its manager invites colleagues
 // (the invitation flow of server/account-links/), removes them, hands the manager role over and
 // renames it; an admin lists companies and moves a user into one. The API (server/api/company.ts)
 // and the profile's forms (company-forms.ts) both come here; the rules of who belongs where are

@@ -1,4 +1,4 @@
-// The notification centre's store (issue 26, docs/decisions/042): every notice of a project is
+// The notification centre's store (docs/decisions/042): every notice of a project is
 // written once per recipient when it is queued for e-mail (the same recipients: never the one who
 // did it), read a page at a time, counted for the bell, marked read one by one, all at once, or
 // by opening the project's page. A held notice (a milestone's toggles) is withdrawn with its

@@ -1,4 +1,4 @@
-// The PDF documents (issue 6): "my profile" for every signed-in user, for admins the users
+// The PDF documents: "my profile" for every signed-in user, for admins the users
 // report and the contact-messages report, and for a project's participants its proposal and its
 // report. Localised by the URL prefix, never cached. A report is one page of its list
 // (`?page=N`, messages also `?from=…&to=…`): only that page is read, and every document is laid

@@ -1,7 +1,7 @@
 // Branding in embedded mode: one row per client company or organisation in the database
 // (company_branding, docs/decisions/041), edited by the admin through any of its people; every
 // person of the company sees it. Read on every /client and /organization page, so kept in memory
-// for a few seconds per user (no database read per request, issue 7): a change made through this
+// for a few seconds per user (no database read per request): a change made through this
 // process shows at once, one made through another instance as soon as its change feed tells it
 // (else within BRANDING_CACHE_MS), and a user moved to another company within BRANDING_CACHE_MS.
 import { canonicalIdentity } from '../../shared/identity.ts';

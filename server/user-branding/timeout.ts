@@ -1,12 +1,12 @@
 // A user's branding as the pages get it, whatever its source (the database, the CMS, a test's):
 // sanitised (hex colours, logos only from allowed places), and never holding a page up — a
 // source that fails or has not answered within the timeout means the default navbar (null) and
-// one warning (issue 4).
+// one warning.
 import { sanitizeBranding, type Branding } from '../../shared/branding.ts';
 import type { Logger } from '../base/logger.ts';
 import type { BrandingSource } from './embedded.ts';
 
-/** Issue 4: branding must never hold a page up: defaults after the timeout. */
+/** Branding must never hold a page up: defaults after the timeout. */
 export const BRANDING_TIMEOUT_MS = 1500;
 
 export function withBrandingTimeout(

@@ -12,7 +12,7 @@ const KEY_LENGTH = 64;
  * the heap and a core for its duration, so a burst of anything that checks a password (sign-ins,
  * e-mail changes) costs one derivation's memory and leaves the other core and the rest of the
  * thread pool (compression, files) to everyone else. Forty at once took the process from 250 to
- * 380 MiB and /healthz to 1.4 s (issue 23, the abuse suite).
+ * 380 MiB and /healthz to 1.4 s (the abuse suite, test/security/abuse.test.ts).
  */
 let deriving: Promise<unknown> = Promise.resolve();
 
