@@ -1,4 +1,4 @@
-// The admin console as pages (issue 25): /admin is its home, each section a page of its own with
+// The admin console as pages (docs/decisions/039): /admin is its home, each section a page of its own with
 // the console's sub-navigation; the users page offers nothing destructive on the admin's own row,
 // and the server refuses it too; an admin lands on the console after signing in.
 import type { Express } from 'express';

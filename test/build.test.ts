@@ -1,4 +1,4 @@
-// Issue 7, cold start: what the build leaves for the server's start (the suite's global setup
+// Cold start (docs/decisions/007): what the build leaves for the server's start (the suite's global setup
 // builds when the build is stale).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

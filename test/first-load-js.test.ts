@@ -11,7 +11,7 @@ test('the home page’s first-load JavaScript stays within 110,000 bytes gzip -9
   expect(result.gzipBytes).toBeLessThanOrEqual(FIRST_LOAD_JS_BUDGET_BYTES);
 });
 
-// Issue 25: the console was one page of 127,938 B; each of its pages now loads its own section only.
+// The console was one page of 127,938 B; each of its pages now loads its own section only (docs/decisions/039).
 const CONSOLE_PAGES = ['admin', 'admin-projects', 'admin-users', 'admin-inbox', 'admin-audit', 'admin-deletions', 'admin-branding'];
 test.each(CONSOLE_PAGES)('the admin console page %s’s first-load JavaScript stays within 120,000 bytes gzip -9', (page) => {
   expect(firstLoadJs(PATHS.manifest, page).gzipBytes).toBeLessThanOrEqual(120_000);

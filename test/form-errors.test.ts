@@ -1,4 +1,4 @@
-// One error style in every form (issue 25): no browser bubbles — every form is `novalidate` and
+// One error style in every form: no browser bubbles — every form is `novalidate` and
 // our own messages say what is wrong, by each field — and an error said once: the field's
 // message by the field, the banner only counting the fields to correct (decision 038). Rendered
 // by the server, as a browser without JavaScript gets them; with JavaScript the same components

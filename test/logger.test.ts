@@ -1,4 +1,4 @@
-// The server's logs (issue 7: structured logs with no secrets or tokens in them).
+// The server's logs: structured, with no secrets or tokens in them.
 import { expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
 import { runInNewContext } from 'node:vm';

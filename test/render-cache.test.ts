@@ -1,4 +1,4 @@
-// Issue 7: React's markup is reused for boot data already rendered (server/render/render-cache.ts)
+// React's markup is reused for boot data already rendered (server/render/render-cache.ts, docs/decisions/006)
 // and opened session cookies are remembered (server/auth/session-cookie.ts). Both must be invisible:
 // the same bytes as a fresh render, a fresh nonce each time, nobody's page handed to anybody else.
 import request from 'supertest';

@@ -27,14 +27,14 @@ const EXPECTED_PATHS: Record<string, string> = {
   client: '/client',
   organization: '/organization',
   expert: '/expert',
-  // Issue 14: the projects of the private area.
+  // The projects of the private area (docs/decisions/013).
   'client-projects-new': '/client/projects/new',
   'organization-projects-new': '/organization/projects/new',
   'client-project': '/client/projects/:id',
   'organization-project': '/organization/projects/:id',
   'expert-project': '/expert/projects/:id',
   'admin-project': '/admin/projects/:id',
-  // Issue 25: the admin console's sections, each a page of its own.
+  // The admin console's sections, each a page of its own (docs/decisions/039).
   'admin-projects': '/admin/projects',
   'admin-users': '/admin/users',
   'admin-inbox': '/admin/inbox',
@@ -42,15 +42,15 @@ const EXPECTED_PATHS: Record<string, string> = {
   'admin-deletions': '/admin/deletions',
   'admin-branding': '/admin/branding',
   notFound: '/notFound',
-  // Issue 15: two-factor authentication (the code after the password, the set-up page).
+  // Two-factor authentication (docs/decisions/016): the code after the password, the set-up page.
   twoFactor: '/login/code',
   twoFactorSetup: '/profile/twoFactor',
-  // Issue 15: the account links and the forgotten-password form.
+  // The account links and the forgotten-password form (docs/decisions/017).
   invitation: '/invitation',
   forgotPassword: '/forgotPassword',
   resetPassword: '/resetPassword',
   confirmEmail: '/confirmEmail',
-  // Issue 26: the notification centre (the navbar's bell), any signed-in user's, like /profile.
+  // The notification centre (the navbar's bell), any signed-in user's, like /profile (docs/decisions/042).
   notifications: '/notifications',
 };
 
@@ -137,9 +137,9 @@ test('private pages run the auth guard first; public pages opt out', () => {
     'responsible',
     'notFound',
   ];
-  // The code page after the password: no session exists yet (issue 15).
+  // The code page after the password: no session exists yet (docs/decisions/016).
   publicBases.push('twoFactor');
-  // Issue 15: the pages of e-mailed links and the forgotten-password form (the link is the proof).
+  // The pages of e-mailed links and the forgotten-password form: the link is the proof (docs/decisions/017).
   publicBases.push('invitation', 'forgotPassword', 'resetPassword', 'confirmEmail');
   for (const route of ROUTES) {
     if (publicBases.includes(route.base)) expect(route.allGuards, route.name).not.toContain('auth');

@@ -101,7 +101,7 @@ export const BUDGETS = {
   postgresVsSqlite: 0.8,
   /**
    * Each dashboard's server CPU per request ÷ /en/login's, on each engine: the private area
-   * costs at most twice the public page that reads nothing (issue 23).
+   * costs at most twice the public page that reads nothing (docs/decisions/032).
    */
   dashboardVsLogin: 2,
   p99Ms: 25,

@@ -17,7 +17,7 @@ import { BUDGET_RANGES, PRACTICES, PROJECT_LIMITS, type ProjectState } from '../
 import { LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import type { Role } from '../../shared/user.ts';
 
-/** 100× today's demo data, at factor 1 (issue 23, item 7). */
+/** 100× today's demo data, at factor 1 (docs/decisions/033). */
 export const SCALE_TARGETS = {
   users: 10_000,
   projects: 50_000,
@@ -331,7 +331,7 @@ export async function seedScaleData(db: Db, people: ScalePeople, options: { fact
   if (experts.length < 2) throw new Error('seedScaleData: at least two experts are needed (raise the factor)');
 
   // The big project: active, owned by the bench's client, two experts, the most milestones a
-  // project may have; a history of toggled milestones (issue 23, H2) and a long conversation.
+  // project may have; a history of toggled milestones (docs/decisions/030) and a long conversation.
   const bigExperts = experts.slice(0, 2);
   const bigProjectId = await insertBigProject(k, {
     counts: targets,
@@ -474,7 +474,7 @@ async function insertBigProject(
 
 /**
  * The scale bench's big project alone, for a test that needs the worst case of a project's page
- * without the rest of the data (the abuse suite, issue 23 H2): owned by `people.client`, with
+ * without the rest of the data (the abuse suite's flood of milestone toggles): owned by `people.client`, with
  * `people.experts` assigned (existing users, the first one's toggles make the history), and
  * everything in it dated before `now`; its id.
  */
@@ -647,7 +647,7 @@ async function seedBigProject(
   const milestoneIds = inOrder(await trx.insertInto('project_milestones').values(milestoneRows).returning('id').execute());
   rows.milestones += milestoneIds.length;
 
-  // The history: how it began, then milestones toggled done and reopened (the abuse of issue 23, H2).
+  // The history: how it began, then milestones toggled done and reopened, a flood of toggles (docs/decisions/030).
   const step = (end - start) / (targets.bigProjectEvents + 1);
   const events: Insertable<ProjectEventsTable>[] = [];
   const push = (actor: Person, kind: string, from: string | null, to: string | null, detail: string | null, milestone: number | null) =>

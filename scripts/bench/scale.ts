@@ -1,5 +1,5 @@
 // `npm run bench -- --scale`: the site at 100× today's data against the same site at today's
-// size (issue 23, item 7: no answer grows with the data behind it).
+// size (no answer grows with the data behind it: docs/decisions/033).
 //
 //   1. Builds for production (as run.ts), then two server roots in a temporary folder: the
 //      build with a content/ of its own each, holding the seeded blog posts (scale-seed.ts) and

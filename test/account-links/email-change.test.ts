@@ -1,4 +1,4 @@
-// A change of e-mail address (issue 15): asked on the profile with the current password,
+// A change of e-mail address (docs/decisions/017): asked on the profile with the current password,
 // confirmed by a single-use link (24 hours) sent to the new address; the old address is told,
 // and stays the account's until the link is used. Proven end to end against a real SMTP server.
 import request from 'supertest';
@@ -43,7 +43,7 @@ test(`a change sends a 24-hour link to the NEW address and tells the OLD one; un
   const [confirm] = mailsTo(s, 'ana.new@example.com');
   expect(confirm!.subject).toBe('Confirm your new e-mail address for Acme');
   expect(confirm!.text).toContain('24 hours');
-  // The new address is nobody's yet: no display name, no other address (issue 23, M3).
+  // The new address is nobody's yet: no display name, no other address (docs/decisions/029).
   expect(confirm!.text).toContain('keeps using its former address');
   expect(confirm!.text).not.toContain('ana@example.com');
   expect(confirm!.text).not.toContain('Ana');

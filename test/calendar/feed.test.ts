@@ -1,4 +1,4 @@
-// The private calendar feed (issue 26): a user's secret address lists exactly the milestones (with
+// The private calendar feed (docs/decisions/043): a user's secret address lists exactly the milestones (with
 // a due day) and deadlines of the projects they see now, as iCalendar that a calendar library
 // reads; renewing it kills the old address, stopping it kills it too; a tampered or unknown
 // address, a disabled user, a project they no longer see: nothing. Both engines.

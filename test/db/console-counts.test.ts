@@ -1,5 +1,5 @@
 // The admin console's home counts unread contact messages and pending deletion requests on every
-// load (issue 25): both are kept a moment like the dashboards' lists (server/db/read-cache.ts) —
+// load (docs/decisions/039): both are kept a moment like the dashboards' lists (server/db/read-cache.ts) —
 // asked again, no query; whatever this process writes to their tables shows at once.
 import { expect, test } from 'vitest';
 import { contactMessages } from '../../server/contact/messages.ts';

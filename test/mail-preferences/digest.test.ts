@@ -1,4 +1,4 @@
-// The daily digest (issue 26, docs/decisions/044): the notices of a user's "digest" topics are
+// The daily digest (docs/decisions/044): the notices of a user's "digest" topics are
 // not e-mailed when they happen; once a day, from DIGEST_HOUR in JOBS_TIME_ZONE, the job runner
 // sends each such user one e-mail listing what happened since their last digest, grouped under
 // each project's title, in their language — nothing when nothing is new, never twice for the

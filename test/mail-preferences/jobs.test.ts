@@ -1,4 +1,4 @@
-// The job runner (issue 26, docs/decisions/044): today's runs are made once the hour has come,
+// The job runner (docs/decisions/044): today's runs are made once the hour has come,
 // claimed by one instance, retried with growing pauses after a failure and given up after the
 // last attempt (a run that kills its process counts as an attempt); a failed pass never stops the
 // runner; a day's digest waits for that day's reminders; a run taken over by another instance

@@ -1,4 +1,4 @@
-// E-mail preferences (issue 26, docs/decisions/044): per topic, a notice is e-mailed at once (the
+// E-mail preferences (docs/decisions/044): per topic, a notice is e-mailed at once (the
 // default), kept for the daily digest, or never e-mailed — the notification centre records it
 // whatever the choice. Every notice carries a one-click unsubscribe link (RFC 8058) in its headers
 // and its footer; security e-mails (a password reset) always go, without one. Proven end to end

@@ -1,4 +1,4 @@
-// Milestone reminders (issue 26, docs/decisions/044): each day, from DIGEST_HOUR, the people who
+// Milestone reminders (docs/decisions/044): each day, from DIGEST_HOUR, the people who
 // do an active project's work — its company's people and its assigned experts, not the admins —
 // are reminded of a milestone not done whose due day is within their reminder days
 // (milestone_due), and once it is past (milestone_overdue): a notification, and an e-mail as their

@@ -1,4 +1,4 @@
-// What the e-mail preference tests share (issue 26): the site on a fresh database of the run's
+// What the e-mail preference tests share (docs/decisions/044): the site on a fresh database of the run's
 // engine, sending to a real SMTP server in this process, with a job runner whose clock the test
 // sets; the admin, the client "acme" (a project) and the expert "eva" assigned to it; and what a
 // test reads of the e-mails that arrived (their raw headers, their one-click unsubscribe link).

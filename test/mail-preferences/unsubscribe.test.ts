@@ -1,4 +1,4 @@
-// One-click unsubscribe (RFC 8058; issue 26, docs/decisions/044): the link of a notice's
+// One-click unsubscribe (RFC 8058; docs/decisions/044): the link of a notice's
 // List-Unsubscribe header turns off that topic only, for that user only, without signing in — a
 // mail program posts `List-Unsubscribe=One-Click` with no cookie and no Origin; a GET (a link
 // scanner, a person's click) only shows a page that asks. A token altered, made for another

@@ -1,4 +1,4 @@
-// Client teams (issue 26): a company is several people. Its manager invites colleagues (the
+// Client teams (docs/decisions/041): a company is several people. Its manager invites colleagues (the
 // invitation e-mail, through a real SMTP server), who then see and work on every project of the
 // company; a member cannot decide (accept, decline, close, withdraw) nor change who is in it;
 // a removal ends access at once, on a second instance too; the manager role can be handed over;

@@ -1,4 +1,4 @@
-// Byte quotas of project documents (issue 23, M1; docs/decisions/031): one user's documents over
+// Byte quotas of project documents (docs/decisions/031): one user's documents over
 // every project (PROJECT_DOCUMENTS_QUOTA_MB_PER_USER) and one project's documents
 // (PROJECT_DOCUMENTS_QUOTA_MB_PER_PROJECT), counted in the database. Past either: 413 naming the
 // quota and what is left, nothing stored; refused unread when the declared length cannot fit;

@@ -1,4 +1,4 @@
-// The e-mails a project sends (issue 14, item 6), end to end: an action through the API, the
+// The e-mails a project sends (docs/decisions/013), end to end: an action through the API, the
 // outbox, a real SMTP server started here. Each goes to the other participants only, in the
 // language each last used, linking the project's page in their own area.
 import type { Express } from 'express';

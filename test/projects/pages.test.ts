@@ -1,4 +1,4 @@
-// The projects on the site's pages (issue 14, item 3-4): each form posted to its page without
+// The projects on the site's pages (docs/decisions/013): each form posted to its page without
 // JavaScript (303 back, or the page again with the error and what was typed) and with it (JSON),
 // the dashboards in the first paint, and the 404 that every outsider gets — for the page, its
 // data (/_data) and a document download alike.

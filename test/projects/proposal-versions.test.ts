@@ -1,4 +1,4 @@
-// Proposals are versions (issue 25): every proposal sent is kept (v1, v2 …) with its PDF; a new
+// Proposals are versions (docs/decisions/040): every proposal sent is kept (v1, v2 …) with its PDF; a new
 // one sent while one is open supersedes it; only the newest open one can be answered, and the
 // answer records the version, who, when and from which address in the history and the audit log.
 import { beforeAll, describe, expect, test } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 7, cold start: the built entry turns Node's compile cache on and writes it once the
+// Cold start (docs/decisions/007): the built entry turns Node's compile cache on and writes it once the
 // server listens, so that later starts skip compiling the bundle.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Attacks on who is who (issue 23: L1, L2; docs/decisions/029-limits-and-identity.md): a user
+// Attacks on who is who (docs/decisions/029-limits-and-identity.md): a user
 // name or an address written another way must be the same user everywhere or refused, never a
 // second user whom one check takes for the first; a document's name must not lie about its type.
 import { SignJWT } from 'jose';
@@ -145,7 +145,7 @@ test.runIf(TEST_ENGINE === 'sqlite')('the ops CLI refuses a look-alike user name
   await expect(add('k@to')).rejects.toThrow(/must be 2–40 letters, digits, dots, hyphens or underscores/);
 });
 
-/* L1: a look-alike never opens another's project ------------------------------------------- */
+/* A look-alike never opens another's project ----------------------------------------------- */
 
 test(`a stored user name with U+212A KELVIN SIGN never matches the owner it looks like: no sign-in as them, no access to their project (${TEST_ENGINE})`, async () => {
   const { app, db } = await createTestApp(UNLIMITED);
@@ -317,7 +317,7 @@ test(`the migration stops, naming both users, when two would become one; nothing
   }
 });
 
-/* L2: a document's name says what it is ----------------------------------------------------- */
+/* A document's name says what it is --------------------------------------------------------- */
 
 test.each([
   ['a right-to-left override that shows "…tab.pdf" for a .bat', PDF, 'invoice\u202efdp.bat', 'invoicefdp.bat.pdf', 'application/pdf'],

@@ -1,4 +1,4 @@
-// Attacks on the sources of events and e-mails (issue 23: H2, M3, L5; docs/decisions/029): each
+// Attacks on the sources of events and e-mails (docs/decisions/029): each
 // source has a per-user limit answered 429 with Retry-After on every path that reaches it (the
 // API and the page forms), repeated toggles of one milestone collapse, security e-mails go out
 // before any number of notices, and the e-mail change tells nothing and carries nothing chosen
@@ -70,7 +70,7 @@ async function milestoneMails(db: Db) {
   return db.k.selectFrom('mail_outbox').select(['recipient', 'status', 'next_attempt_at']).where('kind', '=', 'milestone_done').execute();
 }
 
-/* H2: milestone toggles ------------------------------------------------------------------- */
+/* A flood of milestone toggles ------------------------------------------------------------ */
 
 test(`an expert toggling a milestone gets 429 with Retry-After past PROJECT_MILESTONE_CHANGES_PER_MINUTE, on the API and the page form alike (${TEST_ENGINE})`, async () => {
   const s = await engagement({ PROJECT_MILESTONE_CHANGES_PER_MINUTE: '6' });
@@ -159,7 +159,7 @@ test(`another person's toggle is a line of its own, and reopening withdraws the 
   expect(await milestoneMails(s.db)).toEqual([]);
 });
 
-/* H2: state moves ------------------------------------------------------------------------- */
+/* A flood of state moves ------------------------------------------------------------------ */
 
 test(`moves of a project's state are limited per user by PROJECT_STATE_CHANGES_PER_HOUR, with 429 and Retry-After on the API and the page (${TEST_ENGINE})`, async () => {
   const s = await engagement({ PROJECT_STATE_CHANGES_PER_HOUR: '4' });
@@ -185,7 +185,7 @@ test(`moves of a project's state are limited per user by PROJECT_STATE_CHANGES_P
   expect((await owner.patch(`/projects/${briefs[0]}`, { action: 'accept' })).status).toBe(200);
 });
 
-/* H2: security e-mails before notices ------------------------------------------------------ */
+/* Security e-mails before notices ---------------------------------------------------------- */
 
 /** `count` notices queued at once, as a busy project would leave them. */
 async function queueNotices(db: Db, count: number) {
@@ -238,7 +238,7 @@ test(`a reset asked while 800 notices are being sent goes out with the next batc
   expect(position).toBeLessThanOrEqual(30 + 20);
 });
 
-/* M3, L5: e-mail changes ------------------------------------------------------------------- */
+/* E-mail changes: nothing told, nothing carried to an unconfirmed address ------------------ */
 
 const ACCOUNTS = [
   { userName: 'ana', role: 'CLI' as const, email: 'ana@example.com', name: 'Ana' },

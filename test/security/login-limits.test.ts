@@ -266,7 +266,7 @@ test('a wrong current password is answered before the new password is checked, a
   expect(retryAfter(refused)).toBeGreaterThan(0);
 });
 
-/* Amendment (issue 23, L4): ten addresses still locked a user name out — device cookies --------- */
+/* Amendment (docs/decisions/009): ten addresses still locked a user name out — device cookies --- */
 
 /** The device cookie a sign-in answered (auth.device=…), or null. */
 function deviceCookieOf(res: request.Response): string | null {

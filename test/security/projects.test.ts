@@ -1,4 +1,4 @@
-// Attacks on the projects of the private area (issue 14): guessing ids, flooding briefs,
+// Attacks on the projects of the private area (docs/decisions/013): guessing ids, flooding briefs,
 // messages and documents, files that lie about what they are, replayed moves, posts from
 // another site. Each answer is the right status with nothing stored half-way.
 import type { Express } from 'express';
