@@ -23,7 +23,6 @@ const PENDING = new Set<string>([
   'server/projects/documents.ts',
   'server/projects/milestones.ts',
   'test/e2e/accounts.test.ts',
-  'test/e2e/admin-console.test.ts',
   'test/e2e/companies.test.ts',
   'test/e2e/decisive-steps.test.ts',
   'test/e2e/expertise-form.test.ts',
