@@ -1,9 +1,8 @@
 // Business constants of the specification (docs/specification.md §21), under the specification's own names:
 // those code reads. The others live where they are used: the site's name in SITE_NAME (server/config.ts),
 // the navbar's colour in brand/brand.json, the breakpoints in client/styles/app.css, the alert colours
-// in client/styles/tokens.css.
+// in client/styles/tokens.css, the locales and the default one in the locale table (shared/locales.ts).
 
-export const DEFAULT_LOCALE = 'es';
 /** The locale cookie: named i18n_redirected, off by default, kept 365 days. */
 export const LOCALE_COOKIE = 'i18n_redirected';
 export const LOCALE_COOKIE_MAX_AGE_DAYS = 365;

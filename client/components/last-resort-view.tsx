@@ -1,5 +1,5 @@
 import type { Locale } from '../../shared/locales.ts';
-import { LAST_RESORT } from '../../shared/last-resort.ts';
+import { lastResortTexts } from '../../shared/last-resort.ts';
 
 /**
  * The page shown when the error page itself (or the layout around it) fails.
@@ -7,7 +7,7 @@ import { LAST_RESORT } from '../../shared/last-resort.ts';
  * that home loads as a fresh document.
  */
 export function LastResortView({ locale }: { locale: Locale }) {
-  const texts = LAST_RESORT[locale];
+  const texts = lastResortTexts(locale);
   return (
     <main className="last-resort" lang={locale}>
       <h1>{texts.title}</h1>

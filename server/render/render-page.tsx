@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { brandingCssVariables } from '../../shared/branding.ts';
 import { brandCssVariables, type Brand } from '../brand/brand.ts';
 import { FAVICON_PATH, manifestPath } from '../brand/routes.ts';
-import { LAST_RESORT } from '../../shared/last-resort.ts';
+import { lastResortTexts } from '../../shared/last-resort.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
 import type { Theme } from '../../shared/theme.ts';
 import type { Locale } from '../../shared/locales.ts';
@@ -186,7 +186,7 @@ function documentTail(bootJson: string, options: RenderOptions): string {
 
 /** If the error page itself fails, a plain page that cannot fail. */
 export function lastResortPage(locale: Locale, details: string | null): string {
-  const texts = LAST_RESORT[locale];
+  const texts = lastResortTexts(locale);
   return (
     `<!DOCTYPE html><html lang="${locale}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">` +

@@ -9,8 +9,7 @@ import type { i18n } from 'i18next';
 import type esOffline from '../../locales/es/offline.json';
 import { existsSync, readFileSync } from 'node:fs';
 import type { SwConfig } from '../../client/sw/strategy.ts';
-import { DEFAULT_LOCALE } from '../../shared/constants.ts';
-import { LOCALE_CODES, localeHref, localeOf, type Locale } from '../../shared/locales.ts';
+import { defaultLocale, LOCALE_CODES, localeHref, localeOf, type Locale } from '../../shared/locales.ts';
 import { namespaceT, projectI18n } from '../i18n/index.ts';
 import { escapeHtml } from '../http/html.ts';
 import type { ClientManifest } from '../render/manifest.ts';
@@ -62,7 +61,7 @@ export function serviceWorkerConfig(manifest: ClientManifest, brand?: SwBrand): 
     version: brand ? `${manifest.buildId}-${brandVersion(brand)}` : manifest.buildId,
     precache: precacheUrls(manifest, brand),
     offline: { ...OFFLINE_PAGES },
-    defaultLocale: DEFAULT_LOCALE,
+    defaultLocale,
   };
 }
 
