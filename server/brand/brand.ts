@@ -11,6 +11,8 @@ import { contrastRatio, HEX_COLOR, readableTextColor, sixDigitHex } from '../../
 import { logoVariantOn, telHref, type PageBrand } from '../../shared/brand.ts';
 import { intlLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import { PATHS } from '../base/paths.ts';
+import { namespaceT, projectI18n } from '../i18n/index.ts';
+import type esCommon from '../../locales/es/common.json';
 import { svgParts, svgProblems, tileSvg, type SvgParts } from './svg.ts';
 import { PARSE_ONCE } from '../base/parse-once.ts';
 
@@ -28,6 +30,9 @@ type Weekday = (typeof WEEKDAYS)[number];
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 const hex = z.string().regex(HEX_COLOR, 'must be a hex colour such as #30B7BB').transform(sixDigitHex);
 const time = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'must be a time such as 09:00');
+/** A text in every locale of the table, each required: a locale added without its words stops the start, named. */
+const perLocaleText = (max: number) =>
+  z.strictObject(Object.fromEntries(LOCALE_CODES.map((locale) => [locale, text(max)])) as Record<Locale, ReturnType<typeof text>>);
 const address = z.strictObject({
   street: text(120),
   postalCode: text(16),
@@ -44,7 +49,7 @@ export const DEFAULT_LEGAL_NAME = `${SITE_NAME_TOKEN} S.L.`;
 const TAX_ID = /^[A-Z0-9](?:[A-Z0-9 .-]{0,28}[A-Z0-9])?$/;
 
 const brandSchema = z.strictObject({
-  tagline: z.strictObject({ es: text(140), en: text(140) }),
+  tagline: perLocaleText(140),
   contact: z.strictObject({
     email: z.email('must be an e-mail address'),
     phone: z
@@ -75,7 +80,7 @@ const brandSchema = z.strictObject({
         .trim()
         .regex(TAX_ID, 'must be a tax ID such as B-00000000 (capital letters and digits, with spaces, dots or hyphens between)'),
       /** The entry in the companies register, a phrase in each language ("inscrita en el Registro Mercantil de Madrid, …"). */
-      registry: z.strictObject({ es: text(300), en: text(300) }),
+      registry: perLocaleText(300),
       /** The registered office, when it is not the contact address. */
       registeredOffice: address.optional(),
     },
@@ -118,10 +123,10 @@ export class BrandError extends Error {
   }
 }
 
-const HOURS_WORDS: Record<Locale, { range: (from: string, to: string) => string }> = {
-  es: { range: (from, to) => `${from} a ${to}` },
-  en: { range: (from, to) => `${from} to ${to}` },
-};
+/** "lunes a viernes": the words between a run's first and last day are the locale's messages'. */
+function dayRange(from: string, to: string, locale: Locale): string {
+  return namespaceT<typeof esCommon>(projectI18n(), locale, 'common')('footer.dayRange', { from, to });
+}
 
 function dayName(day: Weekday, locale: Locale): string {
   // 2024-01-01 was a Monday.
@@ -139,9 +144,7 @@ export function openingHoursLine(hours: OpeningHours, locale: Locale): string {
     else runs.push([day]);
   }
   const parts = runs.map((run) =>
-    run.length >= 3
-      ? HOURS_WORDS[locale].range(dayName(run[0]!, locale), dayName(run.at(-1)!, locale))
-      : run.map((d) => dayName(d, locale)),
+    run.length >= 3 ? dayRange(dayName(run[0]!, locale), dayName(run.at(-1)!, locale), locale) : run.map((d) => dayName(d, locale)),
   );
   const list = new Intl.ListFormat(intlLocale(locale), { type: 'conjunction' }).format(parts.flat());
   return `${list.charAt(0).toLocaleUpperCase(intlLocale(locale))}${list.slice(1)}, ${hours.opens}–${hours.closes}`;
