@@ -10,7 +10,7 @@ import type esMail from '../../locales/es/mail.json';
 import { readableTextColor } from '../../shared/branding.ts';
 import type { Brand } from '../brand/brand.ts';
 import type { ContactMessage } from '../../shared/contact.ts';
-import type { Locale } from '../../shared/locales.ts';
+import { languageName, type Locale } from '../../shared/locales.ts';
 import { nameIn, namespaceT, type NamespaceT } from '../i18n/index.ts';
 import { escapeHtml } from '../http/html.ts';
 import { formatDay } from '../pdf/i18n.ts';
@@ -341,7 +341,7 @@ export function contactMail(input: ContactMailInput, i18n: i18n): RenderedMail {
   const content: MailContent = {
     subject: t('contact.subject', { subject: message.subject }),
     greeting: greeting(t, input.recipient?.name ?? null),
-    lead: t('contact.lead', { name: message.name, site, language: t(`languages.${message.locale}`) }),
+    lead: t('contact.lead', { name: message.name, site, language: languageName(message.locale, input.locale) }),
     details: [
       [t('contact.fields.name'), message.name],
       [t('contact.fields.email'), message.email],
