@@ -148,7 +148,8 @@ const schema = z.object({
     .string()
     .refine((zone) => {
       try {
-        new Intl.DateTimeFormat('en', { timeZone: zone });
+        // Any locale: only the zone is checked.
+        new Intl.DateTimeFormat(undefined, { timeZone: zone });
         return true;
       } catch {
         return false;

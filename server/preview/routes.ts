@@ -16,7 +16,7 @@
 // response may be framed by the CMS's origin (its preview pane); nothing else is.
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { SLUG_PATTERN } from '../../shared/blog.ts';
-import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
+import { defaultLocale, isLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import { formOfPath, LEGAL_PAGES, localePath, matchRoute } from '../../shared/routes.ts';
 import type { Translate } from '../../shared/translate.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
@@ -87,7 +87,7 @@ function readQuery(req: Request): PreviewRequest {
   const type = single(req, 'type');
   if (type !== 'post' && type !== 'legal') throw new BadParameter('The parameter "type" must be "post" or "legal"');
   const locale = single(req, 'locale') ?? defaultLocale;
-  if (!isLocale(locale)) throw new BadParameter('The parameter "locale" must be "es" or "en"');
+  if (!isLocale(locale)) throw new BadParameter(`The parameter "locale" must be ${LOCALE_CODES.map((code) => `"${code}"`).join(' or ')}`);
   const slug = single(req, 'slug');
   const documentId = single(req, 'documentId');
   if ((slug === undefined) === (documentId === undefined))
