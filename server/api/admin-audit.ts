@@ -4,7 +4,7 @@ import express, { type Router } from 'express';
 import { auditQuery, filterOf } from '../audit/query.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
-export function adminAuditRoutes(deps: ApiDeps, auth: ApiAuth): Router {
+export function adminAuditRoutes(deps: Pick<ApiDeps, 'auditLog'>, auth: ApiAuth): Router {
   const { authenticated, requireAdmin } = auth;
   const router = express.Router();
 

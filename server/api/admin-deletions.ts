@@ -6,7 +6,7 @@ import { ApiError } from '../http/errors.ts';
 import { deletionRequestsQuery } from './schemas.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
-export function adminDeletionRoutes(deps: ApiDeps, auth: ApiAuth): Router {
+export function adminDeletionRoutes(deps: Pick<ApiDeps, 'audit' | 'deletions' | 'logger'>, auth: ApiAuth): Router {
   const { authenticated, requireAdmin, userOf } = auth;
   const audit = deps.audit ?? noAudit;
   const router = express.Router();

@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors.ts';
 import { messagesQuery, messageUpdateBody } from './schemas.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
-export function adminMessageRoutes(deps: ApiDeps, auth: ApiAuth): Router {
+export function adminMessageRoutes(deps: Pick<ApiDeps, 'contact' | 'logger'>, auth: ApiAuth): Router {
   const { authenticated, requireAdmin, json, userOf } = auth;
   const router = express.Router();
 

@@ -8,7 +8,10 @@ import { loginBody, passwordBody, profileBody } from './schemas.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 import { IMAGE_MAX_BYTES } from '../../shared/uploads.ts';
 
-export function meRoutes(deps: ApiDeps, auth: ApiAuth): Router {
+export function meRoutes(
+  deps: Pick<ApiDeps, 'audit' | 'backend' | 'currentPasswordGuard' | 'loginGuard' | 'sessions' | 'twoFactor' | 'verify'>,
+  auth: ApiAuth,
+): Router {
   const { backend } = deps;
   const { authenticated, json, userOf, tokenOf } = auth;
   const audit = deps.audit ?? noAudit;
