@@ -2,8 +2,8 @@
 // sign in, create a user of each role, find one with the search, change its role, disable and
 // enable it, page through a list longer than one page, and meet the field errors of bad input.
 // What is checked is what the admin sees: visible elements, their boxes inside the window, the
-// texts announced (role=status / role=alert). Without JavaScript the search and the pager work
-// (a GET form and links); every action stays off.
+// texts announced (role=status / role=alert). Without JavaScript (the search a GET form, the
+// pager links, every action off) it is read from the server's HTML: test/ui/admin-users.test.ts.
 // The console cannot edit a user's name (the API takes role and disabled only): the journey
 // changes the role; the name is the user's own to change, on their profile page.
 // This file starts its own server with one user per role and 20 more, so that the list has
@@ -333,65 +333,4 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
     await search.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => summary(page).innerText()).toBe(`No users match “${prefix}.mail”.`);
   });
-});
-
-test('without JavaScript the users page searches and pages, every action off', async () => {
-  const page = await openConsole({ width: 1366, height: 768 }, false);
-  expect(await page.locator('html').getAttribute('class')).toBeNull();
-  const rows = usersSection(page).locator('tbody tr');
-  expect(await rows.count()).toBe(PAGE_SIZE);
-  expect(await summary(page).innerText()).toMatch(/^\d+ users\.$/);
-
-  /** Every button of the console is off but the search's own: the actions need JavaScript. */
-  async function expectActionsOff(atLeast: number): Promise<void> {
-    const controls = page.locator('.admin-console button');
-    expect(await controls.count()).toBeGreaterThan(atLeast);
-    const enabled: string[] = [];
-    for (const control of await controls.all()) {
-      if (await control.isDisabled()) continue;
-      const inSearch = await control.evaluate((el) => el.closest('form[role="search"]') !== null);
-      enabled.push(`${inSearch ? 'search: ' : ''}${(await control.textContent())?.trim()}`);
-    }
-    expect(enabled).toEqual(['search: Search']);
-    // "New user" opens (a native disclosure), its form there but off.
-    const form = await openNewUser(page);
-    expect(await form.getByRole('button', { name: 'Create user' }).isDisabled()).toBe(true);
-  }
-  await expectActionsOff(PAGE_SIZE * 3);
-  // A row's menu opens (a native disclosure) but its actions stay off.
-  const carlaRow = userRow(page, 'carla');
-  await openRowMenu(carlaRow);
-  expect(await carlaRow.getByRole('button', { name: 'Disable carla' }).isDisabled()).toBe(true);
-
-  // The pager is a pair of links: the server renders page 2.
-  const pager = usersSection(page).getByRole('navigation', { name: 'Pages of users' });
-  expect(await pager.getByRole('link', { name: 'Previous page' }).count()).toBe(0);
-  expect(await pager.getByRole('button', { name: 'Previous page' }).isDisabled()).toBe(true);
-  await pager.getByRole('link', { name: 'Next page' }).click();
-  await page.waitForURL((url) => url.search === '?page=2');
-  expect(await pager.innerText()).toContain('Page 2 of 2');
-  expect(await rows.count()).toBeGreaterThan(0);
-  expect(await rows.count()).toBeLessThanOrEqual(PAGE_SIZE);
-
-  // The search is a GET form of the page's URL: Enter submits it, the server renders the match.
-  const searchbox = usersSection(page).getByRole('searchbox', { name: 'Search users' });
-  await searchbox.fill('carla');
-  await searchbox.press('Enter');
-  await page.waitForURL((url) => url.searchParams.get('q') === 'carla');
-  expect(new URL(page.url()).pathname).toBe('/en/admin/users');
-  expect(await summary(page).innerText()).toBe('1 user matches “carla”.');
-  expect(await rows.count()).toBe(1);
-  expect(await userRow(page, 'carla').count()).toBe(1);
-  expect(await searchbox.inputValue()).toBe('carla');
-  // The match's actions are off too.
-  await expectActionsOff(3);
-  // "Show all" is a link back to the whole list.
-  await usersSection(page).getByRole('link', { name: 'Show all' }).click();
-  await page.waitForURL((url) => url.pathname === '/en/admin/users' && url.search === '');
-  expect(await rows.count()).toBe(PAGE_SIZE);
-
-  // What also works: the PDF report of the users, on the console's home.
-  await page.goto('/en/admin');
-  const report = page.getByRole('link', { name: /users/i }).and(page.locator('[download]'));
-  expect(await report.getAttribute('href')).toBe('/en/documents/users.pdf');
 });
