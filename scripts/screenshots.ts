@@ -78,7 +78,7 @@ type Shot = {
 /** A post that exists in both locales (content/blog/<slug>/{es,en}.md). */
 const BLOG_SLUG = 'web-accessibility-2026';
 
-type PageSpec = { page: string; path: string; status?: number; localized?: Record<Locale, string> };
+type PageSpec = { page: string; path: string; status?: number; localized?: Partial<Record<Locale, string>> };
 
 /** Every public page of the route table (shared/routes.ts), plus an unknown path. */
 const PUBLIC_PAGES: readonly PageSpec[] = [

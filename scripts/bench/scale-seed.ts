@@ -14,7 +14,7 @@ import { htmlKey, renderMarkdown } from '../../server/content/prerendered.ts';
 import { parseFrontMatter } from '../../server/content/front-matter.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import { BUDGET_RANGES, PRACTICES, PROJECT_LIMITS, type ProjectState } from '../../shared/projects.ts';
-import { LOCALE_CODES, type Locale } from '../../shared/locales.ts';
+import type { Locale } from '../../shared/locales.ts';
 import type { Role } from '../../shared/user.ts';
 
 /** 100× today's demo data, at factor 1 (docs/decisions/033). */
@@ -750,10 +750,13 @@ const PARAGRAPHS = {
     'Accessibility is not a layer added at the end: it is decided in the design, the copy and every component. Checking it early costs little; fixing it late costs far more.',
     'The regulation asks which personal data is processed, for what purpose and for how long. A simple inventory, kept up to date, answers most of the questions of an inspection.',
   ],
-} as const;
+} as const satisfies Partial<Record<Locale, readonly string[]>>;
+/** The bench's posts are in the languages it has words for: another locale of the site has none of them. */
+type SeedLocale = keyof typeof PARAGRAPHS & keyof typeof TAGS;
+const SEED_LOCALES = Object.keys(PARAGRAPHS) as SeedLocale[];
 
 /** One post's Markdown in one language: front matter and ~3 kB of text, like the site's own posts. */
-function postMarkdown(n: number, locale: Locale, date: string): string {
+function postMarkdown(n: number, locale: SeedLocale, date: string): string {
   const paragraphs = PARAGRAPHS[locale];
   const tags = TAGS[locale];
   const title = locale === 'es' ? `Nota ${n}: ${tags[n % tags.length]} en la práctica` : `Note ${n}: ${tags[n % tags.length]} in practice`;
@@ -804,7 +807,7 @@ export async function writeScalePosts(contentDir: string, count: number, now: Da
     const folder = join(contentDir, 'blog', scalePostSlug(n));
     await mkdir(folder, { recursive: true });
     const date = day(now.getTime() - n * 86_400_000);
-    for (const locale of LOCALE_CODES) {
+    for (const locale of SEED_LOCALES) {
       const source = postMarkdown(n + 1, locale, date);
       await writeFile(join(folder, `${locale}.md`), source);
       bodies.push(parseFrontMatter(source, `${scalePostSlug(n)}/${locale}.md`).body);
