@@ -13,7 +13,6 @@ import type { Request, Response } from 'express';
 import { sql } from 'kysely';
 import { canonicalIdentity, identityProblem } from '../../shared/identity.ts';
 import { PAGE_SIZES } from '../../shared/paging.ts';
-import type { SessionUser } from '../../shared/user.ts';
 import { announceChange, type ChangeFeed } from '../db/changes.ts';
 import type { Db } from '../db/index.ts';
 import type { SessionRow } from '../db/schema.ts';
@@ -21,15 +20,10 @@ import { ApiError } from '../http/errors.ts';
 import type { Logger } from '../base/logger.ts';
 import * as users from '../users/users.ts';
 import { clearSession, writeSessionCookie, type Session, type SessionCodec } from './session-cookie.ts';
+import { createSessionCache, userOf, type Cached } from './session-cache.ts';
 import { newSessionId, type TokenClaims, type TokenVerifier } from './tokens.ts';
-import { BoundedMap } from '../../shared/bounded-map.ts';
 
-/** How long a process trusts what it read of a session and its user (another instance's change shows within this). */
-export const SESSION_CACHE_MS = 1_000;
-/** last_seen_at is written at most this often per session (not on every request). */
-const LAST_SEEN_EVERY_MS = 60_000;
-/** Sessions a process remembers (what it read, when it last wrote last_seen_at); older ones are read again. */
-const SESSIONS_KEPT = 50_000;
+export { SESSION_CACHE_MS } from './session-cache.ts';
 
 export type Sessions = {
   /** Makes the session of a sign-in (its token as the API answered it) and sets the cookie. */
@@ -65,9 +59,7 @@ function digestOf(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
-type Cached = { session: Session | null; user: users.User | null; at: number };
-
-export function createSessions(deps: {
+export type SessionsDeps = {
   db: Db;
   codec: SessionCodec;
   /** Reads a token's claims (checked when the token was received). */
@@ -79,148 +71,66 @@ export function createSessions(deps: {
   /** Tells the other instances what ended or changed, so that their caches forget it at once. */
   changes?: ChangeFeed;
   now?: () => number;
-}): Sessions {
+};
+
+/** Writes the session row of a sign-in whose token the API answered. */
+async function insertSession(
+  deps: SessionsDeps,
+  now: () => number,
+  req: Request,
+  token: string,
+): Promise<{ id: string; claims: TokenClaims; expiresAt: number }> {
+  const { builtIn, logger, verify } = deps;
+  let claims: TokenClaims;
+  try {
+    claims = await verify(token);
+  } catch (error) {
+    throw new ApiError(502, 'bad_token', 'The API answered with a token this site cannot read', undefined, { cause: error });
+  }
+  // An external API's user names are its own: one that could pass for another (shared/identity.ts)
+  // gets no session here, since the site compares names in their canonical form.
+  const written = claims.rawUserName ?? claims.userName;
+  const problem = builtIn ? null : identityProblem(written);
+  if (problem) {
+    logger.warn({ userName: written, problem }, 'sign-in refused: the API named a look-alike user');
+    throw new ApiError(403, 'look_alike', `The user name ${JSON.stringify(written)} ${problem}: ask an administrator`);
+  }
+  // The built-in API's tokens name their session; an external API's get a new id (its own
+  // `sid` claim, if any, means something else: Keycloak's tokens carry one per login session).
+  const id = (builtIn && claims.sid) || newSessionId();
+  const at = new Date(now()).toISOString();
+  const expiresAt = claims.exp ?? Math.floor(now() / 1000) + deps.ttlMinutes * 60;
+  await deps.db.k
+    .insertInto('sessions')
+    .values({
+      id,
+      user_name: claims.userName,
+      created_at: at,
+      last_seen_at: at,
+      expires_at: expiresAt,
+      user_agent: (req.get('user-agent') ?? '').slice(0, 300) || null,
+      ip: req.ip ?? null,
+      api_token: token,
+      token_digest: digestOf(token),
+    })
+    .execute();
+  // Expired rows go now and then (a sign-in is rare enough to carry it).
+  await deps.db.k
+    .deleteFrom('sessions')
+    .where('expires_at', '<', Math.floor(now() / 1000))
+    .execute();
+  return { id, claims, expiresAt };
+}
+
+export function createSessions(deps: SessionsDeps): Sessions {
   const { db, codec, verify, builtIn, logger, changes } = deps;
   const now = deps.now ?? Date.now;
   const { k } = db;
-  const cache = new BoundedMap<string, Cached>(SESSIONS_KEPT);
-  // Reads of a session under way: the requests that ask meanwhile share one.
-  const loading = new Map<string, Promise<Cached>>();
-  // Bumped by whatever this process forgets: a read begun before it is not kept.
-  let generation = 0;
-  const lastSeenWritten = new BoundedMap<string, number>(SESSIONS_KEPT);
-
-  function forget(id: string) {
-    generation++;
-    cache.delete(id);
-    loading.delete(id);
-  }
-  function dropUser(userName: string) {
-    const name = canonicalIdentity(userName);
-    generation++;
-    loading.clear();
-    for (const [id, entry] of cache) if (entry.session?.user.userName === name) cache.delete(id);
-  }
-  changes?.subscribe('user:', (topic) => dropUser(topic.slice('user:'.length)));
-  changes?.subscribe('session:', (topic) => forget(topic.slice('session:'.length)));
+  const { forget, dropUser, fresh, judge, touch } = createSessionCache({ db, verify, builtIn, logger, changes, now });
   function announce(topic: string) {
     changes?.publish(topic).catch((error: unknown) => logger.warn({ err: error, topic }, 'could not announce a change'));
   }
-
-  async function claimsOf(token: string): Promise<TokenClaims> {
-    return verify(token);
-  }
-
-  async function insert(req: Request, token: string): Promise<{ id: string; claims: TokenClaims; expiresAt: number }> {
-    let claims: TokenClaims;
-    try {
-      claims = await claimsOf(token);
-    } catch (error) {
-      throw new ApiError(502, 'bad_token', 'The API answered with a token this site cannot read', undefined, { cause: error });
-    }
-    // An external API's user names are its own: one that could pass for another (shared/identity.ts)
-    // gets no session here, since the site compares names in their canonical form.
-    const written = claims.rawUserName ?? claims.userName;
-    const problem = builtIn ? null : identityProblem(written);
-    if (problem) {
-      logger.warn({ userName: written, problem }, 'sign-in refused: the API named a look-alike user');
-      throw new ApiError(403, 'look_alike', `The user name ${JSON.stringify(written)} ${problem}: ask an administrator`);
-    }
-    // The built-in API's tokens name their session; an external API's get a new id (its own
-    // `sid` claim, if any, means something else: Keycloak's tokens carry one per login session).
-    const id = (builtIn && claims.sid) || newSessionId();
-    const at = new Date(now()).toISOString();
-    const expiresAt = claims.exp ?? Math.floor(now() / 1000) + deps.ttlMinutes * 60;
-    await k
-      .insertInto('sessions')
-      .values({
-        id,
-        user_name: claims.userName,
-        created_at: at,
-        last_seen_at: at,
-        expires_at: expiresAt,
-        user_agent: (req.get('user-agent') ?? '').slice(0, 300) || null,
-        ip: req.ip ?? null,
-        api_token: token,
-        token_digest: digestOf(token),
-      })
-      .execute();
-    // Expired rows go now and then (a sign-in is rare enough to carry it).
-    await k
-      .deleteFrom('sessions')
-      .where('expires_at', '<', Math.floor(now() / 1000))
-      .execute();
-    return { id, claims, expiresAt };
-  }
-
-  function userOf(claims: TokenClaims): SessionUser {
-    return {
-      name: claims.name,
-      lastName: claims.lastName,
-      userName: claims.userName,
-      role: claims.role,
-      avatar: claims.avatar,
-      scope: claims.scope,
-    };
-  }
-
-  /** The row and its user as they are now: a session counts while both do. */
-  async function load(id: string): Promise<Cached> {
-    const began = generation;
-    const row = await k.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
-    const result = await judge(row);
-    // Ended or changed while it was read: the next request reads it again.
-    if (generation === began) {
-      cache.set(id, result);
-    }
-    return result;
-  }
-
-  /** The session `id` and its user as this process may trust them: read at most SESSION_CACHE_MS ago. */
-  function fresh(id: string): Cached | Promise<Cached> {
-    const cached = cache.get(id);
-    if (cached && now() - cached.at < SESSION_CACHE_MS) return cached;
-    let pending = loading.get(id);
-    if (!pending) {
-      const started = load(id).finally(() => {
-        if (loading.get(id) === started) loading.delete(id);
-      });
-      loading.set(id, started);
-      pending = started;
-    }
-    return pending;
-  }
-
-  async function judge(row: SessionRow | undefined): Promise<Cached> {
-    const at = now();
-    if (!row || Number(row.expires_at) * 1000 <= at) return { session: null, user: null, at };
-    let claims: TokenClaims;
-    try {
-      claims = await claimsOf(row.api_token);
-    } catch {
-      return { session: null, user: null, at };
-    }
-    if (!builtIn)
-      return { session: { id: row.id, token: row.api_token, user: userOf(claims), exp: Number(row.expires_at) }, user: null, at };
-    const user = await users.findUser(db, row.user_name);
-    if (!user || user.disabled || users.tokenPredatesPassword(user, claims.iat)) return { session: null, user: null, at };
-    return { session: { id: row.id, token: row.api_token, user: users.sessionUserOf(user), exp: Number(row.expires_at) }, user, at };
-  }
-
-  async function touch(id: string): Promise<void> {
-    const at = now();
-    if (at - (lastSeenWritten.get(id) ?? 0) < LAST_SEEN_EVERY_MS) return;
-    lastSeenWritten.set(id, at);
-    try {
-      await k
-        .updateTable('sessions')
-        .set({ last_seen_at: new Date(at).toISOString() })
-        .where('id', '=', id)
-        .execute();
-    } catch (error) {
-      logger.warn({ err: error }, 'could not record when a session was last seen');
-    }
-  }
+  const insert = (req: Request, token: string) => insertSession(deps, now, req, token);
 
   return {
     async start(req, res, token) {
@@ -241,7 +151,7 @@ export function createSessions(deps: {
       forget(session.id);
     },
     async replaceToken(oldToken, newToken) {
-      const { sid } = await claimsOf(newToken);
+      const { sid } = await verify(newToken);
       await k
         .updateTable('sessions')
         .set({ api_token: newToken, token_digest: digestOf(newToken) })
@@ -284,7 +194,7 @@ export function createSessions(deps: {
       return ended;
     },
     async endOthersOf(userName, token) {
-      const { sid } = await claimsOf(token);
+      const { sid } = await verify(token);
       await k
         .deleteFrom('sessions')
         .where('user_name', '=', userName)
