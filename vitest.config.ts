@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { postgresBinDir } from './test/helpers/postgres.ts';
+import { scaled } from './test/helpers/time-scale.ts';
 
 // The unit and API tests run on SQLite; the tests of everything that keeps data run a second
 // time on a real PostgreSQL (the `postgres` project: a throw-away cluster, TEST_ENGINE=postgres,
@@ -37,7 +38,11 @@ const shared = {
   globalSetup: ['test/setup/build-once.ts'],
   setupFiles: ['test/setup/quick-passwords.ts'],
   environment: 'node',
-  testTimeout: 15_000,
+  // Deadlines only, all scaled by TEST_TIME_SCALE (test/helpers/time-scale.ts). Hooks start apps,
+  // servers and PostgreSQL databases: vitest's 10 s for them was what a loaded machine ran out of.
+  testTimeout: scaled(15_000),
+  hookTimeout: scaled(30_000),
+  expect: { poll: { timeout: scaled(5_000) } },
 };
 
 export default defineConfig({
@@ -45,6 +50,8 @@ export default defineConfig({
     // Unit tests wait on sockets, timers and PostgreSQL more than they compute: three files at a
     // time keep two cores busy (one at a time, vitest's default here, left one idle: 10 → 6 min).
     maxWorkers: 3,
+    // Global setups stop PostgreSQL clusters and servers: as long as a hook may take to start them.
+    teardownTimeout: scaled(30_000),
     projects: [
       {
         test: {

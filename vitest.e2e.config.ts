@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { scaled } from './test/helpers/time-scale.ts';
 
 // Browser tests (test/e2e): a real Chromium against the built production server, which the
 // global setup builds if stale, starts on a free port and stops at the end.
@@ -13,9 +14,11 @@ export default defineConfig({
     // (test/e2e/fixture.ts owns each file's browser and servers), and a fresh worker per file
     // cost about a second of imports each (measured: 6 small files 44.5 s → 35.3 s).
     isolate: false,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    // Room for a loaded CI machine: a poll gives the page up to 5 s to reach the expected state.
-    expect: { poll: { timeout: 5_000 } },
+    // Deadlines only, all scaled by TEST_TIME_SCALE (test/helpers/time-scale.ts).
+    testTimeout: scaled(30_000),
+    hookTimeout: scaled(30_000),
+    teardownTimeout: scaled(30_000),
+    // A poll gives the page up to 5 s (scaled) to reach the expected state.
+    expect: { poll: { timeout: scaled(5_000) } },
   },
 });

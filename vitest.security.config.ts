@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { postgresBinDir } from './test/helpers/postgres.ts';
+import { scaled } from './test/helpers/time-scale.ts';
 
 // The attack suite (test/security): each test is an attack as an outsider would send it and the
 // answer that must come back. Some start the built server as a real process (slow clients,
@@ -25,12 +26,16 @@ const shared = {
   // made at a lower cost (verified by the production code). The built server keeps its own.
   setupFiles: ['test/setup/quick-passwords.ts'],
   environment: 'node',
-  testTimeout: 60_000,
-  hookTimeout: 60_000,
+  // Deadlines only, all scaled by TEST_TIME_SCALE (test/helpers/time-scale.ts).
+  testTimeout: scaled(60_000),
+  hookTimeout: scaled(60_000),
+  expect: { poll: { timeout: scaled(5_000) } },
 };
 
 export default defineConfig({
   test: {
+    // Global setups stop PostgreSQL clusters and servers: as long as a hook may take to start them.
+    teardownTimeout: scaled(30_000),
     projects: [
       { test: { ...shared, name: 'sqlite', include: ['test/security/**/*.test.ts'] } },
       ...(withPostgres

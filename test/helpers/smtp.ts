@@ -4,6 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { scaled } from './time-scale.ts';
 
 export type ReceivedMail = ParsedMail & {
   /** The SMTP envelope: who the server was told the message is from and for. */
@@ -19,7 +20,7 @@ export type TestSmtp = {
   refused: number;
   /** Refuses the next `count` messages with a temporary error (451), after reading them. */
   refuseNext(count: number): void;
-  /** Resolves with the messages once at least `count` were accepted; rejects after `timeoutMs`. */
+  /** Resolves with the messages once at least `count` were accepted; rejects after `timeoutMs` (scaled by TEST_TIME_SCALE). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   stop(): Promise<void>;
 };
@@ -77,6 +78,7 @@ export async function startSmtp(): Promise<TestSmtp> {
       toRefuse = count;
     },
     waitFor(count, timeoutMs = 5_000) {
+      const deadlineMs = scaled(timeoutMs);
       return new Promise((resolve, reject) => {
         const check = () => {
           if (messages.length < count) return;
@@ -85,8 +87,8 @@ export async function startSmtp(): Promise<TestSmtp> {
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`The SMTP server got ${messages.length} of the ${count} messages awaited within ${timeoutMs} ms`));
-        }, timeoutMs);
+          reject(new Error(`The SMTP server got ${messages.length} of the ${count} messages awaited within ${deadlineMs} ms`));
+        }, deadlineMs);
         const cleanup = () => {
           clearTimeout(timer);
           waiters.delete(check);

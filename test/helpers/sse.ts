@@ -1,6 +1,7 @@
 // A Server-Sent Events client for tests: reads a live stream (server/live/) off a real socket,
 // frame by frame as a browser's EventSource would, and waits for the events a test expects.
 import { get, type IncomingHttpHeaders } from 'node:http';
+import { scaled } from './time-scale.ts';
 
 export type SseEvent = { event: string; data: string; id: string | null };
 
@@ -10,7 +11,7 @@ export type SseStream = {
   /** Every event so far, in order (comments, such as heartbeats, counted apart). */
   events: SseEvent[];
   comments: number;
-  /** The first event of `type` after those already taken by `next` (waits up to `timeoutMs`). */
+  /** The first event of `type` after those already taken by `next` (waits up to `timeoutMs`, scaled by TEST_TIME_SCALE). */
   next(type: string, timeoutMs?: number): Promise<SseEvent>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
@@ -34,6 +35,7 @@ export function openStream(url: string, headers: Record<string, string> = {}): P
         ended,
         close: () => request.destroy(),
         next(type, timeoutMs = 5000) {
+          const deadlineMs = scaled(timeoutMs);
           return new Promise((found, failed) => {
             const look = () => {
               const event = events.find((e) => e.event === type && !taken.has(e));
@@ -45,8 +47,8 @@ export function openStream(url: string, headers: Record<string, string> = {}): P
             if (look()) return;
             const timer = setTimeout(() => {
               waiters = waiters.filter((w) => w !== check);
-              failed(new Error(`no "${type}" event within ${timeoutMs} ms; had: ${events.map((e) => e.event).join(', ')}`));
-            }, timeoutMs);
+              failed(new Error(`no "${type}" event within ${deadlineMs} ms; had: ${events.map((e) => e.event).join(', ')}`));
+            }, deadlineMs);
             const check = () => {
               if (look()) {
                 clearTimeout(timer);
