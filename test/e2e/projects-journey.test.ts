@@ -1,9 +1,10 @@
 // A project's whole life in the private area, end to end, in Chromium: an owner submits a brief,
 // an admin proposes, the owner accepts, the admin assigns an expert and adds a milestone, the
 // expert and the owner talk and exchange a document, the milestone is done, the expert delivers
-// and the owner closes. Four times: Spanish and English, with JavaScript (forms answered as JSON,
-// the page read again without a reload, confirmation dialogs) and without it (plain posts answered
-// 303), once each by a client (CLI) and by an organisation (ORG, with a procurement reference).
+// and the owner closes. Twice, with JavaScript (forms answered as JSON, the page read again
+// without a reload, confirmation dialogs): in Spanish by a client (CLI), in English by an
+// organisation (ORG, with a procurement reference). The same life without JavaScript (plain posts
+// answered 303) runs in process, on the server's HTML: test/ui/projects-journey.test.ts.
 // Every step checks what the person sees; an outsider gets the 404 page; the project page is
 // measured and photographed at 1366 and 390 px (/tmp/shots-journey/). This file starts its own
 // server with its own users, so that counts (the unread badge) are exact.
@@ -67,9 +68,7 @@ const SEES = {
 type Journey = { locale: Locale; js: boolean; owner: Person; label: string };
 const JOURNEYS: Journey[] = [
   { locale: 'es', js: true, owner: CLIENT, label: 'es, with JavaScript, a client' },
-  { locale: 'es', js: false, owner: ORG, label: 'es, without JavaScript, an organisation' },
   { locale: 'en', js: true, owner: ORG, label: 'en, with JavaScript, an organisation' },
-  { locale: 'en', js: false, owner: CLIENT, label: 'en, without JavaScript, a client' },
 ];
 
 /** A path in the locale's form: Spanish unprefixed, English under /en. */

@@ -18,6 +18,8 @@ export type PlainPage = {
   /** The address shown after the redirects, e.g. https://www.example.test/en/login?next=… */
   url: URL;
   headers: Record<string, string>;
+  /** The redirects that led here, first first (a form post answered 303 starts with the POST). */
+  redirects: { method: string; status: number; location: string }[];
   html: string;
   document: Document;
 };
@@ -43,7 +45,10 @@ export function textOf(element: Element | null | undefined): string {
   return (element?.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
-type Body = { type: 'form'; data: string } | { type: 'multipart'; fields: [string, string][] };
+/** A file chosen in a file input, by the input's name. */
+export type ChosenFile = { name: string; type: string; bytes: Buffer };
+
+type Body = { type: 'form'; data: string } | { type: 'multipart'; fields: [string, string][]; files: [string, ChosenFile][] };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -74,6 +79,7 @@ export function plainBrowser(app: Express, options: { acceptLanguage?: string } 
     let current = url;
     let currentMethod = method;
     let currentBody = body;
+    const redirects: PlainPage['redirects'] = [];
     for (let hops = 0; hops < 10; hops++) {
       let req = request(app)[currentMethod === 'GET' ? 'get' : 'post'](current.pathname + current.search);
       req = req.set('Accept', 'text/html,application/xhtml+xml').set('Accept-Language', acceptLanguage);
@@ -82,11 +88,15 @@ export function plainBrowser(app: Express, options: { acceptLanguage?: string } 
       // A browser's form post names the page it came from.
       if (currentMethod === 'POST') req = req.set('Origin', ORIGIN);
       if (currentBody?.type === 'form') req = req.type('form').send(currentBody.data);
-      if (currentBody?.type === 'multipart') for (const [name, value] of currentBody.fields) req = req.field(name, value);
+      if (currentBody?.type === 'multipart') {
+        for (const [name, value] of currentBody.fields) req = req.field(name, value);
+        for (const [name, file] of currentBody.files) req = req.attach(name, file.bytes, { filename: file.name, contentType: file.type });
+      }
       const res = await req;
       keepCookies(res.headers['set-cookie']);
       const location = res.headers.location as string | undefined;
       if (REDIRECTS.has(res.status) && location) {
+        redirects.push({ method: currentMethod, status: res.status, location });
         current = new URL(location, current);
         if (res.status !== 307 && res.status !== 308) {
           currentMethod = 'GET';
@@ -100,6 +110,7 @@ export function plainBrowser(app: Express, options: { acceptLanguage?: string } 
         status: res.status,
         url: current,
         headers: res.headers as Record<string, string>,
+        redirects,
         html,
         document: parsePage(isHtml ? html : '<!doctype html><html><body></body></html>', current),
       };
@@ -114,6 +125,17 @@ export function plainBrowser(app: Express, options: { acceptLanguage?: string } 
     open(path: string): Promise<PlainPage> {
       return send('GET', new URL(path, ORIGIN));
     },
+    /** Downloads what `path` answers, with the browser's cookies (a document, a PDF, page data). */
+    async download(path: string): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+      let req = request(app).get(path).buffer(true);
+      if (jar.size) req = req.set('Cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
+      const res = await req.parse((stream, done) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+      return { status: res.status, headers: res.headers as Record<string, string>, body: res.body as Buffer };
+    },
     /** Follows a link of `page`, as a click on it does without JavaScript. */
     follow(page: PlainPage, link: Element): Promise<PlainPage> {
       const href = link.getAttribute('href');
@@ -123,18 +145,24 @@ export function plainBrowser(app: Express, options: { acceptLanguage?: string } 
     /**
      * Submits the form `submitter` belongs to (or `form` itself, as Enter in one of its fields
      * does): its fields as they are now in the document (set them first: `input.value = …`), the
-     * submitter's own name and value, to the form's action with its method.
+     * submitter's own name and value, to the form's action with its method; `files` are the files
+     * chosen in its file inputs, by name.
      */
-    submit(page: PlainPage, target: HTMLFormElement | HTMLButtonElement | HTMLInputElement): Promise<PlainPage> {
+    submit(
+      page: PlainPage,
+      target: HTMLFormElement | HTMLButtonElement | HTMLInputElement,
+      files: Record<string, ChosenFile> = {},
+    ): Promise<PlainPage> {
       const form =
         target instanceof page.document.defaultView!.HTMLFormElement ? (target as HTMLFormElement) : (target as HTMLButtonElement).form;
       expect(form, 'the button belongs to a form').toBeTruthy();
       const submitter = form === target ? null : (target as HTMLButtonElement);
       if (submitter) expect(submitter.disabled, `the button “${textOf(submitter)}” is enabled`).toBe(false);
       const FormDataOf = page.document.defaultView!.FormData as unknown as typeof FormData;
-      const entries = [...new FormDataOf(form!, submitter ?? undefined).entries()].map(
-        ([name, value]) => [name, String(value)] as [string, string],
-      );
+      // A file input's entry is the file chosen (`files`), not the empty one the document holds.
+      const entries = [...new FormDataOf(form!, submitter ?? undefined).entries()]
+        .filter(([, value]) => typeof value === 'string')
+        .map(([name, value]) => [name, String(value)] as [string, string]);
       const action = new URL(submitter?.getAttribute('formaction') || form!.getAttribute('action') || page.url.href, page.url);
       const method = (submitter?.getAttribute('formmethod') || form!.getAttribute('method') || 'get').toUpperCase();
       if (method === 'GET') {
@@ -143,7 +171,7 @@ export function plainBrowser(app: Express, options: { acceptLanguage?: string } 
       }
       const multipart = (form!.getAttribute('enctype') ?? '').toLowerCase() === 'multipart/form-data';
       const body: Body = multipart
-        ? { type: 'multipart', fields: entries }
+        ? { type: 'multipart', fields: entries, files: Object.entries(files) }
         : { type: 'form', data: new URLSearchParams(entries).toString() };
       return send('POST', action, body, page.url);
     },
