@@ -10,6 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
 import { runAxe, setupSite, waitForHydration } from './fixture.ts';
 import { collectProblems, ROLE_PASSWORD, ROLE_USERS } from './helpers.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const SHOTS = '/tmp/shots-gdpr';
 const CHROME_ANDROID =
@@ -193,7 +194,7 @@ test("axe-core finds no violation on the profile with two sessions and a pending
 
 test(
   'an admin sees the pending requests and confirms one: the user cannot sign in, and their message shows "Deleted user"',
-  { timeout: 90_000 },
+  { timeout: scaled(90_000) },
   async () => {
     const client = await signedIn(user('CLI').userName);
     const admin = await signedIn(user('ADMIN').userName);

@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import type { ReceivedMail } from '../helpers/smtp.ts';
 import { DESKTOP, PHONE, runAxe, setupServer, setupSite, waitForHydration, type Server } from './fixture.ts';
 import { collectProblems } from './helpers.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const SHOTS = '/tmp/shots-accounts';
 const PASSWORD = 'accounts horse 1';
@@ -69,7 +70,7 @@ async function signIn(context: BrowserContext, locale: Locale, userName: string,
 /** The newest e-mail to an address, waiting for the `count`-th one. */
 async function mailTo(address: string, count = 1): Promise<ReceivedMail> {
   await expect
-    .poll(() => site.smtp.messages.filter((m) => m.envelope.to.includes(address)).length, { timeout: 10_000 })
+    .poll(() => site.smtp.messages.filter((m) => m.envelope.to.includes(address)).length, { timeout: scaled(10_000) })
     .toBeGreaterThanOrEqual(count);
   return site.smtp.messages.filter((m) => m.envelope.to.includes(address))[count - 1]!;
 }
@@ -124,7 +125,7 @@ async function chooseNewPassword(page: Page, locale: Locale, submit: string): Pr
 }
 
 describe('an invitation, from the console to the invited user signed in in their area', () => {
-  test('with JavaScript, in English, at 1366 px: invite, see the badge, resend, accept once', { timeout: 90_000 }, async () => {
+  test('with JavaScript, in English, at 1366 px: invite, see the badge, resend, accept once', { timeout: scaled(90_000) }, async () => {
     const admin = await newContext({ viewport: DESKTOP, js: true, locale: 'en' });
     const console_ = await signIn(admin, 'en', ADMIN.userName, PASSWORD, true);
     const problems = collectProblems(console_);
@@ -204,7 +205,7 @@ describe('an invitation, from the console to the invited user signed in in their
     await shot(latePage, 'invitation-used-en-1366');
   });
 
-  test('without JavaScript, in Spanish, at 390 px: the invited user accepts with plain posts', { timeout: 60_000 }, async () => {
+  test('without JavaScript, in Spanish, at 390 px: the invited user accepts with plain posts', { timeout: scaled(60_000) }, async () => {
     const admin = await newContext({ viewport: DESKTOP, js: true });
     await signIn(admin, 'es', ADMIN.userName, PASSWORD, true);
     const res = await admin.request.post('/api/admin/users', {
@@ -271,7 +272,7 @@ describe('a forgotten password', () => {
 
   test.each(CASES)(
     '$label: from the login page to a new password, the old sessions ended',
-    { timeout: 90_000 },
+    { timeout: scaled(90_000) },
     async ({ js, locale, viewport, person }) => {
       const sees = SEES[locale];
       const suffix = `${locale}-${viewport.width}`;
@@ -326,62 +327,70 @@ describe('a forgotten password', () => {
     },
   );
 
-  test('an expired reset link is refused with a clear page (both locales, 390 px, no JavaScript)', { timeout: 60_000 }, async () => {
-    const person = PEOPLE[5];
-    const asker = await newContext({ viewport: PHONE, js: false });
-    const page = await asker.newPage();
-    await open(page, '/forgotPassword', false);
-    await page.getByLabel('Nombre de usuario o correo electrónico').fill(person.userName);
-    await page.getByRole('button', { name: 'Enviarme un enlace' }).click();
-    const link = linkOf(await mailTo(person.email));
-    // An hour and more later: the server's database says so.
-    const db = new Database(join(site.dataDir, 'site.db'));
-    try {
-      db.prepare('UPDATE account_links SET expires_at = ? WHERE user_name = ?').run(Date.now() - 1000, person.userName);
-    } finally {
-      db.close();
-    }
-    for (const [path, title, text] of [
-      [link, 'Este enlace ha caducado', 'Los enlaces para restablecer la contraseña valen una hora.'],
-      [`/en${link}`, 'This link has expired', 'Password-reset links work for one hour.'],
-    ] as const) {
-      const shown = await asker.newPage();
-      const response = await shown.goto(path);
-      expect(response?.status()).toBe(410);
-      expect(new URL(shown.url()).search).toBe('');
-      expect(await h1(shown).innerText()).toBe(title);
-      expect(await shown.locator('main').innerText()).toContain(text);
-      await expectNoSidewaysScroll(shown);
-      await shot(shown, `reset-expired-${path.startsWith('/en') ? 'en' : 'es'}-390`);
-    }
-  });
+  test(
+    'an expired reset link is refused with a clear page (both locales, 390 px, no JavaScript)',
+    { timeout: scaled(60_000) },
+    async () => {
+      const person = PEOPLE[5];
+      const asker = await newContext({ viewport: PHONE, js: false });
+      const page = await asker.newPage();
+      await open(page, '/forgotPassword', false);
+      await page.getByLabel('Nombre de usuario o correo electrónico').fill(person.userName);
+      await page.getByRole('button', { name: 'Enviarme un enlace' }).click();
+      const link = linkOf(await mailTo(person.email));
+      // An hour and more later: the server's database says so.
+      const db = new Database(join(site.dataDir, 'site.db'));
+      try {
+        db.prepare('UPDATE account_links SET expires_at = ? WHERE user_name = ?').run(Date.now() - 1000, person.userName);
+      } finally {
+        db.close();
+      }
+      for (const [path, title, text] of [
+        [link, 'Este enlace ha caducado', 'Los enlaces para restablecer la contraseña valen una hora.'],
+        [`/en${link}`, 'This link has expired', 'Password-reset links work for one hour.'],
+      ] as const) {
+        const shown = await asker.newPage();
+        const response = await shown.goto(path);
+        expect(response?.status()).toBe(410);
+        expect(new URL(shown.url()).search).toBe('');
+        expect(await h1(shown).innerText()).toBe(title);
+        expect(await shown.locator('main').innerText()).toContain(text);
+        await expectNoSidewaysScroll(shown);
+        await shot(shown, `reset-expired-${path.startsWith('/en') ? 'en' : 'es'}-390`);
+      }
+    },
+  );
 });
 
 describe('accessibility of the account pages', () => {
-  test('axe-core reports no violations on the forms and the clear pages of links, in both locales', { timeout: 90_000 }, async () => {
-    // A valid reset page needs a link: the admin asks for one (and never uses it).
-    const asker = await newContext({ viewport: DESKTOP, js: true });
-    const asking = await asker.newPage();
-    await open(asking, '/en/forgotPassword', true);
-    await asking.getByLabel('User name or email').fill(ADMIN.userName);
-    await asking.getByRole('button', { name: 'Send me a link' }).click();
-    await asking.getByRole('status').filter({ hasText: 'If an account matches' }).waitFor();
-    const link = linkOf(await mailTo(ADMIN.email));
-    await asker.close();
-    // The injected axe-core script needs the CSP relaxed (as in a11y.test.ts); no fades half-way.
-    const context = await site.newContext({ axe: true, consent: true });
-    for (const path of ['/forgotPassword', '/en/forgotPassword?sent=1', link, '/resetPassword', '/en/invitation', '/en/confirmEmail']) {
-      const page = await context.newPage();
-      await page.goto(path);
-      await waitForHydration(page);
-      const results = await runAxe(page);
-      expect(
-        results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
-        path,
-      ).toEqual([]);
-      await page.close();
-    }
-  });
+  test(
+    'axe-core reports no violations on the forms and the clear pages of links, in both locales',
+    { timeout: scaled(90_000) },
+    async () => {
+      // A valid reset page needs a link: the admin asks for one (and never uses it).
+      const asker = await newContext({ viewport: DESKTOP, js: true });
+      const asking = await asker.newPage();
+      await open(asking, '/en/forgotPassword', true);
+      await asking.getByLabel('User name or email').fill(ADMIN.userName);
+      await asking.getByRole('button', { name: 'Send me a link' }).click();
+      await asking.getByRole('status').filter({ hasText: 'If an account matches' }).waitFor();
+      const link = linkOf(await mailTo(ADMIN.email));
+      await asker.close();
+      // The injected axe-core script needs the CSP relaxed (as in a11y.test.ts); no fades half-way.
+      const context = await site.newContext({ axe: true, consent: true });
+      for (const path of ['/forgotPassword', '/en/forgotPassword?sent=1', link, '/resetPassword', '/en/invitation', '/en/confirmEmail']) {
+        const page = await context.newPage();
+        await page.goto(path);
+        await waitForHydration(page);
+        const results = await runAxe(page);
+        expect(
+          results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+          path,
+        ).toEqual([]);
+        await page.close();
+      }
+    },
+  );
 });
 
 describe('a change of e-mail address', () => {
@@ -416,7 +425,7 @@ describe('a change of e-mail address', () => {
 
   test.each(CASES)(
     '$label: asked on the profile, confirmed from the new address',
-    { timeout: 90_000 },
+    { timeout: scaled(90_000) },
     async ({ js, locale, viewport, person }) => {
       const sees = SEES[locale];
       const suffix = `${locale}-${viewport.width}`;
@@ -467,7 +476,7 @@ describe('a change of e-mail address', () => {
 describe('a site without a mail server (production, no SMTP_URL)', () => {
   const bare = setupServer({ users: PEOPLE, password: PASSWORD });
 
-  test('the console shows the invitation link once for the admin to pass on, and it works', { timeout: 60_000 }, async () => {
+  test('the console shows the invitation link once for the admin to pass on, and it works', { timeout: scaled(60_000) }, async () => {
     const admin = await newContext({ viewport: PHONE, js: true, server: bare, locale: 'en' });
     const page = await signIn(admin, 'en', ADMIN.userName, PASSWORD, true);
     await open(page, '/en/admin/users', true);

@@ -9,6 +9,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { setupSite, waitForHydration } from './fixture.ts';
 import { collectProblems, ROLE_USERS } from './helpers.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const SHOTS = '/tmp/shots-audit';
 const ADMIN = ROLE_USERS.find((user) => user.role === 'ADMIN')!;
@@ -41,7 +42,7 @@ beforeAll(async () => {
   }
   await context.close();
   mkdirSync(SHOTS, { recursive: true });
-}, 90_000);
+}, scaled(90_000));
 
 /** A page of the admin's (signed in once for the file): the audit log unless told. */
 async function open(viewport: { width: number; height: number }, options: { path?: string; javaScript?: boolean } = {}): Promise<Page> {
@@ -87,7 +88,7 @@ async function filter(page: Page, fields: { action?: string; user?: string }): P
 describe.each(VIEWPORTS)('the audit log at $label', ({ viewport }) => {
   const { width } = viewport;
 
-  test('shows who did what to whom, newest first, and filters it without reloading the page', { timeout: 60_000 }, async () => {
+  test('shows who did what to whom, newest first, and filters it without reloading the page', { timeout: scaled(60_000) }, async () => {
     const page = await open(viewport);
     const problems = collectProblems(page);
     const section = auditSection(page);
@@ -136,7 +137,7 @@ describe.each(VIEWPORTS)('the audit log at $label', ({ viewport }) => {
     expect(problems).toEqual([]);
   });
 
-  test('goes back in time page by page', { timeout: 60_000 }, async () => {
+  test('goes back in time page by page', { timeout: scaled(60_000) }, async () => {
     const page = await open(viewport);
     const problems = collectProblems(page);
     const pager = auditSection(page).getByRole('navigation', { name: 'Pages of the audit log' });
@@ -162,7 +163,7 @@ describe.each(VIEWPORTS)('the audit log at $label', ({ viewport }) => {
     expect(problems).toEqual([]);
   });
 
-  test("ends a user's sessions after a confirmation: that user is signed out, another is not", { timeout: 90_000 }, async () => {
+  test("ends a user's sessions after a confirmation: that user is signed out, another is not", { timeout: scaled(90_000) }, async () => {
     // Signed in afresh (at each width: the first run ended the client's sessions).
     const [clientPage, expertPage] = await Promise.all([
       site.signIn(CLIENT.userName, { viewport }),

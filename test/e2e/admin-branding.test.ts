@@ -10,6 +10,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { setupSite, waitForHydration } from './fixture.ts';
 import { collectProblems, ROLE_USERS } from './helpers.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const SHOTS = '/tmp/shots-admin';
 const ADMIN = ROLE_USERS.find((user) => user.role === 'ADMIN')!;
@@ -108,7 +109,7 @@ describe.each(RUNS)('the branding editor at $label', ({ viewport, color, rgb }) 
 
   test(
     'a colour and a logo set for a CLI user paint their navbar on /client; a bad colour gets a field error; reset brings back the teal',
-    { timeout: 90_000 },
+    { timeout: scaled(90_000) },
     async () => {
       const admin = await newPage(viewport, ADMIN.userName);
       const adminProblems = collectProblems(admin);

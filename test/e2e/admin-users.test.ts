@@ -13,6 +13,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { setupSite, waitForHydration } from './fixture.ts';
 import { collectProblems, ROLE_USERS } from './helpers.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const SHOTS = '/tmp/shots-admin';
 const PAGE_SIZE = 20;
@@ -42,7 +43,7 @@ beforeAll(async () => {
     await context.close();
   }
   mkdirSync(SHOTS, { recursive: true });
-}, 90_000);
+}, scaled(90_000));
 
 async function openConsole(viewport: { width: number; height: number }, javaScript = true): Promise<Page> {
   const page = await site.newPage({ viewport, as: ADMIN.userName, javaScriptEnabled: javaScript });
@@ -138,7 +139,7 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
     ...(role === 'CONS' ? { password: 'a long enough password' } : {}),
   }));
 
-  test('creates a user of each role, each announced, a generated password shown once', { timeout: 90_000 }, async () => {
+  test('creates a user of each role, each announced, a generated password shown once', { timeout: scaled(90_000) }, async () => {
     const page = await openConsole(viewport);
     const problems = collectProblems(page);
     await expectOnScreen(usersSection(page).getByRole('heading', { level: 2, name: 'Users' }), width, 'the heading');
@@ -170,7 +171,7 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
     expect(problems).toEqual([]);
   });
 
-  test('finds a user with the search, changes its role, disables and enables it', { timeout: 90_000 }, async () => {
+  test('finds a user with the search, changes its role, disables and enables it', { timeout: scaled(90_000) }, async () => {
     const page = await openConsole(viewport);
     const problems = collectProblems(page);
     const user = created.find((u) => u.role === 'CLI')!;
@@ -234,7 +235,7 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
     expect(problems).toEqual([]);
   });
 
-  test('pages through a list longer than one page', { timeout: 60_000 }, async () => {
+  test('pages through a list longer than one page', { timeout: scaled(60_000) }, async () => {
     const page = await openConsole(viewport);
     const problems = collectProblems(page);
     const total = Number(/^(\d+) users\.$/.exec(await summary(page).innerText())?.[1]);
@@ -277,7 +278,7 @@ describe.each(VIEWPORTS)('the users console at $label, with JavaScript', ({ pref
     expect(problems).toEqual([]);
   });
 
-  test('shows field errors for a user name in use, a bad e-mail and a short user name', { timeout: 60_000 }, async () => {
+  test('shows field errors for a user name in use, a bad e-mail and a short user name', { timeout: scaled(60_000) }, async () => {
     const page = await openConsole(viewport);
     const form = await openNewUser(page);
     const submit = form.getByRole('button', { name: 'Create user' });

@@ -7,6 +7,7 @@ import type { CDPSession } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupSite, waitForHydration } from './fixture.ts';
 import { collectProblems } from './helpers.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 declare global {
   interface Window {
@@ -67,13 +68,16 @@ describe('best practices on the home page', () => {
       const response = await page.goto(path);
       await waitForHydration(page);
       // A client navigation and back, so that the runtime's own code paths run too.
-      await page.locator('.navbar-menu').getByRole('link', { name: 'Blog', exact: true }).click({ timeout: 5_000 });
-      await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Blog', undefined, { timeout: 10_000 });
-      await page.goBack({ timeout: 10_000 });
+      await page
+        .locator('.navbar-menu')
+        .getByRole('link', { name: 'Blog', exact: true })
+        .click({ timeout: scaled(5_000) });
+      await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Blog', undefined, { timeout: scaled(10_000) });
+      await page.goBack({ timeout: scaled(10_000) });
       await page.waitForFunction(
         (p) => location.pathname === p && document.querySelector('main')?.getAttribute('data-load-state') === 'done',
         path,
-        { timeout: 10_000 },
+        { timeout: scaled(10_000) },
       );
       await page.waitForLoadState('networkidle');
 

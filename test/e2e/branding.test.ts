@@ -6,6 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { setupSite, waitForHydration } from './fixture.ts';
 import { loadBrand } from '../../server/brand/brand.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const PASSWORD = 'correct horse 1';
 const USERS = [
@@ -72,7 +73,7 @@ beforeAll(async () => {
     logos[userName] = ((await logo.json()) as { branding: { logo: string } }).branding.logo;
   }
   await context.close();
-}, 60_000);
+}, scaled(60_000));
 
 describe.each([
   { javaScript: true, label: 'with JavaScript' },

@@ -5,6 +5,7 @@
 import type { Page, Route } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { setupSite, waitForHydration } from './fixture.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 declare global {
   interface Window {
@@ -42,7 +43,7 @@ const notFound = (route: Route) => route.fulfill({ status: 404, contentType: 'te
 /** Waits until the reload's new document (without the old one's marker) has started its scripts. */
 async function waitForNewDocument(): Promise<void> {
   await page.waitForFunction(() => window.__chunkMarker === undefined && document.documentElement.classList.contains('js'), undefined, {
-    timeout: 10_000,
+    timeout: scaled(10_000),
   });
   await waitForHydration(page);
 }
@@ -66,7 +67,7 @@ describe('chunk-load failures', () => {
 
     const before = Date.now();
     await footerLink('Contact').click();
-    await expect.poll(() => documents, { timeout: 10_000 }).toEqual(['/en/Contact']);
+    await expect.poll(() => documents, { timeout: scaled(10_000) }).toEqual(['/en/Contact']);
     await waitForNewDocument();
 
     // A new document: the marker of the old one is gone.
@@ -87,7 +88,7 @@ describe('chunk-load failures', () => {
     await page.route('**/assets/legal-*.js', notFound);
     await openHome();
     await footerLink('Contact').click();
-    await expect.poll(() => documents, { timeout: 10_000 }).toEqual(['/en/Contact']);
+    await expect.poll(() => documents, { timeout: scaled(10_000) }).toEqual(['/en/Contact']);
     await waitForNewDocument();
     await page.evaluate(() => {
       window.__chunkMarker = 2;
@@ -98,7 +99,7 @@ describe('chunk-load failures', () => {
     // Seconds later, that other page is asked for.
     await footerLink('Legal notice').click();
     const error = page.locator('.error-page');
-    await error.waitFor({ state: 'visible', timeout: 10_000 });
+    await error.waitFor({ state: 'visible', timeout: scaled(10_000) });
     expect(await error.locator('h1').innerText()).toBe('Error');
     expect(await error.getByRole('link', { name: 'Back to the home page' }).getAttribute('href')).toBe('/en');
     expect(new URL(page.url()).pathname).toBe('/en/legal');
@@ -121,7 +122,7 @@ describe('chunk-load failures', () => {
 
     await page.getByRole('contentinfo').getByRole('link', { name: 'Contacto', exact: true }).click();
     const error = page.locator('.error-page');
-    await error.waitFor({ state: 'visible', timeout: 10_000 });
+    await error.waitFor({ state: 'visible', timeout: scaled(10_000) });
     expect(await error.locator('h1').innerText()).toBe('Error');
     expect(await error.getByRole('link', { name: 'Volver a la página de inicio' }).getAttribute('href')).toBe('/');
     expect(documents).toEqual([]);
@@ -133,7 +134,7 @@ describe('chunk-load failures', () => {
     await openHome();
     const gaveUp = page.waitForEvent('console', {
       predicate: (message) => message.text().includes('could not start its scripts'),
-      timeout: 10_000,
+      timeout: scaled(10_000),
     });
     await footerLink('Contact').click();
     await gaveUp;
@@ -152,7 +153,7 @@ describe('chunk-load failures', () => {
     await page.evaluate((key) => sessionStorage.setItem(key, String(Date.now() - 61_000)), KEY);
     const before = Date.now();
     await footerLink('Contact').click();
-    await expect.poll(() => documents, { timeout: 10_000 }).toEqual(['/en/Contact']);
+    await expect.poll(() => documents, { timeout: scaled(10_000) }).toEqual(['/en/Contact']);
     await waitForNewDocument();
     expect(Number(await reloadStamp(page))).toBeGreaterThanOrEqual(before - 1_000);
   });

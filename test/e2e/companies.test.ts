@@ -15,6 +15,7 @@ import { membershipOf, moveUser } from '../../server/companies/companies.ts';
 import { seedDemoProjects } from '../../server/projects/demo.ts';
 import { THEMES } from '../../shared/theme.ts';
 import { DESKTOP, PHONE, runAxe, setupSite, waitForHydration } from './fixture.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const ADMIN = { role: 'ADMIN' as const, userName: 'co-admin', name: 'Adela', lastName: 'Gestora' };
 const MANAGER = { role: 'CLI' as const, userName: 'co-manager', name: 'Carla', lastName: 'Cliente', email: 'carla@example.com' };
@@ -100,9 +101,9 @@ beforeAll(async () => {
     site.newPage({ as: MANAGER.userName, viewport: DESKTOP, axe: true }),
     site.newPage({ as: MEMBER.userName, viewport: DESKTOP }),
   ]);
-  manager.context().setDefaultTimeout(10_000);
-  member.context().setDefaultTimeout(10_000);
-}, 60_000);
+  manager.context().setDefaultTimeout(scaled(10_000));
+  member.context().setDefaultTimeout(scaled(10_000));
+}, scaled(60_000));
 
 describe('companies', () => {
   it('a manager invites a colleague from their profile with JavaScript: the form opens from its summary, and the colleague is listed as invited with no page load', async () => {
@@ -150,7 +151,7 @@ describe('companies', () => {
 
     // The invitation e-mail goes to the address typed.
     const mail = () => site.smtp.messages.find((m) => (m.to && !Array.isArray(m.to) ? m.to.text : '') === 'lucia@example.com');
-    await expect.poll(mail, { timeout: 15_000 }).toBeTruthy();
+    await expect.poll(mail, { timeout: scaled(15_000) }).toBeTruthy();
   });
 
   it('without JavaScript, in Spanish, the invitation posts and the page comes back with the new colleague; an invalid address comes back with its error and what was typed', async () => {

@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { runAxe, setupSite, waitForHydration } from './fixture.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const USERS = [
   { role: 'ADMIN' as const, userName: 'adela', name: 'Adela', lastName: 'Gestora', email: 'adela@example.com' },
@@ -74,7 +75,7 @@ describe('decisive steps', () => {
       site.smtp.messages.find(
         (m) => (m.to && !Array.isArray(m.to) ? m.to.text : '') === 'clara@example.com' && String(m.subject).includes('as delivered'),
       );
-    await expect.poll(delivered, { timeout: 15_000 }).toBeTruthy();
+    await expect.poll(delivered, { timeout: scaled(15_000) }).toBeTruthy();
     const mail = delivered();
     expect(mail?.subject).toBe('“Archive study”: Elena Experta marked the work as delivered — please review and confirm');
     const button = /<a [^>]*href="([^"]+)"[^>]*>[^<]*Review and confirm the delivery/.exec(String(mail?.html))?.[1];

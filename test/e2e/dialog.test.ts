@@ -6,6 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { setupSite, waitForHydration } from './fixture.ts';
 import { collectProblems } from './helpers.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 declare global {
   interface Window {
@@ -37,7 +38,7 @@ async function signIn(locale: 'en' | 'es' = 'en'): Promise<void> {
   // CONS is confined to the expert area.
   await page.waitForURL((url) => url.pathname === (locale === 'en' ? '/en/expert' : '/expert'));
   // Attached, not visible: under 1023 px it sits in the folded burger menu.
-  await page.locator('.navbar-user').waitFor({ state: 'attached', timeout: 10_000 });
+  await page.locator('.navbar-user').waitFor({ state: 'attached', timeout: scaled(10_000) });
   // The menu's handlers (the confirmation) run once it has hydrated; before, Log-Out is a plain form post.
   await waitForHydration(page);
   await page.evaluate(() => {
@@ -183,10 +184,10 @@ describe('signed-in navbar and the logout confirmation', () => {
     expect((await focused()).className).toBe('alert-cancel');
 
     await page.keyboard.press('Escape');
-    await page.locator('dialog[open]').waitFor({ state: 'detached', timeout: 5_000 });
+    await page.locator('dialog[open]').waitFor({ state: 'detached', timeout: scaled(5_000) });
     // Escape belongs to the topmost layer, the dialog: the menu it was opened from stays open,
     // and focus goes back to the (visible) Log-Out button instead of being lost on <body>.
-    await page.waitForFunction(() => !document.activeElement?.closest('dialog'), undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => !document.activeElement?.closest('dialog'), undefined, { timeout: scaled(5_000) });
     const after = await focused();
     expect.soft(after.tag, 'focus after Escape').not.toBe('BODY');
     expect.soft(after.text, 'focus after Escape').toBe('Log-Out');

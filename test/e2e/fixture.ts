@@ -17,6 +17,7 @@ import { launchServer, type LaunchedServer } from '../../scripts/launch-server.t
 import type { Role } from '../../shared/user.ts';
 import type { TestSmtp } from '../helpers/smtp.ts';
 import { ROLE_PASSWORD } from './helpers.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 /** A phone and a laptop: the two widths most pages are checked at. */
 export const PHONE = { width: 390, height: 844 };
@@ -142,7 +143,7 @@ function hydration(ask: 'done' | 'why'): boolean | string | null {
  * A navigation meanwhile (a reload, a redirect) starts the wait again on the new document.
  */
 export async function waitForHydration(page: Page, options: { timeout?: number } = {}): Promise<void> {
-  const timeout = options.timeout ?? 15_000;
+  const timeout = scaled(options.timeout ?? 15_000);
   const deadline = Date.now() + timeout;
   for (;;) {
     try {
@@ -221,7 +222,7 @@ export async function startServer(spec: ServerSpec = {}): Promise<Server> {
     }
     await addUsers(dataDir, spec.users ?? [], password);
     await spec.seed?.(dataDir);
-    const launched = await launchServer({ env, dataDir });
+    const launched = await launchServer({ env, dataDir, startTimeoutMs: scaled(20_000) });
     running.add(launched);
     stops.push(async () => {
       await launched.stop();
@@ -275,8 +276,8 @@ function lazyServer(get: () => Server): Server {
   };
 }
 
-const START_TIMEOUT_MS = 120_000;
-const STOP_TIMEOUT_MS = 60_000;
+const START_TIMEOUT_MS = scaled(120_000);
+const STOP_TIMEOUT_MS = scaled(60_000);
 
 /** Another server for the describe block it is called in: started before its tests, stopped after. */
 export function setupServer(spec: ServerSpec = {}): Server {
@@ -367,6 +368,8 @@ export function setupSite(spec?: ServerSpec): Site {
         ...rest,
       }),
     );
+    // Playwright's own 30 s for an action or a navigation, scaled like every deadline of the tests.
+    context.setDefaultTimeout(scaled(30_000));
     release(() => context.close());
     if (rest.javaScriptEnabled === false) javaScriptOff.add(context);
     if (consent) await context.addCookies([{ name: 'cookie_consent', value: 'v1:analytics=0', url: baseURL }]);

@@ -4,6 +4,7 @@
 import type { TestProject } from 'vitest/node';
 import { build, isBuildStale } from '../../scripts/build.ts';
 import { launchServer } from '../../scripts/launch-server.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -14,7 +15,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   if (isBuildStale()) await build({ quiet: true });
   // The server's warnings are echoed as they come (and its whole output if it fails to start).
-  const server = await launchServer({ onOutput: (text) => process.stderr.write(`[server] ${text}`) });
+  const server = await launchServer({ onOutput: (text) => process.stderr.write(`[server] ${text}`), startTimeoutMs: scaled(20_000) });
   project.provide('baseURL', server.url);
   return async () => {
     await server.stop();

@@ -16,6 +16,7 @@ import { createTestDatabase, startPostgres, type PostgresCluster } from '../help
 import { addUser } from '../helpers/users.ts';
 import { DESKTOP, PHONE, runAxe, setupSite, waitForHydration, type Server } from './fixture.ts';
 import { ROLE_PASSWORD } from './helpers.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const ADMIN = { role: 'ADMIN' as const, userName: 'lv-admin', name: 'Adela', lastName: 'Gestora' };
 const CLIENT = { role: 'CLI' as const, userName: 'lv-client', name: 'Carla', lastName: 'Cliente' };
@@ -29,7 +30,7 @@ let cluster: PostgresCluster | undefined;
 beforeAll(async () => {
   cluster = await startPostgres();
   env.DATABASE_URL = await createTestDatabase(cluster.url);
-}, 60_000);
+}, scaled(60_000));
 afterAll(() => cluster?.stop());
 
 const site = setupSite({
@@ -89,7 +90,7 @@ async function openActiveProject(page: Page): Promise<number> {
   expect(id).toBeGreaterThan(0);
   expect((await page.goto(`/en/organization/projects/${id}`))?.status()).toBe(200);
   await waitForHydration(page);
-  await page.locator('#message-body').waitFor({ timeout: 5000 });
+  await page.locator('#message-body').waitFor({ timeout: scaled(5000) });
   return id;
 }
 
@@ -97,7 +98,7 @@ describe('live updates across two instances on one PostgreSQL', () => {
   let second: Server;
   beforeAll(async () => {
     second = await site.startServer({ env: { DATABASE_URL: env.DATABASE_URL! } });
-  }, 120_000);
+  }, scaled(120_000));
 
   it('a message posted on instance A shows in the conversation open on instance B within 2 s, without a reload; what was typed stays; the bell counts it', async () => {
     const page = await site.newPage({ as: ORG.userName, server: second, consent: true });
@@ -110,16 +111,16 @@ describe('live updates across two instances on one PostgreSQL', () => {
     const posted = await postAs(site, ADMIN.userName, `/projects/${id}/messages`, { body: text });
     expect(posted.status).toBe(201);
     const started = Date.now();
-    await page.locator('.thread-message', { hasText: text }).waitFor({ timeout: 2000 });
+    await page.locator('.thread-message', { hasText: text }).waitFor({ timeout: scaled(2000) });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     expect(await page.locator('#message-body').inputValue()).toBe('A reply I am still writing');
     // Read on this page: the project's notifications are read when the page is read again.
-    await expect.poll(() => bellCount(page), { timeout: 2000 }).toBeLessThanOrEqual(before);
+    await expect.poll(() => bellCount(page), { timeout: scaled(2000) }).toBeLessThanOrEqual(before);
     // A milestone added on A shows in the open page's milestones too.
     const milestone = `Live milestone ${Date.now()}`;
     expect((await postAs(site, ADMIN.userName, `/projects/${id}/milestones`, { title: milestone })).status).toBe(201);
-    await page.locator('section[aria-labelledby="milestones-title"]', { hasText: milestone }).waitFor({ timeout: 2000 });
+    await page.locator('section[aria-labelledby="milestones-title"]', { hasText: milestone }).waitFor({ timeout: scaled(2000) });
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 
     // Elsewhere (the profile), the next message raises the bell at once; a dashboard open in
@@ -133,8 +134,8 @@ describe('live updates across two instances on one PostgreSQL', () => {
     await dashboard.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
     expect(await dashboard.locator('.navbar-cta .navbar-unread').count()).toBe(0);
     await postAs(site, ADMIN.userName, `/projects/${id}/messages`, { body: 'And another one' });
-    await expect.poll(() => bellCount(page), { timeout: 2000 }).toBe(resting + 1);
-    await dashboard.locator('.navbar-cta .navbar-unread').waitFor({ timeout: 2000 });
+    await expect.poll(() => bellCount(page), { timeout: scaled(2000) }).toBe(resting + 1);
+    await dashboard.locator('.navbar-cta .navbar-unread').waitFor({ timeout: scaled(2000) });
     expect(await dashboard.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     expect(await page.locator('.navbar-bell').getAttribute('aria-label')).toBe(`Notifications: ${resting + 1} unread`);
   });

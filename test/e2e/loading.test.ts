@@ -5,6 +5,7 @@
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { setupSite, waitForHydration } from './fixture.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 type LoadEvent = { t: number; state: string | null; busy: string | null };
 
@@ -60,14 +61,14 @@ describe('loading spinner and load state', () => {
     });
 
     await blogLink().click();
-    await overlay().waitFor({ state: 'visible', timeout: 1_000 });
+    await overlay().waitFor({ state: 'visible', timeout: scaled(1_000) });
     expect(answered, 'the spinner shows before the answer arrives').toBe(false);
     expect(await overlay().getAttribute('aria-busy')).toBe('true');
     expect(await overlay().innerText()).toContain('Loading…');
     expect(await page.locator('main').getAttribute('aria-busy')).toBe('true');
     expect(await page.locator('main').getAttribute('data-load-state')).toBe('pending');
 
-    await overlay().waitFor({ state: 'detached', timeout: 5_000 });
+    await overlay().waitFor({ state: 'detached', timeout: scaled(5_000) });
     expect(answered).toBe(true);
     await expect.poll(() => page.locator('h1').innerText()).toBe('Blog');
     expect(await page.locator('main').getAttribute('aria-busy')).toBe('false');
@@ -85,8 +86,8 @@ describe('loading spinner and load state', () => {
     });
 
     await blogLink().click();
-    await overlay().waitFor({ state: 'visible', timeout: 1_000 });
-    await overlay().waitFor({ state: 'detached', timeout: 5_000 });
+    await overlay().waitFor({ state: 'visible', timeout: scaled(1_000) });
+    await overlay().waitFor({ state: 'detached', timeout: scaled(5_000) });
     expect(failed).toBe(true);
 
     const error = page.locator('.error-page');
@@ -140,7 +141,7 @@ describe('loading spinner and load state', () => {
       () => performance.getEntriesByType('resource').some((e) => /\/assets\/blog-[^/]*\.js$/.test(e.name)),
       undefined,
       {
-        timeout: 5_000,
+        timeout: scaled(5_000),
       },
     );
     await recordLoadState(page);

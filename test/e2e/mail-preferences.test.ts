@@ -10,6 +10,7 @@ import { beforeAll, expect, test } from 'vitest';
 import { runAxe, setupSite, waitForHydration } from './fixture.ts';
 import { collectProblems } from './helpers.ts';
 import { DEFAULT_MAIL_PREFERENCES } from '../../shared/mail-preferences.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const SHOTS = '/tmp/shots-mail';
 const PEOPLE = [
@@ -117,7 +118,7 @@ for (const js of [true, false]) {
     // The admin is told of the brief (a "changes of state" notice), with a one-click link.
     await expect
       .poll(() => site.smtp.messages.slice(sentBefore).find((m) => m.subject?.includes(`Shop figures ${js ? 'A' : 'B'}`)), {
-        timeout: 15_000,
+        timeout: scaled(15_000),
       })
       .toBeTruthy();
     const mail = site.smtp.messages.slice(sentBefore).find((m) => m.subject?.includes(`Shop figures ${js ? 'A' : 'B'}`))!;

@@ -4,6 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupSite, waitForHydration } from './fixture.ts';
 import { pageChunks } from './helpers.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const site = setupSite();
 let chunks: Record<string, string>;
@@ -93,17 +94,17 @@ describe('prefetching visible links', () => {
     expect(await linkInViewport(page, '/en/Contact')).toBe(true);
 
     // Within ~3 s (the idle callback's timeout is 2 s).
-    await expect.poll(() => requested.includes(blog) && requested.includes(contact), { timeout: 3_000 }).toBe(true);
+    await expect.poll(() => requested.includes(blog) && requested.includes(contact), { timeout: scaled(3_000) }).toBe(true);
     expect(Date.now() - loadedAt).toBeLessThan(3_500);
     expect(page.url()).toMatch(/\/en$/);
 
     // The legal pages are linked from the footer only, below the fold: not fetched yet…
-    await expect.poll(() => requested.includes(chunks.login!), { timeout: 3_000 }).toBe(true);
+    await expect.poll(() => requested.includes(chunks.login!), { timeout: scaled(3_000) }).toBe(true);
     expect(await linkInViewport(page, '/en/legal')).toBe(false);
     expect(requested).not.toContain(legal);
     // …until the footer scrolls into view.
     await page.locator('footer').scrollIntoViewIfNeeded();
-    await expect.poll(() => requested.includes(legal), { timeout: 3_000 }).toBe(true);
+    await expect.poll(() => requested.includes(legal), { timeout: scaled(3_000) }).toBe(true);
     // Each chunk once.
     expect(requested.filter((f) => f === blog)).toHaveLength(1);
     expect(page.url()).toMatch(/\/en$/);

@@ -10,6 +10,7 @@ import { beforeAll, expect, test } from 'vitest';
 import { documentStore } from '../cms/fake-strapi-documents.ts';
 import { startFakeStrapi } from '../cms/fake-strapi.ts';
 import { runAxe, setupSite, waitForHydration, type Server } from './fixture.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const SHOTS = '/tmp/shots-publish';
 const SECRET = 'preview-secret-that-is-long-enough-0123456789';
@@ -151,7 +152,7 @@ test('inside the CMS’s preview pane (a frame on the CMS’s origin, another si
   const page = await newPage(server, { width: 1366, height: 768 });
   await page.goto(`${cmsUrl}/uploads/admin.html`);
   const frame = page.frameLocator('#preview');
-  await expect.poll(() => frame.locator('h1').textContent(), { timeout: 10_000 }).toBe(DRAFT_TITLE);
+  await expect.poll(() => frame.locator('h1').textContent(), { timeout: scaled(10_000) }).toBe(DRAFT_TITLE);
   expect(await frame.getByRole('status').filter({ hasText: 'Vista previa: borrador sin publicar' }).isVisible()).toBe(true);
   await page.screenshot({ path: `${SHOTS}/preview-in-cms-frame.png` });
   // The frame's cookie is partitioned under the CMS's site: the site's own tab is not in preview.
@@ -164,7 +165,7 @@ test('inside the CMS’s preview pane (a frame on the CMS’s origin, another si
   // The way out inside the frame: the preview ends there, and the published page (which may
   // not be framed) opens in a tab.
   await frame.getByRole('button', { name: 'Salir de la vista previa' }).click();
-  await expect.poll(() => frame.locator('h1').textContent(), { timeout: 10_000 }).toBe('Vista previa terminada');
+  await expect.poll(() => frame.locator('h1').textContent(), { timeout: scaled(10_000) }).toBe('Vista previa terminada');
   await page.screenshot({ path: `${SHOTS}/preview-in-cms-frame-ended.png` });
   const link = frame.getByRole('link', { name: 'Ver la página publicada (en otra pestaña)' });
   expect(await link.getAttribute('href')).toBe('/blog/auditoria-de-datos');
@@ -178,7 +179,7 @@ test('inside the CMS’s preview pane (a frame on the CMS’s origin, another si
 test('outside the preview the site’s pages refuse to be framed, by the CMS too', async () => {
   const { server, cmsUrl } = await siteOnStrapi();
   const page = await newPage(server, { width: 1366, height: 768 });
-  const blocked = page.waitForEvent('console', { predicate: (m) => m.text().includes('frame-ancestors'), timeout: 10_000 });
+  const blocked = page.waitForEvent('console', { predicate: (m) => m.text().includes('frame-ancestors'), timeout: scaled(10_000) });
   await page.goto(`${cmsUrl}/uploads/public.html`);
   expect((await blocked).text()).toContain("frame-ancestors 'none'");
   // Whatever the browser shows in a refused frame (an error page or nothing), never the page.

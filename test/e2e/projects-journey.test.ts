@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, PHONE, setupSite, waitForHydration } from './fixture.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 type Locale = 'es' | 'en';
 type Person = { userName: string; role: 'ADMIN' | 'CLI' | 'ORG' | 'CONS'; name: string; lastName: string };
@@ -101,7 +102,7 @@ const measurements: unknown[] = [];
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   outsider = (await signIn(OUTSIDER, 'es', true)).context();
-}, 60_000);
+}, scaled(60_000));
 
 afterAll(() => {
   writeFileSync(join(SHOTS, 'measurements.json'), `${JSON.stringify(measurements, null, 2)}\n`);
@@ -115,7 +116,7 @@ async function signIn(person: Person, locale: Locale, js: boolean): Promise<Page
     locale: locale === 'es' ? 'es-ES' : 'en-GB',
     consent: true,
   });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(scaled(10_000));
   const page = await context.newPage();
   await page.goto(at(locale, '/login'));
   if (js) await waitForHydration(page);
@@ -288,7 +289,7 @@ describe.each(JOURNEYS)('the journey of a project ($label)', ({ locale, js, owne
       signIn(ADMIN, locale, js),
       signIn(EXPERT, locale, js),
     ]);
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     await Promise.all([ownerPage, adminPage, expertPage].map((page) => page?.context().close()));
   });

@@ -4,6 +4,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupSite, waitForHydration } from './fixture.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 type Snapshot = {
   /** performance.now() in the page. */
@@ -57,7 +58,7 @@ async function navigateHomeToBlog(page: Page): Promise<Snapshot[]> {
       return wrapper?.getAttribute('data-transition-phase') === 'idle' && wrapper.querySelector('h1')?.textContent === 'Blog';
     },
     undefined,
-    { timeout: 10_000 },
+    { timeout: scaled(10_000) },
   );
   return page.evaluate(() => window.__transitionLog ?? []);
 }

@@ -7,6 +7,7 @@ import { expect, test } from 'vitest';
 import { rssOf } from '../security/process-watch.ts';
 import { signInCookie, signInToken } from '../security/built-server.ts';
 import { addUser, startServer } from './server.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const STREAMS = 1000;
 const PASSWORD = 'correct horse 1';
@@ -46,9 +47,10 @@ function openRaw(port: number, cookie: string): Promise<Raw> {
 }
 
 async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadlineMs = scaled(timeoutMs);
+  const deadline = Date.now() + deadlineMs;
   while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${deadlineMs} ms`);
     await new Promise((done) => setTimeout(done, 50));
   }
 }

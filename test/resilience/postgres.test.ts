@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestDatabase, startPostgres, type PostgresCluster } from '../helpers/postgres.ts';
 import { startServer, type RunningServer } from './server.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const PASSWORD = 'correct horse battery';
@@ -51,12 +52,12 @@ beforeAll(async () => {
   cli(['add', '--userName', 'root', '--password', PASSWORD, '--role', 'ADMIN', '--name', 'Rosa', '--lastName', 'A']);
   // Both start at once: the migrations take turns under the advisory lock.
   [a, b] = await Promise.all([startServer({ DATABASE_URL: databaseUrl }), startServer({ DATABASE_URL: databaseUrl })]);
-}, 90_000);
+}, scaled(90_000));
 
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
   cluster?.stop();
-}, 30_000);
+}, scaled(30_000));
 
 test('a session made on one instance works on the other, and a logout on one refuses the copied cookie on the other within a second', async () => {
   const cookie = sessionCookie(await signIn(a, 'carla'));
@@ -126,7 +127,7 @@ test('without its database the site answers 503 and /readyz fails, never crashes
   } finally {
     cluster.resume();
   }
-  await expect.poll(async () => (await get(b, '/readyz')).status, { timeout: 15_000 }).toBe(200);
+  await expect.poll(async () => (await get(b, '/readyz')).status, { timeout: scaled(15_000) }).toBe(200);
   expect((await get(b, '/en/client', cookie)).status).toBe(200);
   expect(b.process.exitCode).toBeNull();
 });

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchServer } from '../../scripts/launch-server.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 export { freePort } from '../../scripts/launch-server.ts';
 
@@ -33,7 +34,7 @@ const SHARED_SESSION_SECRET = 'resilience-test-session-secret-0123456789';
 export async function startServer(env: Record<string, string> = {}, prepare?: (dataDir: string) => void): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'site-proc-'));
   prepare?.(dataDir);
-  const server = await launchServer({ env: { SESSION_SECRET: SHARED_SESSION_SECRET, ...env }, dataDir, startTimeoutMs: 15_000 });
+  const server = await launchServer({ env: { SESSION_SECRET: SHARED_SESSION_SECRET, ...env }, dataDir, startTimeoutMs: scaled(15_000) });
   return {
     url: server.url,
     port: server.port,

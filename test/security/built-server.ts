@@ -15,6 +15,7 @@ import { chunksOf, storeDocumentChunks } from '../../server/projects/document-ch
 import { createUser } from '../../server/users/users.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { userRow } from '../helpers/users.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 /** The engine of the run: the `postgres` project of vitest.security.config.ts sets TEST_ENGINE. */
 export const ENGINE: 'sqlite' | 'postgres' = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
@@ -106,13 +107,13 @@ export function stalledGet(port: number, path: string, cookie: string): Promise<
   });
 }
 
-/** Reads what a stalled connection was sent until the server ends it: the bytes, or -1 if it is still open after `ms`. */
+/** Reads what a stalled connection was sent until the server ends it: the bytes, or -1 if it is still open after `ms` (scaled). */
 export async function drain(socket: Socket, ms = 15_000): Promise<number> {
   let received = 0;
   socket.on('data', (chunk: Buffer) => (received += chunk.length));
   const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(received)));
   socket.resume();
-  const result = await Promise.race([closed, sleep(ms).then(() => -1)]);
+  const result = await Promise.race([closed, sleep(scaled(ms)).then(() => -1)]);
   socket.destroy();
   return result;
 }
@@ -131,7 +132,7 @@ export async function untilQuiet(pid: number, timeoutMs = 60_000): Promise<void>
   const started = Date.now();
   let quiet = 0;
   let last = cpuTicks(pid);
-  while (quiet < 2 && Date.now() - started < timeoutMs) {
+  while (quiet < 2 && Date.now() - started < scaled(timeoutMs)) {
     await sleep(500);
     const now = cpuTicks(pid);
     // Under 10% of a core (the /healthz polls) for two half-seconds in a row.

@@ -28,6 +28,7 @@ import {
   type Upload,
 } from './built-server.ts';
 import { pollHealth, watchPeakRss } from './process-watch.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const PASSWORD = 'quota-attack-password';
 const MiB = 1024 * 1024;
@@ -44,7 +45,7 @@ afterEach(async () => {
   await running?.server.stop();
   if (running) rmSync(running.dataDir, { recursive: true, force: true });
   running = undefined;
-}, 30_000);
+}, scaled(30_000));
 
 /** The attacker (a client) with two open projects, the server started on them, the attacker signed in. */
 async function site() {
@@ -62,6 +63,7 @@ async function site() {
   }
   const server = await launchServer({
     dataDir,
+    startTimeoutMs: scaled(20_000),
     env: {
       PROJECT_DOCUMENTS_QUOTA_MB_PER_USER: String(QUOTA_MB.perUser),
       PROJECT_DOCUMENTS_QUOTA_MB_PER_PROJECT: String(QUOTA_MB.perProject),
@@ -93,96 +95,104 @@ async function storedBytes(db: Db): Promise<{ user: number; perProject: number[]
   return { user: rows.reduce((sum, row) => sum + Number(row.bytes), 0), perProject: [...perProject.values()] };
 }
 
-test(`one account uploading 10 MB documents far past its quota (${ATTEMPTS} × 10 MB, ${AT_ONCE} at once, API and page form): the quotas hold to the byte, every upload answered as stored is whole, the process lives within ${PEAK_RSS_MIB} MiB and /healthz answers (M1, ${ENGINE})`, async () => {
-  const server = await site();
-  const pid = server.pid;
-  const peak = watchPeakRss(pid);
-  const health = pollHealth(server.url);
-  const started = performance.now();
-  const answers: Attempt[] = [];
-  for (let i = 0; i < ATTEMPTS; i += AT_ONCE) {
-    answers.push(...(await Promise.all(Array.from({ length: AT_ONCE }, (_, k) => upload(server, i + k)))));
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const healthz = await health();
-  const rss = peak();
-  const stored = answers.filter((a) => a.stored);
-  console.log(
-    `M1 (${ENGINE}): ${ATTEMPTS} uploads of 10 MB in ${seconds.toFixed(1)} s, ${stored.length} stored; ` +
-      `RSS ${rss.start.toFixed(0)} MiB at the start, ${rss.peak.toFixed(0)} MiB at the peak; slowest /healthz ${healthz.slowest.toFixed(0)} ms`,
-  );
-  expect(server.child.exitCode, server.output().slice(-3000)).toBeNull();
-  expect(server.pid).toBe(pid);
-  // Room for two in the user's 25 MB (one per project's 15 MB): the rest refused, each with its quota named.
-  expect(stored).toHaveLength(2);
-  for (const refused of answers.filter((a) => !a.stored)) {
-    expect(refused.status).toBe(413);
-    expect(['user_quota_exceeded', 'project_quota_exceeded']).toContain(refused.code);
-  }
-  const db = await server.open();
-  try {
-    const bytes = await storedBytes(db);
-    expect(bytes.user).toBe(2 * DOCUMENT_BYTES);
-    expect(bytes.user).toBeLessThanOrEqual(QUOTA_MB.perUser * MiB);
-    for (const project of bytes.perProject) expect(project).toBeLessThanOrEqual(QUOTA_MB.perProject * MiB);
-  } finally {
-    await db.close();
-  }
-  // Nothing that was answered as stored is lost: each comes back byte for byte.
-  expect(await storedDigests(server, server.projects)).toEqual(stored.map((a) => digest(bigPdf(a.attempt))).sort());
-  expect(healthz.failures).toBe(0);
-  expect(healthz.slowest).toBeLessThan(HEALTHZ_MAX_MS);
-  expect(rss.peak).toBeLessThan(PEAK_RSS_MIB);
-
-  // Deleting one gives its room back: the next upload is stored.
-  const list = await fetch(`${server.url}/api/projects/${server.projects[0]}/documents`, {
-    headers: { Authorization: `Bearer ${server.token}` },
-  });
-  const first = ((await list.json()) as { items: { id: number }[] }).items[0]!.id;
-  const deleted = await fetch(`${server.url}/api/projects/${server.projects[0]}/documents/${first}`, {
-    method: 'DELETE',
-    headers: { Authorization: `Bearer ${server.token}`, Origin: server.url },
-  });
-  expect(deleted.status).toBe(204);
-  expect((await upload(server, ATTEMPTS)).stored).toBe(true);
-}, 180_000);
-
-test(`past the quota an upload is refused before its body is read: a client declaring 10 MB and sending nothing is answered 413 at once (M1, ${ENGINE})`, async () => {
-  const server = await site();
-  // The first project's 15 MB hold one document of 10 MB: 5 MB are left there.
-  expect((await upload(server, 0)).stored).toBe(true);
-  // The headers of a 10 MB upload, and not one byte of its body: only an answer given before reading it can arrive.
-  const started = performance.now();
-  const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = httpRequest(
-      `${server.url}/api/projects/${server.projects[0]}/documents`,
-      {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${server.token}`,
-          Origin: server.url,
-          'Content-Type': 'multipart/form-data; boundary=x',
-          'Content-Length': String(DOCUMENT_BYTES),
-        },
-        timeout: 5_000,
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        res.on('end', () => {
-          resolve({ status: res.statusCode!, body });
-          req.destroy();
-        });
-      },
+test(
+  `one account uploading 10 MB documents far past its quota (${ATTEMPTS} × 10 MB, ${AT_ONCE} at once, API and page form): the quotas hold to the byte, every upload answered as stored is whole, the process lives within ${PEAK_RSS_MIB} MiB and /healthz answers (M1, ${ENGINE})`,
+  async () => {
+    const server = await site();
+    const pid = server.pid;
+    const peak = watchPeakRss(pid);
+    const health = pollHealth(server.url);
+    const started = performance.now();
+    const answers: Attempt[] = [];
+    for (let i = 0; i < ATTEMPTS; i += AT_ONCE) {
+      answers.push(...(await Promise.all(Array.from({ length: AT_ONCE }, (_, k) => upload(server, i + k)))));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const healthz = await health();
+    const rss = peak();
+    const stored = answers.filter((a) => a.stored);
+    console.log(
+      `M1 (${ENGINE}): ${ATTEMPTS} uploads of 10 MB in ${seconds.toFixed(1)} s, ${stored.length} stored; ` +
+        `RSS ${rss.start.toFixed(0)} MiB at the start, ${rss.peak.toFixed(0)} MiB at the peak; slowest /healthz ${healthz.slowest.toFixed(0)} ms`,
     );
-    req.on('timeout', () => reject(new Error('no answer without the body')));
-    req.on('error', reject);
-    req.flushHeaders();
-  });
-  expect(answer.status).toBe(413);
-  expect(performance.now() - started).toBeLessThan(1_000);
-  const refusal = JSON.parse(answer.body) as { error: { code: string; message: string } };
-  expect(refusal.error.code).toBe('project_quota_exceeded');
-  expect(refusal.error.message).toMatch(/: 5242880 bytes \(5 MB\) are left$/);
-  expect(server.child.exitCode).toBeNull();
-}, 120_000);
+    expect(server.child.exitCode, server.output().slice(-3000)).toBeNull();
+    expect(server.pid).toBe(pid);
+    // Room for two in the user's 25 MB (one per project's 15 MB): the rest refused, each with its quota named.
+    expect(stored).toHaveLength(2);
+    for (const refused of answers.filter((a) => !a.stored)) {
+      expect(refused.status).toBe(413);
+      expect(['user_quota_exceeded', 'project_quota_exceeded']).toContain(refused.code);
+    }
+    const db = await server.open();
+    try {
+      const bytes = await storedBytes(db);
+      expect(bytes.user).toBe(2 * DOCUMENT_BYTES);
+      expect(bytes.user).toBeLessThanOrEqual(QUOTA_MB.perUser * MiB);
+      for (const project of bytes.perProject) expect(project).toBeLessThanOrEqual(QUOTA_MB.perProject * MiB);
+    } finally {
+      await db.close();
+    }
+    // Nothing that was answered as stored is lost: each comes back byte for byte.
+    expect(await storedDigests(server, server.projects)).toEqual(stored.map((a) => digest(bigPdf(a.attempt))).sort());
+    expect(healthz.failures).toBe(0);
+    expect(healthz.slowest).toBeLessThan(HEALTHZ_MAX_MS);
+    expect(rss.peak).toBeLessThan(PEAK_RSS_MIB);
+
+    // Deleting one gives its room back: the next upload is stored.
+    const list = await fetch(`${server.url}/api/projects/${server.projects[0]}/documents`, {
+      headers: { Authorization: `Bearer ${server.token}` },
+    });
+    const first = ((await list.json()) as { items: { id: number }[] }).items[0]!.id;
+    const deleted = await fetch(`${server.url}/api/projects/${server.projects[0]}/documents/${first}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${server.token}`, Origin: server.url },
+    });
+    expect(deleted.status).toBe(204);
+    expect((await upload(server, ATTEMPTS)).stored).toBe(true);
+  },
+  scaled(180_000),
+);
+
+test(
+  `past the quota an upload is refused before its body is read: a client declaring 10 MB and sending nothing is answered 413 at once (M1, ${ENGINE})`,
+  async () => {
+    const server = await site();
+    // The first project's 15 MB hold one document of 10 MB: 5 MB are left there.
+    expect((await upload(server, 0)).stored).toBe(true);
+    // The headers of a 10 MB upload, and not one byte of its body: only an answer given before reading it can arrive.
+    const started = performance.now();
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        `${server.url}/api/projects/${server.projects[0]}/documents`,
+        {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${server.token}`,
+            Origin: server.url,
+            'Content-Type': 'multipart/form-data; boundary=x',
+            'Content-Length': String(DOCUMENT_BYTES),
+          },
+          timeout: scaled(5_000),
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => {
+            resolve({ status: res.statusCode!, body });
+            req.destroy();
+          });
+        },
+      );
+      req.on('timeout', () => reject(new Error('no answer without the body')));
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(answer.status).toBe(413);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const refusal = JSON.parse(answer.body) as { error: { code: string; message: string } };
+    expect(refusal.error.code).toBe('project_quota_exceeded');
+    expect(refusal.error.message).toMatch(/: 5242880 bytes \(5 MB\) are left$/);
+    expect(server.child.exitCode).toBeNull();
+  },
+  scaled(120_000),
+);

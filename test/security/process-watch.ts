@@ -2,6 +2,7 @@
 // attack alone, and /healthz asked every 50 ms throughout (from a thread of its own).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { scaled } from '../helpers/time-scale.ts';
 
 /** The process's RSS now and its high-water mark (since it started or the last reset), in MiB. */
 export function rssOf(pid: number): { rss: number; hwm: number } {
@@ -50,7 +51,7 @@ parentPort.once('message', () => (polling = false));
     const started = performance.now();
     let ok = false;
     try {
-      const res = await fetch(workerData.url + '/healthz', { signal: AbortSignal.timeout(5000) });
+      const res = await fetch(workerData.url + '/healthz', { signal: AbortSignal.timeout(workerData.timeoutMs) });
       await res.arrayBuffer();
       ok = res.ok;
     } catch {}
@@ -65,7 +66,7 @@ parentPort.once('message', () => (polling = false));
 export function pollHealth(url: string, onProbe?: (probe: HealthProbe) => void) {
   let slowest = 0;
   let failures = 0;
-  const poller = new Worker(POLLER, { eval: true, workerData: { url } });
+  const poller = new Worker(POLLER, { eval: true, workerData: { url, timeoutMs: scaled(5_000) } });
   const done = new Promise<void>((resolve, reject) => {
     poller.on('message', (message: HealthProbe | 'done') => {
       if (message === 'done') return resolve();
