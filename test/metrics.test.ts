@@ -5,6 +5,7 @@ import { expect, test } from 'vitest';
 import { launchServer, freePort } from '../scripts/launch-server.ts';
 import { bearerMatches } from '../server/metrics/serve.ts';
 import { createTestApp, ORIGIN, TEST_ENGINE } from './helpers/app.ts';
+import { scaled } from './helpers/time-scale.ts';
 
 const TOKEN = 'metrics-token-that-is-long-enough-1234567';
 
@@ -137,37 +138,44 @@ test('the Bearer comparison takes the whole token and nothing else', () => {
   expect(bearerMatches(undefined, TOKEN)).toBe(false);
 });
 
-test('WEB_CONCURRENCY=2: METRICS_PORT (no token asked) and /metrics on the site port both give the sum of the workers', async () => {
-  const metricsPort = await freePort();
-  const server = await launchServer({ env: { WEB_CONCURRENCY: '2', METRICS_PORT: String(metricsPort), METRICS_TOKEN: TOKEN } });
-  try {
-    const workers = new Set<string>();
-    const SENT = 40;
-    for (let i = 0; i < SENT; i++) {
-      // A new connection each time: the cluster hands connections to its workers in turn.
-      const res = await fetch(`${server.url}/es/login`, { headers: { Connection: 'close' } });
-      await res.arrayBuffer();
-      workers.add(res.headers.get('x-worker') ?? '');
+test(
+  'WEB_CONCURRENCY=2: METRICS_PORT (no token asked) and /metrics on the site port both give the sum of the workers',
+  async () => {
+    const metricsPort = await freePort();
+    const server = await launchServer({
+      env: { WEB_CONCURRENCY: '2', METRICS_PORT: String(metricsPort), METRICS_TOKEN: TOKEN },
+      startTimeoutMs: scaled(20_000),
+    });
+    try {
+      const workers = new Set<string>();
+      const SENT = 40;
+      for (let i = 0; i < SENT; i++) {
+        // A new connection each time: the cluster hands connections to its workers in turn.
+        const res = await fetch(`${server.url}/es/login`, { headers: { Connection: 'close' } });
+        await res.arrayBuffer();
+        workers.add(res.headers.get('x-worker') ?? '');
+      }
+      expect(workers.size).toBe(2);
+      const scrape = async (url: string, headers: Record<string, string> = {}) => {
+        const res = await fetch(url, { headers });
+        return { status: res.status, text: await res.text() };
+      };
+      const onPort = await scrape(`http://127.0.0.1:${metricsPort}/metrics`, { Authorization: `Bearer ${TOKEN}` });
+      expect(onPort.status).toBe(200);
+      expect(sample(onPort.text, 'http_requests_total{method="GET",route="page:login",status="200"}')).toBe(SENT);
+      expect((await scrape(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(401);
+      expect((await scrape(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
+      const onSite = await scrape(`${server.url}/metrics`, { Authorization: `Bearer ${TOKEN}` });
+      expect(onSite.status).toBe(200);
+      expect(sample(onSite.text, 'http_requests_total{method="GET",route="page:login",status="200"}')).toBe(SENT);
+      // The outbox is one database, seen by both workers: not counted twice.
+      expect(sample(onSite.text, 'mail_outbox_messages{status="failed"}')).toBe(0);
+    } finally {
+      await server.stop();
     }
-    expect(workers.size).toBe(2);
-    const scrape = async (url: string, headers: Record<string, string> = {}) => {
-      const res = await fetch(url, { headers });
-      return { status: res.status, text: await res.text() };
-    };
-    const onPort = await scrape(`http://127.0.0.1:${metricsPort}/metrics`, { Authorization: `Bearer ${TOKEN}` });
-    expect(onPort.status).toBe(200);
-    expect(sample(onPort.text, 'http_requests_total{method="GET",route="page:login",status="200"}')).toBe(SENT);
-    expect((await scrape(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(401);
-    expect((await scrape(`http://127.0.0.1:${metricsPort}/other`)).status).toBe(404);
-    const onSite = await scrape(`${server.url}/metrics`, { Authorization: `Bearer ${TOKEN}` });
-    expect(onSite.status).toBe(200);
-    expect(sample(onSite.text, 'http_requests_total{method="GET",route="page:login",status="200"}')).toBe(SENT);
-    // The outbox is one database, seen by both workers: not counted twice.
-    expect(sample(onSite.text, 'mail_outbox_messages{status="failed"}')).toBe(0);
-  } finally {
-    await server.stop();
-  }
-}, 60_000);
+  },
+  scaled(60_000),
+);
 
 test('the database pool is in the metrics on PostgreSQL (total, idle, waiting); SQLite has no pool to show', async () => {
   const { app } = await createTestApp({ METRICS_TOKEN: TOKEN });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 // @ts-expect-error: a plain .mjs module without types, on purpose (it must run on any Node)
 import { nodeVersionProblem } from '../scripts/check-node.mjs';
+import { scaled } from './helpers/time-scale.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
@@ -47,7 +48,7 @@ test.runIf(oldNode)('npm start on an old Node says which version is needed inste
     cwd: ROOT,
     env: { ...process.env, PATH: `${join(oldNode!, '..')}:${process.env.PATH}`, npm_config_nodedir: '' },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: scaled(30_000),
   });
   expect(result.status).not.toBe(0);
   expect(result.stderr).toMatch(/Node\.js >= 22\.12 is needed \(you have v\d+\./);

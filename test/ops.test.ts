@@ -12,6 +12,7 @@ import { boundUrl } from '../server/http/server.ts';
 import { serverNodeFlags } from '../scripts/server-flags.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
 import { capturingLogger } from './helpers/log.ts';
+import { scaled } from './helpers/time-scale.ts';
 
 test('every response carries a request id, and one structured log line per request names it', async () => {
   const { logger, lines } = capturingLogger();
@@ -254,19 +255,23 @@ test('the start log names the address actually bound (HOST=127.0.0.1 says 127.0.
   expect(boundUrl({ address: '::', family: 'IPv6', port: 8080 })).toBe('http://[::]:8080 (every interface)');
 });
 
-test('seed:demo refuses NODE_ENV=production and says how to run it on purpose; with --yes it seeds that data folder', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'site-seed-'));
-  const run = (args: string[]) =>
-    spawnSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'seed-demo.ts'), ...args], {
-      env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, DATABASE_URL: '' },
-      encoding: 'utf8',
-    });
-  const refused = run([]);
-  expect(refused.status).toBe(1);
-  expect(refused.stderr).toContain('seed:demo refuses NODE_ENV=production');
-  expect(refused.stderr).toContain('npm run seed:demo -- --yes');
-  expect(existsSync(join(dataDir, 'site.db'))).toBe(false);
-  const seeded = run(['--yes']);
-  expect(seeded.status, seeded.stderr).toBe(0);
-  expect(seeded.stdout).toContain('demo-admin (ADMIN) password:');
-}, 60_000);
+test(
+  'seed:demo refuses NODE_ENV=production and says how to run it on purpose; with --yes it seeds that data folder',
+  () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'site-seed-'));
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'seed-demo.ts'), ...args], {
+        env: { ...process.env, NODE_ENV: 'production', DATA_DIR: dataDir, DATABASE_URL: '' },
+        encoding: 'utf8',
+      });
+    const refused = run([]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('seed:demo refuses NODE_ENV=production');
+    expect(refused.stderr).toContain('npm run seed:demo -- --yes');
+    expect(existsSync(join(dataDir, 'site.db'))).toBe(false);
+    const seeded = run(['--yes']);
+    expect(seeded.status, seeded.stderr).toBe(0);
+    expect(seeded.stdout).toContain('demo-admin (ADMIN) password:');
+  },
+  scaled(60_000),
+);

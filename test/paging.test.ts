@@ -25,6 +25,7 @@ import type { ContentSource } from '../server/content/source.ts';
 import { createTestApp, ORIGIN, TEST_ENGINE } from './helpers/app.ts';
 import { DEFAULT_PASSWORD, userRow } from './helpers/users.ts';
 import { activeProject, api, PEOPLE, signInEveryone, type Person, UNLIMITED } from './projects/fixtures.ts';
+import { scaled } from './helpers/time-scale.ts';
 
 /** Rows each list gets: more than any list's maximum. */
 const ROWS = 150;
@@ -123,7 +124,7 @@ beforeAll(async () => {
       )
       .execute(),
   );
-}, 120_000);
+}, scaled(120_000));
 
 /** A list of the API: its path, its page-size table entry, and the service the pages read it through. */
 type ApiList = { name: string; path: string; list: PagedList; service: (pageSize: number) => Promise<{ items: unknown[] }> };

@@ -11,6 +11,7 @@ import { contrastRatio } from '../../shared/branding.ts';
 import { PATHS } from '../../server/base/paths.ts';
 import { createTestApp } from '../helpers/app.ts';
 import { brandFolder, brandJson } from './helpers.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 type Json = Record<string, Record<string, unknown>>;
 
@@ -147,7 +148,7 @@ test('a bad brand.json stops the built server: exit code 1 and the field on stde
   const run = spawnSync(process.execPath, [join(root, 'dist', 'server', 'main.js')], {
     env: { ...process.env, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), PORT: '0', DATA_DIR: join(root, 'data') },
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout: scaled(20_000),
   });
   expect(run.status).toBe(1);
   expect(run.stderr).toContain('Invalid brand/brand.json:\n  contact.email: must be an e-mail address');

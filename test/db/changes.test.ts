@@ -4,6 +4,7 @@ import { expect, test } from 'vitest';
 import { announceChange, createChangeFeed, POLL_MS } from '../../server/db/changes.ts';
 import { createLogger } from '../../server/base/logger.ts';
 import { TEST_ENGINE, testDatabase } from '../helpers/app.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const logger = createLogger('silent');
 
@@ -18,7 +19,7 @@ test(`a change published by one instance reaches another's listeners (${TEST_ENG
     await one.publish('user:ana');
     await one.publish('branding:acme');
     await one.publish('session:xyz'); // nobody listens to sessions here
-    await expect.poll(() => heard, { timeout: POLL_MS * 6 }).toEqual(['user:ana', 'branding:acme']);
+    await expect.poll(() => heard, { timeout: scaled(POLL_MS * 6) }).toEqual(['user:ana', 'branding:acme']);
   } finally {
     await one.close();
     await other.close();
@@ -34,7 +35,7 @@ test(`a change announced by a process that listens to nothing (the ops CLI) reac
     feed.subscribe('user:', (topic) => heard.push(topic));
     await announceChange(db, 'user:dora');
     await announceChange(db, 'user:dora');
-    await expect.poll(() => heard.length, { timeout: POLL_MS * 6 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => heard.length, { timeout: scaled(POLL_MS * 6) }).toBeGreaterThanOrEqual(1);
     expect(new Set(heard)).toEqual(new Set(['user:dora']));
   } finally {
     await feed.close();

@@ -5,19 +5,22 @@ import { expect, test } from 'vitest';
 import type { Db } from '../../server/db/index.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import { addUser, DEFAULT_PASSWORD } from '../helpers/users.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 async function storedLocale(db: Db, userName: string) {
   return db.k.selectFrom('user_locales').select(['locale', 'updated_at']).where('user_name', '=', userName).executeTakeFirst();
 }
 
-/** Page views record in the background: wait (briefly) for the row to say `locale`. */
+/** Page views record in the background: wait for the row to say `locale`. */
 async function eventually(db: Db, userName: string, locale: string) {
-  for (let i = 0; i < 50; i++) {
-    const row = await storedLocale(db, userName);
-    if (row?.locale === locale) return row;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`the locale of ${userName} never became ${locale}: ${JSON.stringify(await storedLocale(db, userName))}`);
+  await expect
+    .poll(async () => (await storedLocale(db, userName))?.locale, {
+      timeout: scaled(5_000),
+      interval: 10,
+      message: `the locale of ${userName}`,
+    })
+    .toBe(locale);
+  return storedLocale(db, userName);
 }
 
 test('signing in records the locale of the login form; a signed-in page in the other locale records that one; a page in the same locale writes nothing', async () => {

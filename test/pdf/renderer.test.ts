@@ -5,6 +5,7 @@ import { afterEach, expect, test } from 'vitest';
 import type { PdfJob } from '../../server/pdf/jobs.ts';
 import { PdfBusyError, pdfRenderer, PdfShareError, type PdfRenderer } from '../../server/pdf/renderer.ts';
 import { pdfText } from './pdf-text.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const ctx = { locale: 'en' as const, siteName: 'the product', brandColor: '#30B7BB', defaultColor: '#30B7BB' };
 const profile = (userName: string): PdfJob => ({ kind: 'profile', user: { userName, name: 'Ana', lastName: 'Núñez', role: 'ORG' }, ctx });
@@ -108,16 +109,20 @@ test('a job that fails fails alone: the thread goes on with the next document', 
   expect(pdfText(await next)).toContain('User nameana');
 });
 
-test('a document that runs the thread out of memory fails alone: the process lives, the next document gets a new thread', async () => {
-  // 40 MB: enough for pdfmake and a profile, not for 50 messages of 2,500 lines each.
-  const pdfs = renderer({ heapMb: 40 });
-  const message = { id: 1, name: 'N', email: 'n@example.com', subject: 'S', createdAt: '2026-11-20T15:30:00.000Z', read: false };
-  const messages = Array.from({ length: 50 }, (_, id) => ({ ...message, id, message: 'a\n'.repeat(2500) }));
-  const tooBig = pdfs.render({ kind: 'messages', messages, ctx });
-  const next = pdfs.render(profile('ana'));
-  await expect(tooBig).rejects.toThrow(/memory limit/);
-  expect(pdfText(await next)).toContain('User nameana');
-}, 30_000);
+test(
+  'a document that runs the thread out of memory fails alone: the process lives, the next document gets a new thread',
+  async () => {
+    // 40 MB: enough for pdfmake and a profile, not for 50 messages of 2,500 lines each.
+    const pdfs = renderer({ heapMb: 40 });
+    const message = { id: 1, name: 'N', email: 'n@example.com', subject: 'S', createdAt: '2026-11-20T15:30:00.000Z', read: false };
+    const messages = Array.from({ length: 50 }, (_, id) => ({ ...message, id, message: 'a\n'.repeat(2500) }));
+    const tooBig = pdfs.render({ kind: 'messages', messages, ctx });
+    const next = pdfs.render(profile('ana'));
+    await expect(tooBig).rejects.toThrow(/memory limit/);
+    expect(pdfText(await next)).toContain('User nameana');
+  },
+  scaled(30_000),
+);
 
 test('without its thread (a deploy that lost pdf-worker.js) each document fails alone and the process lives', async () => {
   const pdfs = renderer({ workerUrl: new URL('./no-such-worker.js', import.meta.url) });
@@ -136,7 +141,6 @@ test('an idle thread is stopped, and started again for the next document', async
   const pdfs = renderer({ idleMs: 50 });
   await pdfs.render(profile('ana'));
   expect(pdfs.state().thread).toBe(true);
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  expect(pdfs.state().thread).toBe(false);
+  await expect.poll(() => pdfs.state().thread, { timeout: scaled(5_000), interval: 10 }).toBe(false);
   expect(pdfText(await pdfs.render(profile('bea')))).toContain('User namebea');
 });

@@ -11,6 +11,7 @@ import type { Db } from '../../server/db/index.ts';
 import { signIn } from '../my-account/helpers.ts';
 import { createTestApp, ORIGIN, TEST_ENGINE } from '../helpers/app.ts';
 import { activeProject, api, BRIEF, PDF, PEOPLE, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 let app: Express;
 let db: Db;
@@ -23,7 +24,7 @@ beforeAll(async () => {
   db = created.db;
   tokens = await signInEveryone(app, db);
   for (const person of ['owner', 'expert', 'admin'] as const) cookies[person] = await signIn(app, PEOPLE[person].userName);
-}, 60_000);
+}, scaled(60_000));
 
 const KiB = 1024;
 const pdfOf = (bytes: number) => Buffer.concat([PDF, Buffer.alloc(bytes - PDF.length, 0x20)]);

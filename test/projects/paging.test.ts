@@ -11,6 +11,7 @@ import { createTestApp, ORIGIN, TEST_ENGINE } from '../helpers/app.ts';
 import { revealStreamed } from '../helpers/streamed-html.ts';
 import { DEFAULT_PASSWORD } from '../helpers/users.ts';
 import { activeProject, api, PEOPLE, signInEveryone, type Person, UNLIMITED } from './fixtures.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const EVENTS = 25_000;
 const MESSAGES = 5_000;
@@ -67,7 +68,7 @@ beforeAll(async () => {
     .concat(login.headers['set-cookie'] ?? [])
     .find((c) => c.startsWith('auth._token.local=') && !c.startsWith('auth._token.local=;'))!
     .split(';')[0]!;
-}, 120_000);
+}, scaled(120_000));
 
 const page = (path: string) => request(app).get(path).set('Cookie', cookie);
 const historyItems = (html: string) => [...html.matchAll(/Step (\d{5})/g)].map((m) => Number(m[1]));
