@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { randomBytes } from 'node:crypto';
 import { decodeJwt, SignJWT } from 'jose';
-import { expect, test } from 'vitest';
+import { expect, onTestFinished, test, vi } from 'vitest';
 import { createUser } from '../server/users/users.ts';
 import { createSessionCodec } from '../server/auth/session-cookie.ts';
 import { hmacVerifier, TOKEN_ISSUER } from '../server/auth/tokens.ts';
@@ -327,11 +327,15 @@ test('no token reaches the browser: an API answer with a token is kept in the se
 });
 
 test('a token issued before a password change stops working', async () => {
+  // The app's clock is the test's (timers and sockets stay real): tokens carry whole seconds, so
+  // the change comes a second after the token instead of the test sleeping one.
+  vi.useFakeTimers({ toFake: ['Date'] });
+  onTestFinished(() => void vi.useRealTimers());
   const { app: fresh, db: freshDb } = await createTestApp();
   await createUser(freshDb, { userName: 'tom', password: PASSWORD, role: 'CLI', name: 'Tom', lastName: 'T' });
   const login = await request(fresh).post('/api/login').send({ identifier: 'tom', password: PASSWORD });
   const old = login.body.token as string;
-  await new Promise((r) => setTimeout(r, 1100)); // tokens carry whole seconds
+  vi.setSystemTime(Date.now() + 1_100);
   const changed = await request(fresh)
     .post('/api/me/password')
     .set('Authorization', `Bearer ${old}`)

@@ -117,11 +117,10 @@ test('an image outside the post’s folder fails the build, naming the post', as
 
 test('an image of more than 40 megapixels fails the build, naming the file: sharp opens no more pixels than that', async () => {
   expect(MAX_IMAGE_PIXELS).toBe(40_000_000);
-  const started = performance.now();
+  // The message is the answer to sharp's limitInputPixels, given when the header is read: no pixel was decoded.
   await expect(
     build({ 'blog/a/es.md': post('cover: huge.svg\ncoverAlt: Huge\n'), 'blog/a/huge.svg': svg(20_000, 20_000) }),
   ).rejects.toThrow(/blog\/a\/huge\.svg: more than the 40 megapixels an image may have/);
-  expect(performance.now() - started).toBeLessThan(5_000);
 });
 
 test('a file whose content is not what its name says fails the build, naming it', async () => {

@@ -16,6 +16,7 @@ import { loadBrand } from '../../server/brand/brand.ts';
 import { pdfmakeWithFonts } from '../../server/pdf/fonts.ts';
 import { pdfT, roleName } from '../../server/pdf/i18n.ts';
 import { pdfInfo, pdfPageCount, pdfText } from './pdf-text.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 // 09:05 UTC is 10:05 in Madrid (CET) on that day.
 const GENERATED_AT = new Date('2026-11-22T09:05:00Z');
@@ -107,18 +108,22 @@ function embeddedFonts(pdf: Buffer): Set<string> {
 }
 
 describe('every document', () => {
-  test('is a valid PDF that embeds Montserrat Regular, Bold and Black and no other font', async () => {
-    for (const make of Object.values(docs)) {
-      const pdf = await make();
-      expectValidPdf(pdf);
-      expect(embeddedFonts(pdf)).toEqual(new Set(['Montserrat-Regular', 'Montserrat-Bold', 'Montserrat-Black']));
-      // Each weight's TrueType program is in the file (subset), not merely referenced.
-      expect(pdf.toString('latin1').match(/\/FontFile2 \d+ 0 R/g)).toHaveLength(3);
-      expect(pdf.toString('latin1')).toMatch(/\/FontName \/[A-Z]{6}\+Montserrat-Black/);
-    }
-    // Every document laid out in turn (~1 s each on a quiet machine): the default 15 s is one
-    // loaded machine away from a false failure.
-  }, 60_000);
+  test(
+    'is a valid PDF that embeds Montserrat Regular, Bold and Black and no other font',
+    async () => {
+      for (const make of Object.values(docs)) {
+        const pdf = await make();
+        expectValidPdf(pdf);
+        expect(embeddedFonts(pdf)).toEqual(new Set(['Montserrat-Regular', 'Montserrat-Bold', 'Montserrat-Black']));
+        // Each weight's TrueType program is in the file (subset), not merely referenced.
+        expect(pdf.toString('latin1').match(/\/FontFile2 \d+ 0 R/g)).toHaveLength(3);
+        expect(pdf.toString('latin1')).toMatch(/\/FontName \/[A-Z]{6}\+Montserrat-Black/);
+      }
+      // Every document laid out in turn (~1 s each on a quiet machine): the default 15 s is one
+      // loaded machine away from a false failure.
+    },
+    scaled(60_000),
+  );
 
   test('carries its localised title, the site as author and the document language', async () => {
     const cases = [
@@ -277,7 +282,6 @@ describe('the messages report', () => {
   test('survives hostile input: control characters, lone surrogates, megabyte fields, paths, URLs, an unknown locale', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     try {
-      const start = Date.now();
       const pdf = await renderMessagesReportPdf(
         [
           message({
@@ -291,7 +295,8 @@ describe('the messages report', () => {
         plain,
       );
       expectValidPdf(pdf);
-      expect(Date.now() - start).toBeLessThan(5000);
+      // Two megabytes of fields are cut before the layout, not laid out over hundreds of pages.
+      expect(pdfPageCount(pdf)).toBeLessThanOrEqual(3);
       const text = pdfText(pdf);
       expect(text).toContain('/etc/passwd');
       expect(text).toContain('https://attacker.example/x.png');
