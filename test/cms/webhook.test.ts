@@ -17,6 +17,7 @@ import { createLogger } from '../../server/base/logger.ts';
 import { createTestApp, TEST_ENGINE } from '../helpers/app.ts';
 import { documentStore, webhookBody, type DocumentStore } from './fake-strapi-documents.ts';
 import { captureLogger, READ_ONLY_TOKEN, sendJson, startFakeStrapi, type Received } from './fake-strapi.ts';
+import { scaled } from '../helpers/time-scale.ts';
 
 const SECRET = 'webhook-secret-that-is-long-enough-0123456789';
 const READS = ['post.find', 'post.findOne', 'legal-page.find', 'legal-page.findOne'];
@@ -128,12 +129,11 @@ test(`a second instance on the same database purges too, told by the change feed
     { published: true },
   );
   expect(await blogText(other)).not.toContain('Segunda entrada');
-  const sent = Date.now();
   expect((await deliver(app, webhookBody('entry.publish', 'post', { documentId: second, slug: 'segunda', locale: 'es' }))).status).toBe(
     200,
   );
-  await expect.poll(() => blogText(other), { timeout: POLL_MS * 6, interval: 50 }).toContain('Segunda entrada');
-  expect(Date.now() - sent).toBeLessThan(POLL_MS * 6);
+  // Its cache would keep the old list for an hour (CMS_CACHE_SECONDS): only the feed can make it read again.
+  await expect.poll(() => blogText(other), { timeout: scaled(POLL_MS * 6), interval: 50 }).toContain('Segunda entrada');
 });
 
 test.each([
