@@ -2,9 +2,9 @@
 // page, the QR code on the screen (an inline SVG with a real box), the key read from the page
 // and turned into a code as a phone would, the ten recovery codes shown once; then signing in
 // again: the password, the code page, a wrong code's message, the right code and the area.
-// Four times (Spanish and English, with and without JavaScript), at 1366 and 390 px; and the
-// ADMIN_REQUIRE_2FA journey of an administrator, on a server of its own. Screenshots go to
-// /tmp/shots-totp/.
+// Twice with JavaScript (Spanish and English), at 1366 and 390 px; and the ADMIN_REQUIRE_2FA
+// journey of an administrator, on a server of its own. Screenshots go to /tmp/shots-totp/. The
+// same two journeys without JavaScript run in process: test/ui/two-factor.test.ts.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
@@ -48,9 +48,7 @@ const SEES = {
 type Journey = { locale: Locale; js: boolean; person: Person };
 const JOURNEYS: Journey[] = [
   { locale: 'es', js: true, person: { userName: 'tf-carla', role: 'CLI', area: 'client' } },
-  { locale: 'es', js: false, person: { userName: 'tf-olga', role: 'ORG', area: 'organization' } },
   { locale: 'en', js: true, person: { userName: 'tf-ernesto', role: 'CONS', area: 'expert' } },
-  { locale: 'en', js: false, person: { userName: 'tf-clara', role: 'CLI', area: 'client' } },
 ];
 const ADMIN: Person = { userName: 'tf-ada', role: 'ADMIN', area: 'admin' };
 const AXE_PERSON: Person = { userName: 'tf-axel', role: 'CLI', area: 'client' };

@@ -125,8 +125,11 @@ export function plainBrowser(app: Express, options: { acceptLanguage?: string } 
     open(path: string): Promise<PlainPage> {
       return send('GET', new URL(path, ORIGIN));
     },
-    /** Downloads what `path` answers, with the browser's cookies (a document, a PDF, page data). */
-    async download(path: string): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+    /**
+     * A GET of `path` with the browser's cookies, its redirect not followed, its body as bytes (a
+     * document, a PDF, page data); cookies it sets are kept, as a browser's own request keeps them.
+     */
+    async get(path: string): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
       let req = request(app).get(path).buffer(true);
       if (jar.size) req = req.set('Cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
       const res = await req.parse((stream, done) => {
@@ -134,6 +137,7 @@ export function plainBrowser(app: Express, options: { acceptLanguage?: string } 
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => done(null, Buffer.concat(chunks)));
       });
+      keepCookies(res.headers['set-cookie']);
       return { status: res.status, headers: res.headers as Record<string, string>, body: res.body as Buffer };
     },
     /** Follows a link of `page`, as a click on it does without JavaScript. */

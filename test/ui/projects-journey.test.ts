@@ -283,7 +283,7 @@ test.each(JOURNEYS)(
     page = await open(expertBrowser, projectOf(EXPERT));
     expect(textOf(withText(page, '.thread-message', message.owner)?.querySelector('.thread-meta strong'))).toBe(fullName(owner));
     expect(withText(page, 'ul.documents a', file.name)?.getAttribute('href')).toBe(href);
-    const download = await expertBrowser.download(href);
+    const download = await expertBrowser.get(href);
     expect(download.status).toBe(200);
     expect(download.headers['content-disposition']).toMatch(/^attachment;/);
     expect(download.headers['content-disposition']).toContain(file.name);
@@ -329,7 +329,7 @@ test.each(JOURNEYS)(
     expect(page.status).toBe(404);
     expect(textOf(one(page, 'main h1'))).toBe(sees.notFound);
     expect(page.html).not.toContain(title);
-    const data = await outsiderBrowser.download(`/_data?path=${encodeURIComponent(path)}`);
+    const data = await outsiderBrowser.get(`/_data?path=${encodeURIComponent(path)}`);
     const answer = JSON.parse(data.body.toString('utf8')) as { kind: string; payload?: { status: number; state: { kind: string } } };
     expect(answer).toMatchObject({ kind: 'payload', payload: { status: 404, state: { kind: 'error' } } });
     expect(JSON.stringify(answer)).not.toContain(title);
