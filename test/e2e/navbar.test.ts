@@ -1,7 +1,8 @@
 // Navbar breakpoints: up to 1023 px the links fold behind the burger, from 1024 px they are
-// inline, and from 1087 px the wide layout (more padding, a wider gap); and the burger's names
-// for screen readers. burger.test.ts covers the keyboard at 800 px and the links at 1200 px; this
-// file pins the exact breakpoints and the accessible names in both locales.
+// inline, and from 1087 px the wide layout (more padding, a wider gap). burger.test.ts covers the
+// keyboard at 800 px and the links at 1200 px; this file pins the exact breakpoints. The burger's
+// names for screen readers and its toggle are checked in process: test/ui/navbar.test.ts and
+// test/ui/navbar-burger.test.tsx.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupSite, waitForHydration } from './fixture.ts';
@@ -50,36 +51,4 @@ describe('navbar breakpoints', () => {
     await page.locator('button.navbar-burger').click();
     expect(await blog.isVisible()).toBe(true);
   });
-
-  for (const { path, open, close, nav } of [
-    { path: '/', open: 'Abrir menú', close: 'Cerrar menú', nav: 'Principal' },
-    { path: '/en', open: 'Open menu', close: 'Close menu', nav: 'Main' },
-  ]) {
-    it(`the burger is named "${open}" / "${close}" for screen readers and says what it controls (${path})`, async () => {
-      const page = await site.newPage({ viewport: { width: 1000, height: 800 } });
-      await page.goto(path);
-      await waitForHydration(page);
-      const navigation = page.getByRole('navigation', { name: nav });
-      const burger = navigation.getByRole('button', { name: open, exact: true });
-      expect(await burger.count()).toBe(1);
-      expect(await burger.getAttribute('aria-expanded')).toBe('false');
-      const controls = await burger.getAttribute('aria-controls');
-      expect(controls).toBeTruthy();
-      const menu = page.locator(`[id="${controls}"]`);
-      expect(await menu.count()).toBe(1);
-      expect(await menu.evaluate((el) => el.classList.contains('navbar-menu'))).toBe(true);
-      // The icon is decorative: the name comes from the hidden text only.
-      expect(await burger.locator('.burger-icon').getAttribute('aria-hidden')).toBe('true');
-
-      await burger.click();
-      const opened = navigation.getByRole('button', { name: close, exact: true });
-      await expect.poll(() => opened.count()).toBe(1);
-      expect(await opened.getAttribute('aria-expanded')).toBe('true');
-      expect(await menu.isVisible()).toBe(true);
-
-      await opened.click();
-      await expect.poll(() => navigation.getByRole('button', { name: open, exact: true }).getAttribute('aria-expanded')).toBe('false');
-      expect(await menu.isVisible()).toBe(false);
-    });
-  }
 });
