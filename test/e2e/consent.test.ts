@@ -1,9 +1,9 @@
 // Cookie consent (analytics only when the site is configured for them and only after the visitor
 // consents). On a site with no analytics the banner only informs: one "OK", remembered for a
-// year, with and without JavaScript. On a server with an analytics id it asks: the banner on a
-// first visit in both locales, "only necessary" remembered for a year, the footer's "Cookie
-// settings" reopening it, the buttons working without JavaScript (POST /consent, 303 back), and
-// nothing from the tag manager's host (neither a request nor a CSP entry) until the visitor accepts.
+// year. On a server with an analytics id it asks: the banner on a first visit in both locales,
+// "only necessary" remembered for a year, the footer's "Cookie settings" reopening it, and
+// nothing from the tag manager's host (neither a request nor a CSP entry) until the visitor
+// accepts. The buttons without JavaScript (POST /consent, 303 back) are test/ui/consent.test.ts's.
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { setupServer, setupSite, waitForHydration } from './fixture.ts';
@@ -85,21 +85,6 @@ describe('with no analytics configured the banner is a notice', () => {
       expect(problems, problems.join('\n')).toEqual([]);
     });
   }
-
-  it('without JavaScript "OK" is a form post: 303 back to the page, remembered', async () => {
-    const context = await site.newContext({ javaScriptEnabled: false });
-    const page = await context.newPage();
-    await page.goto('/en/blog');
-    const posted = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/consent') && r.request().method() === 'POST');
-    await banner(page).getByRole('button', { name: TEXTS.en.ok, exact: true }).click();
-    const answer = await posted;
-    expect(answer.status()).toBe(303);
-    expect(answer.headers().location).toBe('/en/blog');
-    await page.waitForURL((url) => url.pathname === '/en/blog');
-    await page.waitForLoadState('load');
-    expect(await banner(page).count()).toBe(0);
-    expect(decodeURIComponent((await consentCookie(context))?.value ?? '')).toBe('v1:notice');
-  });
 });
 
 describe('cookie consent banner (a server with an analytics id asks)', () => {
@@ -179,33 +164,6 @@ describe('cookie consent banner (a server with an analytics id asks)', () => {
     await banner(page).waitFor({ state: 'visible' });
     expect(await banner(page).getByRole('checkbox', { name: TEXTS.es.analytics }).isChecked()).toBe(true);
   });
-
-  for (const { locale, path, button, value } of [
-    { locale: 'en', path: '/en/blog', button: TEXTS.en.reject, value: 'v1:analytics=0' },
-    { locale: 'es', path: '/blog', button: TEXTS.es.acceptAll, value: 'v1:analytics=1' },
-  ] as const) {
-    it(`without JavaScript "${button}" still works (${locale}): POST /consent, then 303 back to the page`, async () => {
-      const context = await site.newContext({ server, javaScriptEnabled: false });
-      await context.route(/^https:\/\/([a-z0-9-]+\.)*(googletagmanager|google-analytics)\.com\//, (route: Route) =>
-        route.fulfill({ status: 200, contentType: 'application/javascript', body: '' }),
-      );
-      const page = await context.newPage();
-      await page.goto(path);
-      expect(await banner(page).isVisible()).toBe(true);
-      const posted = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/consent') && r.request().method() === 'POST');
-      await banner(page).getByRole('button', { name: button, exact: true }).click();
-      const answer = await posted;
-      expect(new URL(answer.url()).pathname).toBe(locale === 'es' ? '/consent' : '/en/consent');
-      expect(answer.status()).toBe(303);
-      expect(answer.headers().location).toBe(path);
-      await page.waitForURL((url) => url.pathname === path && url.search === '');
-      await page.waitForLoadState('load');
-      expect(await banner(page).count()).toBe(0);
-      const cookie = await consentCookie(context);
-      expect(decodeURIComponent(cookie?.value ?? '')).toBe(value);
-      expect(cookie!.expires).toBeGreaterThan(Date.now() / 1000 + 364 * DAY_S);
-    });
-  }
 });
 
 describe('analytics only after consent (a server with an analytics id)', () => {

@@ -19,7 +19,7 @@ export type PlainPage = {
   url: URL;
   headers: Record<string, string>;
   /** The redirects that led here, first first (a form post answered 303 starts with the POST). */
-  redirects: { method: string; status: number; location: string }[];
+  redirects: { method: string; url: string; status: number; location: string }[];
   html: string;
   document: Document;
 };
@@ -59,6 +59,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  */
 export function plainBrowser(app: Express, options: { acceptLanguage?: string } = {}) {
   const jar = new Map<string, string>();
+  /** Each cookie's Set-Cookie line as the site last sent it (its attributes: Max-Age, Path, SameSite…). */
+  const lines = new Map<string, string>();
   const acceptLanguage = options.acceptLanguage ?? 'es-ES,es;q=0.9';
 
   function keepCookies(setCookie: string | string[] | undefined): void {
@@ -70,8 +72,13 @@ export function plainBrowser(app: Express, options: { acceptLanguage?: string } 
       const expired = attributes.some(
         (a) => /^\s*max-age=(0|-)/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]!) < Date.now()),
       );
-      if (expired || value === '') jar.delete(name);
-      else jar.set(name, value);
+      if (expired || value === '') {
+        jar.delete(name);
+        lines.delete(name);
+      } else {
+        jar.set(name, value);
+        lines.set(name, line);
+      }
     }
   }
 
@@ -96,7 +103,7 @@ export function plainBrowser(app: Express, options: { acceptLanguage?: string } 
       keepCookies(res.headers['set-cookie']);
       const location = res.headers.location as string | undefined;
       if (REDIRECTS.has(res.status) && location) {
-        redirects.push({ method: currentMethod, status: res.status, location });
+        redirects.push({ method: currentMethod, url: current.pathname + current.search, status: res.status, location });
         current = new URL(location, current);
         if (res.status !== 307 && res.status !== 308) {
           currentMethod = 'GET';
@@ -121,6 +128,8 @@ export function plainBrowser(app: Express, options: { acceptLanguage?: string } 
   const browser = {
     /** The cookies the site has set (name → value), as the browser keeps them. */
     cookies: jar,
+    /** The Set-Cookie line of a cookie the browser keeps (undefined: none). */
+    setCookieLine: (name: string): string | undefined => lines.get(name),
     /** Types an address (a path on the site) and goes there. */
     open(path: string): Promise<PlainPage> {
       return send('GET', new URL(path, ORIGIN));
