@@ -4,7 +4,10 @@ import express, { type Router } from 'express';
 import { auditQuery, filterOf } from '../audit/query.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
-export function adminAuditRoutes(deps: Pick<ApiDeps, 'auditLog'>, auth: ApiAuth): Router {
+/** What these routes use of the API's dependencies. */
+type Uses = Pick<ApiDeps, 'auditLog'>;
+
+export function adminAuditRoutes(deps: Uses, auth: ApiAuth): Router {
   const { authenticated, requireAdmin } = auth;
   const router = express.Router();
 

@@ -7,10 +7,10 @@ import { brandingBody } from './schemas.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 import { IMAGE_MAX_BYTES } from '../../shared/uploads.ts';
 
-export function adminBrandingRoutes(
-  deps: Pick<ApiDeps, 'branding' | 'brandingInCms' | 'db' | 'logger' | 'uploads'>,
-  auth: ApiAuth,
-): Router {
+/** What these routes use of the API's dependencies. */
+type Uses = Pick<ApiDeps, 'branding' | 'brandingInCms' | 'db' | 'logger' | 'uploads'>;
+
+export function adminBrandingRoutes(deps: Uses, auth: ApiAuth): Router {
   const { db } = deps;
   const { authenticated, requireAdmin, json, userOf } = auth;
   const router = express.Router();

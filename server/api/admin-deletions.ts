@@ -6,7 +6,10 @@ import { ApiError } from '../http/errors.ts';
 import { deletionRequestsQuery } from './schemas.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
-export function adminDeletionRoutes(deps: Pick<ApiDeps, 'audit' | 'deletions' | 'logger'>, auth: ApiAuth): Router {
+/** What these routes use of the API's dependencies. */
+type Uses = Pick<ApiDeps, 'audit' | 'deletions' | 'logger'>;
+
+export function adminDeletionRoutes(deps: Uses, auth: ApiAuth): Router {
   const { authenticated, requireAdmin, userOf } = auth;
   const audit = deps.audit ?? noAudit;
   const router = express.Router();

@@ -4,7 +4,10 @@ import { ApiError } from '../http/errors.ts';
 import { messagesQuery, messageUpdateBody } from './schemas.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
-export function adminMessageRoutes(deps: Pick<ApiDeps, 'contact' | 'logger'>, auth: ApiAuth): Router {
+/** What these routes use of the API's dependencies. */
+type Uses = Pick<ApiDeps, 'contact' | 'logger'>;
+
+export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
   const { authenticated, requireAdmin, json, userOf } = auth;
   const router = express.Router();
 

@@ -9,10 +9,10 @@ import * as users from '../users/users.ts';
 import { listQuery, newUserBody, resetPasswordBody, updateUserBody } from './schemas.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
-export function adminUserRoutes(
-  deps: Pick<ApiDeps, 'accounts' | 'audit' | 'db' | 'logger' | 'sessions' | 'verify'>,
-  auth: ApiAuth,
-): Router {
+/** What these routes use of the API's dependencies. */
+type Uses = Pick<ApiDeps, 'accounts' | 'audit' | 'db' | 'logger' | 'sessions' | 'verify'>;
+
+export function adminUserRoutes(deps: Uses, auth: ApiAuth): Router {
   const { db } = deps;
   const { authenticated, requireAdmin, json, userOf, tokenOf } = auth;
   const audit = deps.audit ?? noAudit;

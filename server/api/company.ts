@@ -27,7 +27,10 @@ const moveBody = z
   })
   .refine((b) => (b.companyId === undefined) !== (b.newCompany === undefined), 'give companyId or newCompany, one of them');
 
-export function companyRoutes(deps: Pick<ApiDeps, 'companies' | 'db'>, auth: ApiAuth): Router {
+/** What these routes use of the API's dependencies. */
+type Uses = Pick<ApiDeps, 'companies' | 'db'>;
+
+export function companyRoutes(deps: Uses, auth: ApiAuth): Router {
   const { authenticated, requireAdmin, json, userOf } = auth;
   const router = express.Router();
   const service = deps.companies;

@@ -5,7 +5,10 @@ import { ApiError } from '../http/errors.ts';
 import { AVATAR_FILE, UPLOAD_FOLDERS } from '../uploads/images.ts';
 import { handle, type ApiAuth, type ApiDeps } from './http.ts';
 
-export function imageRoutes(deps: Pick<ApiDeps, 'downloads' | 'logger' | 'uploads'>, _auth: ApiAuth): Router {
+/** What these routes use of the API's dependencies. */
+type Uses = Pick<ApiDeps, 'downloads' | 'logger' | 'uploads'>;
+
+export function imageRoutes(deps: Uses, _auth: ApiAuth): Router {
   const router = express.Router();
 
   // Uploaded images: random names, so they can be cached for good; served with nosniff.

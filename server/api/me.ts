@@ -8,10 +8,10 @@ import { loginBody, passwordBody, profileBody } from './schemas.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 import { IMAGE_MAX_BYTES } from '../../shared/uploads.ts';
 
-export function meRoutes(
-  deps: Pick<ApiDeps, 'audit' | 'backend' | 'currentPasswordGuard' | 'loginGuard' | 'sessions' | 'twoFactor' | 'verify'>,
-  auth: ApiAuth,
-): Router {
+/** What these routes use of the API's dependencies. */
+type Uses = Pick<ApiDeps, 'audit' | 'backend' | 'currentPasswordGuard' | 'loginGuard' | 'sessions' | 'twoFactor' | 'verify'>;
+
+export function meRoutes(deps: Uses, auth: ApiAuth): Router {
   const { backend } = deps;
   const { authenticated, json, userOf, tokenOf } = auth;
   const audit = deps.audit ?? noAudit;

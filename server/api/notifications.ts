@@ -19,7 +19,10 @@ const markBody = z
   .strict()
   .refine((b) => (b.ids === undefined) !== (b.all === undefined), 'give ids (at most 100) or all: true, one of them');
 
-export function notificationRoutes(deps: Pick<ApiDeps, 'mailPreferences' | 'notifications'>, auth: ApiAuth): Router {
+/** What these routes use of the API's dependencies. */
+type Uses = Pick<ApiDeps, 'mailPreferences' | 'notifications'>;
+
+export function notificationRoutes(deps: Uses, auth: ApiAuth): Router {
   const { authenticated, json, userOf } = auth;
   const router = express.Router();
   const { notifications } = deps;
