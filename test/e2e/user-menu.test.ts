@@ -1,8 +1,8 @@
-// The signed-in navbar (issue 25): the avatar with the first and last name is the button of a
-// menu holding My Profile and Log-Out; from 1024 px the navbar is one line — its height equals
-// the signed-out one — at every width, in both languages, for every role and for a long name;
-// the menu works with the keyboard alone and without JavaScript; axe finds nothing in it open,
-// in either theme. This file starts its own server.
+// The signed-in navbar: the avatar with the first and last name is the button of a menu holding
+// My Profile and Log-Out; from 1024 px the navbar is one line — its height equals the signed-out
+// one — at every width, in both languages, for every role and for a long name; the menu works
+// with the keyboard alone; axe finds nothing in it open, in either theme. Without JavaScript (a
+// native disclosure) it is test/ui/user-menu.test.ts's. This file starts its own server.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { runAxe, setupSite, waitForHydration } from './fixture.ts';
@@ -98,24 +98,6 @@ describe('the user menu', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My Profile' }).click();
     await page.waitForURL((url) => url.pathname === '/en/profile');
     await expect.poll(() => page.locator('.navbar-user').getAttribute('open')).toBe(null);
-  });
-
-  it.each(LOCALES)('$locale: without JavaScript it is a disclosure: My Profile is a link and Log-Out signs out', async (l) => {
-    // Signing out ends the session: one user per locale.
-    const page = await site.newPage({
-      as: l.locale === 'es' ? 'olga' : 'maxi',
-      javaScriptEnabled: false,
-      viewport: { width: 1366, height: 768 },
-    });
-    await page.goto(l.profile);
-    const navigation = page.getByRole('navigation', { name: l.nav });
-    expect(await navigation.getByRole('link', { name: l.myProfile }).isVisible()).toBe(false);
-    await page.locator('.navbar-user-button').click();
-    expect(await navigation.getByRole('link', { name: l.myProfile }).getAttribute('href')).toBe(l.profile);
-    expect(await navigation.getByRole('link', { name: l.myProfile }).isVisible()).toBe(true);
-    await navigation.getByRole('button', { name: l.logout }).click();
-    await page.waitForURL((url) => url.pathname === l.home);
-    expect(await page.locator('.navbar-user').count()).toBe(0);
   });
 
   it('at a phone width it opens in place inside the burger menu', async () => {
