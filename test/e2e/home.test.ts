@@ -227,18 +227,6 @@ test('the 404 page hydrates with its help, and its search of the blog works', as
   });
 });
 
-test('without JavaScript, the 404 page offers the same help, and its search is a plain form', async () => {
-  await open({ viewport: PHONE, javaScript: false }, async (page) => {
-    await page.goto('/no-existe');
-    const links = page.getByRole('navigation', { name: 'Páginas del sitio' }).getByRole('link');
-    expect(await links.count()).toBe(7);
-    await page.getByRole('searchbox', { name: 'Buscar en el blog' }).fill('datos');
-    await page.getByRole('button', { name: 'Buscar' }).click();
-    await page.waitForURL('**/blog?q=datos');
-    expect(await page.locator('h1').innerText()).toContain('datos');
-  });
-});
-
 test('a client navigation to a missing page shows the 404 page’s help once its part has loaded', async () => {
   await open({ viewport: LAPTOP }, async (page) => {
     const problems = collectProblems(page, { documentStatus: 404 });

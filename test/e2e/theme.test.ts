@@ -1,7 +1,8 @@
 // Dark mode in Chromium (docs/decisions/023): the first paint is already in the right theme (the
 // cookie's, else the system's) with no script at all; the navbar's switch changes it without a
-// reload and remembers it, and works without JavaScript too; on a phone it is in the burger menu
-// and, like every button, control and link in a list, at least 44 px high.
+// reload and remembers it; on a phone it is in the burger menu and, like every button, control
+// and link in a list, at least 44 px high. The switch without JavaScript (a form post) is
+// test/ui/theme.test.ts's.
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { setupSite, waitForHydration, type PageOptions } from './fixture.ts';
@@ -89,20 +90,6 @@ describe('the switch in the navbar', () => {
       await page.reload();
       expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
       expect((await colours(page)).page).toBe(BACKGROUND.light);
-    });
-  });
-
-  test('without JavaScript it posts the form and comes back to the same page in the theme chosen', async () => {
-    await withContext({ javaScriptEnabled: false, colorScheme: 'light' }, null, async (page, context) => {
-      await page.goto('/en/blog?q=data');
-      await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
-      await page.waitForURL((url) => url.pathname === '/en/blog' && url.search === '?q=data');
-      expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
-      expect((await colours(page)).page).toBe(BACKGROUND.dark);
-      expect(await themeCookie(context)).toMatchObject({ value: 'dark' });
-      await page.getByRole('button', { name: 'Switch to the light theme' }).click();
-      await page.waitForURL((url) => url.pathname === '/en/blog');
-      expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
     });
   });
 

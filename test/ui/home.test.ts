@@ -26,3 +26,16 @@ test('without JavaScript the home page still shows the full content and the navb
   // The four legal pages and contact, and the company's e-mail and phone (brand/brand.json).
   expect(page.document.querySelectorAll('footer a')).toHaveLength(7);
 });
+
+test('without JavaScript, the 404 page offers the same help, and its search is a plain form', async () => {
+  const browser = plainBrowser(await testApp());
+  let page = await browser.open('/no-existe');
+  expect(page.status).toBe(404);
+  const help = within(within(page.document.body).getByRole('navigation', { name: 'Páginas del sitio' }));
+  expect(help.getAllByRole('link')).toHaveLength(7);
+  const searchbox = within(page.document.body).getByRole('searchbox', { name: 'Buscar en el blog' }) as HTMLInputElement;
+  searchbox.value = 'datos';
+  page = await browser.submit(page, within(page.document.body).getByRole('button', { name: 'Buscar' }) as HTMLButtonElement);
+  expect(page.url.pathname + page.url.search).toBe('/blog?q=datos');
+  expect(textOf(page.document.querySelector('h1'))).toContain('datos');
+});
