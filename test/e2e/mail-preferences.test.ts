@@ -1,8 +1,8 @@
 // "E-mail notifications" on My Profile and the one-click unsubscribe link, in a real Chromium at
-// 1366 and 390 px, with and without JavaScript (issue 26): the choices per topic are saved and
-// shown again; a refused number of days names the problem; a notice's List-Unsubscribe link,
-// opened without signing in, asks first and then turns that topic off — which the profile shows.
-// Screenshots go to /tmp/shots-mail.
+// 1366 and 390 px, with JavaScript: the choices per topic are saved and shown again; a refused
+// number of days names the problem; a notice's List-Unsubscribe link, opened without signing in,
+// asks first and then turns that topic off — which the profile shows. Screenshots go to
+// /tmp/shots-mail. Without JavaScript both run in process: test/ui/mail-preferences.test.ts.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -48,7 +48,6 @@ async function checked(page: Page, legend: string): Promise<string> {
 for (const { label, viewport, js } of [
   { label: '1366', viewport: { width: 1366, height: 900 }, js: true },
   { label: '390', viewport: { width: 390, height: 844 }, js: true },
-  { label: '390-nojs', viewport: { width: 390, height: 844 }, js: false },
 ]) {
   test(`at ${label} px${js ? '' : ' without JavaScript'}: the e-mail choices are saved per topic and shown again; a bad number of days is refused by name`, async () => {
     const userName = js ? (label === '1366' ? 'carla' : 'olga') : 'carla';
@@ -106,7 +105,8 @@ for (const { label, viewport, js } of [
   });
 }
 
-for (const js of [true, false]) {
+// Without JavaScript (plain form posts) both are test/ui/mail-preferences.test.ts's.
+for (const js of [true]) {
   test(`a notice's unsubscribe link, opened without signing in${js ? '' : ' and without JavaScript'}, asks first, then stops that topic only`, async () => {
     const client = await site.signIn('carla', { viewport: { width: 1366, height: 900 } });
     const sentBefore = site.smtp.messages.length;
