@@ -1,10 +1,10 @@
 // The profile's account sections and the admin's deletion requests, in a real Chromium at 1366
 // and 390 px: a user signed in on two browsers sees both with their device and ends the other
-// one (with and without JavaScript), downloads their data, asks for their account to be deleted
-// and withdraws it; an admin sees the pending requests and confirms one, after which the user
-// cannot sign in and their message shows as "Deleted user". What is checked is what is visible;
-// screenshots go to /tmp/shots-gdpr.
-import { mkdirSync, readFileSync } from 'node:fs';
+// one, asks for their account to be deleted and withdraws it; an admin sees the pending requests
+// and confirms one, after which the user cannot sign in and their message shows as "Deleted
+// user". What is checked is what is visible; screenshots go to /tmp/shots-gdpr. Ending sessions
+// without JavaScript and "Download my data" are checked in process: test/ui/account.test.ts.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
@@ -86,43 +86,6 @@ for (const { label, viewport } of VIEWPORTS) {
     expect(problems).toEqual([]);
   });
 }
-
-test('without JavaScript: "end all other sessions" is a form post, the page says so, and the current session goes on', async () => {
-  const name = user('CONS').userName;
-  const first = await signedIn(name, { userAgent: FIREFOX_WINDOWS });
-  const second = await signedIn(name, { userAgent: CHROME_ANDROID });
-  const plain = await signedIn(name, { javaScript: false });
-  const { page } = plain;
-  await page.goto('/en/profile');
-  expect(await sessionsSection(page).locator('li.session-item').count()).toBe(3);
-  // Headless Chromium says who it is honestly.
-  expect(await sessionsSection(page).locator('li.session-current').textContent()).toContain('Chrome on Linux');
-  await sessionsSection(page).getByRole('button', { name: 'End the other 2 sessions' }).click();
-  await page.waitForURL(/saved=sessionsEnded/);
-  expect(await sessionsSection(page).getByRole('status').textContent()).toBe('All your other sessions have been ended.');
-  expect(await sessionsSection(page).locator('li.session-item').count()).toBe(1);
-  for (const other of [first, second]) {
-    await other.page.goto('/en/profile');
-    expect(new URL(other.page.url()).pathname).toBe('/en/login');
-  }
-  await page.goto('/en/profile');
-  expect(new URL(page.url()).pathname).toBe('/en/profile');
-});
-
-test('"Download my data" saves a JSON file of the user, with their sessions and no secret', async () => {
-  const { page } = await signedIn(user('CLI').userName, { userAgent: CHROME_ANDROID });
-  await page.goto('/en/profile');
-  await waitForHydration(page);
-  const link = page.getByRole('link', { name: 'Download my data (JSON)' });
-  expect(await link.isVisible()).toBe(true);
-  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-  expect(download.suggestedFilename()).toMatch(/^my-data-carla-\d{4}-\d{2}-\d{2}\.json$/);
-  const file = await download.path();
-  const data = JSON.parse(readFileSync(file, 'utf8'));
-  expect(data.profile).toMatchObject({ userName: 'carla', name: 'Carla', role: 'CLI' });
-  expect(data.sessions.length).toBeGreaterThan(0);
-  expect(JSON.stringify(data)).not.toMatch(/passwordHash|password_hash|token/i);
-});
 
 for (const { label, viewport } of VIEWPORTS) {
   test(`at ${label} px: asking for deletion with the password shows the request pending; it can be withdrawn`, async () => {

@@ -57,7 +57,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * Express pipeline, as the built server answers it. `acceptLanguage` is the browser's language
  * (the browser tests' contexts are Spanish).
  */
-export function plainBrowser(app: Express, options: { acceptLanguage?: string } = {}) {
+export function plainBrowser(app: Express, options: { acceptLanguage?: string; userAgent?: string } = {}) {
   const jar = new Map<string, string>();
   /** Each cookie's Set-Cookie line as the site last sent it (its attributes: Max-Age, Path, SameSite…). */
   const lines = new Map<string, string>();
@@ -90,6 +90,7 @@ export function plainBrowser(app: Express, options: { acceptLanguage?: string } 
     for (let hops = 0; hops < 10; hops++) {
       let req = request(app)[currentMethod === 'GET' ? 'get' : 'post'](current.pathname + current.search);
       req = req.set('Accept', 'text/html,application/xhtml+xml').set('Accept-Language', acceptLanguage);
+      if (options.userAgent) req = req.set('User-Agent', options.userAgent);
       if (jar.size) req = req.set('Cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
       if (referer) req = req.set('Referer', referer.href);
       // A browser's form post names the page it came from.
@@ -140,6 +141,7 @@ export function plainBrowser(app: Express, options: { acceptLanguage?: string } 
      */
     async get(path: string): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
       let req = request(app).get(path).buffer(true);
+      if (options.userAgent) req = req.set('User-Agent', options.userAgent);
       if (jar.size) req = req.set('Cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
       const res = await req.parse((stream, done) => {
         const chunks: Buffer[] = [];
