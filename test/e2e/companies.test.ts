@@ -1,9 +1,8 @@
-// Client companies in the browser (issue 26, docs/decisions/041): the profile's "Your company"
-// section as its manager meets it — inviting a colleague with JavaScript (no page load) and
-// without it (the form posts; an invalid address comes back with its error, what was typed
-// kept) —, a member who works on the company's projects but leaves the decisions to the manager,
-// a removal that ends the member's access at once, and the section at 390 px and under axe-core
-// in both themes. Screenshots of the team section go to .tmp/shots-companies/. This file starts
+// Client companies in the browser (docs/decisions/041): the profile's "Your company" section as
+// its manager meets it — inviting a colleague with JavaScript (no page load; without it,
+// test/ui/companies.test.ts) —, a member who works on the company's projects but leaves the
+// decisions to the manager, a removal that ends the member's access at once, and the section at
+// 390 px and under axe-core in both themes. Screenshots of the team section go to .tmp/shots-companies/. This file starts
 // its own server: the demo projects (server/projects/demo.ts) belong to the manager's company,
 // and a second client is seeded into it as a member.
 import { mkdirSync } from 'node:fs';
@@ -78,16 +77,6 @@ async function fillInvitation(page: Page, colleague: { name: string; lastName: s
   await page.locator('#company-userName').fill(colleague.userName);
 }
 
-/** Submits a form without JavaScript and answers the page it lands on (after the redirect, if any). */
-async function postWithoutJs(page: Page, click: () => Promise<void>) {
-  const landed = page.waitForResponse(
-    (r) => r.request().isNavigationRequest() && r.request().frame() === page.mainFrame() && (r.status() < 300 || r.status() >= 400),
-  );
-  landed.catch(() => undefined);
-  await click();
-  return landed;
-}
-
 let manager: Page;
 let member: Page;
 /** The member's page of the project in proposal (test 3), reloaded after the removal (test 4). */
@@ -152,54 +141,6 @@ describe('companies', () => {
     // The invitation e-mail goes to the address typed.
     const mail = () => site.smtp.messages.find((m) => (m.to && !Array.isArray(m.to) ? m.to.text : '') === 'lucia@example.com');
     await expect.poll(mail, { timeout: scaled(15_000) }).toBeTruthy();
-  });
-
-  it('without JavaScript, in Spanish, the invitation posts and the page comes back with the new colleague; an invalid address comes back with its error and what was typed', async () => {
-    const page = await site.newPage({ as: MANAGER.userName, viewport: DESKTOP, javaScriptEnabled: false });
-    await open(page, '/profile', false);
-    const section = team(page);
-    expect(await textOf(section.locator('h2'))).toBe('Tu empresa: Carla Cliente');
-    const summary = section.locator('details.company-invite > summary');
-    expect(await textOf(summary)).toBe('Invitar a un colega');
-    await summary.click();
-    await fillInvitation(page, { name: 'Pablo', lastName: 'Pérez', email: 'pablo@example.com', userName: 'pablo.perez' });
-    const landed = await postWithoutJs(page, () => section.getByRole('button', { name: 'Enviar la invitación' }).click());
-    expect(landed.status()).toBe(200);
-    expect(landed.request().redirectedFrom()?.method(), 'the post was answered with a redirect').toBe('POST');
-    const url = new URL(landed.url());
-    expect(url.pathname).toBe('/profile');
-    expect(url.searchParams.get('saved')).toBe('colleagueInvited');
-    expect(await textOf(section.locator('.form-success[role="status"]'))).toBe(
-      'Invitación enviada. Tu colega aparece abajo hasta que elija su contraseña.',
-    );
-    expect(await textOf(row(page, 'pablo.perez').locator('strong'))).toBe('Pablo Pérez');
-    expect(await badges(page, 'pablo.perez')).toEqual(['Miembro', 'Invitación enviada']);
-    expect(await row(page, 'pablo.perez').locator('.badge-invited').isVisible()).toBe(true);
-    expect(await section.locator('.form-success[role="status"]').isVisible()).toBe(true);
-    // The colleague invited with JavaScript is listed too, and the form is closed again.
-    expect(await badges(page, 'lucia.luna')).toEqual(['Miembro', 'Invitación enviada']);
-    expect(await page.locator('#company-email').isVisible()).toBe(false);
-
-    await summary.click();
-    await fillInvitation(page, { name: 'Rita', lastName: 'Ramos', email: 'rita-at-example.com', userName: 'rita.ramos' });
-    const refused = await postWithoutJs(page, () => section.getByRole('button', { name: 'Enviar la invitación' }).click());
-    expect(refused.status()).toBe(422);
-    expect(refused.request().method()).toBe('POST');
-    // The form is open again, the error next to the address, and nothing typed is lost.
-    const email = page.locator('#company-email');
-    expect(await email.isVisible()).toBe(true);
-    expect(await email.getAttribute('aria-invalid')).toBe('true');
-    expect(await email.getAttribute('aria-describedby')).toBe('company-email-error');
-    const error = page.locator('#company-email-error');
-    expect(await textOf(error)).toBe('Escribe un correo electrónico válido.');
-    expect(await error.evaluate((el) => el.parentElement === document.getElementById('company-email')?.parentElement)).toBe(true);
-    expect(await email.inputValue()).toBe('rita-at-example.com');
-    expect(await page.locator('#company-name').inputValue()).toBe('Rita');
-    expect(await page.locator('#company-lastName').inputValue()).toBe('Ramos');
-    expect(await page.locator('#company-userName').inputValue()).toBe('rita.ramos');
-    expect(await page.locator('#company-name').getAttribute('aria-invalid')).toBeNull();
-    expect(await section.locator('.form-error[role="alert"]').count()).toBe(1);
-    expect(await row(page, 'rita.ramos').count()).toBe(0);
   });
 
   it('a member sees the company’s projects and writes in them, but the manager answers the proposal', async () => {
