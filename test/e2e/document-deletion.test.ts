@@ -1,7 +1,7 @@
 // Deleting a project document from its page (docs/decisions/031), in Chromium: the uploader sees
 // a delete button on their own documents only; with JavaScript it asks first in the alert dialog
-// (cancel keeps the document, confirm deletes it without a reload), without JavaScript the form
-// posts and the page comes back with the outcome. This file starts its own server with one user
+// (cancel keeps the document, confirm deletes it without a reload). Without JavaScript (the form
+// posts) it is test/ui/document-deletion.test.ts's. This file starts its own server with one user
 // of each role.
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
@@ -93,16 +93,4 @@ test('with JavaScript, deleting a document asks in the alert dialog: cancel keep
   expect(posts).toBe(1);
   expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker), 'no full page load').toBe(1);
   expect(problems).toEqual([]);
-});
-
-test('without JavaScript, the delete button posts its form and the page comes back with the outcome', async () => {
-  const path = await projectWithDocuments();
-  const page = await open(path, false);
-  const landed = page.waitForResponse((r) => r.request().isNavigationRequest() && r.status() === 200);
-  await page.getByRole('button', { name: 'Delete contract.pdf' }).click();
-  const response = await landed;
-  expect(response.request().redirectedFrom()?.method()).toBe('POST');
-  expect(new URL(response.url()).searchParams.get('done')).toBe('deleteDocument');
-  await page.getByText('The document has been deleted.').waitFor();
-  expect(await documentLinks(page)).toEqual(['checklist.pdf', 'notes.pdf']);
 });
