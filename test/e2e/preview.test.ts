@@ -1,9 +1,10 @@
 // The draft preview in Chromium, on the built server against a fake Strapi 5 with Draft &
 // Publish (test/cms/fake-strapi-documents.ts): the preview link opens the draft under a banner
-// that is seen (computed style, box inside the viewport) at 1366 and 390 px, with and without
-// JavaScript; leaving it shows the published page; and inside the CMS's preview pane (a frame on
-// the CMS's origin, another site) it works with its partitioned cookie, which never reaches the
-// site's own tabs. Screenshots go to /tmp/shots-publish/.
+// that is seen (computed style, box inside the viewport) at 1366 and 390 px; leaving it shows the
+// published page; and inside the CMS's preview pane (a frame on the CMS's origin, another site)
+// it works with its partitioned cookie, which never reaches the site's own tabs. Screenshots go
+// to /tmp/shots-publish/. Without JavaScript (the way out a plain form) it is
+// test/ui/preview.test.ts's.
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, test } from 'vitest';
@@ -130,21 +131,6 @@ test('the preview link opens the draft under a banner seen at 1366 and 390 px; l
     expect((await page.context().cookies()).map((c) => c.name)).not.toContain('cms.preview');
     await page.screenshot({ path: `${SHOTS}/preview-left-${viewport.width}.png` });
   }
-});
-
-test('without JavaScript at 390 px: the draft, the banner, and the way out (a plain form)', async () => {
-  const { server, previewLink } = await siteOnStrapi();
-  const page = await newPage(server, VIEWPORTS[1]!, false);
-  await page.goto(previewLink);
-  expect(await page.locator('h1').textContent()).toBe(DRAFT_TITLE);
-  expectSeen(await bannerSeen(page));
-  await page.screenshot({ path: `${SHOTS}/preview-draft-390-nojs.png` });
-  await Promise.all([
-    page.waitForURL((url) => url.pathname === '/blog/auditoria-de-datos'),
-    page.getByRole('button', { name: 'Salir de la vista previa' }).click(),
-  ]);
-  expect(await page.locator('h1').textContent()).toBe(PUBLISHED_TITLE);
-  expect(await page.locator('.preview-banner').count()).toBe(0);
 });
 
 test('inside the CMS’s preview pane (a frame on the CMS’s origin, another site): the draft with its banner; the site’s own tab still shows the published post', async () => {
