@@ -70,7 +70,7 @@ const FORMS = [
   { form: '/es', prefix: '/es' },
   { form: '/en', prefix: '/en' },
 ] as const;
-// The admin console's pages (issue 25) are guarded like /admin itself.
+// The admin console's pages (docs/decisions/039) are guarded like /admin itself.
 const CONSOLE = ['admin/projects', 'admin/users', 'admin/inbox', 'admin/audit', 'admin/deletions', 'admin/branding'] as const;
 const AREAS = ['admin', 'client', 'organization', 'expert', ...CONSOLE] as const;
 const everyConsolePage = (expected: string | 200) => Object.fromEntries(CONSOLE.map((page) => [page, expected]));

@@ -31,20 +31,6 @@ const PENDING = new Set<string>([
   'test/e2e/project-paging.test.ts',
   'test/e2e/projects-a11y.test.ts',
   'test/e2e/user-menu.test.ts',
-  // Being edited by others (uncommitted changes in the working tree).
-  'test/account-links/invitations.test.ts',
-  'test/account-links/password-reset.test.ts',
-  'test/auth.test.ts',
-  'test/notifications/notifications.test.ts',
-  'test/ops.test.ts',
-  'test/paging.test.ts',
-  'test/projects/document-deletion.test.ts',
-  'test/projects/document-uploads.test.ts',
-  'test/projects/paging.test.ts',
-  'test/resilience/live-streams.test.ts',
-  'test/security/abuse.test.ts',
-  'test/security/document-quotas.test.ts',
-  'test/security/downloads.test.ts',
 ]);
 
 /** The .ts, .tsx and .mjs files under a folder, as repository paths. */

@@ -158,7 +158,7 @@ test('production hides error details from browsers and sends HSTS', async () => 
   expect(page.headers['strict-transport-security']).toMatch(/max-age=31536000/);
 });
 
-// Hostile or broken input gets a clean 4xx, never a 500 (issue 7, resilience).
+// Hostile or broken input gets a clean 4xx, never a 500.
 test.each([
   ['a malformed session cookie', (r: request.Test) => r.set('Cookie', 'auth._token.local=%E0%A4%A; auth.redirect=%%%'), '/client', [302]],
   ['garbage Accept-Language at /', (r: request.Test) => r.set('Accept-Language', ';;;q=NaN,,,*-*-*,' + 'x'.repeat(3000)), '/', [200]],

@@ -1,4 +1,4 @@
-// Every list of the product is a page with a maximum size (issue 23 item 1; no answer grows with the data;
+// Every list of the product is a page with a maximum size (docs/decisions/030; no answer grows with the data;
 // docs/decisions/030): for each one, more rows than its maximum are written straight into the
 // database, the API refuses a larger page by naming `pageSize` (400), and the service the pages
 // use answers at most the maximum whatever it is asked. Lists bounded by a rule (a project's

@@ -1,4 +1,4 @@
-// Invitations (issue 15): an admin creates a user without a password; the user gets an e-mail
+// Invitations (docs/decisions/017): an admin creates a user without a password; the user gets an e-mail
 // with a single-use link (72 hours) to choose one and lands signed in in their area. Proven end
 // to end against a real SMTP server.
 import { mkdtempSync } from 'node:fs';

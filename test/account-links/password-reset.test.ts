@@ -1,4 +1,4 @@
-// Forgotten passwords (issue 15): one answer for every identifier (no account enumeration), a
+// Forgotten passwords (docs/decisions/017): one answer for every identifier (no account enumeration), a
 // single-use link valid one hour to a page that sets a new password with the rules of change
 // password, every session of the user ended, rate limits per address and per account. Proven
 // end to end against a real SMTP server.

@@ -1,4 +1,4 @@
-// The notification centre and the live stream (issue 26): every notice of a project is a
+// The notification centre and the live stream (docs/decisions/042): every notice of a project is a
 // notification of each recipient (never of the one who acted); a page at a time, marked read one
 // by one, all at once or by opening the project; a held milestone notice withdrawn with its
 // e-mail; the bell's count in every signed-in page. The live stream (GET /live) of a signed-in

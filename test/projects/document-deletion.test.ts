@@ -1,4 +1,4 @@
-// Deleting a project's documents (issue 23, M1; docs/decisions/031): the person who uploaded a
+// Deleting a project's documents (docs/decisions/031): the person who uploaded a
 // document and admins delete it, from the API (DELETE /api/projects/{id}/documents/{docId}) and
 // from the project page (a form per document); the project's other participants get 403, anyone
 // who cannot see the document 404; a read-only project keeps its documents (409). Deleting frees

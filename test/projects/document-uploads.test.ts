@@ -1,4 +1,4 @@
-// Uploads of project documents hold bounded memory (issue 23, M1; docs/decisions/031): a file
+// Uploads of project documents hold bounded memory (docs/decisions/031): a file
 // is read straight into the 256 KiB chunks it is stored in, never joined into one buffer, and
 // stored whole, byte for byte; at most UPLOADS_MAX_CONCURRENT are read at once per process, one
 // more waits its turn up to UPLOADS_WAIT_SECONDS, then gets 503 `uploads_busy` with Retry-After

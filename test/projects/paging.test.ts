@@ -1,4 +1,4 @@
-// A project's history and conversation are pages (issue 23 item 1, H2; docs/decisions/030): at
+// A project's history and conversation are pages (docs/decisions/030): at
 // 25,000 events and 5,000 messages the project page, its /_data and the API answer one page
 // each, newest first, with the way to the older ones — a link without JavaScript, `before=<id>`
 // in the API. The rows are written straight into the database, as years of use would leave them.

@@ -1,4 +1,4 @@
-// 1,000 live streams (GET /live, issue 26) held open on the built server as `npm start` runs it
+// 1,000 live streams (GET /live, docs/decisions/042) held open on the built server as `npm start` runs it
 // (128 MB heap): memory stays bounded, the site keeps answering, a notification still reaches
 // every stream of its user, and a shutdown ends them all at once. The RSS figure is printed for
 // docs/operating.md ("Live updates behind a proxy").

@@ -1,4 +1,4 @@
-// The abuse suite of issue 23: every finding of the attack on main (H1, H2, M1, M2, M3, L1–L5),
+// The abuse suite (docs/decisions/029 and 033): every attack found against the site so far,
 // sent one after the other to ONE built server started as `npm start` starts it (a 128 MB
 // heap), on SQLite and on PostgreSQL. Each attack holds when the process is alive with the pid
 // it started with, and whatever was answered as a success is there afterwards (uploads come back
@@ -48,7 +48,7 @@ import { scaled } from '../helpers/time-scale.ts';
 
 const PASSWORD = 'abuse-suite-password';
 /**
- * The process's peak RSS over the whole file. Issue 23 budgets 200 MiB for a 128 MB heap under
+ * The process's peak RSS over the whole file. The operating budget is 200 MiB for a 128 MB heap under
  * ordinary load; one process taking every attack in turn holds more: Node and its libraries
  * mapped (~66 MiB), a heap grown to its limit, buffers V8 frees only every few tens of MB (four
  * uploads of 10 MB read whole, PostgreSQL's chunks as text), the PDF layout thread (tens of MB

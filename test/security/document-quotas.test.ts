@@ -1,4 +1,4 @@
-// Finding M1 (issue 23), written as the attack, against the built server as production runs it
+// Filling the database with documents (docs/decisions/031), written as the attack, against the built server as production runs it
 // (`npm start`'s Node flags: a 128 MB heap), on SQLite and on PostgreSQL: one account uploaded
 // 10 MB documents without end (6 GB an hour), nothing held its bytes and nothing could delete
 // one. Now its documents count against PROJECT_DOCUMENTS_QUOTA_MB_PER_USER and each project's

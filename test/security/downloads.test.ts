@@ -1,4 +1,4 @@
-// Findings H1, M2 and L3 (issue 23), written as the attacks, against the built server as
+// Three attacks on downloads (docs/decisions/028), written as tests, against the built server as
 // production runs it (`npm start`'s Node flags: a 128 MB heap), on SQLite and on PostgreSQL:
 // - H1: ten 9 MB data exports downloaded at once, gzipped, aborted the process (every chunk
 //   of an export stayed in memory until its end, through the global compression());
