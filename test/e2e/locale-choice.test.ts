@@ -1,7 +1,6 @@
 // A visitor who chose Spanish gets Spanish, whatever their browser prefers: the switcher's
-// Spanish home is /es (the bare / sends an English browser to /en), on a full load, after a
-// reload, with and without JavaScript; with LOCALE_COOKIE on, the choice is recorded for 365
-// days and decides the bare root.
+// Spanish home is /es (the bare / sends an English browser to /en), on a full load and after a
+// reload; with LOCALE_COOKIE on, the choice is recorded for 365 days and decides the bare root.
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { LOCALE_COOKIE } from '../../shared/constants.ts';
@@ -24,26 +23,27 @@ async function chooseSpanish(page: Page, javaScript: boolean): Promise<void> {
   else await page.waitForLoadState('load');
 }
 
-describe.each([
-  { javaScript: true, label: 'with JavaScript' },
-  { javaScript: false, label: 'without JavaScript' },
-])('an English-preferring browser that chooses Spanish $label', ({ javaScript }) => {
-  test('stays on the Spanish home, also after a reload', async () => {
-    const context = await englishBrowser(site, javaScript);
-    const page = await context.newPage();
-    await page.goto('/');
-    // The bare root sends this browser to its language first.
-    expect(new URL(page.url()).pathname).toBe('/en');
-    if (javaScript) await waitForHydration(page);
-    await chooseSpanish(page, javaScript);
-    expect(new URL(page.url()).pathname).toBe('/es');
-    expect(await documentLang(page)).toBe('es');
-    await page.reload();
-    expect(new URL(page.url()).pathname).toBe('/es');
-    expect(await documentLang(page)).toBe('es');
-    expect(await page.locator('.locale-switcher a[data-locale="en"]').first().getAttribute('href')).toBe('/en');
-  });
-});
+// Without JavaScript (a plain link and a reload) it is test/ui/locale-choice.test.ts's.
+describe.each([{ javaScript: true, label: 'with JavaScript' }])(
+  'an English-preferring browser that chooses Spanish $label',
+  ({ javaScript }) => {
+    test('stays on the Spanish home, also after a reload', async () => {
+      const context = await englishBrowser(site, javaScript);
+      const page = await context.newPage();
+      await page.goto('/');
+      // The bare root sends this browser to its language first.
+      expect(new URL(page.url()).pathname).toBe('/en');
+      if (javaScript) await waitForHydration(page);
+      await chooseSpanish(page, javaScript);
+      expect(new URL(page.url()).pathname).toBe('/es');
+      expect(await documentLang(page)).toBe('es');
+      await page.reload();
+      expect(new URL(page.url()).pathname).toBe('/es');
+      expect(await documentLang(page)).toBe('es');
+      expect(await page.locator('.locale-switcher a[data-locale="en"]').first().getAttribute('href')).toBe('/en');
+    });
+  },
+);
 
 describe('with LOCALE_COOKIE=true', () => {
   const server = setupServer({ env: { LOCALE_COOKIE: 'true' } });
