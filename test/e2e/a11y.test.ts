@@ -1,10 +1,11 @@
-// (e) axe-core finds no accessibility violation on any public page, in both locales and both
+// (e) axe-core finds no accessibility violation on any page of the route table
+// (test/helpers/sample-urls.ts), signed out or as the role that sees it, in every locale and both
 // themes (the `theme` cookie: the server renders the page light or dark, docs/decisions/023).
 import type { AxeResults } from 'axe-core';
 import { describe, expect, it } from 'vitest';
 import { THEMES } from '../../shared/theme.ts';
 import { runAxe, setupSite, waitForHydration } from './fixture.ts';
-import { PUBLIC_PAGES } from './helpers.ts';
+import { EVERY_PAGE, SAMPLE_SITE, userOf } from './helpers.ts';
 
 function describeViolations(results: AxeResults): string {
   return results.violations
@@ -15,16 +16,16 @@ function describeViolations(results: AxeResults): string {
     .join('\n');
 }
 
-const site = setupSite();
+const site = setupSite(SAMPLE_SITE);
 
-const CASES = THEMES.flatMap((theme) => PUBLIC_PAGES.map((page) => ({ ...page, theme })));
+const CASES = THEMES.flatMap((theme) => EVERY_PAGE.map((page) => ({ ...page, theme })));
 
 describe('accessibility', () => {
-  it.each(CASES)('axe-core reports no violations on $path in the $theme theme', async ({ path, theme }) => {
+  it.each(CASES)('axe-core reports no violations on $path (signed in as: $role) in the $theme theme', async ({ path, role, theme }) => {
     // axe: the site's CSP allows only scripts carrying the request's nonce, so the injected
     // axe-core script would be blocked. Only the axe tests relax it; the others run under the real
     // CSP. Reduced motion: no element is measured halfway through a fade (its contrast would be off).
-    const context = await site.newContext({ axe: true });
+    const context = await site.newContext({ axe: true, as: role && userOf(role) });
     await context.addCookies([{ name: 'theme', value: theme, url: site.baseURL }]);
     const page = await context.newPage();
     await page.goto(path);

@@ -1,41 +1,41 @@
-// Shared data and small helpers of the browser tests: the list of public pages, the console's
+// Shared data and small helpers of the browser tests: the list of every page, the console's
 // problems, the build's page chunks, and one user of each role. The lifecycle (browser, servers,
 // contexts, sign-in, hydration) is the fixture's: test/e2e/fixture.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
+import { databaseFile, openDatabase } from '../../server/db/index.ts';
+import { seedDemoProjects } from '../../server/projects/demo.ts';
+import type { Locale } from '../../shared/locales.ts';
+import type { RouteBase } from '../../shared/routes.ts';
+import type { Role } from '../../shared/user.ts';
+import { NOT_FOUND_H1, samplePages } from '../helpers/sample-urls.ts';
+import type { ServerSpec } from './fixture.ts';
 
-export type PublicPage = {
+export { BLOG_SLUG } from '../helpers/sample-urls.ts';
+
+/** A page as a browser test opens it. */
+export type PageVisit = {
+  /** The route it is a page of; undefined: an address no route matches. */
+  base: RouteBase | undefined;
   path: string;
-  locale: 'es' | 'en';
+  locale: Locale;
+  /** Who is signed in (SAMPLE_SITE's user of that role); undefined: a signed-out visitor. */
+  role: Role | undefined;
   status: number;
   /** Text the page's h1 must contain. */
-  h1?: string | RegExp;
+  h1?: string | RegExp | undefined;
 };
 
-/** A post that exists in both locales (content/blog/<slug>/{es,en}.md). */
-export const BLOG_SLUG = 'web-accessibility-2026';
-
-const LEGAL = ['/cookies', '/legal', '/privacy', '/responsible'];
-
-/** Every public page in both locales (the route table's public routes), plus an unknown path. */
-export const PUBLIC_PAGES: readonly PublicPage[] = [
-  { path: '/', locale: 'es', status: 200 },
-  { path: '/es', locale: 'es', status: 200 },
-  { path: '/en', locale: 'en', status: 200 },
-  { path: '/blog', locale: 'es', status: 200, h1: 'Blog' },
-  { path: '/en/blog', locale: 'en', status: 200, h1: 'Blog' },
-  { path: `/blog/${BLOG_SLUG}`, locale: 'es', status: 200, h1: /accesibilidad web/ },
-  { path: `/en/blog/${BLOG_SLUG}`, locale: 'en', status: 200, h1: /web accessibility/ },
-  { path: '/Contact', locale: 'es', status: 200 },
-  { path: '/en/Contact', locale: 'en', status: 200 },
-  ...LEGAL.map((path) => ({ path, locale: 'es' as const, status: 200 })),
-  ...LEGAL.map((path) => ({ path: `/en${path}`, locale: 'en' as const, status: 200 })),
-  { path: '/login', locale: 'es', status: 200 },
-  { path: '/en/login', locale: 'en', status: 200 },
-  { path: '/notFound', locale: 'es', status: 404, h1: 'No se ha encontrado esta página' },
-  { path: '/en/does-not-exist', locale: 'en', status: 404, h1: 'This page could not be found' },
+/**
+ * Every page of the route table in each locale the site links, as its sample's role sees it
+ * (test/helpers/sample-urls.ts: a new route is in this list by itself), plus an unknown path.
+ * Open them on a SAMPLE_SITE server: it has the users and the projects the samples name.
+ */
+export const EVERY_PAGE: readonly PageVisit[] = [
+  ...samplePages().map(({ base, url, locale, role, status, h1 }) => ({ base, path: url, locale, role, status, h1 })),
+  { base: undefined, path: '/en/does-not-exist', locale: 'en', role: undefined, status: 404, h1: NOT_FOUND_H1.en },
 ];
 
 /**
@@ -84,3 +84,21 @@ export const ROLE_USERS: readonly RoleUser[] = [
   { role: 'ORG', userName: 'olga', name: 'Olga', lastName: 'Organización' },
   { role: 'CONS', userName: 'ernesto', name: 'Ernesto', lastName: 'Experto' },
 ];
+
+/** The user name of ROLE_USERS' user of `role`. */
+export function userOf(role: Role): string {
+  return ROLE_USERS.find((user) => user.role === role)!.userName;
+}
+
+/** A server with what the page samples need: one user of each role, and the demo projects they open. */
+export const SAMPLE_SITE: ServerSpec = {
+  users: ROLE_USERS,
+  seed: async (dataDir) => {
+    const db = await openDatabase({ file: databaseFile(dataDir), poolMax: 1 });
+    try {
+      await seedDemoProjects(db, { admin: userOf('ADMIN'), client: userOf('CLI'), org: userOf('ORG'), expert: userOf('CONS') });
+    } finally {
+      await db.close();
+    }
+  },
+};

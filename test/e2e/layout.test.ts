@@ -2,16 +2,21 @@
 // boxes): the pages' vertical padding in the wide layout, the contact form's consent row, the
 // admin users list on a phone, the burger's close state, the signed-in burger menu, the Contact
 // link, the profile's file input, and no horizontal scrolling on a 390 px phone on any page, for
-// any role, with and without JavaScript. This file starts its own server with one user per role.
+// any role, with and without JavaScript. The pages are every page of the route table
+// (test/helpers/sample-urls.ts). This file starts its own server with one user per role and the
+// demo projects.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { defaultLocale } from '../../shared/locales.ts';
+import { BASE_ROUTES, localePath, type BaseRoute, type RouteBase } from '../../shared/routes.ts';
+import { confinedArea } from '../../shared/user.ts';
 import { DESKTOP as LAPTOP, PHONE, setupSite, waitForHydration } from './fixture.ts';
-import { BLOG_SLUG, PUBLIC_PAGES, ROLE_USERS, type RoleUser } from './helpers.ts';
+import { EVERY_PAGE, ROLE_USERS, SAMPLE_SITE, type RoleUser } from './helpers.ts';
 
 /** The contact form refuses answers sent less than 3 s after the page was served. */
 const FILL_WAIT_MS = 3_200;
 
-const site = setupSite({ users: ROLE_USERS });
+const site = setupSite(SAMPLE_SITE);
 
 type Visit = {
   viewport: { width: number; height: number };
@@ -51,21 +56,17 @@ function horizontalOverflow(page: Page) {
 
 describe('from 1087 px the pages keep their vertical padding', () => {
   // The wide layout widens the side padding only; it used to reset the
-  // `.page` padding to 0, so that headings sat on the navbar and buttons on the footer.
-  const PAGES: { name: string; path: string; role?: RoleUser['role'] }[] = [
-    { name: 'the blog', path: '/en/blog' },
-    { name: 'a post', path: `/blog/${BLOG_SLUG}` },
-    { name: 'contact', path: '/Contact' },
-    { name: 'a legal page', path: '/en/privacy' },
-    { name: 'login', path: '/login' },
-    { name: 'profile', path: '/en/profile', role: 'CLI' },
-    { name: 'an area', path: '/organization', role: 'ORG' },
-    { name: 'the admin console', path: '/en/admin', role: 'ADMIN' },
-    { name: 'the admin users page', path: '/en/admin/users', role: 'ADMIN' },
-  ];
+  // `.page` padding to 0, so that headings sat on the navbar and buttons on the footer. Every
+  // page in the default locale (the padding does not depend on the words), but those laid out
+  // without a `.page` column, each for its reason.
+  const NO_PAGE_COLUMN: Partial<Record<RouteBase, string>> = {
+    index: 'the home page: full-width sections from the hero down',
+    notFound: 'the error view (.error-page), centred on its own',
+  };
+  const PAGES = EVERY_PAGE.filter((page) => page.locale === defaultLocale && !(page.base && page.base in NO_PAGE_COLUMN));
 
   it.each(PAGES)(
-    'at 1366 px $name ($path) has ≥ 16 px between the navbar and the h1 and between the content and the footer',
+    'at 1366 px $path (signed in as: $role) has ≥ 16 px between the navbar and the h1 and between the content and the footer',
     async ({ path, role }) => {
       await withPage({ viewport: LAPTOP, role }, async (page) => {
         await load(page, path);
@@ -379,19 +380,17 @@ describe('the profile page at 390 px', () => {
 });
 
 describe('no horizontal scrolling at 390 px', () => {
-  const PRIVATE_PAGES = ['profile', 'changePassword', 'admin', 'client', 'organization', 'expert'] as const;
-  const AREA_OF: Record<RoleUser['role'], string> = { ADMIN: 'admin', CLI: 'client', ORG: 'organization', CONS: 'expert' };
-  const AREAS = Object.values(AREA_OF);
-  // Each role on every private page it may open (the role guard sends it away from the others).
+  const TABLE: readonly BaseRoute[] = BASE_ROUTES;
+  // Each role on every private page without parameters that its role guard lets it open (ADMIN
+  // every area, the others their own and the pages of every signed-in user).
   const privateVisits = ROLE_USERS.flatMap(({ role }) =>
-    PRIVATE_PAGES.filter((page) => role === 'ADMIN' || !AREAS.includes(page) || page === AREA_OF[role]).map((page) => ({
-      role,
-      path: `/${page}`,
-    })),
+    TABLE.filter((route) => !route.public && !route.path.includes(':'))
+      .filter((route) => route.area === undefined || confinedArea(role) === undefined || confinedArea(role) === route.area)
+      .map((route) => ({ role, path: localePath(route.base, defaultLocale) })),
   );
 
-  it.each(PUBLIC_PAGES)('public page $path, with JavaScript (a first visit: the cookie banner shows)', async ({ path }) => {
-    await withPage({ viewport: PHONE, consented: false }, async (page) => {
+  it.each(EVERY_PAGE)('$path (signed in as: $role), with JavaScript (a first visit: the cookie banner shows)', async ({ path, role }) => {
+    await withPage({ viewport: PHONE, role, consented: false }, async (page) => {
       await load(page, path);
       const { scrollWidth, innerWidth } = await horizontalOverflow(page);
       expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
@@ -407,20 +406,16 @@ describe('no horizontal scrolling at 390 px', () => {
     });
   });
 
-  it.each([
-    { path: '/', role: undefined },
-    { path: '/en/Contact', role: undefined },
-    { path: `/blog/${BLOG_SLUG}`, role: undefined },
-    { path: '/login', role: undefined },
-    { path: '/en/profile', role: 'CLI' as const },
-    { path: '/admin', role: 'ADMIN' as const },
-    { path: '/admin/users', role: 'ADMIN' as const },
-  ])('$path without JavaScript (signed in as: $role)', async ({ path, role }) => {
-    await withPage({ viewport: PHONE, role, javaScript: false }, async (page) => {
-      await load(page, path, false);
-      expect(await page.locator('html').getAttribute('class')).toBeNull();
-      const { scrollWidth, innerWidth } = await horizontalOverflow(page);
-      expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
-    });
-  });
+  // Every page in the default locale (Spanish: its words run longer than English ones).
+  it.each(EVERY_PAGE.filter((page) => page.locale === defaultLocale))(
+    '$path without JavaScript (signed in as: $role)',
+    async ({ path, role }) => {
+      await withPage({ viewport: PHONE, role, javaScript: false }, async (page) => {
+        await load(page, path, false);
+        expect(await page.locator('html').getAttribute('class')).toBeNull();
+        const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+        expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+      });
+    },
+  );
 });
