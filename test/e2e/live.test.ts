@@ -2,8 +2,8 @@
 // instances of the built server on one PostgreSQL; an organisation reads a project's conversation on
 // instance B while an admin posts on instance A — the message shows within 2 s, without a
 // document load, what the client was typing still in its box, and the bell's count goes up. The
-// notifications page (JavaScript and not), at 390 px, under axe in both themes. Screenshots go to
-// .tmp/shots-live/.
+// notifications page, at 390 px, under axe in both themes. Screenshots go to .tmp/shots-live/.
+// Marking read and renewing the calendar address without JavaScript are test/ui/notifications.test.ts's.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -140,7 +140,7 @@ describe('live updates across two instances on one PostgreSQL', () => {
     expect(await page.locator('.navbar-bell').getAttribute('aria-label')).toBe(`Notifications: ${resting + 1} unread`);
   });
 
-  it('the notifications page lists what happened, links to the project, and marks all read (with and without JavaScript)', async () => {
+  it('the notifications page lists what happened, links to the project, and marks all read', async () => {
     const page = await site.newPage({ as: ORG.userName, consent: true });
     await page.goto('/en/notifications');
     await waitForHydration(page);
@@ -154,16 +154,6 @@ describe('live updates across two instances on one PostgreSQL', () => {
       await expect.poll(() => page.locator('.notification-unread').count()).toBe(0);
     }
     await expect.poll(() => bellCount(page)).toBe(0);
-
-    const id = Number(/projects\/(\d+)/.exec((await link.getAttribute('href')) ?? '')?.[1]);
-    await postAs(site, ADMIN.userName, `/projects/${id}/messages`, { body: 'Seen without JavaScript' });
-    const noJs = await site.newPage({ as: ORG.userName, javaScriptEnabled: false, consent: true });
-    await noJs.goto('/notifications');
-    expect(await textOf(noJs.locator('.notification-unread').first())).toContain('ha escrito en');
-    await noJs.getByRole('button', { name: 'Marcar como leída' }).first().click();
-    await noJs.waitForURL(/done=read/);
-    expect(await noJs.locator('.notification-unread').count()).toBe(0);
-    expect(await noJs.getByText('Notificación marcada como leída.').isVisible()).toBe(true);
   });
 
   it('at 390 px: the bell beside the burger, the page without sideways scroll; axe finds nothing in either theme', async () => {
@@ -190,7 +180,7 @@ describe('live updates across two instances on one PostgreSQL', () => {
     }
   });
 
-  it('My Profile’s calendar: the address made with JavaScript (no page load) and renewed without it; at 390 px nothing overflows; axe finds nothing', async () => {
+  it('My Profile’s calendar: the address made with JavaScript (no page load); at 390 px nothing overflows; axe finds nothing', async () => {
     mkdirSync(SHOTS, { recursive: true });
     const page = await site.newPage({ as: EXPERT.userName, viewport: PHONE, axe: true, consent: true });
     await page.goto('/en/profile');
@@ -210,14 +200,5 @@ describe('live updates across two instances on one PostgreSQL', () => {
     await section.screenshot({ path: join(SHOTS, 'calendar-390.png') });
     const results = await runAxe(page, 'section[aria-labelledby="calendar-title"]');
     expect(results.violations.map((v) => v.id)).toEqual([]);
-
-    const noJs = await site.newPage({ as: EXPERT.userName, javaScriptEnabled: false, consent: true });
-    await noJs.goto('/en/profile');
-    await noJs.getByRole('button', { name: 'Make a new address (the old one stops working)' }).click();
-    await noJs.waitForURL(/saved=calendarRenew/);
-    const renewed = await noJs.locator('#calendar-url').inputValue();
-    expect(renewed).not.toBe(url);
-    expect((await fetch(url.replace(/^https?:\/\/[^/]+/, site.baseURL))).status).toBe(404);
-    expect(await noJs.getByText('A new address is ready; the old one no longer works.').isVisible()).toBe(true);
   });
 });
