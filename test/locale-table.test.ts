@@ -26,10 +26,6 @@ const ALLOWED: readonly { file: string; literal?: string; reason: string }[] = [
     literal: '<html lang="en">',
     reason: 'the refusal is written in English whatever the page, as the API messages are: the lang says what the text is',
   },
-  {
-    file: 'server/dev/styleguide.tsx',
-    reason: 'development only; its language toggle is still written for two locales and is to be derived from the table',
-  },
 ];
 
 function allowed(finding: Finding): boolean {

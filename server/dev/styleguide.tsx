@@ -11,7 +11,7 @@ import { Footer } from '../../client/components/footer.tsx';
 import { Navbar } from '../../client/components/navbar.tsx';
 import { I18nProvider } from '../../client/translations.tsx';
 import { StaticRouter } from 'react-router-dom';
-import { isLocale, type Locale } from '../../shared/locales.ts';
+import { defaultLocale, isLocale, LOCALES, type Locale } from '../../shared/locales.ts';
 import type { PageBrand } from '../../shared/brand.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
 import type { Theme } from '../../shared/theme.ts';
@@ -101,8 +101,8 @@ export function styleguideHandler(options: {
   messages: (locale: Locale) => Messages;
 }): RequestHandler {
   return (req, res) => {
-    const locale: Locale = typeof req.query.locale === 'string' && isLocale(req.query.locale) ? req.query.locale : 'en';
-    const url = `${STYLEGUIDE_PATH}${locale === 'en' ? '' : `?locale=${locale}`}`;
+    const locale: Locale = typeof req.query.locale === 'string' && isLocale(req.query.locale) ? req.query.locale : defaultLocale;
+    const url = `${STYLEGUIDE_PATH}${locale === defaultLocale ? '' : `?locale=${locale}`}`;
     const payload: PagePayload = {
       url,
       status: 200,
@@ -140,10 +140,17 @@ export function styleguideHandler(options: {
           '</head><body><main id="sg">',
           '<div class="sg-head"><h1>Styleguide</h1>',
           '<p class="lead">Every component of the design system (client/styles/tokens.css), in both themes, with the real stylesheet. ',
-          `Development only. <a href="${STYLEGUIDE_PATH}?locale=${locale === 'en' ? 'es' : 'en'}">${locale === 'en' ? 'En español' : 'In English'}</a></p></div>`,
+          `Development only. ${otherLocales(locale)}</p></div>`,
           body,
           '</main></body></html>',
         ].join(''),
       );
   };
+}
+
+/** Links to the styleguide in every other locale of the table, each named in its own language. */
+function otherLocales(locale: Locale): string {
+  return LOCALES.filter((l) => l.code !== locale)
+    .map((l) => `<a href="${STYLEGUIDE_PATH}?locale=${l.code}" lang="${l.code}">${escapeHtml(l.name)}</a>`)
+    .join(' · ');
 }

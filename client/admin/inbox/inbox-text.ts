@@ -1,6 +1,6 @@
 // How the inbox words a message: its subject, its language, when it arrived.
 import type { ContactMessage } from '../../../shared/contact.ts';
-import { intlLocale, isLocale } from '../../../shared/locales.ts';
+import { intlLocale, isLocale, languageName } from '../../../shared/locales.ts';
 import type { Translate } from '../../../shared/translate.ts';
 
 /** Where the inbox's own texts for API failures are (else the console's are used). */
@@ -21,10 +21,11 @@ export function formatTimestamp(t: Translate, iso: string, locale: string): stri
   });
 }
 
-export function languageName(t: Translate, locale: string): string {
-  const key = `adminInbox.languages.${locale}`;
-  const name = t(key);
-  return name === key ? locale : name;
+/** The language a message was written in, named in the console's language ("Inglés", "Spanish"); an unknown code as it is. */
+export function messageLanguage(locale: string, uiLocale: string): string {
+  if (!isLocale(locale) || !isLocale(uiLocale)) return locale;
+  const name = languageName(locale, uiLocale);
+  return name.charAt(0).toLocaleUpperCase(intlLocale(uiLocale)) + name.slice(1);
 }
 
 export function subjectOf(t: Translate, message: ContactMessage): string {

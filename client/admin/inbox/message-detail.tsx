@@ -2,7 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import type { ContactMessage } from '../../../shared/contact.ts';
 import { mailtoHref } from '../../../shared/validation.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
-import { formatTimestamp, languageName, subjectOf } from './inbox-text.ts';
+import { formatTimestamp, messageLanguage, subjectOf } from './inbox-text.ts';
 
 /** What the open message is busy with. */
 export type MessageWork = 'read' | 'unread' | 'delete';
@@ -63,7 +63,7 @@ export function MessageDetail({
           <time dateTime={message.createdAt}>{formatTimestamp(t, message.createdAt, locale)}</time>
         </dd>
         <dt>{t('adminInbox.detail.language')}</dt>
-        <dd>{languageName(t, message.locale)}</dd>
+        <dd>{messageLanguage(message.locale, locale)}</dd>
       </dl>
       {(message.notifyStatus === 'failed' || message.notifyStatus === 'pending') && (
         <p className="notice admin-inbox-notify">{t(`adminInbox.notify.${message.notifyStatus}`)}</p>
