@@ -3,9 +3,9 @@
 // route's in every form, and each seen by someone the route's guards let in.
 import { expect, test } from 'vitest';
 import { defaultLocale, LOCALE_CODES } from '../shared/locales.ts';
-import { BASE_ROUTES, matchRoute, ROUTE_FORMS } from '../shared/routes.ts';
+import { BASE_ROUTES, matchRoute, ROUTE_FORMS, type BaseRoute } from '../shared/routes.ts';
 import { roleArea } from '../shared/user.ts';
-import { LINKED_FORMS, samplePages, samplePagesInEveryForm, SAMPLES } from './helpers/sample-urls.ts';
+import { LINKED_FORMS, samplePages, samplePagesInEveryForm, SAMPLES, type Sample } from './helpers/sample-urls.ts';
 
 const BASES = BASE_ROUTES.map((route) => route.base);
 
@@ -23,10 +23,10 @@ test.each(samplePagesInEveryForm())('the sample $url is a URL of its own route, 
   expect(matchRoute(url)).toMatchObject({ kind: 'route', route: { base, locale } });
 });
 
-test.each(BASE_ROUTES.map((route) => ({ ...route, sample: SAMPLES[route.base] })))(
+test.each(BASE_ROUTES.map((route: BaseRoute) => ({ ...route, sample: (SAMPLES as Record<string, Sample>)[route.base]! })))(
   "the sample of $base is seen by someone its guards let in: signed out when it is public, else a role of its area's",
   ({ public: isPublic, area, sample }) => {
-    const role = 'role' in sample ? sample.role : undefined;
+    const role = sample.role;
     if (isPublic) expect(role).toBeUndefined();
     else expect(role).toBeDefined();
     if (area && role) expect(roleArea(role)).toBe(area);
