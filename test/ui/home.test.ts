@@ -17,7 +17,7 @@ test('without JavaScript the home page still shows the full content and the navb
     ['English', '/en'],
     ['Área privada', '/login'],
   ]) {
-    expect(within(navbar).getByRole('link', { name, exact: true }).getAttribute('href'), `navbar link ${name}`).toBe(href);
+    expect(within(navbar).getByRole('link', { name }).getAttribute('href'), `navbar link ${name}`).toBe(href);
   }
   expect(textOf(page.document.querySelector('h1'))).toBe('El experto adecuado para tu próximo proyecto, en pocos días');
   expect(page.document.querySelectorAll('.practices > li')).toHaveLength(4);

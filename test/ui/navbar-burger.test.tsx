@@ -4,7 +4,7 @@
 // open, at which widths it shows and its keyboard are the browser's (test/e2e/navbar.test.ts,
 // burger.test.ts, layout.test.ts).
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import { expect, test } from 'vitest';
 import { Navbar } from '../../client/components/navbar.tsx';
 import { homePayload, pageBrand, renderInPage } from '../helpers/render-ui.tsx';

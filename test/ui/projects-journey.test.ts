@@ -150,9 +150,13 @@ test.each(JOURNEYS)(
     const { app, db } = await createTestApp();
     for (const person of [ADMIN, CLIENT, ORG, EXPERT, OUTSIDER]) await addUser(db, { ...person, password: PASSWORD });
     const acceptLanguage = locale === 'es' ? 'es-ES' : 'en-GB';
-    const [ownerBrowser, adminBrowser, expertBrowser, outsiderBrowser] = await Promise.all(
-      [owner, ADMIN, EXPERT, OUTSIDER].map((person) => signedIn(plainBrowser(app, { acceptLanguage }), person, locale)),
-    );
+    const browserOf = (person: Person) => signedIn(plainBrowser(app, { acceptLanguage }), person, locale);
+    const [ownerBrowser, adminBrowser, expertBrowser, outsiderBrowser] = await Promise.all([
+      browserOf(owner),
+      browserOf(ADMIN),
+      browserOf(EXPERT),
+      browserOf(OUTSIDER),
+    ]);
     const sees = SEES[locale];
     const expectState = (page: PlainPage, state: State) => expect(stateOf(page), page.url.pathname).toBe(sees.states[state]);
     const tag = `${locale}-nojs`;
