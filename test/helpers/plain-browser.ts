@@ -8,7 +8,7 @@
 import type { Express } from 'express';
 import { Window } from 'happy-dom';
 import request from 'supertest';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { ORIGIN } from './app.ts';
 import { revealStreamed } from './streamed-html.ts';
 
@@ -37,6 +37,8 @@ export function parsePage(html: string, url: string | URL = ORIGIN): Document {
     },
   });
   window.document.write(revealStreamed(html));
+  // A journey opens dozens of pages: each window is closed when the test ends.
+  onTestFinished(() => window.happyDOM.close());
   return window.document as unknown as Document;
 }
 
