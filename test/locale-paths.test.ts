@@ -28,7 +28,7 @@ test.each([
   { path: '/EN/x', locale: 'es', rule: '/EN/x is Spanish (codes are lower case)' },
   { path: '//en/x', locale: 'es', rule: '//en/x is Spanish (its first segment is empty)' },
   { path: '/x/en', locale: 'es', rule: '/x/en is Spanish (only the first segment counts)' },
-  { path: '/fr/x', locale: 'es', rule: '/fr/x is Spanish (fr is no locale)' },
+  { path: '/zz/x', locale: 'es', rule: '/zz/x is Spanish (zz is no language’s code, so never a locale)' },
   { path: '/constructor', locale: 'es', rule: '/constructor is Spanish' },
 ] as const)('localeOf: $rule', ({ path, locale }) => {
   expect(localeOf(path)).toBe(locale);

@@ -301,8 +301,8 @@ describe('the messages report', () => {
       expect(text).toContain('/etc/passwd');
       expect(text).toContain('https://attacker.example/x.png');
       expect(text).toContain('[Mensaje recortado: tiene 1.000.013 caracteres]');
-      // A locale from a request that is neither es nor en falls back to Spanish instead of failing.
-      const profile = pdfText(await renderProfilePdf(ana, { ...es, locale: 'fr' as PdfContext['locale'] }, plain));
+      // A locale from a request that is none of the table's (zz is no language's code) falls back to Spanish instead of failing.
+      const profile = pdfText(await renderProfilePdf(ana, { ...es, locale: 'zz' as PdfContext['locale'] }, plain));
       expect(profile).toContain('the productMi perfil');
       expect(fetchSpy).not.toHaveBeenCalled();
     } finally {
