@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { ROOT } from '../scripts/build-state.ts';
 import { runGuards, UnknownMiddlewareError } from '../shared/guards.ts';
+import { defaultLocale, LOCALE_CODES, type Locale } from '../shared/locales.ts';
 import {
   BASE_ROUTES,
   fillParams,
@@ -18,12 +19,11 @@ import {
 import { confinedArea, hasRole, roleArea } from '../shared/user.ts';
 import { sampleParams, SAMPLES, type Sample } from './helpers/sample-urls.ts';
 
-// Every route exists in three forms: unprefixed (Spanish default), /es, /en.
-const FORMS = [
-  { label: 'unprefixed', prefix: '', locale: 'es', suffix: '___es___default' },
-  { label: '/es', prefix: '/es', locale: 'es', suffix: '___es' },
-  { label: '/en', prefix: '/en', locale: 'en', suffix: '___en' },
-] as const;
+// Every route exists unprefixed (in the default locale) and under the prefix of each locale of the table.
+const FORMS: readonly { label: string; prefix: string; locale: Locale; suffix: string }[] = [
+  { label: 'unprefixed', prefix: '', locale: defaultLocale, suffix: `___${defaultLocale}___default` },
+  ...LOCALE_CODES.map((locale) => ({ label: `/${locale}`, prefix: `/${locale}`, locale, suffix: `___${locale}` })),
+];
 
 /** The paths of the specification's route table (docs/specification.md §4.2): the second cell of each row. */
 function specificationPaths(): string[] {
@@ -63,7 +63,7 @@ test('the route table holds every route of the specification (docs/specification
   expect(paths.length).toBeGreaterThan(10);
   const missing = paths.filter((path) => !TABLE.some((route) => route.path === path) && matchRoute(path)?.kind !== 'redirect');
   expect(missing).toEqual([]);
-  expect(ROUTES).toHaveLength(BASE_ROUTES.length * FORMS.length);
+  expect(ROUTES).toHaveLength(BASE_ROUTES.length * (LOCALE_CODES.length + 1));
 });
 
 // Every route of the table, in each form, with its sample's parameters (test/helpers/sample-urls.ts).
@@ -82,15 +82,18 @@ test.each(cases)(
   },
 );
 
-test.each(TABLE)('localePath($base) links the default locale unprefixed and English under /en', ({ base, path }) => {
-  const es = sampleParams(base, 'es');
-  const en = sampleParams(base, 'en');
-  expect(localePath(base, 'es', es)).toBe(fillParams(path, es));
-  expect(localePath(base, 'en', en)).toBe(path === '/' ? '/en' : `/en${fillParams(path, en)}`);
+test.each(TABLE)('localePath($base) links the default locale unprefixed and every other locale under its prefix', ({ base, path }) => {
+  for (const locale of LOCALE_CODES) {
+    const params = sampleParams(base, locale);
+    const unprefixed = fillParams(path, params);
+    const expected = locale === defaultLocale ? unprefixed : path === '/' ? `/${locale}` : `/${locale}${unprefixed}`;
+    expect(localePath(base, locale, params), locale).toBe(expected);
+  }
 });
 
 test('unmatched paths match nothing (the error page answers 404)', () => {
-  for (const path of ['/nope', '/en/nope', '/fr/blog', '/blog/a/b', '/blog/UPPER', '/es/en', '/blog/-x']) {
+  // zz is no language's code, so /zz is never a locale's prefix.
+  for (const path of ['/nope', '/en/nope', '/zz/blog', '/blog/a/b', '/blog/UPPER', '/es/en', '/blog/-x']) {
     expect(matchRoute(path), path).toBeNull();
   }
 });
@@ -155,9 +158,10 @@ test('the role guard sends an unknown role named like an Object property home, l
   expect(runGuards({ route, params: {}, url: '/en/client', user })).toEqual({ kind: 'redirect', to: '/en' });
 });
 
-test('every locale form of a path that is not a page comes from the route forms (unprefixed, /es, /en)', () => {
-  expect(localeForms('/logout')).toEqual(['/logout', '/es/logout', '/en/logout']);
-  expect(localeForms('/documents/users.pdf')).toEqual(['/documents/users.pdf', '/es/documents/users.pdf', '/en/documents/users.pdf']);
+test('every locale form of a path that is not a page comes from the route forms (unprefixed, then each locale’s prefix)', () => {
+  for (const path of ['/logout', '/documents/users.pdf']) {
+    expect(localeForms(path)).toEqual([path, ...LOCALE_CODES.map((locale) => `/${locale}${path}`)]);
+  }
 });
 
 test.each([

@@ -27,8 +27,13 @@ import { OFFLINE_PAGES, precacheUrls, mountServiceWorker, serviceWorkerScript } 
 import type { ClientManifest } from '../server/render/manifest.ts';
 import { ROOT } from '../server/base/paths.ts';
 import { loadBrand } from '../server/brand/brand.ts';
+import { defaultLocale, LOCALE_CODES, type Locale } from '../shared/locales.ts';
 
 const ORIGIN = 'https://www.example.test';
+/** The offline page of each locale of the table: the default locale's unprefixed, the others' under their prefix. */
+const OFFLINE = Object.fromEntries(
+  LOCALE_CODES.map((locale) => [locale, locale === defaultLocale ? '/offline' : `/${locale}/offline`]),
+) as Record<Locale, string>;
 const BRAND = loadBrand();
 
 const MANIFEST: ClientManifest = {
@@ -215,7 +220,7 @@ describe('the server: /sw.js and the offline pages', () => {
     // The build's id and the brand's: a new logo is a new shell.
     expect(config.version).toMatch(new RegExp(`^${MANIFEST.buildId}-[a-z0-9]+$`));
     expect(config.defaultLocale).toBe('es');
-    expect(config.offline).toEqual({ es: '/offline', en: '/en/offline' });
+    expect(config.offline).toEqual(OFFLINE);
     const expected = [
       MANIFEST.entry.file,
       ...MANIFEST.entry.imports,
@@ -226,8 +231,7 @@ describe('the server: /sw.js and the offline pages', () => {
       BRAND.page.logos.dark,
       '/favicon.svg',
       '/avatar-default.svg',
-      '/offline',
-      '/en/offline',
+      ...Object.values(OFFLINE),
     ];
     expect(new Set(config.precache)).toEqual(new Set(expected));
     expect(config.precache).toHaveLength(new Set(config.precache).size);
@@ -286,12 +290,13 @@ describe('the server: /sw.js and the offline pages', () => {
 
   it('other paths fall through to the pages', async () => {
     await request(app).get('/offline/x').expect(418);
-    await request(app).get('/fr/offline').expect(418);
+    // zz is no language's code, so /zz is never a locale's prefix.
+    await request(app).get('/zz/offline').expect(418);
     await request(app).post('/sw.js').expect(418);
   });
 
   it('the offline pages are the ones precached', () => {
-    expect(Object.values(OFFLINE_PAGES)).toEqual(['/offline', '/en/offline']);
+    expect(OFFLINE_PAGES).toEqual(OFFLINE);
   });
 });
 
