@@ -3,6 +3,7 @@ import type { BlogPosting, BreadcrumbList, Organization, WebSite, WithContext } 
 import { expect, expectTypeOf, test } from 'vitest';
 import { jsonLdOf } from '../../server/seo/json-ld.ts';
 import { loadBrand } from '../../server/brand/brand.ts';
+import { LOCALES } from '../../shared/locales.ts';
 import { createTestApp, ORIGIN, testApp } from '../helpers/app.ts';
 import { canonicalOf, contentOf, jsonLdScripts, testCover, testPost } from './helpers.ts';
 
@@ -83,7 +84,8 @@ test.each(['/', '/en'])('the home page %s describes the Organization and the Web
   expect(site).toMatchObject({
     name: 'the product',
     url: `${ORIGIN}/`,
-    inLanguage: ['es-ES', 'en-US'],
+    // Every language of the locale table, by its BCP 47 tag.
+    inLanguage: LOCALES.map((locale) => locale.iso),
     publisher: { '@id': organization!['@id'] },
   });
 });

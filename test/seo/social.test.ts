@@ -4,6 +4,7 @@ import request from 'supertest';
 import { expect, test } from 'vitest';
 import { DEFAULT_SOCIAL_IMAGE, SITE_LOGO } from '../../server/seo/images.ts';
 import { PATHS } from '../../server/base/paths.ts';
+import { intlLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
 import { createTestApp, ORIGIN, testApp } from '../helpers/app.ts';
 import { addUser, DEFAULT_PASSWORD } from '../helpers/users.ts';
@@ -24,7 +25,8 @@ const PAGES = [
   { path: '/Contact', locale: 'es', type: 'website', title: 'Contacto' },
   { path: '/en/privacy', locale: 'en', type: 'website', title: 'Privacy policy' },
 ] as const;
-const OG_LOCALE = { es: 'es_ES', en: 'en_US' } as const;
+/** A locale as Open Graph writes it: the table's BCP 47 tag with an underscore (es-ES → es_ES). */
+const ogLocale = (locale: Locale) => intlLocale(locale).replace('-', '_');
 
 test.each(PAGES)('$path has Open Graph tags: title, description, og:url = canonical, site name, locales, type', async (page) => {
   const res = await request(await testApp()).get(page.path);
@@ -33,8 +35,9 @@ test.each(PAGES)('$path has Open Graph tags: title, description, og:url = canoni
   expect(meta(res.text, 'og:description')).toBe(/<meta name="description" content="([^"]+)">/.exec(res.text)?.[1]?.replace(/&amp;/g, '&'));
   expect(meta(res.text, 'og:url')).toBe(canonicalOf(res.text));
   expect(meta(res.text, 'og:site_name')).toBe('the product');
-  expect(meta(res.text, 'og:locale')).toBe(OG_LOCALE[page.locale]);
-  expect(metaAll(res.text, 'og:locale:alternate')).toEqual([OG_LOCALE[page.locale === 'es' ? 'en' : 'es']]);
+  expect(meta(res.text, 'og:locale')).toBe(ogLocale(page.locale));
+  // Every other locale of the table, in its order.
+  expect(metaAll(res.text, 'og:locale:alternate')).toEqual(LOCALE_CODES.filter((l) => l !== page.locale).map(ogLocale));
   expect(meta(res.text, 'og:type')).toBe(page.type);
 });
 
