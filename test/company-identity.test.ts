@@ -15,7 +15,7 @@ import { FEED_FORMATS, feedPath, type FeedFormat } from '../server/seo/feeds.ts'
 import { LOCALE_CODES } from '../shared/locales.ts';
 import { BASE_ROUTES, localePath } from '../shared/routes.ts';
 import { createTestApp } from './helpers/app.ts';
-import { brandFolder } from './brand/helpers.ts';
+import { brandFolder, inEveryLocale } from './brand/helpers.ts';
 
 /** Another company: its own address, tax ID and registry entry; its legal name left to follow SITE_NAME. */
 function acmeBrand(legal: Record<string, unknown> = {}): Brand {
@@ -29,7 +29,10 @@ function acmeBrand(legal: Record<string, unknown> = {}): Brand {
       },
       legal: {
         taxId: 'GB-123456789',
-        registry: { es: 'inscrita en Companies House con el número 01234567', en: 'registered at Companies House, number 01234567' },
+        registry: inEveryLocale({
+          es: 'inscrita en Companies House con el número 01234567',
+          en: 'registered at Companies House, number 01234567',
+        }),
         ...legal,
       },
     })),
@@ -68,11 +71,9 @@ describe('with SITE_NAME=Acme and its own brand.json, the site names Acme only',
     for (const text of [
       shipped.legalName,
       'Calle de Ejemplo',
-      shipped.registeredOffice.es,
-      shipped.registeredOffice.en,
+      ...Object.values(shipped.registeredOffice),
       loadBrand().contact.address.street,
-      shipped.registry.es,
-      shipped.registry.en,
+      ...Object.values(shipped.registry),
       `**${DEFAULT_SITE_NAME}**`,
       '{{company.',
       '%7B%7Bcompany',

@@ -13,13 +13,14 @@ import { htmlKey, prerenderedOf, renderMarkdown } from '../server/content/preren
 import type { ContentSource } from '../server/content/source.ts';
 import type { LegalDocument, PostSummary } from '../shared/page-data.ts';
 import { LEGAL_PAGES } from '../shared/routes.ts';
+import { inEveryLocale } from './brand/helpers.ts';
 
 const ACME: Company = {
   siteName: 'Acme',
   legalName: 'Acme & <Co> S.L.',
   taxId: 'B-12345678',
-  registeredOffice: { es: 'Calle Mayor 1, 28013 Madrid, España', en: 'Calle Mayor 1, 28013 Madrid, Spain' },
-  registry: { es: 'inscrita en el registro', en: 'registered in the register' },
+  registeredOffice: inEveryLocale({ es: 'Calle Mayor 1, 28013 Madrid, España', en: 'Calle Mayor 1, 28013 Madrid, Spain' }),
+  registry: inEveryLocale({ es: 'inscrita en el registro', en: 'registered in the register' }),
   email: 'hola@acme.example',
   phone: '+34 910 000 001',
 };

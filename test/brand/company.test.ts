@@ -3,6 +3,7 @@
 import { expect, test } from 'vitest';
 import { DEFAULT_LEGAL_NAME, loadBrand, parseBrandFile } from '../../server/brand/brand.ts';
 import { companyOf } from '../../server/brand/company.ts';
+import { intlLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import { brandFolder, brandJson } from './helpers.ts';
 
 type Json = Record<string, Record<string, unknown>>;
@@ -37,7 +38,12 @@ test('a SITE_NAME with $ signs is written as it is (no replacement patterns)', (
 
 test('the registered office is the contact address unless legal.registeredOffice is set, on one line per language', () => {
   const shipped = companyOf(loadBrand(), 'Acme');
-  expect(shipped.registeredOffice).toEqual({
+  // A line in each locale of the table, the country named in that locale's words (by Intl).
+  const spainIn = (locale: Locale) => new Intl.DisplayNames([intlLocale(locale)], { type: 'region' }).of('ES');
+  expect(shipped.registeredOffice).toEqual(
+    Object.fromEntries(LOCALE_CODES.map((locale) => [locale, `Calle de Alcalá 21, 3.º, 28014 Madrid, ${spainIn(locale)}`])),
+  );
+  expect(shipped.registeredOffice).toMatchObject({
     es: 'Calle de Alcalá 21, 3.º, 28014 Madrid, España',
     en: 'Calle de Alcalá 21, 3.º, 28014 Madrid, Spain',
   });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBrand, type Brand } from '../../server/brand/brand.ts';
 import { PATHS } from '../../server/base/paths.ts';
+import { LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 
 /** The project's brand.json, parsed (a fresh copy each time). */
 export function brandJson(): Record<string, unknown> {
@@ -23,12 +24,20 @@ export function brandFolder(
   return dir;
 }
 
+/**
+ * A text of brand.json in every locale of the table, as brand.json must have it: the words given,
+ * and the English ones for a locale the test has no words of (a test checks only the words it gives).
+ */
+export function inEveryLocale(words: Partial<Record<Locale, string>> & { en: string }): Record<Locale, string> {
+  return Object.fromEntries(LOCALE_CODES.map((locale) => [locale, words[locale] ?? words.en])) as Record<Locale, string>;
+}
+
 /** Another company: a dark navy primary colour, its own contact details and tagline. */
 export function otherBrand(): Brand {
   return loadBrand(
     brandFolder((json) => ({
       ...json,
-      tagline: { es: 'Ingeniería de datos con cabeza', en: 'Data engineering with a head on its shoulders' },
+      tagline: inEveryLocale({ es: 'Ingeniería de datos con cabeza', en: 'Data engineering with a head on its shoulders' }),
       contact: {
         email: 'info@acme-consulting.example',
         phone: '+44 20 7946 0000',
