@@ -9,7 +9,7 @@ import { loadBrand } from '../server/brand/brand.ts';
 import { renderPage } from '../server/render/render-page.tsx';
 import { errorInfo } from '../server/render/resolve.ts';
 import { createI18n, messagesOf, rememberingTranslate } from '../server/i18n/index.ts';
-import type { Locale } from '../shared/locales.ts';
+import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
 
 const i18n = await createI18n(PATHS.locales);
 const manifest = readManifest(PATHS.manifest);
@@ -39,7 +39,7 @@ function appRendering(payload: PagePayload, siteName: unknown = 'the product', e
       brand: loadBrand(),
       nonce: 'abc',
       messages: messagesOf(i18n, payload.locale),
-      messageUrls: { es: '/es.json', en: '/en.json' },
+      messageUrls: Object.fromEntries(LOCALE_CODES.map((locale) => [locale, `/${locale}.json`])) as Record<Locale, string>,
       consent: { current: null, analyticsConfigured: false },
       localeCookie: false,
       exposeErrors,

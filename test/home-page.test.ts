@@ -8,7 +8,7 @@ import esMessages from '../locales/es/common.json' with { type: 'json' };
 import { loadEmbeddedContent } from '../server/content/embedded.ts';
 import type { ContentSource } from '../server/content/source.ts';
 import { PATHS } from '../server/base/paths.ts';
-import type { Locale } from '../shared/locales.ts';
+import { localeHref } from '../shared/locales.ts';
 import type { CaseStudy, HomeContent } from '../shared/page-data.ts';
 import { PRACTICES } from '../shared/practices.ts';
 import { TRANSITIONS, type ProjectState } from '../shared/projects.ts';
@@ -18,7 +18,6 @@ import { addUser, DEFAULT_PASSWORD } from './helpers/users.ts';
 import { captureLogger, fixture, LEAST_PRIVILEGE, paginate, sendJson, sendStrapiError, startFakeStrapi } from './cms/fake-strapi.ts';
 
 const MESSAGES = { es: esMessages, en: enMessages } as const;
-const HOME_PATH: Record<Locale, string> = { es: '/', en: '/en' };
 
 /** The page's <main>, where every section of the page is (streamed ones in their place, as a browser shows them). */
 function mainOf(streamed: string): string {
@@ -89,7 +88,7 @@ test.each(['es', 'en'] as const)(
   'the home page (%s) shows its hero, the clients’ logos, the practices, how it works, figures, case studies and the call to action',
   async (locale) => {
     const t = MESSAGES[locale];
-    const res = await request(await testApp()).get(HOME_PATH[locale]);
+    const res = await request(await testApp()).get(localeHref('/', locale));
     expect(res.status).toBe(200);
     const main = mainOf(res.text);
     expect(texts(main, 'h1')).toEqual([t.home.hero.title]);
@@ -109,7 +108,7 @@ test.each(['es', 'en'] as const)(
   async (locale) => {
     const content = await loadEmbeddedContent(PATHS.content);
     const home = (await content.getHome(locale))!;
-    const main = mainOf((await request(await testApp()).get(HOME_PATH[locale])).text);
+    const main = mainOf((await request(await testApp()).get(localeHref('/', locale))).text);
     const figures = section(main, 'figures-title');
     expect(texts(figures, 'span').filter((_, i) => i % 2 === 0)).toEqual(home.figures.map((f) => f.value));
     expect(texts(figures, 'span').filter((_, i) => i % 2 === 1)).toEqual(home.figures.map((f) => f.label));
@@ -196,7 +195,7 @@ test.each(['es', 'en'] as const)(
   'how it works (%s) follows the private area: the owner’s steps go brief → proposal → accepted → delivered → closed, named as the area names each state; the expert’s four steps',
   async (locale) => {
     const t = MESSAGES[locale];
-    const how = section(mainOf((await request(await testApp()).get(HOME_PATH[locale])).text), 'how-title');
+    const how = section(mainOf((await request(await testApp()).get(localeHref('/', locale))).text), 'how-title');
     expect(ownersPath()).toEqual(['brief', 'proposal', 'active', 'delivered', 'closed']);
     // Each state badge: "In your area:" for screen readers, then the state's name.
     const badges = [...how.matchAll(/<p class="step-state"><span class="visually-hidden">([\s\S]*?)<\/span>([^<]+)<\/p>/g)];
@@ -215,8 +214,8 @@ test.each(['es', 'en'] as const)(
   'each practice (%s) has its icon (hidden from assistive technology) and leads to the contact form with it preselected',
   async (locale) => {
     const t = MESSAGES[locale];
-    const practices = section(mainOf((await request(await testApp()).get(HOME_PATH[locale])).text), 'services-title');
-    const contact = locale === 'es' ? '/Contact' : '/en/Contact';
+    const practices = section(mainOf((await request(await testApp()).get(localeHref('/', locale))).text), 'services-title');
+    const contact = localeHref('/Contact', locale);
     for (const practice of PRACTICES) {
       expect(links(practices)).toContainEqual([`${contact}?practice=${practice}`, t.home.services.items[practice].title]);
       expect(practices).toContain(

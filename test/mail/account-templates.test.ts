@@ -15,7 +15,8 @@ const TOKEN = 'T'.repeat(43);
 
 type Case = { path: string; validHours?: number; subject: string; words: string[] };
 
-const CASES: Record<AccountMailKind, Record<Locale, Case>> = {
+// The words checked are those of the two locales this table was written for.
+const CASES: Record<AccountMailKind, Record<Extract<Locale, 'es' | 'en'>, Case>> = {
   invitation: {
     es: {
       path: `/invitation?token=${TOKEN}`,
