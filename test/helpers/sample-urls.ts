@@ -95,13 +95,16 @@ function sampleOf(base: string): Sample {
   return sample;
 }
 
-/** A sample's parameters in a locale; a route with a parameter and no value for that locale throws, naming both. */
+/**
+ * A sample's parameters in a locale; a locale the sample has none of (one added to the table after
+ * it) takes the default locale's, and a route with neither throws, naming both.
+ */
 export function sampleParams(base: string, locale: Locale): RouteParams | undefined {
   const { params } = sampleOf(base);
   if (params === undefined) return undefined;
   const perLocale = params as Partial<Record<Locale, RouteParams>>;
   if (!LOCALE_CODES.some((code) => code in params)) return params as RouteParams;
-  const found = perLocale[locale];
+  const found = perLocale[locale] ?? perLocale[defaultLocale];
   if (!found) throw new Error(`The sample of ${base} has no parameters in ${locale} (test/helpers/sample-urls.ts)`);
   return found;
 }
