@@ -3,6 +3,7 @@
 // project is; read-only once closed, declined or cancelled. Documents count
 // against byte quotas per user and per project, and their uploaders and admins delete them
 // (docs/decisions/031-document-quotas-and-deletion.md).
+import type { Transaction } from 'kysely';
 import {
   isWritable,
   mayDeleteDocument,
@@ -16,7 +17,7 @@ import {
 import { cursorPageOf, pageSizeOf } from '../../shared/paging.ts';
 import type { Audit } from '../audit/types.ts';
 import type { Db } from '../db/index.ts';
-import type { ProjectDocumentsTable } from '../db/schema.ts';
+import type { ProjectDocumentsTable, Schema } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
 import { recordProjectEvent } from './events.ts';
@@ -59,10 +60,12 @@ export type ConversationDeps = {
   audit?: Audit;
 };
 
-export function createConversation(deps: ConversationDeps) {
-  const { db, projects } = deps;
-  const { k } = db;
-  const now = () => (deps.now ?? (() => new Date()))();
+/** What the thread and the documents share: the deps (quotas and audit read when used), the query builder and the clock. */
+type ConversationContext = { deps: ConversationDeps; db: Db; projects: Projects; k: Db['k']; now: () => Date };
+
+/** The message thread and what each participant has read of it. */
+function createThread(ctx: ConversationContext) {
+  const { db, projects, k, now } = ctx;
 
   /** Records that the actor has seen every message up to `lastId` (never moves back). */
   async function markRead(projectId: number, userName: string, lastId: number) {
@@ -133,6 +136,81 @@ export function createConversation(deps: ConversationDeps) {
     return { id: inserted, author: { userName: actor.userName, name: displayName(actor), role: actor.role }, body, createdAt: at };
   }
 
+  return { markRead, messages, postMessage };
+}
+
+/**
+ * What an uploaded file is to be stored as — its size, its type told by its first bytes and its
+ * cleaned name — or the error that refuses it (empty, too large, not a document type).
+ */
+function checkedFile(file: { name: string; chunks: readonly Buffer[] }): { bytes: number; name: string; contentType: string } {
+  const bytes = chunkedBytes(file.chunks);
+  if (bytes === 0) throw new ApiError(422, 'empty_file', 'The file is empty', { file: 'validation.fileEmpty' });
+  if (bytes > PROJECT_LIMITS.documentBytes) {
+    throw new ApiError(413, 'file_too_large', `A document may have at most ${PROJECT_LIMITS.documentBytes / MEGABYTE} MB`, {
+      file: 'validation.fileTooLarge',
+    });
+  }
+  const cleaned = cleanFileName(file.name);
+  // The first chunk is the whole file or 256 KiB of it: every byte a type is told by.
+  const contentType = documentType(file.chunks[0]!, cleaned);
+  if (!contentType) {
+    throw new ApiError(415, 'unsupported_file', `Documents are PDF, images or office files (${DOCUMENT_EXTENSIONS.join(', ')})`, {
+      file: 'validation.fileType',
+    });
+  }
+  // Named for what its bytes are: a PDF called "x.bat" is stored as "x.bat.pdf".
+  return { bytes, name: documentName(cleaned, contentType), contentType };
+}
+
+/**
+ * Inside the upload's transaction: the project's count and the quotas checked, then the document
+ * and its chunks stored; its id.
+ */
+async function storeDocument(
+  ctx: ConversationContext,
+  trx: Transaction<Schema>,
+  actor: Actor,
+  id: number,
+  doc: { bytes: number; name: string; contentType: string; at: string; chunks: readonly Buffer[] },
+): Promise<number> {
+  const { db } = ctx;
+  const { quotas } = ctx.deps;
+  // Uploads counting against the same quotas take turns from here to the commit: the sums
+  // below stay true until this document is stored (document-quotas.ts).
+  await takeQuotaTurn(trx, db.engine, actor.userName, id, doc.at);
+  const count = await trx
+    .selectFrom('project_documents')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', '=', id)
+    .executeTakeFirstOrThrow();
+  if (Number(count.n) >= PROJECT_LIMITS.documentsPerProject) {
+    throw new ApiError(422, 'too_many_documents', `A project has at most ${PROJECT_LIMITS.documentsPerProject} documents`);
+  }
+  if (quotas) {
+    const refused = quotaRefusal(quotas, await documentUsage(trx, actor.userName, id), doc.bytes);
+    if (refused) throw refused;
+  }
+  const inserted = await trx
+    .insertInto('project_documents')
+    .values({
+      project_id: id,
+      name: doc.name,
+      content_type: doc.contentType,
+      bytes: doc.bytes,
+      uploaded_by: actor.userName,
+      uploaded_at: doc.at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await storeDocumentChunks(trx, inserted.id, doc.chunks);
+  return inserted.id;
+}
+
+/** The project's documents: listed, admitted, stored, deleted and read. */
+function createDocuments(ctx: ConversationContext) {
+  const { db, projects, k, now } = ctx;
+
   /** A page of the project's documents, newest first; page 1 holds the newest. */
   async function documents(
     actor: Actor,
@@ -169,9 +247,9 @@ export function createConversation(deps: ConversationDeps) {
   async function admitDocument(actor: Actor, id: number, contentLength: number | null = null) {
     const { row } = await projectFor(db, actor, id);
     if (!isWritable(row.state as ProjectState)) throw readOnly();
-    const usage = deps.quotas ? await documentUsage(db, actor.userName, id) : null;
+    const usage = ctx.deps.quotas ? await documentUsage(db, actor.userName, id) : null;
     // A body that cannot fit is refused before it counts against the user's rate.
-    const room = uploadRoom(deps.quotas, usage, contentLength);
+    const room = uploadRoom(ctx.deps.quotas, usage, contentLength);
     await projects.admit('document', actor.userName);
     return room;
   }
@@ -184,55 +262,11 @@ export function createConversation(deps: ConversationDeps) {
   async function addDocument(actor: Actor, id: number, file: { name: string; chunks: readonly Buffer[] }): Promise<ProjectDocument> {
     const { row } = await projectFor(db, actor, id);
     if (!isWritable(row.state as ProjectState)) throw readOnly();
-    const bytes = chunkedBytes(file.chunks);
-    if (bytes === 0) throw new ApiError(422, 'empty_file', 'The file is empty', { file: 'validation.fileEmpty' });
-    if (bytes > PROJECT_LIMITS.documentBytes) {
-      throw new ApiError(413, 'file_too_large', `A document may have at most ${PROJECT_LIMITS.documentBytes / MEGABYTE} MB`, {
-        file: 'validation.fileTooLarge',
-      });
-    }
-    const cleaned = cleanFileName(file.name);
-    // The first chunk is the whole file or 256 KiB of it: every byte a type is told by.
-    const contentType = documentType(file.chunks[0]!, cleaned);
-    if (!contentType) {
-      throw new ApiError(415, 'unsupported_file', `Documents are PDF, images or office files (${DOCUMENT_EXTENSIONS.join(', ')})`, {
-        file: 'validation.fileType',
-      });
-    }
-    // Named for what its bytes are: a PDF called "x.bat" is stored as "x.bat.pdf".
-    const name = documentName(cleaned, contentType);
+    const { bytes, name, contentType } = checkedFile(file);
     const at = now().toISOString();
-    const inserted = await k.transaction().execute(async (trx) => {
-      // Uploads counting against the same quotas take turns from here to the commit: the sums
-      // below stay true until this document is stored (document-quotas.ts).
-      await takeQuotaTurn(trx, db.engine, actor.userName, id, at);
-      const count = await trx
-        .selectFrom('project_documents')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('project_id', '=', id)
-        .executeTakeFirstOrThrow();
-      if (Number(count.n) >= PROJECT_LIMITS.documentsPerProject) {
-        throw new ApiError(422, 'too_many_documents', `A project has at most ${PROJECT_LIMITS.documentsPerProject} documents`);
-      }
-      if (deps.quotas) {
-        const refused = quotaRefusal(deps.quotas, await documentUsage(trx, actor.userName, id), bytes);
-        if (refused) throw refused;
-      }
-      const doc = await trx
-        .insertInto('project_documents')
-        .values({
-          project_id: id,
-          name,
-          content_type: contentType,
-          bytes,
-          uploaded_by: actor.userName,
-          uploaded_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await storeDocumentChunks(trx, doc.id, file.chunks);
-      return doc.id;
-    });
+    const inserted = await k
+      .transaction()
+      .execute((trx) => storeDocument(ctx, trx, actor, id, { bytes, name, contentType, at, chunks: file.chunks }));
     const everyone = await projects.participants(row);
     await projects.announce('document_added', actor, row, everyone, { document: name });
     await projects.touched(row, everyone);
@@ -270,7 +304,7 @@ export function createConversation(deps: ConversationDeps) {
       if (Number(deleted.numDeletedRows) === 0) throw documentNotFound();
       await recordProjectEvent(trx, id, actor, at, { kind: 'document_deleted', detail: doc.name });
     });
-    await deps.audit?.record({
+    await ctx.deps.audit?.record({
       action: 'document_deleted',
       actor: actor.userName,
       target: doc.uploadedBy === actor.userName ? null : doc.uploadedBy,
@@ -297,6 +331,14 @@ export function createConversation(deps: ConversationDeps) {
     return { name: doc.name, contentType: doc.content_type, bytes, chunks: () => documentChunks(db, documentId, bytes) };
   }
 
+  return { documents, admitDocument, addDocument, deleteDocument, readDocument };
+}
+
+export function createConversation(deps: ConversationDeps) {
+  const { db, projects } = deps;
+  const ctx: ConversationContext = { deps, db, projects, k: db.k, now: () => (deps.now ?? (() => new Date()))() };
+  const { messages, postMessage, markRead } = createThread(ctx);
+  const { documents, admitDocument, addDocument, deleteDocument, readDocument } = createDocuments(ctx);
   return { messages, postMessage, markRead, documents, admitDocument, addDocument, deleteDocument, readDocument };
 }
 
