@@ -25,27 +25,30 @@ function optional(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
-export function createProjectForms(deps: { services: ProjectServices; uploads: DocumentUploads; fail: FormFailure; logger: Logger }) {
-  const { projects, conversation, expertise } = deps.services;
+type ProjectFormDeps = { services: ProjectServices; uploads: DocumentUploads; fail: FormFailure; logger: Logger };
 
-  async function failWith(req: Request, res: Response, form: string, error: unknown, values: Record<string, string>) {
-    // A 503 for a cap (uploads_busy) is a refusal to show like the others, with the wait it asks.
-    if (error instanceof ApiError && (error.status < 500 || error instanceof BusyError)) {
-      return deps.fail(req, res, error.status, {
-        form,
-        values,
-        error: {
-          code: error.code,
-          message: error.message,
-          ...(error.fields ? { fields: error.fields } : {}),
-          ...(error instanceof TooManyAttemptsError || error instanceof BusyError ? { retryAfter: error.retryAfter } : {}),
-          ...(error instanceof QuotaExceededError ? { params: error.params } : {}),
-        },
-      });
-    }
-    deps.logger.error({ err: error, form }, 'project form failed');
-    return deps.fail(req, res, 500, { form, values, error: { code: 'internal', message: 'Internal error' } });
+/** A form's failure answered: the page again with the refusal (or a 500, logged), with what was typed. */
+async function failWith(deps: ProjectFormDeps, req: Request, res: Response, form: string, error: unknown, values: Record<string, string>) {
+  // A 503 for a cap (uploads_busy) is a refusal to show like the others, with the wait it asks.
+  if (error instanceof ApiError && (error.status < 500 || error instanceof BusyError)) {
+    return deps.fail(req, res, error.status, {
+      form,
+      values,
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.fields ? { fields: error.fields } : {}),
+        ...(error instanceof TooManyAttemptsError || error instanceof BusyError ? { retryAfter: error.retryAfter } : {}),
+        ...(error instanceof QuotaExceededError ? { params: error.params } : {}),
+      },
+    });
   }
+  deps.logger.error({ err: error, form }, 'project form failed');
+  return deps.fail(req, res, 500, { form, values, error: { code: 'internal', message: 'Internal error' } });
+}
+
+export function createProjectForms(deps: ProjectFormDeps) {
+  const { projects, conversation, expertise } = deps.services;
 
   async function newBrief(req: Request, res: Response, route: Route, session: Session) {
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -69,7 +72,7 @@ export function createProjectForms(deps: { services: ProjectServices; uploads: D
         'created',
       );
     } catch (error) {
-      await failWith(req, res, 'brief', error, values);
+      await failWith(deps, req, res, 'brief', error, values);
     }
   }
 
@@ -154,7 +157,7 @@ export function createProjectForms(deps: { services: ProjectServices; uploads: D
       }
     } catch (error) {
       // A project the user may not see: the same 404 page as for one that does not exist.
-      await failWith(req, res, intent || 'project', error, values);
+      await failWith(deps, req, res, intent || 'project', error, values);
     }
   }
 
@@ -173,7 +176,7 @@ export function createProjectForms(deps: { services: ProjectServices; uploads: D
       await expertise.save(session.user, input);
       redirectAfterPost(req, res, `${routePath('expert', route)}?saved=expertise#expertise-title`, 'expertise');
     } catch (error) {
-      await failWith(req, res, 'expertise', error, values);
+      await failWith(deps, req, res, 'expertise', error, values);
     }
   }
 
