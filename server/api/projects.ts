@@ -36,11 +36,10 @@ function itemId(raw: unknown, what: string): number {
   return id;
 }
 
-export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
+/** The projects: the caller's list, a brief submitted, a project, and a move of its state. */
+function projectStateRoutes(router: Router, deps: ApiDeps, auth: ApiAuth) {
   const { authenticated, json, userOf } = auth;
-  const { projects, conversation, expertise } = deps;
-  const router = express.Router();
-
+  const { projects } = deps;
   router.get(
     '/projects',
     authenticated,
@@ -78,6 +77,12 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
       );
     }),
   );
+}
+
+/** A project's team and work: its experts, assigned and removed, and its milestones, added, done and reopened. */
+function projectTeamRoutes(router: Router, deps: ApiDeps, auth: ApiAuth) {
+  const { authenticated, json, userOf } = auth;
+  const { projects } = deps;
   router.post(
     '/projects/:id/experts',
     authenticated,
@@ -116,6 +121,12 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
       res.json(await projects.setMilestoneDone(userOf(res), id, itemId(req.params.milestoneId, 'milestone'), done));
     }),
   );
+}
+
+/** A project's conversation and record: its messages, its history, its documents (listed, uploaded, downloaded, deleted). */
+function projectConversationRoutes(router: Router, deps: ApiDeps, auth: ApiAuth) {
+  const { authenticated, json, userOf } = auth;
+  const { projects, conversation } = deps;
   router.get(
     '/projects/:id/messages',
     authenticated,
@@ -178,7 +189,12 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
       res.status(204).end();
     }),
   );
+}
 
+/** The experts' profiles: one's own, read and saved, and the directory of experts. */
+function expertiseRoutes(router: Router, deps: ApiDeps, auth: ApiAuth) {
+  const { authenticated, json, userOf } = auth;
+  const { expertise } = deps;
   router.get(
     '/me/expertise',
     authenticated,
@@ -202,5 +218,14 @@ export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
       res.json(await expertise.experts(userOf(res), { ...query, available: query.available === 'true' }));
     }),
   );
+}
+
+export function projectRoutes(deps: ApiDeps, auth: ApiAuth): Router {
+  const router = express.Router();
+  // In this order, as a request meets them.
+  projectStateRoutes(router, deps, auth);
+  projectTeamRoutes(router, deps, auth);
+  projectConversationRoutes(router, deps, auth);
+  expertiseRoutes(router, deps, auth);
   return router;
 }
