@@ -2,19 +2,24 @@
 // renders it on happy-dom (a file that uses this starts with `// @vitest-environment happy-dom`),
 // inside what every page gives it: a router at the page's path and the locale's messages.
 import { render } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import { onTestFinished } from 'vitest';
-import enMessages from '../../locales/en/common.json' with { type: 'json' };
-import esMessages from '../../locales/es/common.json' with { type: 'json' };
 import { I18nProvider } from '../../client/translations.tsx';
+import { PATHS } from '../../server/base/paths.ts';
 import { loadBrand } from '../../server/brand/brand.ts';
 import type { PageBrand } from '../../shared/brand.ts';
-import type { Locale } from '../../shared/locales.ts';
+import { localeHref, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
+import type { Messages } from '../../shared/translate.ts';
 import { ORIGIN } from './app.ts';
 
-const MESSAGES = { es: esMessages, en: enMessages } as const;
+/** The messages of every locale of the table, from the files the site loads (locales/<code>/common.json). */
+const MESSAGES = Object.fromEntries(
+  LOCALE_CODES.map((locale) => [locale, JSON.parse(readFileSync(join(PATHS.locales, locale, 'common.json'), 'utf8')) as Messages]),
+) as Record<Locale, Messages>;
 
 /** The company's identity as the pages carry it (brand/). */
 export function pageBrand(): PageBrand {
@@ -22,7 +27,7 @@ export function pageBrand(): PageBrand {
 }
 
 /** A signed-out visitor's payload of the home page at `url`, for the components of the layout. */
-export function homePayload(locale: Locale, url = locale === 'es' ? '/' : `/${locale}`): PagePayload {
+export function homePayload(locale: Locale, url = localeHref('/', locale)): PagePayload {
   return {
     url,
     status: 200,
