@@ -54,18 +54,15 @@ function chooseNewPassword(browser: PlainBrowser, page: PlainPage, submit: strin
 test('without JavaScript, in Spanish, the invited user accepts with plain posts', { timeout: scaled(30_000) }, async () => {
   const site = await accountsSite();
   const token = await adminToken(site);
-  const res = await request(site.app)
-    .post('/api/admin/users')
-    .set('Authorization', `Bearer ${token}`)
-    .send({
-      userName: 'nico.invited',
-      name: 'Nico',
-      lastName: 'Invitado',
-      role: 'CONS',
-      email: 'nico@example.com',
-      invite: true,
-      locale: 'es',
-    });
+  const res = await request(site.app).post('/api/admin/users').set('Authorization', `Bearer ${token}`).send({
+    userName: 'nico.invited',
+    name: 'Nico',
+    lastName: 'Invitado',
+    role: 'CONS',
+    email: 'nico@example.com',
+    invite: true,
+    locale: 'es',
+  });
   expect(res.status, res.text).toBe(201);
   const mail = await mailTo(site, 'nico@example.com');
   expect(mail.subject).toBe('Te han invitado a Acme');
