@@ -5,8 +5,10 @@
 //   - the browser's code and the code both sides run never pull in the server's (shared/ is
 //     imported by both, so it imports neither);
 //   - the screens stay files a reader takes in at once;
-//   - server/app.ts only composes: whatever it needs is made in a module of its own.
+//   - no function is longer than a reader takes in (server/app.ts only mounts: the boot's phases
+//     and each domain's module.ts make what it mounts; docs/decisions/046).
 import { readFileSync } from 'node:fs';
+import ts from 'typescript';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { expect, test } from 'vitest';
 import { ROOT } from '../scripts/build-state.ts';
@@ -160,32 +162,79 @@ test(`no file of a screen (a folder of client/ but ${NOT_SCREENS.join(' and ')})
   expect(long).toEqual([]);
 });
 
-/** The names of the functions a module declares at its top level (`function f`, `const f = (…) =>`, `const f = function`). */
-function topLevelFunctions(source: string): string[] {
-  const declared = /^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([\w$]+)/gm;
-  const bound =
-    /^(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=\n]+)?=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=\n]+)?=>|[\w$]+\s*=>)/gm;
-  return [...source.matchAll(declared), ...source.matchAll(bound)].map((match) => match[1]!);
+/** The longest a function may be, from its first line to its closing brace (nested functions count in their parent). */
+const FUNCTION_MAX_LINES = 150;
+
+/** Functions allowed past FUNCTION_MAX_LINES, each with its reason: data tables and generated code only. */
+const LONG_FUNCTIONS_ALLOWED: Record<string, string> = {};
+
+type FunctionSpan = { where: string; name: string; lines: number };
+
+/** Every function with a body in a source text, with its length in lines (TypeScript's own parser). */
+function functionSpans(file: string, source: string): FunctionSpan[] {
+  const kind = file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const tree = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, kind);
+  const spans: FunctionSpan[] = [];
+  const nameOf = (node: ts.FunctionLikeDeclaration): string => {
+    if (node.name) return node.name.getText(tree);
+    const parent = node.parent;
+    if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) return parent.name.getText(tree);
+    return '(anonymous)';
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const first = tree.getLineAndCharacterOfPosition(node.getStart(tree)).line;
+      const last = tree.getLineAndCharacterOfPosition(node.getEnd()).line;
+      spans.push({ where: `${file}:${first + 1}`, name: nameOf(node as ts.FunctionLikeDeclaration), lines: last - first + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(tree);
+  return spans;
 }
 
-test('the function reader finds declared functions and arrows bound at the top level, not nested ones', () => {
+test('the function measurer counts a function from its first line to its closing brace, nested ones inside their parent', () => {
   const source = [
-    'function a() {}',
-    'export async function b(x: number) {}',
-    'const c = (x: string): number => 1;',
-    'export const d = async () => {};',
-    'const e = x => x;',
-    'const f = function () {};',
-    'const g: number = 1;',
-    'const h = compute(1);',
-    'export async function main() {',
-    '  function nested() {}',
-    '  const inner = () => 1;',
-    '}',
+    'export function outer() {', // 1
+    '  const inner = () => {', // 2
+    '    return 1;', // 3
+    '  };', // 4
+    '  return inner;', // 5
+    '}', // 6
+    'const one = (x: number) => x;', // 7
   ].join('\n');
-  expect(topLevelFunctions(source).sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'main']);
+  expect(functionSpans('a.ts', source).map(({ name, lines }) => [name, lines])).toEqual([
+    ['outer', 6],
+    ['inner', 3],
+    ['one', 1],
+  ]);
 });
 
-test('server/app.ts defines no function but createApp: it composes the modules, whose helpers live with them', () => {
-  expect(topLevelFunctions(readFileSync(join(ROOT, 'server', 'app.ts'), 'utf8'))).toEqual(['createApp']);
+test(`no function in server/, client/ or shared/ is longer than ${FUNCTION_MAX_LINES} lines (but the listed data tables)`, () => {
+  const spans = CODE.flatMap((top) =>
+    sourceFiles(join(ROOT, top)).flatMap((file) => {
+      const source = readFileSync(file, 'utf8');
+      // A file shorter than the budget cannot hold a function longer than it: not parsed.
+      if (source.split('\n').length <= FUNCTION_MAX_LINES) return [];
+      return functionSpans(relative(ROOT, file).split(sep).join('/'), source);
+    }),
+  );
+  // The measurer read the code: createApp is there, and within the budget.
+  expect(spans.find(({ where, name }) => where.startsWith('server/app.ts') && name === 'createApp')?.lines).toBeLessThanOrEqual(
+    FUNCTION_MAX_LINES,
+  );
+  const long = spans
+    .filter(({ lines, where, name }) => lines > FUNCTION_MAX_LINES && !(`${where.split(':')[0]} ${name}` in LONG_FUNCTIONS_ALLOWED))
+    .map(({ where, name, lines }) => `${where} ${name}: ${lines} lines`);
+  expect(long).toEqual([]);
+});
+
+/** The most lines a file of the projects service may have: split along its seams past it (reads, transitions, team…). */
+const PROJECTS_FILE_MAX_LINES = 400;
+
+test(`no file of the projects service (server/projects/) is longer than ${PROJECTS_FILE_MAX_LINES} lines`, () => {
+  const long = sourceFiles(join(ROOT, 'server', 'projects'))
+    .map((file) => ({ file: relative(ROOT, file), lines: readFileSync(file, 'utf8').trimEnd().split('\n').length }))
+    .filter(({ lines }) => lines > PROJECTS_FILE_MAX_LINES);
+  expect(long).toEqual([]);
 });

@@ -18,10 +18,6 @@ const TRACKER_CITATION = /\bissues?\s+#?\d+/i;
  */
 const PENDING = new Set<string>([
   // Restructured by others.
-  'server/projects/access.ts',
-  'server/projects/document-quotas.ts',
-  'server/projects/documents.ts',
-  'server/projects/milestones.ts',
   'test/e2e/accounts.test.ts',
   'test/e2e/companies.test.ts',
   'test/e2e/decisive-steps.test.ts',

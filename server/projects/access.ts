@@ -33,7 +33,7 @@ export function projectId(raw: unknown): number {
  * a company (a role change) acts on it as an admin. A client or organisation user stands in it
  * as their company's manager or member when the project is their company's, read in the same
  * query. Names are compared in their canonical form (shared/identity.ts), so a look-alike
- * spelling never matches (issue 23, L1).
+ * spelling never matches (docs/decisions/029).
  */
 export async function projectFor(
   db: Db,

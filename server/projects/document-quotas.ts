@@ -1,4 +1,4 @@
-// Byte quotas of project documents (issue 23, M1; docs/decisions/031): what one user's documents
+// Byte quotas of project documents (docs/decisions/031): what one user's documents
 // may take over every project together (PROJECT_DOCUMENTS_QUOTA_MB_PER_USER) and what one
 // project's documents may take (PROJECT_DOCUMENTS_QUOTA_MB_PER_PROJECT). The usage is the sum of
 // the stored documents' bytes, asked of the database, so that every instance agrees and a

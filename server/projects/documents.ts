@@ -4,7 +4,7 @@
 // The name is kept for people, not trusted by machines: bidirectional, invisible and control
 // characters are removed (U+202E turns "xfdp.bat" into "xtab.pdf" on screen), and it always
 // ends in an extension of the type its bytes are: a PDF named "report.bat" is stored as
-// "report.bat.pdf" (issue 23, L2; docs/decisions/029-limits-and-identity.md).
+// "report.bat.pdf" (docs/decisions/029-limits-and-identity.md).
 import { HIDDEN_CHARACTERS } from '../../shared/identity.ts';
 import { PROJECT_LIMITS } from '../../shared/projects.ts';
 

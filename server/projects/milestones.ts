@@ -1,7 +1,7 @@
 // A project's milestones, kept by the company's side of the work (admins) and its experts while
 // the project is writable: added up to PROJECT_LIMITS.milestonesPerProject, done and reopened.
 // One user's toggles of one milestone within the collapse window are one history line and one
-// notice (issue 23, H2).
+// notice (PROJECT_MILESTONE_COLLAPSE_MINUTES: a burst of toggles never floods the history).
 import { canonicalIdentity } from '../../shared/identity.ts';
 import { isWritable, PROJECT_LIMITS, type Project, type ProjectState, type Standing } from '../../shared/projects.ts';
 import type { Db } from '../db/index.ts';
@@ -105,7 +105,7 @@ export function createMilestones(ctx: ProjectContext) {
 
   /**
    * Done or not done. One user's toggles of one milestone within the collapse window are one
-   * history line and one notice (issue 23, H2): the notice of "done" is held for the window, and
+   * history line and one notice: the notice of "done" is held for the window, and
    * a toggle back within it removes both the line it undoes and that notice, so that back and
    * forth leaves what a single change would. Another user's toggle is a line of its own.
    */
