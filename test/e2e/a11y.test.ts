@@ -21,7 +21,7 @@ const site = setupSite(SAMPLE_SITE);
 const CASES = THEMES.flatMap((theme) => EVERY_PAGE.map((page) => ({ ...page, theme })));
 
 describe('accessibility', () => {
-  it.each(CASES)('axe-core reports no violations on $path (signed in as: $role) in the $theme theme', async ({ path, role, theme }) => {
+  it.each(CASES)('axe-core reports no violations on $path ($visitor) in the $theme theme', async ({ path, role, theme }) => {
     // axe: the site's CSP allows only scripts carrying the request's nonce, so the injected
     // axe-core script would be blocked. Only the axe tests relax it; the others run under the real
     // CSP. Reduced motion: no element is measured halfway through a fade (its contrast would be off).

@@ -26,6 +26,8 @@ export type PageVisit = {
   status: number;
   /** Text the page's h1 must contain. */
   h1?: string | RegExp | undefined;
+  /** Who visits, in words, for the tests' names: "signed out" or "signed in as CLI". */
+  visitor: string;
 };
 
 /**
@@ -33,9 +35,29 @@ export type PageVisit = {
  * (test/helpers/sample-urls.ts: a new route is in this list by itself), plus an unknown path.
  * Open them on a SAMPLE_SITE server: it has the users and the projects the samples name.
  */
+function visitorOf(role: Role | undefined): string {
+  return role ? `signed in as ${role}` : 'signed out';
+}
+
 export const EVERY_PAGE: readonly PageVisit[] = [
-  ...samplePages().map(({ base, url, locale, role, status, h1 }) => ({ base, path: url, locale, role, status, h1 })),
-  { base: undefined, path: '/en/does-not-exist', locale: 'en', role: undefined, status: 404, h1: NOT_FOUND_H1.en },
+  ...samplePages().map(({ base, url, locale, role, status, h1 }) => ({
+    base,
+    path: url,
+    locale,
+    role,
+    status,
+    h1,
+    visitor: visitorOf(role),
+  })),
+  {
+    base: undefined,
+    path: '/en/does-not-exist',
+    locale: 'en',
+    role: undefined,
+    status: 404,
+    h1: NOT_FOUND_H1.en,
+    visitor: visitorOf(undefined),
+  },
 ];
 
 /**

@@ -66,7 +66,7 @@ describe('from 1087 px the pages keep their vertical padding', () => {
   const PAGES = EVERY_PAGE.filter((page) => page.locale === defaultLocale && !(page.base && page.base in NO_PAGE_COLUMN));
 
   it.each(PAGES)(
-    'at 1366 px $path (signed in as: $role) has ≥ 16 px between the navbar and the h1 and between the content and the footer',
+    'at 1366 px $path ($visitor) has ≥ 16 px between the navbar and the h1 and between the content and the footer',
     async ({ path, role }) => {
       await withPage({ viewport: LAPTOP, role }, async (page) => {
         await load(page, path);
@@ -389,7 +389,7 @@ describe('no horizontal scrolling at 390 px', () => {
       .map((route) => ({ role, path: localePath(route.base, defaultLocale) })),
   );
 
-  it.each(EVERY_PAGE)('$path (signed in as: $role), with JavaScript (a first visit: the cookie banner shows)', async ({ path, role }) => {
+  it.each(EVERY_PAGE)('$path ($visitor), with JavaScript (a first visit: the cookie banner shows)', async ({ path, role }) => {
     await withPage({ viewport: PHONE, role, consented: false }, async (page) => {
       await load(page, path);
       const { scrollWidth, innerWidth } = await horizontalOverflow(page);
@@ -407,15 +407,12 @@ describe('no horizontal scrolling at 390 px', () => {
   });
 
   // Every page in the default locale (Spanish: its words run longer than English ones).
-  it.each(EVERY_PAGE.filter((page) => page.locale === defaultLocale))(
-    '$path without JavaScript (signed in as: $role)',
-    async ({ path, role }) => {
-      await withPage({ viewport: PHONE, role, javaScript: false }, async (page) => {
-        await load(page, path, false);
-        expect(await page.locator('html').getAttribute('class')).toBeNull();
-        const { scrollWidth, innerWidth } = await horizontalOverflow(page);
-        expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
-      });
-    },
-  );
+  it.each(EVERY_PAGE.filter((page) => page.locale === defaultLocale))('$path without JavaScript ($visitor)', async ({ path, role }) => {
+    await withPage({ viewport: PHONE, role, javaScript: false }, async (page) => {
+      await load(page, path, false);
+      expect(await page.locator('html').getAttribute('class')).toBeNull();
+      const { scrollWidth, innerWidth } = await horizontalOverflow(page);
+      expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+    });
+  });
 });

@@ -9,7 +9,7 @@ const site = setupSite(SAMPLE_SITE);
 
 describe('every page', () => {
   it.each(EVERY_PAGE)(
-    '$path (signed in as: $role) renders with status $status and hydrates with no console errors, warnings or page errors',
+    '$path ($visitor) renders with status $status and hydrates with no console errors, warnings or page errors',
     async ({ base, path, locale, role, status, h1 }) => {
       // 800 px wide: the burger menu is shown, which lets us check that React is attached.
       const page = await site.newPage({ viewport: { width: 800, height: 900 }, as: role && userOf(role) });
