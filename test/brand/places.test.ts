@@ -9,6 +9,7 @@ import { APP_ICONS, MANIFEST_PATH } from '../../server/brand/routes.ts';
 import { renderProfilePdf } from '../../server/pdf/documents.ts';
 import { createUser } from '../../server/users/users.ts';
 import { escapeHtml } from '../../server/http/html.ts';
+import { LOCALES } from '../../shared/locales.ts';
 import { createTestApp, ORIGIN } from '../helpers/app.ts';
 import { pdfText } from '../pdf/pdf-text.ts';
 import { addUsers, mailSetup } from '../mail/setup.ts';
@@ -119,7 +120,8 @@ test('JSON-LD Organization: the logo, the address, the contact point with its ho
       '@type': 'ContactPoint',
       email: 'info@acme-consulting.example',
       telephone: '+44 20 7946 0000',
-      availableLanguage: ['es-ES', 'en-US'],
+      // Every language of the locale table, by its BCP 47 tag.
+      availableLanguage: LOCALES.map((locale) => locale.iso),
       hoursAvailable: [
         {
           '@type': 'OpeningHoursSpecification',

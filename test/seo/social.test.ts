@@ -36,8 +36,14 @@ test.each(PAGES)('$path has Open Graph tags: title, description, og:url = canoni
   expect(meta(res.text, 'og:url')).toBe(canonicalOf(res.text));
   expect(meta(res.text, 'og:site_name')).toBe('the product');
   expect(meta(res.text, 'og:locale')).toBe(ogLocale(page.locale));
-  // Every other locale of the table, in its order.
-  expect(metaAll(res.text, 'og:locale:alternate')).toEqual(LOCALE_CODES.filter((l) => l !== page.locale).map(ogLocale));
+  // Every other language the page is in, as its hreflang alternates name them: each other locale
+  // of the table for a page, the languages a post is written in for a post.
+  const others = [...res.text.matchAll(/<link rel="alternate" hreflang="([^"]+)"/g)]
+    .map((link) => link[1] as Locale)
+    .filter((hrefLang) => (hrefLang as string) !== 'x-default' && hrefLang !== page.locale);
+  if (page.type === 'website') expect(others).toEqual(LOCALE_CODES.filter((l) => l !== page.locale));
+  expect(others.length).toBeGreaterThan(0);
+  expect(metaAll(res.text, 'og:locale:alternate')).toEqual(others.map(ogLocale));
   expect(meta(res.text, 'og:type')).toBe(page.type);
 });
 
