@@ -12,23 +12,6 @@ const FOLDERS = ['server', 'client', 'shared', 'scripts', 'test'];
 /** The word, then a number: a citation of the tracker, in any case, with or without "#". */
 const TRACKER_CITATION = /\bissues?\s+#?\d+/i;
 
-/**
- * Files that still cite the tracker and are being restructured or edited by others; each is
- * cleaned by whoever holds it, then removed from here. Empty this set, then delete it.
- */
-const PENDING = new Set<string>([
-  // Restructured by others.
-  'test/e2e/accounts.test.ts',
-  'test/e2e/companies.test.ts',
-  'test/e2e/decisive-steps.test.ts',
-  'test/e2e/expertise-form.test.ts',
-  'test/e2e/live.test.ts',
-  'test/e2e/mail-preferences.test.ts',
-  'test/e2e/project-paging.test.ts',
-  'test/e2e/projects-a11y.test.ts',
-  'test/e2e/user-menu.test.ts',
-]);
-
 /** The .ts, .tsx and .mjs files under a folder, as repository paths. */
 function codeFiles(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
@@ -39,12 +22,10 @@ function codeFiles(folder: string): string[] {
 }
 
 test('no comment in the code cites an issue number: it states its rule or cites a decision record', () => {
-  const citations = FOLDERS.flatMap(codeFiles)
-    .filter((file) => !PENDING.has(file))
-    .flatMap((file) =>
-      readFileSync(join(ROOT, file), 'utf8')
-        .split('\n')
-        .flatMap((line, i) => (TRACKER_CITATION.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
-    );
+  const citations = FOLDERS.flatMap(codeFiles).flatMap((file) =>
+    readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .flatMap((line, i) => (TRACKER_CITATION.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+  );
   expect(citations).toEqual([]);
 });

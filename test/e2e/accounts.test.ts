@@ -1,4 +1,4 @@
-// Accounts that run themselves (issue 15), in Chromium against the production server, whose
+// Accounts that run themselves (docs/decisions/017), in Chromium against the production server, whose
 // e-mails go to a real SMTP server started by this file: an admin invites a user from the console
 // and the user accepts in the browser; a user who forgot their password asks for a link and sets
 // a new one; a user changes their e-mail address from the profile and confirms it from the new

@@ -1,4 +1,4 @@
-// The decisive steps of a project as a client meets them (issue 25): the confirmation of an
+// The decisive steps of a project as a client meets them (docs/decisions/040): the confirmation of an
 // acceptance restates the terms and axe-core finds nothing in it, nor in the notice after it, in
 // either theme; the owner of delivered work gets an e-mail (a real SMTP server) whose button
 // opens the confirmation, and confirming there closes the project. The setup posts the other

@@ -1,4 +1,4 @@
-// The expert's profile form (issue 25) in the design system's form styles, in both themes: the
+// The expert's profile form in the design system's form styles, in both themes: the
 // groups of choices are fieldsets with a field's look (no box of their own, the legend a bold
 // label, each choice's words not bold beside its box), the inputs in the theme's colours.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Live updates and the notification centre in the browser (issue 26, docs/decisions/042): two
+// Live updates and the notification centre in the browser (docs/decisions/042): two
 // instances of the built server on one PostgreSQL; an organisation reads a project's conversation on
 // instance B while an admin posts on instance A — the message shows within 2 s, without a
 // document load, what the client was typing still in its box, and the bell's count goes up. The

@@ -1,4 +1,4 @@
-// The private area's project pages as each role meets them (issue 14): axe-core finds no
+// The private area's project pages as each role meets them (docs/decisions/013): axe-core finds no
 // violation on the dashboards, the new brief and the project pages, in both locales (light) and
 // both themes (Spanish) (the `theme` cookie, docs/decisions/023); at 390 px
 // nothing scrolls sideways. The demo projects (server/projects/demo.ts) give every state.
