@@ -214,9 +214,8 @@ describe('the contact inbox', () => {
   );
 
   it('has no axe-core violations in the inbox, with a message open', async () => {
-    // bypassCSP only so that the injected axe-core script may run (see a11y.test.ts); reduced
-    // motion so that no element is measured halfway through a fade (its contrast would be off).
-    const context = await newContext({ bypassCSP: true, reducedMotion: 'reduce' });
+    // Reduced motion so that no element is measured halfway through a fade (its contrast would be off).
+    const context = await newContext({ reducedMotion: 'reduce' });
     const page = await context.newPage();
     await signIn(page);
     await page.goto('/en/admin/inbox');

@@ -69,8 +69,7 @@ describe('the navbar links every signed-in user to their area', () => {
 describe('the signed-in navbar is accessible', () => {
   it.each(VIEWPORTS)('axe-core finds no violation in the navbar on the $name', async (viewport) => {
     const admin = ROLE_USERS.find((user) => user.role === 'ADMIN')!;
-    // bypassCSP only so that the injected axe-core script may run (see a11y.test.ts).
-    const page = await signedInPage(admin, viewport, { bypassCSP: true, reducedMotion: 'reduce' });
+    const page = await signedInPage(admin, viewport, { reducedMotion: 'reduce' });
     await page.goto(viewport.start);
     await waitForHydration(page);
     if (viewport.burger) await page.getByRole('navigation', { name: viewport.nav }).getByRole('button', { name: 'Open menu' }).click();

@@ -128,13 +128,12 @@ beforeAll(() => {
 });
 
 /** A page at `width` px, with or without JavaScript, as a visitor who has answered the cookie banner. */
-function openPage(options: { width: number; js: boolean; server?: Server; axe?: boolean }): Promise<Page> {
+function openPage(options: { width: number; js: boolean; server?: Server }): Promise<Page> {
   return site.newPage({
     server: options.server,
     viewport: { width: options.width, height: 900 },
     javaScriptEnabled: options.js,
     reducedMotion: 'reduce',
-    ...(options.axe ? { bypassCSP: true } : {}),
     consent: true,
   });
 }
@@ -318,7 +317,7 @@ describe('the blog’s layout', () => {
   ];
 
   it.each(AXE_PAGES)('axe-core finds no violation on %s', async (path) => {
-    const page = await openPage({ width: 1366, js: true, axe: true });
+    const page = await openPage({ width: 1366, js: true });
     await visit(page, path, true);
     const results = await runAxe(page);
     const summary = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n');
@@ -326,7 +325,7 @@ describe('the blog’s layout', () => {
   });
 
   it('axe-core finds no violation on the pager and on covers (the blog read from Strapi)', async () => {
-    const page = await openPage({ width: 390, js: true, axe: true, server: cmsSite });
+    const page = await openPage({ width: 390, js: true, server: cmsSite });
     for (const path of ['/blog', '/blog?page=2', '/blog/guia-1']) {
       await visit(page, path, true);
       const results = await runAxe(page);

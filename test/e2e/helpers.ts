@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { databaseFile, openDatabase } from '../../server/db/index.ts';
 import { seedDemoProjects } from '../../server/projects/demo.ts';
@@ -59,6 +60,16 @@ export const EVERY_PAGE: readonly PageVisit[] = [
     visitor: visitorOf(undefined),
   },
 ];
+
+/** axe-core's violations as readable lines: rule, impact, help, and each node with why it fails. */
+export function describeViolations(results: AxeResults): string {
+  return results.violations
+    .map(
+      (v) =>
+        `${v.id} (${v.impact ?? 'n/a'}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}\n    ${(n.failureSummary ?? '').replace(/\n/g, '\n    ')}`).join('\n')}`,
+    )
+    .join('\n');
+}
 
 /**
  * Console errors and warnings and uncaught page errors, as readable lines. Chromium logs every

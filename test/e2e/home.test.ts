@@ -24,13 +24,12 @@ beforeAll(() => {
 });
 
 async function open(
-  options: { viewport: { width: number; height: number }; javaScript?: boolean; bypassCSP?: boolean },
+  options: { viewport: { width: number; height: number }; javaScript?: boolean },
   run: (page: Page, context: BrowserContext) => Promise<void>,
 ): Promise<void> {
   const context = await site.newContext({
     viewport: options.viewport,
     javaScriptEnabled: options.javaScript ?? true,
-    bypassCSP: options.bypassCSP ?? false,
     reducedMotion: 'reduce',
     consent: true,
   });
@@ -159,8 +158,7 @@ describe.each(WIDTHS)('at $name px', ({ name, viewport }) => {
   test.each(['/en', '/', '/en/no-such-page', '/no-existe', '/en/privacy', '/blog', '/en/Contact'])(
     'axe-core reports no violations on %s',
     async (path) => {
-      // bypassCSP: the injected axe-core script carries no nonce (only this test relaxes the CSP).
-      await open({ viewport, bypassCSP: true }, async (page) => {
+      await open({ viewport }, async (page) => {
         await page.goto(path);
         await waitForHydration(page);
         const results = await runAxe(page);

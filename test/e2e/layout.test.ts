@@ -389,13 +389,8 @@ describe('no horizontal scrolling at 390 px', () => {
       .map((route) => ({ role, path: localePath(route.base, defaultLocale) })),
   );
 
-  it.each(EVERY_PAGE)('$path ($visitor), with JavaScript (a first visit: the cookie banner shows)', async ({ path, role }) => {
-    await withPage({ viewport: PHONE, role, consented: false }, async (page) => {
-      await load(page, path);
-      const { scrollWidth, innerWidth } = await horizontalOverflow(page);
-      expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
-    });
-  });
+  // Every page with JavaScript, as a first visit (the cookie banner showing): pages.test.ts, in
+  // the same load as its other checks.
 
   it.each(privateVisits)('$path signed in as $role, with JavaScript', async ({ role, path }) => {
     await withPage({ viewport: PHONE, role }, async (page) => {
