@@ -5,8 +5,10 @@ import { expect, test } from 'vitest';
 import { DEFAULT_SOCIAL_IMAGE, SITE_LOGO } from '../../server/seo/images.ts';
 import { PATHS } from '../../server/base/paths.ts';
 import { intlLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
+import { BASE_ROUTES } from '../../shared/routes.ts';
 import type { PagePayload } from '../../shared/page-data.ts';
 import { createTestApp, ORIGIN, testApp } from '../helpers/app.ts';
+import { samplePages } from '../helpers/sample-urls.ts';
 import { addUser, DEFAULT_PASSWORD } from '../helpers/users.ts';
 import { canonicalOf, contentOf, feedLinksOf, meta, metaAll, metaTags, testCover, testPost } from './helpers.ts';
 
@@ -14,7 +16,7 @@ const POST = 'how-to-brief-an-expert';
 /** The same post's Spanish slug (a translation has its own). */
 const ES_POST = 'como-preparar-el-briefing-de-un-experto';
 
-// Every indexable public page, both locales: what a shared link shows.
+// Indexable public pages in both locales, with the title and type a shared link shows.
 const PAGES = [
   { path: '/', locale: 'es', type: 'website', title: 'the product' },
   { path: '/en', locale: 'en', type: 'website', title: 'the product' },
@@ -45,6 +47,20 @@ test.each(PAGES)('$path has Open Graph tags: title, description, og:url = canoni
   expect(others.length).toBeGreaterThan(0);
   expect(metaAll(res.text, 'og:locale:alternate')).toEqual(others.map(ogLocale));
   expect(meta(res.text, 'og:type')).toBe(page.type);
+});
+
+// Every indexable page of the route table in each linked locale (a new route joins by itself):
+// whatever its words, a shared link shows a card.
+const INDEXABLE = samplePages().filter((page) => BASE_ROUTES.find((route) => route.base === page.base)!.indexable);
+
+test.each(INDEXABLE)('$url, an indexable page, has Open Graph and Twitter tags: a title, og:url = canonical, an image', async (page) => {
+  const res = await request(await testApp()).get(page.url);
+  expect(res.status).toBe(200);
+  expect(meta(res.text, 'og:title')).toBeTruthy();
+  expect(meta(res.text, 'og:url')).toBe(canonicalOf(res.text));
+  expect(meta(res.text, 'og:locale')).toBe(ogLocale(page.locale));
+  expect(meta(res.text, 'og:image')).toMatch(/^https?:\/\//);
+  expect(meta(res.text, 'twitter:card')).toBe('summary_large_image');
 });
 
 test.each(PAGES)('$path has a large-image Twitter card with the same title, description and image', async (page) => {
