@@ -1,6 +1,7 @@
 // The shapes of what callers send about projects, checked at the edge (API and page forms
 // alike). Error messages are i18n keys: the forms show them translated, the API as they are.
 import { z } from 'zod';
+import { isIsoDay } from '../calendar/days.ts';
 import { numberedPageQuery } from '../http/paging.ts';
 import { SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 import { AVAILABILITY, BUDGET_RANGES, PRACTICES, PROJECT_ACTIONS, PROJECT_LIMITS as L, PROJECT_STATES } from '../../shared/projects.ts';
@@ -14,14 +15,8 @@ const optionalText = (max: number) =>
     .transform((v) => v || null)
     .nullish();
 
-/** A calendar day, YYYY-MM-DD, that exists. */
-export const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.date')
-  .refine((v) => {
-    const date = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === v && v >= '2000-01-01' && v <= '2100-12-31';
-  }, 'validation.date');
+/** A calendar day, YYYY-MM-DD, that exists: the one rule of every day the site takes (calendar/days.ts). */
+export const day = z.string().refine(isIsoDay, 'validation.date');
 const optionalDay = z.union([day, z.literal('').transform(() => null), z.null()]).optional();
 
 export const briefSchema = z
