@@ -24,6 +24,41 @@ test('external links in Markdown open safely (noopener noreferrer)', () => {
   expect(markdownToSafeHtml('[post](/blog/x)')).toBe('<p><a href="/blog/x">post</a></p>');
 });
 
+test.each([
+  ['www.aepd.es', '<a href="https://www.aepd.es" rel="noopener noreferrer" target="_blank">www.aepd.es</a>'],
+  [
+    'see www.example.org/path?q=1.',
+    '<a href="https://www.example.org/path?q=1" rel="noopener noreferrer" target="_blank">www.example.org/path?q=1</a>',
+  ],
+  ['[regulator](http://www.aepd.es)', '<a href="http://www.aepd.es" rel="noopener noreferrer" target="_blank">regulator</a>'],
+  ['http://example.com/x', '<a href="http://example.com/x" rel="noopener noreferrer" target="_blank">http://example.com/x</a>'],
+  ['<http://example.com>', '<a href="http://example.com" rel="noopener noreferrer" target="_blank">http://example.com</a>'],
+])('an http link or a bare www. address (%s) keeps its href, www. as https', (markdown, link) => {
+  expect(markdownToSafeHtml(markdown)).toContain(link);
+});
+
+test.each([
+  '[x](javascript:alert(1))',
+  '[x](data:text/html,hi)',
+  '[x](//evil.example/x)',
+  '[x](ftp://example.com/f)',
+  '<a href="vbscript:msgbox" target="_blank" rel="opener">x</a>',
+  '<a target="_blank">x</a>',
+])('a link whose href is refused (%s) keeps no target or rel either: never an <a target> without an href', (markdown) => {
+  const html = markdownToSafeHtml(markdown);
+  expect(html).toMatch(/<a>x<\/a>/);
+  expect(html).not.toMatch(/target=|rel=|href=/);
+});
+
+test('the privacy policy links the regulator in every language: a working https link, no <a target> without an href', async () => {
+  const content = await loadEmbeddedContent(PATHS.content);
+  for (const locale of ['es', 'en'] as const) {
+    const page = await content.getLegal('privacy', locale);
+    expect(page?.html, locale).toContain('<a href="https://www.aepd.es" rel="noopener noreferrer" target="_blank">www.aepd.es</a>');
+    for (const tag of page!.html.match(/<a\b[^>]*>/g) ?? []) if (/target=/.test(tag)) expect(tag, locale).toMatch(/href="https?:/);
+  }
+});
+
 test('front matter without the --- block is a clear error naming the file', () => {
   expect(() => parseFrontMatter('no front matter', 'content/x.md')).toThrow(/content\/x\.md: missing front matter/);
 });

@@ -39,29 +39,35 @@ export function AlertDialog({
     if (!open && dialog.open) dialog.close();
   }, [open]);
 
+  // Closed, the dialog is an empty element: no heading without its words (a page's outline and
+  // the Nu checker count a closed dialog's <h2> too), nothing its name could point at.
   return (
     <dialog
       ref={ref}
       className="alert-dialog"
       role="alertdialog"
       aria-modal="true"
-      aria-labelledby={titleId}
-      aria-describedby={children ? bodyId : undefined}
+      aria-labelledby={open ? titleId : undefined}
+      aria-describedby={open && children ? bodyId : undefined}
       onCancel={(event) => {
         event.preventDefault();
         onCancel();
       }}
     >
-      <h2 id={titleId}>{title}</h2>
-      {children && <div id={bodyId}>{children}</div>}
-      <div className="alert-dialog-actions">
-        <button ref={cancelRef} type="button" className="alert-cancel" onClick={onCancel}>
-          {cancelLabel}
-        </button>
-        <button type="button" className="alert-confirm" onClick={onConfirm}>
-          {confirmLabel}
-        </button>
-      </div>
+      {open && (
+        <>
+          <h2 id={titleId}>{title}</h2>
+          {children && <div id={bodyId}>{children}</div>}
+          <div className="alert-dialog-actions">
+            <button ref={cancelRef} type="button" className="alert-cancel" onClick={onCancel}>
+              {cancelLabel}
+            </button>
+            <button type="button" className="alert-confirm" onClick={onConfirm}>
+              {confirmLabel}
+            </button>
+          </div>
+        </>
+      )}
     </dialog>
   );
 }

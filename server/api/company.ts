@@ -14,17 +14,22 @@ import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 import { newUserBody } from './schemas.ts';
 
 const companyName = z.string().trim().min(1, 'is required').max(COMPANY_NAME_MAX_LENGTH);
-const colleagueBody = newUserBody.pick({ userName: true, name: true, lastName: true }).extend({
-  email: newUserBody.shape.email.unwrap().unwrap(),
-  locale: z.enum(LOCALE_CODES as [Locale, ...Locale[]]).optional(),
-});
+export const colleagueBody = newUserBody
+  .pick({ userName: true, name: true, lastName: true })
+  .extend({
+    email: newUserBody.shape.email.unwrap().unwrap(),
+    locale: z.enum(LOCALE_CODES as [Locale, ...Locale[]]).optional(),
+  })
+  .strict();
+export const renameBody = z.object({ name: companyName }).strict();
 const companiesQuery = z.object({ q: z.string().max(SEARCH_MAX_LENGTH).optional(), ...numberedPageQuery('companies').shape });
-const moveBody = z
+export const moveBody = z
   .object({
     companyId: z.number().int().min(1).optional(),
     newCompany: companyName.optional(),
     role: z.enum(COMPANY_ROLES),
   })
+  .strict()
   .refine((b) => (b.companyId === undefined) !== (b.newCompany === undefined), 'give companyId or newCompany, one of them');
 
 /** What these routes use of the API's dependencies. */
@@ -56,7 +61,7 @@ export function companyRoutes(deps: Uses, auth: ApiAuth): Router {
     authenticated,
     json,
     handle(async (req, res) => {
-      const { name } = parse(z.object({ name: companyName }), req.body);
+      const { name } = parse(renameBody, req.body);
       const user = member(res);
       await service.rename(user, name, req.ip ?? null);
       res.json(await service.view(user));

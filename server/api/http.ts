@@ -14,6 +14,7 @@ import type { EmbeddedBranding } from '../user-branding/embedded.ts';
 import type { ContactStore } from '../contact/messages.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
+import { invalidRequestMessage, problemsOf } from '../http/problems.ts';
 import type { Logger } from '../base/logger.ts';
 import type { ImageUploads } from '../uploads/images.ts';
 import type * as users from '../users/users.ts';
@@ -29,15 +30,15 @@ import type { CompanyService } from '../my-account/company-service.ts';
 import type { Notifications } from '../notifications/notifications.ts';
 import type { MailPreferencesStore } from '../mail/preferences.ts';
 
+/** The input as `schema` reads it, or a 400 whose message says each problem in words and whose `fields` name them (http/problems.ts). */
 export function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
+  const problems = problemsOf(result.error, value);
   const fields: Record<string, string> = {};
-  for (const issue of result.error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
-  const summary = Object.entries(fields)
-    .map(([field, message]) => `${field} ${message}`)
-    .join('; ');
-  throw new ApiError(400, 'invalid_request', `Invalid request: ${summary}`, fields);
+  for (const problem of problems) fields[problem.field] ??= problem.fieldMessage;
+  const first = problems.filter((problem, i) => problems.findIndex((other) => other.field === problem.field) === i);
+  throw new ApiError(400, 'invalid_request', invalidRequestMessage(first), fields);
 }
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;

@@ -11,7 +11,7 @@ import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 /** The most ids one request marks read (more: mark all). */
 export const MARK_READ_MAX_IDS = 100;
 
-const markBody = z
+export const markBody = z
   .object({
     ids: z.array(z.number().int().min(1).max(ID_MAX)).min(1).max(MARK_READ_MAX_IDS).optional(),
     all: z.literal(true).optional(),

@@ -1,7 +1,7 @@
 // The built-in API (docs/specification.md §14), mounted at /api when API_URL is unset: one router per
 // resource (each `(deps, auth) => Router`), composed here with what they all share — no caching
-// of any answer, Bearer-token auth, a JSON 404 and one error handler answering
-// {error: {code, message, fields?}}. The contract is docs/openapi.json (a test keeps the two in step).
+// of any answer, Bearer-token auth, a JSON 405 with `Allow` for a method a path lacks, a JSON 404
+// and one error handler answering {error: {code, message, fields?}}. The contract is docs/openapi.json (a test keeps the two in step).
 import { companyRoutes } from './company.ts';
 import express, { type ErrorRequestHandler } from 'express';
 import { INVALID_CREDENTIALS } from '../auth/backend.ts';
@@ -15,6 +15,7 @@ import { adminUserRoutes } from './admin-users.ts';
 import { createApiAuth, type ApiDeps } from './http.ts';
 import { imageRoutes } from './images.ts';
 import { meRoutes } from './me.ts';
+import { allowedMethods } from './method-not-allowed.ts';
 import { notificationRoutes } from './notifications.ts';
 import { projectRoutes } from './projects.ts';
 
@@ -26,6 +27,8 @@ export function createApiRouter(deps: ApiDeps) {
     res.set('Cache-Control', 'private, no-store');
     next();
   });
+  const methods = allowedMethods(router);
+  router.use(methods.options);
   const auth = createApiAuth(deps);
   for (const resource of [
     meRoutes,
@@ -41,6 +44,7 @@ export function createApiRouter(deps: ApiDeps) {
     router.use(resource(deps, auth));
   router.use(adminDeletionRoutes(deps, auth));
 
+  router.use(methods.notAllowed);
   router.use((req, _res, next) => next(new ApiError(404, 'not_found', `No API route ${req.method} /api${req.path}`)));
 
   const onError: ErrorRequestHandler = (error: unknown, _req, res, _next) => {

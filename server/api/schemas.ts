@@ -1,4 +1,6 @@
-// The shapes the built-in API accepts, checked at the edge (zod): a bad value is a 400 naming it.
+// The shapes the built-in API accepts, checked at the edge (zod): a bad value is a 400 naming it,
+// and so is a key a body does not have (every body is strict: docs/openapi.json says
+// `additionalProperties: false` of each).
 import { z } from 'zod';
 import { numberedPageQuery } from '../http/paging.ts';
 import { HEX_COLOR } from '../../shared/branding.ts';
@@ -22,40 +24,53 @@ const noLookAlike = (value: string, context: z.RefinementCtx) => {
   const problem = identityProblem(value);
   if (problem) context.addIssue({ code: 'custom', message: problem });
 };
-export const loginBody = z.object({
-  identifier: z.string().trim().min(1, 'is required').max(EMAIL_MAX_LENGTH),
-  password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
-  /** The second factor of a user with 2FA: the app's 6-digit code or a recovery code. */
-  code: z.string().trim().max(CODE_INPUT_MAX_LENGTH).optional(),
-});
-export const profileBody = z.object({ name, lastName: name });
-export const passwordBody = z.object({
-  currentPassword: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
-  newPassword: z.string().max(PASSWORD_MAX_LENGTH),
-});
-export const newUserBody = z.object({
-  userName: z.string().trim().superRefine(noLookAlike).regex(USER_NAME_PATTERN, `must be ${USER_NAME_RULE}`),
-  email: z.string().trim().superRefine(noLookAlike).refine(isEmailAddress, 'must be one e-mail address such as ana@example.com').nullish(),
-  name,
-  lastName: name,
-  role: z.enum(ROLES),
-  password: z.string().max(PASSWORD_MAX_LENGTH).optional(),
-  scope: z.array(z.string().min(1).max(60)).max(50).optional(),
-  /** No password: the user gets an e-mail to choose one (server/account-links/). */
-  invite: z.boolean().optional(),
-  /** The language of the invitation (and of the user's e-mails until they use the site). */
-  locale: z.enum(LOCALE_CODES as [Locale, ...Locale[]]).optional(),
-});
+export const loginBody = z
+  .object({
+    identifier: z.string().trim().min(1, 'is required').max(EMAIL_MAX_LENGTH),
+    password: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+    /** The second factor of a user with 2FA: the app's 6-digit code or a recovery code. */
+    code: z.string().trim().max(CODE_INPUT_MAX_LENGTH).optional(),
+  })
+  .strict();
+export const profileBody = z.object({ name, lastName: name }).strict();
+export const passwordBody = z
+  .object({
+    currentPassword: z.string().min(1, 'is required').max(PASSWORD_MAX_LENGTH),
+    newPassword: z.string().max(PASSWORD_MAX_LENGTH),
+  })
+  .strict();
+export const newUserBody = z
+  .object({
+    userName: z.string().trim().superRefine(noLookAlike).regex(USER_NAME_PATTERN, `must be ${USER_NAME_RULE}`),
+    email: z
+      .string()
+      .trim()
+      .max(EMAIL_MAX_LENGTH)
+      .superRefine(noLookAlike)
+      .refine(isEmailAddress, 'must be one e-mail address such as ana@example.com')
+      .nullish(),
+    name,
+    lastName: name,
+    role: z.enum(ROLES),
+    password: z.string().max(PASSWORD_MAX_LENGTH).optional(),
+    scope: z.array(z.string().min(1).max(60)).max(50).optional(),
+    /** No password: the user gets an e-mail to choose one (server/account-links/). */
+    invite: z.boolean().optional(),
+    /** The language of the invitation (and of the user's e-mails until they use the site). */
+    locale: z.enum(LOCALE_CODES as [Locale, ...Locale[]]).optional(),
+  })
+  .strict();
 export const updateUserBody = z
   .object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional() })
+  .strict()
   .refine((b) => b.role !== undefined || b.disabled !== undefined, 'give role or disabled');
-export const resetPasswordBody = z.object({ password: z.string().max(PASSWORD_MAX_LENGTH).optional() });
-export const brandingBody = z.object({ color: z.string().regex(HEX_COLOR, 'must be a hex colour such as #30B7BB').nullable() });
+export const resetPasswordBody = z.object({ password: z.string().max(PASSWORD_MAX_LENGTH).optional() }).strict();
+export const brandingBody = z.object({ color: z.string().regex(HEX_COLOR, 'must be a hex colour such as #30B7BB').nullable() }).strict();
 export const messagesQuery = z.object({
   ...numberedPageQuery('inbox').shape,
   unread: z.enum(['true', 'false']).optional(),
 });
-export const messageUpdateBody = z.object({ read: z.boolean() });
+export const messageUpdateBody = z.object({ read: z.boolean() }).strict();
 export const listQuery = z.object({
   q: z.string().max(SEARCH_MAX_LENGTH).optional(),
   ...numberedPageQuery('users').shape,

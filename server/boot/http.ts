@@ -9,6 +9,7 @@ import { logoutHandler } from '../auth/forms.ts';
 import { createCmsProxy } from '../cms/proxy.ts';
 import { cmsWebhook } from '../cms/webhook.ts';
 import { styleguideHandler } from '../dev/styleguide.tsx';
+import { contentImageBytes } from '../http/content-images.ts';
 import { checkReadiness } from '../http/health.ts';
 import { messagesOf } from '../i18n/index.ts';
 import { unsubscribeRoutes } from '../mail/unsubscribe.ts';
@@ -89,7 +90,13 @@ export function publicRoutes(base: Base, data: Data, d: Domains) {
         .set('Cache-Control', 'public, max-age=3600')
         .send(await sitemapXml(config.PUBLIC_URL, content));
     }) satisfies RequestHandler,
-    feeds: feedRoutes({ content, origin: config.PUBLIC_URL, siteName: config.SITE_NAME, translator: base.translate }),
+    feeds: feedRoutes({
+      content,
+      origin: config.PUBLIC_URL,
+      siteName: config.SITE_NAME,
+      translator: base.translate,
+      coverBytes: contentImageBytes(base.contentImages),
+    }),
     webhook: cmsWebhook({ secret: config.CMS_URL ? (config.CMS_WEBHOOK_SECRET ?? null) : null, changes: data.changes, logger }),
     unsubscribe: unsubscribeRoutes({
       db: data.db,

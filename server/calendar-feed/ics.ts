@@ -1,7 +1,7 @@
 // iCalendar (RFC 5545) as the calendar feed writes it: a VCALENDAR of all-day VEVENTs. Text values
 // escaped (backslash, semicolon, comma, line breaks), every line ended by CRLF and folded at 75
 // octets without splitting a character, times of stamp in UTC.
-import { addDays } from '../calendar/days.ts';
+import { addDays, LAST_DAY } from '../calendar/days.ts';
 
 export type CalendarEvent = {
   /** Unique and stable across reads (a calendar app updates the event it already has). */
@@ -85,7 +85,8 @@ export function renderCalendar(calendar: Calendar): string {
       `UID:${escapeText(event.uid)}`,
       `DTSTAMP:${stamp}`,
       `DTSTART;VALUE=DATE:${dateValue(event.day)}`,
-      `DTEND;VALUE=DATE:${dateValue(addDays(event.day, 1))}`,
+      // A DATE start without an end lasts the day (RFC 5545 §3.6.1): the last day has no day after it to end on.
+      ...(event.day === LAST_DAY ? [] : [`DTEND;VALUE=DATE:${dateValue(addDays(event.day, 1))}`]),
       `SUMMARY:${escapeText(event.summary)}`,
       ...(event.description ? [`DESCRIPTION:${escapeText(event.description)}`] : []),
       ...(event.url ? [`URL:${event.url}`] : []),

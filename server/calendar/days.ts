@@ -7,14 +7,45 @@ import { COMPANY_TIME_ZONE } from '../../shared/time-zone.ts';
 /** A day, as in a query: YYYY-MM-DD. */
 export type IsoDay = string;
 
+/**
+ * The days a query or a form may name: every real day four digits of year can write, the
+ * same rule on every route (docs/openapi.json's `Day`). Years 0000–0099 are days like any
+ * other, and the last one has no day after it that YYYY-MM-DD can write.
+ */
+export const FIRST_DAY: IsoDay = '0000-01-01';
+export const LAST_DAY: IsoDay = '9999-12-31';
+
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** True for a real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
+/**
+ * Midnight UTC of year-month-day, `plusDays` later: Date.UTC reads years 0–99 as 1900–1999,
+ * setUTCFullYear takes them as they are.
+ */
+function utcMidnight(year: number, month: number, day: number, plusDays = 0): Date {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day + plusDays);
+  return date;
+}
+
+function partsOf(day: IsoDay): [number, number, number] {
+  return day.split('-').map(Number) as [number, number, number];
+}
+
+/** A moment's day in UTC, YYYY-MM-DD (the year padded to four digits: toISOString writes +010000 and -000001). */
+function utcDay(date: Date): IsoDay {
+  const year = date.getUTCFullYear();
+  if (year < 0 || year > 9999)
+    throw new RangeError(`${date.toISOString()} is outside the days YYYY-MM-DD can write (${FIRST_DAY} to ${LAST_DAY})`);
+  const pad = (value: number, width: number) => String(value).padStart(width, '0');
+  return `${pad(year, 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}`;
+}
+
+/** True for a real calendar day written YYYY-MM-DD, from 0000-01-01 to 9999-12-31 (2026-02-30 is not one). */
 export function isIsoDay(value: string): boolean {
   const match = DAY.exec(value);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
+  const date = utcMidnight(year, month, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
@@ -23,22 +54,24 @@ const OFFSET_FORMAT = new Intl.DateTimeFormat('en-US', { timeZone: COMPANY_TIME_
 
 function madridOffsetMs(instant: number): number {
   const name = OFFSET_FORMAT.formatToParts(instant).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT';
-  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
+  // Before 1901 Madrid kept its local mean time, GMT-00:14:44: seconds too.
+  const match = /GMT([+-])(\d{2}):(\d{2})(?::(\d{2}))?/.exec(name);
   if (!match) return 0;
-  return (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) * 60_000;
+  return (match[1] === '-' ? -1 : 1) * ((Number(match[2]) * 60 + Number(match[3])) * 60 + Number(match[4] ?? 0)) * 1000;
 }
 
-/** The instant a day starts in Madrid (midnight there: clocks change at 02:00/03:00, never at midnight). */
-export function madridDayStart(day: IsoDay): Date {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const utcMidnight = Date.UTC(year, month - 1, date);
-  return new Date(utcMidnight - madridOffsetMs(utcMidnight - madridOffsetMs(utcMidnight)));
+/**
+ * The instant a day starts in Madrid (midnight there: clocks change at 02:00/03:00, never at
+ * midnight); `plusDays` later, so that the start of the day after 9999-12-31 is an instant too.
+ */
+export function madridDayStart(day: IsoDay, plusDays = 0): Date {
+  const utc = utcMidnight(...partsOf(day), plusDays).getTime();
+  return new Date(utc - madridOffsetMs(utc - madridOffsetMs(utc)));
 }
 
-/** The day `days` after `day` (before it when negative), YYYY-MM-DD. */
+/** The day `days` after `day` (before it when negative), YYYY-MM-DD; a RangeError past 0000–9999. */
 export function addDays(day: IsoDay, days: number): IsoDay {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
+  return utcDay(utcMidnight(...partsOf(day), days));
 }
 
 /**
@@ -89,6 +122,6 @@ function formatLocal(format: Intl.DateTimeFormat, at: number): { day: IsoDay; ho
 export function createdAtRange(range: { from?: IsoDay; to?: IsoDay }): { since?: string; before?: string } {
   return {
     ...(range.from ? { since: madridDayStart(range.from).toISOString() } : {}),
-    ...(range.to ? { before: madridDayStart(addDays(range.to, 1)).toISOString() } : {}),
+    ...(range.to ? { before: madridDayStart(range.to, 1).toISOString() } : {}),
   };
 }

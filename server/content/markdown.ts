@@ -57,7 +57,31 @@ function localImageAttributes(image: LocalImage, attribs: sanitizeHtml.Attribute
 /** What only localImageAttributes may set on an image. */
 const GENERATED_ONLY = new Set(['srcset', 'sizes', 'loading', 'decoding']);
 
-const marked = new Marked({ gfm: true, async: false });
+const marked = new Marked({
+  gfm: true,
+  async: false,
+  // A bare `www.` address (GFM's extended autolink) is linked to https, not to the http marked gives it.
+  walkTokens(token) {
+    if (token.type === 'link' && token.raw === token.text && /^www\./i.test(token.raw) && token.href === `http://${token.raw}`) {
+      token.href = `https://${token.raw}`;
+    }
+  },
+});
+
+/** The schemes a link may have (sanitize-html drops any other href); an image is https only (the CSP). */
+const LINK_SCHEMES = ['https', 'http', 'mailto'];
+
+/**
+ * Whether sanitize-html keeps this href: relative (not protocol-relative), or of a scheme in
+ * LINK_SCHEMES, read as it reads it (control characters and spaces are no part of a scheme).
+ */
+function keepsHref(href: string): boolean {
+  // eslint-disable-next-line no-control-regex -- the characters sanitize-html ignores in a scheme
+  const bare = href.replace(/[\u0000-\u0020]+/g, '');
+  if (bare.startsWith('//')) return false;
+  const scheme = /^([a-zA-Z][a-zA-Z0-9.\-+]*):/.exec(bare);
+  return !scheme || LINK_SCHEMES.includes(scheme[1]!.toLowerCase());
+}
 
 function sanitizeOptions({ mediaHosts = [], rewriteUrl = () => null, localImage }: SanitizeOptions): sanitizeHtml.IOptions {
   const rewrite = (url: string | undefined) => (url === undefined ? undefined : (rewriteUrl(url) ?? url));
@@ -70,17 +94,19 @@ function sanitizeOptions({ mediaHosts = [], rewriteUrl = () => null, localImage 
       a: ['href', 'title', 'rel', 'target'],
       img: ['src', 'alt', 'title', 'width', 'height', 'srcset', 'sizes', 'loading', 'decoding'],
     },
-    allowedSchemes: ['https', 'mailto'],
+    allowedSchemes: LINK_SCHEMES,
     allowedSchemesByTag: { img: ['https'] },
     allowProtocolRelative: false,
     transformTags: {
       // Headings start at h2: the page title is the h1.
       h1: 'h2',
+      // A link that keeps no href keeps no target or rel either: never an <a target> to nowhere.
       a: (tagName, attribs) => {
         const href = rewrite(attribs.href);
-        const rewritten = href === undefined ? attribs : { ...attribs, href };
-        const external = href !== undefined && /^https?:/i.test(href);
-        return { tagName, attribs: external ? { ...rewritten, rel: 'noopener noreferrer', target: '_blank' } : rewritten };
+        const { href: _given, target: _target, rel: _rel, ...rest } = attribs;
+        if (href === undefined || !keepsHref(href)) return { tagName, attribs: rest };
+        const external = /^https?:/i.test(href.trim());
+        return { tagName, attribs: external ? { ...rest, href, rel: 'noopener noreferrer', target: '_blank' } : { ...attribs, href } };
       },
       img: (tagName, attribs) => {
         if (localImage && attribs.src !== undefined && isRelativeSrc(attribs.src)) {

@@ -5,7 +5,7 @@
 // and keeps the database it replaces beside it: nothing is ever deleted by either command.
 // PostgreSQL has its own tools (pg_dump / pg_restore, docs/operating.md).
 import Database from 'better-sqlite3';
-import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MIGRATIONS } from './migrations.ts';
 
@@ -64,29 +64,62 @@ export function inspectBackup(file: string): BackupFacts {
 }
 
 /**
+ * An empty file only its owner may read or write, made before SQLite writes a byte into it: a
+ * copy of the database (users, passwords' hashes, messages) is never readable by others, not even
+ * while it is written into a folder that others may enter. SQLite gives its journal the same mode.
+ */
+function createPrivateFile(file: string): void {
+  const fd = openSync(file, 'wx', 0o600);
+  try {
+    // The umask can only take bits away; 0600 whatever it is.
+    fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export type BackupOptions = {
+  /** After each step of the copy, with the file being written (the tests watch its mode). */
+  onStep?: (partial: string) => void;
+};
+
+/**
  * Copies the live database `source` to `target` (which must not exist) while the site goes on
  * serving, then checks the copy. The copy is written beside its target and renamed into place,
- * so that a failed or interrupted backup never leaves a file that looks like a backup.
+ * so that a failed or interrupted backup never leaves a file that looks like a backup; it is
+ * 0600 from its first byte (createPrivateFile).
  */
-export async function backupDatabase(source: string, target: string): Promise<BackupFacts> {
+export async function backupDatabase(source: string, target: string, options: BackupOptions = {}): Promise<BackupFacts> {
   if (!existsSync(source)) throw new BackupError(`There is no database at ${source} (is DATA_DIR right?)`);
   if (existsSync(target)) throw new BackupError(`${target} exists: a backup never overwrites a file`);
   mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
   const partial = `${target}.partial`;
   rmSync(partial, { force: true });
+  createPrivateFile(partial);
   const raw = new Database(source, { readonly: true, fileMustExist: true });
   try {
     // All the remaining pages in each step: one step after the first, so a write by the site
     // between two steps (which makes SQLite start the copy again) has one chance, not hundreds.
-    await raw.backup(partial, { progress: ({ remainingPages }) => Math.max(remainingPages, 100) });
+    await raw.backup(partial, {
+      progress: ({ remainingPages }) => {
+        options.onStep?.(partial);
+        return Math.max(remainingPages, 100);
+      },
+    });
   } catch (error) {
     rmSync(partial, { force: true });
     throw new BackupError(`The backup of ${source} failed: ${(error as Error).message}`);
   } finally {
     raw.close();
   }
-  // Users, passwords' hashes, messages: only the site's owner reads a backup.
-  chmodSync(partial, 0o600);
+  // A backup is one file: out of WAL mode, whose -wal and -shm the read-only checks below would
+  // leave beside it (the site's own open puts a restored database back in WAL mode).
+  const copy = new Database(partial, { fileMustExist: true });
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
   try {
     inspectBackup(partial);
   } catch (error) {
@@ -129,13 +162,13 @@ export async function restoreDatabase(from: string, live: string, now = new Date
   mkdirSync(dirname(live), { recursive: true, mode: 0o700 });
   const incoming = `${live}.restoring`;
   rmSync(incoming, { force: true });
+  createPrivateFile(incoming);
   const raw = new Database(from, { readonly: true, fileMustExist: true });
   try {
     await raw.backup(incoming);
   } finally {
     raw.close();
   }
-  chmodSync(incoming, 0o600);
   let replaced: string | null = null;
   if (existsSync(live)) {
     replaced = `${live}.before-restore-${backupName(now).slice('site-'.length, -'.db'.length)}`;

@@ -1,6 +1,9 @@
 // The shapes of what callers send about projects, checked at the edge (API and page forms
-// alike). Error messages are i18n keys: the forms show them translated, the API as they are.
+// alike). Error messages are i18n keys: the forms show them translated, the API's `fields` as they
+// are; the API's message says the problem in words (http/problems.ts).
 import { z } from 'zod';
+import { apiProblem } from '../http/problems.ts';
+import { FIRST_DAY, isIsoDay, LAST_DAY } from '../calendar/days.ts';
 import { numberedPageQuery } from '../http/paging.ts';
 import { SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 import { AVAILABILITY, BUDGET_RANGES, PRACTICES, PROJECT_ACTIONS, PROJECT_LIMITS as L, PROJECT_STATES } from '../../shared/projects.ts';
@@ -14,14 +17,11 @@ const optionalText = (max: number) =>
     .transform((v) => v || null)
     .nullish();
 
-/** A calendar day, YYYY-MM-DD, that exists. */
-export const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'validation.date')
-  .refine((v) => {
-    const date = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === v && v >= '2000-01-01' && v <= '2100-12-31';
-  }, 'validation.date');
+/** A calendar day, YYYY-MM-DD, that exists: the one rule of every day the site takes (calendar/days.ts). */
+export const day = z.string().refine(isIsoDay, {
+  message: 'validation.date',
+  params: apiProblem(`must be a real day written YYYY-MM-DD, from ${FIRST_DAY} to ${LAST_DAY}`),
+});
 const optionalDay = z.union([day, z.literal('').transform(() => null), z.null()]).optional();
 
 export const briefSchema = z
@@ -39,6 +39,7 @@ export const briefSchema = z
   .refine((b) => !b.wishedStart || !b.deadline || b.wishedStart <= b.deadline, {
     path: ['deadline'],
     message: 'validation.deadlineBeforeStart',
+    params: apiProblem('must not be before wishedStart'),
   });
 export type Brief = z.infer<typeof briefSchema>;
 
@@ -85,5 +86,9 @@ export const expertiseSchema = z
     busyUntil: optionalDay,
   })
   .strict()
-  .refine((e) => e.availability !== 'busy' || Boolean(e.busyUntil), { path: ['busyUntil'], message: 'validation.busyUntil' });
+  .refine((e) => e.availability !== 'busy' || Boolean(e.busyUntil), {
+    path: ['busyUntil'],
+    message: 'validation.busyUntil',
+    params: apiProblem('is required when availability is "busy"'),
+  });
 export type ExpertiseInput = z.infer<typeof expertiseSchema>;

@@ -81,23 +81,50 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 /**
- * The cover as an enclosure, when its address names an image type (the library derives the
- * type from the extension; an address without one would give a meaningless type). Its length
- * is unknown: 0, as RSS readers expect then.
+ * The cover as an enclosure, when its address names an image type (an address without one
+ * would give a meaningless type), with its size in bytes when the site serves the file itself.
+ * RSS requires a length: 0 when unknown, as RSS readers expect then; Atom's is optional and
+ * left out rather than said wrong.
  */
-function coverEnclosure(post: PostFacts, origin: string) {
-  const image = socialImageOf(post, origin);
+function coverEnclosure(post: PostFacts, site: FeedSite, format: FeedFormat) {
+  const image = socialImageOf(post, site.origin);
   if (!image) return null;
-  const extension = new URL(image.url).pathname.split('.').pop()?.toLowerCase() ?? '';
+  const url = new URL(image.url);
+  const extension = url.pathname.split('.').pop()?.toLowerCase() ?? '';
   const type = IMAGE_TYPES[extension];
-  return type ? { url: image.url, type, length: 0 } : null;
+  if (!type) return null;
+  const bytes = url.origin === new URL(site.origin).origin ? (site.coverBytes?.(url.pathname) ?? null) : null;
+  if (bytes !== null) return { url: image.url, type, length: bytes };
+  return format === 'rss' ? { url: image.url, type, length: 0 } : { url: image.url, type };
 }
 
-export type FeedSite = { content: ContentSource; origin: string; siteName: string; translator: (locale: Locale) => Translate };
+/**
+ * The library writes an Atom enclosure's type from the file's extension (`image/jpg`, which is
+ * no registered type) whatever it is given: each enclosure link gets the type its extension
+ * stands for (IMAGE_TYPES).
+ */
+function atomEnclosureTypes(xml: string): string {
+  return xml.replace(
+    /(<link rel="enclosure" [^>]*?type=")image\/([a-z0-9.+-]+)(")/gi,
+    (match, before: string, ext: string, after: string) => {
+      const type = IMAGE_TYPES[ext.toLowerCase()];
+      return type ? `${before}${type}${after}` : match;
+    },
+  );
+}
 
-function feedItem(format: FeedFormat, post: PostFacts, origin: string, locale: Locale): Item {
-  const url = origin + localePath('blog-slug', locale, { slug: post.slug });
-  const cover = coverEnclosure(post, origin);
+export type FeedSite = {
+  content: ContentSource;
+  origin: string;
+  siteName: string;
+  translator: (locale: Locale) => Translate;
+  /** The size in bytes of an image the site serves at this path (a post's cover under /assets/content), or null. */
+  coverBytes?: (path: string) => number | null;
+};
+
+function feedItem(format: FeedFormat, post: PostFacts, site: FeedSite, locale: Locale): Item {
+  const url = site.origin + localePath('blog-slug', locale, { slug: post.slug });
+  const cover = coverEnclosure(post, site, format);
   const tags = postTags(post);
   const author = xmlChars(post.author);
   return {
@@ -140,8 +167,8 @@ export async function feedXml(format: FeedFormat, locale: Locale, site: FeedSite
     generator: false,
     feedLinks: { [format]: site.origin + feedPath(format, locale) },
   });
-  for (const post of posts) feed.addItem(feedItem(format, post, site.origin, locale));
-  if (format === 'atom') return feed.atom1();
+  for (const post of posts) feed.addItem(feedItem(format, post, site, locale));
+  if (format === 'atom') return atomEnclosureTypes(feed.atom1());
   // The library declares the Dublin Core namespace only for full-content items: <dc:creator> needs it.
   return feed.rss2().replace('<rss version="2.0"', '<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"');
 }

@@ -128,6 +128,22 @@ test.each([
   expect(res.body.error.message).toContain(field);
 });
 
+test.each([
+  { query: 'to=9999-12-31', expected: [6, 5, 4, 3, 2, 1, 0] },
+  { query: 'from=0000-01-01&to=9999-12-31', expected: [6, 5, 4, 3, 2, 1, 0] },
+  { query: 'from=0000-01-01&to=0099-12-31', expected: [] },
+  { query: 'from=9999-12-31', expected: [] },
+])(
+  'GET /api/admin/audit?$query takes both ends of the days the contract allows (0000-01-01 to 9999-12-31)',
+  async ({ query, expected }) => {
+    const res = await get(query);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // The sign-ins of beforeAll are dated now: only the seeded entries are counted.
+    const seeded = res.body.items.filter((item: { at: string }) => item.at.startsWith('2026-03-01'));
+    expect(indexes(seeded)).toEqual(expected);
+  },
+);
+
 test('the admin console reads it with the session cookie (no token in the browser)', async () => {
   const login = await request(app)
     .post('/login')

@@ -2,12 +2,12 @@
 // user signs in again. SQLite with `npm run backup` / `npm run restore` (the scripts themselves,
 // as child processes); PostgreSQL with the pg_dump / pg_restore commands docs/operating.md gives.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { expect, inject, test } from 'vitest';
-import { backupName, inspectBackup } from '../../server/db/backup.ts';
+import { backupDatabase, backupName, inspectBackup } from '../../server/db/backup.ts';
 import { databaseFile, openDatabase, type Db } from '../../server/db/index.ts';
 import { createTestApp, TEST_ENGINE } from '../helpers/app.ts';
 import { createTestDatabase, postgresBinDir } from '../helpers/postgres.ts';
@@ -181,6 +181,45 @@ sqliteOnly('with DATABASE_URL set to PostgreSQL, backup and restore name pg_dump
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('pg_restore --clean --if-exists --no-owner');
   }
+});
+
+sqliteOnly('a backup into another folder is 0600 from its first byte to its last, and so is what SQLite writes beside it', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'site-backup-'));
+  const db = await openDatabase({ file: databaseFile(dataDir) });
+  for (let i = 0; i < 20; i++) await addUser(db, { userName: `user${i}`, role: 'CLI' });
+  // Another folder that others may enter (0755), with the usual umask: nothing but the mode keeps the copy private.
+  const elsewhere = mkdtempSync(join(tmpdir(), 'elsewhere-'));
+  chmodSync(elsewhere, 0o755);
+  const umask = process.umask(0o022);
+  const modes: string[] = [];
+  try {
+    const facts = await backupDatabase(databaseFile(dataDir), join(elsewhere, 'copy.db'), {
+      onStep: (partial) => {
+        for (const file of readdirSync(elsewhere)) modes.push(`${file} ${(statSync(join(elsewhere, file)).mode & 0o777).toString(8)}`);
+        expect(existsSync(partial)).toBe(true);
+      },
+    });
+    expect(facts.users).toBe(20);
+  } finally {
+    process.umask(umask);
+    await db.close();
+  }
+  expect(modes.length).toBeGreaterThan(0);
+  expect(modes.filter((line) => !line.endsWith(' 600'))).toEqual([]);
+  expect((statSync(join(elsewhere, 'copy.db')).mode & 0o777).toString(8)).toBe('600');
+});
+
+sqliteOnly('npm run backup -- <file in another folder> leaves a copy only its owner reads', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'site-backup-'));
+  const db = await openDatabase({ file: databaseFile(dataDir) });
+  await addUser(db, { userName: 'ana', role: 'CLI' });
+  await db.close();
+  const elsewhere = mkdtempSync(join(tmpdir(), 'elsewhere-'));
+  chmodSync(elsewhere, 0o755);
+  const backup = await runScript('backup', [join(elsewhere, 'site.db')], dataDir);
+  expect(backup.code, backup.out).toBe(0);
+  const left = readdirSync(elsewhere).map((file) => `${file} ${(statSync(join(elsewhere, file)).mode & 0o777).toString(8)}`);
+  expect(left).toEqual(['site.db 600']);
 });
 
 test('backup names sort by time (UTC)', () => {

@@ -90,6 +90,20 @@ test('admins download the users and contact-messages reports', async () => {
   expect(messages.headers['content-disposition']).toContain('mensajes-contacto-');
 });
 
+test.each(['from=0000-01-01&to=9999-12-31', 'to=9999-12-31', 'from=0099-12-31'])(
+  'the contact-messages report takes both ends of the days the contract allows: ?%s',
+  async (query) => {
+    const { app, cookie } = await site();
+    const res = await binary(
+      request(app)
+        .get(`/en/documents/contact-messages.pdf?${query}`)
+        .set('Cookie', await cookie('root')),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+  },
+);
+
 test('a client that stops reading its PDF has the connection closed after DOWNLOAD_STALL_SECONDS, and the PDF is not held', async () => {
   // A "PDF" far larger than the socket buffers take, so that a client that reads nothing stalls it.
   const huge = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(32 * 1024 * 1024, 0x20)]);

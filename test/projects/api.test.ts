@@ -155,7 +155,7 @@ describe('what the API refuses', () => {
     [{ ...BRIEF, deadline: '2027-02-30' }, ['deadline']],
     [{ ...BRIEF, wishedStart: '2027-05-01', deadline: '2027-04-01' }, ['deadline']],
     [{ ...BRIEF, budget: 'a lot' }, ['budget']],
-    [{ ...BRIEF, owner: 'someone-else' }, ['_']],
+    [{ ...BRIEF, owner: 'someone-else' }, ['owner']],
   ])('a bad brief is a 400 that names each bad field: %j', async (body, fields) => {
     const res = await api(app, tokens.owner).post('/projects', body);
     expect(res.status).toBe(400);

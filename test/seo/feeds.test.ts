@@ -237,6 +237,51 @@ test('a post’s cover is an enclosure (RSS) and an enclosure link (Atom), absol
   expect(entries[1]!.link).toHaveLength(1);
 });
 
+test('an Atom cover of a .jpg is image/jpeg (image/jpg is no registered type) and says no length it does not know', async () => {
+  const posts = ['cover.jpg', 'cover.JPEG', 'cover.png', 'cover.webp'].map((file, i) =>
+    testPost({ slug: `p${i}`, date: `2026-02-0${i + 1}`, cover: testCover(`/cms/uploads/${file}`) }),
+  );
+  const { app } = await createTestApp(undefined, { content: contentOf(posts) });
+  const entries = (parseFeed((await request(app).get('/blog/atom.xml')).text).feed as Node).entry as Node[];
+  const enclosures = entries.map((entry) => (entry.link as Node[]).find((link) => link['@rel'] === 'enclosure')!);
+  expect(enclosures.map((link) => link['@type'])).toEqual(['image/webp', 'image/png', 'image/jpeg', 'image/jpeg']);
+  for (const link of enclosures) expect(link['@length']).toBeUndefined();
+});
+
+test('a cover the site serves itself is an enclosure with its real length in bytes, in RSS and Atom', async () => {
+  const app = await testApp();
+  const rss = ((parseFeed((await request(app).get('/blog/rss.xml')).text).rss as Node).channel as Node).item as Node[];
+  const atom = (parseFeed((await request(app).get('/blog/atom.xml')).text).feed as Node).entry as Node[];
+  const covers = [
+    ...rss.flatMap((item) =>
+      item.enclosure
+        ? [{ url: (item.enclosure as Node)['@url'], type: (item.enclosure as Node)['@type'], length: (item.enclosure as Node)['@length'] }]
+        : [],
+    ),
+    ...atom.flatMap((entry) =>
+      (entry.link as Node[])
+        .filter((link) => link['@rel'] === 'enclosure')
+        .map((link) => ({ url: link['@href'], type: link['@type'], length: link['@length'] })),
+    ),
+  ];
+  expect(covers.length).toBeGreaterThan(0);
+  for (const cover of covers) {
+    const url = new URL(String(cover.url));
+    expect(url.origin).toBe(ORIGIN);
+    const file = await request(app)
+      .get(url.pathname)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(file.status, url.pathname).toBe(200);
+    expect(cover.type).toBe(file.headers['content-type']);
+    expect(Number(cover.length), url.pathname).toBe((file.body as Buffer).length);
+  }
+});
+
 test('robots.txt and the sitemap still answer beside the feeds', async () => {
   const app = await testApp();
   const robots = await request(app).get('/robots.txt');

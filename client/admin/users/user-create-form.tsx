@@ -131,6 +131,8 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
         <Field id={fieldId('role')} label={t('adminConsole.create.role')} state={state} field="role">
           {(props) => (
             <select {...props} name="role" defaultValue="CLI" required>
+              {/* A required select starts with its placeholder (HTML's placeholder label option): the empty value is no role. */}
+              <option value="">{t('adminConsole.create.rolePlaceholder')}</option>
               {ROLES.map((role) => (
                 <option key={role} value={role}>
                   {roleLabel(t, role)}
