@@ -53,7 +53,7 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
-  /** Origin used for canonical URLs, hreflang and the sitemap; never taken from the Host header. */
+  /** Origin used for canonical URLs, hreflang, the sitemap and e-mails; never taken from the Host header. Required in production. */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   SITE_NAME: z.string().trim().min(1).max(80).default('the product'),
   /** The name under an installed app's icon (web manifest short_name, 12 characters or fewer read best); default SITE_NAME. */
@@ -310,6 +310,29 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * What production cannot guess: a secret made for the process would sign everybody out at each
+ * restart, and an origin taken from the port would put http://localhost into canonical links, the
+ * sitemap, the feeds and every e-mail. Each missing one is named with the line that sets it.
+ */
+function requireInProduction(config: Pick<z.infer<typeof schema>, 'SESSION_SECRET' | 'PUBLIC_URL'>): void {
+  const missing: string[] = [];
+  if (!config.SESSION_SECRET) {
+    missing.push(
+      'SESSION_SECRET is required in production: set it to a random string of at least 32 characters ' +
+        '(for example: node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))").',
+    );
+  }
+  if (!config.PUBLIC_URL) {
+    missing.push(
+      "PUBLIC_URL is required in production: set it to the site's public origin, a line PUBLIC_URL=https://www.example.com " +
+        'in the environment file (/etc/site/site.env, or docker run --env-file); canonical links, the sitemap, the feeds ' +
+        'and the links in e-mails are built from it.',
+    );
+  }
+  if (missing.length > 0) throw new ConfigError(missing.join('\n'));
+}
+
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
   // An empty value (`NAME=` in a .env or compose file) means unset for every variable: the
   // default applies (`SMTP_URL=` starts without mail instead of failing as an invalid URL).
@@ -329,12 +352,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   }
   const config = result.data;
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
-  if (!config.SESSION_SECRET && config.NODE_ENV === 'production') {
-    throw new ConfigError(
-      'SESSION_SECRET is required in production: set it to a random string of at least 32 characters ' +
-        '(for example: node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))").',
-    );
-  }
+  if (config.NODE_ENV === 'production') requireInProduction(config);
   if (config.CMS_IDENTIFIER && !config.CMS_PASSWORD) {
     throw new ConfigError('CMS_PASSWORD is required with CMS_IDENTIFIER (the CMS service account).');
   }
