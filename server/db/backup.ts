@@ -66,21 +66,23 @@ export function inspectBackup(file: string): BackupFacts {
 /**
  * Copies the live database `source` to `target` (which must not exist) while the site goes on
  * serving, then checks the copy. The copy is written beside its target and renamed into place,
- * so that a failed or interrupted backup never leaves a file that looks like a backup.
+ * so that a failed or interrupted backup never leaves a file that looks like a backup; what is
+ * renamed is one self-contained file (selfContained), nothing else is left beside it.
  */
 export async function backupDatabase(source: string, target: string): Promise<BackupFacts> {
   if (!existsSync(source)) throw new BackupError(`There is no database at ${source} (is DATA_DIR right?)`);
   if (existsSync(target)) throw new BackupError(`${target} exists: a backup never overwrites a file`);
   mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
   const partial = `${target}.partial`;
-  rmSync(partial, { force: true });
+  removeWithJournal(partial);
   const raw = new Database(source, { readonly: true, fileMustExist: true });
   try {
     // All the remaining pages in each step: one step after the first, so a write by the site
     // between two steps (which makes SQLite start the copy again) has one chance, not hundreds.
     await raw.backup(partial, { progress: ({ remainingPages }) => Math.max(remainingPages, 100) });
+    selfContained(partial);
   } catch (error) {
-    rmSync(partial, { force: true });
+    removeWithJournal(partial);
     throw new BackupError(`The backup of ${source} failed: ${(error as Error).message}`);
   } finally {
     raw.close();
@@ -90,11 +92,30 @@ export async function backupDatabase(source: string, target: string): Promise<Ba
   try {
     inspectBackup(partial);
   } catch (error) {
-    rmSync(partial, { force: true });
+    removeWithJournal(partial);
     throw error;
   }
   renameSync(partial, target);
   return inspectBackup(target);
+}
+
+/**
+ * A copy made by the backup API keeps the live database's WAL mode, so every later open of it
+ * (the check here, a restore, sqlite3 by hand) would leave `-wal` and `-shm` files beside it. In
+ * the rollback journal's mode it is one file that holds everything, copied and opened as it is.
+ */
+function selfContained(file: string): void {
+  const copy = new Database(file, { fileMustExist: true });
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
+}
+
+/** Removes a database file and the journal files SQLite may have left beside it. */
+function removeWithJournal(file: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
 }
 
 /** Whether some process (a running site) has `file` open: it holds SQLite's WAL index. */
