@@ -61,6 +61,7 @@ export async function metricsRoutes(
   data: Data,
   readiness: Parameters<typeof checkReadiness>[0],
   renderCache: RenderCache | undefined,
+  jobs: Domains['jobs'],
 ) {
   const { config, logger } = base;
   if (config.METRICS_TOKEN === undefined && config.METRICS_PORT === undefined) return { metrics: null, handler: null };
@@ -69,6 +70,7 @@ export async function metricsRoutes(
     db: data.db,
     renderCache,
     readiness: () => checkReadiness(readiness),
+    jobs,
   });
   // In a worker of a cluster, the sum of all workers, asked of the primary (metrics/serve.ts).
   const text = cluster.isWorker ? serve.metricsFromPrimary() : metrics.text;

@@ -28,7 +28,7 @@ export async function boot(deps: AppDeps) {
     preview,
     pages,
     readiness,
-    metrics: await metricsRoutes(base, data, readiness, renderCache),
+    metrics: await metricsRoutes(base, data, readiness, renderCache, domains.jobs),
     api: await apiRoutes(base, data, domains),
     cms: await cmsProxy(base),
     public: publicRoutes(base, data, domains),

@@ -17,7 +17,7 @@ import type { Schema } from '../db/schema.ts';
 import { projectI18n } from '../i18n/index.ts';
 import type { AccountMailInput } from './account-templates.ts';
 import { createNotices } from './notices.ts';
-import { insertMails, mailOutbox, type QueuedMail } from './outbox.ts';
+import { insertMails, mailOutbox, type QueuedMail, type StuckMail } from './outbox.ts';
 import { mailPreferences, type MailPreferencesStore } from './preferences.ts';
 import type { Recipient } from './recipients.ts';
 import { CLAIM_TIMEOUT_MS, createSender } from './sender.ts';
@@ -29,7 +29,8 @@ export type { AccountMailKind } from './account-templates.ts';
 export type { MailTransport, OutgoingMail } from './transport.ts';
 export type { DigestGroup, DigestItem } from './templates.ts';
 export type { Recipient } from './recipients.ts';
-export type { QueuedMail } from './outbox.ts';
+export type { QueuedMail, StuckMail } from './outbox.ts';
+export { MAIL_STUCK_AFTER_MS } from './outbox.ts';
 
 export type ProjectNotice = {
   kind: ProjectNoticeKind;
@@ -81,6 +82,8 @@ export type Mail = {
   sendAccountMail(mail: AccountMail): Promise<void>;
   /** Takes back the held notices of `ref` that have not started to go out: how many. */
   withdraw(ref: string): Promise<number>;
+  /** The e-mails waiting for longer than MAIL_STUCK_AFTER_MS (outbox.ts), by this module's clock; null when none. */
+  stuck(): Promise<StuckMail | null>;
   canSend: boolean;
   /** Sends what is due now (tests, shutdown); the background loop calls it too. */
   flush(): Promise<void>;
@@ -165,6 +168,7 @@ export function createMail(deps: MailDeps): Mail {
     notifyContact: notices.notifyContact,
     sendAccountMail: notices.sendAccountMail,
     withdraw: (ref) => outbox.withdraw(ref),
+    stuck: () => outbox.stuck(now()),
     canSend,
     flush: sender.flush,
     stop: sender.stop,
