@@ -21,7 +21,12 @@ export async function boot(deps: AppDeps) {
   const { pages, renderCache } = await pageHandlers(base, data, domains, policy, preview);
   // Set on SIGTERM: finish what is running, tell clients and balancers to go elsewhere.
   const lifecycle = { draining: false };
-  const readiness = { db: data.db, cmsUrl: base.config.CMS_URL, draining: () => lifecycle.draining };
+  const readiness = {
+    db: data.db,
+    cmsUrl: base.config.CMS_URL,
+    draining: () => lifecycle.draining,
+    mail: () => domains.mail.transportState(),
+  };
   const privateArea = privateRoutes(deps, base, data, domains);
   const http = {
     policy,

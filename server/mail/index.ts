@@ -23,10 +23,12 @@ import type { Recipient } from './recipients.ts';
 import { CLAIM_TIMEOUT_MS, createSender } from './sender.ts';
 import type { DigestGroup, ProjectNoticeKind } from './templates.ts';
 import { logTransport, smtpTransport, type MailTransport } from './transport.ts';
+import { createTransportCheck, type TransportCheckDeps, type TransportState } from './transport-check.ts';
 
 export type { ProjectNoticeKind } from './templates.ts';
 export type { AccountMailKind } from './account-templates.ts';
 export type { MailTransport, OutgoingMail } from './transport.ts';
+export type { TransportState } from './transport-check.ts';
 export type { DigestGroup, DigestItem } from './templates.ts';
 export type { Recipient } from './recipients.ts';
 export type { QueuedMail, StuckMail } from './outbox.ts';
@@ -85,6 +87,10 @@ export type Mail = {
   /** The e-mails waiting for longer than MAIL_STUCK_AFTER_MS (outbox.ts), by this module's clock; null when none. */
   stuck(): Promise<StuckMail | null>;
   canSend: boolean;
+  /** Whether the mail server answered its last check (transport-check.ts); undefined without SMTP or before the first check. */
+  transportState(): TransportState | undefined;
+  /** Checks the mail server now (nodemailer's verify); 'ok' without a server to ask. */
+  verifyTransport(): Promise<TransportState>;
   /** Sends what is due now (tests, shutdown); the background loop calls it too. */
   flush(): Promise<void>;
   stop(): Promise<void>;
@@ -119,6 +125,11 @@ export type MailDeps = {
   poll?: boolean;
   /** The server's i18next instance, whose `mail` namespace words the e-mails; by default the project's locales/. */
   i18n?: i18n;
+  /**
+   * The mail server's check (transport-check.ts): its timer and pauses (tests), or false for none.
+   * It starts by itself when this module sends in the background; else the caller verifies.
+   */
+  verify?: Pick<TransportCheckDeps, 'schedule' | 'firstMs' | 'retryMs'> | false;
 };
 
 export const MAX_ATTEMPTS = 5;
@@ -139,6 +150,10 @@ export function createMail(deps: MailDeps): Mail {
   const i18n = deps.i18n ?? projectI18n();
   const preferences = mailPreferences(db, now);
   const unsubscribeKey = Buffer.from(deriveKey(config.SESSION_SECRET, 'unsubscribe v1'), 'base64url');
+  const check =
+    transport?.verify && deps.verify !== false
+      ? createTransportCheck({ verify: () => transport.verify!(), logger, now, ...deps.verify })
+      : null;
   const sender = createSender({
     transport,
     outbox,
@@ -152,7 +167,10 @@ export function createMail(deps: MailDeps): Mail {
     pollMs: deps.pollMs,
     background: deps.background,
     poll: deps.poll,
+    onSent: check?.sent,
+    onRefused: check?.refused,
   });
+  if (check && deps.background !== false) check.start();
   if (!canSend) logger.warn('SMTP_URL is not set: the site sends no e-mail (production)');
   const notices = createNotices({ db, config, logger, now, canSend, site, i18n, preferences, unsubscribeKey, contacts, sender });
 
@@ -170,7 +188,12 @@ export function createMail(deps: MailDeps): Mail {
     withdraw: (ref) => outbox.withdraw(ref),
     stuck: () => outbox.stuck(now()),
     canSend,
+    transportState: () => check?.state(),
+    verifyTransport: () => check?.verify() ?? Promise.resolve('ok'),
     flush: sender.flush,
-    stop: sender.stop,
+    async stop() {
+      await check?.stop();
+      await sender.stop();
+    },
   };
 }

@@ -233,7 +233,7 @@ function registerReadinessMetrics(registry: Registry, check: () => Promise<Readi
   };
   new Gauge({
     name: 'site_ready',
-    help: 'Readiness as /readyz reports it: 1 ready, 0.5 degraded (serving stale CMS content), 0 not ready.',
+    help: 'Readiness as /readyz reports it: 1 ready, 0.5 degraded (the CMS or the mail server away), 0 not ready.',
     aggregator: 'min',
     registers: [registry],
     async collect() {
@@ -243,7 +243,7 @@ function registerReadinessMetrics(registry: Registry, check: () => Promise<Readi
   });
   new Gauge({
     name: 'site_check_ok',
-    help: 'Each readiness check: 1 when it passes, 0 when it fails (database, cms, shutdown).',
+    help: 'Each readiness check: 1 when it passes, 0 when it fails (database, cms, mail, shutdown).',
     labelNames: ['check'] as const,
     aggregator: 'min',
     registers: [registry],
@@ -251,6 +251,7 @@ function registerReadinessMetrics(registry: Registry, check: () => Promise<Readi
       const { checks } = await readiness();
       this.set({ check: 'database' }, checks.database === 'ok' ? 1 : 0);
       if (checks.cms) this.set({ check: 'cms' }, checks.cms === 'ok' ? 1 : 0);
+      if (checks.mail) this.set({ check: 'mail' }, checks.mail === 'ok' ? 1 : 0);
       this.set({ check: 'shutdown' }, checks.shutdown ? 0 : 1);
     },
   });
