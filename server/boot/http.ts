@@ -95,7 +95,7 @@ export function publicRoutes(base: Base, data: Data, d: Domains) {
     webhook: cmsWebhook({ secret: config.CMS_URL ? (config.CMS_WEBHOOK_SECRET ?? null) : null, changes: data.changes, logger }),
     unsubscribe: unsubscribeRoutes({
       db: data.db,
-      key: d.mail.unsubscribeKey,
+      keys: d.mail.unsubscribeKeys,
       preferences: d.mail.preferences,
       page: (locale, nonce, body) => standalonePage({ manifest, locale, siteName: config.SITE_NAME, brand, nonce, ...body }),
       i18n,

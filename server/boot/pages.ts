@@ -97,7 +97,7 @@ export function previewSetup(base: Base, policy: Policy): PreviewSetup | null {
   return {
     secret: config.CMS_PREVIEW_SECRET,
     cookie: createPreviewCookie({
-      sessionSecret: config.SESSION_SECRET,
+      sessionSecrets: config.SESSION_SECRETS,
       previewSecret: config.CMS_PREVIEW_SECRET,
       production: base.isProduction,
     }),

@@ -7,7 +7,7 @@ import type { i18n } from 'i18next';
 import type { Kysely } from 'kysely';
 import type { ContactMessage } from '../../shared/contact.ts';
 import type { Locale } from '../../shared/locales.ts';
-import { deriveKey } from '../auth/keys.ts';
+import { deriveKeyBytes } from '../auth/keys.ts';
 import type { Config } from '../base/config.ts';
 import type { Logger } from '../base/logger.ts';
 import { loadBrand, type Brand } from '../brand/brand.ts';
@@ -77,8 +77,8 @@ export type Mail = {
   digestMail(recipient: Recipient, groups: readonly DigestGroup[], more: number): QueuedMail | null;
   /** The preferences every notice is filtered by. */
   preferences: MailPreferencesStore;
-  /** The key of the unsubscribe links (server/mail/unsubscribe-links.ts). */
-  unsubscribeKey: Buffer;
+  /** The keys of the unsubscribe links (server/mail/unsubscribe-links.ts), newest first: links are made with the first, any opens one. */
+  unsubscribeKeys: readonly Buffer[];
   notifyContact(message: ContactMessage): Promise<void>;
   /** Queues an account e-mail, before every notice; throws when it cannot (no transport, a bad link, the database). */
   sendAccountMail(mail: AccountMail): Promise<void>;
@@ -98,7 +98,7 @@ export type Mail = {
 
 export type MailConfig = Pick<
   Config,
-  'NODE_ENV' | 'PUBLIC_URL' | 'SITE_NAME' | 'SMTP_URL' | 'MAIL_FROM' | 'CONTACT_NOTIFY_TO' | 'SESSION_SECRET'
+  'NODE_ENV' | 'PUBLIC_URL' | 'SITE_NAME' | 'SMTP_URL' | 'MAIL_FROM' | 'CONTACT_NOTIFY_TO' | 'SESSION_SECRETS'
 >;
 
 export type MailDeps = {
@@ -149,7 +149,8 @@ export function createMail(deps: MailDeps): Mail {
   const site = { name: config.SITE_NAME, brand: deps.brand ?? loadBrand() };
   const i18n = deps.i18n ?? projectI18n();
   const preferences = mailPreferences(db, now);
-  const unsubscribeKey = Buffer.from(deriveKey(config.SESSION_SECRET, 'unsubscribe v1'), 'base64url');
+  const unsubscribeKeys = deriveKeyBytes(config.SESSION_SECRETS, 'unsubscribe v1');
+  const unsubscribeKey = unsubscribeKeys[0]!;
   const check =
     transport?.verify && deps.verify !== false
       ? createTransportCheck({ verify: () => transport.verify!(), logger, now, ...deps.verify })
@@ -182,7 +183,7 @@ export function createMail(deps: MailDeps): Mail {
     poll: sender.poll,
     digestMail: notices.digestMail,
     preferences,
-    unsubscribeKey,
+    unsubscribeKeys,
     notifyContact: notices.notifyContact,
     sendAccountMail: notices.sendAccountMail,
     withdraw: (ref) => outbox.withdraw(ref),
