@@ -11,6 +11,7 @@ const POSTGRES_SUITES = [
   'test/auth.test.ts',
   'test/contact.test.ts',
   'test/forms.test.ts',
+  'test/key-rotation.test.ts',
   'test/openapi.test.ts',
   'test/paging.test.ts',
   'test/user-branding.test.ts',

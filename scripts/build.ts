@@ -217,6 +217,8 @@ async function primeCompileCache(): Promise<void> {
       NODE_ENV: 'production',
       PORT: '0',
       HOST: '127.0.0.1',
+      // Production requires an origin; nothing is served to anyone here.
+      PUBLIC_URL: 'http://127.0.0.1',
       DATA_DIR: dataDir,
       SESSION_SECRET: randomBytes(32).toString('base64url'),
       LOG_LEVEL: 'info',

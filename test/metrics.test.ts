@@ -3,8 +3,11 @@
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { launchServer, freePort } from '../scripts/launch-server.ts';
+import { createLogger } from '../server/base/logger.ts';
+import { createJobs } from '../server/jobs/runner.ts';
+import { createMetrics } from '../server/metrics/metrics.ts';
 import { bearerMatches } from '../server/metrics/serve.ts';
-import { createTestApp, ORIGIN, TEST_ENGINE } from './helpers/app.ts';
+import { createTestApp, ORIGIN, TEST_ENGINE, testDatabase } from './helpers/app.ts';
 import { scaled } from './helpers/time-scale.ts';
 
 const TOKEN = 'metrics-token-that-is-long-enough-1234567';
@@ -114,6 +117,52 @@ test('the render cache, the outbox, readiness and the event loop are in the metr
   expect(sample(text, 'site_check_ok{check="database"}')).toBe(1);
   expect(text).toContain('nodejs_eventloop_lag_seconds');
   expect(text).toContain('process_resident_memory_bytes');
+});
+
+test('job runs are counted by kind and status: a run done, a failed one tried again later, and one given up', async () => {
+  const db = await testDatabase();
+  const clock = { now: Date.parse('2026-12-02T09:00:00Z') };
+  const jobs = createJobs({
+    db,
+    logger: createLogger('silent'),
+    hour: 7,
+    timeZone: 'UTC',
+    now: () => clock.now,
+    maxAttempts: 2,
+    retryDelayMs: () => 60_000,
+    handlers: {
+      reminders: async () => {
+        throw new Error('the mail server went away');
+      },
+      digest: async () => {},
+    },
+  });
+  const metrics = createMetrics({ db, readiness: async () => ({ status: 'ready', checks: { database: 'ok' } }), jobs });
+  try {
+    await jobs.tick(); // reminders fail once; the digest waits for them
+    clock.now += 60_000;
+    await jobs.tick(); // reminders fail their last attempt (given up)
+    await jobs.tick(); // the digest runs, its reminders over
+    const text = await metrics.text();
+    expect(sample(text, 'job_runs_total{kind="reminders",status="retried"}')).toBe(1);
+    expect(sample(text, 'job_runs_total{kind="reminders",status="failed"}')).toBe(1);
+    expect(sample(text, 'job_runs_total{kind="digest",status="done"}')).toBe(1);
+    expect(await jobs.lastRunFailed()).toEqual(['reminders']);
+    // A scrape again counts nothing twice.
+    expect(sample(await metrics.text(), 'job_runs_total{kind="digest",status="done"}')).toBe(1);
+  } finally {
+    await jobs.stop();
+    await db.close();
+  }
+});
+
+test("the site's own job runs are in its /metrics: the day's reminders and digest, done", async () => {
+  const site = await createTestApp({ METRICS_TOKEN: TOKEN }, { jobs: { now: () => Date.parse('2026-12-02T09:00:00Z') } });
+  await site.jobs.tick();
+  const text = (await request(site.app).get('/metrics').set('Authorization', `Bearer ${TOKEN}`)).text;
+  expect(sample(text, 'job_runs_total{kind="reminders",status="done"}')).toBe(1);
+  expect(sample(text, 'job_runs_total{kind="digest",status="done"}')).toBe(1);
+  expect(await site.jobs.lastRunFailed()).toEqual([]);
 });
 
 test('an unreachable CMS shows as degraded in the metrics (site_ready 0.5, the cms check 0), a closed database as 0 with no outbox figures', async () => {

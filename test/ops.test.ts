@@ -108,6 +108,41 @@ test('configuration is validated at start with an error that names the variable'
   expect(() => loadConfig({ LOGIN_MAX_FAILURES_PER_ACCOUNT: '5' })).toThrow(/LOGIN_MAX_FAILURES_PER_IDENTIFIER_IP/);
 });
 
+test('production requires PUBLIC_URL: the start stops with a message naming it and the line that sets it', () => {
+  const production = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) };
+  expect(() => loadConfig(production)).toThrow(/PUBLIC_URL is required in production/);
+  expect(() => loadConfig(production)).toThrow('PUBLIC_URL=https://www.example.com');
+  expect(() => loadConfig({ ...production, PUBLIC_URL: '' })).toThrow(/PUBLIC_URL is required in production/);
+  // Both missing: both named in one message, so that one restart fixes them.
+  expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is required[^]*\nPUBLIC_URL is required/);
+  expect(loadConfig({ ...production, PUBLIC_URL: 'https://www.example.org/' }).PUBLIC_URL).toBe('https://www.example.org');
+  // Development and tests keep the local default.
+  expect(loadConfig({ PORT: '4000' }).PUBLIC_URL).toBe('http://localhost:4000');
+  expect(loadConfig({ NODE_ENV: 'test' }).PUBLIC_URL).toBe('http://localhost:3000');
+});
+
+test(
+  'the built server in production without PUBLIC_URL exits 1 before listening, saying what to set',
+  () => {
+    const run = spawnSync(process.execPath, [...serverNodeFlags(), join(import.meta.dirname, '..', 'dist', 'server', 'main.js')], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        SESSION_SECRET: 'x'.repeat(40),
+        PUBLIC_URL: '',
+        PORT: '0',
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'site-no-origin-')),
+      },
+      encoding: 'utf8',
+      timeout: scaled(20_000),
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('PUBLIC_URL is required in production');
+    expect(run.stdout).not.toContain('listening on');
+  },
+  scaled(30_000),
+);
+
 test('the download limits have documented defaults, an empty value means the default, and a bad one names the variable', () => {
   const defaults = { DOWNLOAD_STALL_SECONDS: 30, DOWNLOADS_PER_USER: 4, EXPORTS_MAX_CONCURRENT: 2, PDF_JOBS_PER_USER: 2 };
   expect(loadConfig({})).toMatchObject(defaults);

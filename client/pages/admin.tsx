@@ -9,7 +9,8 @@ import type { PageProps } from '../runtime/page-chunks.ts';
 
 /**
  * The admin console's home (role ADMIN, checked by the route's guards and again by every API
- * call): what waits for the admin, as counts linking to the console's pages, and the PDF reports.
+ * call): a line for a job that failed or e-mail that is stuck, what waits for the admin, as
+ * counts linking to the console's pages, and the PDF reports.
  * Each section is a page of its own (client/admin/sections.ts).
  */
 export default function AdminPage({ data, user }: PageProps<LoaderData<typeof loader>>) {
@@ -22,6 +23,16 @@ export default function AdminPage({ data, user }: PageProps<LoaderData<typeof lo
       <p className="section-lead">{t('areas.admin.lead')}</p>
       <section className="admin-section" aria-labelledby="admin-home-title">
         <h2 id="admin-home-title">{t('adminHome.title')}</h2>
+        {data.failedJobs.map((kind) => (
+          <p key={kind} className="notice" role="status">
+            {t('adminHome.jobFailed', { job: t(`adminHome.jobs.${kind}`) })}
+          </p>
+        ))}
+        {data.stuckMail && (
+          <p className="notice" role="status">
+            {t('adminHome.mailStuck', { count: data.stuckMail.count, minutes: data.stuckMail.minutes })}
+          </p>
+        )}
         <ul className="admin-home-counts">
           <li>
             <Link to={localePath('admin-projects', locale)}>{waiting}</Link>

@@ -5,6 +5,7 @@
 // reaches the owner's own browser; a stolen cookie gives its thief one lockout's worth of guesses.
 import type { Request, Response } from 'express';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { keyList, type Keys } from './keys.ts';
 
 export const DEVICE_COOKIE = 'auth.device';
 /** How long a browser stays known without signing in again (each sign-in renews it). */
@@ -20,11 +21,14 @@ export type DeviceCookies = {
   remember(req: Request, res: Response | undefined, identifier: string): void;
 };
 
-/** `key`: a secret of its own (base64url, derived from SESSION_SECRET). */
-export function createDeviceCookies(key: string): DeviceCookies {
-  const secret = Buffer.from(key, 'base64url');
+/**
+ * `key`: a secret of its own (base64url, derived from SESSION_SECRET), or several newest first
+ * (SESSION_SECRETS): new entries are tagged with the first, an entry tagged with any counts.
+ */
+export function createDeviceCookies(key: Keys<string>): DeviceCookies {
+  const secrets = keyList(key).map((k) => Buffer.from(k, 'base64url'));
   // 128 bits of an HMAC tie the random id to the identifier: nobody can make an entry without the key.
-  const tagOf = (identifier: string, id: string) =>
+  const tagOf = (identifier: string, id: string, secret = secrets[0]!) =>
     createHmac('sha256', secret).update(`${identifier}\n${id}`).digest().subarray(0, 16).toString('base64url');
   const entriesOf = (req: Request): string[] => {
     const value: unknown = (req.cookies as Record<string, unknown> | undefined)?.[DEVICE_COOKIE];
@@ -37,9 +41,12 @@ export function createDeviceCookies(key: string): DeviceCookies {
   const matches = (entry: string, identifier: string): string | null => {
     const [, id, tag] = ENTRY.exec(entry) ?? [];
     if (!id || !tag) return null;
-    const expected = Buffer.from(tagOf(identifier, id));
     const given = Buffer.from(tag);
-    return given.length === expected.length && timingSafeEqual(given, expected) ? id : null;
+    const tagged = secrets.some((secret) => {
+      const expected = Buffer.from(tagOf(identifier, id, secret));
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+    return tagged ? id : null;
   };
   return {
     deviceFor(req, identifier) {

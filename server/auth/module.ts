@@ -9,7 +9,7 @@ import { createRateLimiter } from '../db/rate-limit.ts';
 import type { ImageUploads } from '../uploads/images.ts';
 import { embeddedBackend, httpBackend } from './backend.ts';
 import { createDeviceCookies } from './device-cookie.ts';
-import { deriveKey } from './keys.ts';
+import { deriveKeys } from './keys.ts';
 import { createCurrentPasswordGuard, createLoginGuard, type PasswordLimits } from './login.ts';
 import { createSessionCodec } from './session-cookie.ts';
 import { createSessions } from './session-store.ts';
@@ -26,16 +26,18 @@ export type AuthModuleDeps = {
 };
 
 export function authModule({ config, db, changes, logger, uploads, fetch }: AuthModuleDeps) {
-  const apiKey = keyFromSecret(config.API_JWT_SECRET ?? deriveKey(config.SESSION_SECRET, 'api token v1'));
+  // Signed with the newest key, verified with any (SESSION_SECRETS, docs/decisions/049); API_JWT_SECRET is one key.
+  const apiKeys = (config.API_JWT_SECRET ? [config.API_JWT_SECRET] : deriveKeys(config.SESSION_SECRETS, 'api token v1')).map(keyFromSecret);
+  const apiKey = apiKeys[0]!;
   const external = config.API_URL !== undefined;
   const verify: TokenVerifier = !external
-    ? hmacVerifier(apiKey, TOKEN_ISSUER)
+    ? hmacVerifier(apiKeys, TOKEN_ISSUER)
     : config.API_JWKS_URL
       ? jwksVerifier(config.API_JWKS_URL)
       : config.API_JWT_SECRET
         ? hmacVerifier(apiKey)
         : unverifiedDecoder();
-  const codec = createSessionCodec(config.SESSION_SECRET);
+  const codec = createSessionCodec(config.SESSION_SECRETS);
   const ttlMinutes = config.TOKEN_TTL_MINUTES;
   const sessions = createSessions({ db, codec, verify, builtIn: !external, ttlMinutes, logger, changes });
   const backend = external
@@ -51,7 +53,7 @@ export function authModule({ config, db, changes, logger, uploads, fetch }: Auth
     perAccountPasswordChange: config.PASSWORD_CHANGE_MAX_FAILURES_PER_ACCOUNT,
   };
   // A browser that signed in as an identifier is exempt from what others' failures do to it.
-  const deviceCookies = createDeviceCookies(deriveKey(config.SESSION_SECRET, 'device cookie v1'));
+  const deviceCookies = createDeviceCookies(deriveKeys(config.SESSION_SECRETS, 'device cookie v1'));
   if (config.sessionSecretGenerated) {
     logger.warn('SESSION_SECRET is not set: using a random one for this process (sessions end when it restarts)');
   }

@@ -1,5 +1,6 @@
 // The session cookie: `auth._token.local`, sealed with SESSION_SECRET by
-// authenticated encryption (JWE, dir + A256GCM). It carries only the id of the session's row
+// authenticated encryption (JWE, dir + A256GCM); with SESSION_SECRETS, sealed with the newest and
+// opened with any (docs/decisions/049). It carries only the id of the session's row
 // (auth/session-store.ts) and its expiry: the browser can neither read nor forge it, and everything
 // else about the session — whose it is, its token — stays on the server.
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
@@ -15,6 +16,7 @@ import {
 } from '../../shared/constants.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { BoundedMap } from '../../shared/bounded-map.ts';
+import { keyList, type Keys } from './keys.ts';
 
 /** A signed-in request's session: its row's id, the API token it holds, the user as they are now. */
 export type Session = { id: string; token: string; user: SessionUser; /** seconds since epoch */ exp: number };
@@ -35,22 +37,34 @@ export type SessionCodec = {
 /** How many opened cookies are remembered (see unseal). */
 const OPENED_CACHE_SIZE = 10_000;
 
-export function createSessionCodec(secret: string): SessionCodec {
-  const key = new Uint8Array(hkdfSync('sha256', secret, 'the-product', 'session cookie v2', 32));
+/** `secrets`: one, or several newest first (the first seals, each opens). */
+export function createSessionCodec(secrets: Keys<string>): SessionCodec {
+  const keys = keyList(secrets).map((secret) => new Uint8Array(hkdfSync('sha256', secret, 'the-product', 'session cookie v2', 32)));
+  const key = keys[0]!;
   // Decrypting a cookie costs more than the rest of a page served from the render cache. A
   // cookie is authenticated ciphertext: the same text always opens to the same id, so cookies
   // already opened are kept by their text (least recently used out); only expiry is checked again.
   const opened = new BoundedMap<string, SessionCookie>(OPENED_CACHE_SIZE);
   const remember = (value: string, cookie: SessionCookie) => opened.set(value, cookie);
-  const open = async (value: string): Promise<SessionCookie | null> => {
+  const openWith = async (value: string, sealingKey: Uint8Array): Promise<SessionCookie | null> => {
     try {
-      const { payload } = await jwtDecrypt(value, key, { contentEncryptionAlgorithms: ['A256GCM'], keyManagementAlgorithms: ['dir'] });
+      const { payload } = await jwtDecrypt(value, sealingKey, {
+        contentEncryptionAlgorithms: ['A256GCM'],
+        keyManagementAlgorithms: ['dir'],
+      });
       const parsed = cookieSchema.safeParse(payload);
       if (!parsed.success || typeof payload.exp !== 'number') return null;
       return Object.freeze({ id: parsed.data.sid, exp: payload.exp });
     } catch {
       return null; // tampered, expired or sealed with another secret: signed out
     }
+  };
+  const open = async (value: string): Promise<SessionCookie | null> => {
+    for (const candidate of keys) {
+      const cookie = await openWith(value, candidate);
+      if (cookie) return cookie;
+    }
+    return null;
   };
   return {
     async seal(cookie) {

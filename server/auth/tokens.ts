@@ -1,10 +1,11 @@
 // The API's tokens: HS256 JWTs (jose) carrying the user's claims (name, lastName, userName, role, avatar, scope).
-import { jwtVerify, SignJWT, decodeJwt, createRemoteJWKSet, type JWTPayload } from 'jose';
+import { jwtVerify, SignJWT, decodeJwt, createRemoteJWKSet, errors, type JWTPayload } from 'jose';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import type { SessionUser } from '../../shared/user.ts';
 import { BoundedMap } from '../../shared/bounded-map.ts';
+import { keyList, type Keys } from './keys.ts';
 
 export const TOKEN_ISSUER = 'the-product';
 
@@ -83,8 +84,20 @@ const VERIFIED_KEPT = 10_000;
  * recently used out) and only their expiry is checked again. Whether the token's session and
  * user still count is decided elsewhere, on every request (auth/session-store.ts).
  */
-export function hmacVerifier(key: Uint8Array, issuer?: string, now: () => number = Date.now): TokenVerifier {
+export function hmacVerifier(key: Keys<Uint8Array>, issuer?: string, now: () => number = Date.now): TokenVerifier {
+  const keys = keyList(key);
   const verified = new BoundedMap<string, TokenClaims>(VERIFIED_KEPT);
+  // With several keys (SESSION_SECRETS, docs/decisions/049) a signature another key made is tried with the next.
+  const verifyWithAny = async (token: string) => {
+    for (const [i, candidate] of keys.entries()) {
+      try {
+        return await jwtVerify(token, candidate, { algorithms: ['HS256'], ...(issuer ? { issuer } : {}) });
+      } catch (error) {
+        if (!(error instanceof errors.JWSSignatureVerificationFailed) || i === keys.length - 1) throw error;
+      }
+    }
+    throw new Error('no key to verify the token with');
+  };
   return async (token) => {
     const known = verified.get(token);
     if (known) {
@@ -92,7 +105,7 @@ export function hmacVerifier(key: Uint8Array, issuer?: string, now: () => number
       verified.touch(token);
       return known;
     }
-    const claims = toClaims((await jwtVerify(token, key, { algorithms: ['HS256'], ...(issuer ? { issuer } : {}) })).payload);
+    const claims = toClaims((await verifyWithAny(token)).payload);
     // Shared by every request that presents the token: nobody may change them.
     Object.freeze(claims.scope);
     Object.freeze(claims);

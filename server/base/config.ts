@@ -43,6 +43,17 @@ const mediaHosts = z
     return [...hosts];
   });
 
+/** Comma-separated secrets, each at least 32 characters (spaces around the commas are dropped). */
+const secretList = z
+  .string()
+  .transform((value) => value.split(',').map((part) => part.trim()))
+  .pipe(
+    z
+      .array(z.string().min(32, 'each secret must be at least 32 characters (they are separated by commas)'))
+      .min(1)
+      .refine((secrets) => new Set(secrets).size === secrets.length, 'a secret is listed twice'),
+  );
+
 /** A whole number from `min` to `max`, `fallback` when unset or empty. */
 const count = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
@@ -53,7 +64,7 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
-  /** Origin used for canonical URLs, hreflang and the sitemap; never taken from the Host header. */
+  /** Origin used for canonical URLs, hreflang, the sitemap and e-mails; never taken from the Host header. Required in production. */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   SITE_NAME: z.string().trim().min(1).max(80).default('the product'),
   /** The name under an installed app's icon (web manifest short_name, 12 characters or fewer read best); default SITE_NAME. */
@@ -202,8 +213,14 @@ const schema = z.object({
    * summing the workers.
    */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-  /** Seals the session cookie (authenticated encryption). Required in production. */
+  /** Seals the session cookie (authenticated encryption) and derives every other key of the site. Required in production (or SESSION_SECRETS). */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Key rotation (docs/decisions/049): the secrets, comma-separated, newest first. The first
+   * seals and signs; every one opens and verifies, so what an older one made keeps working until
+   * it is taken out of the list. Enough on its own; SESSION_SECRET alone is a list of one.
+   */
+  SESSION_SECRETS: secretList.optional(),
   /** External API base (e.g. https://api.example.com). Unset: the built-in API at /api. */
   API_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Key of the API's HS256 tokens: the built-in API signs with it; an external API's tokens are verified with it. */
@@ -295,10 +312,13 @@ const schema = z.object({
   PASSWORD_RESET_WINDOW_MINUTES: z.coerce.number().int().min(1).default(60),
 });
 
-export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'SESSION_SECRET' | 'MAIL_FROM'> & {
+export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'SESSION_SECRET' | 'SESSION_SECRETS' | 'MAIL_FROM'> & {
   PUBLIC_URL: string;
   MAIL_FROM: string;
+  /** The newest secret: what seals and signs (SESSION_SECRETS' first, or SESSION_SECRET). */
   SESSION_SECRET: string;
+  /** Every secret, newest first: any of them opens and verifies (docs/decisions/049). */
+  SESSION_SECRETS: readonly string[];
   /** True when SESSION_SECRET was generated for this process (development only). */
   sessionSecretGenerated: boolean;
 };
@@ -308,6 +328,45 @@ export class ConfigError extends Error {
     super(message);
     this.name = 'ConfigError';
   }
+}
+
+/**
+ * What production cannot guess: a secret made for the process would sign everybody out at each
+ * restart, and an origin taken from the port would put http://localhost into canonical links, the
+ * sitemap, the feeds and every e-mail. Each missing one is named with the line that sets it.
+ */
+function requireInProduction(config: Pick<z.infer<typeof schema>, 'SESSION_SECRET' | 'SESSION_SECRETS' | 'PUBLIC_URL'>): void {
+  const missing: string[] = [];
+  if (!config.SESSION_SECRET && !config.SESSION_SECRETS) {
+    missing.push(
+      'SESSION_SECRET is required in production (or SESSION_SECRETS, newest first): set it to a random string of at least 32 characters ' +
+        '(for example: node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))").',
+    );
+  }
+  if (!config.PUBLIC_URL) {
+    missing.push(
+      "PUBLIC_URL is required in production: set it to the site's public origin, a line PUBLIC_URL=https://www.example.com " +
+        'in the environment file (/etc/site/site.env, or docker run --env-file); canonical links, the sitemap, the feeds ' +
+        'and the links in e-mails are built from it.',
+    );
+  }
+  if (missing.length > 0) throw new ConfigError(missing.join('\n'));
+}
+
+/**
+ * The secrets, newest first: SESSION_SECRETS, or SESSION_SECRET alone, or one made for this
+ * process (development). Both set, SESSION_SECRET must be one of the list: a rotation half done
+ * (the new list set, the old variable left) starts, a contradiction does not.
+ */
+function sessionSecrets(config: Pick<z.infer<typeof schema>, 'SESSION_SECRET' | 'SESSION_SECRETS'>): string[] {
+  const { SESSION_SECRET: single, SESSION_SECRETS: list } = config;
+  if (list && single && !list.includes(single)) {
+    throw new ConfigError(
+      'SESSION_SECRET and SESSION_SECRETS are both set and SESSION_SECRET is not in the list: SESSION_SECRETS replaces it. ' +
+        'Put the secret in use last in SESSION_SECRETS (SESSION_SECRETS=<new>,<old>) and unset SESSION_SECRET (docs/operating.md, "Rotating the secret").',
+    );
+  }
+  return list ? [...list] : [single ?? randomBytes(32).toString('base64url')];
 }
 
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
@@ -329,12 +388,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   }
   const config = result.data;
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
-  if (!config.SESSION_SECRET && config.NODE_ENV === 'production') {
-    throw new ConfigError(
-      'SESSION_SECRET is required in production: set it to a random string of at least 32 characters ' +
-        '(for example: node -e "console.log(crypto.randomBytes(32).toString(\'base64url\'))").',
-    );
-  }
+  if (config.NODE_ENV === 'production') requireInProduction(config);
+  const secrets = sessionSecrets(config);
   if (config.CMS_IDENTIFIER && !config.CMS_PASSWORD) {
     throw new ConfigError('CMS_PASSWORD is required with CMS_IDENTIFIER (the CMS service account).');
   }
@@ -354,7 +409,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     PUBLIC_URL: publicUrl,
     MAIL_FROM: config.MAIL_FROM ?? config.CONTACT_NOTIFY_FROM ?? `no-reply@${new URL(publicUrl).hostname}`,
     DATA_DIR: resolve(config.DATA_DIR),
-    SESSION_SECRET: config.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
-    sessionSecretGenerated: !config.SESSION_SECRET,
+    SESSION_SECRET: secrets[0]!,
+    SESSION_SECRETS: secrets,
+    sessionSecretGenerated: !config.SESSION_SECRET && !config.SESSION_SECRETS,
   };
 }

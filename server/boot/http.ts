@@ -62,6 +62,7 @@ export async function metricsRoutes(
   data: Data,
   readiness: Parameters<typeof checkReadiness>[0],
   renderCache: RenderCache | undefined,
+  jobs: Domains['jobs'],
 ) {
   const { config, logger } = base;
   if (config.METRICS_TOKEN === undefined && config.METRICS_PORT === undefined) return { metrics: null, handler: null };
@@ -70,6 +71,7 @@ export async function metricsRoutes(
     db: data.db,
     renderCache,
     readiness: () => checkReadiness(readiness),
+    jobs,
   });
   // In a worker of a cluster, the sum of all workers, asked of the primary (metrics/serve.ts).
   const text = cluster.isWorker ? serve.metricsFromPrimary() : metrics.text;
@@ -100,7 +102,7 @@ export function publicRoutes(base: Base, data: Data, d: Domains) {
     webhook: cmsWebhook({ secret: config.CMS_URL ? (config.CMS_WEBHOOK_SECRET ?? null) : null, changes: data.changes, logger }),
     unsubscribe: unsubscribeRoutes({
       db: data.db,
-      key: d.mail.unsubscribeKey,
+      keys: d.mail.unsubscribeKeys,
       preferences: d.mail.preferences,
       page: (locale, nonce, body) => standalonePage({ manifest, locale, siteName: config.SITE_NAME, brand, nonce, ...body }),
       i18n,

@@ -21,14 +21,19 @@ export async function boot(deps: AppDeps) {
   const { pages, renderCache } = await pageHandlers(base, data, domains, policy, preview);
   // Set on SIGTERM: finish what is running, tell clients and balancers to go elsewhere.
   const lifecycle = { draining: false };
-  const readiness = { db: data.db, cmsUrl: base.config.CMS_URL, draining: () => lifecycle.draining };
+  const readiness = {
+    db: data.db,
+    cmsUrl: base.config.CMS_URL,
+    draining: () => lifecycle.draining,
+    mail: () => domains.mail.transportState(),
+  };
   const privateArea = privateRoutes(deps, base, data, domains);
   const http = {
     policy,
     preview,
     pages,
     readiness,
-    metrics: await metricsRoutes(base, data, readiness, renderCache),
+    metrics: await metricsRoutes(base, data, readiness, renderCache, domains.jobs),
     api: await apiRoutes(base, data, domains),
     cms: await cmsProxy(base),
     public: publicRoutes(base, data, domains),

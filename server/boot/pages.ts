@@ -45,6 +45,8 @@ function pageServices(base: Base, data: Data, d: Domains, renderWithForm: Render
     projects: d.projects.services,
     auditLog,
     inbox: d.contact.store,
+    /** What the admin console's home warns of: a job whose last run failed, e-mail stuck in the outbox. */
+    operations: { failedJobs: () => d.jobs.lastRunFailed(), stuckMail: () => d.mail.stuck() },
     account: d.myAccount.account,
     companies: d.myAccount.companies,
     notifications: d.notifications,
@@ -95,7 +97,7 @@ export function previewSetup(base: Base, policy: Policy): PreviewSetup | null {
   return {
     secret: config.CMS_PREVIEW_SECRET,
     cookie: createPreviewCookie({
-      sessionSecret: config.SESSION_SECRET,
+      sessionSecrets: config.SESSION_SECRETS,
       previewSecret: config.CMS_PREVIEW_SECRET,
       production: base.isProduction,
     }),

@@ -1,6 +1,7 @@
 // The private calendar feed (docs/decisions/043): one secret address per user,
 // `/calendar/<id>-<mac>.ics`, that a calendar app reads without signing in. The MAC signs the
-// row's id, its user, its generation and its moment with a key of the site's (from SESSION_SECRET): nothing
+// row's id, its user, its generation and its moment with a key of the site's (from SESSION_SECRET; with
+// SESSION_SECRETS the address shown is made with the newest and one made with any is read, docs/decisions/049): nothing
 // secret is stored, the profile can show the address again, and a renewal (the next generation)
 // or a stop (the row deleted) kills the old one at once, on every instance. What it lists is
 // decided at each read from the user as they are now (a disabled user's feed is a 404, a project
@@ -40,8 +41,8 @@ export type CalendarFeeds = {
 
 export function createCalendarFeeds(deps: {
   db: Db;
-  /** The key the addresses are signed with (derived from SESSION_SECRET). */
-  key: Buffer;
+  /** The keys the addresses are signed with (derived from SESSION_SECRETS), newest first: the first makes them, any reads them. */
+  keys: readonly Buffer[];
   origin: string;
   siteName: string;
   projects: { calendar(actor: Actor, from: string, limit: number): Promise<CalendarEntries> };
@@ -58,8 +59,8 @@ export function createCalendarFeeds(deps: {
   type Row = { id: number; user_name: string; generation: number; created_at: string };
   // The row's moment is signed too: an address made again after a stop is never the old one,
   // even where the database gives the new row the old row's id (SQLite reuses the highest).
-  const mac = (row: Row) =>
-    createHmac('sha256', deps.key)
+  const mac = (row: Row, key = deps.keys[0]!) =>
+    createHmac('sha256', key)
       .update(`calendar v1:${row.id}:${canonicalIdentity(row.user_name)}:${row.generation}:${row.created_at}`)
       .digest('base64url');
 
@@ -85,9 +86,12 @@ export function createCalendarFeeds(deps: {
     if (!match) return notFound(res);
     const id = Number(match[1]);
     const row = await k.selectFrom('calendar_feeds').selectAll().where('id', '=', id).executeTakeFirst();
-    const expected = row ? Buffer.from(mac(row)) : null;
     const given = Buffer.from(match[2]!);
-    if (!row || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) return notFound(res);
+    const signed = (of: Row, key: Buffer) => {
+      const expected = Buffer.from(mac(of, key));
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    };
+    if (!row || !deps.keys.some((key) => signed(row, key))) return notFound(res);
     const wait = await deps.limiter.take(`calendar-feed:${id}`, deps.readsPerHour, 3_600_000);
     if (wait > 0) {
       res.status(429).set('Retry-After', String(wait)).type('text/plain').send('This calendar is read too often: try again later');

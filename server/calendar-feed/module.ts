@@ -4,7 +4,7 @@ import type { Locale } from '../../shared/locales.ts';
 import type { Translate } from '../../shared/translate.ts';
 import type { Config } from '../base/config.ts';
 import type { Logger } from '../base/logger.ts';
-import { deriveKey } from '../auth/keys.ts';
+import { deriveKeyBytes } from '../auth/keys.ts';
 import type { Db } from '../db/index.ts';
 import { createRateLimiter } from '../db/rate-limit.ts';
 import type { FailWith } from '../http/form-answers.ts';
@@ -24,7 +24,7 @@ export function calendarModule({ config, db, projects, translate, logger, extern
   if (external) return null;
   const feeds = createCalendarFeeds({
     db,
-    key: Buffer.from(deriveKey(config.SESSION_SECRET, 'calendar feed v1'), 'base64url'),
+    keys: deriveKeyBytes(config.SESSION_SECRETS, 'calendar feed v1'),
     origin: config.PUBLIC_URL,
     siteName: config.SITE_NAME,
     projects,

@@ -3,6 +3,7 @@
 // token lives a few hours and sends one message (the store remembers used ones until then), so
 // a script cannot load the form once and post it without end.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { keyList, type Keys } from '../auth/keys.ts';
 
 export const MIN_FILL_MS = 3000;
 /** Long enough to write a message at leisure, short enough that a harvested token goes stale. */
@@ -13,8 +14,16 @@ export function formTokenDigest(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
-export function createFormTokens(key: string, now: () => number = Date.now) {
-  const sign = (issuedAt: number) => createHmac('sha256', key).update(`contact:${issuedAt}`).digest('base64url').slice(0, 22);
+/** `key`: one, or several newest first (SESSION_SECRETS): a token is signed with the first and accepted from any. */
+export function createFormTokens(key: Keys<string>, now: () => number = Date.now) {
+  const keys = keyList(key);
+  const sign = (issuedAt: number, signingKey = keys[0]!) =>
+    createHmac('sha256', signingKey).update(`contact:${issuedAt}`).digest('base64url').slice(0, 22);
+  const signedByAny = (issuedAt: number, given: Buffer) =>
+    keys.some((candidate) => {
+      const expected = Buffer.from(sign(issuedAt, candidate));
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    });
   return {
     issue(): string {
       const issuedAt = now();
@@ -26,9 +35,7 @@ export function createFormTokens(key: string, now: () => number = Date.now) {
       const match = /^(\d{13})\.([A-Za-z0-9_-]{22})$/.exec(token);
       if (!match) return null;
       const issuedAt = Number(match[1]);
-      const expected = Buffer.from(sign(issuedAt));
-      const given = Buffer.from(match[2]!);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+      if (!signedByAny(issuedAt, Buffer.from(match[2]!))) return null;
       const age = now() - issuedAt;
       return age < 0 || age > FORM_TOKEN_MAX_AGE_MS ? null : age;
     },

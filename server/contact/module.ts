@@ -1,7 +1,7 @@
 // The contact form and its inbox as a domain.
 import type { Config } from '../base/config.ts';
 import type { Logger } from '../base/logger.ts';
-import { deriveKey } from '../auth/keys.ts';
+import { deriveKeys } from '../auth/keys.ts';
 import type { Db } from '../db/index.ts';
 import { createRateLimiter } from '../db/rate-limit.ts';
 import type { FormFailure } from '../http/form-answers.ts';
@@ -10,7 +10,7 @@ import { createFormTokens } from './form-token.ts';
 import { contactMessages } from './messages.ts';
 
 export function contactModule({ config, db, logger }: { config: Config; db: Db; logger: Logger }) {
-  const formTokens = createFormTokens(deriveKey(config.SESSION_SECRET, 'contact form v1'));
+  const formTokens = createFormTokens(deriveKeys(config.SESSION_SECRETS, 'contact form v1'));
   const store = contactMessages(db);
   return {
     formTokens,

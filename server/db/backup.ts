@@ -87,14 +87,15 @@ export type BackupOptions = {
  * Copies the live database `source` to `target` (which must not exist) while the site goes on
  * serving, then checks the copy. The copy is written beside its target and renamed into place,
  * so that a failed or interrupted backup never leaves a file that looks like a backup; it is
- * 0600 from its first byte (createPrivateFile).
+ * 0600 from its first byte (createPrivateFile), and what is renamed is one self-contained file
+ * (selfContained): nothing else is left beside it.
  */
 export async function backupDatabase(source: string, target: string, options: BackupOptions = {}): Promise<BackupFacts> {
   if (!existsSync(source)) throw new BackupError(`There is no database at ${source} (is DATA_DIR right?)`);
   if (existsSync(target)) throw new BackupError(`${target} exists: a backup never overwrites a file`);
   mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
   const partial = `${target}.partial`;
-  rmSync(partial, { force: true });
+  removeWithJournal(partial);
   createPrivateFile(partial);
   const raw = new Database(source, { readonly: true, fileMustExist: true });
   try {
@@ -106,28 +107,40 @@ export async function backupDatabase(source: string, target: string, options: Ba
         return Math.max(remainingPages, 100);
       },
     });
+    selfContained(partial);
   } catch (error) {
-    rmSync(partial, { force: true });
+    removeWithJournal(partial);
     throw new BackupError(`The backup of ${source} failed: ${(error as Error).message}`);
   } finally {
     raw.close();
   }
-  // A backup is one file: out of WAL mode, whose -wal and -shm the read-only checks below would
-  // leave beside it (the site's own open puts a restored database back in WAL mode).
-  const copy = new Database(partial, { fileMustExist: true });
+  try {
+    inspectBackup(partial);
+  } catch (error) {
+    removeWithJournal(partial);
+    throw error;
+  }
+  renameSync(partial, target);
+  return inspectBackup(target);
+}
+
+/**
+ * A copy made by the backup API keeps the live database's WAL mode, so every later open of it
+ * (the check here, a restore, sqlite3 by hand) would leave `-wal` and `-shm` files beside it. In
+ * the rollback journal's mode it is one file that holds everything, copied and opened as it is.
+ */
+function selfContained(file: string): void {
+  const copy = new Database(file, { fileMustExist: true });
   try {
     copy.pragma('journal_mode = DELETE');
   } finally {
     copy.close();
   }
-  try {
-    inspectBackup(partial);
-  } catch (error) {
-    rmSync(partial, { force: true });
-    throw error;
-  }
-  renameSync(partial, target);
-  return inspectBackup(target);
+}
+
+/** Removes a database file and the journal files SQLite may have left beside it. */
+function removeWithJournal(file: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(file + suffix, { force: true });
 }
 
 /** Whether some process (a running site) has `file` open: it holds SQLite's WAL index. */

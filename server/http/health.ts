@@ -4,6 +4,8 @@
 // is not a condition: its content is served from the last good copy while it is away (cms/), so
 // a CMS outage makes every instance "degraded" (said in the body and in /metrics), never
 // unready — pulling every instance out of the balancer would turn a stale blog into an outage.
+// The mail server likewise (mail/transport-check.ts): while it fails its check the instance is
+// degraded, and the e-mails wait in the outbox.
 import cluster from 'node:cluster';
 import type { RequestHandler } from 'express';
 import type { Db } from '../db/index.ts';
@@ -25,15 +27,17 @@ export async function cmsReachable(cmsUrl: string): Promise<boolean> {
 }
 
 export type Readiness = {
-  /** 'ready' (everything answers), 'degraded' (serving, the CMS away), 'not ready' (503). */
+  /** 'ready' (everything answers), 'degraded' (serving, the CMS or the mail server away), 'not ready' (503). */
   status: 'ready' | 'degraded' | 'not ready';
-  checks: { database: 'ok' | 'failing'; cms?: 'ok' | 'failing'; shutdown?: 'failing' };
+  checks: { database: 'ok' | 'failing'; cms?: 'ok' | 'failing'; mail?: 'ok' | 'failing'; shutdown?: 'failing' };
 };
 
 export type ReadinessDeps = {
   db: Db;
   cmsUrl: string | undefined;
   draining: () => boolean;
+  /** The mail server's last check (SMTP_URL set and checked once), else undefined. */
+  mail?: () => 'ok' | 'failing' | undefined;
   /** Told every outcome (the metrics' gauges). */
   onCheck?: (readiness: Readiness) => void;
 };
@@ -47,8 +51,11 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
     checks.database = 'failing';
   }
   if (deps.cmsUrl) checks.cms = (await cmsReachable(deps.cmsUrl)) ? 'ok' : 'failing';
+  const mail = deps.mail?.();
+  if (mail) checks.mail = mail;
   if (deps.draining()) checks.shutdown = 'failing';
-  const status = checks.database === 'failing' || checks.shutdown ? 'not ready' : checks.cms === 'failing' ? 'degraded' : 'ready';
+  const away = checks.cms === 'failing' || checks.mail === 'failing';
+  const status = checks.database === 'failing' || checks.shutdown ? 'not ready' : away ? 'degraded' : 'ready';
   const readiness = { status, checks } satisfies Readiness;
   deps.onCheck?.(readiness);
   return readiness;

@@ -22,9 +22,19 @@ export type JobRun = { key: string; kind: JobKind; day: string; runAt: number };
  */
 export type JobHandler = (run: { key: string; day: string; keepAlive: () => Promise<void> }) => Promise<void>;
 
+/** How a run ended: done, failed and tried again later, or failed the last attempt (given up). */
+export type JobOutcome = 'done' | 'retried' | 'failed';
+
+/** Runs this process ended, by kind and outcome, since it started (the metrics' counter). */
+export type JobRunCount = { kind: string; status: JobOutcome; count: number };
+
 export type Jobs = {
   /** Makes today's runs that are due (at or after the hour) and runs every due one. */
   tick(): Promise<void>;
+  /** Runs this process ended, by kind and outcome (counted from the start). */
+  runsCounted(): JobRunCount[];
+  /** The kinds whose latest run's last attempt failed (waiting to be tried again, or given up). */
+  lastRunFailed(): Promise<JobKind[]>;
   /** Runs these kinds now for today, whatever the hour (npm run jobs -- --now); then sends the outbox. */
   runNow(kinds: readonly JobKind[]): Promise<void>;
   start(): void;
@@ -62,7 +72,13 @@ export function jobRetryDelayMs(failedAttempts: number): number {
 export function createJobs(deps: JobsDeps): Jobs {
   const { k } = deps.db;
   const now = deps.now ?? Date.now;
+  const counts = new Map<string, JobRunCount>();
   const settings: RunSettings = {
+    counted(kind, status) {
+      const key = `${kind} ${status}`;
+      const count = counts.get(key) ?? { kind, status, count: 0 };
+      counts.set(key, { ...count, count: count.count + 1 });
+    },
     db: deps.db,
     logger: deps.logger,
     handlers: deps.handlers,
@@ -120,6 +136,16 @@ export function createJobs(deps: JobsDeps): Jobs {
 
   return {
     tick,
+    runsCounted: () => [...counts.values()],
+    async lastRunFailed() {
+      const latest = await Promise.all(
+        KINDS.map((kind) =>
+          k.selectFrom('jobs').select(['kind', 'last_error']).where('kind', '=', kind).orderBy('id', 'desc').limit(1).executeTakeFirst(),
+        ),
+      );
+      // A run that ended well clears its error; one that is pending or failed with an error failed its last attempt.
+      return KINDS.filter((_, i) => latest[i]?.last_error != null);
+    },
     async runNow(kinds) {
       await once(async () => {
         await schedule(deps, now(), kinds, true);
@@ -143,6 +169,8 @@ export function createJobs(deps: JobsDeps): Jobs {
 /** What running one job needs of the runner's settings. */
 type RunSettings = Pick<JobsDeps, 'db' | 'logger' | 'handlers' | 'timeZone'> & {
   now: () => number;
+  /** Counts a run that ended here. */
+  counted: (kind: string, status: JobOutcome) => void;
   claimTimeoutMs: number;
   maxAttempts: number;
   retryDelayMs: (failedAttempts: number) => number;
@@ -228,11 +256,13 @@ async function runJob(settings: RunSettings, id: number): Promise<void> {
       .executeTakeFirst();
     if (Number(done.numUpdatedRows) === 1) logger.info({ job: job.key }, 'job done');
     else logger.warn({ job: job.key }, 'job finished after another instance took it over');
+    settings.counted(job.kind, 'done');
   } catch (error) {
     const giveUp = attempts >= maxAttempts;
     const message = error instanceof Error ? error.message : String(error);
     if (giveUp) logger.error({ err: error, job: job.key, attempts }, `job failed ${attempts} times: given up`);
     else logger.warn({ err: error, job: job.key, attempts }, 'job failed: tried again later');
+    settings.counted(job.kind, giveUp ? 'failed' : 'retried');
     await k
       .updateTable('jobs')
       .set({

@@ -7,7 +7,7 @@ import type { i18n } from 'i18next';
 import type { Kysely } from 'kysely';
 import type { ContactMessage } from '../../shared/contact.ts';
 import type { Locale } from '../../shared/locales.ts';
-import { deriveKey } from '../auth/keys.ts';
+import { deriveKeyBytes } from '../auth/keys.ts';
 import type { Config } from '../base/config.ts';
 import type { Logger } from '../base/logger.ts';
 import { loadBrand, type Brand } from '../brand/brand.ts';
@@ -17,19 +17,22 @@ import type { Schema } from '../db/schema.ts';
 import { projectI18n } from '../i18n/index.ts';
 import type { AccountMailInput } from './account-templates.ts';
 import { createNotices } from './notices.ts';
-import { insertMails, mailOutbox, type QueuedMail } from './outbox.ts';
+import { insertMails, mailOutbox, type QueuedMail, type StuckMail } from './outbox.ts';
 import { mailPreferences, type MailPreferencesStore } from './preferences.ts';
 import type { Recipient } from './recipients.ts';
 import { CLAIM_TIMEOUT_MS, createSender } from './sender.ts';
 import type { DigestGroup, ProjectNoticeKind } from './templates.ts';
 import { logTransport, smtpTransport, type MailTransport } from './transport.ts';
+import { createTransportCheck, type TransportCheckDeps, type TransportState } from './transport-check.ts';
 
 export type { ProjectNoticeKind } from './templates.ts';
 export type { AccountMailKind } from './account-templates.ts';
 export type { MailTransport, OutgoingMail } from './transport.ts';
+export type { TransportState } from './transport-check.ts';
 export type { DigestGroup, DigestItem } from './templates.ts';
 export type { Recipient } from './recipients.ts';
-export type { QueuedMail } from './outbox.ts';
+export type { QueuedMail, StuckMail } from './outbox.ts';
+export { MAIL_STUCK_AFTER_MS } from './outbox.ts';
 
 export type ProjectNotice = {
   kind: ProjectNoticeKind;
@@ -74,14 +77,20 @@ export type Mail = {
   digestMail(recipient: Recipient, groups: readonly DigestGroup[], more: number): QueuedMail | null;
   /** The preferences every notice is filtered by. */
   preferences: MailPreferencesStore;
-  /** The key of the unsubscribe links (server/mail/unsubscribe-links.ts). */
-  unsubscribeKey: Buffer;
+  /** The keys of the unsubscribe links (server/mail/unsubscribe-links.ts), newest first: links are made with the first, any opens one. */
+  unsubscribeKeys: readonly Buffer[];
   notifyContact(message: ContactMessage): Promise<void>;
   /** Queues an account e-mail, before every notice; throws when it cannot (no transport, a bad link, the database). */
   sendAccountMail(mail: AccountMail): Promise<void>;
   /** Takes back the held notices of `ref` that have not started to go out: how many. */
   withdraw(ref: string): Promise<number>;
+  /** The e-mails waiting for longer than MAIL_STUCK_AFTER_MS (outbox.ts), by this module's clock; null when none. */
+  stuck(): Promise<StuckMail | null>;
   canSend: boolean;
+  /** Whether the mail server answered its last check (transport-check.ts); undefined without SMTP or before the first check. */
+  transportState(): TransportState | undefined;
+  /** Checks the mail server now (nodemailer's verify); 'ok' without a server to ask. */
+  verifyTransport(): Promise<TransportState>;
   /** Sends what is due now (tests, shutdown); the background loop calls it too. */
   flush(): Promise<void>;
   stop(): Promise<void>;
@@ -89,7 +98,7 @@ export type Mail = {
 
 export type MailConfig = Pick<
   Config,
-  'NODE_ENV' | 'PUBLIC_URL' | 'SITE_NAME' | 'SMTP_URL' | 'MAIL_FROM' | 'CONTACT_NOTIFY_TO' | 'SESSION_SECRET'
+  'NODE_ENV' | 'PUBLIC_URL' | 'SITE_NAME' | 'SMTP_URL' | 'MAIL_FROM' | 'CONTACT_NOTIFY_TO' | 'SESSION_SECRETS'
 >;
 
 export type MailDeps = {
@@ -116,6 +125,11 @@ export type MailDeps = {
   poll?: boolean;
   /** The server's i18next instance, whose `mail` namespace words the e-mails; by default the project's locales/. */
   i18n?: i18n;
+  /**
+   * The mail server's check (transport-check.ts): its timer and pauses (tests), or false for none.
+   * It starts by itself when this module sends in the background; else the caller verifies.
+   */
+  verify?: Pick<TransportCheckDeps, 'schedule' | 'firstMs' | 'retryMs'> | false;
 };
 
 export const MAX_ATTEMPTS = 5;
@@ -135,7 +149,12 @@ export function createMail(deps: MailDeps): Mail {
   const site = { name: config.SITE_NAME, brand: deps.brand ?? loadBrand() };
   const i18n = deps.i18n ?? projectI18n();
   const preferences = mailPreferences(db, now);
-  const unsubscribeKey = Buffer.from(deriveKey(config.SESSION_SECRET, 'unsubscribe v1'), 'base64url');
+  const unsubscribeKeys = deriveKeyBytes(config.SESSION_SECRETS, 'unsubscribe v1');
+  const unsubscribeKey = unsubscribeKeys[0]!;
+  const check =
+    transport?.verify && deps.verify !== false
+      ? createTransportCheck({ verify: () => transport.verify!(), logger, now, ...deps.verify })
+      : null;
   const sender = createSender({
     transport,
     outbox,
@@ -149,7 +168,10 @@ export function createMail(deps: MailDeps): Mail {
     pollMs: deps.pollMs,
     background: deps.background,
     poll: deps.poll,
+    onSent: check?.sent,
+    onRefused: check?.refused,
   });
+  if (check && deps.background !== false) check.start();
   if (!canSend) logger.warn('SMTP_URL is not set: the site sends no e-mail (production)');
   const notices = createNotices({ db, config, logger, now, canSend, site, i18n, preferences, unsubscribeKey, contacts, sender });
 
@@ -161,12 +183,18 @@ export function createMail(deps: MailDeps): Mail {
     poll: sender.poll,
     digestMail: notices.digestMail,
     preferences,
-    unsubscribeKey,
+    unsubscribeKeys,
     notifyContact: notices.notifyContact,
     sendAccountMail: notices.sendAccountMail,
     withdraw: (ref) => outbox.withdraw(ref),
+    stuck: () => outbox.stuck(now()),
     canSend,
+    transportState: () => check?.state(),
+    verifyTransport: () => check?.verify() ?? Promise.resolve('ok'),
     flush: sender.flush,
-    stop: sender.stop,
+    async stop() {
+      await check?.stop();
+      await sender.stop();
+    },
   };
 }

@@ -37,6 +37,17 @@ export type QueuedMail = {
 export type RefState = { status: 'none' | MailStatus; attempts: number; error: string | null };
 
 const MAX_ERROR_CHARS = 500;
+
+/**
+ * An e-mail still waiting this long after it was queued is stuck (the admin console's home says
+ * so): past the first four retries (1 + 2 + 4 + 8 minutes), so it is no passing refusal. A notice
+ * held to be withdrawable (PROJECT_MILESTONE_COLLAPSE_MINUTES) that is not yet due never counts
+ * (docs/decisions/048).
+ */
+export const MAIL_STUCK_AFTER_MS = 15 * 60_000;
+
+/** The e-mails stuck in the outbox: how many, and how long the oldest has waited. */
+export type StuckMail = { count: number; oldestMs: number };
 /** What a forgotten body reads. */
 export const BODY_FORGOTTEN = '(removed once sent: it held a single-use link)';
 
@@ -178,6 +189,20 @@ export function mailOutbox(db: Db) {
     /** Empties a sent or failed row's body (its link was a key to an account); the rest stays as a record. */
     async forgetBody(id: number): Promise<void> {
       await k.updateTable('mail_outbox').set({ text: BODY_FORGOTTEN, html: BODY_FORGOTTEN }).where('id', '=', id).execute();
+    },
+
+    /** The e-mails pending for longer than MAIL_STUCK_AFTER_MS (due, or tried already); null when none. */
+    async stuck(now: number): Promise<StuckMail | null> {
+      const row = await k
+        .selectFrom('mail_outbox')
+        .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
+        .where('status', '=', 'pending')
+        .where('created_at', '<', new Date(now - MAIL_STUCK_AFTER_MS).toISOString())
+        .where((eb) => eb.or([eb('next_attempt_at', '<=', now), eb('attempts', '>', 0)]))
+        .executeTakeFirst();
+      const count = Number(row?.count ?? 0);
+      if (count === 0 || !row?.oldest) return null;
+      return { count, oldestMs: now - Date.parse(String(row.oldest)) };
     },
 
     /** The rows of one cause, oldest first (tests, and whoever investigates). */

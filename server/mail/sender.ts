@@ -39,6 +39,9 @@ export type SenderDeps = {
   pollMs: number | undefined;
   background: boolean | undefined;
   poll: boolean | undefined;
+  /** Told of every e-mail the mail server took, and of every one it refused (transport-check.ts). */
+  onSent?: (() => void) | undefined;
+  onRefused?: (() => void) | undefined;
 };
 
 export type Sender = ReturnType<typeof createSender>;
@@ -69,6 +72,7 @@ export function createSender(deps: SenderDeps) {
         headers: headersOf(row),
       });
     } catch (error) {
+      deps.onRefused?.();
       const attempts = Number(row.attempts) + 1;
       const giveUp = attempts >= maxAttempts;
       if (giveUp) logger.error({ err: error, ...about, attempts }, `e-mail failed ${attempts} times: given up (marked failed)`);
@@ -78,6 +82,7 @@ export function createSender(deps: SenderDeps) {
       await settled(row);
       return true;
     }
+    deps.onSent?.();
     if (!(await outbox.sent(row, now()))) {
       logger.warn(about, 'e-mail sent after its claim had expired: another sender may have sent it too');
     }

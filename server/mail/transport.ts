@@ -1,5 +1,7 @@
 // How an e-mail leaves: SMTP (SMTP_URL, through nodemailer), or — without a mail server, in
 // development and tests — a line in the log, so that a developer sees what would have gone out.
+import type { Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { Logger } from '../base/logger.ts';
 
 export type OutgoingMail = {
@@ -13,27 +15,39 @@ export type OutgoingMail = {
   headers?: Record<string, string> | undefined;
 };
 
-/** Resolves when the mail server accepted the e-mail; rejects with its reason. */
-export type MailTransport = { send(mail: OutgoingMail): Promise<void> };
+/**
+ * `send` resolves when the mail server accepted the e-mail and rejects with its reason; `verify`,
+ * where there is a server to ask, checks that it answers and takes the sign-in (connection,
+ * greeting, TLS, AUTH) without sending anything.
+ */
+export type MailTransport = { send(mail: OutgoingMail): Promise<void>; verify?(): Promise<void> };
 
 /** A slow mail server holds one sender, never a request: still, it does not hold it for ever. */
 const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
 
+export type SmtpTransporter = Transporter<SMTPTransport.SentMessageInfo>;
+
+/** A transporter of SMTP_URL with the site's timeouts; nodemailer is loaded here, on first use, not at start. */
+export async function smtpTransporter(smtpUrl: string): Promise<SmtpTransporter> {
+  const { default: nodemailer } = await import('nodemailer');
+  return nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS });
+}
+
+/** The message nodemailer is given: the e-mail, marked as a machine's. */
+export function smtpMessage(mail: OutgoingMail) {
+  // RFC 3834: a machine wrote it; auto-responders should not answer.
+  return { ...mail, headers: { ...mail.headers, 'Auto-Submitted': 'auto-generated' } };
+}
+
 export function smtpTransport(smtpUrl: string): MailTransport {
-  // nodemailer is loaded when the first e-mail goes out, not at start.
-  let transporter: Promise<{ sendMail(options: object): Promise<unknown> }> | undefined;
+  let transporter: Promise<SmtpTransporter> | undefined;
+  const get = () => (transporter ??= smtpTransporter(smtpUrl));
   return {
     async send(mail) {
-      transporter ??= import('nodemailer').then(({ default: nodemailer }) =>
-        nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS }),
-      );
-      await (
-        await transporter
-      ).sendMail({
-        ...mail,
-        // RFC 3834: a machine wrote it; auto-responders should not answer.
-        headers: { ...mail.headers, 'Auto-Submitted': 'auto-generated' },
-      });
+      await (await get()).sendMail(smtpMessage(mail));
+    },
+    async verify() {
+      await (await get()).verify();
     },
   };
 }

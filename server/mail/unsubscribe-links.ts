@@ -2,7 +2,8 @@
 // `List-Unsubscribe: <https://…/unsubscribe/<token>>` and `List-Unsubscribe-Post:
 // List-Unsubscribe=One-Click`, and its footer shows the same address. The token is the account's
 // id (not its user name: the address travels through relays and forwards), what the link turns
-// off (a topic, or the digest), and a MAC with a key of the site's (from SESSION_SECRET) over
+// off (a topic, or the digest), and a MAC with a key of the site's (from SESSION_SECRET; with
+// SESSION_SECRETS made with the newest and checked with each, docs/decisions/049) over
 // those and the account's user name and moment: nothing is stored, it works without signing in —
 // for that account and that topic only —, and never for a later account (SQLite may reuse an id).
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -39,11 +40,13 @@ export function readUnsubscribeToken(token: string): { id: number; scope: Unsubs
   return Number.isSafeInteger(number) ? { id: number, scope, mac } : null;
 }
 
-/** Whether the token's MAC is the one of this account (found by the token's id). */
-export function unsubscribeTokenValid(key: Buffer, read: { scope: UnsubscribeScope; mac: string }, user: LinkUser): boolean {
-  const expected = Buffer.from(macOf(key, user, read.scope));
+/** Whether the token's MAC is the one of this account (found by the token's id) under one of the keys. */
+export function unsubscribeTokenValid(keys: readonly Buffer[], read: { scope: UnsubscribeScope; mac: string }, user: LinkUser): boolean {
   const given = Buffer.from(read.mac);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return keys.some((key) => {
+    const expected = Buffer.from(macOf(key, user, read.scope));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }
 
 /** The headers of a notice that its reader may turn off in one click (RFC 2369, RFC 8058). */

@@ -20,7 +20,8 @@ import { readUnsubscribeToken, unsubscribeTokenValid } from './unsubscribe-links
 
 export type UnsubscribeDeps = {
   db: Db;
-  key: Buffer;
+  /** The links' keys, newest first: a link made with any of them counts. */
+  keys: readonly Buffer[];
   preferences: MailPreferencesStore;
   /** A page of its own in the site's look (server/sw/routes.ts standalonePage). */
   page: (locale: Locale, nonce: string, body: { title: string; html: string }) => string;
@@ -91,7 +92,7 @@ export function unsubscribeRoutes(deps: UnsubscribeDeps): Router {
       .executeTakeFirst();
     if (!user) return null;
     const userName = canonicalIdentity(user.user_name);
-    if (!unsubscribeTokenValid(deps.key, read, { userName, id: Number(user.id), createdAt: user.created_at })) return null;
+    if (!unsubscribeTokenValid(deps.keys, read, { userName, id: Number(user.id), createdAt: user.created_at })) return null;
     return { userName, scope: read.scope, locale: isLocale(user.locale) ? user.locale : defaultLocale };
   }
 

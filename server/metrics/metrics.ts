@@ -1,5 +1,5 @@
 // What ops scrape (Prometheus text, prom-client): requests by route name and status, their
-// latency, the render cache, the mail outbox, the database pool, readiness, and Node's own
+// latency, the render cache, the job runs, the mail outbox, the database pool, readiness, and Node's own
 // figures (event-loop lag, heap, CPU). Off unless METRICS_TOKEN or METRICS_PORT is set: then
 // every request is counted here, and /metrics answers with the token on the site's port
 // and/or without it on the metrics port (metrics/serve.ts).
@@ -12,6 +12,7 @@ import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, R
 import { sql } from 'kysely';
 import type { Db } from '../db/index.ts';
 import type { Readiness } from '../http/health.ts';
+import type { JobRunCount } from '../jobs/runner.ts';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -26,6 +27,8 @@ export type MetricsDeps = {
   renderCache?: { stats(): { entries: number; bytes: number; hits: number; misses: number } } | undefined;
   /** The readiness check, run at each scrape. */
   readiness: () => Promise<Readiness>;
+  /** The job runner's count of the runs this process ended (server/jobs/runner.ts). */
+  jobs?: { runsCounted(): JobRunCount[] } | undefined;
 };
 
 /** Latency buckets, in seconds: the pages' budget (25 ms) sits between two of them. */
@@ -85,6 +88,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
 
   // Registered in this order, which is the order of the scrape's text.
   if (deps.renderCache) registerRenderCacheMetrics(registry, deps.renderCache);
+  if (deps.jobs) registerJobMetrics(registry, deps.jobs);
   registerOutboxMetrics(registry, deps.db);
   const pool = deps.db.pool;
   if (pool) registerPoolMetrics(registry, pool);
@@ -138,6 +142,24 @@ function registerRenderCacheMetrics(registry: Registry, cache: NonNullable<Metri
     registers: [registry],
     collect() {
       this.set(cache.stats().bytes);
+    },
+  });
+}
+
+/** The runs of the jobs this process ended, by kind and status (done, retried, failed): workers are summed. */
+function registerJobMetrics(registry: Registry, jobs: NonNullable<MetricsDeps['jobs']>): void {
+  const seen = new Map<string, number>();
+  new Counter({
+    name: 'job_runs_total',
+    help: 'Job runs ended by this process, by kind (digest, reminders) and status (done; retried: failed, tried again later; failed: given up).',
+    labelNames: ['kind', 'status'] as const,
+    registers: [registry],
+    collect() {
+      for (const { kind, status, count } of jobs.runsCounted()) {
+        const key = `${kind} ${status}`;
+        this.inc({ kind, status }, count - (seen.get(key) ?? 0));
+        seen.set(key, count);
+      }
     },
   });
 }
@@ -211,7 +233,7 @@ function registerReadinessMetrics(registry: Registry, check: () => Promise<Readi
   };
   new Gauge({
     name: 'site_ready',
-    help: 'Readiness as /readyz reports it: 1 ready, 0.5 degraded (serving stale CMS content), 0 not ready.',
+    help: 'Readiness as /readyz reports it: 1 ready, 0.5 degraded (the CMS or the mail server away), 0 not ready.',
     aggregator: 'min',
     registers: [registry],
     async collect() {
@@ -221,7 +243,7 @@ function registerReadinessMetrics(registry: Registry, check: () => Promise<Readi
   });
   new Gauge({
     name: 'site_check_ok',
-    help: 'Each readiness check: 1 when it passes, 0 when it fails (database, cms, shutdown).',
+    help: 'Each readiness check: 1 when it passes, 0 when it fails (database, cms, mail, shutdown).',
     labelNames: ['check'] as const,
     aggregator: 'min',
     registers: [registry],
@@ -229,6 +251,7 @@ function registerReadinessMetrics(registry: Registry, check: () => Promise<Readi
       const { checks } = await readiness();
       this.set({ check: 'database' }, checks.database === 'ok' ? 1 : 0);
       if (checks.cms) this.set({ check: 'cms' }, checks.cms === 'ok' ? 1 : 0);
+      if (checks.mail) this.set({ check: 'mail' }, checks.mail === 'ok' ? 1 : 0);
       this.set({ check: 'shutdown' }, checks.shutdown ? 0 : 1);
     },
   });

@@ -13,7 +13,7 @@
 import type { CookieOptions, Request, Response } from 'express';
 import { createHash, randomBytes } from 'node:crypto';
 import { createSessionCodec } from '../auth/session-cookie.ts';
-import { deriveKey } from '../auth/keys.ts';
+import { deriveKeys } from '../auth/keys.ts';
 
 export const PREVIEW_COOKIE = 'cms.preview';
 export const PREVIEW_COOKIE_MAX_AGE_MS = 60 * 60 * 1000;
@@ -29,9 +29,14 @@ export type PreviewCookie = {
   present(req: Request): boolean;
 };
 
-export function createPreviewCookie(options: { sessionSecret: string; previewSecret: string; production: boolean }): PreviewCookie {
+/** `sessionSecrets`: SESSION_SECRETS, newest first (the cookie is sealed with the first, opened with any). */
+export function createPreviewCookie(options: {
+  sessionSecrets: readonly string[];
+  previewSecret: string;
+  production: boolean;
+}): PreviewCookie {
   const purpose = `cms preview cookie v1 ${createHash('sha256').update(options.previewSecret).digest('base64url')}`;
-  const codec = createSessionCodec(deriveKey(options.sessionSecret, purpose));
+  const codec = createSessionCodec(deriveKeys(options.sessionSecrets, purpose));
 
   const lax = (req: Request): CookieOptions => ({ httpOnly: true, sameSite: 'lax', secure: req.secure || options.production, path: '/' });
   const framed: CookieOptions = { httpOnly: true, sameSite: 'none', secure: true, partitioned: true, path: '/' };

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import type { Db } from '../db/index.ts';
+import type { Keys } from '../auth/keys.ts';
 import { createSessionCodec } from '../auth/session-cookie.ts';
 
 export const SECOND_FACTOR_COOKIE = 'auth.two_factor';
@@ -38,8 +39,8 @@ function cookieOptions(req: Request): CookieOptions {
   return { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' };
 }
 
-/** `sealKey`: a key of its own, derived from SESSION_SECRET (a session cookie never opens as a challenge). */
-export function createChallenges(deps: { db: Db; sealKey: string; now?: () => number }): Challenges {
+/** `sealKey`: a key of its own, derived from SESSION_SECRET (a session cookie never opens as a challenge); several newest first with SESSION_SECRETS. */
+export function createChallenges(deps: { db: Db; sealKey: Keys<string>; now?: () => number }): Challenges {
   const { k } = deps.db;
   const now = deps.now ?? Date.now;
   const codec = createSessionCodec(deps.sealKey);

@@ -68,20 +68,29 @@ async function takeAttempt({ deps, key }: TwoFactorContext, req: Request, userNa
 async function spendCode(ctx: TwoFactorContext, userName: string, sealedSecret: string, typed: TypedCode) {
   const { k, now, deps } = ctx;
   if (typed.kind === 'recovery') {
+    // Under any of the keys: codes made before a rotation count until their key is taken out.
     const used = await k
       .updateTable('two_factor_recovery_codes')
       .set({ used_at: new Date(now()).toISOString() })
       .where('user_name', '=', userName)
-      .where('digest', '=', recoveryDigest(deps.recoveryKey, userName, typed.code))
+      .where(
+        'digest',
+        'in',
+        ctx.recoveryKeys.map((key) => recoveryDigest(key, userName, typed.code)),
+      )
       .where('used_at', 'is', null)
       .executeTakeFirst();
     return Number(used.numUpdatedRows) === 1 ? 'ok' : 'wrong';
   }
-  const secret = ctx.box.open(sealedSecret, userName);
-  if (secret === null) {
-    deps.logger.error({ userName }, 'a two-factor secret cannot be opened (was SESSION_SECRET changed?): only recovery codes work');
+  const opened = ctx.box.unseal(sealedSecret, userName);
+  if (opened === null) {
+    deps.logger.error(
+      { userName },
+      'a two-factor secret cannot be opened (was its SESSION_SECRET changed, or taken out of SESSION_SECRETS?): only recovery codes work',
+    );
     return 'wrong';
   }
+  const { secret } = opened;
   const step = matchingStep(secret, typed.code, now());
   if (step === null) return 'wrong';
   // One statement: of two requests with the same code, one moves last_step and the other finds it moved.
@@ -92,7 +101,18 @@ async function spendCode(ctx: TwoFactorContext, userName: string, sealedSecret: 
     .where('enabled_at', 'is not', null)
     .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
     .executeTakeFirst();
-  return Number(moved.numUpdatedRows) === 1 ? 'ok' : 'replayed';
+  if (Number(moved.numUpdatedRows) !== 1) return 'replayed';
+  // Sealed by an older key (SESSION_SECRETS, docs/decisions/049): sealed again with the newest on
+  // this use, so that it still opens once the older key is taken out. Only if nobody changed it meanwhile.
+  if (opened.stale) {
+    await k
+      .updateTable('two_factor')
+      .set({ secret: ctx.box.seal(secret, userName) })
+      .where('user_name', '=', userName)
+      .where('secret', '=', sealedSecret)
+      .execute();
+  }
+  return 'ok';
 }
 
 /** Checks a code or a recovery code of a user with 2FA, counting a wrong one; throws when it does not count. */

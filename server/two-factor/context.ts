@@ -6,6 +6,7 @@ import { hasRole, type SessionUser } from '../../shared/user.ts';
 import { noAudit, type AuditEntry } from '../audit/types.ts';
 import { createTtlCache } from '../base/cache.ts';
 import type { Db } from '../db/index.ts';
+import { keyList } from '../auth/keys.ts';
 import { secretBox, type SecretBox } from './secrets.ts';
 import type { TwoFactorDeps } from './service.ts';
 
@@ -17,6 +18,8 @@ export type TwoFactorContext = {
   k: Db['k'];
   now: () => number;
   box: SecretBox;
+  /** The recovery codes' keys, newest first: new codes under the first, a code under any counts. */
+  recoveryKeys: readonly Buffer[];
   /** The limiter's key of an account (its canonical name). */
   key(userName: string): string;
   /** Records an audit entry from the request's address; a failure is logged, never thrown. */
@@ -46,6 +49,7 @@ export function twoFactorContext(deps: TwoFactorDeps): TwoFactorContext {
     k,
     now,
     box: secretBox(deps.secretKey),
+    recoveryKeys: keyList(deps.recoveryKey),
     key,
     record(req, entry) {
       return audit.record({ ...entry, ip: req.ip ?? null }).catch((error: unknown) => {

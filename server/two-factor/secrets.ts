@@ -5,6 +5,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { RECOVERY_CODE_ALPHABET, RECOVERY_CODE_COUNT, RECOVERY_CODE_LENGTH } from '../../shared/two-factor.ts';
+import { keyList, type Keys } from '../auth/keys.ts';
 
 const TOTP_OPTIONS = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
 /** Codes of the step before and after the current one count too (a phone's clock drifts). */
@@ -46,19 +47,45 @@ export function codeAt(secret: string, at: number): string {
 }
 
 export type SecretBox = {
+  /** Sealed with the newest key. */
   seal(secret: string, userName: string): string;
-  /** The secret, or null when the text was not sealed with this key for this user. */
+  /** The secret, or null when the text was not sealed with one of the keys for this user. */
   open(sealed: string, userName: string): string | null;
+  /** The secret and whether an older key sealed it (to seal it again with the newest); null as open's. */
+  unseal(sealed: string, userName: string): { secret: string; stale: boolean } | null;
 };
 
 /**
  * AES-256-GCM with a fresh 96-bit nonce per seal; the user name (lower-cased) is the associated
  * data, so a sealed secret copied onto another user's row does not open there.
- * Text: `v1.<nonce>.<ciphertext>.<tag>`, base64url.
+ * Text: `v1.<nonce>.<ciphertext>.<tag>`, base64url. Several keys, newest first (SESSION_SECRETS,
+ * docs/decisions/049): the first seals, each opens.
  */
-export function secretBox(key: Buffer): SecretBox {
-  if (key.length !== 32) throw new Error(`The two-factor secret key must be 32 bytes, not ${key.length}`);
+export function secretBox(keys: Keys<Buffer>): SecretBox {
+  const all = keyList(keys);
+  for (const key of all) if (key.length !== 32) throw new Error(`The two-factor secret key must be 32 bytes, not ${key.length}`);
+  const key = all[0]!;
+  const openWith = (candidate: Buffer, text: string, userName: string): string | null => {
+    const [version, nonce, sealed, tag] = text.split('.');
+    if (version !== 'v1' || !nonce || !sealed || !tag) return null;
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', candidate, Buffer.from(nonce, 'base64url'));
+      decipher.setAAD(Buffer.from(userName.toLowerCase()));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64url')), decipher.final()]).toString('utf8');
+    } catch {
+      return null;
+    }
+  };
+  const unseal = (text: string, userName: string) => {
+    for (const [i, candidate] of all.entries()) {
+      const secret = openWith(candidate, text, userName);
+      if (secret !== null) return { secret, stale: i > 0 };
+    }
+    return null;
+  };
   return {
+    unseal,
     seal(secret, userName) {
       const nonce = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, nonce);
@@ -67,16 +94,7 @@ export function secretBox(key: Buffer): SecretBox {
       return ['v1', ...[nonce, sealed, cipher.getAuthTag()].map((part) => part.toString('base64url'))].join('.');
     },
     open(text, userName) {
-      const [version, nonce, sealed, tag] = text.split('.');
-      if (version !== 'v1' || !nonce || !sealed || !tag) return null;
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(nonce, 'base64url'));
-        decipher.setAAD(Buffer.from(userName.toLowerCase()));
-        decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-        return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64url')), decipher.final()]).toString('utf8');
-      } catch {
-        return null;
-      }
+      return unseal(text, userName)?.secret ?? null;
     },
   };
 }

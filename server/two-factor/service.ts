@@ -19,6 +19,7 @@ import type { Logger } from '../base/logger.ts';
 import type { Db } from '../db/index.ts';
 import type { RateLimiter } from '../db/rate-limit.ts';
 import { ApiError } from '../http/errors.ts';
+import type { Keys } from '../auth/keys.ts';
 import { checkCode } from './codes.ts';
 import { twoFactorContext } from './context.ts';
 import { disableTwoFactor, enableTwoFactor, renewRecoveryCodes, setupView } from './setup.ts';
@@ -32,10 +33,10 @@ export type TwoFactorLimits = {
 
 export type TwoFactorDeps = {
   db: Db;
-  /** Seals the secrets at rest (32 bytes, derived from SESSION_SECRET). */
-  secretKey: Buffer;
-  /** Keys the recovery codes' digests (32 bytes, derived from SESSION_SECRET). */
-  recoveryKey: Buffer;
+  /** Seals the secrets at rest (32 bytes, derived from SESSION_SECRET); several newest first: the first seals, any opens, and a secret an older one sealed is sealed again with the first when it is used. */
+  secretKey: Keys<Buffer>;
+  /** Keys the recovery codes' digests (32 bytes, derived from SESSION_SECRET); several newest first: new codes under the first, a code under any counts. */
+  recoveryKey: Keys<Buffer>;
   /** The issuer an authenticator app shows (SITE_NAME). */
   issuer: string;
   /** ADMIN_REQUIRE_2FA: an administrator may use nothing but the set-up page until 2FA is on. */

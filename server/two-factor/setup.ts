@@ -53,7 +53,7 @@ export async function setupView(ctx: TwoFactorContext, user: SessionUser): Promi
 
 /** Turns 2FA on with a code of the key shown; answers the ten recovery codes, in clear, once. */
 export async function enableTwoFactor(ctx: TwoFactorContext, req: Request, userName: string, code: string): Promise<string[]> {
-  const { k, box, now, deps } = ctx;
+  const { k, box, now } = ctx;
   const typed = readCode(code);
   if (!typed || typed.kind !== 'totp') throw malformedCode(422);
   const row = await ctx.rowOf(userName);
@@ -81,7 +81,7 @@ export async function enableTwoFactor(ctx: TwoFactorContext, req: Request, userN
     if (Number(confirmed.numUpdatedRows) !== 1) {
       throw new ApiError(409, 'two_factor_not_started', 'The key changed meanwhile: open the set-up page again');
     }
-    return replaceRecoveryCodes(trx, deps.recoveryKey, row.user_name, at);
+    return replaceRecoveryCodes(trx, ctx.recoveryKeys[0]!, row.user_name, at);
   });
   ctx.forget(userName);
   await ctx.record(req, { action: 'two_factor_enabled', actor: row.user_name });
@@ -111,5 +111,5 @@ export async function disableTwoFactor(
 /** Ten new recovery codes (the old ones stop counting), for a code or a recovery code. */
 export async function renewRecoveryCodes(ctx: TwoFactorContext, req: Request, userName: string, code: string): Promise<string[]> {
   await checkCode(ctx, req, userName, code, { actor: userName, purpose: 'recovery_codes', status: 422 });
-  return ctx.k.transaction().execute((trx) => replaceRecoveryCodes(trx, ctx.deps.recoveryKey, userName, new Date(ctx.now()).toISOString()));
+  return ctx.k.transaction().execute((trx) => replaceRecoveryCodes(trx, ctx.recoveryKeys[0]!, userName, new Date(ctx.now()).toISOString()));
 }

@@ -146,7 +146,14 @@ test('a bad brand.json stops the built server: exit code 1 and the field on stde
     },
   );
   const run = spawnSync(process.execPath, [join(root, 'dist', 'server', 'main.js')], {
-    env: { ...process.env, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), PORT: '0', DATA_DIR: join(root, 'data') },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(40),
+      PUBLIC_URL: 'https://www.example.test',
+      PORT: '0',
+      DATA_DIR: join(root, 'data'),
+    },
     encoding: 'utf8',
     timeout: scaled(20_000),
   });

@@ -1,10 +1,11 @@
 // Backups as ops take them: of a site that is serving, the data destroyed, then restored, and a
 // user signs in again. SQLite with `npm run backup` / `npm run restore` (the scripts themselves,
 // as child processes); PostgreSQL with the pg_dump / pg_restore commands docs/operating.md gives.
+import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { sql } from 'kysely';
 import { expect, inject, test } from 'vitest';
 import { backupDatabase, backupName, inspectBackup } from '../../server/db/backup.ts';
@@ -132,6 +133,32 @@ sqliteOnly(
     expect(inspectBackup(databaseFile(dataDir)).users).toBe(1);
   },
 );
+
+sqliteOnly('a backup is one self-contained file: no -wal, -shm or .partial file beside it, before or after it is opened', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'site-backup-'));
+  // The site holds the database open (WAL mode) while the backup is taken.
+  const db = await openDatabase({ file: databaseFile(dataDir) });
+  await addUser(db, { userName: 'ana', role: 'CLI' });
+  const outside = join(mkdtempSync(join(tmpdir(), 'site-backup-target-')), 'copy.db');
+  try {
+    for (const args of [[], [outside]]) {
+      const backup = await runScript('backup', args, dataDir);
+      expect(backup.code, backup.out).toBe(0);
+    }
+  } finally {
+    await db.close();
+  }
+  expect(readdirSync(join(dataDir, 'backups'))).toEqual([expect.stringMatching(/^site-\d{8}-\d{6}\.db$/)]);
+  expect(readdirSync(dirname(outside))).toEqual(['copy.db']);
+  for (const file of [join(dataDir, 'backups', readdirSync(join(dataDir, 'backups'))[0]!), outside]) {
+    // It opens on its own, in the rollback journal's mode, and leaves nothing behind once closed.
+    const copy = new Database(file, { fileMustExist: true });
+    expect(copy.pragma('journal_mode', { simple: true })).toBe('delete');
+    expect(copy.prepare('SELECT user_name FROM users').all()).toEqual([{ user_name: 'ana' }]);
+    copy.close();
+    expect(readdirSync(dirname(file))).toEqual([basename(file)]);
+  }
+});
 
 sqliteOnly('a restore refuses a file that is not a sound database of this site, before touching the live one', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'site-backup-'));

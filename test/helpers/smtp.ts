@@ -1,6 +1,7 @@
 // A real SMTP server in the test process (smtp-server on 127.0.0.1, a free port, no TLS, no
 // authentication needed) that keeps every message it accepts, parsed by mailparser. Point the
-// site at it with SMTP_URL: smtp.url. It can refuse the next messages, as a busy mail server does.
+// site at it with SMTP_URL: smtp.url. It can refuse the next messages, as a busy mail server does,
+// or every connection, as a server that is down for maintenance does.
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -20,6 +21,8 @@ export type TestSmtp = {
   refused: number;
   /** Refuses the next `count` messages with a temporary error (451), after reading them. */
   refuseNext(count: number): void;
+  /** While on, answers every new connection with 421 and closes it (nodemailer's verify() fails). */
+  refuseConnections(on: boolean): void;
   /** Resolves with the messages once at least `count` were accepted; rejects after `timeoutMs` (scaled by TEST_TIME_SCALE). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   stop(): Promise<void>;
@@ -29,6 +32,7 @@ export async function startSmtp(): Promise<TestSmtp> {
   const messages: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   let toRefuse = 0;
+  let refusingConnections = false;
   const state = { refused: 0 };
 
   const server = new SMTPServer({
@@ -37,6 +41,10 @@ export async function startSmtp(): Promise<TestSmtp> {
     logger: false,
     // A test stops it: connections still open are closed at once, not after 30 s.
     closeTimeout: 100,
+    onConnect(_session, callback) {
+      if (!refusingConnections) return callback();
+      callback(Object.assign(new Error('Service not available, closing transmission channel'), { responseCode: 421 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -76,6 +84,9 @@ export async function startSmtp(): Promise<TestSmtp> {
     },
     refuseNext(count) {
       toRefuse = count;
+    },
+    refuseConnections(on) {
+      refusingConnections = on;
     },
     waitFor(count, timeoutMs = 5_000) {
       const deadlineMs = scaled(timeoutMs);
