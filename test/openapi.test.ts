@@ -8,6 +8,7 @@ import { createApiRouter, type ApiDeps } from '../server/api/router.ts';
 import { openDatabase } from '../server/db/index.ts';
 import { createLogger } from '../server/base/logger.ts';
 import { PATHS } from '../server/base/paths.ts';
+import { LOCALE_CODES } from '../shared/locales.ts';
 import { createTestApp } from './helpers/app.ts';
 
 type OpenApi = {
@@ -145,4 +146,21 @@ test('an operation that answers 401 is documented as needing the Bearer token or
     }
   }
   expect(open).toEqual([]);
+});
+
+/** Every `enum` in the document that lists locale codes, with where it is. */
+function localeEnums(node: unknown, where = '#'): { where: string; values: unknown[] }[] {
+  if (!node || typeof node !== 'object') return [];
+  const found: { where: string; values: unknown[] }[] = [];
+  const record = node as Record<string, unknown>;
+  if (Array.isArray(record.enum) && record.enum.some((value) => (LOCALE_CODES as readonly unknown[]).includes(value)))
+    found.push({ where, values: record.enum as unknown[] });
+  for (const [key, value] of Object.entries(record)) if (key !== 'enum') found.push(...localeEnums(value, `${where}/${key}`));
+  return found;
+}
+
+test('every locale enum of the document lists the locale table’s codes, in its order', () => {
+  const enums = localeEnums(readDocument());
+  expect(enums.length).toBeGreaterThan(0);
+  for (const { where, values } of enums) expect(values, where).toEqual([...LOCALE_CODES]);
 });
