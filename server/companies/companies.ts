@@ -171,11 +171,16 @@ export async function settleCompanies(db: Db): Promise<void> {
   });
 }
 
-/** A page of a company's people, managers first, then by name. `withEmail`: for its managers and admins. */
+/**
+ * A page of a company's people, managers first, then by name. `withEmail`: for its managers and
+ * admins. `pending`: with the invitees who have not chosen a password yet — for admins only: the
+ * company's own people see a colleague once they have, so that a manager's invitation to an
+ * address that has an account (which adds nobody) looks like any other (docs/decisions/049).
+ */
 export async function membersOf(
   db: Db,
   companyId: number,
-  options: { page?: number | undefined; pageSize?: number | undefined; withEmail: boolean },
+  options: { page?: number | undefined; pageSize?: number | undefined; withEmail: boolean; pending: boolean },
 ): Promise<{ items: CompanyMember[]; total: number; page: number; pageSize: number }> {
   const page = Math.min(PAGE_NUMBER_MAX, Math.max(1, options.page ?? 1));
   const pageSize = pageSizeOf('members', options.pageSize);
@@ -185,6 +190,7 @@ export async function membersOf(
       .leftJoin('users as u', 'u.user_name', 'm.user_name')
       .select(['m.user_name', 'm.role', 'm.joined_at', 'u.name', 'u.last_name', 'u.email', 'u.invited_at'])
       .where('m.company_id', '=', companyId)
+      .$if(!options.pending, (q) => q.where('u.invited_at', 'is', null))
       .orderBy(sql`CASE WHEN m.role = 'manager' THEN 0 ELSE 1 END`)
       .orderBy('u.last_name')
       .orderBy('u.name')
@@ -193,9 +199,11 @@ export async function membersOf(
       .offset((page - 1) * pageSize)
       .execute(),
     db.k
-      .selectFrom('company_members')
+      .selectFrom('company_members as m')
+      .leftJoin('users as u', 'u.user_name', 'm.user_name')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('company_id', '=', companyId)
+      .where('m.company_id', '=', companyId)
+      .$if(!options.pending, (q) => q.where('u.invited_at', 'is', null))
       .executeTakeFirstOrThrow(),
   ]);
   const items = rows.map((r): CompanyMember => ({
