@@ -9,11 +9,13 @@ import { idOf, SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 import { ownsProjects } from '../../shared/projects.ts';
 import { ApiError } from '../http/errors.ts';
 import { numberedPageQuery } from '../http/paging.ts';
+import { oneLine } from '../http/one-line.ts';
 import * as users from '../users/users.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 import { newUserBody } from './schemas.ts';
 
-const companyName = z.string().trim().min(1, 'is required').max(COMPANY_NAME_MAX_LENGTH);
+/** A company's name: one plain line (http/one-line.ts). */
+const companyName = oneLine().min(1, 'is required').max(COMPANY_NAME_MAX_LENGTH);
 /** Whom a manager invites, by address; the site makes the user name (docs/decisions/049). */
 export const colleagueBody = newUserBody
   .pick({ name: true, lastName: true })

@@ -12,6 +12,7 @@ import { COMPANY_NAME_MAX_LENGTH, type CompanyMember, type CompanyRole, type Mem
 import { containsPattern, pageSizeOf, PAGE_NUMBER_MAX } from '../../shared/paging.ts';
 import { ownsProjects } from '../../shared/projects.ts';
 import type { SessionUser } from '../../shared/user.ts';
+import { singleLine } from '../../shared/validation.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 
@@ -27,7 +28,9 @@ export function companyNameProblem(name: string): string | null {
   return null;
 }
 
-function checkedName(name: string): string {
+function checkedName(given: string): string {
+  // One plain line, however it came (shared/validation.ts): the schemas made it so already.
+  const name = singleLine(given);
   const problem = companyNameProblem(name);
   if (problem) {
     throw new ApiError(422, 'invalid_request', `The company's name must have 1 to ${COMPANY_NAME_MAX_LENGTH} characters`, {

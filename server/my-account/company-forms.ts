@@ -11,8 +11,10 @@ import type { Session } from '../auth/session-cookie.ts';
 import type { CompanyService } from './company-service.ts';
 import { redirectAfterPost, stringValues, type FailWith, type FormFailure } from '../http/form-answers.ts';
 import { fieldErrors } from '../http/form-fields.ts';
+import { oneLine } from '../http/one-line.ts';
 
-const text = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
+/** A name or a company's name: one plain line (http/one-line.ts). */
+const text = (max: number) => oneLine().min(1, 'validation.required').max(max, 'validation.tooLong');
 /** Whom the manager invites, by address: the site makes the user name (docs/decisions/049). */
 const colleagueForm = z.object({
   name: text(NAME_MAX_LENGTH),
