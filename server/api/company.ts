@@ -25,7 +25,7 @@ export const colleagueBody = newUserBody
   })
   .strict();
 export const renameBody = z.object({ name: companyName }).strict();
-const companiesQuery = z.object({ q: z.string().max(SEARCH_MAX_LENGTH).optional(), ...numberedPageQuery('companies').shape });
+export const companiesQuery = z.object({ q: z.string().max(SEARCH_MAX_LENGTH).optional(), ...numberedPageQuery('companies').shape });
 export const moveBody = z
   .object({
     companyId: z.number().int().min(1).optional(),
