@@ -16,6 +16,7 @@ import { resetTwoFactor } from '../server/two-factor/service.ts';
 import { databaseFile, openDatabase } from '../server/db/index.ts';
 import { ApiError } from '../server/http/errors.ts';
 import { isRole, ROLES } from '../shared/user.ts';
+import { singleLine } from '../shared/validation.ts';
 
 const USAGE = `Usage: npm run user -- <command> [options]
 
@@ -76,8 +77,9 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
           userName: v.userName!,
           password: v.password!,
           role: role!,
-          name: v.name!,
-          lastName: v.lastName!,
+          // One plain line each, as every other door takes a name (shared/validation.ts).
+          name: singleLine(v.name!).trim(),
+          lastName: singleLine(v.lastName!).trim(),
           email: values.email ?? null,
         });
         await record('user_created', user.userName, { role: user.role });

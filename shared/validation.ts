@@ -21,6 +21,23 @@ export function passwordProblem(password: string, userName: string): string | nu
   return null;
 }
 
+// Line breaks and the other C0/C1 controls (and U+2028/U+2029), with the spaces around them;
+// the bidirectional embeddings, overrides, isolates and marks.
+// eslint-disable-next-line no-control-regex -- the control characters are what is replaced
+const CONTROLS = / *[\u0000-\u001F\u007F-\u009F\u2028\u2029]+ */g;
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+
+/**
+ * A person's name, a company's name or a title as one plain line, wherever one is taken (every
+ * schema and form of such a field, the contact form, the ops CLI): each run of control characters
+ * and line breaks becomes one space — a name is never a forged "BCC: …" line in an e-mail — and
+ * the bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) are removed,
+ * so a title ending "\u202Egnp.exe" cannot show as "exe.png". Trimming is left to the caller.
+ */
+export function singleLine(value: string): string {
+  return value.replace(BIDI_CONTROLS, '').replace(CONTROLS, ' ');
+}
+
 export function nameProblem(value: string): string | null {
   const trimmed = value.trim();
   if (!trimmed) return 'validation.required';

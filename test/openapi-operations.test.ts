@@ -2,7 +2,8 @@
 // document itself: each unsafe operation documents the CSRF check's 403; each JSON body is
 // as strict in the document as on the server — the same bounds, options and required fields
 // as the zod schema the route parses it with, and no key it does not list
-// (`additionalProperties: false`), refused by the server with a 400 naming the key; a method a
+// (`additionalProperties: false`), refused by the server with a 400 naming the key; each query
+// documents the bounds and options of the server's schema; a method a
 // path does not have is a 405 whose `Allow` names the methods the document gives it.
 import type { Express } from 'express';
 import { readFileSync } from 'node:fs';
@@ -10,11 +11,15 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { colleagueBody, moveBody, renameBody } from '../server/api/company.ts';
+import { colleagueBody, companiesQuery, moveBody, renameBody } from '../server/api/company.ts';
 import { markBody } from '../server/api/notifications.ts';
+import { documentsQuery, expertsQuery, historyQuery, messagesQuery as conversationQuery } from '../server/api/projects.ts';
 import {
   brandingBody,
+  deletionRequestsQuery,
+  listQuery,
   loginBody,
+  messagesQuery,
   messageUpdateBody,
   newUserBody,
   passwordBody,
@@ -23,12 +28,15 @@ import {
   updateUserBody,
 } from '../server/api/schemas.ts';
 import { PATHS } from '../server/base/paths.ts';
+import { auditQuery } from '../server/audit/query.ts';
+import { cursorPageQuery, numberedPageQuery } from '../server/http/paging.ts';
 import { mailPreferencesBody } from '../server/mail/preferences.ts';
 import {
   actionSchema,
   briefSchema,
   expertSchema,
   expertiseSchema,
+  listQuerySchema,
   messageSchema,
   milestoneDoneSchema,
   milestoneSchema,
@@ -77,6 +85,34 @@ const BODY_SCHEMAS: Record<string, z.ZodType> = {
   'POST /notifications/read': markBody,
   'PUT /me/mail-preferences': mailPreferencesBody,
 };
+
+/** What each operation's query is parsed with on the server. */
+const QUERY_SCHEMAS: Record<string, z.ZodType> = {
+  'GET /admin/users': listQuery,
+  'GET /admin/messages': messagesQuery,
+  'GET /projects': listQuerySchema,
+  'GET /projects/{id}/events': historyQuery,
+  'GET /projects/{id}/messages': conversationQuery,
+  'GET /projects/{id}/documents': documentsQuery,
+  'GET /experts': expertsQuery,
+  'GET /admin/audit': auditQuery,
+  'GET /admin/deletion-requests': deletionRequestsQuery,
+  'GET /company': numberedPageQuery('members'),
+  'GET /admin/companies': companiesQuery,
+  'GET /admin/companies/{id}/members': numberedPageQuery('members'),
+  'GET /notifications': cursorPageQuery('notifications'),
+};
+
+/** The query parameters an operation documents, as one object schema (the server's are objects too). */
+function queryOf(op: Operation): Schema {
+  const params = (op.parameters ?? []).filter((p) => p.in === 'query') as unknown as { name: string; schema: Schema; required?: boolean }[];
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: params.filter((p) => p.required).map((p) => p.name),
+    properties: Object.fromEntries(params.map((p) => [p.name, p.schema])),
+  };
+}
 
 const jsonBodies = operations.filter((op) => op.operation.requestBody?.content['application/json']);
 
@@ -155,6 +191,26 @@ describe('the document and the server’s schemas', () => {
       expect(Object.fromEntries(said)).toEqual(Object.fromEntries(server));
     },
   );
+});
+
+describe('the document’s query parameters and the server’s schemas', () => {
+  const queried = operations.filter((op) => (op.operation.parameters ?? []).some((p) => p.in === 'query'));
+
+  test('every operation with query parameters is in the table of the server’s schemas, and nothing else is', () => {
+    expect(queried.map((op) => op.name).sort()).toEqual(Object.keys(QUERY_SCHEMAS).sort());
+  });
+
+  test.each(queried.map((op) => [op.name, op]))('the query of %s has the bounds and options the server checks', (name, op) => {
+    const server = facts(z.toJSONSchema(QUERY_SCHEMAS[name]!, { io: 'input', unrepresentable: 'any' }) as Schema);
+    const documented = facts(queryOf(op.operation));
+    // A query is not strict: a parameter a list does not take is ignored (a cursor list's `page` is refused by name, with no bounds).
+    for (const facts of [server, documented]) {
+      facts.delete('.additionalProperties');
+      facts.delete('.required');
+    }
+    const said = [...documented].filter(([key]) => server.has(key) || !key.endsWith('.pattern'));
+    expect(Object.fromEntries(said)).toEqual(Object.fromEntries(server));
+  });
 });
 
 describe('the server against the document', () => {

@@ -1,13 +1,14 @@
 // The profile's team (docs/decisions/041): the user's company or organisation, who is in it and what each
-// may do. Its manager invites colleagues (an e-mail with a link to choose a password), removes
-// them, hands the manager role over and renames it; members see who is in it. Forms posted to
+// may do. Its manager invites colleagues by address (an e-mail with a link to choose a password;
+// they are listed once they have, docs/decisions/049), removes them, hands the manager role over
+// and renames it; members see who is in it. Forms posted to
 // the profile with an intent, with or without JavaScript. The people are listed a page at a time
 // (`?team=2`).
 import { useNavigate } from 'react-router-dom';
 import { companyName, isDeletedUser } from '../../shared/account.ts';
 import { TEAM_PAGE_PARAM, type CompanyMember, type CompanyView } from '../../shared/company.ts';
 import type { FormState } from '../../shared/page-data.ts';
-import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, USER_NAME_MAX_LENGTH } from '../../shared/validation.ts';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from '../../shared/validation.ts';
 import { COMPANY_NAME_MAX_LENGTH } from '../../shared/company.ts';
 import { Pager } from '../components/pager.tsx';
 import { FormFeedback, TextField } from '../components/form-feedback.tsx';
@@ -126,16 +127,6 @@ export function CompanySection({
                 required
                 maxLength={EMAIL_MAX_LENGTH}
                 defaultValue={state?.values?.email ?? ''}
-              />
-              <TextField
-                form="company"
-                state={state}
-                name="userName"
-                label={t('company.invite.userName')}
-                autoComplete="off"
-                required
-                maxLength={USER_NAME_MAX_LENGTH}
-                defaultValue={state?.values?.userName ?? ''}
               />
               <button className="button button-primary" type="submit" disabled={pending || !online}>
                 {t('company.invite.submit')}

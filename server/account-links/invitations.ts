@@ -1,11 +1,13 @@
 // Invitations: an admin creates a user without a password, and the user chooses it from the
-// link they are sent (or that the admin passes on, without a mail server).
+// link they are sent (or that the admin passes on, without a mail server). A company's manager
+// invites a colleague by address (colleague-invitations.ts, docs/decisions/049).
 import { canonicalIdentity } from '../../shared/identity.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import { hashPassword } from '../users/passwords.ts';
 import * as users from '../users/users.ts';
 import { HOUR_MS, LINK_TTL_MS, linkRefused, requireNewPassword, type AccountsContext } from './account-context.ts';
+import { colleagueInviter } from './colleague-invitations.ts';
 import type { Actor, Invitation } from './service.ts';
 
 export function createInvitations(ctx: AccountsContext) {
@@ -46,33 +48,37 @@ export function createInvitations(ctx: AccountsContext) {
     return invitation;
   }
 
+  /**
+   * An admin creates a user without a password: they get an e-mail (or the admin a link) to
+   * choose it, in `locale` (which is also their e-mails' language until they use the site).
+   */
+  async function invite(
+    actor: Actor,
+    input: Omit<users.NewUser, 'password' | 'invited'>,
+    locale: Locale,
+    options: { greet?: boolean } = {},
+  ): Promise<{ user: users.User; invitation: Invitation }> {
+    if (!input.email) {
+      throw new ApiError(400, 'invalid_request', 'Invalid request: email is required to invite a user', { email: 'validation.required' });
+    }
+    const user = await users.createUser(db, { ...input, password: users.randomPassword(), invited: true });
+    try {
+      await deps.locales.signedIn(user.userName, locale);
+      return { user, invitation: await sendInvitationTo(user, actor, false, options.greet ?? true) };
+    } catch (error) {
+      // No invitation, no user: the admin can simply try again.
+      await links.voidAll(user.userName);
+      await db.k.deleteFrom('user_locales').where('user_name', '=', user.userName).execute();
+      await db.k.deleteFrom('company_members').where('user_name', '=', user.userName).execute();
+      await db.k.deleteFrom('users').where('user_name', '=', user.userName).execute();
+      throw error;
+    }
+  }
+
   return {
-    /**
-     * An admin creates a user without a password: they get an e-mail (or the admin a link) to
-     * choose it, in `locale` (which is also their e-mails' language until they use the site).
-     */
-    async invite(
-      actor: Actor,
-      input: Omit<users.NewUser, 'password' | 'invited'>,
-      locale: Locale,
-      options: { greet?: boolean } = {},
-    ): Promise<{ user: users.User; invitation: Invitation }> {
-      if (!input.email) {
-        throw new ApiError(400, 'invalid_request', 'Invalid request: email is required to invite a user', { email: 'validation.required' });
-      }
-      const user = await users.createUser(db, { ...input, password: users.randomPassword(), invited: true });
-      try {
-        await deps.locales.signedIn(user.userName, locale);
-        return { user, invitation: await sendInvitationTo(user, actor, false, options.greet ?? true) };
-      } catch (error) {
-        // No invitation, no user: the admin can simply try again.
-        await links.voidAll(user.userName);
-        await db.k.deleteFrom('user_locales').where('user_name', '=', user.userName).execute();
-        await db.k.deleteFrom('company_members').where('user_name', '=', user.userName).execute();
-        await db.k.deleteFrom('users').where('user_name', '=', user.userName).execute();
-        throw error;
-      }
-    },
+    invite,
+
+    inviteColleague: colleagueInviter(ctx, invite, sendInvitationTo),
 
     /**
      * A new invitation link for a user who has not accepted yet; the older link stops working.

@@ -9,20 +9,23 @@ import { idOf, SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 import { ownsProjects } from '../../shared/projects.ts';
 import { ApiError } from '../http/errors.ts';
 import { numberedPageQuery } from '../http/paging.ts';
+import { oneLine } from '../http/one-line.ts';
 import * as users from '../users/users.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 import { newUserBody } from './schemas.ts';
 
-const companyName = z.string().trim().min(1, 'is required').max(COMPANY_NAME_MAX_LENGTH);
+/** A company's name: one plain line (http/one-line.ts). */
+const companyName = oneLine().min(1, 'is required').max(COMPANY_NAME_MAX_LENGTH);
+/** Whom a manager invites, by address; the site makes the user name (docs/decisions/049). */
 export const colleagueBody = newUserBody
-  .pick({ userName: true, name: true, lastName: true })
+  .pick({ name: true, lastName: true })
   .extend({
     email: newUserBody.shape.email.unwrap().unwrap(),
     locale: z.enum(LOCALE_CODES as [Locale, ...Locale[]]).optional(),
   })
   .strict();
 export const renameBody = z.object({ name: companyName }).strict();
-const companiesQuery = z.object({ q: z.string().max(SEARCH_MAX_LENGTH).optional(), ...numberedPageQuery('companies').shape });
+export const companiesQuery = z.object({ q: z.string().max(SEARCH_MAX_LENGTH).optional(), ...numberedPageQuery('companies').shape });
 export const moveBody = z
   .object({
     companyId: z.number().int().min(1).optional(),
@@ -74,8 +77,9 @@ export function companyRoutes(deps: Uses, auth: ApiAuth): Router {
     json,
     handle(async (req, res) => {
       const { locale, ...colleague } = parse(colleagueBody, req.body);
-      const { user, invitation } = await service.invite(member(res), colleague, locale ?? defaultLocale, req.ip ?? null);
-      res.status(201).json({ user: users.publicUser(user), invitation });
+      // The same answer whether the address has an account or not (docs/decisions/049).
+      const invitation = await service.invite(member(res), colleague, locale ?? defaultLocale, req.ip ?? null);
+      res.status(201).json({ invitation });
     }),
   );
 

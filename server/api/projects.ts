@@ -20,10 +20,10 @@ import { z } from 'zod';
 import { cursorPageQuery, numberedPageQuery } from '../http/paging.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
-const historyQuery = cursorPageQuery('history');
-const messagesQuery = cursorPageQuery('messages');
-const documentsQuery = numberedPageQuery('documents');
-const expertsQuery = z.object({
+export const historyQuery = cursorPageQuery('history');
+export const messagesQuery = cursorPageQuery('messages');
+export const documentsQuery = numberedPageQuery('documents');
+export const expertsQuery = z.object({
   practice: z.enum(PRACTICES).optional(),
   available: z.enum(['true', 'false']).optional(),
   q: z.string().trim().max(SEARCH_MAX_LENGTH).optional(),

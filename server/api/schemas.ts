@@ -3,6 +3,7 @@
 // `additionalProperties: false` of each).
 import { z } from 'zod';
 import { numberedPageQuery } from '../http/paging.ts';
+import { oneLine } from '../http/one-line.ts';
 import { HEX_COLOR } from '../../shared/branding.ts';
 import { identityProblem } from '../../shared/identity.ts';
 import { ROLES } from '../../shared/user.ts';
@@ -18,7 +19,8 @@ import {
   USER_NAME_RULE,
 } from '../../shared/validation.ts';
 
-export const name = z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH);
+/** A person's name or last name: one plain line (http/one-line.ts). */
+export const name = oneLine().min(1, 'is required').max(NAME_MAX_LENGTH);
 /** A new user name or e-mail address must not pass for another: the 400 names the character (shared/identity.ts). */
 const noLookAlike = (value: string, context: z.RefinementCtx) => {
   const problem = identityProblem(value);

@@ -12,6 +12,7 @@ import { COMPANY_NAME_MAX_LENGTH, type CompanyMember, type CompanyRole, type Mem
 import { containsPattern, pageSizeOf, PAGE_NUMBER_MAX } from '../../shared/paging.ts';
 import { ownsProjects } from '../../shared/projects.ts';
 import type { SessionUser } from '../../shared/user.ts';
+import { singleLine } from '../../shared/validation.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 
@@ -27,7 +28,9 @@ export function companyNameProblem(name: string): string | null {
   return null;
 }
 
-function checkedName(name: string): string {
+function checkedName(given: string): string {
+  // One plain line, however it came (shared/validation.ts): the schemas made it so already.
+  const name = singleLine(given);
   const problem = companyNameProblem(name);
   if (problem) {
     throw new ApiError(422, 'invalid_request', `The company's name must have 1 to ${COMPANY_NAME_MAX_LENGTH} characters`, {
@@ -171,11 +174,16 @@ export async function settleCompanies(db: Db): Promise<void> {
   });
 }
 
-/** A page of a company's people, managers first, then by name. `withEmail`: for its managers and admins. */
+/**
+ * A page of a company's people, managers first, then by name. `withEmail`: for its managers and
+ * admins. `pending`: with the invitees who have not chosen a password yet — for admins only: the
+ * company's own people see a colleague once they have, so that a manager's invitation to an
+ * address that has an account (which adds nobody) looks like any other (docs/decisions/049).
+ */
 export async function membersOf(
   db: Db,
   companyId: number,
-  options: { page?: number | undefined; pageSize?: number | undefined; withEmail: boolean },
+  options: { page?: number | undefined; pageSize?: number | undefined; withEmail: boolean; pending: boolean },
 ): Promise<{ items: CompanyMember[]; total: number; page: number; pageSize: number }> {
   const page = Math.min(PAGE_NUMBER_MAX, Math.max(1, options.page ?? 1));
   const pageSize = pageSizeOf('members', options.pageSize);
@@ -185,6 +193,7 @@ export async function membersOf(
       .leftJoin('users as u', 'u.user_name', 'm.user_name')
       .select(['m.user_name', 'm.role', 'm.joined_at', 'u.name', 'u.last_name', 'u.email', 'u.invited_at'])
       .where('m.company_id', '=', companyId)
+      .$if(!options.pending, (q) => q.where('u.invited_at', 'is', null))
       .orderBy(sql`CASE WHEN m.role = 'manager' THEN 0 ELSE 1 END`)
       .orderBy('u.last_name')
       .orderBy('u.name')
@@ -193,9 +202,11 @@ export async function membersOf(
       .offset((page - 1) * pageSize)
       .execute(),
     db.k
-      .selectFrom('company_members')
+      .selectFrom('company_members as m')
+      .leftJoin('users as u', 'u.user_name', 'm.user_name')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('company_id', '=', companyId)
+      .where('m.company_id', '=', companyId)
+      .$if(!options.pending, (q) => q.where('u.invited_at', 'is', null))
       .executeTakeFirstOrThrow(),
   ]);
   const items = rows.map((r): CompanyMember => ({

@@ -3,7 +3,7 @@
 // per-address limit), and the message committed before the visitor hears "sent".
 import type { Request, Response } from 'express';
 import { routePath, type Route } from '../../shared/routes.ts';
-import { CONTACT_LIMITS, contactProblems } from '../../shared/validation.ts';
+import { CONTACT_LIMITS, contactProblems, singleLine } from '../../shared/validation.ts';
 import type { RateLimiter } from '../db/rate-limit.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
 import type { Logger } from '../base/logger.ts';
@@ -48,9 +48,10 @@ export function createContactForm(deps: ContactFormDeps & { logger: Logger; fail
       });
     }
     const input = {
-      name: text('name'),
+      // The name and the subject go into the admins' e-mail: one plain line each.
+      name: singleLine(text('name')),
       email: text('email'),
-      subject: text('subject'),
+      subject: singleLine(text('subject')),
       message: text('message'),
       consent: ['yes', 'on', 'true'].includes(text('consent')),
     };

@@ -6,7 +6,13 @@ import type { Locale } from '../../shared/locales.ts';
 import { greeting, mailT, renderMail, type RenderedMail, type Site } from './templates.ts';
 
 export type AccountMailKind =
-  'invitation' | 'password_reset' | 'email_change_confirm' | 'email_change_requested' | 'email_changed' | 'email_change_taken';
+  | 'invitation'
+  | 'password_reset'
+  | 'email_change_confirm'
+  | 'email_change_requested'
+  | 'email_changed'
+  | 'email_change_taken'
+  | 'colleague_invitation_taken';
 
 export type AccountMailInput = {
   kind: AccountMailKind;

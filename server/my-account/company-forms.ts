@@ -1,23 +1,25 @@
 // The profile's team forms (docs/decisions/041), posted to /profile with an intent, with or without
 // JavaScript: the manager invites a colleague, removes one, hands the manager role over, renames
 // the company. The rules are the company service's; a refusal is the form's error, what was
-// typed kept (look-alike names are refused where every user is created: users.createUser).
+// typed kept (a look-alike address is refused, whoever has it: users.newIdentity).
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { COMPANY_NAME_MAX_LENGTH, type CompanyIntent } from '../../shared/company.ts';
 import { routePath, type Route } from '../../shared/routes.ts';
-import { isEmailAddress, NAME_MAX_LENGTH, USER_NAME_PATTERN } from '../../shared/validation.ts';
+import { isEmailAddress, NAME_MAX_LENGTH } from '../../shared/validation.ts';
 import type { Session } from '../auth/session-cookie.ts';
 import type { CompanyService } from './company-service.ts';
 import { redirectAfterPost, stringValues, type FailWith, type FormFailure } from '../http/form-answers.ts';
 import { fieldErrors } from '../http/form-fields.ts';
+import { oneLine } from '../http/one-line.ts';
 
-const text = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
+/** A name or a company's name: one plain line (http/one-line.ts). */
+const text = (max: number) => oneLine().min(1, 'validation.required').max(max, 'validation.tooLong');
+/** Whom the manager invites, by address: the site makes the user name (docs/decisions/049). */
 const colleagueForm = z.object({
   name: text(NAME_MAX_LENGTH),
   lastName: text(NAME_MAX_LENGTH),
   email: z.string().trim().min(1, 'validation.required').refine(isEmailAddress, 'validation.invalidEmail'),
-  userName: z.string().trim().min(1, 'validation.required').regex(USER_NAME_PATTERN, 'validation.userNamePattern'),
 });
 const renameForm = z.object({ companyName: text(COMPANY_NAME_MAX_LENGTH) });
 
@@ -36,7 +38,7 @@ export function createCompanyForms(deps: { companies: CompanyService; fail: Form
     try {
       switch (intent) {
         case 'inviteColleague': {
-          const values = stringValues(req.body, ['name', 'lastName', 'email', 'userName']);
+          const values = stringValues(req.body, ['name', 'lastName', 'email']);
           const parsed = colleagueForm.safeParse(req.body ?? {});
           if (!parsed.success) {
             return await fail(req, res, 422, {

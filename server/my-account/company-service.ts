@@ -7,6 +7,7 @@
 import type { CompanyRole, CompanyView, Membership } from '../../shared/company.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';
+import type { ColleagueInvitation } from '../account-links/colleague-invitations.ts';
 import type { Accounts } from '../account-links/service.ts';
 import { noAudit, type Audit } from '../audit/types.ts';
 import type { Db } from '../db/index.ts';
@@ -23,7 +24,8 @@ export type CompanyServiceDeps = {
   invitations?: { limiter: RateLimiter; perHour: number };
 };
 
-export type Colleague = { userName: string; email: string; name: string; lastName: string };
+/** Whom a manager invites: never a user name (docs/decisions/049). */
+export type Colleague = { email: string; name: string; lastName: string };
 
 const HOUR_MS = 3_600_000;
 
@@ -40,20 +42,29 @@ export function createCompanyService(deps: CompanyServiceDeps) {
     async view(actor: Actor, page?: number, pageSize?: number): Promise<CompanyView | null> {
       const membership = await companies.ensureMembership(db, actor);
       if (!membership) return null;
-      const members = await companies.membersOf(db, membership.companyId, { page, pageSize, withEmail: membership.role === 'manager' });
+      const members = await companies.membersOf(db, membership.companyId, {
+        page,
+        pageSize,
+        withEmail: membership.role === 'manager',
+        pending: false,
+      });
       return { ...membership, members: members.items, total: members.total, page: members.page, pageSize: members.pageSize };
     },
 
     /**
-     * The manager invites a colleague: an account of the company's kind, a member of it, that
-     * chooses its password through the invitation's link. The e-mail greets nobody by a name the
-     * manager typed (the address is not verified yet).
+     * The manager invites a colleague by address, and is answered the same whether it has an
+     * account or not (docs/decisions/049): a new address becomes an account of the company's kind
+     * in it, with a user name made by the site, that chooses its password through the invitation's
+     * link; an address that has an account gets a notice instead. The e-mail greets nobody by a
+     * name the manager typed (the address is not verified yet).
      */
-    async invite(actor: Actor, colleague: Colleague, locale: Locale, ip: string | null): ReturnType<Accounts['invite']> {
+    async invite(actor: Actor, colleague: Colleague, locale: Locale, ip: string | null): Promise<ColleagueInvitation> {
       const membership = await managed(actor);
       if (!deps.accounts) throw new ApiError(501, 'not_implemented', 'Invitations need the built-in API');
-      // Without a mail server an admin is handed the link to pass on; a manager's invitation
-      // would reach nobody (a page form cannot hand a secret link over a redirect): refused.
+      // Without a mail server an admin is handed the link to pass on; a manager never is: a link
+      // exists only for an address without an account, so handing it over would tell the two apart
+      // (decision 049), and a page form cannot hand a secret link over a redirect. Refused, before
+      // the address is looked at.
       if (!deps.accounts.canSend) {
         throw new ApiError(503, 'mail_unavailable', "This site cannot send e-mail now: ask the site's staff to invite your colleague");
       }
@@ -62,20 +73,20 @@ export function createCompanyService(deps: CompanyServiceDeps) {
         const wait = await limiter.take(`company-invitation:${canonicalIdentity(actor.userName)}`, perHour, HOUR_MS);
         if (wait > 0) throw new TooManyAttemptsError(wait, 'too_many_invitations', 'Too many invitations');
       }
-      const result = await deps.accounts.invite(
+      const result = await deps.accounts.inviteColleague(
         { userName: actor.userName, ip },
-        { ...colleague, role: membership.kind as 'CLI' | 'ORG', company: { id: membership.companyId, role: 'member' } },
+        { ...colleague, role: membership.kind as 'CLI' | 'ORG', companyId: membership.companyId },
         locale,
-        { greet: false },
       );
+      // The audit log is the admins': it says what happened.
       await audit.record({
         action: 'colleague_invited',
         actor: actor.userName,
-        target: result.user.userName,
+        target: result.userName,
         ip,
-        detail: { company: membership.companyId },
+        detail: { company: membership.companyId, outcome: result.outcome },
       });
-      return result;
+      return result.invitation;
     },
 
     async remove(actor: Actor, userName: string, ip: string | null): Promise<void> {
@@ -120,7 +131,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
     async members(companyId: number, page?: number, pageSize?: number) {
       const company = await db.k.selectFrom('companies').select(['id', 'name', 'kind']).where('id', '=', companyId).executeTakeFirst();
       if (!company) throw new ApiError(404, 'company_not_found', `No company ${companyId}`);
-      const members = await companies.membersOf(db, companyId, { page, pageSize, withEmail: true });
+      const members = await companies.membersOf(db, companyId, { page, pageSize, withEmail: true, pending: true });
       return { id: company.id, name: company.name, kind: company.kind, ...members };
     },
 

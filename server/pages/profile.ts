@@ -13,6 +13,7 @@ import { routePath } from '../../shared/routes.ts';
 import { NAME_MAX_LENGTH } from '../../shared/validation.ts';
 import { redirectAfterPost, stringValues } from '../http/form-answers.ts';
 import { fieldErrors } from '../http/form-fields.ts';
+import { oneLine } from '../http/one-line.ts';
 import { requireSession, type PageAction, type PageLoader } from '../render/page-module.ts';
 import type { PageServices } from '../boot/pages.ts';
 
@@ -43,8 +44,9 @@ export const loader = (async (args) => {
   };
 }) satisfies PageLoader<unknown, Uses>;
 
-const fieldText = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
-const profileForm = z.object({ name: fieldText(NAME_MAX_LENGTH), lastName: fieldText(NAME_MAX_LENGTH) });
+/** A name: one plain line (http/one-line.ts). */
+const nameField = (max: number) => oneLine().min(1, 'validation.required').max(max, 'validation.tooLong');
+const profileForm = z.object({ name: nameField(NAME_MAX_LENGTH), lastName: nameField(NAME_MAX_LENGTH) });
 
 export const action: PageAction<Uses> = async ({ req, res, route, session, services, fail, failWith }) => {
   if (!session) return;

@@ -5,14 +5,16 @@ import { z } from 'zod';
 import { apiProblem } from '../http/problems.ts';
 import { FIRST_DAY, isIsoDay, LAST_DAY } from '../calendar/days.ts';
 import { numberedPageQuery } from '../http/paging.ts';
+import { oneLine } from '../http/one-line.ts';
 import { SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 import { AVAILABILITY, BUDGET_RANGES, PRACTICES, PROJECT_ACTIONS, PROJECT_LIMITS as L, PROJECT_STATES } from '../../shared/projects.ts';
 
 const text = (max: number) => z.string().trim().min(1, 'validation.required').max(max, 'validation.tooLong');
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
+/** A title: one plain line (http/one-line.ts), where `text` keeps a description's line breaks. */
+const title = (max: number) => oneLine().min(1, 'validation.required').max(max, 'validation.tooLong');
+/** An optional line (an organisation's name, a reference): one plain line too; empty is none. */
+const optionalLine = (max: number) =>
+  oneLine()
     .max(max, 'validation.tooLong')
     .transform((v) => v || null)
     .nullish();
@@ -26,14 +28,14 @@ const optionalDay = z.union([day, z.literal('').transform(() => null), z.null()]
 
 export const briefSchema = z
   .object({
-    title: text(L.title),
+    title: title(L.title),
     description: text(L.description),
     practice: z.enum(PRACTICES, { error: 'validation.practice' }),
     budget: z.union([z.enum(BUDGET_RANGES, { error: 'validation.budget' }), z.literal('').transform(() => null), z.null()]).optional(),
     wishedStart: optionalDay,
     deadline: optionalDay,
-    organisation: optionalText(L.organisation),
-    procurementRef: optionalText(L.procurementRef),
+    organisation: optionalLine(L.organisation),
+    procurementRef: optionalLine(L.procurementRef),
   })
   .strict()
   .refine((b) => !b.wishedStart || !b.deadline || b.wishedStart <= b.deadline, {
@@ -71,7 +73,7 @@ export const listQuerySchema = z.object({
 
 export const messageSchema = z.object({ body: text(L.message) }).strict();
 export const expertSchema = z.object({ userName: z.string().trim().min(1, 'validation.required').max(100, 'validation.tooLong') }).strict();
-export const milestoneSchema = z.object({ title: text(L.milestoneTitle), dueDate: optionalDay }).strict();
+export const milestoneSchema = z.object({ title: title(L.milestoneTitle), dueDate: optionalDay }).strict();
 export const milestoneDoneSchema = z.object({ done: z.boolean() }).strict();
 
 export const expertiseSchema = z

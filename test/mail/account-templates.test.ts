@@ -103,6 +103,18 @@ const CASES: Record<AccountMailKind, Record<Extract<Locale, 'es' | 'en'>, Case>>
       words: ['It is the address of your account “nora”', 'nothing changed', 'Choose a new password'],
     },
   },
+  colleague_invitation_taken: {
+    es: {
+      path: '/forgotPassword',
+      subject: `Alguien ha invitado tu dirección de correo a un equipo en ${SITE_NAME}`,
+      words: ['Es la dirección de tu cuenta «nora»', 'no se ha creado otra cuenta', 'Elegir una contraseña nueva'],
+    },
+    en: {
+      path: '/en/forgotPassword',
+      subject: `Someone invited your e-mail address to a team at ${SITE_NAME}`,
+      words: ['It is the address of your account “nora”', 'no second account was made', 'Choose a new password'],
+    },
+  },
 };
 
 const cases = Object.entries(CASES).flatMap(([kind, byLocale]) =>
