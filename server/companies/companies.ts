@@ -210,13 +210,6 @@ export async function membersOf(
   return { items, total: Number(count.n), page, pageSize };
 }
 
-/** Everyone in the company (the e-mails about its projects go to them): bounded by the company's size. */
-export async function memberNames(k: K, companyId: number | null): Promise<string[]> {
-  if (companyId === null) return [];
-  const rows = await k.selectFrom('company_members').select('user_name').where('company_id', '=', companyId).execute();
-  return rows.map((r) => r.user_name);
-}
-
 function notInCompany(userName: string): ApiError {
   return new ApiError(404, 'member_not_found', `${JSON.stringify(userName)} is not in your company`);
 }
