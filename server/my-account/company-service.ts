@@ -66,7 +66,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
         { userName: actor.userName, ip },
         { ...colleague, role: membership.kind as 'CLI' | 'ORG', company: { id: membership.companyId, role: 'member' } },
         locale,
-        { greet: false },
+        { greet: false, byManager: true },
       );
       await audit.record({
         action: 'colleague_invited',

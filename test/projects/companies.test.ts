@@ -82,6 +82,36 @@ describe(`companies (${TEST_ENGINE})`, () => {
     expect(site.audit.entries).toContainEqual(expect.objectContaining({ action: 'colleague_invited', actor: 'acme', target: 'carlos' }));
   });
 
+  test('the invitation e-mail says who invited: the company’s manager by their user name (in either language), an administrator’s says an administrator', async () => {
+    const { site, tokens } = await teamSite();
+    for (const [colleague, locale] of [
+      [COLLEAGUE, 'en'],
+      [{ ...COLLEAGUE, userName: 'dora', email: 'dora@acme.example' }, 'es'],
+    ] as const) {
+      expect((await api(site.app, tokens.manager).post('/company/members', { ...colleague, locale })).status).toBe(201);
+    }
+    const [english, spanish] = await site.delivered(2);
+    const byAddress = Object.fromEntries([english!, spanish!].map((m) => [m.envelope.to[0], m]));
+    expect(byAddress[COLLEAGUE.email]!.text).toContain('“acme”, the manager of a team at Acme, has created an account for you');
+    expect(byAddress[COLLEAGUE.email]!.text).toContain('because “acme”, the manager of a team at Acme, created an account');
+    expect(byAddress['dora@acme.example']!.text).toContain('«acme», responsable de un equipo en Acme, ha creado una cuenta para ti');
+    for (const mail of [english!, spanish!]) expect(mail.text).not.toMatch(/administra(tor|dor)/i);
+
+    const byAdmin = await api(site.app, tokens.admin).post('/admin/users', {
+      userName: 'nuria',
+      role: 'CLI',
+      name: 'Nuria',
+      lastName: 'Nueva',
+      email: 'nuria@example.com',
+      invite: true,
+      locale: 'en',
+    });
+    expect(byAdmin.status, JSON.stringify(byAdmin.body)).toBe(201);
+    const adminMail = (await site.delivered(3)).find((m) => m.envelope.to.includes('nuria@example.com'));
+    expect(adminMail!.text).toContain('An administrator of Acme has created an account for you');
+    expect(adminMail!.text).not.toContain('manager of a team');
+  });
+
   test('a member cannot accept, decline, withdraw or close, nor invite, remove or rename; the manager can', async () => {
     const { site, tokens } = await teamSite();
     const colleague = await inviteColleague(site, tokens.manager);
