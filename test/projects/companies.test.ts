@@ -82,6 +82,28 @@ describe(`companies (${TEST_ENGINE})`, () => {
     expect(site.audit.entries).toContainEqual(expect.objectContaining({ action: 'colleague_invited', actor: 'acme', target: 'carlos' }));
   });
 
+  test('a colleague invited and not yet accepted hears nothing of the company’s projects, neither notification nor e-mail; once they accept, they do', async () => {
+    const { site, tokens } = await teamSite();
+    const id = await briefBy(site, tokens.manager);
+    expect((await api(site.app, tokens.manager).post('/company/members', { ...COLLEAGUE, locale: 'en' })).status).toBe(201);
+    const told = async () => ({
+      notifications: (await site.db.k.selectFrom('notifications').select('kind').where('user_name', '=', COLLEAGUE.userName).execute()).map(
+        (n) => n.kind,
+      ),
+      mails: (await site.db.k.selectFrom('mail_outbox').select('kind').where('recipient', '=', COLLEAGUE.email).execute()).map(
+        (m) => m.kind,
+      ),
+    });
+    expect((await api(site.app, tokens.admin).post(`/projects/${id}/messages`, { body: 'Before Carlos accepts' })).status).toBe(201);
+    expect(await told()).toEqual({ notifications: [], mails: ['invitation'] });
+
+    const mail = (await site.delivered(1)).find((m) => m.envelope.to.includes(COLLEAGUE.email))!;
+    const { agent, page } = await openLink(site.app, linkIn(mail));
+    expect((await postForm(agent, page, { newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD })).status).toBe(303);
+    expect((await api(site.app, tokens.admin).post(`/projects/${id}/messages`, { body: 'After Carlos accepts' })).status).toBe(201);
+    expect(await told()).toEqual({ notifications: ['message_posted'], mails: ['invitation', 'message_posted'] });
+  });
+
   test('the invitation e-mail says who invited: the company’s manager by their user name (in either language), an administrator’s says an administrator', async () => {
     const { site, tokens } = await teamSite();
     for (const [colleague, locale] of [
