@@ -3,7 +3,8 @@
 // renames it; an admin lists companies and moves a user into one. The API (server/api/company.ts)
 // and the profile's forms (company-forms.ts) both come here; the rules of who belongs where are
 // server/companies/companies.ts's. Every change is
-// audited; invitations are counted per manager (COMPANY_INVITATIONS_PER_HOUR).
+// audited; invitations are counted per company (COMPANY_INVITATIONS_PER_HOUR), whoever manages it
+// (docs/decisions/048: handing the role over does not start a new count).
 import type { CompanyRole, CompanyView, Membership } from '../../shared/company.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';
@@ -59,7 +60,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       }
       if (deps.invitations) {
         const { limiter, perHour } = deps.invitations;
-        const wait = await limiter.take(`company-invitation:${canonicalIdentity(actor.userName)}`, perHour, HOUR_MS);
+        const wait = await limiter.take(`company-invitation:${membership.companyId}`, perHour, HOUR_MS);
         if (wait > 0) throw new TooManyAttemptsError(wait, 'too_many_invitations', 'Too many invitations');
       }
       const result = await deps.accounts.invite(

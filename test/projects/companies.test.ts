@@ -19,9 +19,9 @@ const COLLEAGUE = { userName: 'carlos', name: 'Carlos', lastName: 'Colega', emai
 const PROPOSAL = { scope: 'Dashboards for 12 shops', fee: 18000, timeline: 'Eight weeks from the start' };
 
 /** The site with its people (admin, the client "acme", another client, an expert) signed in. */
-async function teamSite(db?: Db) {
+async function teamSite(db?: Db, env: Record<string, string> = {}) {
   const site = await accountsSite({
-    env: UNLIMITED,
+    env: { ...UNLIMITED, ...env },
     users: [PEOPLE.admin, PEOPLE.owner, PEOPLE.otherClient, PEOPLE.expert],
     ...(db ? { deps: { db } } : {}),
   });
@@ -204,6 +204,18 @@ describe(`companies (${TEST_ENGINE})`, () => {
     expect((await api(site.app, tokens.manager).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(403);
     expect((await api(site.app, colleague).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(200);
     expect((await api(site.app, tokens.manager).get('/company')).body.role).toBe('member');
+  });
+
+  test('invitations are counted per company: past COMPANY_INVITATIONS_PER_HOUR a new manager, handed the role, gets 429 too', async () => {
+    const { site, tokens } = await teamSite(undefined, { COMPANY_INVITATIONS_PER_HOUR: '2' });
+    const colleague = await inviteColleague(site, tokens.manager);
+    const dora = { ...COLLEAGUE, userName: 'dora', email: 'dora@acme.example' };
+    expect((await api(site.app, tokens.manager).post('/company/members', dora)).status).toBe(201);
+    expect((await api(site.app, tokens.manager).post(`/company/members/${COLLEAGUE.userName}/manager`, {})).status).toBe(204);
+    const refused = await api(site.app, colleague).post('/company/members', { ...COLLEAGUE, userName: 'eve', email: 'eve@acme.example' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('too_many_invitations');
+    expect(await site.db.k.selectFrom('users').select('user_name').where('user_name', '=', 'eve').execute()).toEqual([]);
   });
 
   test('an invitation still pending cannot be handed the manager role (409)', async () => {
