@@ -110,10 +110,12 @@ export function createInvitations(ctx: AccountsContext) {
       requireNewPassword(password, confirm, user.userName);
       const hash = await hashPassword(password);
       const link = await ctx.spend('invitation', token, async (used, trx) => {
+        // Locked (PostgreSQL): a removal of the invitee racing this one waits, or is waited for (companies.ts).
         const row = await trx
           .selectFrom('users')
           .select(['invited_at', 'disabled'])
           .where('user_name', '=', used.userName)
+          .$if(db.engine === 'postgres', (q) => q.forUpdate())
           .executeTakeFirst();
         if (!row || Number(row.disabled) === 1) throw linkRefused('unknown');
         if (row.invited_at === null) throw linkRefused('used');

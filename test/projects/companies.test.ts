@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { membershipOf, moveUser } from '../../server/companies/companies.ts';
 import { eraseAccount } from '../../server/my-account/erase.ts';
 import { setRole } from '../../server/users/users.ts';
-import { TEST_ENGINE, createTestApp, reopenableTestDatabase } from '../helpers/app.ts';
+import { ORIGIN, TEST_ENGINE, createTestApp, reopenableTestDatabase } from '../helpers/app.ts';
 import type { Db } from '../../server/db/index.ts';
 import { addUser, loginToken } from '../helpers/users.ts';
 import { accountsSite, linkIn, openLink, postForm, type Site } from '../account-links/setup.ts';
@@ -183,6 +183,37 @@ describe(`companies (${TEST_ENGINE})`, () => {
     expect(own.body).toMatchObject({ role: 'manager', total: 1, companyName: 'Carlos Colega' });
     expect(site.audit.entries).toContainEqual(expect.objectContaining({ action: 'colleague_removed', actor: 'acme', target: 'carlos' }));
     await second.close();
+  });
+
+  test('an invitee removed before accepting cannot use the link: a clear error page, and no account is made', async () => {
+    const { site, tokens } = await teamSite();
+    expect((await api(site.app, tokens.manager).post('/company/members', { ...COLLEAGUE, locale: 'en' })).status).toBe(201);
+    const mail = (await site.delivered(1)).find((m) => m.envelope.to.includes(COLLEAGUE.email))!;
+    expect((await api(site.app, tokens.manager).delete(`/company/members/${COLLEAGUE.userName}`)).status).toBe(204);
+
+    const { agent, page } = await openLink(site.app, linkIn(mail));
+    const shown = await agent.get(page);
+    expect(shown.status).toBe(404);
+    expect(shown.text).toContain('This link is not valid');
+    expect(shown.text).toContain('the invitation was withdrawn and no account was made');
+    const posted = await postForm(agent, page, { newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+    expect(posted.status).toBe(404);
+    expect(posted.headers['set-cookie'] ?? []).not.toContainEqual(expect.stringMatching(/^auth\._token\.local=[^;]/));
+    expect(await site.db.k.selectFrom('users').select('user_name').where('user_name', '=', COLLEAGUE.userName).execute()).toEqual([]);
+    expect(await site.db.k.selectFrom('account_links').select('id').where('user_name', '=', COLLEAGUE.userName).execute()).toEqual([]);
+    const signIn = await request(site.app)
+      .post('/api/login')
+      .set('Origin', ORIGIN)
+      .send({ identifier: COLLEAGUE.userName, password: NEW_PASSWORD });
+    expect(signIn.status).toBe(401);
+    expect((await api(site.app, tokens.manager).get('/company')).body.total).toBe(1);
+    expect(site.audit.entries).toContainEqual(
+      expect.objectContaining({
+        action: 'colleague_removed',
+        target: COLLEAGUE.userName,
+        detail: expect.objectContaining({ invitation: 'withdrawn' }),
+      }),
+    );
   });
 
   test('a manager cannot remove themselves, nor anyone of another company (404)', async () => {
@@ -378,7 +409,9 @@ describe(`companies (${TEST_ENGINE})`, () => {
 
     const removed = await postForm(agent, '/en/profile', { intent: 'removeColleague', colleague: 'carlos' });
     expect(removed.status).toBe(303);
-    expect((await membershipOf(site.db.k, 'carlos'))?.role).toBe('manager');
+    // Carlos never accepted: his invitation is withdrawn with the account he never used (docs/decisions/048).
+    expect(await membershipOf(site.db.k, 'carlos')).toBeNull();
+    expect(await site.db.k.selectFrom('users').select('user_name').where('user_name', '=', 'carlos').execute()).toEqual([]);
     const foreign = await postForm(agent, '/en/profile', { intent: 'removeColleague', colleague: 'globex' });
     expect(foreign.status).toBe(404);
   });
