@@ -165,6 +165,7 @@ export async function createApp(deps: AppDeps) {
     drain: site.drain,
     audit: data.auditLog,
     notifications: domains.notifications,
+    fanOut: domains.fanOut,
     liveStreams: domains.liveStreams,
     jobs: domains.jobs,
   };

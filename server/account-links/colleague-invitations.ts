@@ -48,9 +48,14 @@ type Invite = (
   actor: Actor,
   input: Omit<users.NewUser, 'password' | 'invited'>,
   locale: Locale,
-  options?: { greet?: boolean },
+  options?: { greet?: boolean; byManager?: boolean },
 ) => Promise<{ user: users.User; invitation: Invitation }>;
-type SendInvitation = (user: users.User, actor: Actor, resend: boolean, greet?: boolean) => Promise<Invitation>;
+type SendInvitation = (
+  user: users.User,
+  actor: Actor,
+  resend: boolean,
+  options?: { greet?: boolean; byManager?: boolean },
+) => Promise<Invitation>;
 
 /** The manager's invitation, on the admin's invitation flow (`invite`, `sendInvitationTo` of invitations.ts). */
 export function colleagueInviter(ctx: AccountsContext, invite: Invite, sendInvitationTo: SendInvitation) {
@@ -103,7 +108,7 @@ export function colleagueInviter(ctx: AccountsContext, invite: Invite, sendInvit
         // The hash a new account costs: a taken address takes as long to answer as a free one.
         await hashPassword(users.randomPassword());
         if (owner.invited && !owner.disabled && (await companyOf(owner.userName)) === input.companyId) {
-          await sendInvitationTo(owner, actor, true, false);
+          await sendInvitationTo(owner, actor, true, { greet: false, byManager: true });
           return { invitation: answer, userName: owner.userName, outcome: 'resent' };
         }
         await noticeOfTaken(owner);
@@ -125,7 +130,7 @@ export function colleagueInviter(ctx: AccountsContext, invite: Invite, sendInvit
             company: { id: input.companyId, role: 'member' },
           },
           locale,
-          { greet: false },
+          { greet: false, byManager: true },
         );
         return { invitation: answer, userName: user.userName, outcome: 'created' };
       } catch (error) {

@@ -13,8 +13,16 @@ import type { Actor, Invitation } from './service.ts';
 export function createInvitations(ctx: AccountsContext) {
   const { deps, db, mail, logger, audit, now, links } = ctx;
 
-  /** `greet`: by the name the admin wrote (a manager's invitation greets nobody: docs/decisions/041). */
-  async function sendInvitationTo(user: users.User, actor: Actor, resend: boolean, greet = true): Promise<Invitation> {
+  /**
+   * `greet`: by the name the admin wrote (a manager's invitation greets nobody: docs/decisions/041);
+   * `byManager`: the e-mail says the actor, a company's manager, invited them (else an administrator).
+   */
+  async function sendInvitationTo(
+    user: users.User,
+    actor: Actor,
+    resend: boolean,
+    { greet = true, byManager = false }: { greet?: boolean; byManager?: boolean } = {},
+  ): Promise<Invitation> {
     if (!user.email) throw new ApiError(409, 'no_email', `${user.userName} has no e-mail address to invite`);
     const locale = await ctx.localeOf(user.userName);
     const token = await links.issue('invitation', user.userName, LINK_TTL_MS.invitation);
@@ -27,6 +35,7 @@ export function createInvitations(ctx: AccountsContext) {
         to: user.email,
         locale,
         name: greet ? user.name : null,
+        ...(byManager && actor.userName ? { inviter: actor.userName } : {}),
         userName: user.userName,
         validHours: LINK_TTL_MS.invitation / HOUR_MS,
         path,
@@ -56,7 +65,7 @@ export function createInvitations(ctx: AccountsContext) {
     actor: Actor,
     input: Omit<users.NewUser, 'password' | 'invited'>,
     locale: Locale,
-    options: { greet?: boolean } = {},
+    options: { greet?: boolean; byManager?: boolean } = {},
   ): Promise<{ user: users.User; invitation: Invitation }> {
     if (!input.email) {
       throw new ApiError(400, 'invalid_request', 'Invalid request: email is required to invite a user', { email: 'validation.required' });
@@ -64,7 +73,7 @@ export function createInvitations(ctx: AccountsContext) {
     const user = await users.createUser(db, { ...input, password: users.randomPassword(), invited: true });
     try {
       await deps.locales.signedIn(user.userName, locale);
-      return { user, invitation: await sendInvitationTo(user, actor, false, options.greet ?? true) };
+      return { user, invitation: await sendInvitationTo(user, actor, false, options) };
     } catch (error) {
       // No invitation, no user: the admin can simply try again.
       await links.voidAll(user.userName);
@@ -107,10 +116,12 @@ export function createInvitations(ctx: AccountsContext) {
       requireNewPassword(password, confirm, user.userName);
       const hash = await hashPassword(password);
       const link = await ctx.spend('invitation', token, async (used, trx) => {
+        // Locked (PostgreSQL): a removal of the invitee racing this one waits, or is waited for (companies.ts).
         const row = await trx
           .selectFrom('users')
           .select(['invited_at', 'disabled'])
           .where('user_name', '=', used.userName)
+          .$if(db.engine === 'postgres', (q) => q.forUpdate())
           .executeTakeFirst();
         if (!row || Number(row.disabled) === 1) throw linkRefused('unknown');
         if (row.invited_at === null) throw linkRefused('used');

@@ -7,6 +7,7 @@ import type { Audit } from '../audit/types.ts';
 import type { Brand } from '../brand/brand.ts';
 import type { ContentSource } from '../content/source.ts';
 import type { Db } from '../db/index.ts';
+import type { FanOutDeps } from '../fan-out/fan-out.ts';
 import type { MailDeps } from '../mail/index.ts';
 import type { PdfRenderer } from '../pdf/renderer.ts';
 import type { ClientManifest } from '../render/manifest.ts';
@@ -36,4 +37,6 @@ export type AppDeps = {
   brandDir?: string;
   /** The job runner's clock and whether it polls (tests run it with `jobs.tick()`); by default it polls. */
   jobs?: { now?: () => number; poll?: boolean };
+  /** A project's notices told in the background (default) or before the action answers, and their batches (tests). */
+  fanOut?: Pick<FanOutDeps, 'background' | 'batch' | 'breathe'>;
 };

@@ -1,9 +1,7 @@
 // Phase 3, domains: each folder that owns a domain builds itself from what it is given
 // (server/<domain>/module.ts); this file only orders them and hands each what the earlier ones
 // made. What crosses domains — a project's notices reaching the notification centre and the
-// e-mail — is wired here, where both are known.
-import { localePath } from '../../shared/routes.ts';
-import { projectPath } from '../../shared/projects.ts';
+// e-mail, through the fan-out — is wired here, where all three are known.
 import { accountLinksModule } from '../account-links/module.ts';
 import { authModule } from '../auth/module.ts';
 import { calendarModule } from '../calendar-feed/module.ts';
@@ -11,18 +9,16 @@ import { contactModule } from '../contact/module.ts';
 import { createRateLimiter } from '../db/rate-limit.ts';
 import { jobsModule } from '../jobs/module.ts';
 import { liveModule } from '../live/module.ts';
-import { createMail, type Mail } from '../mail/index.ts';
+import { fanOutModule } from '../fan-out/module.ts';
+import { createMail } from '../mail/index.ts';
 import { myAccountModule } from '../my-account/module.ts';
-import type { Notifications } from '../notifications/notifications.ts';
 import { notificationsModule } from '../notifications/module.ts';
-import type { ProjectDeps } from '../projects/service.ts';
 import { projectsModule } from '../projects/module.ts';
 import { twoFactorModule } from '../two-factor/module.ts';
 import { imageUploads } from '../uploads/images.ts';
 import { embeddedBranding } from '../user-branding/embedded.ts';
 import { BRANDING_TIMEOUT_MS, withBrandingTimeout } from '../user-branding/timeout.ts';
 import { userLocales } from '../users/user-locales.ts';
-import type { Logger } from '../base/logger.ts';
 import type { Base } from './base.ts';
 import type { Data } from './data.ts';
 import type { AppDeps } from './deps.ts';
@@ -52,8 +48,10 @@ export function bootDomains(deps: AppDeps, base: Base, data: Data) {
   // The language of a user's e-mails is the locale they last used.
   const locales = userLocales(db, logger);
   const { tell, notifications } = notificationsModule({ config, db, changes, logger });
-  const projects = projectsModule({ config, db, audit, logger, ...projectNotices(notifications, mail, logger), live: tell });
-  const jobs = jobsModule({ config, db, mail, notifications, logger, now: deps.jobs?.now });
+  // A project's notices are queued with the change and told a batch at a time, off the request path (docs/decisions/048).
+  const { fanOut, projectNotices } = fanOutModule({ db, mail, notifications, tell, logger, options: deps.fanOut });
+  const projects = projectsModule({ config, db, audit, logger, ...projectNotices, live: tell });
+  const jobs = jobsModule({ config, db, mail, notifications, fanOut, logger, now: deps.jobs?.now });
   if (jobsPoll) jobs.start();
   const liveStreams = liveModule({
     config,
@@ -77,6 +75,7 @@ export function bootDomains(deps: AppDeps, base: Base, data: Data) {
     mail,
     locales,
     notifications,
+    fanOut,
     projects,
     jobs,
     liveStreams,
@@ -88,26 +87,3 @@ export function bootDomains(deps: AppDeps, base: Base, data: Data) {
 }
 
 export type Domains = ReturnType<typeof bootDomains>;
-
-/**
- * A project's notices, after the change is committed: a notification per recipient, then their
- * e-mails; either failing is logged, never the action's failure. A held notice withdrawn: its
- * e-mails not yet sent, and its notifications not yet read.
- */
-function projectNotices(notifications: Notifications, mail: Mail, logger: Logger): Pick<ProjectDeps, 'notify' | 'withdraw'> {
-  return {
-    withdraw: async (ref) => {
-      await notifications.withdraw(ref).catch((error: unknown) => logger.error({ err: error, ref }, 'notifications not withdrawn'));
-      return mail.withdraw(ref);
-    },
-    notify: async (notice) => {
-      const about = { project: notice.project.id, kind: notice.kind };
-      await notifications
-        .record(notice)
-        .catch((error: unknown) => logger.error({ err: error, ...about }, 'project notice: notifications not written'));
-      await mail
-        .notifyProject({ ...notice, path: (role, locale) => projectPath(role, notice.project.id, locale) ?? localePath('index', locale) })
-        .catch((error: unknown) => logger.error({ err: error, ...about }, 'project notice not queued'));
-    },
-  };
-}

@@ -221,13 +221,6 @@ export async function membersOf(
   return { items, total: Number(count.n), page, pageSize };
 }
 
-/** Everyone in the company (the e-mails about its projects go to them): bounded by the company's size. */
-export async function memberNames(k: K, companyId: number | null): Promise<string[]> {
-  if (companyId === null) return [];
-  const rows = await k.selectFrom('company_members').select('user_name').where('company_id', '=', companyId).execute();
-  return rows.map((r) => r.user_name);
-}
-
 function notInCompany(userName: string): ApiError {
   return new ApiError(404, 'member_not_found', `${JSON.stringify(userName)} is not in your company`);
 }
@@ -255,19 +248,32 @@ export function requireManager(membership: Membership | null): Membership {
 /**
  * A manager takes a colleague out of the company: from this request on, on every instance, the
  * company's projects are no project of theirs (access is read from here on each request). They
- * keep their account, in a company of their own, empty.
+ * keep their account, in a company of their own, empty — unless they never accepted their
+ * invitation: then the account, which they never used, goes with its link (`erasePending`, in
+ * the same transaction), so that the link creates nothing (docs/decisions/048). Answers which.
  */
-export async function removeColleague(db: Db, manager: Person & { membership: Membership }, userName: string): Promise<void> {
+export async function removeColleague(
+  db: Db,
+  manager: Person & { membership: Membership },
+  userName: string,
+  erasePending: (trx: K, userName: string) => Promise<void>,
+): Promise<'removed' | 'invitation_withdrawn'> {
   if (canonicalIdentity(userName) === canonicalIdentity(manager.userName)) {
     throw new ApiError(409, 'self_removal', 'You cannot remove yourself: hand the manager role over first, then ask the new manager');
   }
-  await db.k.transaction().execute(async (trx) => {
+  return db.k.transaction().execute(async (trx) => {
     const row = await colleague(trx, manager.membership, userName);
+    // Locked (PostgreSQL) until the end: an acceptance of the invitation waits for this, and then finds no account.
     const user = await trx
       .selectFrom('users')
-      .select(['name', 'last_name', 'role'])
+      .select(['name', 'last_name', 'role', 'invited_at'])
       .where('user_name', '=', row.user_name)
+      .$if(db.engine === 'postgres', (q) => q.forUpdate())
       .executeTakeFirst();
+    if (user?.invited_at) {
+      await erasePending(trx, row.user_name);
+      return 'invitation_withdrawn';
+    }
     const kind = (user?.role === 'ORG' || user?.role === 'CLI' ? user.role : manager.membership.kind) as 'CLI' | 'ORG';
     const own = await createCompany(
       trx,
@@ -275,6 +281,7 @@ export async function removeColleague(db: Db, manager: Person & { membership: Me
       kind,
     );
     await placeMember(trx, row.user_name, own, 'manager');
+    return 'removed';
   });
 }
 

@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { PoolClient } from 'pg';
 import type { Db } from './index.ts';
+import { inChunks } from './lists.ts';
 import type { Logger } from '../base/logger.ts';
 
 export const CHANNEL = 'site_changes';
@@ -17,6 +18,11 @@ type Listener = (topic: string) => void;
 export type ChangeFeed = {
   /** Tells every instance (this one at once) that `topic` changed, e.g. 'user:ana'. */
   publish(topic: string): Promise<void>;
+  /**
+   * Tells every instance that these topics changed, SQL_LIST_MAX to a statement: the live pages of
+   * a company's thousands of people cost a statement per few hundred, not two per person.
+   */
+  publishAll(topics: Iterable<string>): Promise<void>;
   /** Calls `listener` with each changed topic that starts with `prefix` (e.g. 'user:'). */
   subscribe(prefix: string, listener: Listener): void;
   close(): Promise<void>;
@@ -43,6 +49,29 @@ export async function announceChange(db: Db, topic: string, keep = KEPT_CHANGES)
               ON CONFLICT (topic) DO UPDATE SET version = excluded.version RETURNING version`.execute(db.k);
   await sql`DELETE FROM changes WHERE version <= (SELECT MAX(version) FROM changes) - ${keep}`.execute(db.k);
   return rows[0] ? Number(rows[0].version) : null;
+}
+
+/**
+ * announceChange for many topics: SQLite numbers them in one statement (atomic against the other
+ * workers) and answers their versions; PostgreSQL sends one NOTIFY per topic from one query.
+ */
+export async function announceChanges(db: Db, topics: readonly string[], keep = KEPT_CHANGES): Promise<number[]> {
+  const versions: number[] = [];
+  for (const chunk of inChunks([...new Set(topics)])) {
+    if (db.engine === 'postgres') {
+      await sql`SELECT pg_notify(${CHANNEL}, t) FROM unnest(${chunk}::text[]) AS t`.execute(db.k);
+      continue;
+    }
+    // `WHERE true`: SQLite's upsert after a SELECT needs a WHERE to be parsed as one.
+    const { rows } = await sql<{ version: number }>`INSERT INTO changes (topic, version)
+      SELECT value, (SELECT COALESCE(MAX(version), 0) FROM changes) + key + 1 FROM json_each(${JSON.stringify(chunk)}) WHERE true
+      ON CONFLICT (topic) DO UPDATE SET version = excluded.version RETURNING version`.execute(db.k);
+    versions.push(...rows.map((row) => Number(row.version)));
+  }
+  if (db.engine === 'sqlite' && versions.length > 0) {
+    await sql`DELETE FROM changes WHERE version <= (SELECT MAX(version) FROM changes) - ${keep}`.execute(db.k);
+  }
+  return versions;
 }
 
 export async function createChangeFeed(db: Db, options: { logger: Logger }): Promise<ChangeFeed> {
@@ -83,6 +112,11 @@ export async function createChangeFeed(db: Db, options: { logger: Logger }): Pro
         deliver(topic);
         await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, topic]);
       },
+      async publishAll(topics) {
+        const all = [...topics];
+        for (const topic of all) deliver(topic);
+        await announceChanges(db, all);
+      },
       subscribe,
       async close() {
         closed = true;
@@ -106,6 +140,12 @@ export async function createChangeFeed(db: Db, options: { logger: Logger }): Pro
   let seen = await latest();
   /** The versions of this process's own changes not yet passed by the poll (at most OWN_MAX). */
   const own = new Set<number>();
+  /** A change of this process's own: the poll skips it (it was delivered when published). */
+  const heardAlready = (version: number) => {
+    if (version <= seen) return;
+    own.add(version);
+    if (own.size > KEPT_CHANGES) own.delete(own.values().next().value!);
+  };
   let polling = false;
   const timer = setInterval(() => {
     if (polling) return;
@@ -133,10 +173,12 @@ export async function createChangeFeed(db: Db, options: { logger: Logger }): Pro
       deliver(topic);
       // One statement (atomic against the other workers): the next version of all.
       const version = await announceChange(db, topic);
-      if (version !== null && version > seen) {
-        own.add(version);
-        if (own.size > KEPT_CHANGES) own.delete(own.values().next().value!);
-      }
+      if (version !== null) heardAlready(version);
+    },
+    async publishAll(topics) {
+      const all = [...topics];
+      for (const topic of all) deliver(topic);
+      for (const version of await announceChanges(db, all)) heardAlready(version);
     },
     subscribe,
     async close() {

@@ -28,6 +28,7 @@ import { notificationActors } from './migrations/0020-notification-actors.ts';
 import { calendarFeeds } from './migrations/0021-calendar-feeds.ts';
 import { mailPreferences } from './migrations/0022-mail-preferences.ts';
 import { localesAsData } from './migrations/0023-locales-as-data.ts';
+import { noticeFanOuts } from './migrations/0024-notice-fan-outs.ts';
 
 export type { Engine, Migration } from './migrations/migration.ts';
 
@@ -55,4 +56,5 @@ export const MIGRATIONS: readonly Migration[] = [
   calendarFeeds,
   mailPreferences,
   localesAsData,
+  noticeFanOuts,
 ];

@@ -182,6 +182,28 @@ export type MilestoneRemindersTable = {
   sent_at: string;
 };
 
+/** A notice queued to be told to its audience a batch at a time (migration 24, server/fan-out/). */
+export type NoticeFanOutsTable = {
+  id: Generated<number>;
+  project_id: number;
+  /** JSON of what it says (NoticeContent); null: only the project's open pages are told. */
+  notice: string | null;
+  /** JSON of its Audience. */
+  audience: string;
+  ref: string | null;
+  /** Where its telling stands: the audience's group, and the last user name told in it. */
+  audience_group: number;
+  audience_after: string;
+  /** pending, failed (gave up). */
+  status: string;
+  /** Milliseconds since epoch: not run before. */
+  run_at: number;
+  attempts: number;
+  claimed_at: number | null;
+  last_error: string | null;
+  created_at: string;
+};
+
 /** A job's run (migration 22, server/jobs/). */
 export type JobsTable = {
   id: Generated<number>;
@@ -432,6 +454,7 @@ export type Schema = {
   mail_preferences: MailPreferencesTable;
   milestone_reminders: MilestoneRemindersTable;
   jobs: JobsTable;
+  notice_fanouts: NoticeFanOutsTable;
   project_experts: ProjectExpertsTable;
   project_milestones: ProjectMilestonesTable;
   project_messages: ProjectMessagesTable;

@@ -4,7 +4,9 @@
 // every notice is a notification of its recipient whatever their e-mail choice. A user's digest
 // is queued in the transaction that moves their cursor (mail_preferences.digest_after) past what
 // it told, only if the cursor is still where it was read: a run again after a crash (or two
-// instances at once) never sends it twice, and a crash before the commit loses nothing.
+// instances at once) never sends it twice, and a crash before the commit loses nothing. A digest
+// that cannot be queued fails the run once the others are queued: the job is tried again, and
+// that user's digest goes with it (docs/decisions/048).
 import { sql } from 'kysely';
 import { MAIL_TOPICS, TOPIC_OF_KIND, type MailTopic } from '../../shared/mail-preferences.ts';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../../shared/notifications.ts';
@@ -44,6 +46,7 @@ export async function sendDigests(deps: DigestDeps): Promise<number> {
   const now = deps.now ?? Date.now;
   const before = new Date(now() - Math.max(deps.settleMs ?? DIGEST_SETTLE_MS, 0)).toISOString();
   let sent = 0;
+  let failed = 0;
   let after = '';
   for (;;) {
     const users = await k
@@ -58,8 +61,9 @@ export async function sendDigests(deps: DigestDeps): Promise<number> {
       try {
         if (await digestOf(deps, row, before)) sent++;
       } catch (error) {
-        // One user's problem is not everyone's: the others get theirs; theirs comes with the next run.
-        deps.logger.error({ err: error, userName: row.user_name }, 'digest not queued');
+        // One user's problem is not everyone's: the others get theirs; theirs comes with the run's next attempt.
+        failed++;
+        deps.logger.error({ err: error, userName: row.user_name }, 'digest not queued: the run fails, and is tried again');
       }
     }
     if (users.length < USERS_PER_PAGE) break;
@@ -67,7 +71,8 @@ export async function sendDigests(deps: DigestDeps): Promise<number> {
     await deps.keepAlive?.();
   }
   if (sent > 0) deps.mail.kick();
-  deps.logger.info({ sent }, 'daily digests queued');
+  deps.logger.info({ sent, failed }, 'daily digests queued');
+  if (failed > 0) throw new Error(`${failed} digests could not be queued (the log says why)`);
   return sent;
 }
 

@@ -5,7 +5,10 @@
 // choice says (at once, in the digest, or never). Active projects only. Each reminder is written
 // once per milestone, person, kind and due day (milestone_reminders), in the transaction that
 // writes its notification and queues its e-mail: a run again reminds nobody twice; a milestone
-// moved to another day is reminded of again.
+// moved to another day is reminded of again. Who is reminded is read from who may see the
+// project now (server/projects/audience.ts: no pending invitee, nobody who lost access), a batch of
+// people at a time with a turn of the event loop between batches; a reminder that cannot be written
+// fails the run after the others are written, so that the job is tried again (docs/decisions/048).
 import { REMINDER_DAYS_MAX, DEFAULT_MAIL_PREFERENCES } from '../../shared/mail-preferences.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import { localePath } from '../../shared/routes.ts';
@@ -13,9 +16,11 @@ import { projectPath } from '../../shared/projects.ts';
 import type { Logger } from '../base/logger.ts';
 import { addDays } from '../calendar/days.ts';
 import type { Db } from '../db/index.ts';
-import { memberNames } from '../companies/companies.ts';
+import { inChunks } from '../db/lists.ts';
+import { FAN_OUT_BATCH, nextTurn } from '../fan-out/fan-out.ts';
 import type { Mail, ProjectNotice } from '../mail/index.ts';
 import { notificationRows, type Notifications } from '../notifications/notifications.ts';
+import { AUDIENCE_START, audiencePage, type Audience, type AudienceCursor } from '../projects/audience.ts';
 
 const MILESTONES_PER_PAGE = 200;
 
@@ -38,6 +43,7 @@ export async function sendReminders(deps: ReminderDeps, today: string): Promise<
   const now = deps.now ?? Date.now;
   const horizon = addDays(today, REMINDER_DAYS_MAX);
   let written = 0;
+  let failed = 0;
   let after = 0;
   for (;;) {
     const milestones = await k
@@ -62,7 +68,8 @@ export async function sendReminders(deps: ReminderDeps, today: string): Promise<
           project: { id: Number(m.project_id), title: m.project_title, company_id: m.company_id === null ? null : Number(m.company_id) },
         });
       } catch (error) {
-        deps.logger.error({ err: error, milestoneId: m.id }, 'milestone reminder not written: tried again at the next run');
+        failed++;
+        deps.logger.error({ err: error, milestoneId: m.id }, 'milestone reminder not written: the run fails, and is tried again');
       }
     }
     if (milestones.length < MILESTONES_PER_PAGE) break;
@@ -70,23 +77,33 @@ export async function sendReminders(deps: ReminderDeps, today: string): Promise<
     await deps.keepAlive?.();
   }
   if (written > 0) deps.mail.kick();
-  deps.logger.info({ written, day: today }, 'milestone reminders written');
+  deps.logger.info({ written, failed, day: today }, 'milestone reminders written');
+  // The others are written (and never twice): the job's next attempt writes what is missing.
+  if (failed > 0) throw new Error(`${failed} milestone reminders of ${today} could not be written (the log says why)`);
   return written;
 }
 
 type Milestone = { id: number; title: string; due: string; project: { id: number; title: string; company_id: number | null } };
 
 /** The company's people and the assigned experts: who does a project's work (not every admin). */
-async function workers(db: Db, project: { id: number; company_id: number | null }): Promise<string[]> {
-  const [company, experts] = await Promise.all([
-    memberNames(db.k, project.company_id),
-    db.k.selectFrom('project_experts').select('user_name').where('project_id', '=', project.id).execute(),
-  ]);
-  return [...company, ...experts.map((e) => e.user_name)];
+const WORKERS: Audience = { company: true, experts: true };
+
+/** Reminds the milestone's workers, a batch of them at a time: how many reminders were written. */
+async function remindOf(deps: ReminderDeps, today: string, now: () => number, m: Milestone): Promise<number> {
+  let written = 0;
+  let cursor: AudienceCursor | null = AUDIENCE_START;
+  while (cursor) {
+    const page = await audiencePage(deps.db.k, m.project, WORKERS, cursor, FAN_OUT_BATCH);
+    written += await remindSome(deps, today, now, m, page.names);
+    cursor = page.next;
+    if (cursor) await nextTurn();
+  }
+  return written;
 }
 
-async function remindOf(deps: ReminderDeps, today: string, now: () => number, m: Milestone): Promise<number> {
-  const people = [...new Set((await workers(deps.db, m.project)).map(canonicalIdentity))];
+/** Reminds these of the milestone's workers (one batch); who has this reminder already is left out. */
+async function remindSome(deps: ReminderDeps, today: string, now: () => number, m: Milestone, names: string[]): Promise<number> {
+  const people = [...new Set(names.map(canonicalIdentity))];
   if (people.length === 0) return 0;
   const chosen = await deps.mail.preferences.many(people);
   const overdue = m.due < today;
@@ -100,6 +117,7 @@ async function remindOf(deps: ReminderDeps, today: string, now: () => number, m:
         .where('milestone_id', '=', m.id)
         .where('kind', '=', kind)
         .where('due_date', '=', m.due)
+        .where('user_name', 'in', people)
         .execute()
     ).map((row) => canonicalIdentity(row.user_name)),
   );
@@ -131,10 +149,9 @@ async function remindOf(deps: ReminderDeps, today: string, now: () => number, m:
       .execute();
     const names = inserted.map((row) => canonicalIdentity(row.user_name));
     if (names.length === 0) return [];
-    await trx
-      .insertInto('notifications')
-      .values(notificationRows({ ...notice, recipients: names }, at))
-      .execute();
+    for (const rows of inChunks(notificationRows({ ...notice, recipients: names }, at))) {
+      await trx.insertInto('notifications').values(rows).execute();
+    }
     await deps.mail.queueIn(
       trx,
       names.flatMap((name) => mails.get(name) ?? []),

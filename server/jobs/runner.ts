@@ -50,6 +50,8 @@ export type JobsDeps = {
   timeZone: string;
   /** Sends what the outbox has due (the mail module's flush): on a timer of its own, never behind a long run. */
   outbox?: () => Promise<void>;
+  /** Tells the queued notices an instance left (server/fan-out/): on the same timer as the outbox. */
+  fanOut?: () => Promise<void>;
   now?: () => number;
   pollMs?: number;
   claimTimeoutMs?: number;
@@ -157,6 +159,7 @@ export function createJobs(deps: JobsDeps): Jobs {
       poller.start();
       poller.every(tick, FIRST_POLL_MS, deps.pollMs ?? POLL_MS, 'jobs not looked at');
       if (deps.outbox) poller.every(outbox, FIRST_POLL_MS, deps.pollMs ?? POLL_MS, 'the outbox not worked through');
+      if (deps.fanOut) poller.every(deps.fanOut, FIRST_POLL_MS, deps.pollMs ?? POLL_MS, 'the queued notices not told');
     },
     async stop() {
       poller.stop();

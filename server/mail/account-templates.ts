@@ -25,6 +25,8 @@ export type AccountMailInput = {
   oldEmail?: string | null | undefined;
   /** How long the link works, in hours (links that expire). */
   validHours?: number | undefined;
+  /** An invitation of a company's manager: their user name (letters, digits, . - _: nothing typed that could pass for a message). Absent: an administrator's. */
+  inviter?: string | undefined;
   url: string;
 };
 
@@ -38,15 +40,18 @@ export function accountMail(input: AccountMailInput, i18n: i18n): RenderedMail {
     // The address an e-mail change leaves, or words for it when the account had none.
     oldEmail: input.oldEmail || t('account.formerAddress'),
     valid: t('account.hours', { count: input.validHours ?? 0 }),
+    inviter: input.inviter ?? '',
   };
+  // Who invited: an administrator, or the manager of the team the account is in (docs/decisions/048).
+  const by = input.kind === 'invitation' && input.inviter ? { context: 'manager' } : {};
   return renderMail(
     {
       subject: t(`${kind}.subject`, words),
       greeting: greeting(t, input.name),
-      lead: t(`${kind}.lead`, words),
+      lead: t(`${kind}.lead`, { ...words, ...by }),
       after: t(`${kind}.after`, words),
       action: { label: t(`${kind}.action`), url: input.url },
-      footer: [t(`${kind}.footer`, words), t('noReply')],
+      footer: [t(`${kind}.footer`, { ...words, ...by }), t('noReply')],
     },
     input.site,
     input.locale,

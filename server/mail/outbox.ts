@@ -5,6 +5,7 @@
 // choose a password or confirm an address, a warning to an account's address) are claimed
 // before every notice that is due, however many notices wait (docs/decisions/029).
 import type { Db } from '../db/index.ts';
+import { inChunks } from '../db/lists.ts';
 import type { Kysely } from 'kysely';
 import type { MailOutboxRow, Schema } from '../db/schema.ts';
 import type { Locale } from '../../shared/locales.ts';
@@ -51,34 +52,35 @@ export type StuckMail = { count: number; oldestMs: number };
 /** What a forgotten body reads. */
 export const BODY_FORGOTTEN = '(removed once sent: it held a single-use link)';
 
-/** Queues the mails (one insert), in a transaction of the caller's or not. */
+/** Queues the mails (an insert per SQL_LIST_MAX of them), in a transaction of the caller's or not. */
 export async function insertMails(k: Kysely<Schema>, mails: readonly QueuedMail[], now: number): Promise<void> {
-  if (mails.length === 0) return;
   const createdAt = new Date(now).toISOString();
-  await k
-    .insertInto('mail_outbox')
-    .values(
-      mails.map((mail) => ({
-        kind: mail.kind,
-        recipient: mail.recipient,
-        reply_to: mail.replyTo,
-        locale: mail.locale,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        status: 'pending',
-        attempts: 0,
-        last_error: null,
-        next_attempt_at: Math.max(now, mail.notBefore ?? now),
-        priority: MAIL_PRIORITY[mail.priority ?? 'notice'],
-        claimed_at: null,
-        ref: mail.ref,
-        created_at: createdAt,
-        sent_at: null,
-        headers: mail.headers ? JSON.stringify(mail.headers) : null,
-      })),
-    )
-    .execute();
+  for (const chunk of inChunks(mails)) {
+    await k
+      .insertInto('mail_outbox')
+      .values(
+        chunk.map((mail) => ({
+          kind: mail.kind,
+          recipient: mail.recipient,
+          reply_to: mail.replyTo,
+          locale: mail.locale,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          status: 'pending',
+          attempts: 0,
+          last_error: null,
+          next_attempt_at: Math.max(now, mail.notBefore ?? now),
+          priority: MAIL_PRIORITY[mail.priority ?? 'notice'],
+          claimed_at: null,
+          ref: mail.ref,
+          created_at: createdAt,
+          sent_at: null,
+          headers: mail.headers ? JSON.stringify(mail.headers) : null,
+        })),
+      )
+      .execute();
+  }
 }
 
 export function mailOutbox(db: Db) {

@@ -16,6 +16,7 @@ import {
   type UnsubscribeScope,
 } from '../../shared/mail-preferences.ts';
 import type { Db } from '../db/index.ts';
+import { inChunks } from '../db/lists.ts';
 import type { MailPreferencesTable, Schema } from '../db/schema.ts';
 
 type Row = MailPreferencesTable;
@@ -133,13 +134,12 @@ export function mailPreferences(db: Db, now: () => number = Date.now): MailPrefe
   return {
     get,
     async many(userNames) {
-      if (userNames.length === 0) return new Map();
-      const rows = await k
-        .selectFrom('mail_preferences')
-        .selectAll()
-        .where('user_name', 'in', [...userNames])
-        .execute();
-      return new Map(rows.map((row) => [canonicalIdentity(row.user_name), preferencesOf(row)]));
+      const found = new Map<string, MailPreferences>();
+      for (const names of inChunks(userNames)) {
+        const rows = await k.selectFrom('mail_preferences').selectAll().where('user_name', 'in', names).execute();
+        for (const row of rows) found.set(canonicalIdentity(row.user_name), preferencesOf(row));
+      }
+      return found;
     },
     set: (userName, prefs) => update(userName, () => prefs),
     unsubscribe: (userName, scope) =>

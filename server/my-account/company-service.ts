@@ -1,9 +1,10 @@
 // What a company's people do with it (docs/decisions/041): see who is in it; its manager invites colleagues
 // (the invitation flow of server/account-links/), removes them, hands the manager role over and
-// renames it; an admin lists companies and moves a user into one. The API (server/api/company.ts)
+// renames it (a colleague removed before accepting their invitation is erased with it); an admin lists companies and moves a user into one. The API (server/api/company.ts)
 // and the profile's forms (company-forms.ts) both come here; the rules of who belongs where are
 // server/companies/companies.ts's. Every change is
-// audited; invitations are counted per manager (COMPANY_INVITATIONS_PER_HOUR).
+// audited; invitations are counted per company (COMPANY_INVITATIONS_PER_HOUR), whoever manages it
+// (docs/decisions/048: handing the role over does not start a new count).
 import type { CompanyRole, CompanyView, Membership } from '../../shared/company.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';
@@ -15,6 +16,7 @@ import type { RateLimiter } from '../db/rate-limit.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Actor } from '../projects/access.ts';
 import * as companies from '../companies/companies.ts';
+import { eraseAccount } from './erase.ts';
 
 export type CompanyServiceDeps = {
   db: Db;
@@ -70,7 +72,7 @@ export function createCompanyService(deps: CompanyServiceDeps) {
       }
       if (deps.invitations) {
         const { limiter, perHour } = deps.invitations;
-        const wait = await limiter.take(`company-invitation:${canonicalIdentity(actor.userName)}`, perHour, HOUR_MS);
+        const wait = await limiter.take(`company-invitation:${membership.companyId}`, perHour, HOUR_MS);
         if (wait > 0) throw new TooManyAttemptsError(wait, 'too_many_invitations', 'Too many invitations');
       }
       const result = await deps.accounts.inviteColleague(
@@ -91,13 +93,15 @@ export function createCompanyService(deps: CompanyServiceDeps) {
 
     async remove(actor: Actor, userName: string, ip: string | null): Promise<void> {
       const membership = await managed(actor);
-      await companies.removeColleague(db, { ...actor, membership }, userName);
+      const outcome = await companies.removeColleague(db, { ...actor, membership }, userName, (trx, name) =>
+        eraseAccount(trx, { userName: name }),
+      );
       await audit.record({
         action: 'colleague_removed',
         actor: actor.userName,
         target: canonicalIdentity(userName),
         ip,
-        detail: { company: membership.companyId },
+        detail: { company: membership.companyId, ...(outcome === 'invitation_withdrawn' ? { invitation: 'withdrawn' } : {}) },
       });
     },
 

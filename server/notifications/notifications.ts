@@ -1,6 +1,7 @@
 // The notification centre's store (docs/decisions/042): every notice of a project is
 // written once per recipient when it is queued for e-mail (the same recipients: never the one who
-// did it), read a page at a time, counted for the bell, marked read one by one, all at once, or
+// did it), a batch of recipients at a time by the fan-out (server/fan-out/, docs/decisions/048),
+// read a page at a time, counted for the bell, marked read one by one, all at once, or
 // by opening the project's page. A held notice (a milestone's toggles) is withdrawn with its
 // e-mail. Rows older than NOTIFICATIONS_KEEP_DAYS go once a day. Every change tells the user's
 // live streams (server/live/), on every instance.
@@ -21,7 +22,7 @@ import type { Db } from '../db/index.ts';
 import type { NotificationRow, NotificationsTable } from '../db/schema.ts';
 import type { Tell } from '../live/topics.ts';
 import { excerptOf } from '../mail/templates.ts';
-import type { ProjectNoticeInput } from '../projects/notices.ts';
+import type { AddressedNotice, NoticeContent } from '../projects/notices.ts';
 
 /** How long the bell's count is kept by this process (a change told by the live topics forgets it at once). */
 export const UNREAD_NOTIFICATIONS_CACHE_MS = 30_000;
@@ -29,9 +30,7 @@ const CACHE_MAX = 10_000;
 const DAY_MS = 86_400_000;
 
 export type Notifications = {
-  /** Writes the notice for each recipient but its actor; tells their streams. */
-  record(notice: ProjectNoticeInput): Promise<void>;
-  /** Rows of these users were written elsewhere (notificationRows in a transaction, committed): tell them. */
+  /** Rows of these users were written (notificationRows in a transaction, committed): tell them. */
   told(userNames: Iterable<string>): Promise<void>;
   /** Takes back the unread notifications of a held notice (`ref`): how many. */
   withdraw(ref: string): Promise<number>;
@@ -59,7 +58,7 @@ const FIRST_PRUNE_MS = 60_000;
 
 type Detail = Pick<Notification, 'from' | 'to' | 'milestone' | 'excerpt' | 'document' | 'due'>;
 
-function detailOf(notice: ProjectNoticeInput): Detail {
+function detailOf(notice: NoticeContent): Detail {
   const detail: Detail = {};
   if (notice.from) detail.from = notice.from;
   if (notice.to) detail.to = notice.to;
@@ -91,8 +90,8 @@ export function notificationOf(row: NotificationRow): Notification {
   };
 }
 
-/** The rows of a notice: one per recipient but its actor (written by record(), or in a caller's transaction). */
-export function notificationRows(notice: ProjectNoticeInput, at: string): Insertable<NotificationsTable>[] {
+/** The rows of a notice: one per recipient but its actor, written in the caller's transaction (a fan-out's batch, a reminder). */
+export function notificationRows(notice: AddressedNotice, at: string): Insertable<NotificationsTable>[] {
   const actor = canonicalIdentity(notice.actor.userName);
   const recipients = [...new Set(notice.recipients.map(canonicalIdentity))].filter((name) => name !== actor);
   const detail = detailOf(notice);
@@ -149,13 +148,6 @@ export function createNotifications(deps: { db: Db; tell: Tell; logger: Logger; 
       .catch((error: unknown) => deps.logger.warn({ err: error }, 'old notifications not deleted: tried again tomorrow'));
 
   const api: Notifications = {
-    async record(notice) {
-      const rows = notificationRows(notice, iso());
-      if (rows.length === 0) return;
-      await k.insertInto('notifications').values(rows).execute();
-      await changed(rows.map((row) => row.user_name));
-    },
-
     told: changed,
 
     async withdraw(ref) {

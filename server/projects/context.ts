@@ -1,5 +1,5 @@
 // What the parts of the projects service share (service.ts composes them): the dependencies the
-// composition gives (database, audit, limits, clock, the notice, withdrawal and live callbacks),
+// composition gives (database, audit, limits, clock, the notice, touch, withdrawal and live callbacks),
 // the caches of one service, the errors every rule answers with, and the checks of every change:
 // the per-user limits and the project's lock.
 import type { Membership } from '../../shared/company.ts';
@@ -15,7 +15,7 @@ import type { RateLimiter } from '../db/rate-limit.ts';
 import { createReadCache, type ReadCache } from '../db/read-cache.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
 import type { Tell } from '../live/topics.ts';
-import type { Notify, Withdraw } from './notices.ts';
+import type { Notify, Touch, Withdraw } from './notices.ts';
 
 /** How often one user may act, counted in the database (every instance shares the counts). */
 export type ProjectLimits = {
@@ -36,7 +36,9 @@ export type ProjectDeps = {
   notify: Notify;
   /** Takes back a held notice (a milestone done, then undone within the collapse window). */
   withdraw?: Withdraw;
-  /** Tells the live streams of these users that the project changed (server/live/); default: nobody. */
+  /** The open pages of everyone who sees a project read it again (queued like a notice); default: nobody's. */
+  touch?: Touch;
+  /** Tells the live streams of these few users that the project changed (server/live/); default: nobody. */
   live?: Tell;
   now?: () => Date;
   /**
@@ -63,7 +65,7 @@ const DUE_SOON_DAYS = 7;
 
 /** One projects service's shared state: what its parts read and keep. */
 export type ProjectContext = {
-  /** As the composition gave them: audit, notify, withdraw, live and limits are read when used. */
+  /** As the composition gave them: audit, notify, touch, withdraw, live and limits are read when used. */
   deps: ProjectDeps;
   db: Db;
   k: Db['k'];

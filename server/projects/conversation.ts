@@ -20,6 +20,7 @@ import type { Db } from '../db/index.ts';
 import type { ProjectDocumentsTable, Schema } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
+import { EVERYONE } from './audience.ts';
 import { recordProjectEvent } from './events.ts';
 import { cleanFileName, documentName, documentType, DOCUMENT_EXTENSIONS } from './documents.ts';
 import { chunkedBytes, documentChunks, storeDocumentChunks } from './document-chunks.ts';
@@ -128,11 +129,9 @@ function createThread(ctx: ConversationContext) {
     });
     // One's own message is read.
     await markRead(id, actor.userName, inserted);
-    const everyone = await projects.participants(row);
-    // Their badges count the new message on their next page (in this process at once).
-    for (const userName of everyone) projects.forgetUnread(userName);
-    await projects.announce('message_posted', actor, row, everyone, { excerpt: body });
-    await projects.touched(row, everyone);
+    // Their badges count the new message when their pages are told (the live topic forgets them: server/live/).
+    await projects.announce('message_posted', actor, row, EVERYONE, { excerpt: body });
+    await projects.touched(row);
     return { id: inserted, author: { userName: actor.userName, name: displayName(actor), role: actor.role }, body, createdAt: at };
   }
 
@@ -267,9 +266,8 @@ function createDocuments(ctx: ConversationContext) {
     const inserted = await k
       .transaction()
       .execute((trx) => storeDocument(ctx, trx, actor, id, { bytes, name, contentType, at, chunks: file.chunks }));
-    const everyone = await projects.participants(row);
-    await projects.announce('document_added', actor, row, everyone, { document: name });
-    await projects.touched(row, everyone);
+    await projects.announce('document_added', actor, row, EVERYONE, { document: name });
+    await projects.touched(row);
     return { id: inserted, name, contentType, bytes, uploadedBy: actor.userName, uploadedAt: at };
   }
 

@@ -7,7 +7,8 @@ import { isWritable, PROJECT_LIMITS, type Project, type ProjectState, type Stand
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
-import { announce, participants, touched } from './announce.ts';
+import { announce, touched } from './announce.ts';
+import { EVERYONE } from './audience.ts';
 import { admit, forbidden, lockProject, MILESTONE_COLLAPSE_MS, readOnly, type ProjectContext } from './context.ts';
 import { getProject } from './detail.ts';
 import { recordProjectEvent } from './events.ts';
@@ -131,14 +132,13 @@ export function createMilestones(ctx: ProjectContext) {
     // A notice of "done" not yet sent says what is no longer so: it goes, whoever reopened.
     if (outcome !== 'unchanged' && !done) await deps.withdraw?.(ref);
     if (outcome === 'unchanged') return getProject(ctx, actor, id);
-    const everyone = await participants(ctx, row);
     if (outcome === 'recorded' && done) {
-      await announce(ctx, 'milestone_done', actor, row, everyone, {
+      await announce(ctx, 'milestone_done', actor, row, EVERYONE, {
         milestone: milestone.title,
         ...(collapseMs > 0 ? { hold: { ref, ms: collapseMs } } : {}),
       });
     }
-    await touched(ctx, row, everyone);
+    await touched(ctx, row);
     return getProject(ctx, actor, id);
   }
 

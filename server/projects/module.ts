@@ -17,14 +17,14 @@ import { createProjectForms } from './forms.ts';
 import type { ProjectServices } from './index.ts';
 import { createProjects, type ProjectDeps } from './service.ts';
 
-export type ProjectsModuleDeps = Pick<ProjectDeps, 'notify' | 'withdraw' | 'live'> & {
+export type ProjectsModuleDeps = Pick<ProjectDeps, 'notify' | 'touch' | 'withdraw' | 'live'> & {
   config: Config;
   db: Db;
   audit: Audit;
   logger: Logger;
 };
 
-export function projectsModule({ config, db, audit, logger, notify, withdraw, live }: ProjectsModuleDeps) {
+export function projectsModule({ config, db, audit, logger, notify, touch, withdraw, live }: ProjectsModuleDeps) {
   const projects = createProjects({
     db,
     audit,
@@ -39,6 +39,7 @@ export function projectsModule({ config, db, audit, logger, notify, withdraw, li
     },
     milestoneCollapseMs: config.PROJECT_MILESTONE_COLLAPSE_MINUTES * 60_000,
     notify,
+    ...(touch ? { touch } : {}),
     ...(withdraw ? { withdraw } : {}),
     ...(live ? { live } : {}),
   });

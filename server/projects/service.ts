@@ -9,7 +9,7 @@
 //   - snapshot.ts: what the documents read (the history, the names it mentions, the PDF's snapshot);
 //   - transitions.ts: briefs and the state machine's moves with their checks;
 //   - team.ts: the experts; milestones.ts: the milestones;
-//   - announce.ts: who hears of a change and how, once it is committed (notices, live pages).
+//   - announce.ts and audience.ts: who hears of a change and how, once it is committed (notices, live pages).
 import { createProjectNotices } from './announce.ts';
 import { admit, projectContext, type Admitted, type ProjectDeps } from './context.ts';
 import { createProjectDetail } from './detail.ts';
@@ -33,7 +33,7 @@ export function createProjects(deps: ProjectDeps) {
   const { assignExpert, removeExpert } = createTeam(ctx);
   const { addMilestone, setMilestoneDone } = createMilestones(ctx);
   const { unreadTotal, forgetUnread } = createUnreadCounts(ctx);
-  const { participants, announce, touched } = createProjectNotices(ctx);
+  const { announce, touched } = createProjectNotices(ctx);
 
   return {
     list,
@@ -52,7 +52,6 @@ export function createProjects(deps: ProjectDeps) {
     unreadTotal,
     forgetUnread,
     calendar,
-    participants,
     announce,
     touched,
     /** Counts one action of the user against its limit; a 429 with Retry-After past it (nothing is done). */

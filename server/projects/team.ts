@@ -5,7 +5,7 @@ import { OPEN_STATES, PROJECT_LIMITS, type Project, type ProjectState } from '..
 import type { ProjectRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { projectFor, type Actor } from './access.ts';
-import { announce, participantsOf, touched } from './announce.ts';
+import { announce, touched } from './announce.ts';
 import { forbidden, lockProject, readOnly, type ProjectContext } from './context.ts';
 import { getProject } from './detail.ts';
 import { recordProjectEvent } from './events.ts';
@@ -72,10 +72,9 @@ export function createTeam(ctx: ProjectContext) {
     });
     // Assigning someone twice is harmless: the same answer, one history line, one e-mail.
     if (added) {
-      // One read of who is in the project: the company hears of its new expert, everyone's page reads it again.
-      const { company, everyone } = await participantsOf(ctx, row);
-      await announce(ctx, 'expert_assigned', actor, row, [expert.userName, ...company]);
-      await touched(ctx, row, everyone);
+      // The expert and the company hear of it; everyone's page reads it again.
+      await announce(ctx, 'expert_assigned', actor, row, { company: true, experts: [expert.userName] });
+      await touched(ctx, row);
     }
     return getProject(ctx, actor, id);
   }
@@ -96,7 +95,7 @@ export function createTeam(ctx: ProjectContext) {
       await recordProjectEvent(trx, id, actor, at, { kind: 'expert_removed', detail: removed.name });
     });
     // The expert's open page reads it again, and finds it gone.
-    await touched(ctx, row, undefined, [userName]);
+    await touched(ctx, row, [userName]);
     return getProject(ctx, actor, id);
   }
 

@@ -9,7 +9,8 @@ import type { Db } from '../db/index.ts';
 import type { ProjectRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { displayName, projectFor, type Actor } from './access.ts';
-import { adminNames, announce, participantsOf, touched } from './announce.ts';
+import { announce, touched } from './announce.ts';
+import { EVERYONE } from './audience.ts';
 import { admit, conflict, forbidden, type ProjectContext } from './context.ts';
 import { getProject } from './detail.ts';
 import { recordProjectEvent } from './events.ts';
@@ -197,8 +198,8 @@ export function createTransitions(ctx: ProjectContext) {
       await recordProjectEvent(trx, inserted.id, actor, at, { kind: 'created', to: 'brief' }, { touch: false });
       return inserted.id;
     });
-    await announce(ctx, 'brief_submitted', actor, { id, title: brief.title }, await adminNames(ctx));
-    await touched(ctx, { id, company_id: membership?.companyId ?? null });
+    await announce(ctx, 'brief_submitted', actor, { id, title: brief.title }, { admins: true });
+    await touched(ctx, { id });
     return getProject(ctx, actor, id);
   }
 
@@ -228,13 +229,9 @@ export function createTransitions(ctx: ProjectContext) {
       });
     }
     // A proposal is news for the company's people (its own e-mail); the others hear of the move.
-    const { company, everyone } = await participantsOf(ctx, row);
-    if (action === 'send_proposal') await announce(ctx, 'proposal_sent', actor, row, company);
-    await announce(ctx, 'state_changed', actor, row, action === 'send_proposal' ? everyone.filter((u) => !company.includes(u)) : everyone, {
-      from,
-      to,
-    });
-    await touched(ctx, row, everyone);
+    if (action === 'send_proposal') await announce(ctx, 'proposal_sent', actor, row, { company: true });
+    await announce(ctx, 'state_changed', actor, row, action === 'send_proposal' ? { experts: true, admins: true } : EVERYONE, { from, to });
+    await touched(ctx, row);
     return getProject(ctx, actor, id);
   }
 

@@ -71,6 +71,8 @@ export async function createTestApp(env?: Record<string, string>, deps: Partial<
     mail: { background: false, ...deps.mail },
     // The job runner runs when a test calls app.jobs.tick() (with its clock, when given).
     jobs: { poll: false, ...deps.jobs },
+    // A project's notices are told before the action answers: what a test reads next is there.
+    fanOut: { background: false, ...deps.fanOut },
   });
   return app;
 }

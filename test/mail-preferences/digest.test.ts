@@ -229,6 +229,28 @@ describe(`the daily digest (${TEST_ENGINE})`, () => {
     expect(digest!.text).toMatch(/completó el hito «Kick-off»[\s\S]*escribió: «After the milestone»/);
   });
 
+  test('a digest that cannot be queued fails the run once the others are queued, so that the job is tried again; never "done" with one lost', async () => {
+    const site = await preferencesSite();
+    await site.choose('owner', { messages: 'digest' });
+    await site.choose('expert', { messages: 'digest' });
+    await post(site, 'admin', site.id, 'For both of them');
+    await site.arrived();
+    const broken = {
+      ...site.mail,
+      digestMail: (...args: Parameters<typeof site.mail.digestMail>) => {
+        if (args[0].userName === PEOPLE.expert.userName) throw new Error('the template broke');
+        return site.mail.digestMail(...args);
+      },
+    };
+    const deps = { db: site.db, mail: broken, logger: site.logger };
+    await expect(sendDigests(deps)).rejects.toThrow('1 digests could not be queued');
+    expect(to(await site.arrived(), 'owner')).toHaveLength(1);
+    // Tried again: the one missing goes, nobody gets theirs twice.
+    await expect(sendDigests({ ...deps, mail: site.mail })).resolves.toBe(1);
+    const again = await site.arrived();
+    expect(again.map((m) => m.envelope.to[0])).toEqual([PEOPLE.expert.email]);
+  });
+
   test('exactly once: three digest runs at once queue one e-mail', async () => {
     const site = await preferencesSite();
     await site.choose('owner', { messages: 'digest' });

@@ -5,6 +5,9 @@
 // "reminders" choice says. Once per milestone, person, kind and due day, however often the job
 // runs. Both engines, a real SMTP server, the job runner's clock set by the test.
 import { describe, expect, test } from 'vitest';
+import { createLogger } from '../../server/base/logger.ts';
+import { sendReminders } from '../../server/jobs/reminders.ts';
+import { userRow } from '../helpers/users.ts';
 import { createTestApp, reopenableTestDatabase, TEST_ENGINE } from '../helpers/app.ts';
 import { startSmtp } from '../helpers/smtp.ts';
 import { BRIEF, PEOPLE, UNLIMITED } from '../projects/fixtures.ts';
@@ -147,15 +150,79 @@ describe(`milestone reminders (${TEST_ENGINE})`, () => {
         expect(await storedKinds(a.db, PEOPLE.owner.userName)).toEqual(expect.arrayContaining(['milestone_due']));
         expect((await storedKinds(a.db, PEOPLE.owner.userName)).filter((k) => k === 'milestone_due')).toHaveLength(1);
         expect((await storedKinds(a.db, PEOPLE.expert.userName)).filter((k) => k === 'milestone_due')).toHaveLength(1);
+        // A run whose write lost the race (SQLite: "database is locked") fails and is tried again
+        // after its pause, finding everyone reminded: every run ends done, nobody reminded twice.
+        clock.now += 60_000;
+        await Promise.all([a.jobs.tick(), b.jobs.tick()]);
         const runs = await a.db.k.selectFrom('jobs').select(['key', 'status']).where('kind', '=', 'reminders').execute();
         expect(runs.length).toBeGreaterThanOrEqual(2);
         expect(runs.every((r) => r.status === 'done')).toBe(true);
+        expect((await storedKinds(a.db, PEOPLE.owner.userName)).filter((k) => k === 'milestone_due')).toHaveLength(1);
       } finally {
         await b.close();
       }
     } finally {
       await smtp.stop();
     }
+  });
+
+  test('a company of 2,500 people, 300 of them invited and not yet accepted: everyone who accepted is reminded, no invitee, and the run is done', async () => {
+    const site = await preferencesSite({ active: true });
+    await milestone(site, 'Kick-off', '2026-12-03');
+    const { company_id: companyId } = await site.db.k
+      .selectFrom('company_members')
+      .select('company_id')
+      .where('user_name', '=', PEOPLE.owner.userName)
+      .executeTakeFirstOrThrow();
+    const joined = new Date().toISOString();
+    for (let i = 0; i < 2_500; i += 500) {
+      const names = Array.from({ length: 500 }, (_, j) => `p${String(i + j).padStart(4, '0')}`);
+      await site.db.k
+        .insertInto('users')
+        .values(
+          names.map((name, j) => userRow({ user_name: name, email: `${name}@acme.example`, invited_at: i + j < 300 ? joined : null })),
+        )
+        .execute();
+      await site.db.k
+        .insertInto('company_members')
+        .values(names.map((name) => ({ user_name: name, company_id: companyId, role: 'member', joined_at: joined })))
+        .execute();
+    }
+    site.clock.now = at(DAY_1, '08:00');
+    await site.jobs.tick();
+    const reminded = await site.db.k.selectFrom('notifications').select('user_name').where('kind', '=', 'milestone_due').execute();
+    const mailed = await site.db.k.selectFrom('mail_outbox').select('recipient').where('kind', '=', 'milestone_due').execute();
+    const names = new Set(reminded.map((r) => r.user_name));
+    expect(names.size).toBe(2_200 + 2);
+    expect(reminded).toHaveLength(names.size);
+    expect(names.has('p0299')).toBe(false);
+    expect(names.has('p0300')).toBe(true);
+    expect(new Set(mailed.map((m) => m.recipient)).size).toBe(2_200 + 2);
+    expect(mailed.some((m) => m.recipient === 'p0000@acme.example')).toBe(false);
+    const [job] = await site.db.k.selectFrom('jobs').select('status').where('kind', '=', 'reminders').execute();
+    expect(job!.status).toBe('done');
+  });
+
+  test('a reminder that cannot be written fails the run once the others are written, so that the job is tried again; never "done" with one lost', async () => {
+    const site = await preferencesSite({ active: true });
+    await milestone(site, 'Kick-off', '2026-12-03');
+    await milestone(site, 'Broken', '2026-12-03');
+    const mail = {
+      ...site.mail,
+      projectMails: async (notice: Parameters<typeof site.mail.projectMails>[0]) => {
+        if (notice.milestone === 'Broken') throw new Error('the database went away');
+        return site.mail.projectMails(notice);
+      },
+    };
+    const deps = { db: site.db, mail, notifications: site.notifications, logger: createLogger('silent'), now: () => at(DAY_1, '08:00') };
+    await expect(sendReminders(deps, DAY_1)).rejects.toThrow('1 milestone reminders of 2026-12-01 could not be written');
+    expect(await remindersOf(site, 'owner')).toEqual([['milestone_due', 'Kick-off']]);
+    // Tried again once the cause is gone: the missing one is written, nobody reminded twice.
+    await expect(sendReminders({ ...deps, mail: site.mail }, DAY_1)).resolves.toBe(2);
+    expect((await remindersOf(site, 'owner')).sort()).toEqual([
+      ['milestone_due', 'Broken'],
+      ['milestone_due', 'Kick-off'],
+    ]);
   });
 
   test('reminders in the digest: the day’s reminder is in that day’s digest, not e-mailed on its own', async () => {

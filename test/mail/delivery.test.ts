@@ -82,6 +82,31 @@ test('unknown, disabled and address-less recipients are skipped and logged; the 
   expect(skipped.map((l) => l.userName)).toEqual(['ghost', 'nomail', 'gone']);
 });
 
+test('a notice to 2,500 people queues an e-mail for each: no statement carries more values than SQLite takes', async () => {
+  const { db, mail } = await mailSetup();
+  const people = Array.from({ length: 2_500 }, (_, i) => ({ userName: `p${String(i).padStart(4, '0')}`, role: 'CLI' }));
+  for (let i = 0; i < people.length; i += 500) await addUsers(db, people.slice(i, i + 500));
+  await mail.notifyProject(notice({ recipients: people.map((p) => p.userName) }));
+  const queued = await db.k
+    .selectFrom('mail_outbox')
+    .select((eb) => eb.fn.count<number>('recipient').distinct().as('n'))
+    .where('kind', '=', 'message_posted')
+    .executeTakeFirstOrThrow();
+  expect(Number(queued.n)).toBe(2_500);
+});
+
+test('an invited address nobody accepted gets no project e-mail (its invitation only); the others still get theirs', async () => {
+  const { smtp, db, mail } = await mailSetup();
+  await addUsers(db, [
+    { userName: 'rita', role: 'CLI' },
+    { userName: 'typed', role: 'CLI', invited: true },
+  ]);
+  await mail.notifyProject(notice({ recipients: ['typed', 'rita'] }));
+  await mail.flush();
+  await smtp.waitFor(1);
+  expect(smtp.messages.map((m) => m.envelope.to)).toEqual([['rita@example.com']]);
+});
+
 test('contact messages go to CONTACT_NOTIFY_TO when it is set, else to every enabled admin with an address', async () => {
   const toAddress = await mailSetup({ env: { CONTACT_NOTIFY_TO: 'staff@example.com' } });
   await addUsers(toAddress.db, [{ userName: 'root', role: 'ADMIN' }]);

@@ -38,7 +38,16 @@ export async function mailSetup(options: { env?: Record<string, string>; db?: Db
   return { smtp, db, config, mail };
 }
 
-export type MailUser = { userName: string; role: string; name?: string; email?: string | null; locale?: Locale; disabled?: boolean };
+export type MailUser = {
+  userName: string;
+  role: string;
+  name?: string;
+  email?: string | null;
+  locale?: Locale;
+  disabled?: boolean;
+  /** Invited and not accepted yet (users.invited_at set). */
+  invited?: boolean;
+};
 
 /** Users straight into the table (no password hashing), with the locale each last used when given. */
 export async function addUsers(db: Db, users: readonly MailUser[]): Promise<void> {
@@ -52,6 +61,7 @@ export async function addUsers(db: Db, users: readonly MailUser[]): Promise<void
           name: u.name ?? u.userName,
           email: u.email === undefined ? `${u.userName}@example.com` : u.email,
           disabled: u.disabled ? 1 : 0,
+          invited_at: u.invited ? new Date().toISOString() : null,
         }),
       ),
     )

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { membershipOf, moveUser } from '../../server/companies/companies.ts';
 import { eraseAccount } from '../../server/my-account/erase.ts';
 import { setRole } from '../../server/users/users.ts';
-import { TEST_ENGINE, createTestApp, reopenableTestDatabase } from '../helpers/app.ts';
+import { ORIGIN, TEST_ENGINE, createTestApp, reopenableTestDatabase } from '../helpers/app.ts';
 import type { Db } from '../../server/db/index.ts';
 import { addUser, loginToken } from '../helpers/users.ts';
 import { accountsSite, linkIn, openLink, postForm, type Site } from '../account-links/setup.ts';
@@ -20,9 +20,9 @@ const COLLEAGUE = { name: 'Carlos', lastName: 'Colega', email: 'carlos@acme.exam
 const PROPOSAL = { scope: 'Dashboards for 12 shops', fee: 18000, timeline: 'Eight weeks from the start' };
 
 /** The site with its people (admin, the client "acme", another client, an expert) signed in. */
-async function teamSite(db?: Db) {
+async function teamSite(db?: Db, env: Record<string, string> = {}) {
   const site = await accountsSite({
-    env: UNLIMITED,
+    env: { ...UNLIMITED, ...env },
     users: [PEOPLE.admin, PEOPLE.owner, PEOPLE.otherClient, PEOPLE.expert],
     ...(db ? { deps: { db } } : {}),
   });
@@ -103,6 +103,59 @@ describe(`companies (${TEST_ENGINE})`, () => {
     );
   });
 
+  test('a colleague invited and not yet accepted hears nothing of the company’s projects, neither notification nor e-mail; once they accept, they do', async () => {
+    const { site, tokens } = await teamSite();
+    const id = await briefBy(site, tokens.manager);
+    expect((await api(site.app, tokens.manager).post('/company/members', { ...COLLEAGUE, locale: 'en' })).status).toBe(201);
+    const userName = await carlos(site);
+    const told = async () => ({
+      notifications: (await site.db.k.selectFrom('notifications').select('kind').where('user_name', '=', userName).execute()).map(
+        (n) => n.kind,
+      ),
+      mails: (await site.db.k.selectFrom('mail_outbox').select('kind').where('recipient', '=', COLLEAGUE.email).execute()).map(
+        (m) => m.kind,
+      ),
+    });
+    expect((await api(site.app, tokens.admin).post(`/projects/${id}/messages`, { body: 'Before Carlos accepts' })).status).toBe(201);
+    expect(await told()).toEqual({ notifications: [], mails: ['invitation'] });
+
+    const mail = (await site.delivered(1)).find((m) => m.envelope.to.includes(COLLEAGUE.email))!;
+    const { agent, page } = await openLink(site.app, linkIn(mail));
+    expect((await postForm(agent, page, { newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD })).status).toBe(303);
+    expect((await api(site.app, tokens.admin).post(`/projects/${id}/messages`, { body: 'After Carlos accepts' })).status).toBe(201);
+    expect(await told()).toEqual({ notifications: ['message_posted'], mails: ['invitation', 'message_posted'] });
+  });
+
+  test('the invitation e-mail says who invited: the company’s manager by their user name (in either language), an administrator’s says an administrator', async () => {
+    const { site, tokens } = await teamSite();
+    for (const [colleague, locale] of [
+      [COLLEAGUE, 'en'],
+      [{ ...COLLEAGUE, name: 'Dora', email: 'dora@acme.example' }, 'es'],
+    ] as const) {
+      expect((await api(site.app, tokens.manager).post('/company/members', { ...colleague, locale })).status).toBe(201);
+    }
+    const [english, spanish] = await site.delivered(2);
+    const byAddress = Object.fromEntries([english!, spanish!].map((m) => [m.envelope.to[0], m]));
+    expect(byAddress[COLLEAGUE.email]!.text).toContain('“acme”, the manager of a team at Acme, has created an account for you');
+    expect(byAddress[COLLEAGUE.email]!.text).toContain('because “acme”, the manager of a team at Acme, created an account');
+    expect(byAddress['dora@acme.example']!.text).toContain('«acme», responsable de un equipo en Acme, ha creado una cuenta para ti');
+    for (const mail of [english!, spanish!]) expect(mail.text).not.toMatch(/administra(tor|dor)/i);
+
+    const byAdmin = await api(site.app, tokens.admin).post('/admin/users', {
+      userName: 'nuria',
+      role: 'CLI',
+      name: 'Nuria',
+      lastName: 'Nueva',
+      email: 'nuria@example.com',
+      invite: true,
+      locale: 'en',
+    });
+    expect(byAdmin.status, JSON.stringify(byAdmin.body)).toBe(201);
+    const adminMail = (await site.delivered(3)).find((m) => m.envelope.to.includes('nuria@example.com'));
+    expect(adminMail!.text).toContain('An administrator of Acme has created an account for you');
+    expect(adminMail!.text).not.toContain('manager of a team');
+  });
+
   test('a member cannot accept, decline, withdraw or close, nor invite, remove or rename; the manager can', async () => {
     const { site, tokens } = await teamSite();
     const colleague = await inviteColleague(site, tokens.manager);
@@ -156,6 +209,37 @@ describe(`companies (${TEST_ENGINE})`, () => {
     await second.close();
   });
 
+  test('an invitee removed before accepting cannot use the link: a clear error page, and no account is made', async () => {
+    const { site, tokens } = await teamSite();
+    expect((await api(site.app, tokens.manager).post('/company/members', { ...COLLEAGUE, locale: 'en' })).status).toBe(201);
+    const mail = (await site.delivered(1)).find((m) => m.envelope.to.includes(COLLEAGUE.email))!;
+    expect((await api(site.app, tokens.manager).delete(`/company/members/${COLLEAGUE.userName}`)).status).toBe(204);
+
+    const { agent, page } = await openLink(site.app, linkIn(mail));
+    const shown = await agent.get(page);
+    expect(shown.status).toBe(404);
+    expect(shown.text).toContain('This link is not valid');
+    expect(shown.text).toContain('the invitation was withdrawn and no account was made');
+    const posted = await postForm(agent, page, { newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+    expect(posted.status).toBe(404);
+    expect(posted.headers['set-cookie'] ?? []).not.toContainEqual(expect.stringMatching(/^auth\._token\.local=[^;]/));
+    expect(await site.db.k.selectFrom('users').select('user_name').where('user_name', '=', COLLEAGUE.userName).execute()).toEqual([]);
+    expect(await site.db.k.selectFrom('account_links').select('id').where('user_name', '=', COLLEAGUE.userName).execute()).toEqual([]);
+    const signIn = await request(site.app)
+      .post('/api/login')
+      .set('Origin', ORIGIN)
+      .send({ identifier: COLLEAGUE.userName, password: NEW_PASSWORD });
+    expect(signIn.status).toBe(401);
+    expect((await api(site.app, tokens.manager).get('/company')).body.total).toBe(1);
+    expect(site.audit.entries).toContainEqual(
+      expect.objectContaining({
+        action: 'colleague_removed',
+        target: COLLEAGUE.userName,
+        detail: expect.objectContaining({ invitation: 'withdrawn' }),
+      }),
+    );
+  });
+
   test('a manager cannot remove themselves, nor anyone of another company (404)', async () => {
     const { site, tokens } = await teamSite();
     const self = await api(site.app, tokens.manager).delete('/company/members/acme');
@@ -175,6 +259,18 @@ describe(`companies (${TEST_ENGINE})`, () => {
     expect((await api(site.app, tokens.manager).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(403);
     expect((await api(site.app, colleague).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(200);
     expect((await api(site.app, tokens.manager).get('/company')).body.role).toBe('member');
+  });
+
+  test('invitations are counted per company: past COMPANY_INVITATIONS_PER_HOUR a new manager, handed the role, gets 429 too', async () => {
+    const { site, tokens } = await teamSite(undefined, { COMPANY_INVITATIONS_PER_HOUR: '2' });
+    const colleague = await inviteColleague(site, tokens.manager);
+    const dora = { ...COLLEAGUE, userName: 'dora', email: 'dora@acme.example' };
+    expect((await api(site.app, tokens.manager).post('/company/members', dora)).status).toBe(201);
+    expect((await api(site.app, tokens.manager).post(`/company/members/${COLLEAGUE.userName}/manager`, {})).status).toBe(204);
+    const refused = await api(site.app, colleague).post('/company/members', { ...COLLEAGUE, userName: 'eve', email: 'eve@acme.example' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('too_many_invitations');
+    expect(await site.db.k.selectFrom('users').select('user_name').where('user_name', '=', 'eve').execute()).toEqual([]);
   });
 
   test('an invitation still pending cannot be handed the manager role (409)', async () => {
