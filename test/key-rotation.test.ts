@@ -1,4 +1,4 @@
-// Key rotation (docs/decisions/049): SESSION_SECRETS lists the secrets newest first; what the site
+// Key rotation (docs/decisions/051): SESSION_SECRETS lists the secrets newest first; what the site
 // seals or signs uses the first, what it opens or verifies takes any. So whatever was made with
 // the old secret — a session cookie, an API token, an unsubscribe link, a calendar address, a
 // contact form's token, a device cookie, a two-factor secret — keeps working after the new one is

@@ -8,7 +8,7 @@ export function deriveKey(secret: string, purpose: string): string {
 /**
  * One purpose's key from each of the site's secrets (SESSION_SECRETS), newest first: the first
  * seals and signs, every one opens and verifies, so what an older secret made keeps working until
- * that secret is taken out of the list (docs/decisions/049).
+ * that secret is taken out of the list (docs/decisions/051).
  */
 export function deriveKeys(secrets: readonly string[], purpose: string): string[] {
   return secrets.map((secret) => deriveKey(secret, purpose));

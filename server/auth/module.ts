@@ -26,7 +26,7 @@ export type AuthModuleDeps = {
 };
 
 export function authModule({ config, db, changes, logger, uploads, fetch }: AuthModuleDeps) {
-  // Signed with the newest key, verified with any (SESSION_SECRETS, docs/decisions/049); API_JWT_SECRET is one key.
+  // Signed with the newest key, verified with any (SESSION_SECRETS, docs/decisions/051); API_JWT_SECRET is one key.
   const apiKeys = (config.API_JWT_SECRET ? [config.API_JWT_SECRET] : deriveKeys(config.SESSION_SECRETS, 'api token v1')).map(keyFromSecret);
   const apiKey = apiKeys[0]!;
   const external = config.API_URL !== undefined;

@@ -1,6 +1,6 @@
 // The session cookie: `auth._token.local`, sealed with SESSION_SECRET by
 // authenticated encryption (JWE, dir + A256GCM); with SESSION_SECRETS, sealed with the newest and
-// opened with any (docs/decisions/049). It carries only the id of the session's row
+// opened with any (docs/decisions/051). It carries only the id of the session's row
 // (auth/session-store.ts) and its expiry: the browser can neither read nor forge it, and everything
 // else about the session — whose it is, its token — stays on the server.
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';

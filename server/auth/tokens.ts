@@ -87,7 +87,7 @@ const VERIFIED_KEPT = 10_000;
 export function hmacVerifier(key: Keys<Uint8Array>, issuer?: string, now: () => number = Date.now): TokenVerifier {
   const keys = keyList(key);
   const verified = new BoundedMap<string, TokenClaims>(VERIFIED_KEPT);
-  // With several keys (SESSION_SECRETS, docs/decisions/049) a signature another key made is tried with the next.
+  // With several keys (SESSION_SECRETS, docs/decisions/051) a signature another key made is tried with the next.
   const verifyWithAny = async (token: string) => {
     for (const [i, candidate] of keys.entries()) {
       try {

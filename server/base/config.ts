@@ -216,7 +216,7 @@ const schema = z.object({
   /** Seals the session cookie (authenticated encryption) and derives every other key of the site. Required in production (or SESSION_SECRETS). */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /**
-   * Key rotation (docs/decisions/049): the secrets, comma-separated, newest first. The first
+   * Key rotation (docs/decisions/051): the secrets, comma-separated, newest first. The first
    * seals and signs; every one opens and verifies, so what an older one made keeps working until
    * it is taken out of the list. Enough on its own; SESSION_SECRET alone is a list of one.
    */
@@ -317,7 +317,7 @@ export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'SESSION_SECRET
   MAIL_FROM: string;
   /** The newest secret: what seals and signs (SESSION_SECRETS' first, or SESSION_SECRET). */
   SESSION_SECRET: string;
-  /** Every secret, newest first: any of them opens and verifies (docs/decisions/049). */
+  /** Every secret, newest first: any of them opens and verifies (docs/decisions/051). */
   SESSION_SECRETS: readonly string[];
   /** True when SESSION_SECRET was generated for this process (development only). */
   sessionSecretGenerated: boolean;

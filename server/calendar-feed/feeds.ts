@@ -1,7 +1,7 @@
 // The private calendar feed (docs/decisions/043): one secret address per user,
 // `/calendar/<id>-<mac>.ics`, that a calendar app reads without signing in. The MAC signs the
 // row's id, its user, its generation and its moment with a key of the site's (from SESSION_SECRET; with
-// SESSION_SECRETS the address shown is made with the newest and one made with any is read, docs/decisions/049): nothing
+// SESSION_SECRETS the address shown is made with the newest and one made with any is read, docs/decisions/051): nothing
 // secret is stored, the profile can show the address again, and a renewal (the next generation)
 // or a stop (the row deleted) kills the old one at once, on every instance. What it lists is
 // decided at each read from the user as they are now (a disabled user's feed is a 404, a project

@@ -43,7 +43,7 @@ const MAX_ERROR_CHARS = 500;
  * An e-mail still waiting this long after it was queued is stuck (the admin console's home says
  * so): past the first four retries (1 + 2 + 4 + 8 minutes), so it is no passing refusal. A notice
  * held to be withdrawable (PROJECT_MILESTONE_COLLAPSE_MINUTES) that is not yet due never counts
- * (docs/decisions/048).
+ * (docs/decisions/050).
  */
 export const MAIL_STUCK_AFTER_MS = 15 * 60_000;
 

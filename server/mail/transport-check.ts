@@ -4,7 +4,7 @@
 // every instance shares the mail server, and the e-mails wait in the outbox meanwhile, so pulling
 // instances out of the load balancer would only add an outage. It passes again as soon as a
 // verify or a send goes through. A refused send asks for a verify (at most one per
-// VERIFY_RETRY_MS): a recipient the server refuses is not a server that is away (docs/decisions/048).
+// VERIFY_RETRY_MS): a recipient the server refuses is not a server that is away (docs/decisions/050).
 import type { Logger } from '../base/logger.ts';
 import { errorText } from './sender.ts';
 

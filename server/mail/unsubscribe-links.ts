@@ -3,7 +3,7 @@
 // List-Unsubscribe=One-Click`, and its footer shows the same address. The token is the account's
 // id (not its user name: the address travels through relays and forwards), what the link turns
 // off (a topic, or the digest), and a MAC with a key of the site's (from SESSION_SECRET; with
-// SESSION_SECRETS made with the newest and checked with each, docs/decisions/049) over
+// SESSION_SECRETS made with the newest and checked with each, docs/decisions/051) over
 // those and the account's user name and moment: nothing is stored, it works without signing in —
 // for that account and that topic only —, and never for a later account (SQLite may reuse an id).
 import { createHmac, timingSafeEqual } from 'node:crypto';

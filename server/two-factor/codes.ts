@@ -102,7 +102,7 @@ async function spendCode(ctx: TwoFactorContext, userName: string, sealedSecret: 
     .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) return 'replayed';
-  // Sealed by an older key (SESSION_SECRETS, docs/decisions/049): sealed again with the newest on
+  // Sealed by an older key (SESSION_SECRETS, docs/decisions/051): sealed again with the newest on
   // this use, so that it still opens once the older key is taken out. Only if nobody changed it meanwhile.
   if (opened.stale) {
     await k

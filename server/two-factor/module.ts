@@ -1,5 +1,5 @@
 // Two-factor authentication as a domain, in the site's database: the secrets sealed and the
-// recovery codes keyed with keys of their own from SESSION_SECRETS (newest first, docs/decisions/049); wrong codes counted in the
+// recovery codes keyed with keys of their own from SESSION_SECRETS (newest first, docs/decisions/051); wrong codes counted in the
 // login limits' window; a right password of a user with 2FA waits for the code (a challenge, no
 // session).
 import type { Config } from '../base/config.ts';

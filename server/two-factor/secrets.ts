@@ -59,7 +59,7 @@ export type SecretBox = {
  * AES-256-GCM with a fresh 96-bit nonce per seal; the user name (lower-cased) is the associated
  * data, so a sealed secret copied onto another user's row does not open there.
  * Text: `v1.<nonce>.<ciphertext>.<tag>`, base64url. Several keys, newest first (SESSION_SECRETS,
- * docs/decisions/049): the first seals, each opens.
+ * docs/decisions/051): the first seals, each opens.
  */
 export function secretBox(keys: Keys<Buffer>): SecretBox {
   const all = keyList(keys);

@@ -213,7 +213,8 @@ describe(`companies (${TEST_ENGINE})`, () => {
     const { site, tokens } = await teamSite();
     expect((await api(site.app, tokens.manager).post('/company/members', { ...COLLEAGUE, locale: 'en' })).status).toBe(201);
     const mail = (await site.delivered(1)).find((m) => m.envelope.to.includes(COLLEAGUE.email))!;
-    expect((await api(site.app, tokens.manager).delete(`/company/members/${COLLEAGUE.userName}`)).status).toBe(204);
+    const userName = await carlos(site);
+    expect((await api(site.app, tokens.manager).delete(`/company/members/${userName}`)).status).toBe(204);
 
     const { agent, page } = await openLink(site.app, linkIn(mail));
     const shown = await agent.get(page);
@@ -223,18 +224,15 @@ describe(`companies (${TEST_ENGINE})`, () => {
     const posted = await postForm(agent, page, { newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
     expect(posted.status).toBe(404);
     expect(posted.headers['set-cookie'] ?? []).not.toContainEqual(expect.stringMatching(/^auth\._token\.local=[^;]/));
-    expect(await site.db.k.selectFrom('users').select('user_name').where('user_name', '=', COLLEAGUE.userName).execute()).toEqual([]);
-    expect(await site.db.k.selectFrom('account_links').select('id').where('user_name', '=', COLLEAGUE.userName).execute()).toEqual([]);
-    const signIn = await request(site.app)
-      .post('/api/login')
-      .set('Origin', ORIGIN)
-      .send({ identifier: COLLEAGUE.userName, password: NEW_PASSWORD });
+    expect(await site.db.k.selectFrom('users').select('user_name').where('user_name', '=', userName).execute()).toEqual([]);
+    expect(await site.db.k.selectFrom('account_links').select('id').where('user_name', '=', userName).execute()).toEqual([]);
+    const signIn = await request(site.app).post('/api/login').set('Origin', ORIGIN).send({ identifier: userName, password: NEW_PASSWORD });
     expect(signIn.status).toBe(401);
     expect((await api(site.app, tokens.manager).get('/company')).body.total).toBe(1);
     expect(site.audit.entries).toContainEqual(
       expect.objectContaining({
         action: 'colleague_removed',
-        target: COLLEAGUE.userName,
+        target: userName,
         detail: expect.objectContaining({ invitation: 'withdrawn' }),
       }),
     );
@@ -264,13 +262,13 @@ describe(`companies (${TEST_ENGINE})`, () => {
   test('invitations are counted per company: past COMPANY_INVITATIONS_PER_HOUR a new manager, handed the role, gets 429 too', async () => {
     const { site, tokens } = await teamSite(undefined, { COMPANY_INVITATIONS_PER_HOUR: '2' });
     const colleague = await inviteColleague(site, tokens.manager);
-    const dora = { ...COLLEAGUE, userName: 'dora', email: 'dora@acme.example' };
+    const dora = { ...COLLEAGUE, name: 'Dora', email: 'dora@acme.example' };
     expect((await api(site.app, tokens.manager).post('/company/members', dora)).status).toBe(201);
-    expect((await api(site.app, tokens.manager).post(`/company/members/${COLLEAGUE.userName}/manager`, {})).status).toBe(204);
-    const refused = await api(site.app, colleague).post('/company/members', { ...COLLEAGUE, userName: 'eve', email: 'eve@acme.example' });
+    expect((await api(site.app, tokens.manager).post(`/company/members/${await carlos(site)}/manager`, {})).status).toBe(204);
+    const refused = await api(site.app, colleague).post('/company/members', { ...COLLEAGUE, name: 'Eve', email: 'eve@acme.example' });
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('too_many_invitations');
-    expect(await site.db.k.selectFrom('users').select('user_name').where('user_name', '=', 'eve').execute()).toEqual([]);
+    expect(await site.db.k.selectFrom('users').select('user_name').where('email', '=', 'eve@acme.example').execute()).toEqual([]);
   });
 
   test('an invitation still pending cannot be handed the manager role (409)', async () => {
