@@ -17,6 +17,7 @@ const POSTGRES_ATTACKS = [
   'test/security/limits.test.ts',
   'test/security/identity.test.ts',
   'test/security/abuse.test.ts',
+  'test/security/fan-out.test.ts',
 ];
 const withPostgres = Boolean(postgresBinDir()) || process.env.CI === 'true' || process.env.REQUIRE_POSTGRES === '1';
 
