@@ -48,7 +48,7 @@ export function bootDomains(deps: AppDeps, base: Base, data: Data) {
   // The language of a user's e-mails is the locale they last used.
   const locales = userLocales(db, logger);
   const { tell, notifications } = notificationsModule({ config, db, changes, logger });
-  // A project's notices are queued with the change and told a batch at a time, off the request path (docs/decisions/048).
+  // A project's notices are queued with the change and told a batch at a time, off the request path (docs/decisions/052).
   const { fanOut, projectNotices } = fanOutModule({ db, mail, notifications, tell, logger, options: deps.fanOut });
   const projects = projectsModule({ config, db, audit, logger, ...projectNotices, live: tell });
   const jobs = jobsModule({ config, db, mail, notifications, fanOut, logger, now: deps.jobs?.now });

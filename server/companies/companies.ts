@@ -250,7 +250,7 @@ export function requireManager(membership: Membership | null): Membership {
  * company's projects are no project of theirs (access is read from here on each request). They
  * keep their account, in a company of their own, empty — unless they never accepted their
  * invitation: then the account, which they never used, goes with its link (`erasePending`, in
- * the same transaction), so that the link creates nothing (docs/decisions/048). Answers which.
+ * the same transaction), so that the link creates nothing (docs/decisions/052). Answers which.
  */
 export async function removeColleague(
   db: Db,

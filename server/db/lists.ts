@@ -1,7 +1,7 @@
 // How many values one SQL statement may carry: SQLite refuses a statement past 32,766 bound
 // values ("too many SQL variables"), PostgreSQL past 65,535. A list of people (an IN list, the
 // rows of an insert) is cut into chunks of SQL_LIST_MAX, whatever its length: a notice to a
-// company of thousands once lost every e-mail past ~1,900 recipients (docs/decisions/048).
+// company of thousands once lost every e-mail past ~1,900 recipients (docs/decisions/052).
 
 /** Values of one IN list, or rows of one insert (a row of the outbox binds 17 values: 8,500 at most). */
 export const SQL_LIST_MAX = 500;

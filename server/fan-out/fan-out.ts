@@ -1,4 +1,4 @@
-// A project's notices, told to their audience off the request path (docs/decisions/048). The
+// A project's notices, told to their audience off the request path (docs/decisions/052). The
 // request that made a change queues its notice as a row of `notice_fanouts` (one insert) and
 // answers; this instance then tells it a batch of FAN_OUT_BATCH people at a time — who they are
 // read then, from who may see the project then (server/projects/audience.ts) — and yields to the

@@ -1,4 +1,4 @@
-// The notices' fan-out as a domain (docs/decisions/048): a project's notices and live pages,
+// The notices' fan-out as a domain (docs/decisions/052): a project's notices and live pages,
 // queued by the request that made the change and told to whoever may see the project then, a
 // batch at a time, off the request path. The job runner's poll takes up what an instance left.
 import type { Logger } from '../base/logger.ts';

@@ -6,7 +6,7 @@
 // it told, only if the cursor is still where it was read: a run again after a crash (or two
 // instances at once) never sends it twice, and a crash before the commit loses nothing. A digest
 // that cannot be queued fails the run once the others are queued: the job is tried again, and
-// that user's digest goes with it (docs/decisions/048).
+// that user's digest goes with it (docs/decisions/052).
 import { sql } from 'kysely';
 import { MAIL_TOPICS, TOPIC_OF_KIND, type MailTopic } from '../../shared/mail-preferences.ts';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../../shared/notifications.ts';

@@ -8,7 +8,7 @@
 // moved to another day is reminded of again. Who is reminded is read from who may see the
 // project now (server/projects/audience.ts: no pending invitee, nobody who lost access), a batch of
 // people at a time with a turn of the event loop between batches; a reminder that cannot be written
-// fails the run after the others are written, so that the job is tried again (docs/decisions/048).
+// fails the run after the others are written, so that the job is tried again (docs/decisions/052).
 import { REMINDER_DAYS_MAX, DEFAULT_MAIL_PREFERENCES } from '../../shared/mail-preferences.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';
 import { localePath } from '../../shared/routes.ts';

@@ -42,7 +42,7 @@ export function accountMail(input: AccountMailInput, i18n: i18n): RenderedMail {
     valid: t('account.hours', { count: input.validHours ?? 0 }),
     inviter: input.inviter ?? '',
   };
-  // Who invited: an administrator, or the manager of the team the account is in (docs/decisions/048).
+  // Who invited: an administrator, or the manager of the team the account is in (docs/decisions/052).
   const by = input.kind === 'invitation' && input.inviter ? { context: 'manager' } : {};
   return renderMail(
     {

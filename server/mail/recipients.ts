@@ -14,7 +14,7 @@ function recipientQuery(db: Db) {
       .select(['users.id', 'users.created_at', 'users.user_name', 'users.email', 'users.name', 'users.role', 'user_locales.locale'])
       .where('users.disabled', '=', 0)
       .where('users.email', 'is not', null)
-      // An address somebody typed and nobody accepted gets nothing but its invitation (docs/decisions/048).
+      // An address somebody typed and nobody accepted gets nothing but its invitation (docs/decisions/052).
       .where('users.invited_at', 'is', null)
   );
 }

@@ -4,7 +4,7 @@
 // and the profile's forms (company-forms.ts) both come here; the rules of who belongs where are
 // server/companies/companies.ts's. Every change is
 // audited; invitations are counted per company (COMPANY_INVITATIONS_PER_HOUR), whoever manages it
-// (docs/decisions/048: handing the role over does not start a new count).
+// (docs/decisions/052: handing the role over does not start a new count).
 import type { CompanyRole, CompanyView, Membership } from '../../shared/company.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';

@@ -1,6 +1,6 @@
 // The notification centre's store (docs/decisions/042): every notice of a project is
 // written once per recipient when it is queued for e-mail (the same recipients: never the one who
-// did it), a batch of recipients at a time by the fan-out (server/fan-out/, docs/decisions/048),
+// did it), a batch of recipients at a time by the fan-out (server/fan-out/, docs/decisions/052),
 // read a page at a time, counted for the bell, marked read one by one, all at once, or
 // by opening the project's page. A held notice (a milestone's toggles) is withdrawn with its
 // e-mail. Rows older than NOTIFICATIONS_KEEP_DAYS go once a day. Every change tells the user's

@@ -1,7 +1,7 @@
 // How a change of a project is told, once it is committed: a notice for an audience (which of
 // the project's people hear of it: audience.ts; never the one who acted) and the open pages that
 // read it again. Both are queued and fanned out off the request path, a batch at a time, to whoever
-// may see the project when they are told (server/fan-out/, docs/decisions/048).
+// may see the project when they are told (server/fan-out/, docs/decisions/052).
 import type { ProjectRow } from '../db/schema.ts';
 import { displayName, type Actor } from './access.ts';
 import type { Audience } from './audience.ts';

@@ -1,5 +1,5 @@
 // Who hears of a change of a project: its people as access.ts decides who may see it, read when
-// the notice is told rather than when the change was made (docs/decisions/048). A person is told
+// the notice is told rather than when the change was made (docs/decisions/052). A person is told
 // only while they could open the project: a company's manager or member with a client's or
 // organisation's role, an assigned expert who is still an expert, an administrator — each with an
 // enabled account whose invitation was accepted (an address a client typed and nobody confirmed

@@ -1,7 +1,7 @@
 // What the projects tell the composition after a change is committed (server/boot/domains.ts):
 // one notice per event, with who may hear it as an audience (audience.ts), not as a list of
 // names — the names are read when the notice is fanned out (server/fan-out/), from who may see the
-// project then (docs/decisions/048). The mail module finds each recipient's address, language and area.
+// project then (docs/decisions/052). The mail module finds each recipient's address, language and area.
 import type { NotificationKind } from '../../shared/notifications.ts';
 import type { Audience } from './audience.ts';
 

@@ -1,4 +1,4 @@
-// The notices' fan-out (docs/decisions/048): a project's notice is queued by the request that
+// The notices' fan-out (docs/decisions/052): a project's notice is queued by the request that
 // caused it and told off the request path, a batch at a time with a turn of the event loop
 // between batches, to whoever may see the project when it is told — the company's people who
 // accepted their invitation, the experts who are still experts, the admins; never an address

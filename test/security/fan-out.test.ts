@@ -1,4 +1,4 @@
-// The company fan-out attack (docs/decisions/048), on one built server started as `npm start`
+// The company fan-out attack (docs/decisions/052), on one built server started as `npm start`
 // starts it, on SQLite and on PostgreSQL: a company of 5,000 people who accepted their invitation
 // and 3,000 addresses its manager typed and nobody accepted, written straight into the database;
 // one message posted in its project. Before the fix the process was held 14.2 s by a company of

@@ -7,7 +7,7 @@ export const noticeFanOuts: Migration = {
     const t = columnTypes(engine);
     // A notice of a project (or, with notice NULL, its open pages to be read again), queued by
     // the request that caused it and told to its audience a batch at a time by whichever
-    // instance claims it (server/fan-out/, docs/decisions/048). The cursor (audience_group,
+    // instance claims it (server/fan-out/, docs/decisions/052). The cursor (audience_group,
     // audience_after) moves in the transaction that writes a batch: a batch is told once.
     await db.schema
       .createTable('notice_fanouts')
