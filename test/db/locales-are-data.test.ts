@@ -137,7 +137,12 @@ test(`after migration 23 a locale outside es and en is stored in contact message
     await expect(db.k.insertInto('user_locales').values({ user_name: 'eva', locale: THIRD, updated_at: AT }).execute()).rejects.toThrow();
     const before = await everyRow(db);
 
-    expect(await migrate(db)).toEqual([23]);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 23),
+      ),
+    ).toEqual([23]);
     expect(await everyRow(db)).toEqual(before);
 
     const message = await db.k
@@ -169,7 +174,12 @@ test(`migration 23 takes out only the locale CHECKs: every other column, default
   const db = await beforeMigration23();
   try {
     const before = await Promise.all(TABLES.map((table) => tableShape(db, table)));
-    expect(await migrate(db)).toEqual([23]);
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 23),
+      ),
+    ).toEqual([23]);
     const after = await Promise.all(TABLES.map((table) => tableShape(db, table)));
     for (const [i, table] of TABLES.entries()) {
       expect(before[i]!.localeChecks, table).toHaveLength(1);
