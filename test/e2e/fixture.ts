@@ -161,11 +161,17 @@ export async function waitForHydration(page: Page, options: { timeout?: number }
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
- * Evaluates axe-core in the page and runs it, on `selector` if given. Evaluated through the
- * DevTools protocol, it is not a script of the page: the site's CSP (scripts carrying the
- * request's nonce only) stays on, so the page is checked as it is served.
+ * Evaluates axe-core in the page and runs it, on `selector` if given, once nothing in the page is
+ * busy loading. Evaluated through the DevTools protocol, it is not a script of the page: the
+ * site's CSP (scripts carrying the request's nonce only) stays on, so the page is checked as it
+ * is served.
  */
 export async function runAxe(page: Page, selector?: string): Promise<AxeResults> {
+  // A region still loading (aria-busy: the console fades it while its list is fetched) is judged
+  // once it has loaded; one that never settles is judged as it is.
+  await page
+    .waitForFunction(() => !document.querySelector('[aria-busy="true"]'), undefined, { timeout: scaled(5_000) })
+    .catch(() => undefined);
   await page.evaluate(AXE_SOURCE);
   return page.evaluate((context) => {
     type Options = { resultTypes: string[] };
