@@ -8,14 +8,11 @@ export default defineConfig({
     include: ['test/e2e/**/*.test.ts'],
     globalSetup: ['test/e2e/global-setup.ts'],
     environment: 'node',
-    // One browser (and, where a file asks, one server) per file, two files at a time: a file
-    // spends much of its time waiting on its browser and server (the whole suite used about
-    // 0.6 of a core's time, one file at a time), so two keep both cores busy. The files share
-    // nothing but the global setup's server, which only signed-out visitors browse (a file that
-    // signs in starts a server of its own).
-    fileParallelism: true,
-    maxWorkers: 2,
-    // …in workers that keep their modules: the files share no state but the fixture's code
+    // One browser (and, where a file asks, one server) per file: files run one after another.
+    // Two at a time gained nothing: the suite is CPU-bound (with two files at once each took 1.75×
+    // as long: 1,064 s of file time in 609 s) and a page loading slowly became a flaky test.
+    fileParallelism: false,
+    // …in one worker that keeps its modules: the files share no state but the fixture's code
     // (test/e2e/fixture.ts owns each file's browser and servers), and a fresh worker per file
     // cost about a second of imports each (measured: 6 small files 44.5 s → 35.3 s).
     isolate: false,
