@@ -6,7 +6,9 @@ import { createApp, type AppDeps } from '../../server/app.ts';
 import { loadConfig } from '../../server/base/config.ts';
 import { openDatabase, type Db } from '../../server/db/index.ts';
 import { createLogger } from '../../server/base/logger.ts';
-import { createTestDatabase } from './postgres.ts';
+import { createTestDatabase, dropTestDatabases } from './postgres.ts';
+
+let shared: ReturnType<typeof createApp> | undefined;
 
 export const ORIGIN = 'https://www.example.test';
 export const TEST_SESSION_SECRET = 'test-session-secret-that-is-long-enough-123';
@@ -24,12 +26,43 @@ declare module 'vitest' {
  */
 export const TEST_ENGINE: 'sqlite' | 'postgres' = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 
+/**
+ * What a test file opened through these helpers and has not closed, closed when the file ends
+ * (test/setup/file-resources.ts): a worker runs file after file in one module graph (isolate:
+ * false, vitest.config.ts), and must not carry an earlier file's pools, timers or shared app.
+ */
+const openInFile = new Set<() => Promise<unknown>>();
+
+/** Makes `resource.close` idempotent and remembers it until it is called. */
+function closedAtFileEnd<T extends { close: () => Promise<unknown> }>(resource: T): T {
+  const close = resource.close;
+  let closing: Promise<unknown> | undefined;
+  const closeOnce = () => {
+    openInFile.delete(closeOnce);
+    closing ??= close.call(resource);
+    return closing;
+  };
+  resource.close = closeOnce;
+  openInFile.add(closeOnce);
+  return resource;
+}
+
+/**
+ * Closes what the file left open, all at once: two apps on one database each hold a connection
+ * of its pool (the change feed's), and the pool ends only when both have let theirs go.
+ */
+export async function closeFileResources(): Promise<void> {
+  shared = undefined;
+  await Promise.allSettled([...openInFile].map((close) => close()));
+  await dropTestDatabases();
+}
+
 /** A fresh, empty, migrated database of the run's engine (an in-memory SQLite, or a new PostgreSQL database). */
 export async function testDatabase(): Promise<Db> {
-  if (TEST_ENGINE === 'sqlite') return openDatabase({ file: ':memory:' });
+  if (TEST_ENGINE === 'sqlite') return closedAtFileEnd(await openDatabase({ file: ':memory:' }));
   const cluster = inject('postgresUrl');
   if (!cluster) throw new Error('TEST_ENGINE=postgres but no PostgreSQL cluster was started (test/setup/postgres.ts)');
-  return openDatabase({ url: await createTestDatabase(cluster), poolMax: 5 });
+  return closedAtFileEnd(await openDatabase({ url: await createTestDatabase(cluster), poolMax: 5 }));
 }
 
 /**
@@ -39,12 +72,12 @@ export async function testDatabase(): Promise<Db> {
 export async function reopenableTestDatabase(): Promise<() => Promise<Db>> {
   if (TEST_ENGINE === 'sqlite') {
     const file = join(mkdtempSync(join(tmpdir(), 'site-db-')), 'site.db');
-    return () => openDatabase({ file });
+    return async () => closedAtFileEnd(await openDatabase({ file }));
   }
   const cluster = inject('postgresUrl');
   if (!cluster) throw new Error('TEST_ENGINE=postgres but no PostgreSQL cluster was started (test/setup/postgres.ts)');
   const url = await createTestDatabase(cluster);
-  return () => openDatabase({ url, poolMax: 5 });
+  return async () => closedAtFileEnd(await openDatabase({ url, poolMax: 5 }));
 }
 
 export function testConfig(env: Record<string, string> = {}) {
@@ -57,8 +90,6 @@ export function testConfig(env: Record<string, string> = {}) {
     ...env,
   });
 }
-
-let shared: ReturnType<typeof createApp> | undefined;
 
 /** A fresh app on a fresh database of the run's engine (and a temporary DATA_DIR). */
 export async function createTestApp(env?: Record<string, string>, deps: Partial<AppDeps> = {}) {
@@ -74,7 +105,7 @@ export async function createTestApp(env?: Record<string, string>, deps: Partial<
     // A project's notices are told before the action answers: what a test reads next is there.
     fanOut: { background: false, ...deps.fanOut },
   });
-  return app;
+  return closedAtFileEnd(app);
 }
 
 /** The app with the embedded defaults; shared within a test file unless options are given. */

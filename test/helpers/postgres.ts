@@ -43,7 +43,9 @@ export async function startPostgres(): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL is not installed (apt-get install -y postgresql): no /usr/lib/postgresql/*/bin/initdb');
   const asPostgres = process.getuid?.() === 0;
-  const dir = mkdtempSync(join(tmpdir(), 'pg-test-'));
+  // In memory where the machine has it (/dev/shm): the cluster is thrown away, and its files never
+  // need to reach the disk.
+  const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pg-test-'));
   if (asPostgres) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
@@ -81,15 +83,34 @@ export async function createTestDatabase(
   clusterUrl: string,
   name = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`,
 ): Promise<string> {
+  await onCluster(clusterUrl, `CREATE DATABASE "${name}" TEMPLATE template0`);
+  createdInFile.push({ clusterUrl, name });
+  const url = new URL(clusterUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** The databases made since the last drop: a file's, dropped when it ends (test/setup/file-resources.ts). */
+const createdInFile: { clusterUrl: string; name: string }[] = [];
+
+/**
+ * Drops the databases the file made, ending whatever connection is still open on them: a run
+ * makes thousands (one per test), and a cluster that kept them all grew to gigabytes that its
+ * stop then spent minutes deleting.
+ */
+export async function dropTestDatabases(): Promise<void> {
+  for (const { clusterUrl, name } of createdInFile.splice(0)) {
+    await onCluster(clusterUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+  }
+}
+
+async function onCluster(clusterUrl: string, statement: string): Promise<void> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: clusterUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE "${name}" TEMPLATE template0`);
+    await client.query(statement);
   } finally {
     await client.end();
   }
-  const url = new URL(clusterUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
