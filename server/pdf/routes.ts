@@ -190,10 +190,11 @@ async function sendJob(
   const gone = new AbortController();
   const onClose = () => gone.abort(new Error('The client went away'));
   res.once('close', onClose);
-  const owner = res.locals.session?.user.userName;
+  const user = res.locals.session?.user;
+  const owner = user?.userName;
   let pdf: Buffer;
   try {
-    pdf = await renderer.render(job, { signal: gone.signal, ...(owner ? { owner } : {}) });
+    pdf = await renderer.render(job, { signal: gone.signal, staff: hasRole(user, 'ADMIN'), ...(owner ? { owner } : {}) });
   } catch (error) {
     if (gone.signal.aborted && error === gone.signal.reason) return;
     if (error instanceof PdfShareError || error instanceof PdfBusyError) {
