@@ -206,7 +206,7 @@ export type ProjectSummary = {
   organisation: string | null;
   createdAt: string;
   updatedAt: string;
-  /** Messages the caller has not read yet. */
+  /** Messages the caller has not read yet, up to UNREAD_BADGE_MAX (counted no further). */
   unread: number;
   /** What waits for the caller here (e.g. 'answer_proposal'), first in dashboards. */
   waiting: string | null;

@@ -3,7 +3,7 @@
 // in the reader's area.
 import { companyName, personName } from '../../shared/account.ts';
 import { Link } from 'react-router-dom';
-import { projectPath, type ProjectSummary } from '../../shared/projects.ts';
+import { projectPath, UNREAD_BADGE_MAX, type ProjectSummary } from '../../shared/projects.ts';
 import { FormattedDate } from '../components/formatted-date.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import { StateBadge } from './state-badge.tsx';
@@ -33,7 +33,13 @@ export function ProjectCards({ items, role, showOwner }: { items: ProjectSummary
             <span>
               {t('projects.area.updated')} <FormattedDate date={p.updatedAt.slice(0, 10)} />
             </span>
-            {p.unread > 0 && <span className="badge badge-new">{t('projects.area.unread', { count: p.unread })}</span>}
+            {p.unread > 0 && (
+              <span className="badge badge-new">
+                {p.unread >= UNREAD_BADGE_MAX
+                  ? t('projects.area.unreadMore', { count: UNREAD_BADGE_MAX - 1 })
+                  : t('projects.area.unread', { count: p.unread })}
+              </span>
+            )}
           </p>
         </li>
       ))}

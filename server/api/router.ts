@@ -1,12 +1,13 @@
 // The built-in API (docs/specification.md §14), mounted at /api when API_URL is unset: one router per
 // resource (each `(deps, auth) => Router`), composed here with what they all share — no caching
-// of any answer, Bearer-token auth, a JSON 405 with `Allow` for a method a path lacks, a JSON 404
+// of any answer, a query parameter given once, Bearer-token auth, a JSON 405 with `Allow` for a method a path lacks, a JSON 404
 // and one error handler answering {error: {code, message, fields?}}. The contract is docs/openapi.json (a test keeps the two in step).
 import { companyRoutes } from './company.ts';
 import express, { type ErrorRequestHandler } from 'express';
 import { INVALID_CREDENTIALS } from '../auth/backend.ts';
 import { isDatabaseUnavailable } from '../db/index.ts';
 import { ApiError, BusyError, TooManyAttemptsError } from '../http/errors.ts';
+import { givenOnce, repeatedParameter } from '../http/query-once.ts';
 import { adminAuditRoutes } from './admin-audit.ts';
 import { adminBrandingRoutes } from './admin-branding.ts';
 import { adminDeletionRoutes } from './admin-deletions.ts';
@@ -29,6 +30,12 @@ export function createApiRouter(deps: ApiDeps) {
   });
   const methods = allowedMethods(router);
   router.use(methods.options);
+  // A parameter given twice is refused before any route reads one of its values (http/query-once.ts).
+  router.use((req, _res, next) => {
+    const repeated = repeatedParameter(req.query);
+    if (!repeated) return next();
+    next(new ApiError(400, 'invalid_request', `Invalid request: ${givenOnce(repeated)}.`, { [repeated]: givenOnce(repeated) }));
+  });
   const auth = createApiAuth(deps);
   for (const resource of [
     meRoutes,

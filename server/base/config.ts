@@ -176,12 +176,14 @@ const schema = z.object({
    * takes nothing for DOWNLOAD_STALL_SECONDS is ended (documents, images, the data export, the
    * PDFs); DOWNLOADS_PER_USER project documents one user downloads at once (429 past it);
    * EXPORTS_MAX_CONCURRENT data exports one process makes at once (503 past it; one per user,
-   * 429 for a second); PDF_JOBS_PER_USER PDFs one user may have waiting or being laid out
-   * (429 past it, the others' served in turn).
+   * 429 for a second), each ended when not done within EXPORT_DEADLINE_SECONDS (decision 056);
+   * PDF_JOBS_PER_USER PDFs one user may have waiting or being laid out (429 past it, the others'
+   * served in turn, a full queue making room for a newcomer and for an admin).
    */
   DOWNLOAD_STALL_SECONDS: count(1, 3600, 30),
   DOWNLOADS_PER_USER: count(1, 100, 4),
   EXPORTS_MAX_CONCURRENT: count(1, 100, 2),
+  EXPORT_DEADLINE_SECONDS: count(1, 3600, 60),
   PDF_JOBS_PER_USER: count(1, 100, 2),
   /**
    * Project documents this process reads at once (each upload holds its file, up to 10 MB, in

@@ -2,11 +2,14 @@
 // online, consistent copy taken while the site serves: SQLite's backup API (better-sqlite3's
 // `backup`) copies the pages under a read transaction, writers go on meanwhile (WAL). A restore
 // replaces DATA_DIR/site.db with a checked copy, only while no process has the database open,
-// and keeps the database it replaces beside it: nothing is ever deleted by either command.
-// PostgreSQL has its own tools (pg_dump / pg_restore, docs/operating.md).
+// and keeps the database it replaces beside it: nothing is ever deleted by either command. The
+// restored copy keeps no sign-in: a session ended after the backup (signed out, a password
+// changed, a user disabled) must not come back with it, so everyone signs in again.
+// PostgreSQL has its own tools (pg_dump / pg_restore, docs/operating.md), then endEverySignIn.
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Db } from './index.ts';
 import { MIGRATIONS } from './migrations.ts';
 
 export class BackupError extends Error {}
@@ -14,6 +17,24 @@ export class BackupError extends Error {}
 /** PostgreSQL's own tools, as `npm run backup`/`restore` name them (docs/operating.md, "Backups"). */
 export const PG_DUMP_COMMAND = 'pg_dump --format=custom --file=site-$(date -u +%Y%m%d-%H%M%S).dump "$DATABASE_URL"';
 export const PG_RESTORE_COMMAND = 'pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" <file>.dump';
+
+/**
+ * Where sign-ins are kept: the sessions (with the API tokens they carry) and the two-factor
+ * sign-ins half done. A restore empties them: what the backup kept of them may have been ended since.
+ */
+export const SIGN_IN_TABLES = ['sessions', 'two_factor_challenges'] as const;
+
+/** Ends every sign-in in the database (after a PostgreSQL restore); the number of sessions ended. */
+export async function endEverySignIn(db: Db): Promise<number> {
+  const present = new Set((await db.k.introspection.getTables()).map((table) => table.name));
+  let sessions = 0;
+  for (const table of SIGN_IN_TABLES) {
+    if (!present.has(table)) continue;
+    const { numDeletedRows } = await db.k.deleteFrom(table).executeTakeFirst();
+    if (table === 'sessions') sessions = Number(numDeletedRows);
+  }
+  return sessions;
+}
 
 /** The newest migration this code knows: a backup from newer code cannot be restored by it. */
 const KNOWN_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
@@ -160,12 +181,17 @@ function inUse(file: string): boolean {
   }
 }
 
-export type RestoreResult = BackupFacts & { replaced: string | null };
+export type RestoreResult = BackupFacts & {
+  replaced: string | null;
+  /** The sessions the backup kept, ended: everyone signs in again. */
+  sessionsEnded: number;
+};
 
 /**
  * Puts the backup `from` in place of the database `live`. Refuses while the site (any process)
  * has the database open, and before touching anything when the backup is not sound. The
- * database it replaces is renamed to `<live>.before-restore-<time>` (with its WAL files).
+ * database it replaces is renamed to `<live>.before-restore-<time>` (with its WAL files); the
+ * restored one has every sign-in ended (SIGN_IN_TABLES).
  */
 export async function restoreDatabase(from: string, live: string, now = new Date()): Promise<RestoreResult> {
   inspectBackup(from);
@@ -182,6 +208,7 @@ export async function restoreDatabase(from: string, live: string, now = new Date
   } finally {
     raw.close();
   }
+  const sessionsEnded = endSignInsOf(incoming);
   let replaced: string | null = null;
   if (existsSync(live)) {
     replaced = `${live}.before-restore-${backupName(now).slice('site-'.length, -'.db'.length)}`;
@@ -193,7 +220,23 @@ export async function restoreDatabase(from: string, live: string, now = new Date
     for (const suffix of ['-wal', '-shm']) rmSync(live + suffix, { force: true });
   }
   renameSync(incoming, live);
-  return { ...inspectBackup(live), replaced };
+  return { ...inspectBackup(live), replaced, sessionsEnded };
+}
+
+/** Empties SIGN_IN_TABLES in the SQLite file (those its schema has); the number of sessions ended. */
+function endSignInsOf(file: string): number {
+  const copy = new Database(file, { fileMustExist: true });
+  try {
+    let sessions = 0;
+    for (const table of SIGN_IN_TABLES) {
+      if (!copy.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) continue;
+      const { changes } = copy.prepare(`DELETE FROM ${table}`).run();
+      if (table === 'sessions') sessions = changes;
+    }
+    return sessions;
+  } finally {
+    copy.close();
+  }
 }
 
 /** Where `npm run backup` writes by default: DATA_DIR/backups/site-<time>.db. */

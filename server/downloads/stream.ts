@@ -2,7 +2,9 @@
 // chunk only once the client took the last one (back-pressure), so that a download costs a chunk
 // of memory however large the file and however slow the client. A client that takes nothing
 // for the stall deadline (DOWNLOAD_STALL_SECONDS) has its response ended: a socket that never
-// reads must not hold the server's memory, nor its download slots, for as long as it likes.
+// reads must not hold the server's memory, nor its download slots, for as long as it likes. A
+// download may also have a deadline for the whole of it (the data export's, whose slots are
+// few: docs/decisions/056): a client that reads, but too slowly to be done by then, is ended too.
 import type { Response } from 'express';
 import { pipeline, type Writable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
@@ -19,6 +21,14 @@ export class DownloadStalledError extends Error {
   }
 }
 
+/** The download was not done by its deadline (its client read too slowly): its response was ended. */
+export class DownloadDeadlineError extends Error {
+  constructor(deadlineMs: number) {
+    super(`The download was not done within ${deadlineMs / 1000} seconds: it was ended`);
+    this.name = 'DownloadDeadlineError';
+  }
+}
+
 /** The client closed the connection before the download ended. */
 export class ClientGoneError extends Error {
   constructor() {
@@ -29,7 +39,7 @@ export class ClientGoneError extends Error {
 
 /** A download that ended because of its client, not of the server: logged as such, not as a failure. */
 export function endedByClient(error: unknown): boolean {
-  return error instanceof DownloadStalledError || error instanceof ClientGoneError;
+  return error instanceof DownloadStalledError || error instanceof DownloadDeadlineError || error instanceof ClientGoneError;
 }
 
 export type DownloadOptions = {
@@ -37,6 +47,8 @@ export type DownloadOptions = {
   stallMs: number;
   /** Gzip here (the client accepts it): the global compression() never sees a download. */
   gzip?: boolean;
+  /** The whole download is done within `ms` of its start, as `now` counts (milliseconds), or ended. */
+  deadline?: { ms: number; now: () => number };
 };
 
 export type DownloadWriter = {
@@ -70,10 +82,23 @@ export function downloadWriter(res: Response, options: DownloadOptions): Downloa
   if (gzip) pipeline(gzip, res, () => undefined);
   const target: Writable = gzip ?? res;
   const gone = () => res.closed && !res.writableFinished;
+  const deadline = options.deadline;
+  const deadlineAt = deadline ? deadline.now() + deadline.ms : Infinity;
+  const left = () => (deadline ? deadlineAt - deadline.now() : Infinity);
 
-  /** Waits for `event` of `emitter`, at most the stall deadline, failing when the response closes first. */
+  /** Ends the response: its deadline has passed. */
+  function overdue(): DownloadDeadlineError {
+    res.destroy();
+    return new DownloadDeadlineError(deadline!.ms);
+  }
+
+  /**
+   * Waits for `event` of `emitter`, at most the stall deadline (or what is left of the whole
+   * download's), failing when the response closes first.
+   */
   function progress(emitter: Writable, event: 'drain' | 'finish'): Promise<void> {
     if (gone()) return Promise.reject(new ClientGoneError());
+    const wait = Math.max(0, Math.min(stallMs, left()));
     return new Promise((resolve, reject) => {
       const done = (error?: Error) => {
         clearTimeout(timer);
@@ -85,10 +110,11 @@ export function downloadWriter(res: Response, options: DownloadOptions): Downloa
       const onEvent = () => done();
       const onClose = () => done(res.writableFinished ? undefined : new ClientGoneError());
       const timer = setTimeout(() => {
+        if (wait < stallMs) return done(overdue());
         const stalled = new DownloadStalledError(stallMs);
         done(stalled);
         res.destroy();
-      }, stallMs);
+      }, wait);
       emitter.on(event, onEvent);
       res.on('close', onClose);
     });
@@ -97,6 +123,7 @@ export function downloadWriter(res: Response, options: DownloadOptions): Downloa
   return {
     async write(chunk) {
       if (gone()) throw new ClientGoneError();
+      if (left() <= 0) throw overdue();
       if (!target.write(chunk)) await progress(target, 'drain');
       // A turn of the event loop between two chunks: forty downloads into empty socket buffers
       // would otherwise read and write all their chunks in one turn, /healthz waiting seconds.

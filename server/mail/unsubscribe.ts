@@ -2,15 +2,17 @@
 // UNSUBSCRIBE_PATH/<token>, without signing in:
 // - POST with the body `List-Unsubscribe=One-Click`: what a mail program's "unsubscribe" button
 //   does, and what the page's button does. It turns that topic off (never) for that user, or
-//   every topic their digest gathers; 200 (a mail program), or 303 to the page saying it is done.
-// - GET: a page that asks first (a link scanner that opens links must not unsubscribe anyone).
+//   every topic their digest gathers; 200 (a mail program), or 303 back to the page.
+// - GET: a page that asks first (a link scanner that opens links must not unsubscribe anyone),
+//   or says it is done when it is: what it says is read from the preferences, never from the
+//   address (`?done=1` once said "done" to anyone who typed it, nothing posted).
 // A token that is not one of ours, or a user who is no longer there, is a 404.
 import busboy from 'busboy';
 import express, { type Request, type Response, type Router } from 'express';
 import type { i18n } from 'i18next';
 import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
 import { canonicalIdentity } from '../../shared/identity.ts';
-import type { UnsubscribeScope } from '../../shared/mail-preferences.ts';
+import { MAIL_TOPICS, type MailPreferences, type UnsubscribeScope } from '../../shared/mail-preferences.ts';
 import { localePath } from '../../shared/routes.ts';
 import type { Logger } from '../base/logger.ts';
 import type { Db } from '../db/index.ts';
@@ -76,6 +78,11 @@ function multipartFields(req: Request): Promise<Record<string, string> | null> {
   });
 }
 
+/** Whether the link's scope is off already: its topic never e-mailed, or no topic left in the digest. */
+function unsubscribed(prefs: MailPreferences, scope: UnsubscribeScope): boolean {
+  return scope === 'digest' ? MAIL_TOPICS.every((topic) => prefs[topic] !== 'digest') : prefs[scope] === 'never';
+}
+
 export function unsubscribeRoutes(deps: UnsubscribeDeps): Router {
   const router = express.Router();
   const { k } = deps.db;
@@ -134,7 +141,7 @@ export function unsubscribeRoutes(deps: UnsubscribeDeps): Router {
       if (!who) return invalid(req, res);
       const { t, topic, settings } = words(who.locale);
       const digest = who.scope === 'digest';
-      if (req.query.done === '1') {
+      if (unsubscribed(await deps.preferences.get(who.userName), who.scope)) {
         const said = digest ? t('unsubscribe.doneDigest') : t('unsubscribe.done', { topic: topic(who.scope) });
         return send(res, 200, who.locale, t('unsubscribe.title'), `<p role="status">${escapeHtml(said)}</p>${settings}`);
       }
@@ -175,7 +182,7 @@ export function unsubscribeRoutes(deps: UnsubscribeDeps): Router {
           .status(303)
           .set('Cache-Control', 'no-store')
           .set('Referrer-Policy', 'no-referrer')
-          .location(`${req.baseUrl}/${req.params.token}?done=1`)
+          .location(`${req.baseUrl}/${req.params.token}`)
           .end();
         return;
       }

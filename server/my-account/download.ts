@@ -3,7 +3,8 @@
 // who is not signed in goes to login and comes back; never cached. One export per user at a
 // time, EXPORTS_MAX_CONCURRENT per process, gzipped here rather than by the global compression()
 // (through which every chunk of an export stayed in memory to its end: docs/decisions/028),
-// ended when the client stalls.
+// ended when the client stalls or is not done by the export's deadline (its slot is one of a
+// few: a client reading slowly must not hold it for minutes, docs/decisions/056).
 import type { Request, RequestHandler, Response } from 'express';
 import { DOCUMENT_PATHS } from '../../shared/documents.ts';
 import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
@@ -36,6 +37,10 @@ export type DataDownloadDeps = ExportDeps & {
   maxConcurrent: number;
   /** DOWNLOAD_STALL_SECONDS, in ms. */
   stallMs: number;
+  /** EXPORT_DEADLINE_SECONDS, in ms: an export not done by then is ended, and its slot freed. */
+  deadlineMs: number;
+  /** The deadline's clock, in milliseconds (tests); by default Date.now. */
+  clock?: () => number;
   /** DATA_EXPORTS_PER_HOUR: downloads one user may make per hour. */
   exportsPerHour?: number;
 };
@@ -96,7 +101,11 @@ export function accountDataDownload(deps: DataDownloadDeps): {
     await (deps.audit ?? noAudit).record({ action: 'data_exported', actor: userName, ip: req.ip ?? null });
     res.status(200).set(headers);
     // Gzipped here when the client takes it (JSON shrinks about tenfold), never by the global compression().
-    const out = downloadWriter(res, { stallMs: deps.stallMs, gzip: req.acceptsEncodings('gzip', 'identity') === 'gzip' });
+    const out = downloadWriter(res, {
+      stallMs: deps.stallMs,
+      gzip: req.acceptsEncodings('gzip', 'identity') === 'gzip',
+      deadline: { ms: deps.deadlineMs, now: deps.clock ?? Date.now },
+    });
     try {
       await writeAccountData(deps, session.user, session.id, (chunk) => out.write(chunk));
       await out.end();

@@ -60,6 +60,7 @@ export function myAccountModule({
     limiter: createRateLimiter(db, 3_600_000),
     maxConcurrent: config.EXPORTS_MAX_CONCURRENT,
     stallMs: config.DOWNLOAD_STALL_SECONDS * 1000,
+    deadlineMs: config.EXPORT_DEADLINE_SECONDS * 1000,
     exportsPerHour: config.DATA_EXPORTS_PER_HOUR,
   });
   return {

@@ -3,15 +3,17 @@
 // long messages held the loop for seconds and /healthz with it. So the layout runs in one worker
 // thread per process (server/pdf/worker.ts), jobs wait in a short queue in front of it, and
 // when the queue is full a request is refused at once (503 with Retry-After) instead of piling
-// up work. The queue is fair: one user has at most `perUser` jobs in it (waiting or being laid
-// out; 429 beyond), and the next job is the oldest of the user served least recently, so that
-// one user asking again and again cannot keep everyone else out (docs/decisions/028). A thread
+// up work. The queue is fair (server/pdf/fair-queue.ts): one user has at most `perUser` jobs in
+// it (waiting or being laid out; 429 beyond), the next job is the oldest of the user served least
+// recently, and a full queue makes room for a newcomer at the expense of whoever holds the most
+// of it, and for an administrator at the expense of anyone else (docs/decisions/028, 056). A thread
 // that dies (out of memory, a bug) or runs over its time is replaced on the next job; the
 // server's own heap never holds a layout.
 import type { Resource } from 'i18next';
 import { Worker } from 'node:worker_threads';
 import { projectI18n, resourcesOf } from '../i18n/index.ts';
 import { PDF_NAMESPACES } from './i18n.ts';
+import { createFairQueue, type Owner } from './fair-queue.ts';
 import type { PdfJob } from './jobs.ts';
 import type { JobRequest, JobResult } from './worker.ts';
 
@@ -83,6 +85,8 @@ export type PdfWorkerData = { resources: Resource };
 export type RenderOptions = {
   /** Whose job it is (their user name): their share of the queue. Without one a job counts for nobody's share. */
   owner?: string;
+  /** An administrator's: in a full queue it takes the place of a waiting job of someone who is not one. */
+  staff?: boolean;
   /** Aborted when the client has gone: the job stops waiting. */
   signal?: AbortSignal;
 };
@@ -90,7 +94,8 @@ export type RenderOptions = {
 export type PdfRenderer = {
   /**
    * The job's PDF; rejects with PdfShareError when its owner has their share of the queue, with
-   * PdfBusyError when the queue is full, with the signal's reason when aborted while waiting.
+   * PdfBusyError when the queue is full (or, while waiting, when a fairer claim took its place),
+   * with the signal's reason when aborted while waiting.
    */
   render(job: PdfJob, options?: RenderOptions): Promise<Buffer>;
   /** What is going on, for tests and logs. */
@@ -99,11 +104,10 @@ export type PdfRenderer = {
   close(): Promise<void>;
 };
 
-/** A job's owner: a user name, or a key of its own for a job of nobody's. */
-type Owner = string | symbol;
 type Pending = {
   job: PdfJob;
   owner: Owner;
+  staff: boolean;
   resolve: (pdf: Buffer) => void;
   reject: (error: unknown) => void;
   signal: AbortSignal | undefined;
@@ -119,7 +123,7 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
   const workerUrl = options.workerUrl ?? PDF_WORKER_URL;
   const heapMb = options.heapMb ?? LAYOUT_HEAP_MB;
   const workerData: PdfWorkerData = { resources: options.resources ?? resourcesOf(projectI18n(), PDF_NAMESPACES) };
-  const queue = createFairQueue<Pending>();
+  const queue = createFairQueue<Pending>({ maxWaiting, perOwner: perUser });
   let running: Running | null = null;
   let worker: Worker | null = null;
   let idleTimer: NodeJS.Timeout | null = null;
@@ -207,15 +211,20 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
   }
 
   return {
-    render(job, { owner, signal } = {}) {
+    render(job, { owner, staff = false, signal } = {}) {
       return new Promise<Buffer>((resolve, reject) => {
         if (closed) return reject(new Error('The PDF renderer is closed'));
         if (signal?.aborted) return reject(signal.reason);
-        const key: Owner = owner ?? Symbol('nobody');
+        const pending: Pending = { job, owner: owner ?? Symbol('nobody'), staff, resolve, reject, signal };
         // The share first: a user over it is told so (429), whether or not the queue has room.
-        if (queue.held(key) >= perUser) return reject(new PdfShareError(perUser, retryAfterSeconds));
-        if (running && queue.size() >= maxWaiting) return reject(new PdfBusyError(retryAfterSeconds));
-        const pending: Pending = { job, owner: key, resolve, reject, signal };
+        const admission = queue.admit(pending, running !== null);
+        if (!admission.admitted) {
+          return reject(
+            admission.refusal === 'share' ? new PdfShareError(perUser, retryAfterSeconds) : new PdfBusyError(retryAfterSeconds),
+          );
+        }
+        // The job whose place this one took is told the queue is full, as if it had come now.
+        admission.displaced?.reject(new PdfBusyError(retryAfterSeconds));
         // A request whose client has gone stops waiting and frees its place; once started, a
         // layout runs to its end (stopping it would mean restarting the thread).
         signal?.addEventListener(
@@ -225,7 +234,6 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
           },
           { once: true },
         );
-        queue.add(pending);
         next();
       });
     },
@@ -240,66 +248,6 @@ export function pdfRenderer(options: PdfRendererOptions = {}): PdfRenderer {
       worker = null;
       if (running) settle(new Error('The server is stopping'));
       await thread?.terminate();
-    },
-  };
-}
-
-/**
- * The jobs waiting, and each owner's share (jobs waiting or running). The next job is the oldest
- * of the owner whose last start is the least recent (never: first).
- */
-function createFairQueue<T extends { owner: Owner }>() {
-  const waiting: T[] = [];
-  /** Jobs of each owner waiting or running: their share. */
-  const held = new Map<Owner, number>();
-  /** When each owner with jobs held last had one started (a count of starts): the least recent goes next. */
-  const lastStart = new Map<Owner, number>();
-  let starts = 0;
-
-  /** The job leaves its owner's share (done, failed, or abandoned while waiting). */
-  function release(owner: Owner) {
-    const left = (held.get(owner) ?? 1) - 1;
-    if (left > 0) held.set(owner, left);
-    else {
-      held.delete(owner);
-      lastStart.delete(owner);
-    }
-  }
-
-  return {
-    release,
-    size: () => waiting.length,
-    held: (owner: Owner) => held.get(owner) ?? 0,
-    /** Waits, and counts in its owner's share. */
-    add(item: T) {
-      held.set(item.owner, (held.get(item.owner) ?? 0) + 1);
-      waiting.push(item);
-    },
-    /** Stops waiting (its client went away); false when it was no longer waiting. */
-    withdraw(item: T): boolean {
-      const index = waiting.indexOf(item);
-      if (index === -1) return false;
-      waiting.splice(index, 1);
-      release(item.owner);
-      return true;
-    },
-    /** The job to start, now counted as its owner's latest start. */
-    take(): T | undefined {
-      let chosen = -1;
-      for (let i = 0; i < waiting.length; i++) {
-        const turn = lastStart.get(waiting[i]!.owner) ?? -1;
-        if (chosen === -1 || turn < (lastStart.get(waiting[chosen]!.owner) ?? -1)) chosen = i;
-      }
-      if (chosen === -1) return undefined;
-      const [pending] = waiting.splice(chosen, 1);
-      lastStart.set(pending!.owner, ++starts);
-      return pending;
-    },
-    /** Every waiting job, out of the queue and of its owner's share. */
-    drain(): T[] {
-      const all = waiting.splice(0);
-      for (const item of all) release(item.owner);
-      return all;
     },
   };
 }

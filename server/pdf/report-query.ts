@@ -3,6 +3,7 @@
 // A report is one page of at most MESSAGES_PER_REPORT messages or USERS_PER_REPORT users: laying
 // out a whole inbox at once exhausted the heap (docs/private-area.md, "PDF documents").
 import { isIsoDay, type IsoDay } from '../calendar/days.ts';
+import { givenOnce } from '../http/query-once.ts';
 
 /**
  * Messages in one report. Measured on the worst cases (50 messages of 5,000 characters in every
@@ -35,7 +36,7 @@ const WHOLE_NUMBER = /^[0-9]{1,6}$/;
 function single(query: Record<string, unknown>, param: string): { value: string | undefined } | QueryProblem {
   const value = query[param];
   if (value === undefined) return { value: undefined };
-  if (typeof value !== 'string') return { param, message: `${param} must be given once, as a single value` };
+  if (typeof value !== 'string') return { param, message: givenOnce(param) };
   return { value };
 }
 

@@ -7,6 +7,7 @@
 import type { i18n } from 'i18next';
 import { DOCUMENT_PATHS } from '../../shared/documents.ts';
 import { hasRole } from '../../shared/user.ts';
+import { givenOnce, repeatedParameter } from '../http/query-once.ts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
@@ -161,8 +162,11 @@ export function pdfRoutes(deps: PdfDeps): { paths: string[]; handler: RequestHan
     handler: (req, res, next) => {
       // Express matches paths without regard to case or a trailing slash: the documents have one form.
       const kind = PDF_ROUTES.get(req.path);
+      const project = kind ? null : projectPdfOf(req.path);
+      // `?version=1&version=2` is no document: refused as the API refuses it (http/query-once.ts).
+      const repeated = kind || project ? repeatedParameter(req.query) : null;
+      if (repeated) return plainText(res, 400, `Bad query parameter ${repeated}: ${givenOnce(repeated)}`);
       if (kind) return void handle(routes, kind, req, res);
-      const project = projectPdfOf(req.path);
       if (project) return void handleProject(routes, project.kind, project.rawId, req, res, next);
       next();
     },
@@ -190,10 +194,11 @@ async function sendJob(
   const gone = new AbortController();
   const onClose = () => gone.abort(new Error('The client went away'));
   res.once('close', onClose);
-  const owner = res.locals.session?.user.userName;
+  const user = res.locals.session?.user;
+  const owner = user?.userName;
   let pdf: Buffer;
   try {
-    pdf = await renderer.render(job, { signal: gone.signal, ...(owner ? { owner } : {}) });
+    pdf = await renderer.render(job, { signal: gone.signal, staff: hasRole(user, 'ADMIN'), ...(owner ? { owner } : {}) });
   } catch (error) {
     if (gone.signal.aborted && error === gone.signal.reason) return;
     if (error instanceof PdfShareError || error instanceof PdfBusyError) {

@@ -25,6 +25,7 @@ import { CmsError } from '../cms/errors.ts';
 import { secretMatches } from '../http/secret.ts';
 import type { Logger } from '../base/logger.ts';
 import { escapeHtml } from '../http/html.ts';
+import { givenOnce } from '../http/query-once.ts';
 import type { PreviewCookie } from './cookie.ts';
 
 export const PREVIEW_PATH = '/preview';
@@ -76,7 +77,7 @@ class BadParameter extends Error {}
 function single(req: Request, name: string): string | undefined {
   const value: unknown = req.query[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new BadParameter(`The parameter "${name}" must be given once, as text`);
+  if (typeof value !== 'string') throw new BadParameter(`The parameter ${givenOnce(`"${name}"`)}`);
   return value;
 }
 

@@ -81,7 +81,7 @@ export async function seedDemoProjects(db: Db, people: DemoPeople): Promise<numb
     procurementRef: 'EXP-2026/114',
   });
   await projects.act(admin, p3.id, 'send_proposal', proposal(68000));
-  await projects.act(org, p3.id, 'accept');
+  await projects.act(org, p3.id, 'accept', undefined, { version: 1 });
   await projects.assignExpert(admin, p3.id, expert.userName);
   await projects.addMilestone(expert, p3.id, { title: 'Data inventory agreed', dueDate: day(-5) });
   await projects.addMilestone(expert, p3.id, { title: 'Portal beta online', dueDate: day(5) });
@@ -104,7 +104,7 @@ export async function seedDemoProjects(db: Db, people: DemoPeople): Promise<numb
     organisation: 'Acme Retail S.L.',
   });
   await projects.act(admin, p4.id, 'send_proposal', proposal(8500));
-  await projects.act(client, p4.id, 'accept');
+  await projects.act(client, p4.id, 'accept', undefined, { version: 1 });
   await projects.assignExpert(admin, p4.id, expert.userName);
   await projects.act(expert, p4.id, 'deliver');
   // closed, declined and cancelled: kept for reference.
@@ -115,7 +115,7 @@ export async function seedDemoProjects(db: Db, people: DemoPeople): Promise<numb
     budget: '10to50k',
   });
   await projects.act(admin, p5.id, 'send_proposal', proposal(16000));
-  await projects.act(client, p5.id, 'accept');
+  await projects.act(client, p5.id, 'accept', undefined, { version: 1 });
   await projects.act(admin, p5.id, 'deliver');
   await projects.act(client, p5.id, 'close');
   const p6 = await projects.create(org, {
@@ -125,7 +125,7 @@ export async function seedDemoProjects(db: Db, people: DemoPeople): Promise<numb
     procurementRef: 'EXP-2026/087',
   });
   await projects.act(admin, p6.id, 'send_proposal', proposal(12000));
-  await projects.act(org, p6.id, 'decline');
+  await projects.act(org, p6.id, 'decline', undefined, { version: 1 });
   const p7 = await projects.create(client, {
     title: 'Warehouse sensors pilot',
     description: 'A pilot of temperature sensors in one warehouse.',

@@ -18,7 +18,7 @@ import { ensureMembership } from '../companies/companies.ts';
 import type { Slot } from '../db/compiled.ts';
 import type { Actor } from './access.ts';
 import type { ProjectContext } from './context.ts';
-import { companyNameOf, dueSoonOf, expertCountOf, summaryOf, unreadOf, visible } from './queries.ts';
+import { companyNameOf, dueSoonOf, expertCountOf, hasUnreadOf, summaryOf, unreadOf, visible } from './queries.ts';
 
 export type ListQuery = {
   status?: ProjectState | undefined;
@@ -77,7 +77,7 @@ function filtered(ctx: ProjectContext, actor: Actor, standing: Standing, query: 
   if (query.waiting) {
     const limit = slot<string>('dueLimit');
     q = q.where((eb) => {
-      const unread = eb(unreadOf(eb, userName), '>', 0);
+      const unread = hasUnreadOf(eb, userName);
       if (standing === 'manager') return eb.or([eb('p.state', 'in', ['proposal', 'delivered']), unread]);
       if (standing === 'member') return unread;
       if (standing === 'admin') {

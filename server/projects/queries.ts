@@ -2,7 +2,14 @@
 // sees, what is counted per project (unread messages, experts, milestones due soon) as
 // subqueries of a project's row, and a project's summary with what waits for the caller in it.
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
-import { ownsProjects, type Practice, type ProjectState, type ProjectSummary, type Standing } from '../../shared/projects.ts';
+import {
+  ownsProjects,
+  UNREAD_BADGE_MAX,
+  type Practice,
+  type ProjectState,
+  type ProjectSummary,
+  type Standing,
+} from '../../shared/projects.ts';
 import { hasRole } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import type { ProjectRow, Schema } from '../db/schema.ts';
@@ -13,11 +20,11 @@ export type Eb = ExpressionBuilder<Schema & { p: Schema['projects'] }, 'p'>;
 /** What is counted per project for its summary. */
 export type ProjectCounts = { unread: number; experts: number; dueSoon: number };
 
-/** The messages of project `p` that `userName` did not write and has not read. */
-export function unreadOf(eb: Eb, userName: string) {
+/** The messages of project `p` that `userName` did not write and has not read, one row each. */
+function unreadMessagesOf(eb: Eb, userName: string) {
   return eb
     .selectFrom('project_messages as m')
-    .select((e) => e.fn.countAll<number>().as('n'))
+    .select(sql<number>`1`.as('one'))
     .whereRef('m.project_id', '=', 'p.id')
     .where('m.author', '!=', userName)
     .where(
@@ -32,6 +39,20 @@ export function unreadOf(eb: Eb, userName: string) {
         sql<number>`0`,
       ),
     );
+}
+
+/**
+ * How many messages of project `p` `userName` has not read, counted up to UNREAD_BADGE_MAX like
+ * the navbar's badge: the database stops reading there, so a page of projects costs at most
+ * the cap per row however many messages wait (an admin may have read none of 100,000).
+ */
+export function unreadOf(eb: Eb, userName: string) {
+  return eb.selectFrom(unreadMessagesOf(eb, userName).limit(UNREAD_BADGE_MAX).as('u')).select((e) => e.fn.countAll<number>().as('n'));
+}
+
+/** Whether project `p` has a message `userName` has not read (the first one found ends the reading). */
+export function hasUnreadOf(eb: Eb, userName: string) {
+  return eb.exists(unreadMessagesOf(eb, userName));
 }
 
 export function expertCountOf(eb: Eb) {

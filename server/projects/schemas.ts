@@ -58,7 +58,7 @@ export const actionSchema = z
   .object({
     action: z.enum(PROJECT_ACTIONS as [string, ...string[]], { error: 'validation.action' }),
     proposal: proposalSchema.optional(),
-    /** accept / decline: the version answered, which must be the newest (409 proposal_superseded otherwise). */
+    /** accept / decline: the version answered, required (400 proposal_version_required), which must be the newest (409 proposal_superseded otherwise). */
     version: z.number().int().min(1).max(999_999).optional(),
   })
   .strict();

@@ -16,14 +16,14 @@ import { getProject } from './detail.ts';
 import { recordProjectEvent } from './events.ts';
 import type { Brief, ProposalInput } from './schemas.ts';
 
-/** What the caller expects of a move: the proposal's version they answer, and their address (for the audit). */
+/** What the caller expects of a move: the proposal's version they answer (required to accept or decline), and their address (for the audit). */
 type Expected = { version?: number | undefined; ip?: string | null };
 
 /** What a move did to the proposals, for its history line and its audit. */
 type Settled = { version: number | null; answeredFee: number; superseded: number | null; stillOpen: number };
 
 /** Whether the caller may make this move now, and with what it takes; throws what refuses it. */
-function checkMove(action: ProjectAction, standing: Standing, from: ProjectState, proposal: ProposalInput | undefined) {
+function checkMove(action: ProjectAction, standing: Standing, from: ProjectState, proposal: ProposalInput | undefined, expected: Expected) {
   const move = TRANSITIONS[action];
   if (!(move.by as readonly Standing[]).includes(standing)) throw forbidden(`You may not ${action.replace('_', ' ')} this project`);
   if (!(move.from as readonly ProjectState[]).includes(from)) {
@@ -33,6 +33,15 @@ function checkMove(action: ProjectAction, standing: Standing, from: ProjectState
     throw new ApiError(400, 'invalid_request', 'Invalid request: proposal is required to send a proposal', {
       proposal: 'validation.required',
     });
+  }
+  // An answer says which version it answers: without it, a newer (and dearer) one sent meanwhile would be taken.
+  if ((action === 'accept' || action === 'decline') && expected.version === undefined) {
+    throw new ApiError(
+      400,
+      'proposal_version_required',
+      `Invalid request: version is required to ${action} a proposal (the version you read and answer)`,
+      { version: 'validation.required' },
+    );
   }
 }
 
@@ -61,7 +70,7 @@ async function settleProposals(
     .executeTakeFirst();
   if (action === 'accept' || action === 'decline') {
     if (!newest || newest.status !== 'open') throw conflict();
-    if (expected.version !== undefined && expected.version !== newest.version) {
+    if (expected.version !== newest.version) {
       throw new ApiError(
         409,
         'proposal_superseded',
@@ -206,13 +215,13 @@ export function createTransitions(ctx: ProjectContext) {
   /**
    * A move of the state machine, if the caller's standing allows it from the current state.
    * Sending a proposal keeps it as the next version and supersedes an open one; an answer is
-   * the newest version's (`expected.version`, when given, must be it: what the owner read is what
+   * the newest version's (`expected.version`, required, must be it: what the owner read is what
    * they answer), recorded with who, when and from which address.
    */
   async function act(actor: Actor, id: number, action: ProjectAction, proposal?: ProposalInput, expected: Expected = {}): Promise<Project> {
     const { row, standing } = await projectFor(db, actor, id);
     const from = row.state as ProjectState;
-    checkMove(action, standing, from, proposal);
+    checkMove(action, standing, from, proposal, expected);
     // Every move e-mails the participants: counted per user, on the page and the API alike.
     await admit(ctx, 'state', actor.userName);
     const at = now().toISOString();

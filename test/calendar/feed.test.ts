@@ -44,7 +44,7 @@ async function site(env: Record<string, string> = {}) {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.id as number;
     expect((await api(app.app, admin).patch(`/projects/${id}`, { action: 'send_proposal', proposal: PROPOSAL })).status).toBe(200);
-    expect((await api(app.app, token).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(200);
+    expect((await api(app.app, token).patch(`/projects/${id}`, { action: 'accept', version: 1 })).status).toBe(200);
     return id;
   };
   const mine = await project(owner, 'Sales, data; and more', day(60));

@@ -131,7 +131,7 @@ test.each([
   ['type=page&slug=auditoria', /"type" must be "post" or "legal"/],
   ['slug=auditoria', /"type" must be "post" or "legal"/],
   ['type=../admin&slug=auditoria', /"type"/],
-  ['type=post&type=legal&slug=auditoria', /"type" must be given once/],
+  ['type=post&type=legal&slug=auditoria', /"type" must be given once, not repeated/],
   // zz is no language's code; the answer names every locale of the table.
   ['type=post&slug=auditoria&locale=zz', new RegExp(`"locale" must be ${LOCALE_CODES.map((code) => `"${code}"`).join(' or ')}`)],
   ['type=post&slug=auditoria&locale=es%0d%0aSet-Cookie:x=1', /"locale"/],
@@ -141,7 +141,7 @@ test.each([
   ['type=post&slug=%5Cevil.example', /"slug" must be a post slug/],
   ['type=post&slug=Auditoria', /"slug" must be a post slug/],
   ['type=post&slug=auditoria%3Fx%3D1', /"slug" must be a post slug/],
-  ['type=post&slug=a&slug=b', /"slug" must be given once/],
+  ['type=post&slug=a&slug=b', /"slug" must be given once, not repeated/],
   ['type=legal&slug=terms', /"slug" of a legal page must be one of cookies, legal, privacy, responsible/],
   ['type=legal&slug=..%2Fadmin', /"slug" of a legal page/],
   ['type=post', /exactly one of the parameters "slug" and "documentId"/],

@@ -13,15 +13,17 @@ import { databaseFile, openDatabase, type Db } from '../../server/db/index.ts';
 import { createTestApp, TEST_ENGINE } from '../helpers/app.ts';
 import { createTestDatabase, postgresBinDir } from '../helpers/postgres.ts';
 import { addUser, loginToken } from '../helpers/users.ts';
+import { endSessionsOf } from '../../server/auth/session-store.ts';
+import request from 'supertest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
 /** Runs `npm run <script>`'s file with DATA_DIR (without blocking the event loop: the site serves meanwhile). */
-function runScript(script: 'backup' | 'restore', args: string[], dataDir: string) {
+function runScript(script: 'backup' | 'restore', args: string[], dataDir: string, databaseUrl = '') {
   return new Promise<{ code: number | null; out: string }>((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, 'scripts', `${script}.ts`), ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl },
     });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -105,6 +107,38 @@ sqliteOnly(
     const again = await openDatabase({ file: databaseFile(dataDir) });
     const back = await createTestApp({ DATA_DIR: dataDir }, { db: again });
     await loginToken(back.app, 'ana');
+    await back.close();
+  },
+);
+
+/** Whether the API takes `token` on the app. */
+async function tokenWorks(app: Parameters<typeof request>[0], token: string): Promise<boolean> {
+  const res = await request(app).get('/api/me').set('Authorization', `Bearer ${token}`);
+  return res.status === 200;
+}
+
+sqliteOnly(
+  'a restore ends every session the backup kept, and says so: a session ended after the backup does not come back with it',
+  async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'site-backup-'));
+    const db = await openDatabase({ file: databaseFile(dataDir) });
+    const site = await createTestApp({ DATA_DIR: dataDir }, { db });
+    await addUser(db, { userName: 'ana', role: 'CLI' });
+    const token = await loginToken(site.app, 'ana');
+    expect(await tokenWorks(site.app, token)).toBe(true);
+    const backup = await runScript('backup', [], dataDir);
+    expect(backup.code, backup.out).toBe(0);
+    // After the backup, Ana's session is ended (she signs out, or her password is changed).
+    await endSessionsOf(db, 'ana');
+    await site.close();
+
+    const restored = await runScript('restore', [join(dataDir, 'backups', readdirSync(join(dataDir, 'backups'))[0]!)], dataDir);
+    expect(restored.code, restored.out).toBe(0);
+    expect(restored.out).toContain('Ended every session the backup kept (1): everyone signs in again');
+    const back = await createTestApp({ DATA_DIR: dataDir }, { db: await openDatabase({ file: databaseFile(dataDir) }) });
+    expect(await tokenWorks(back.app, token)).toBe(false);
+    // She signs in again as usual.
+    expect(await tokenWorks(back.app, await loginToken(back.app, 'ana'))).toBe(true);
     await back.close();
   },
 );
@@ -207,6 +241,7 @@ sqliteOnly('with DATABASE_URL set to PostgreSQL, backup and restore name pg_dump
     });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('pg_restore --clean --if-exists --no-owner');
+    if (script === 'restore') expect(result.stderr).toContain('npm run restore -- --end-sessions');
   }
 });
 
@@ -251,6 +286,29 @@ sqliteOnly('npm run backup -- <file in another folder> leaves a copy only its ow
 
 test('backup names sort by time (UTC)', () => {
   expect(backupName(new Date('2026-11-27T09:30:15.123Z'))).toBe('site-20261127-093015.db');
+});
+
+postgresOnly('PostgreSQL: after pg_restore, npm run restore -- --end-sessions ends every session the dump kept, and says so', async () => {
+  const bin = postgresBinDir()!;
+  const url = await createTestDatabase(inject('postgresUrl'));
+  const db = await openDatabase({ url, poolMax: 5 });
+  const site = await createTestApp({}, { db });
+  await addUser(db, { userName: 'ana', role: 'CLI' });
+  const token = await loginToken(site.app, 'ana');
+  const dump = join(mkdtempSync(join(tmpdir(), 'site-pgdump-')), 'site.dump');
+  expect(spawnSync(join(bin, 'pg_dump'), ['--format=custom', `--file=${dump}`, url], { encoding: 'utf8' }).status).toBe(0);
+  await endSessionsOf(db, 'ana');
+  await site.close();
+  const restore = spawnSync(join(bin, 'pg_restore'), ['--clean', '--if-exists', '--no-owner', `--dbname=${url}`, dump], {
+    encoding: 'utf8',
+  });
+  expect(restore.status, restore.stderr).toBe(0);
+  const ended = await runScript('restore', ['--end-sessions'], mkdtempSync(join(tmpdir(), 'site-data-')), url);
+  expect(ended.code, ended.out).toBe(0);
+  expect(ended.out).toContain('Ended every session the backup kept (1): everyone signs in again');
+  const back = await createTestApp({}, { db: await openDatabase({ url, poolMax: 5 }) });
+  expect(await tokenWorks(back.app, token)).toBe(false);
+  await back.close();
 });
 
 postgresOnly('PostgreSQL: pg_dump of a serving site, the schema destroyed, pg_restore brings it back and the user signs in', async () => {

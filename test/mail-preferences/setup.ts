@@ -80,7 +80,7 @@ export async function preferencesSite(options: SiteOptions = {}) {
     const id = created.body.id as number;
     if (active) {
       expect((await as('admin').patch(`/projects/${id}`, { action: 'send_proposal', proposal: PROPOSAL })).status).toBe(200);
-      expect((await as('owner').patch(`/projects/${id}`, { action: 'accept' })).status).toBe(200);
+      expect((await as('owner').patch(`/projects/${id}`, { action: 'accept', version: 1 })).status).toBe(200);
     }
     expect((await as('admin').post(`/projects/${id}/experts`, { userName: PEOPLE.expert.userName })).status).toBe(200);
     return id;

@@ -70,6 +70,19 @@ describe(`one-click unsubscribe (${TEST_ENGINE})`, () => {
     expect(to(await site.arrived(), 'owner').map((m) => m.subject)).toEqual([`Tienes una propuesta para «${BRIEF.title}»`]);
   });
 
+  test('the page says "done" only once the topic is off: ?done=1 typed into the address, nothing posted, shows the question and its form', async () => {
+    const site = await preferencesSite();
+    await signIn(site.app, PEOPLE.owner.userName);
+    await site.arrived();
+    const path = (await messageLinks(site)).owner();
+    const typed = await request(site.app).get(`${path}?done=1`);
+    expect(typed.status).toBe(200);
+    expect(typed.text).not.toContain('Done:');
+    expect(typed.text).toContain('Stop e-mails about: New messages?');
+    expect(typed.text).toContain('<form method="post">');
+    expect((await site.mail.preferences.get(PEOPLE.owner.userName)).messages).not.toBe('never');
+  });
+
   test('the page’s button (from=page) answers 303 to the page saying it is done, in the user’s language', async () => {
     const site = await preferencesSite();
     // The owner last used the English pages.
@@ -79,7 +92,7 @@ describe(`one-click unsubscribe (${TEST_ENGINE})`, () => {
     expect((await request(site.app).get(path)).text).toContain('Stop e-mails about: New messages?');
     const posted = await oneClick(site, path, 'List-Unsubscribe=One-Click&from=page');
     expect(posted.status).toBe(303);
-    expect(posted.headers.location).toBe(`${path}?done=1`);
+    expect(posted.headers.location).toBe(path);
     const shown = await request(site.app).get(posted.headers.location!);
     expect(shown.status).toBe(200);
     expect(shown.text).toContain('<p role="status">Done: you will no longer get e-mails about: New messages.</p>');

@@ -167,7 +167,7 @@ describe(`notifications (${TEST_ENGINE})`, () => {
         })
       ).status,
     ).toBe(200);
-    expect((await api(app.app, tokens.owner).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(200);
+    expect((await api(app.app, tokens.owner).patch(`/projects/${id}`, { action: 'accept', version: 1 })).status).toBe(200);
     const added = await api(app.app, tokens.admin).post(`/projects/${id}/milestones`, { title: 'Kick-off' });
     const milestone = (added.body.milestones as { id: number }[])[0]!.id;
     const before = (await api(app.app, tokens.owner).get('/notifications')).body.total as number;

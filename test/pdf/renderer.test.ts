@@ -78,6 +78,16 @@ test('the next document is the oldest of the user served least recently: users t
   expect(finished).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
 });
 
+test("two accounts that fill the queue do not starve an administrator's report: it is made, and the newest waiting job of theirs is refused (503's error)", async () => {
+  const pdfs = renderer({ perUser: 2, maxWaiting: 3 });
+  const mallory = [pdfs.render(profile('mallory'), { owner: 'mallory' }), pdfs.render(profile('mallory'), { owner: 'mallory' })];
+  const trudy = [pdfs.render(profile('trudy'), { owner: 'trudy' }), pdfs.render(profile('trudy'), { owner: 'trudy' })];
+  const report = pdfs.render(profile('staff'), { owner: 'staff', staff: true });
+  await expect(trudy[1]).rejects.toBeInstanceOf(PdfBusyError);
+  expect(pdfText(await report)).toContain('User namestaff');
+  await expect(Promise.all([...mallory, trudy[0]])).resolves.toHaveLength(3);
+});
+
 test("a document given up while waiting frees its place in its user's share", async () => {
   const pdfs = renderer({ perUser: 2 });
   const running = pdfs.render(profile('ana'), { owner: 'ana' });

@@ -129,7 +129,7 @@ describe('the contact-messages report', () => {
   test.each([
     ['?page=0', 'Bad query parameter page: page must be a whole number from 1 to 100000, not "0"'],
     ['?page=abc', 'Bad query parameter page: page must be a whole number from 1 to 100000, not "abc"'],
-    ['?page=1&page=2', 'Bad query parameter page: page must be given once, as a single value'],
+    ['?page=1&page=2', 'Bad query parameter page: page must be given once, not repeated'],
     ['?from=2026-13-01', 'Bad query parameter from: from must be a day written YYYY-MM-DD, not "2026-13-01"'],
     ['?to=yesterday', 'Bad query parameter to: to must be a day written YYYY-MM-DD, not "yesterday"'],
     ['?from=2026-02-01&to=2026-01-01', 'Bad query parameter to: to (2026-01-01) must not be before from (2026-02-01)'],

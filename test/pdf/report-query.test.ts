@@ -40,13 +40,13 @@ describe('the query', () => {
     [{ page: 'abc' }, 'page', 'page must be a whole number from 1 to 100000, not "abc"'],
     [{ page: '100001' }, 'page', 'page must be a whole number from 1 to 100000, not "100001"'],
     [{ page: '99999999999999999999' }, 'page', 'page must be a whole number from 1 to 100000, not "99999999999999999999"'],
-    [{ page: ['1', '2'] }, 'page', 'page must be given once, as a single value'],
-    [{ page: { $gt: '1' } }, 'page', 'page must be given once, as a single value'],
+    [{ page: ['1', '2'] }, 'page', 'page must be given once, not repeated'],
+    [{ page: { $gt: '1' } }, 'page', 'page must be given once, not repeated'],
     [{ from: '2026-1-1' }, 'from', 'from must be a day written YYYY-MM-DD, not "2026-1-1"'],
     [{ from: '2026-02-30' }, 'from', 'from must be a day written YYYY-MM-DD, not "2026-02-30"'],
     [{ to: '2026-13-01' }, 'to', 'to must be a day written YYYY-MM-DD, not "2026-13-01"'],
     [{ to: '01/02/2026' }, 'to', 'to must be a day written YYYY-MM-DD, not "01/02/2026"'],
-    [{ to: ['2026-01-01', '2026-01-02'] }, 'to', 'to must be given once, as a single value'],
+    [{ to: ['2026-01-01', '2026-01-02'] }, 'to', 'to must be given once, not repeated'],
     [{ from: '2026-02-01', to: '2026-01-31' }, 'to', 'to (2026-01-31) must not be before from (2026-02-01)'],
   ])('refuses %j, naming the parameter %s', (query, param, message) => {
     expect(parseReportQuery(query, { dates: true })).toEqual({ ok: false, problem: { param, message } });

@@ -104,6 +104,43 @@ test.each(['from=0000-01-01&to=9999-12-31', 'to=9999-12-31', 'from=0099-12-31'])
   },
 );
 
+test("an administrator's documents are queued as staff's (a full queue makes room for them), a client's as their own", async () => {
+  const asked: { owner?: string; staff?: boolean }[] = [];
+  const renderer: PdfRenderer = {
+    render: async (_job, options = {}) => {
+      asked.push({ owner: options.owner, staff: options.staff });
+      return Buffer.from('%PDF-1.4\n%%EOF\n');
+    },
+    state: () => ({ running: false, waiting: 0, thread: false }),
+    close: async () => {},
+  };
+  const { app, db } = await createTestApp({}, { pdfRenderer: renderer });
+  await createUser(db, { userName: 'root', password: PASSWORD, role: 'ADMIN', name: 'Rosa', lastName: 'Admin' });
+  await createUser(db, { userName: 'acme', password: PASSWORD, role: 'CLI', name: 'Acme', lastName: 'Corp' });
+  const cookie = async (identifier: string) => {
+    const res = await request(app).post('/login').set('Origin', ORIGIN).type('form').send({ identifier, password: PASSWORD });
+    return String(res.headers['set-cookie']).split(';')[0]!;
+  };
+  expect(
+    (
+      await request(app)
+        .get('/en/documents/users.pdf')
+        .set('Cookie', await cookie('root'))
+    ).status,
+  ).toBe(200);
+  expect(
+    (
+      await request(app)
+        .get('/en/documents/my-profile.pdf')
+        .set('Cookie', await cookie('acme'))
+    ).status,
+  ).toBe(200);
+  expect(asked).toEqual([
+    { owner: 'root', staff: true },
+    { owner: 'acme', staff: false },
+  ]);
+});
+
 test('a client that stops reading its PDF has the connection closed after DOWNLOAD_STALL_SECONDS, and the PDF is not held', async () => {
   // A "PDF" far larger than the socket buffers take, so that a client that reads nothing stalls it.
   const huge = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(32 * 1024 * 1024, 0x20)]);

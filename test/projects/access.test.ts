@@ -32,7 +32,7 @@ type Call = (who: Person | 'colleague', project: number) => Promise<{ status: nu
 const ENDPOINTS: Record<string, Call> = {
   'GET /projects/{id}': (who, p) => api(app, tokens[who]).get(`/projects/${p}`),
   // Not a move any participant may make now: 403 (the role may not) or 409 (not from this state).
-  'PATCH /projects/{id}': (who, p) => api(app, tokens[who]).patch(`/projects/${p}`, { action: 'accept' }),
+  'PATCH /projects/{id}': (who, p) => api(app, tokens[who]).patch(`/projects/${p}`, { action: 'accept', version: 1 }),
   'POST /projects/{id}/experts': (who, p) => api(app, tokens[who]).post(`/projects/${p}/experts`, { userName: 'nobody' }),
   'DELETE /projects/{id}/experts/{userName}': (who, p) => api(app, tokens[who]).delete(`/projects/${p}/experts/nobody`),
   'POST /projects/{id}/milestones': (who, p) => api(app, tokens[who]).post(`/projects/${p}/milestones`, { title: `by ${who}` }),

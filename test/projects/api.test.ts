@@ -36,7 +36,7 @@ describe('a project from brief to closed', () => {
     const seen = await owner.get(`/projects/${id}`);
     expect(seen.body.waiting).toBe('answer_proposal');
     expect(seen.body.actions).toEqual(['accept', 'decline']);
-    const accepted = await owner.patch(`/projects/${id}`, { action: 'accept' });
+    const accepted = await owner.patch(`/projects/${id}`, { action: 'accept', version: 1 });
     expect(accepted.body.state).toBe('active');
     expect(accepted.body.proposal.answeredAt).not.toBeNull();
 
@@ -76,7 +76,7 @@ describe('a project from brief to closed', () => {
     const id = (await owner.post('/projects', BRIEF)).body.id as number;
     const proposal = { scope: 'A', fee: 1000, timeline: 'B' };
     await admin.patch(`/projects/${id}`, { action: 'send_proposal', proposal });
-    expect((await owner.patch(`/projects/${id}`, { action: 'decline' })).body.state).toBe('declined');
+    expect((await owner.patch(`/projects/${id}`, { action: 'decline', version: 1 })).body.state).toBe('declined');
     expect((await admin.get(`/projects/${id}`)).body.waiting).toBe('revise_proposal');
     const again = await admin.patch(`/projects/${id}`, { action: 'send_proposal', proposal: { ...proposal, fee: 800 } });
     expect(again.body).toMatchObject({ state: 'proposal', proposal: { fee: 800, answeredAt: null } });
@@ -110,8 +110,8 @@ describe('a project from brief to closed', () => {
     const id = (await owner.post('/projects', BRIEF)).body.id as number;
     await api(app, tokens.admin).patch(`/projects/${id}`, { action: 'send_proposal', proposal: { scope: 'A', fee: 1, timeline: 'B' } });
     const [a, b] = await Promise.all([
-      owner.patch(`/projects/${id}`, { action: 'accept' }),
-      owner.patch(`/projects/${id}`, { action: 'decline' }),
+      owner.patch(`/projects/${id}`, { action: 'accept', version: 1 }),
+      owner.patch(`/projects/${id}`, { action: 'decline', version: 1 }),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const events = (await owner.get(`/projects/${id}/events`)).body.items.filter((e: { kind: string }) => e.kind === 'state');

@@ -169,7 +169,7 @@ describe(`companies (${TEST_ENGINE})`, () => {
       const refused = await api(site.app, colleague).patch(`/projects/${id}`, { action });
       expect(refused.status, action).toBe(403);
     }
-    expect((await api(site.app, tokens.manager).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(200);
+    expect((await api(site.app, tokens.manager).patch(`/projects/${id}`, { action: 'accept', version: 1 })).status).toBe(200);
     expect((await api(site.app, tokens.admin).patch(`/projects/${id}`, { action: 'deliver' })).status).toBe(200);
     expect((await api(site.app, colleague).patch(`/projects/${id}`, { action: 'close' })).status).toBe(403);
     expect((await api(site.app, tokens.manager).patch(`/projects/${id}`, { action: 'close' })).status).toBe(200);
@@ -254,8 +254,8 @@ describe(`companies (${TEST_ENGINE})`, () => {
     const id = await briefBy(site, tokens.manager);
     expect((await api(site.app, tokens.admin).patch(`/projects/${id}`, { action: 'send_proposal', proposal: PROPOSAL })).status).toBe(200);
     expect((await api(site.app, tokens.manager).post(`/company/members/${await carlos(site)}/manager`)).status).toBe(204);
-    expect((await api(site.app, tokens.manager).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(403);
-    expect((await api(site.app, colleague).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(200);
+    expect((await api(site.app, tokens.manager).patch(`/projects/${id}`, { action: 'accept', version: 1 })).status).toBe(403);
+    expect((await api(site.app, colleague).patch(`/projects/${id}`, { action: 'accept', version: 1 })).status).toBe(200);
     expect((await api(site.app, tokens.manager).get('/company')).body.role).toBe('member');
   });
 

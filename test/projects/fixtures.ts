@@ -51,7 +51,7 @@ export async function activeProject(app: Express, tokens: Record<Person, string>
   const id = created.body.id as number;
   const proposal = { scope: 'Dashboards for 12 shops', fee: 18000, timeline: 'Eight weeks from the start' };
   expect((await api(app, tokens.admin).patch(`/projects/${id}`, { action: 'send_proposal', proposal })).status).toBe(200);
-  expect((await api(app, tokens.owner).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(200);
+  expect((await api(app, tokens.owner).patch(`/projects/${id}`, { action: 'accept', version: 1 })).status).toBe(200);
   expect((await api(app, tokens.admin).post(`/projects/${id}/experts`, { userName: PEOPLE.expert.userName })).status).toBe(200);
   return id;
 }

@@ -65,7 +65,7 @@ test('each step of a project e-mails the other participants, in their language, 
   expect(mails[0]!.subject).toBe('A proposal for “Shop <b>dashboards</b>” is waiting for you');
   expect(mails[0]!.text).toContain(`${ORIGIN}/en/client/projects/${id}`);
 
-  await owner.patch(`/projects/${id}`, { action: 'accept' });
+  await owner.patch(`/projects/${id}`, { action: 'accept', version: 1 });
   mails = await arrived();
   expect(mails.map(to)).toEqual([PEOPLE.admin.email]);
   // Said as an action, in the admin's language (Spanish).

@@ -94,7 +94,7 @@ describe('a brief and a project page without JavaScript', () => {
     };
     await ok('admin', admin, { intent: 'proposal', scope: 'Survey and model', fee: '19500', timeline: 'Five weeks' }, 'proposal');
     expect((await page('owner', mine)).text).toContain('19.500\u00a0€');
-    await ok('owner', mine, { intent: 'action', action: 'accept', confirmed: 'yes' }, 'accept');
+    await ok('owner', mine, { intent: 'action', action: 'accept', confirmed: 'yes', version: '1' }, 'accept');
     await ok('admin', admin, { intent: 'assign', userName: 'eva' }, 'assign');
     await ok('expert', expertPage, { intent: 'milestone', title: 'Survey sent', dueDate: '2027-01-15' }, 'milestone');
     const milestone = (await api(app, tokens.admin).get(`/projects/${id}`)).body.milestones[0].id as number;
@@ -138,7 +138,7 @@ describe('a brief and a project page without JavaScript', () => {
     expect(panel).toMatch(/<input type="hidden" name="confirmed" value="yes"\/>/);
     // The page's own form carries an empty confirmation: only the panel or the dialog says yes.
     expect(panel).toMatch(/<input type="hidden" name="confirmed" value=""\/>/);
-    const made = await form('owner', mine, { intent: 'action', action: 'accept', confirmed: 'yes' });
+    const made = await form('owner', mine, { intent: 'action', action: 'accept', confirmed: 'yes', version: '1' });
     expect(made.headers.location).toBe(`${mine}?done=accept#project-notice`);
     expect((await api(app, tokens.owner).get(`/projects/${id}`)).body.state).toBe('active');
     const notice = (await page('owner', made.headers.location!)).text;

@@ -52,6 +52,38 @@ describe('proposal versions', () => {
     expect((await api(app, tokens.owner).get(`/projects/${id}`)).body.state).toBe('proposal');
   });
 
+  test.each(['accept', 'decline'])(
+    'an answer must say its version: %s without one is a 400 proposal_version_required naming version, and the newest (dearer) version is not taken',
+    async (action) => {
+      const id = await twoVersions();
+      const res = await api(app, tokens.owner).patch(`/projects/${id}`, { action });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'proposal_version_required', fields: { version: 'validation.required' } });
+      expect(res.body.error.message).toContain(`version is required to ${action} a proposal`);
+      const seen = (await api(app, tokens.owner).get(`/projects/${id}`)).body;
+      expect(seen.state).toBe('proposal');
+      expect(seen.proposal).toMatchObject({ version: 2, status: 'open', answeredAt: null });
+    },
+  );
+
+  test('the page form refuses an answer without its version with the reason, in the page’s language', async () => {
+    const id = await twoVersions();
+    const cookie = await signIn(app, 'acme');
+    const answer = (path: string) =>
+      request(app)
+        .post(path)
+        .set('Cookie', cookie)
+        .set('Origin', ORIGIN)
+        .type('form')
+        .send({ intent: 'action', action: 'accept', confirmed: 'yes' });
+    const english = await answer(`/en/client/projects/${id}`);
+    expect(english.status).toBe(400);
+    expect(english.text).toContain('Your answer did not say which version of the proposal you read');
+    const spanish = await answer(`/client/projects/${id}`);
+    expect(spanish.text).toContain('Tu respuesta no decía qué versión de la propuesta has leído');
+    expect((await api(app, tokens.owner).get(`/projects/${id}`)).body.state).toBe('proposal');
+  });
+
   test('the page form refuses an answer to a replaced version with the reason, in the page', async () => {
     const id = await twoVersions();
     const cookie = await signIn(app, 'acme');

@@ -182,7 +182,7 @@ test(`moves of a project's state are limited per user by PROJECT_STATE_CHANGES_P
   expect(retryAfter(page)).toBeGreaterThan(0);
   expect((await admin.get(`/projects/${briefs[3]}`)).body.state).toBe('brief');
   // Another user's budget is their own.
-  expect((await owner.patch(`/projects/${briefs[0]}`, { action: 'accept' })).status).toBe(200);
+  expect((await owner.patch(`/projects/${briefs[0]}`, { action: 'accept', version: 1 })).status).toBe(200);
 });
 
 /* Security e-mails before notices ---------------------------------------------------------- */

@@ -107,8 +107,8 @@ test('a file that lies about its type, a broken multipart body and two files at 
 test('a replayed move is refused the second time; the history records it once', async () => {
   const id = (await api(app, tokens.owner).post('/projects', BRIEF)).body.id as number;
   await api(app, tokens.admin).patch(`/projects/${id}`, { action: 'send_proposal', proposal: { scope: 'A', fee: 1, timeline: 'B' } });
-  expect((await api(app, tokens.owner).patch(`/projects/${id}`, { action: 'accept' })).status).toBe(200);
-  const again = await api(app, tokens.owner).patch(`/projects/${id}`, { action: 'accept' });
+  expect((await api(app, tokens.owner).patch(`/projects/${id}`, { action: 'accept', version: 1 })).status).toBe(200);
+  const again = await api(app, tokens.owner).patch(`/projects/${id}`, { action: 'accept', version: 1 });
   expect(again.status).toBe(409);
   const events = (await api(app, tokens.owner).get(`/projects/${id}/events`)).body.items.filter((e: { to: string }) => e.to === 'active');
   expect(events).toHaveLength(1);
