@@ -10,6 +10,9 @@ import { renderPage } from '../server/render/render-page.tsx';
 import { errorInfo } from '../server/render/resolve.ts';
 import { createI18n, messagesOf, rememberingTranslate } from '../server/i18n/index.ts';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
+import { createTestApp } from './helpers/app.ts';
+import { parsePage, textOf } from './helpers/plain-browser.ts';
+import { UNKNOWN_GUARD_CASES, withUnknownGuard } from './helpers/unknown-guard.ts';
 
 const i18n = await createI18n(PATHS.locales);
 const manifest = readManifest(PATHS.manifest);
@@ -82,6 +85,19 @@ test("the error page shows the error's message; an unknown middleware reads 'Unk
   expect(errorInfo(new UnknownMiddlewareError('isMagic'), t)).toEqual({ status: 500, message: 'Unknown middleware isMagic' });
   expect(errorInfo(new Error('secret internals'), t)).toEqual({ status: 500, message: 'Error' });
 });
+
+test.each(UNKNOWN_GUARD_CASES)(
+  "a route whose guard no one defined loads as the 500 page '$message' ($to; a link click: test/ui/unknown-middleware.test.tsx)",
+  async ({ to, route, message }) => {
+    const { app } = await createTestApp();
+    withUnknownGuard(route, 'isMagic');
+    const res = await request(app).get(to);
+    expect(res.status).toBe(500);
+    const document = parsePage(res.text);
+    expect(textOf(document.querySelector('main .error-status'))).toBe('500');
+    expect(textOf(document.querySelector('main h1'))).toBe(message);
+  },
+);
 
 test('translations are remembered: the same answers as i18next, each key and parameters asked of it once', () => {
   const real = i18n.getFixedT('es');
