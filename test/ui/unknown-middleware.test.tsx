@@ -36,7 +36,9 @@ function fetchFromApp(app: TestApp): void {
     const locale = LOCALE_CODES.find((code) => MESSAGE_URLS[code] === url.pathname);
     if (locale) return Response.json(MESSAGES[locale]);
     if (url.pathname !== '/_data') throw new Error(`Unexpected fetch ${url.href}`);
-    const answer = await request(app).get(url.pathname + url.search).set('Accept', 'application/json');
+    const answer = await request(app)
+      .get(url.pathname + url.search)
+      .set('Accept', 'application/json');
     return Response.json(answer.body, { status: answer.status });
   });
   onTestFinished(() => {
