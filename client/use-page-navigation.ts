@@ -4,7 +4,7 @@ import { useEffect, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { MIN_FETCH_DELAY_MS } from '../shared/constants.ts';
-import { runGuards } from '../shared/guards.ts';
+import { runGuards, UnknownMiddlewareError, type GuardOutcome } from '../shared/guards.ts';
 import type { PagePayload } from '../shared/page-data.ts';
 import { matchRoute } from '../shared/routes.ts';
 import type { Messages } from '../shared/translate.ts';
@@ -36,6 +36,22 @@ export type PageNavigation = {
   setPhase: (phase: TransitionPhase) => void;
   setSignedOut: (signedOut: boolean) => void;
 };
+
+/**
+ * The route's guards as the browser runs them. A guard the table names but GUARDS lacks is the
+ * server's to report: /_data answers its error page, 500 'Unknown middleware {name}' in the
+ * page's language (seed-spec §8), the same page a full load shows.
+ */
+function guardsInBrowser(pathname: string, url: string, user: PagePayload['user']): GuardOutcome {
+  const target = matchRoute(pathname);
+  if (target?.kind !== 'route') return null;
+  try {
+    return runGuards({ route: target.route, params: target.params, url, user });
+  } catch (error) {
+    if (error instanceof UnknownMiddlewareError) return null;
+    throw error;
+  }
+}
 
 export function usePageNavigation({
   boot,
@@ -83,14 +99,10 @@ export function usePageNavigation({
     async function navigateTo() {
       // Guards run in the browser before a navigation; a redirect that needs
       // the server (remembering the path for after login) goes through /_data instead.
-      const target = matchRoute(location.pathname);
-      if (target?.kind === 'route') {
-        const user = signedOut ? null : view.payload.user;
-        const outcome = runGuards({ route: target.route, params: target.params, url, user });
-        if (outcome?.kind === 'redirect' && !outcome.rememberPath) {
-          navigate(outcome.to, { replace: true });
-          return;
-        }
+      const outcome = guardsInBrowser(location.pathname, url, signedOut ? null : view.payload.user);
+      if (outcome?.kind === 'redirect' && !outcome.rememberPath) {
+        navigate(outcome.to, { replace: true });
+        return;
       }
       setLoadState('pending');
       const navigator = await track(loadNavigator());

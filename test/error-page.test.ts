@@ -2,6 +2,8 @@ import express from 'express';
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { UnknownMiddlewareError } from '../shared/guards.ts';
+import { ApiError, BusyError } from '../server/http/errors.ts';
+import { UpstreamError } from '../server/http/upstream.ts';
 import type { PagePayload } from '../shared/page-data.ts';
 import { PATHS } from '../server/base/paths.ts';
 import { readManifest } from '../server/render/manifest.ts';
@@ -10,6 +12,9 @@ import { renderPage } from '../server/render/render-page.tsx';
 import { errorInfo } from '../server/render/resolve.ts';
 import { createI18n, messagesOf, rememberingTranslate } from '../server/i18n/index.ts';
 import { LOCALE_CODES, type Locale } from '../shared/locales.ts';
+import { createTestApp } from './helpers/app.ts';
+import { parsePage, textOf } from './helpers/plain-browser.ts';
+import { UNKNOWN_GUARD_CASES, withUnknownGuard } from './helpers/unknown-guard.ts';
 
 const i18n = await createI18n(PATHS.locales);
 const manifest = readManifest(PATHS.manifest);
@@ -81,6 +86,41 @@ test("the error page shows the error's message; an unknown middleware reads 'Unk
   const t = rememberingTranslate(i18n.getFixedT('en'));
   expect(errorInfo(new UnknownMiddlewareError('isMagic'), t)).toEqual({ status: 500, message: 'Unknown middleware isMagic' });
   expect(errorInfo(new Error('secret internals'), t)).toEqual({ status: 500, message: 'Error' });
+});
+
+test.each(UNKNOWN_GUARD_CASES)(
+  "a route whose guard no one defined loads as the 500 page '$message' ($to; a link click: test/ui/unknown-middleware.test.tsx)",
+  async ({ to, route, message }) => {
+    const { app } = await createTestApp();
+    withUnknownGuard(route, 'isMagic');
+    const res = await request(app).get(to);
+    expect(res.status).toBe(500);
+    const document = parsePage(res.text);
+    expect(textOf(document.querySelector('main .error-status'))).toBe('500');
+    expect(textOf(document.querySelector('main h1'))).toBe(message);
+  },
+);
+
+test.each([
+  { error: new ApiError(404, 'not_found', 'No such project'), status: 404, key: 'notFound' },
+  { error: new ApiError(403, 'forbidden', 'Only administrators may do this'), status: 403, key: 'forbidden' },
+  { error: new BusyError(5, 'pdf_busy', 'Too many documents are being made'), status: 503, key: 'unavailable' },
+  { error: new ApiError(409, 'conflict', 'The project changed meanwhile'), status: 409, key: 'generic' },
+  {
+    error: new UpstreamError(404, 'upstream_error', 'The API refused GET /admin/users with 404', {
+      status: 404,
+      message: 'Cannot GET /v1/admin/users',
+    }),
+    status: 502,
+    key: 'upstream',
+  },
+  { error: new UpstreamError(503, 'api_unavailable', 'The API at x could not be reached', { status: 0 }), status: 503, key: 'unavailable' },
+])("an API's refusal on a page says the site's words for it, never the API's message ($status errors.$key)", ({ error, status, key }) => {
+  for (const locale of LOCALE_CODES) {
+    const t = rememberingTranslate(i18n.getFixedT(locale));
+    expect(errorInfo(error, t)).toEqual({ status, message: t(`errors.${key}`) });
+    expect(t(`errors.${key}`)).not.toBe(`errors.${key}`);
+  }
 });
 
 test('translations are remembered: the same answers as i18next, each key and parameters asked of it once', () => {

@@ -52,9 +52,11 @@ export function FieldError({ state, field, id }: { state: FormState | undefined;
   const { t } = useI18n();
   const problem = state?.error?.fields?.[field];
   if (!problem) return null;
+  // A problem is one of the site's message keys; anything else (an API's own words) is not said.
+  const text = t(problem);
   return (
     <p className="field-error" id={`${id}-error`}>
-      {t(problem)}
+      {text === problem ? t('validation.invalid') : text}
     </p>
   );
 }

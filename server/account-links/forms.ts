@@ -14,6 +14,7 @@ import { clearSession, type Session } from '../auth/session-cookie.ts';
 import type { Sessions } from '../auth/session-store.ts';
 import { redirectAfterPost, stringValues, type FormFailure } from '../http/form-answers.ts';
 import { ApiError, TooManyAttemptsError } from '../http/errors.ts';
+import { UpstreamError } from '../http/upstream.ts';
 import type { Logger } from '../base/logger.ts';
 import { forgetLink } from './link-cookie.ts';
 import type { Accounts } from './service.ts';
@@ -47,6 +48,8 @@ export function createAccountLinkForms(deps: AccountLinkFormDeps) {
       return fail(req, res, 429, { form, values, error: { code: error.code, message: error.message, retryAfter: error.retryAfter } });
     }
     if (error instanceof ApiError && error.status < 500) {
+      // The form says the site's words for the code; what an external API said stays here.
+      if (error instanceof UpstreamError) logger.warn({ err: error, form }, 'API refused an account form');
       const fields = error.fields ? { fields: error.fields } : {};
       return fail(req, res, error.status, { form, values, error: { code: error.code, message: error.message, ...fields } });
     }

@@ -1,11 +1,13 @@
 // What the page server asks of the API, behind one interface: the built-in API's services
 // called in-process (embedded), or the external API over HTTP (API_URL). Both answer with
 // the same contract (docs/openapi.json) and fail with ApiError.
+import { decodeJwt } from 'jose';
 import type { UserList } from '../../shared/page-data.ts';
 import { hasRole, type SessionUser } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import { createReadCache } from '../db/read-cache.ts';
 import { ApiError } from '../http/errors.ts';
+import { upstreamFailure, UpstreamError } from '../http/upstream.ts';
 import * as users from '../users/users.ts';
 import type { ImageUploads } from '../uploads/images.ts';
 import type { Sessions } from './session-store.ts';
@@ -13,8 +15,6 @@ import { newSessionId, signToken, type TokenClaims, type TokenVerifier } from '.
 
 export type Backend = {
   login(identifier: string, password: string): Promise<{ token: string }>;
-  /** The current user, fresh from the API. */
-  me(token: string): Promise<SessionUser>;
   updateProfile(token: string, changes: { name: string; lastName: string }): Promise<{ token: string; user: SessionUser }>;
   setAvatar(token: string, image: Buffer, contentType: string): Promise<{ token: string; user: SessionUser }>;
   /** Checks the current password first (422 wrong_current_password), then the new one. */
@@ -73,9 +73,6 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
       // The token names the session it will be: the caller makes the row (auth/session-store.ts).
       return { token: await issue(user, newSessionId()) };
     },
-    async me(token) {
-      return users.sessionUserOf(await currentUser(token));
-    },
     async updateProfile(token, changes) {
       const user = await users.updateProfile(db, (await currentUser(token)).userName, changes);
       return { token: await reissue(token, user), user: users.sessionUserOf(user) };
@@ -117,8 +114,18 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
 
 const UPSTREAM_TIMEOUT_MS = 5000;
 
-/** The external API (API_URL), spoken to with the contract of docs/openapi.json. */
-export function httpBackend(apiUrl: string, fetchImpl: typeof fetch = fetch): Backend {
+/** The user name a session's token carries (verified when the session began), as the API wrote it. */
+function userNameOf(token: string): string {
+  const { userName } = decodeJwt(token);
+  if (typeof userName !== 'string' || !userName) throw new ApiError(502, 'bad_token', 'The session token names no user');
+  return userName;
+}
+
+/**
+ * The external API (API_URL), spoken to with the contract of docs/openapi.json; its refusals pass
+ * on the codes of `errorCodes`, never its words (http/upstream.ts).
+ */
+export function httpBackend(apiUrl: string, errorCodes: ReadonlySet<string>, fetchImpl: typeof fetch = fetch): Backend {
   const base = apiUrl.replace(/\/+$/, '');
   async function call<T>(
     method: string,
@@ -135,6 +142,8 @@ export function httpBackend(apiUrl: string, fetchImpl: typeof fetch = fetch): Ba
       headers['Content-Type'] = options.contentType ?? 'application/octet-stream';
       body = new Uint8Array(options.body);
     }
+    // What the log names: the call, without its query.
+    const what = `${method} ${path.split('?')[0]}`;
     let response: Response;
     try {
       response = await fetchImpl(base + path, {
@@ -145,7 +154,9 @@ export function httpBackend(apiUrl: string, fetchImpl: typeof fetch = fetch): Ba
         redirect: 'error',
       });
     } catch (error) {
-      throw new ApiError(503, 'api_unavailable', `The API at ${base} could not be reached`, undefined, { cause: error });
+      throw new UpstreamError(503, 'api_unavailable', `The API at ${base} could not be reached for ${what}`, { status: 0 }, undefined, {
+        cause: error,
+      });
     }
     const text = await response.text();
     let parsed: unknown = null;
@@ -154,16 +165,8 @@ export function httpBackend(apiUrl: string, fetchImpl: typeof fetch = fetch): Ba
     } catch {
       if (response.ok) throw new ApiError(502, 'bad_gateway', `The API answered ${method} ${path} with something that is not JSON`);
     }
-    if (!response.ok) {
-      const error = (parsed as { error?: { code?: unknown; message?: unknown; fields?: unknown } } | null)?.error;
-      if (response.status >= 500) throw new ApiError(503, 'api_unavailable', `The API answered ${response.status}`);
-      throw new ApiError(
-        response.status,
-        typeof error?.code === 'string' ? error.code : response.status === 401 ? 'unauthorized' : 'api_error',
-        typeof error?.message === 'string' ? error.message : `The API answered ${response.status}`,
-        error?.fields && typeof error.fields === 'object' ? (error.fields as Record<string, string>) : undefined,
-      );
-    }
+    // Its words stay in the log: the site says its own (http/upstream.ts).
+    if (!response.ok) throw upstreamFailure(response.status, parsed, what, errorCodes);
     return parsed as T;
   }
 
@@ -191,7 +194,6 @@ export function httpBackend(apiUrl: string, fetchImpl: typeof fetch = fetch): Ba
 
   return {
     login,
-    me: (token) => call<SessionUser>('GET', '/me', { token }),
     async updateProfile(token, changes) {
       const answer = await call<{ token?: string; user: SessionUser }>('PATCH', '/me', { token, json: changes });
       return { token: await freshToken(token, answer), user: answer.user };
@@ -207,9 +209,10 @@ export function httpBackend(apiUrl: string, fetchImpl: typeof fetch = fetch): Ba
     async checkPassword(token, password) {
       // The contract has no "check my password" (docs/openapi.json): signing in as the token's
       // user is one. It counts against the API's own limits, as the guess it is; its token is dropped.
-      const me = await call<SessionUser>('GET', '/me', { token });
+      // The user name is the one the sign-in's token gave, as the API wrote it (no user-fetch
+      // call exists, seed-spec §7).
       try {
-        await login(me.userName, password);
+        await login(userNameOf(token), password);
       } catch (error) {
         if (error instanceof ApiError && error.code === INVALID_CREDENTIALS) throw users.wrongCurrentPassword();
         throw error;

@@ -21,11 +21,13 @@ export type AuthModuleDeps = {
   changes: ChangeFeed;
   logger: Logger;
   uploads: ImageUploads;
+  /** The error codes the site has words for: an external API's others are not passed on. */
+  errorCodes: ReadonlySet<string>;
   /** For the external API mode in tests. */
   fetch?: typeof fetch | undefined;
 };
 
-export function authModule({ config, db, changes, logger, uploads, fetch }: AuthModuleDeps) {
+export function authModule({ config, db, changes, logger, uploads, errorCodes, fetch }: AuthModuleDeps) {
   // Signed with the newest key, verified with any (SESSION_SECRETS, docs/decisions/051); API_JWT_SECRET is one key.
   const apiKeys = (config.API_JWT_SECRET ? [config.API_JWT_SECRET] : deriveKeys(config.SESSION_SECRETS, 'api token v1')).map(keyFromSecret);
   const apiKey = apiKeys[0]!;
@@ -41,7 +43,7 @@ export function authModule({ config, db, changes, logger, uploads, fetch }: Auth
   const ttlMinutes = config.TOKEN_TTL_MINUTES;
   const sessions = createSessions({ db, codec, verify, builtIn: !external, ttlMinutes, logger, changes });
   const backend = external
-    ? httpBackend(config.API_URL!, fetch)
+    ? httpBackend(config.API_URL!, errorCodes, fetch)
     : embeddedBackend({ db, sessions, key: apiKey, ttlMinutes, verify, uploads });
   // Password guesses, on the login and change-password forms and the API.
   const passwordLimiter = createRateLimiter(db, config.LOGIN_WINDOW_MINUTES * 60_000);

@@ -1,6 +1,6 @@
 // Phase 1, base: what everything else reads — the configuration, the log, the company's identity,
 // the content and the interface's words. Nothing here opens the database.
-import { LOCALE_CODES, type Locale } from '../../shared/locales.ts';
+import { defaultLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import type { Translate } from '../../shared/translate.ts';
 import { createLogger } from '../base/logger.ts';
 import { PATHS } from '../base/paths.ts';
@@ -10,6 +10,7 @@ import { cmsModule } from '../cms/module.ts';
 import { loadEmbeddedContent } from '../content/embedded.ts';
 import { createContentImages } from '../content/images.ts';
 import { withCompany } from '../content/placeholders.ts';
+import { errorCodesWithWords } from '../http/upstream.ts';
 import { messagesOf, projectI18n, rememberingTranslate } from '../i18n/index.ts';
 import type { i18n } from 'i18next';
 import { readManifest, type ClientManifest } from '../render/manifest.ts';
@@ -64,6 +65,8 @@ function pageWords(i18n: i18n, manifest: ClientManifest) {
   });
   return {
     translate: (locale: Locale) => translators[locale],
+    // An external API's error codes the site passes on (http/upstream.ts).
+    errorCodes: errorCodesWithWords(messagesOf(i18n, defaultLocale)),
     messagesDigest: perLocale((l) => renderKey(JSON.stringify(messagesOf(i18n, l)))),
     messageUrls,
   };

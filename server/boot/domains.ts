@@ -31,7 +31,7 @@ export function bootDomains(deps: AppDeps, base: Base, data: Data) {
     limiter: createRateLimiter(db, 60_000),
     limits: { perMinute: config.UPLOADS_PER_MINUTE, quotaBytes: config.UPLOAD_QUOTA_MB * 1024 * 1024 },
   });
-  const auth = authModule({ config, db, changes, logger, uploads, fetch: deps.fetch });
+  const auth = authModule({ config, db, changes, logger, uploads, errorCodes: base.errorCodes, fetch: deps.fetch });
   const brandingStore = embeddedBranding(db, { defaultColor: brand.colors.primary, changes, logger });
   const branding = withBrandingTimeout(
     deps.branding ?? cms?.branding ?? brandingStore,

@@ -27,8 +27,8 @@ import type { AppDeps } from './deps.ts';
 import type { Domains } from './domains.ts';
 
 /** /api: the built-in API (browsers' session cookie becomes the Bearer token here; never a token in JS), or the external one through a proxy. */
-export async function apiRoutes({ config, logger }: Base, data: Data, d: Domains): Promise<RequestHandler[]> {
-  if (config.API_URL) return [await createApiProxy(config.API_URL, logger)];
+export async function apiRoutes({ config, logger, errorCodes }: Base, data: Data, d: Domains): Promise<RequestHandler[]> {
+  if (config.API_URL) return [await createApiProxy(config.API_URL, logger, errorCodes)];
   const { db, audit, auditLog } = data;
   const { projects, conversation, expertise, documentUploads, documentDownloads } = d.projects;
   const router = createApiRouter({

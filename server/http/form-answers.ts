@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import type { FormResponse, FormState } from '../../shared/page-data.ts';
 import type { Logger } from '../base/logger.ts';
 import { ApiError, TooManyAttemptsError } from './errors.ts';
+import { UpstreamError } from './upstream.ts';
 
 export function wantsJson(req: Request): boolean {
   return req.accepts(['html', 'json']) === 'json';
@@ -50,6 +51,8 @@ export type FailWith = (req: Request, res: Response, formName: string, error: un
  */
 export function createFailWith(fail: FormFailure, logger: Logger): FailWith {
   return async (req, res, form, error, values) => {
+    // The form says the site's words for the code; what an external API said stays here.
+    if (error instanceof UpstreamError && error.status < 500) logger.warn({ err: error, form }, 'API refused a form');
     if (error instanceof TooManyAttemptsError) {
       return fail(req, res, 429, { form, values, error: { code: error.code, message: error.message, retryAfter: error.retryAfter } });
     }

@@ -24,8 +24,10 @@ type Uses = Pick<PageServices, 'account' | 'accountPages' | 'backend' | 'calenda
 
 export const loader = (async (args) => {
   const session = requireSession(args);
-  const { backend, account, accountPages, companies, calendarFeeds, mailPreferences } = args.services;
-  const user = await backend.me(session.token);
+  const { account, accountPages, companies, calendarFeeds, mailPreferences } = args.services;
+  // The user the sign-in gave (the built-in API's, read with the session; an external API's
+  // token's): no user-fetch call exists (seed-spec §7).
+  const { user } = session;
   // The team's page (`?team=2`): a company's people are listed a page at a time.
   const teamPage = Number(args.query.get(TEAM_PAGE_PARAM) ?? '1');
   const [accountData, email, company, calendar, preferences] = await Promise.all([

@@ -292,7 +292,8 @@ async function handle(routes: Routes, kind: PdfKind, req: Request, res: Response
   const now = new Date();
   try {
     if (kind === 'profile') {
-      const me = (await deps.userRecord(session.user.userName)) ?? (await deps.backend.me(session.token));
+      // The built-in API's record says more (the e-mail address, since when); else what the sign-in gave.
+      const me = (await deps.userRecord(session.user.userName)) ?? session.user;
       return await sendJob(routes, req, res, { kind: 'profile', user: me, ctx }, pdfFileName('profile', form.locale, now, me.userName));
     }
     const report = { routes, req, res, session, query, ctx, now };

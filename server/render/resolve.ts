@@ -11,6 +11,7 @@ import type { Translate } from '../../shared/translate.ts';
 import type { Session } from '../auth/session-cookie.ts';
 import type { ContentSource } from '../content/source.ts';
 import { ApiError, HttpError, PageRedirect } from '../http/errors.ts';
+import { UpstreamError } from '../http/upstream.ts';
 import { headForError, headForRoute, pageTitle } from './head.ts';
 import { noData, type PageMeta, type PageModule, type RenderServices } from './page-module.ts';
 import { settleData, STREAM_WAIT_MS } from './streamed.ts';
@@ -94,8 +95,23 @@ function publishingSite<S extends RenderServices>(deps: ResolveDeps<S>, locale: 
   return { origin: deps.origin, siteName: deps.siteName, locale, t: deps.translator(locale) };
 }
 
+/**
+ * An API's refusal on a page, in the site's words: never the API's message, which is English for
+ * programs, or an external API's own text (seed-spec §8: "Server error codes and messages: not
+ * shown"). An external API that fails (5xx, unreachable) is 503, one that refuses what the page
+ * needs (a 404 for an endpoint it lacks) 502: the page exists, its source failed it.
+ */
+function apiErrorInfo(error: ApiError, t: Translate): ErrorInfo {
+  if (error.status === 403) return { status: 403, message: t('errors.forbidden') };
+  if (error.status === 503) return { status: 503, message: t('errors.unavailable') };
+  if (error instanceof UpstreamError) return { status: 502, message: t('errors.upstream') };
+  if (error.status === 404) return { status: 404, message: t('errors.notFound') };
+  return { status: error.status, message: t('errors.generic') };
+}
+
 /** The error shown to a visitor: our own errors keep their message; anything else is "Error". */
 export function errorInfo(error: unknown, t: Translate): ErrorInfo {
+  if (error instanceof ApiError && !error.messageKey) return apiErrorInfo(error, t);
   if (error instanceof HttpError) {
     return { status: error.status, message: error.messageKey ? t(error.messageKey) : error.message };
   }
@@ -179,7 +195,8 @@ async function resolveOnce<S extends RenderServices>(deps: ResolveDeps<S>, input
       return { kind: 'redirect', to, status: 302, rememberPath: input.url, endSession: true };
     }
     const info = errorInfo(error, t);
-    if (info.status >= 500) deps.onError?.(error, input.url);
+    // An external API's refusal is logged with what it said (the page says the site's words).
+    if (info.status >= 500 || error instanceof UpstreamError) deps.onError?.(error, input.url);
     return { kind: 'payload', payload: errorPayload(deps, input, route.locale, route.name, info, params) };
   }
 }

@@ -17,7 +17,7 @@ import type { Messages } from '../../shared/translate.ts';
 import { ORIGIN } from './app.ts';
 
 /** The messages of every locale of the table, from the files the site loads (locales/<code>/common.json). */
-const MESSAGES = Object.fromEntries(
+export const MESSAGES = Object.fromEntries(
   LOCALE_CODES.map((locale) => [locale, JSON.parse(readFileSync(join(PATHS.locales, locale, 'common.json'), 'utf8')) as Messages]),
 ) as Record<Locale, Messages>;
 
