@@ -8,7 +8,7 @@
 //   npm run user -- reset-2fa --userName ana   (two-factor authentication off: phone and recovery codes lost)
 import { parseArgs } from 'node:util';
 import { createAuditLog } from '../server/audit/log.ts';
-import type { AuditAction, AuditEntry } from '../server/audit/types.ts';
+import type { AuditEntry } from '../server/audit/types.ts';
 import { createLogger } from '../server/base/logger.ts';
 import { createUser, findUser, listUsers, setDisabled, setPassword, setRole } from '../server/users/users.ts';
 import { endSessionsOf } from '../server/auth/session-store.ts';
@@ -67,8 +67,8 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
   const db = await openDatabase({ url: process.env.DATABASE_URL || undefined, file: databaseFile(dataDir), poolMax: 1 });
   // A failure to record is written to stderr; the change itself stands.
   const audit = createAuditLog({ db, logger: createLogger('error', process.stderr) });
-  const record = (action: AuditAction, target: string, detail: AuditEntry['detail']) =>
-    audit.record({ action, actor: OPS_ACTOR, target, ip: null, detail });
+  // What the command line does is done by 'ops', from no address.
+  const record = (entry: Omit<AuditEntry, 'actor' | 'ip'>) => audit.record({ ...entry, actor: OPS_ACTOR, ip: null });
   try {
     switch (command) {
       case 'add': {
@@ -82,7 +82,7 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
           lastName: singleLine(v.lastName!).trim(),
           email: values.email ?? null,
         });
-        await record('user_created', user.userName, { role: user.role });
+        await record({ action: 'user_created', target: user.userName, detail: { role: user.role } });
         out(`Created ${user.userName} (${user.role})`);
         return;
       }
@@ -90,7 +90,7 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
         const v = required(values, 'userName', 'role');
         const before = await findUser(db, v.userName!);
         const user = await setRole(db, v.userName!, v.role!);
-        if (before && before.role !== user.role) await record('role_changed', user.userName, { from: before.role, to: user.role });
+        if (before && before.role !== user.role) await record({ action: 'role_changed', target: user.userName, detail: { from: before.role, to: user.role } });
         out(`${user.userName} is now ${v.role}`);
         return;
       }
@@ -99,7 +99,7 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
         const user = await setPassword(db, v.userName!, v.password!);
         // Sessions signed in with the old password end (every instance sees it within a second).
         const sessionsEnded = await endSessionsOf(db, user.userName);
-        await record('password_set', user.userName, { generated: false, sessionsEnded });
+        await record({ action: 'password_set', target: user.userName, detail: { generated: false, sessionsEnded } });
         out(`Password of ${user.userName} changed`);
         return;
       }
@@ -109,7 +109,11 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
         const user = await setDisabled(db, v.userName!, !values.enable);
         const sessionsEnded = user.disabled ? await endSessionsOf(db, user.userName) : 0;
         if (before && before.disabled !== user.disabled)
-          await record('status_changed', user.userName, user.disabled ? { status: 'disabled', sessionsEnded } : { status: 'enabled' });
+          await record({
+            action: 'status_changed',
+            target: user.userName,
+            detail: user.disabled ? { status: 'disabled', sessionsEnded } : { status: 'enabled' },
+          });
         out(`${user.userName} is ${user.disabled ? 'disabled' : 'enabled'}`);
         return;
       }

@@ -1,21 +1,65 @@
 // A contact message as the API answers it (GET /api/admin/messages): one type for the server's
-// store and the admin console's inbox.
+// store and the admin console's inbox, with the replies sent from the console.
 import type { Locale } from './locales.ts';
 
 export const NOTIFY_STATUSES = ['none', 'pending', 'sent', 'failed'] as const;
 /** The e-mail notification: none (no SMTP), pending (to be retried), sent, failed (gave up). */
 export type NotifyStatus = (typeof NOTIFY_STATUSES)[number];
 
+/**
+ * Where a message stands: new (a lead nobody has dealt with: the navbar's badge counts them),
+ * answered (a reply went from the console), archived (dealt with, kept out of the way).
+ */
+export const CONTACT_STATUSES = ['new', 'answered', 'archived'] as const;
+export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+
+export function isContactStatus(value: unknown): value is ContactStatus {
+  return typeof value === 'string' && (CONTACT_STATUSES as readonly string[]).includes(value);
+}
+
+/**
+ * What the inbox's list shows: one status, the messages not archived (`active`, the default
+ * view), or every message (`all`).
+ */
+export const INBOX_VIEWS = ['active', ...CONTACT_STATUSES, 'all'] as const;
+export type InboxView = (typeof INBOX_VIEWS)[number];
+
+/** The longest reply an admin may send (as the contact form's own message). */
+export const REPLY_MAX_LENGTH = 5000;
+
 export type ContactMessage = {
   id: number;
   name: string;
   email: string;
+  /** The company the sender named, if any. */
+  company: string | null;
   subject: string;
   message: string;
   locale: Locale;
   read: boolean;
+  status: ContactStatus;
   notifyStatus: NotifyStatus;
   createdAt: string;
 };
 
-export type MessageList = { items: ContactMessage[]; total: number; unread: number; page: number; pageSize: number };
+/** A reply sent from the console: who wrote it (their name as it was), when, and where its e-mail stands. */
+export type ContactReply = {
+  id: number;
+  author: { userName: string; name: string };
+  text: string;
+  createdAt: string;
+  /** The e-mail to the sender: pending (queued or to be retried), sent, failed (gave up). */
+  delivery: 'pending' | 'sent' | 'failed';
+};
+
+/** How many messages each status holds, in the whole inbox. */
+export type StatusCounts = Record<ContactStatus, number>;
+
+export type MessageList = {
+  items: ContactMessage[];
+  total: number;
+  unread: number;
+  counts: StatusCounts;
+  page: number;
+  pageSize: number;
+};

@@ -20,6 +20,8 @@ export const PAGE_SIZES = {
   users: { default: 20, max: 100 },
   /** The contact inbox (GET /api/admin/messages, the console). */
   inbox: { default: 20, max: 100 },
+  /** A contact message's replies, the newest (GET /api/admin/messages/{id}, the inbox's message; no parameter). */
+  replies: { default: 50, max: 50 },
   /** The audit log (GET /api/admin/audit, the console). */
   audit: { default: 20, max: 100 },
   /** Pending account deletions (GET /api/admin/deletion-requests, the console). */

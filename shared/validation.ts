@@ -1,5 +1,6 @@
 // Rules used on both sides: the browser checks them for quick feedback, the server enforces
 // them. Each returns a message key (locales/*/common.json → validation.*) or null.
+import { COMPANY_NAME_MAX_LENGTH } from './company.ts';
 
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 200;
@@ -45,7 +46,7 @@ export function nameProblem(value: string): string | null {
   return null;
 }
 
-export const CONTACT_LIMITS = { name: 100, email: EMAIL_MAX_LENGTH, subject: 150, message: 5000 } as const;
+export const CONTACT_LIMITS = { name: 100, email: EMAIL_MAX_LENGTH, company: COMPANY_NAME_MAX_LENGTH, subject: 150, message: 5000 } as const;
 export const MESSAGE_MIN_LENGTH = 10;
 
 // One address and nothing else: a local part of letters, digits and . _ % + ' - (no dot at
@@ -67,7 +68,8 @@ export function mailtoHref(email: string, subject: string): string {
   return `mailto:${address}?subject=${encodeURIComponent(subject)}`;
 }
 
-export type ContactValues = { name: string; email: string; subject: string; message: string; consent: boolean };
+/** The contact form's fields; the company is optional. */
+export type ContactValues = { name: string; email: string; company?: string; subject: string; message: string; consent: boolean };
 
 /** The field-level problems of the contact form, as message keys. */
 export function contactProblems(values: ContactValues): Record<string, string> {
@@ -77,6 +79,7 @@ export function contactProblems(values: ContactValues): Record<string, string> {
     if (!value) problems[field] = 'validation.required';
     else if (value.length > CONTACT_LIMITS[field]) problems[field] = 'validation.tooLong';
   }
+  if ((values.company ?? '').trim().length > CONTACT_LIMITS.company) problems.company = 'validation.tooLong';
   if (!problems.email && !isEmailAddress(values.email.trim())) problems.email = 'validation.invalidEmail';
   if (!problems.message && values.message.trim().length < MESSAGE_MIN_LENGTH) problems.message = 'validation.messageTooShort';
   if (!values.consent) problems.consent = 'validation.consentRequired';

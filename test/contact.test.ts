@@ -39,6 +39,14 @@ test('a valid message is committed before the answer: 303 to the thank-you state
   expect(thanks.text).toContain('Thank you: your message has been sent.');
 });
 
+test('the company the sender names is kept on one line; left empty, the message has none', async () => {
+  const { app, contactStore } = await createTestApp();
+  expect((await post(app, { ...VALID, company: '  Datos\r\nLucía SL ' })).status).toBe(303);
+  expect((await post(app, VALID)).status).toBe(303);
+  const companies = (await contactStore.all()).map((message) => message.company);
+  expect(companies).toEqual([null, 'Datos Lucía SL']);
+});
+
 test('with JavaScript the contact form answers JSON', async () => {
   const { app, contactStore } = await createTestApp();
   const res = await post(app, VALID, '/Contact', true);
@@ -53,6 +61,7 @@ test.each([
   ['email', { email: '' }, 'validation.required'],
   ['email', { email: 'not-an-email' }, 'validation.invalidEmail'],
   ['email', { email: 'a b@example.com' }, 'validation.invalidEmail'],
+  ['company', { company: 'x'.repeat(121) }, 'validation.tooLong'],
   ['subject', { subject: '   ' }, 'validation.required'],
   ['subject', { subject: 'x'.repeat(151) }, 'validation.tooLong'],
   ['message', { message: 'short' }, 'validation.messageTooShort'],

@@ -404,6 +404,7 @@ describe('docs/private-area.md', () => {
     members: "a company's people",
     companies: 'companies (',
     notifications: 'notifications (',
+    replies: "a contact message's replies",
   };
 
   test("its table of page sizes says shared/paging.ts's default and maximum of every list", () => {

@@ -11,6 +11,7 @@ export const POSTGRES_CANDIDATES = [
   'test/api.test.ts',
   'test/auth.test.ts',
   'test/contact.test.ts',
+  'test/contact-inbox.test.ts',
   'test/forms.test.ts',
   'test/key-rotation.test.ts',
   'test/openapi.test.ts',

@@ -1,7 +1,7 @@
 // Every call the admin console makes to the built-in API (/api/admin/...), typed, with one
 // error shape. The session cookie authenticates them; the server checks the role again.
 import { isCompanyRole, type CompanyRole } from '../../shared/company.ts';
-import { NOTIFY_STATUSES, type ContactMessage, type MessageList, type NotifyStatus } from '../../shared/contact.ts';
+import { isContactStatus, NOTIFY_STATUSES, type ContactMessage, type MessageList, type NotifyStatus } from '../../shared/contact.ts';
 import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
 import type { AdminUser, UserList } from '../../shared/page-data.ts';
 import type { Role } from '../../shared/user.ts';
@@ -202,16 +202,18 @@ export function resendInvitation(userName: string): Promise<ApiAnswer<UserWithPa
 /** A ContactMessage read from untrusted JSON, or null when the shape is wrong. */
 function readContactMessage(value: unknown): ContactMessage | null {
   if (!isRecord(value)) return null;
-  const { id, name, email, subject, message, locale, read, notifyStatus, createdAt } = value;
+  const { id, name, email, company, subject, message, locale, read, status, notifyStatus, createdAt } = value;
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof read !== 'boolean') return null;
   if (typeof name !== 'string' || typeof email !== 'string' || typeof subject !== 'string' || typeof message !== 'string') return null;
   return {
     id,
     name,
     email,
+    company: typeof company === 'string' ? company : null,
     subject,
     message,
     read,
+    status: isContactStatus(status) ? status : 'new',
     // The store only keeps es and en; anything else read here is shown as the default.
     locale: isLocale(locale) ? locale : defaultLocale,
     notifyStatus: (NOTIFY_STATUSES as readonly unknown[]).includes(notifyStatus) ? (notifyStatus as NotifyStatus) : 'none',
@@ -229,7 +231,9 @@ function readMessageList(value: unknown): MessageList | null {
     if (!message) return null;
     items.push(message);
   }
-  return { items, total, unread, page, pageSize };
+  const counts = isRecord(value.counts) ? value.counts : {};
+  const count = (status: string) => (typeof counts[status] === 'number' ? counts[status] : 0);
+  return { items, total, unread, counts: { new: count('new'), answered: count('answered'), archived: count('archived') }, page, pageSize };
 }
 
 function readMessageAnswer(value: unknown): ContactMessage | null {

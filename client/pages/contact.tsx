@@ -13,9 +13,11 @@ import type { PageProps } from '../runtime/page-chunks.ts';
 import { usePageForm } from '../runtime/use-page-form.ts';
 
 const TEXT_FIELDS = [
-  { name: 'name', type: 'text', autoComplete: 'name' },
-  { name: 'email', type: 'email', autoComplete: 'email' },
-  { name: 'subject', type: 'text', autoComplete: 'off' },
+  { name: 'name', type: 'text', autoComplete: 'name', required: true },
+  { name: 'email', type: 'email', autoComplete: 'email', required: true },
+  // Optional: "invite as client" in the admin's inbox fills it in.
+  { name: 'company', type: 'text', autoComplete: 'organization', required: false },
+  { name: 'subject', type: 'text', autoComplete: 'off', required: true },
 ] as const;
 
 /**
@@ -34,7 +36,13 @@ export default function ContactPage({ data, form, brand }: PageProps<LoaderData<
     // The same rules as the server, checked first; a message sent opens the thank-you state.
     check: (body) => {
       const value = (key: string) => String(body.get(key) ?? '');
-      const values = { name: value('name'), email: value('email'), subject: value('subject'), message: value('message') };
+      const values = {
+        name: value('name'),
+        email: value('email'),
+        company: value('company'),
+        subject: value('subject'),
+        message: value('message'),
+      };
       const problems = contactProblems({ ...values, consent: body.get('consent') !== null });
       return Object.keys(problems).length > 0 ? { values, error: { code: 'invalid_request', message: '', fields: problems } } : null;
     },
@@ -80,7 +88,7 @@ export default function ContactPage({ data, form, brand }: PageProps<LoaderData<
             label={t(`contact.fields.${field.name}`)}
             type={field.type}
             autoComplete={field.autoComplete}
-            required
+            required={field.required}
             maxLength={CONTACT_LIMITS[field.name]}
             defaultValue={state?.values?.[field.name] ?? (field.name === 'subject' ? subject : '')}
           />

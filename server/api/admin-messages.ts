@@ -1,7 +1,9 @@
-// The admin console's contact inbox.
+// The admin console's contact inbox: the messages (kept until an admin deletes them), their
+// status (new, answered, archived), and the replies sent from the console.
 import express, { type Router } from 'express';
-import { ApiError } from '../http/errors.ts';
-import { messagesQuery, messageUpdateBody } from './schemas.ts';
+import { messageNotFound } from '../contact/replies.ts';
+import { idOf } from '../../shared/paging.ts';
+import { messagesQuery, messageUpdateBody, replyBody } from './schemas.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
 /** What these routes use of the API's dependencies. */
@@ -10,16 +12,12 @@ type Uses = Pick<ApiDeps, 'contact' | 'logger'>;
 export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
   const { authenticated, requireAdmin, json, userOf } = auth;
   const router = express.Router();
+  const { contact } = deps;
 
-  // The contact inbox: messages are kept until an admin deletes them.
-  const messageId = (value: unknown) => {
-    const id = Number(value);
-    if (!Number.isSafeInteger(id) || id < 1) throw new ApiError(404, 'message_not_found', `No message ${JSON.stringify(String(value))}`);
-    return id;
-  };
   const requireMessage = async (value: unknown) => {
-    const message = await deps.contact.get(messageId(value));
-    if (!message) throw new ApiError(404, 'message_not_found', `No message ${JSON.stringify(String(value))}`);
+    const id = idOf(String(value));
+    const message = id === null ? null : await contact.get(id);
+    if (!message) throw messageNotFound(value);
     return message;
   };
   router.get(
@@ -28,7 +26,7 @@ export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
     requireAdmin,
     handle(async (req, res) => {
       const query = parse(messagesQuery, req.query);
-      res.json(await deps.contact.list({ page: query.page, pageSize: query.pageSize, unread: query.unread === 'true' }));
+      res.json(await contact.list({ page: query.page, pageSize: query.pageSize, unread: query.unread === 'true', view: query.status ?? 'all' }));
     }),
   );
   router.get(
@@ -36,7 +34,8 @@ export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
     authenticated,
     requireAdmin,
     handle(async (req, res) => {
-      res.json({ message: await requireMessage(req.params.id) });
+      const message = await requireMessage(req.params.id);
+      res.json({ message, replies: await contact.replies(message.id) });
     }),
   );
   router.patch(
@@ -47,7 +46,25 @@ export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
     handle(async (req, res) => {
       const message = await requireMessage(req.params.id);
       const body = parse(messageUpdateBody, req.body);
-      res.json({ message: await deps.contact.setRead(message.id, body.read) });
+      let updated = message;
+      if (body.read !== undefined) updated = (await contact.setRead(message.id, body.read)) ?? updated;
+      if (body.archived !== undefined) updated = (await contact.setArchived(message.id, body.archived)) ?? updated;
+      res.json({ message: updated });
+    }),
+  );
+  // A reply to the sender, by e-mail through the outbox: kept with the message, which is answered.
+  router.post(
+    '/admin/messages/:id/replies',
+    authenticated,
+    requireAdmin,
+    json,
+    handle(async (req, res) => {
+      const body = parse(replyBody, req.body);
+      const message = await requireMessage(req.params.id);
+      const admin = userOf(res);
+      const answer = await contact.reply(message.id, { userName: admin.userName, name: `${admin.name} ${admin.lastName}`.trim() }, body.text);
+      deps.logger.info({ admin: admin.userName, messageId: message.id, replyId: answer.reply.id }, 'contact message answered');
+      res.status(201).json(answer);
     }),
   );
   router.delete(
@@ -56,7 +73,7 @@ export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
     requireAdmin,
     handle(async (req, res) => {
       const message = await requireMessage(req.params.id);
-      await deps.contact.remove(message.id);
+      await contact.remove(message.id);
       deps.logger.info({ admin: userOf(res).userName, messageId: message.id }, 'contact message deleted');
       res.status(204).end();
     }),

@@ -2,7 +2,7 @@
 // sessions. Every change is recorded in the audit log.
 import { canonicalIdentity } from '../../shared/identity.ts';
 import express, { type Router } from 'express';
-import { noAudit, type AuditEntry } from '../audit/types.ts';
+import { noAudit, type AuditDetail } from '../audit/types.ts';
 import { defaultLocale } from '../../shared/locales.ts';
 import { ApiError } from '../http/errors.ts';
 import * as users from '../users/users.ts';
@@ -88,7 +88,7 @@ export function adminUserRoutes(deps: Uses, auth: ApiAuth): Router {
       const who = { actor: userOf(res).userName, target: user.userName, ip: req.ip ?? null };
       if (user.role !== before.role) await audit.record({ action: 'role_changed', ...who, detail: { from: before.role, to: user.role } });
       if (user.disabled !== before.disabled) {
-        const detail: AuditEntry['detail'] = user.disabled ? { status: 'disabled', sessionsEnded } : { status: 'enabled' };
+        const detail: AuditDetail<'status_changed'> = user.disabled ? { status: 'disabled', sessionsEnded } : { status: 'enabled' };
         await audit.record({ action: 'status_changed', ...who, detail });
       }
       res.json({ user: users.publicUser(user) });

@@ -11,7 +11,7 @@ import type { CurrentPasswordGuard, LoginGuard } from '../auth/login.ts';
 import type { Sessions } from '../auth/session-store.ts';
 import type { TokenClaims, TokenVerifier } from '../auth/tokens.ts';
 import type { EmbeddedBranding } from '../user-branding/embedded.ts';
-import type { ContactStore } from '../contact/messages.ts';
+import type { Inbox } from '../contact/module.ts';
 import type { Db } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidRequestMessage, problemsOf } from '../http/problems.ts';
@@ -60,7 +60,8 @@ export type ApiDeps = {
   branding: EmbeddedBranding;
   /** With a CMS, branding is edited there, not here. */
   brandingInCms: boolean;
-  contact: ContactStore;
+  /** The contact inbox: its messages, their status, the replies sent from the console. */
+  contact: Inbox;
   uploads: ImageUploads;
   /** How documents and images are sent: a chunk at a time, cut off when stalled, capped per user. */
   downloads: DocumentDownloads;

@@ -6,6 +6,7 @@ import { numberedPageQuery } from '../http/paging.ts';
 import { oneLine } from '../http/one-line.ts';
 import { HEX_COLOR } from '../../shared/branding.ts';
 import { identityProblem } from '../../shared/identity.ts';
+import { CONTACT_STATUSES, REPLY_MAX_LENGTH } from '../../shared/contact.ts';
 import { ROLES } from '../../shared/user.ts';
 import { LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import { SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
@@ -71,8 +72,14 @@ export const brandingBody = z.object({ color: z.string().regex(HEX_COLOR, 'must 
 export const messagesQuery = z.object({
   ...numberedPageQuery('inbox').shape,
   unread: z.enum(['true', 'false']).optional(),
+  /** One status, or `active` (not archived); every message without it. */
+  status: z.enum(['active', ...CONTACT_STATUSES]).optional(),
 });
-export const messageUpdateBody = z.object({ read: z.boolean() }).strict();
+export const messageUpdateBody = z
+  .object({ read: z.boolean().optional(), archived: z.boolean().optional() })
+  .strict()
+  .refine((b) => b.read !== undefined || b.archived !== undefined, 'give read or archived');
+export const replyBody = z.object({ text: z.string().trim().min(1).max(REPLY_MAX_LENGTH) }).strict();
 export const listQuery = z.object({
   q: z.string().max(SEARCH_MAX_LENGTH).optional(),
   ...numberedPageQuery('users').shape,

@@ -9,7 +9,7 @@ import type { Db } from '../db/index.ts';
 import { createReadCache } from '../db/read-cache.ts';
 import type { Logger } from '../base/logger.ts';
 import { createdAtRange } from '../calendar/days.ts';
-import { AUDIT_ACTIONS, type Audit, type AuditEntry } from './types.ts';
+import { AUDIT_ACTIONS, type StoredAuditEntry } from './types.ts';
 
 /** How long an entry is kept. */
 export const AUDIT_RETENTION_DAYS = 365;
@@ -25,7 +25,9 @@ const DETAIL_KEYS = 20;
 /** A detail is for small facts: a key that names a secret (as the logger judges it) is dropped, whatever the caller meant. */
 const SECRET_KEY = /pass(word|wd)?$|token$|^jwt$|secret|^cookie$|^authorization$/i;
 
-export type AuditLog = Audit & {
+export type AuditLog = {
+  /** Records one entry; never makes the action fail (a failure to record is logged). What the site records is an `AuditEntry` (types.ts). */
+  record(entry: StoredAuditEntry): Promise<void>;
   /** A page of entries, newest first. */
   list(filter: AuditFilter, page: { page: number; pageSize: number }): Promise<AuditPage>;
   /** Deletes the entries older than the retention, in batches; how many went. */
@@ -43,7 +45,7 @@ function cut(value: string | null | undefined, chars: number): string | null {
 }
 
 /** The detail as stored: at most DETAIL_KEYS plain values, strings cut, secrets dropped; null when empty. */
-function detailText(detail: AuditEntry['detail']): string | null {
+function detailText(detail: StoredAuditEntry['detail']): string | null {
   if (!detail) return null;
   const kept: Record<string, string | number | boolean | null> = {};
   for (const [key, value] of Object.entries(detail).slice(0, DETAIL_KEYS)) {

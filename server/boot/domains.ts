@@ -40,11 +40,11 @@ export function bootDomains(deps: AppDeps, base: Base, data: Data) {
     mediaHosts,
     brand.colors.primary,
   );
-  const contact = contactModule({ config, db, logger });
   // Every e-mail goes through the outbox; the job runner polls it (one loop per instance), or the
   // outbox polls itself when the runner does not (tests).
   const jobsPoll = deps.jobs?.poll !== false;
   const mail = createMail({ db, config, logger, brand, i18n: base.i18n, poll: !jobsPoll, ...deps.mail });
+  const contact = contactModule({ config, db, logger, mail });
   // The language of a user's e-mails is the locale they last used.
   const locales = userLocales(db, logger);
   const { tell, notifications } = notificationsModule({ config, db, changes, logger });

@@ -37,7 +37,7 @@ export async function apiRoutes({ config, logger, errorCodes }: Base, data: Data
     logger,
     branding: d.brandingStore,
     brandingInCms: config.CMS_URL !== undefined,
-    contact: d.contact.store,
+    contact: d.contact.inbox,
     uploads: d.uploads,
     downloads: documentDownloads,
     projects,

@@ -44,7 +44,7 @@ function pageServices(base: Base, data: Data, d: Domains, renderWithForm: Render
     formTokens: d.contact.formTokens,
     projects: d.projects.services,
     auditLog,
-    inbox: d.contact.store,
+    inbox: d.contact.inbox,
     /** What the admin console's home warns of: a job whose last run failed, e-mail stuck in the outbox. */
     operations: { failedJobs: () => d.jobs.lastRunFailed(), stuckMail: () => d.mail.stuck() },
     account: d.myAccount.account,

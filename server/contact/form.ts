@@ -24,7 +24,7 @@ export function createContactForm(deps: ContactFormDeps & { logger: Logger; fail
   return async function contact(req: Request, res: Response, route: Route): Promise<void> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const text = (key: string) => (typeof body[key] === 'string' ? (body[key] as string) : '');
-    const values = stringValues(body, ['name', 'email', 'subject', 'message']);
+    const values = stringValues(body, ['name', 'email', 'company', 'subject', 'message']);
     values.message = text('message').slice(0, CONTACT_LIMITS.message);
     const thanks = `${routePath('Contact', route)}?sent=1`;
     // A honeypot field people never see: a bot filled it. Answer as if sent, store nothing.
@@ -48,9 +48,10 @@ export function createContactForm(deps: ContactFormDeps & { logger: Logger; fail
       });
     }
     const input = {
-      // The name and the subject go into the admins' e-mail: one plain line each.
+      // The name, the company and the subject go into the admins' e-mail: one plain line each.
       name: singleLine(text('name')),
       email: text('email'),
+      company: singleLine(text('company')),
       subject: singleLine(text('subject')),
       message: text('message'),
       consent: ['yes', 'on', 'true'].includes(text('consent')),
@@ -79,6 +80,7 @@ export function createContactForm(deps: ContactFormDeps & { logger: Logger; fail
       {
         name: input.name.trim(),
         email: input.email.trim(),
+        company: input.company.trim() || null,
         subject: input.subject.trim(),
         message: input.message.trim(),
         locale: route.locale,

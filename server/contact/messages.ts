@@ -1,9 +1,18 @@
 // Contact messages in the database: the inbox of the admin console, with where each one's
-// e-mail notification stands.
-import type { ContactMessage, NotifyStatus } from '../../shared/contact.ts';
+// e-mail notification stands, its status and the replies sent from the console (written by
+// replies.ts, with their e-mail).
+import {
+  CONTACT_STATUSES,
+  type ContactMessage,
+  type ContactReply,
+  type ContactStatus,
+  type InboxView,
+  type NotifyStatus,
+  type StatusCounts,
+} from '../../shared/contact.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { sql } from 'kysely';
-import { PAGE_NUMBER_MAX, pageSizeOf } from '../../shared/paging.ts';
+import { PAGE_NUMBER_MAX, PAGE_SIZES, pageSizeOf } from '../../shared/paging.ts';
 import type { Db } from '../db/index.ts';
 import type { ContactMessageRow } from '../db/schema.ts';
 import { FORM_TOKEN_MAX_AGE_MS, formTokenDigest } from './form-token.ts';
@@ -16,10 +25,12 @@ function toMessage(row: ContactMessageRow): ContactMessage {
     id: Number(row.id),
     name: row.name,
     email: row.email,
+    company: row.company,
     subject: row.subject,
     message: row.message,
     locale: row.locale as ContactMessage['locale'],
     read: Number(row.read) === 1,
+    status: row.status as ContactStatus,
     notifyStatus: row.notify_status as ContactMessage['notifyStatus'],
     createdAt: row.created_at,
   };
@@ -34,7 +45,19 @@ export type MessagePage = { offset: number; limit: number; bodyChars: number } &
 /** A message with its text cut to a page's bodyChars and the stored text's length in characters. */
 export type MessageExcerpt = ContactMessage & { length: number };
 
-export type NewMessage = { name: string; email: string; subject: string; message: string; locale: Locale; ip: string | null };
+export type NewMessage = {
+  name: string;
+  email: string;
+  /** The company the sender named; none: null (or left out). */
+  company?: string | null | undefined;
+  subject: string;
+  message: string;
+  locale: Locale;
+  ip: string | null;
+};
+
+/** How many new leads the navbar's badge counts at most (it shows "99+"): the count reads no further. */
+export const NEW_LEADS_COUNTED = 100;
 
 async function insertMessage(trx: Db['k'], message: NewMessage, notify: boolean): Promise<ContactMessage> {
   const at = new Date().toISOString();
@@ -43,6 +66,7 @@ async function insertMessage(trx: Db['k'], message: NewMessage, notify: boolean)
     .values({
       name: message.name,
       email: message.email,
+      company: message.company || null,
       subject: message.subject,
       message: message.message,
       locale: message.locale,
@@ -78,11 +102,13 @@ async function excerptPage(k: Db['k'], query: MessagePage): Promise<MessageExcer
       'id',
       'name',
       'email',
+      'company',
       'subject',
       sql<string>`substr(message, 1, ${query.bodyChars})`.as('message'),
       sql<number>`length(message)`.as('length'),
       'locale',
       'read',
+      'status',
       'notify_status',
       'created_at',
     ])
@@ -97,9 +123,30 @@ async function excerptPage(k: Db['k'], query: MessagePage): Promise<MessageExcer
   }));
 }
 
+/** The messages of a view of the list (shared/contact.ts INBOX_VIEWS). */
+function inView(k: Db['k'], view: InboxView) {
+  const query = k.selectFrom('contact_messages');
+  if (view === 'all') return query;
+  if (view === 'active') return query.where('status', '!=', 'archived');
+  return query.where('status', '=', view);
+}
+
+async function statusCounts(k: Db['k']): Promise<StatusCounts> {
+  const rows = await k
+    .selectFrom('contact_messages')
+    .select((eb) => ['status', eb.fn.countAll<number>().as('count')])
+    .groupBy('status')
+    .execute();
+  const counts = Object.fromEntries(CONTACT_STATUSES.map((status) => [status, 0])) as StatusCounts;
+  for (const row of rows) if (row.status in counts) counts[row.status as ContactStatus] = Number(row.count);
+  return counts;
+}
+
 export function contactMessages(db: Db) {
   const { k } = db;
   const counts = createReadCache<{ total: number; unread: number }>(db, { tables: ['contact_messages'] });
+  // Asked by the navbar of every admin page: kept a moment (db/read-cache.ts).
+  const leads = createReadCache<number>(db, { tables: ['contact_messages'] });
 
   function get(id: number): Promise<ContactMessage | null> {
     return findMessage(k, id);
@@ -128,18 +175,20 @@ export function contactMessages(db: Db) {
       });
     },
     get,
-    async list(options: { page?: number; pageSize?: number; unread?: boolean } = {}) {
+    /** A page of the view (every message unless asked), newest first, with the inbox's counts. */
+    async list(options: { page?: number; pageSize?: number; unread?: boolean; view?: InboxView } = {}) {
       const page = Math.min(PAGE_NUMBER_MAX, Math.max(1, options.page ?? 1));
       const pageSize = pageSizeOf('inbox', options.pageSize);
-      let base = k.selectFrom('contact_messages');
+      let base = inView(k, options.view ?? 'all');
       if (options.unread) base = base.where('read', '=', 0);
-      const [{ total }, { unread }, rows] = await Promise.all([
+      const [{ total }, { unread }, byStatus, rows] = await Promise.all([
         base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
         k
           .selectFrom('contact_messages')
           .select((eb) => eb.fn.countAll<number>().as('unread'))
           .where('read', '=', 0)
           .executeTakeFirstOrThrow(),
+        statusCounts(k),
         base
           .selectAll()
           .orderBy('created_at', 'desc')
@@ -148,7 +197,19 @@ export function contactMessages(db: Db) {
           .offset((page - 1) * pageSize)
           .execute(),
       ]);
-      return { items: rows.map(toMessage), total: Number(total), unread: Number(unread), page, pageSize };
+      return { items: rows.map(toMessage), total: Number(total), unread: Number(unread), counts: byStatus, page, pageSize };
+    },
+    /** The new leads, counted up to NEW_LEADS_COUNTED: one indexed read that stops there. */
+    newLeads(): Promise<number> {
+      return leads.get('new', async () => {
+        const row = await k
+          .selectFrom((eb) =>
+            eb.selectFrom('contact_messages').select('id').where('status', '=', 'new').limit(NEW_LEADS_COUNTED).as('leads'),
+          )
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .executeTakeFirstOrThrow();
+        return Number(row.count);
+      });
     },
     /** How many messages the range holds, and how many of them are unread: one indexed pass, no rows read. */
     async count(range: CreatedRange = {}): Promise<{ total: number; unread: number }> {
@@ -182,6 +243,18 @@ export function contactMessages(db: Db) {
         .execute();
       return get(id);
     },
+    /** Archived, or back from the archive: answered when a reply was sent, else new again. */
+    async setArchived(id: number, archived: boolean): Promise<ContactMessage | null> {
+      const status = archived
+        ? sql<string>`'archived'`
+        : sql<string>`CASE WHEN EXISTS (SELECT 1 FROM contact_replies WHERE message_id = ${id}) THEN 'answered' ELSE 'new' END`;
+      await k.updateTable('contact_messages').set({ status }).where('id', '=', id).execute();
+      return get(id);
+    },
+    /** The replies sent to a message (the newest PAGE_SIZES.replies.max), oldest first, with where each one's e-mail stands. */
+    replies(id: number): Promise<ContactReply[]> {
+      return repliesOf(k, id);
+    },
     async remove(id: number): Promise<boolean> {
       const result = await k.deleteFrom('contact_messages').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
@@ -198,3 +271,40 @@ export function contactMessages(db: Db) {
 }
 
 export type ContactStore = ReturnType<typeof contactMessages>;
+
+/** The outbox's ref of a reply's e-mail. */
+export const replyRef = (replyId: number) => `contact-reply:${replyId}`;
+
+function deliveryOf(statuses: readonly string[]): ContactReply['delivery'] {
+  if (statuses.includes('failed')) return 'failed';
+  if (statuses.length === 0 || statuses.includes('pending')) return 'pending';
+  return 'sent';
+}
+
+async function repliesOf(k: Db['k'], messageId: number): Promise<ContactReply[]> {
+  const rows = await k
+    .selectFrom('contact_replies')
+    .selectAll()
+    .where('message_id', '=', messageId)
+    .orderBy('id', 'desc')
+    .limit(PAGE_SIZES.replies.max)
+    .execute();
+  if (rows.length === 0) return [];
+  rows.reverse();
+  const mails = await k
+    .selectFrom('mail_outbox')
+    .select(['ref', 'status'])
+    .where(
+      'ref',
+      'in',
+      rows.map((row) => replyRef(Number(row.id))),
+    )
+    .execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    author: { userName: row.author, name: row.author_name },
+    text: row.body,
+    createdAt: row.created_at,
+    delivery: deliveryOf(mails.filter((mail) => mail.ref === replyRef(Number(row.id))).map((mail) => mail.status)),
+  }));
+}

@@ -29,6 +29,7 @@ import { calendarFeeds } from './migrations/0021-calendar-feeds.ts';
 import { mailPreferences } from './migrations/0022-mail-preferences.ts';
 import { localesAsData } from './migrations/0023-locales-as-data.ts';
 import { noticeFanOuts } from './migrations/0024-notice-fan-outs.ts';
+import { contactInbox } from './migrations/0025-contact-inbox.ts';
 
 export type { Engine, Migration } from './migrations/migration.ts';
 
@@ -57,4 +58,5 @@ export const MIGRATIONS: readonly Migration[] = [
   mailPreferences,
   localesAsData,
   noticeFanOuts,
+  contactInbox,
 ];

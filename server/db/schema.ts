@@ -54,6 +54,18 @@ export type ContactMessagesTable = {
   notify_attempts: number;
   notify_error: string | null;
   created_at: string;
+  /** new, answered, archived (migration 25). */
+  status: Generated<string>;
+  company: string | null;
+};
+
+export type ContactRepliesTable = {
+  id: Generated<number>;
+  message_id: number;
+  author: string;
+  author_name: string;
+  body: string;
+  created_at: string;
 };
 
 export type UsedFormTokensTable = {
@@ -441,6 +453,7 @@ export type Schema = {
   rate_limits: RateLimitsTable;
   branding: BrandingTable;
   contact_messages: ContactMessagesTable;
+  contact_replies: ContactRepliesTable;
   used_form_tokens: UsedFormTokensTable;
   uploads: UploadsTable;
   sessions: SessionsTable;
@@ -477,6 +490,7 @@ export type Schema = {
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type ContactMessageRow = Selectable<ContactMessagesTable>;
+export type ContactReplyRow = Selectable<ContactRepliesTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type MailOutboxRow = Selectable<MailOutboxTable>;

@@ -16,6 +16,7 @@ import type { Db } from '../db/index.ts';
 import type { Schema } from '../db/schema.ts';
 import { projectI18n } from '../i18n/index.ts';
 import type { AccountMailInput } from './account-templates.ts';
+import type { ReplyMailInput } from '../contact/replies.ts';
 import { createNotices } from './notices.ts';
 import { insertMails, mailOutbox, type QueuedMail, type StuckMail } from './outbox.ts';
 import { mailPreferences, type MailPreferencesStore } from './preferences.ts';
@@ -80,6 +81,8 @@ export type Mail = {
   /** The keys of the unsubscribe links (server/mail/unsubscribe-links.ts), newest first: links are made with the first, any opens one. */
   unsubscribeKeys: readonly Buffer[];
   notifyContact(message: ContactMessage): Promise<void>;
+  /** The e-mail of a reply to a contact message, rendered in the sender's language: for the caller to queue with the reply (queueIn). */
+  contactReplyMail(reply: ReplyMailInput): QueuedMail;
   /** Queues an account e-mail, before every notice; throws when it cannot (no transport, a bad link, the database). */
   sendAccountMail(mail: AccountMail): Promise<void>;
   /** Takes back the held notices of `ref` that have not started to go out: how many. */
@@ -185,6 +188,7 @@ export function createMail(deps: MailDeps): Mail {
     preferences,
     unsubscribeKeys,
     notifyContact: notices.notifyContact,
+    contactReplyMail: notices.contactReplyMail,
     sendAccountMail: notices.sendAccountMail,
     withdraw: (ref) => outbox.withdraw(ref),
     stuck: () => outbox.stuck(now()),

@@ -9,7 +9,8 @@ import { ownsProjects } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import type { Logger } from '../base/logger.ts';
-import type { ContactStore } from '../contact/messages.ts';
+import { replyRef, type ContactStore } from '../contact/messages.ts';
+import type { ReplyMailInput } from '../contact/replies.ts';
 import type { Db } from '../db/index.ts';
 import { accountMail } from './account-templates.ts';
 import type { AccountMail, MailConfig, ProjectNotice } from './index.ts';
@@ -17,7 +18,7 @@ import type { QueuedMail } from './outbox.ts';
 import type { MailPreferencesStore } from './preferences.ts';
 import { adminRecipients, findRecipients, type Recipient } from './recipients.ts';
 import { errorText, type Sender } from './sender.ts';
-import { contactMail, projectMail, renderDigest, type DigestGroup } from './templates.ts';
+import { contactMail, contactReplyMail, projectMail, renderDigest, type DigestGroup } from './templates.ts';
 import type { Brand } from '../brand/brand.ts';
 import { unsubscribeHeaders, unsubscribePath } from './unsubscribe-links.ts';
 
@@ -153,6 +154,23 @@ export function createNotices(deps: NoticesDeps) {
         logger.error({ err: error, ...about }, 'contact e-mail could not be queued');
         await contacts.setNotifyState(message.id, { status: 'failed', attempts: 0, error: errorText(error) }).catch(() => {});
       }
+    },
+
+    contactReplyMail({ message, replyId, author, text }: ReplyMailInput): QueuedMail {
+      const rendered = contactReplyMail(
+        {
+          locale: message.locale,
+          site,
+          message,
+          author,
+          text,
+          replyTo: site.brand.page.email,
+          url: absolute(localePath('Contact', message.locale)),
+        },
+        i18n,
+      );
+      // An answer from the company: the sender's reply goes to the company's address.
+      return { ...queued('contact_reply', message.email, message.locale, rendered, replyRef(replyId)), replyTo: site.brand.page.email };
     },
 
     async sendAccountMail(mail: AccountMail): Promise<void> {

@@ -14,6 +14,8 @@ import { languageName, type Locale } from '../../shared/locales.ts';
 import { nameIn, namespaceT, type NamespaceT } from '../i18n/index.ts';
 import { escapeHtml } from '../http/html.ts';
 import { formatDay } from '../pdf/i18n.ts';
+import { localTime } from '../calendar/days.ts';
+import { COMPANY_TIME_ZONE } from '../../shared/time-zone.ts';
 
 export type { ProjectNoticeKind } from '../projects/notices.ts';
 import type { ProjectNoticeKind } from '../projects/notices.ts';
@@ -330,7 +332,7 @@ export type ContactMailInput = {
   site: Site;
   /** null: the CONTACT_NOTIFY_TO address, which has no name. */
   recipient: { name: string } | null;
-  message: Pick<ContactMessage, 'name' | 'email' | 'subject' | 'message' | 'locale'>;
+  message: Pick<ContactMessage, 'name' | 'email' | 'company' | 'subject' | 'message' | 'locale'>;
   url: string;
 };
 
@@ -345,12 +347,45 @@ export function contactMail(input: ContactMailInput, i18n: i18n): RenderedMail {
     details: [
       [t('contact.fields.name'), message.name],
       [t('contact.fields.email'), message.email],
+      ...(message.company ? [[t('contact.fields.company'), message.company] as const] : []),
       [t('contact.fields.subject'), message.subject],
     ],
     quote: message.message,
     after: t('contact.reply', { email: message.email }),
     action: { label: t('contact.action'), url: input.url },
     footer: [input.recipient ? t('contact.footer.admin', { site }) : t('contact.footer.address', { site })],
+  };
+  return renderMail(content, input.site, input.locale);
+}
+
+export type ContactReplyMailInput = {
+  /** The language the sender wrote in. */
+  locale: Locale;
+  site: Site;
+  message: Pick<ContactMessage, 'name' | 'subject' | 'createdAt'>;
+  /** Who answers (their name), and what they wrote. */
+  author: string;
+  text: string;
+  /** Where a reply to this e-mail goes: the company's address (brand/), never the admin's own. */
+  replyTo: string;
+  /** The contact page, to write again. */
+  url: string;
+};
+
+/** An admin's answer to a contact message, from the console, to the address the sender gave. */
+export function contactReplyMail(input: ContactReplyMailInput, i18n: i18n): RenderedMail {
+  const t = mailT(i18n, input.locale);
+  const { message } = input;
+  const site = input.site.name;
+  const day = localTime(Date.parse(message.createdAt), COMPANY_TIME_ZONE).day;
+  const content: MailContent = {
+    subject: t('contactReply.subject', { subject: message.subject }),
+    greeting: greeting(t, message.name),
+    lead: t('contactReply.lead', { author: input.author, site, subject: message.subject }),
+    quote: input.text,
+    after: t('contactReply.after', { date: formatDay(day, input.locale), email: input.replyTo }),
+    action: { label: t('contactReply.action'), url: input.url },
+    footer: [t('contactReply.footer', { site })],
   };
   return renderMail(content, input.site, input.locale);
 }

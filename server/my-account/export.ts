@@ -416,7 +416,7 @@ function contactMessages({ k, out, email }: ExportContext, name: string): Promis
       if (!email) return [];
       let q = k
         .selectFrom('contact_messages')
-        .select(['id', 'name', 'email', 'subject', 'message', 'locale', 'consent_at', 'ip', 'created_at'])
+        .select(['id', 'name', 'email', 'company', 'subject', 'message', 'locale', 'consent_at', 'ip', 'created_at'])
         .where(sql`lower(email)`, '=', email.toLowerCase());
       if (after !== null) q = q.where('id', '>', after);
       return q.orderBy('id').limit(EXPORT_PAGE_ROWS).execute();
@@ -426,6 +426,7 @@ function contactMessages({ k, out, email }: ExportContext, name: string): Promis
       id: c.id,
       name: c.name,
       email: c.email,
+      company: c.company,
       subject: c.subject,
       message: c.message,
       locale: c.locale,

@@ -12,7 +12,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import type { UserList } from '../../shared/page-data.ts';
-import { noAudit, type Audit, type AuditEntry } from '../audit/types.ts';
+import { noAudit, type Audit, type AuditDetail } from '../audit/types.ts';
 import type { Backend } from '../auth/backend.ts';
 import { rememberPath } from '../auth/session-cookie.ts';
 import type { ContactStore } from '../contact/messages.ts';
@@ -189,7 +189,7 @@ async function sendJob(
   res: Response,
   job: PdfJob,
   fileName: string,
-  download?: AuditEntry['detail'],
+  download?: AuditDetail<'report_downloaded'>,
 ) {
   const gone = new AbortController();
   const onClose = () => gone.abort(new Error('The client went away'));

@@ -23,7 +23,7 @@ export type TwoFactorContext = {
   /** The limiter's key of an account (its canonical name). */
   key(userName: string): string;
   /** Records an audit entry from the request's address; a failure is logged, never thrown. */
-  record(req: Request, entry: Omit<AuditEntry, 'ip'>): Promise<void>;
+  record(req: Request, entry: AuditEntry): Promise<void>;
   rowOf(userName: string): ReturnType<typeof readRow>;
   isEnabled(userName: string): Promise<boolean>;
   /** Forgets what this process read of the user's 2FA (after changing it). */

@@ -266,10 +266,12 @@ test.each(['es', 'en'] as const)(
       id: 1,
       name: 'Lucía',
       email: 'lucia@example.com',
+      company: null,
       subject: 'Hola',
       message: 'Un mensaje.',
       locale: 'es',
       read: false,
+      status: 'new',
       notifyStatus: 'pending',
       createdAt: new Date().toISOString(),
     });

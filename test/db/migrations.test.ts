@@ -549,3 +549,43 @@ test(`notifications (migrations 19, 20): a row per recipient, gone with its proj
     await db.close();
   }
 });
+
+test(`the contact inbox (migration 25): a message read before it is archived, an unread one is a new lead; replies go with their message (${TEST_ENGINE})`, async () => {
+  const db = await unmigratedDatabase();
+  try {
+    await migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 25),
+    );
+    const at = '2026-12-01T10:00:00.000Z';
+    const message = { email: 'lucia@example.com', subject: 'Hola', message: 'Un mensaje.', locale: 'es', consent_at: at, created_at: at };
+    await db.k
+      .insertInto('contact_messages')
+      // The shape of migration 24 (no status, no company yet).
+      .values([
+        { ...message, name: 'read', read: 1 },
+        { ...message, name: 'unread', read: 0 },
+      ] as never)
+      .execute();
+    expect(
+      await migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 25),
+      ),
+    ).toEqual([25]);
+    const rows = await db.k.selectFrom('contact_messages').select(['id', 'name', 'status', 'company']).orderBy('id').execute();
+    expect(rows.map(({ name, status, company }) => ({ name, status, company }))).toEqual([
+      { name: 'read', status: 'archived', company: null },
+      { name: 'unread', status: 'new', company: null },
+    ]);
+    await db.k
+      .insertInto('contact_replies')
+      .values({ message_id: rows[0]!.id, author: 'rosa', author_name: 'Rosa Admin', body: 'Hola', created_at: at })
+      .execute();
+    await db.k.deleteFrom('contact_messages').where('id', '=', rows[0]!.id).execute();
+    expect(await db.k.selectFrom('contact_replies').selectAll().execute()).toEqual([]);
+    await expect(db.k.updateTable('contact_messages').set({ status: 'spam' }).execute()).rejects.toThrow();
+  } finally {
+    await db.close();
+  }
+});

@@ -302,6 +302,8 @@ test.each(['es', 'en'] as const)(
       message: 'We need help with a data strategy.\nCall me.',
       locale: 'en' as const,
       read: false,
+      status: 'new' as const,
+      company: null,
       notifyStatus: 'pending' as const,
       createdAt: new Date().toISOString(),
     };

@@ -27,7 +27,7 @@ export function AuditTable({ items, page, pages }: { items: AuditRecord[]; page:
       </thead>
       <tbody>
         {items.map((record) => {
-          const detail = detailText(t, record);
+          const detail = detailText(t, locale, record);
           return (
             <tr key={record.id} className={record.action === 'sign_in_failed' ? 'admin-audit-failed' : undefined}>
               <th scope="row">

@@ -3,6 +3,7 @@
 import { AUDIT_QUERY_PARAMS, AUDIT_TIME_ZONE, type AuditFilter, type AuditRecord } from '../../../shared/audit.ts';
 import { intlLocale, isLocale } from '../../../shared/locales.ts';
 import type { Translate } from '../../../shared/translate.ts';
+import { isCompanyRole } from '../../../shared/company.ts';
 import { roleLabel } from '../text.ts';
 
 /** The actor the ops command line records (scripts/user.ts). */
@@ -24,22 +25,42 @@ export function actorLabel(t: Translate, actor: string | null): string {
   return actor === OPS_ACTOR ? t('adminAudit.ops') : actor;
 }
 
-function factValue(t: Translate, key: string, value: string | number | boolean | null): string {
-  if (typeof value === 'boolean') return t(value ? 'adminAudit.yes' : 'adminAudit.no');
-  if (value === null) return '—';
-  if (typeof value === 'number') return String(value);
-  if (key === 'role') return roleLabel(t, value);
-  return textOr(t, `adminAudit.values.${value}`, value);
+/** A role a fact names, in words: a user's (roles.*) or one in a company (company.role.*). */
+function roleWords(t: Translate, role: string): string {
+  return isCompanyRole(role) ? t(`company.role.${role}`) : roleLabel(t, role);
 }
 
-/** The entry's facts in words: "Cliente → Administrador/a", "Vía: formulario · Sesiones cerradas: 2". */
-export function detailText(t: Translate, record: AuditRecord): string {
+/** What a fact holds, in words: a word of its list, a role, a number in the locale's style, or the text as it is. */
+function valueWords(t: Translate, locale: string, key: string, value: string | number): string {
+  if (typeof value === 'number') return isLocale(locale) ? new Intl.NumberFormat(intlLocale(locale)).format(value) : String(value);
+  if (key === 'role') return roleWords(t, value);
+  return textOr(t, `adminAudit.values.${key}.${value}`, value);
+}
+
+/**
+ * One fact as a sentence ("Desde el formulario de la web", "Se cerraron 2 sesiones"): every fact
+ * the server writes has its words in both languages (server/audit/types.ts AUDIT_FACTS;
+ * test/audit/words.test.ts); one written by a later version reads "key: value".
+ */
+export function factText(t: Translate, locale: string, key: string, value: string | number | boolean | null): string | null {
+  if (value === null) return null;
+  if (typeof value === 'boolean') return textOr(t, `adminAudit.facts.${key}.${String(value)}`, `${key}: ${String(value)}`);
+  const words = valueWords(t, locale, key, value);
+  const sentence = `adminAudit.facts.${key}`;
+  const text = t(sentence, typeof value === 'number' ? { value: words, count: value } : { value: words });
+  return text === sentence ? `${key}: ${words}` : text;
+}
+
+/** The entry's facts in words: "Cliente → Administrador/a", "Desde el formulario de la web · Se cerraron 2 sesiones". */
+export function detailText(t: Translate, locale: string, record: AuditRecord): string {
   const { detail } = record;
-  const facts = Object.entries(detail);
   if (record.action === 'role_changed' && typeof detail.from === 'string' && typeof detail.to === 'string') {
-    return `${roleLabel(t, detail.from)} → ${roleLabel(t, detail.to)}`;
+    return `${roleWords(t, detail.from)} → ${roleWords(t, detail.to)}`;
   }
-  return facts.map(([key, value]) => `${textOr(t, `adminAudit.facts.${key}`, key)}: ${factValue(t, key, value)}`).join(' · ');
+  return Object.entries(detail)
+    .map(([key, value]) => factText(t, locale, key, value))
+    .filter((text) => text !== null)
+    .join(' · ');
 }
 
 const formats = new Map<string, Intl.DateTimeFormat>();
