@@ -1,5 +1,8 @@
 // /metrics as a Prometheus scraper meets it: off unless asked for, behind METRICS_TOKEN on the
 // site's port or on METRICS_PORT of its own, and with a cluster the sum of its workers.
+import { once } from 'node:events';
+import { METHODS, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { launchServer, freePort } from '../scripts/launch-server.ts';
@@ -77,6 +80,37 @@ test('requests are counted by route name (never the URL) and status, with a late
   expect(text).not.toContain('12345');
   expect(sample(text, 'http_request_duration_seconds_count{method="GET",route="page:index"}')).toBe(2);
   expect(text).toContain('http_request_duration_seconds_bucket{le="0.025",method="GET",route="page:index"}');
+});
+
+test('a method the site does not answer is counted as "other": every method Node parses adds no series beyond it', async () => {
+  const { app } = await createTestApp({ METRICS_TOKEN: TOKEN });
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const exotic = METHODS.filter((method) => !['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT'].includes(method));
+  try {
+    for (const method of exotic) {
+      await new Promise<void>((resolve, reject) => {
+        httpRequest({ port, host: '127.0.0.1', method, path: '/en' }, (res) => {
+          res.resume();
+          res.on('end', resolve);
+        })
+          .on('error', reject)
+          .end();
+      });
+    }
+  } finally {
+    server.close();
+  }
+  const text = (await request(app).get('/metrics').set('Authorization', `Bearer ${TOKEN}`)).text;
+  const methods = new Set([...text.matchAll(/^http_requests_total\{method="([^"]+)"/gm)].map((match) => match[1]));
+  expect(exotic.length).toBeGreaterThan(20);
+  for (const method of exotic) expect(methods.has(method), method).toBe(false);
+  const counted = text
+    .split('\n')
+    .filter((line) => line.startsWith('http_requests_total{method="other"'))
+    .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+  expect(counted).toBe(exotic.length);
 });
 
 test('the render cache, the outbox, readiness and the event loop are in the metrics', async () => {

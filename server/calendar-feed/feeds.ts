@@ -6,7 +6,11 @@
 // or a stop (the row deleted) kills the old one at once, on every instance. What it lists is
 // decided at each read from the user as they are now (a disabled user's feed is a 404, a project
 // they no longer see is gone): the milestones with a due day and the deadlines of their projects,
-// from CALENDAR_PAST_DAYS ago on, at most CALENDAR_EVENTS_MAX, in their language.
+// from CALENDAR_PAST_DAYS ago on, at most CALENDAR_EVENTS_MAX, in their language. An address read
+// more than CALENDAR_READS_PER_HOUR times in its hour is not refused: whoever read it that often
+// (anyone who has the address) must not lock its owner's calendar app out, so the calendar made
+// when the reads ran out is served again until the hour ends, without reading the projects
+// (docs/decisions/057). Who the user is, and whether the address still opens, is still read.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { CALENDAR_EVENTS_MAX, CALENDAR_PAST_DAYS, type CalendarEntries, type CalendarFeedView } from '../../shared/calendar.ts';
@@ -18,6 +22,7 @@ import type { Translate } from '../../shared/translate.ts';
 import type { Logger } from '../base/logger.ts';
 import type { Db } from '../db/index.ts';
 import type { RateLimiter } from '../db/rate-limit.ts';
+import { createTtlCache } from '../base/cache.ts';
 import { renderCalendar, type CalendarEvent } from './ics.ts';
 
 /** Who reads (the projects service's Actor). */
@@ -25,6 +30,12 @@ type Actor = Pick<SessionUser, 'userName' | 'role' | 'name' | 'lastName'>;
 
 const FILE = /^([1-9][0-9]{0,9})-([A-Za-z0-9_-]{43})\.ics$/;
 const DAY_MS = 86_400_000;
+/**
+ * Addresses whose reads ran out this hour, whose last calendar this process keeps to serve again
+ * (each at most CALENDAR_EVENTS_MAX events, some 200 kB): an address past its limit is one an
+ * outsider reads again and again, and a few are all there will be.
+ */
+const DRAINED_KEPT = 50;
 
 export type CalendarFeeds = {
   /** The user's address, or null when they have none. */
@@ -48,13 +59,15 @@ export function createCalendarFeeds(deps: {
   projects: { calendar(actor: Actor, from: string, limit: number): Promise<CalendarEntries> };
   translator: (locale: Locale) => Translate;
   limiter: RateLimiter;
-  /** Reads of one address per hour (429 past it). */
+  /** Reads of one address per hour; past them, the calendar made then is served again until the hour ends. */
   readsPerHour: number;
   logger: Logger;
   now?: () => Date;
 }): CalendarFeeds {
   const { k } = deps.db;
   const now = deps.now ?? (() => new Date());
+  // The calendar of each address past its reads, kept until its hour ends (a renewal is another address).
+  const drained = createTtlCache<string>({ now: () => now().getTime(), maxEntries: DRAINED_KEPT });
 
   type Row = { id: number; user_name: string; generation: number; created_at: string };
   // The row's moment is signed too: an address made again after a stop is never the old one,
@@ -92,11 +105,9 @@ export function createCalendarFeeds(deps: {
       return expected.length === given.length && timingSafeEqual(expected, given);
     };
     if (!row || !deps.keys.some((key) => signed(row, key))) return notFound(res);
-    const wait = await deps.limiter.take(`calendar-feed:${id}`, deps.readsPerHour, 3_600_000);
-    if (wait > 0) {
-      res.status(429).set('Retry-After', String(wait)).type('text/plain').send('This calendar is read too often: try again later');
-      return;
-    }
+    // Counted per address: a new one (renewed, or made again after a stop) has reads of its own.
+    const address = `${row.id}:${row.generation}:${row.created_at}`;
+    const wait = await deps.limiter.take(`calendar-feed:${address}`, deps.readsPerHour, 3_600_000);
     // The user as they are now: a disabled or deleted user's address shows nothing.
     const [user, locale] = await Promise.all([
       k
@@ -107,6 +118,10 @@ export function createCalendarFeeds(deps: {
       k.selectFrom('user_locales').select('locale').where('user_name', '=', row.user_name).executeTakeFirst(),
     ]);
     if (!user || user.disabled) return notFound(res);
+    if (wait > 0) {
+      const kept = drained.get(address);
+      if (kept?.fresh) return send(res, kept.value);
+    }
     const language: Locale = locale && isLocale(locale.locale) ? locale.locale : defaultLocale;
     const t = deps.translator(language);
     const actor: Actor = { userName: user.user_name, role: user.role as Actor['role'], name: user.name, lastName: user.last_name };
@@ -143,6 +158,12 @@ export function createCalendarFeeds(deps: {
       events: events.slice(0, CALENDAR_EVENTS_MAX),
       stamp: today,
     });
+    // Past its reads, this one is served again until the hour ends (made once per process and hour).
+    if (wait > 0) drained.set(address, body, wait * 1000);
+    send(res, body);
+  }
+
+  function send(res: Response, body: string) {
     res
       .status(200)
       .set({

@@ -5,7 +5,9 @@
 // and/or without it on the metrics port (metrics/serve.ts).
 //
 // Labels stay few whatever the traffic: a route is the name of the page (`page:client-project`)
-// or the pattern an Express route was declared with (`/api/projects/:id`), never a URL.
+// or the pattern an Express route was declared with (`/api/projects/:id`), never a URL; a method
+// is one of the HTTP methods the site answers, any other (PROPFIND, MKCOL, … Node parses 34) is
+// `other`, so that a client trying them all cannot multiply the series.
 import cluster from 'node:cluster';
 import type { Request, RequestHandler, Response } from 'express';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -33,6 +35,14 @@ export type MetricsDeps = {
 
 /** Latency buckets, in seconds: the pages' budget (25 ms) sits between two of them. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The methods counted under their own name; the site answers no other. */
+const COUNTED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** The method label of a request: its method when it is one the site answers, else `other`. */
+export function methodLabel(req: Request): string {
+  return COUNTED_METHODS.has(req.method) ? req.method : 'other';
+}
 
 /** The route label of a finished request (see the file's comment). */
 export function routeLabel(req: Request, res: Response): string {
@@ -104,8 +114,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     const started = performance.now();
     res.on('finish', () => {
       const route = routeLabel(req, res);
-      requests.inc({ method: req.method, route, status: res.statusCode });
-      latency.observe({ method: req.method, route }, (performance.now() - started) / 1000);
+      const method = methodLabel(req);
+      requests.inc({ method, route, status: res.statusCode });
+      latency.observe({ method, route }, (performance.now() - started) / 1000);
     });
     next();
   };
