@@ -40,7 +40,7 @@ export type PageNavigation = {
 /**
  * The route's guards as the browser runs them. A guard the table names but GUARDS lacks is the
  * server's to report: /_data answers its error page, 500 'Unknown middleware {name}' in the
- * page's language (seed-spec §8), the same page a full load shows.
+ * page's language (docs/specification.md §5.7), the same page a full load shows.
  */
 function guardsInBrowser(pathname: string, url: string, user: PagePayload['user']): GuardOutcome {
   const target = matchRoute(pathname);

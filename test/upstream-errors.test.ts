@@ -1,7 +1,7 @@
 // An external API (API_URL) as the specification knows it: a login call that answers a token, and
-// "no user-fetch call" (seed-spec §7). My Profile and its PDF are made from what the sign-in gave;
+// "no user-fetch call" (docs/specification.md §13.1). My Profile and its PDF are made from what the sign-in gave;
 // what the upstream says when it fails stays in the server's log, and the page says the site's
-// own words in its language (seed-spec §8: "Server error codes and messages: not shown").
+// own words in its language (docs/specification.md §11.8, §13.1).
 import express, { type Request, type Response } from 'express';
 import { SignJWT } from 'jose';
 import type { AddressInfo } from 'node:net';

@@ -210,7 +210,7 @@ export function httpBackend(apiUrl: string, errorCodes: ReadonlySet<string>, fet
       // The contract has no "check my password" (docs/openapi.json): signing in as the token's
       // user is one. It counts against the API's own limits, as the guess it is; its token is dropped.
       // The user name is the one the sign-in's token gave, as the API wrote it (no user-fetch
-      // call exists, seed-spec §7).
+      // call exists, docs/specification.md §13.1).
       try {
         await login(userNameOf(token), password);
       } catch (error) {

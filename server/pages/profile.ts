@@ -26,7 +26,7 @@ export const loader = (async (args) => {
   const session = requireSession(args);
   const { account, accountPages, companies, calendarFeeds, mailPreferences } = args.services;
   // The user the sign-in gave (the built-in API's, read with the session; an external API's
-  // token's): no user-fetch call exists (seed-spec §7).
+  // token's): no user-fetch call exists (docs/specification.md §13.1).
   const { user } = session;
   // The team's page (`?team=2`): a company's people are listed a page at a time.
   const teamPage = Number(args.query.get(TEAM_PAGE_PARAM) ?? '1');

@@ -97,8 +97,7 @@ function publishingSite<S extends RenderServices>(deps: ResolveDeps<S>, locale: 
 
 /**
  * An API's refusal on a page, in the site's words: never the API's message, which is English for
- * programs, or an external API's own text (seed-spec §8: "Server error codes and messages: not
- * shown"). An external API that fails (5xx, unreachable) is 503, one that refuses what the page
+ * programs, or an external API's own text (docs/specification.md §11.8, §13.1). An external API that fails (5xx, unreachable) is 503, one that refuses what the page
  * needs (a 404 for an endpoint it lacks) 502: the page exists, its source failed it.
  */
 function apiErrorInfo(error: ApiError, t: Translate): ErrorInfo {

@@ -1,5 +1,5 @@
 // A mistake in the route table made on purpose: a route that names a guard GUARDS lacks
-// (seed-spec §8: 'Unknown middleware {name}', 500). The route object is the one the server
+// (docs/specification.md §5.7: 'Unknown middleware {name}', 500). The route object is the one the server
 // and the client of this process both match, so both meet the same mistake.
 import { onTestFinished } from 'vitest';
 import { routeByName } from '../../shared/routes.ts';

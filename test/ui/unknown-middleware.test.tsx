@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// 'Unknown middleware {name}' (500, seed-spec §8) after a link click reads as it does on a full
+// 'Unknown middleware {name}' (500, docs/specification.md §5.7) after a link click reads as it does on a full
 // load (test/error-page.test.ts): the client app rendered by Testing Library on happy-dom
 // (docs/decisions/047), its /_data answered by the real server in this process. No page is
 // server-rendered here: React's server renderer in the same process would share the client's
@@ -80,7 +80,7 @@ test.each(UNKNOWN_GUARD_CASES)(
     const blogLink = within(container.querySelector('header.navbar')!).getAllByRole('link', { name: 'Blog' })[0]!;
     expect(blogLink.getAttribute('href')).toBe(to);
     await user.click(blogLink);
-    // The page shows once /_data has answered, 200 ms at the least (seed-spec §9).
+    // The page shows once /_data has answered, 200 ms at the least (docs/specification.md §10.4).
     await waitFor(() => expect(textOf(container.querySelector('main .error-status'))).toBe('500'), { timeout: scaled(5_000) });
     expect(textOf(container.querySelector('main h1'))).toBe(message);
   },
