@@ -36,7 +36,7 @@ test.each([
   });
 });
 
-test('a project id given twice in a project operation is refused too: GET /api/projects/{id}?version=1&version=2', async () => {
+test('an operation on one project refuses a parameter given twice too: GET /api/projects/{id}?version=1&version=2', async () => {
   const res = await request(app).get(`/api/projects/${id}?version=1&version=2`).set('Authorization', `Bearer ${tokens.owner}`);
   expect(res.status).toBe(400);
   expect(res.body.error.fields).toEqual({ version: 'version must be given once, not repeated' });
