@@ -14,6 +14,7 @@ const POSTGRES_SUITES = [
   'test/key-rotation.test.ts',
   'test/openapi.test.ts',
   'test/paging.test.ts',
+  'test/scopes.test.ts',
   'test/user-branding.test.ts',
   'test/pdf/routes.test.ts',
   'test/pdf/report-pages.test.ts',

@@ -8,7 +8,7 @@ import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 type Uses = Pick<ApiDeps, 'contact' | 'logger'>;
 
 export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
-  const { authenticated, requireAdmin, json, userOf } = auth;
+  const { authenticated, requireAdmin, requireScope, json, userOf } = auth;
   const router = express.Router();
 
   // The contact inbox: messages are kept until an admin deletes them.
@@ -22,10 +22,11 @@ export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
     if (!message) throw new ApiError(404, 'message_not_found', `No message ${JSON.stringify(String(value))}`);
     return message;
   };
+  // Reading the inbox: ADMIN, or the scope inbox:read (docs/decisions/053); changing it: ADMIN.
   router.get(
     '/admin/messages',
     authenticated,
-    requireAdmin,
+    requireScope('inbox:read'),
     handle(async (req, res) => {
       const query = parse(messagesQuery, req.query);
       res.json(await deps.contact.list({ page: query.page, pageSize: query.pageSize, unread: query.unread === 'true' }));
@@ -34,7 +35,7 @@ export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
   router.get(
     '/admin/messages/:id',
     authenticated,
-    requireAdmin,
+    requireScope('inbox:read'),
     handle(async (req, res) => {
       res.json({ message: await requireMessage(req.params.id) });
     }),

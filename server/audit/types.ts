@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'recovery_code_used',
   'user_created',
   'role_changed',
+  'scope_changed',
   'status_changed',
   'invitation_sent',
   'invitation_accepted',

@@ -39,6 +39,10 @@ export function detailText(t: Translate, record: AuditRecord): string {
   if (record.action === 'role_changed' && typeof detail.from === 'string' && typeof detail.to === 'string') {
     return `${roleLabel(t, detail.from)} → ${roleLabel(t, detail.to)}`;
   }
+  // Scopes are keys (reports:read…), shown as they are; none is a dash.
+  if (record.action === 'scope_changed' && typeof detail.from === 'string' && typeof detail.to === 'string') {
+    return `${detail.from || '—'} → ${detail.to || '—'}`;
+  }
   return facts.map(([key, value]) => `${textOr(t, `adminAudit.facts.${key}`, key)}: ${factValue(t, key, value)}`).join(' · ');
 }
 
