@@ -1,7 +1,8 @@
 // Ops' command line for users of the embedded database (DATA_DIR, default ./data). Every change
 // is recorded in the audit log with 'ops' as the actor:
-//   npm run user -- add --userName ana --password '…' --role ADMIN --name Ana --lastName Ruiz [--email ana@example.com]
+//   npm run user -- add --userName ana --password '…' --role ADMIN --name Ana --lastName Ruiz [--email ana@example.com] [--scope reports:read,…]
 //   npm run user -- set-role --userName ana --role CLI
+//   npm run user -- set-scope --userName ana --scope reports:read,inbox:read   (none: --scope '')
 //   npm run user -- set-password --userName ana --password '…'
 //   npm run user -- disable --userName ana        (enable: --enable)
 //   npm run user -- list [--q text]
@@ -10,19 +11,20 @@ import { parseArgs } from 'node:util';
 import { createAuditLog } from '../server/audit/log.ts';
 import type { AuditEntry } from '../server/audit/types.ts';
 import { createLogger } from '../server/base/logger.ts';
-import { createUser, findUser, listUsers, setDisabled, setPassword, setRole } from '../server/users/users.ts';
+import { createUser, findUser, listUsers, setDisabled, setPassword, setRole, setScopes } from '../server/users/users.ts';
 import { endSessionsOf } from '../server/auth/session-store.ts';
 import { resetTwoFactor } from '../server/two-factor/service.ts';
 import { databaseFile, openDatabase } from '../server/db/index.ts';
 import { ApiError } from '../server/http/errors.ts';
-import { isRole, ROLES } from '../shared/user.ts';
+import { isRole, isScope, ROLES, SCOPES, type Scope } from '../shared/user.ts';
 import { singleLine } from '../shared/validation.ts';
 
 const USAGE = `Usage: npm run user -- <command> [options]
 
 Commands:
-  add           --userName U --password P --role ${ROLES.join('|')} --name N --lastName L [--email E]
+  add           --userName U --password P --role ${ROLES.join('|')} --name N --lastName L [--email E] [--scope S,…]
   set-role      --userName U --role ${ROLES.join('|')}
+  set-scope     --userName U --scope S,…   (the scopes: ${SCOPES.join(', ')}; none: --scope '')
   set-password  --userName U --password P
   disable       --userName U [--enable]
   list          [--q TEXT]
@@ -31,6 +33,17 @@ Commands:
 The database is DATA_DIR/site.db (DATA_DIR defaults to ./data).`;
 
 class UsageError extends Error {}
+
+/** `--scope a,b`: the scopes, each one the site knows (shared/user.ts); '' is none. */
+function scopesOf(list: string): Scope[] {
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = names.find((name) => !isScope(name));
+  if (unknown !== undefined) throw new UsageError(`Unknown scope ${JSON.stringify(unknown)}: use one of ${SCOPES.join(', ')}`);
+  return [...new Set(names)].filter(isScope);
+}
 
 /** Who the audit log names for what this command line does. */
 export const OPS_ACTOR = 'ops';
@@ -57,12 +70,14 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
       lastName: { type: 'string' },
       email: { type: 'string' },
       q: { type: 'string' },
+      scope: { type: 'string' },
       enable: { type: 'boolean' },
     },
     strict: true,
   });
   const role = values.role;
   if (role !== undefined && !isRole(role)) throw new UsageError(`Unknown role ${JSON.stringify(role)}: use one of ${ROLES.join(', ')}`);
+  const scope = values.scope === undefined ? undefined : scopesOf(values.scope);
   // DATABASE_URL (PostgreSQL) when set, else the SQLite database of DATA_DIR: the site's own.
   const db = await openDatabase({ url: process.env.DATABASE_URL || undefined, file: databaseFile(dataDir), poolMax: 1 });
   // A failure to record is written to stderr; the change itself stands.
@@ -81,6 +96,7 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
           name: singleLine(v.name!).trim(),
           lastName: singleLine(v.lastName!).trim(),
           email: values.email ?? null,
+          scope,
         });
         await record({ action: 'user_created', target: user.userName, detail: { role: user.role } });
         out(`Created ${user.userName} (${user.role})`);
@@ -92,6 +108,16 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
         const user = await setRole(db, v.userName!, v.role!);
         if (before && before.role !== user.role) await record({ action: 'role_changed', target: user.userName, detail: { from: before.role, to: user.role } });
         out(`${user.userName} is now ${v.role}`);
+        return;
+      }
+      case 'set-scope': {
+        const v = required(values, 'userName');
+        if (scope === undefined) throw new UsageError("Missing --scope (none: --scope '')");
+        const before = await findUser(db, v.userName!);
+        const user = await setScopes(db, v.userName!, scope);
+        const [from, to] = [before?.scope ?? [], user.scope].map((list) => list.join(', '));
+        if (from !== to) await record({ action: 'scope_changed', target: user.userName, detail: { from: from!, to: to! } });
+        out(`${user.userName} has the scopes: ${to || 'none'}`);
         return;
       }
       case 'set-password': {

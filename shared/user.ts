@@ -61,7 +61,28 @@ export function hasRole(user: Pick<SessionUser, 'role'> | null | undefined, role
   return user?.role === role;
 }
 
-/** A permission check by the user's `scope` key (the specification leaves the scopes' values open). */
-export function hasScope(user: Pick<SessionUser, 'scope'> | null | undefined, scope: string): boolean {
+/**
+ * The scopes the site knows (docs/decisions/053; the specification leaves their values open): each
+ * lets a user who is not ADMIN read one of the administrators' records on the server. ADMIN
+ * holds them all by its role. A token or a user may carry others: they grant nothing here.
+ */
+export const SCOPES = ['reports:read', 'inbox:read', 'audit:read'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: unknown): value is Scope {
+  return typeof value === 'string' && (SCOPES as readonly string[]).includes(value);
+}
+
+/** Whether the user's `scope` key lists `scope` (the specification's permission check by scope). */
+export function hasScope(user: Pick<SessionUser, 'scope'> | null | undefined, scope: Scope): boolean {
   return Boolean(user && Array.isArray(user.scope) && user.scope.includes(scope));
+}
+
+/**
+ * The one permission check of what a scope gates: ADMIN by its role, anyone else by the scope
+ * their user carries now (the built-in API's user as the database has it, an external API's
+ * token's). The server asks it; the browser only shows what follows from it.
+ */
+export function isPermitted(user: Pick<SessionUser, 'role' | 'scope'> | null | undefined, scope: Scope): boolean {
+  return hasRole(user, 'ADMIN') || hasScope(user, scope);
 }

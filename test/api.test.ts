@@ -722,13 +722,19 @@ test('POST /api/admin/users creates a user with a role and a password, who can t
       lastName: 'Usuario',
       role: 'CONS',
       password: 'a strong password',
-      scope: ['reports'],
+      scope: ['reports:read'],
     });
   expect(res.status).toBe(201);
   expect(res.body).not.toHaveProperty('password');
-  expect(res.body.user).toMatchObject({ userName: 'nuevo', email: 'nuevo@example.com', role: 'CONS', disabled: false, scope: ['reports'] });
+  expect(res.body.user).toMatchObject({
+    userName: 'nuevo',
+    email: 'nuevo@example.com',
+    role: 'CONS',
+    disabled: false,
+    scope: ['reports:read'],
+  });
   const token = await loginToken(app, 'nuevo@example.com', 'a strong password');
-  expect(decodeJwt(token)).toMatchObject({ userName: 'nuevo', role: 'CONS', name: 'Nuevo', lastName: 'Usuario', scope: ['reports'] });
+  expect(decodeJwt(token)).toMatchObject({ userName: 'nuevo', role: 'CONS', name: 'Nuevo', lastName: 'Usuario', scope: ['reports:read'] });
 });
 
 test('POST /api/admin/users without a password answers a generated one that signs in', async () => {
@@ -771,6 +777,8 @@ test.each([
   { what: 'an empty name', change: { name: '' }, field: 'name' },
   { what: 'a blank lastName', change: { lastName: '   ' }, field: 'lastName' },
   { what: 'an empty scope key', change: { scope: [''] }, field: 'scope.0' },
+  { what: 'a scope the site does not know', change: { scope: ['reports'] }, field: 'scope.0' },
+  { what: 'a scope named twice', change: { scope: ['inbox:read', 'inbox:read'] }, field: 'scope' },
   { what: 'a 201-character password', change: { password: 'p'.repeat(201) }, field: 'password' },
 ])('POST /api/admin/users with $what answers 400 naming $field', async ({ change, field }) => {
   const { app, db, tokens } = await sharedApp();

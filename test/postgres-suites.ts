@@ -16,6 +16,7 @@ export const POSTGRES_CANDIDATES = [
   'test/key-rotation.test.ts',
   'test/openapi.test.ts',
   'test/paging.test.ts',
+  'test/scopes.test.ts',
   'test/user-branding.test.ts',
   'test/pdf/routes.test.ts',
   'test/pdf/report-pages.test.ts',

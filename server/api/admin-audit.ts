@@ -8,13 +8,14 @@ import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 type Uses = Pick<ApiDeps, 'auditLog'>;
 
 export function adminAuditRoutes(deps: Uses, auth: ApiAuth): Router {
-  const { authenticated, requireAdmin } = auth;
+  const { authenticated, requireScope } = auth;
   const router = express.Router();
 
   router.get(
     '/admin/audit',
     authenticated,
-    requireAdmin,
+    // Reading the log: ADMIN, or the scope audit:read (docs/decisions/053).
+    requireScope('audit:read'),
     handle(async (req, res) => {
       const { page, pageSize, ...filter } = parse(auditQuery, req.query);
       res.json(await deps.auditLog.list(filterOf(filter), { page, pageSize }));

@@ -10,7 +10,7 @@ import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 type Uses = Pick<ApiDeps, 'contact' | 'logger'>;
 
 export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
-  const { authenticated, requireAdmin, json, userOf } = auth;
+  const { authenticated, requireAdmin, requireScope, json, userOf } = auth;
   const router = express.Router();
   const { contact } = deps;
 
@@ -20,10 +20,11 @@ export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
     if (!message) throw messageNotFound(value);
     return message;
   };
+  // Reading the inbox: ADMIN, or the scope inbox:read (docs/decisions/053); changing it: ADMIN.
   router.get(
     '/admin/messages',
     authenticated,
-    requireAdmin,
+    requireScope('inbox:read'),
     handle(async (req, res) => {
       const query = parse(messagesQuery, req.query);
       res.json(await contact.list({ page: query.page, pageSize: query.pageSize, unread: query.unread === 'true', view: query.status ?? 'all' }));
@@ -32,7 +33,7 @@ export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
   router.get(
     '/admin/messages/:id',
     authenticated,
-    requireAdmin,
+    requireScope('inbox:read'),
     handle(async (req, res) => {
       const message = await requireMessage(req.params.id);
       res.json({ message, replies: await contact.replies(message.id) });

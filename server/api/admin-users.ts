@@ -81,12 +81,16 @@ export function adminUserRoutes(deps: Uses, auth: ApiAuth): Router {
       let user = before;
       if (body.role) user = await users.setRole(db, target, body.role);
       if (body.disabled !== undefined) user = await users.setDisabled(db, target, body.disabled);
-      // A disabled user's sessions end; a new role is what their sessions see from now on.
+      if (body.scope) user = await users.setScopes(db, target, body.scope);
+      // A disabled user's sessions end; a new role or scope is what their sessions see from now on.
       const sessionsEnded = body.disabled === true ? await deps.sessions.endAllOf(target) : 0;
       if (body.disabled !== true) deps.sessions.forgetUser(target);
       deps.logger.info({ admin: userOf(res).userName, userName: target, ...body }, 'user updated');
       const who = { actor: userOf(res).userName, target: user.userName, ip: req.ip ?? null };
       if (user.role !== before.role) await audit.record({ action: 'role_changed', ...who, detail: { from: before.role, to: user.role } });
+      if (user.scope.join(',') !== before.scope.join(',')) {
+        await audit.record({ action: 'scope_changed', ...who, detail: { from: before.scope.join(', '), to: user.scope.join(', ') } });
+      }
       if (user.disabled !== before.disabled) {
         const detail: AuditDetail<'status_changed'> = user.disabled ? { status: 'disabled', sessionsEnded } : { status: 'enabled' };
         await audit.record({ action: 'status_changed', ...who, detail });

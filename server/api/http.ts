@@ -1,7 +1,7 @@
 // What every resource of the built-in API shares: its dependencies, the checks at the edge
 // (parse), async handlers, and authentication (a Bearer token of a live session, the user as
-// they are now) with the admin check.
-import { hasRole } from '../../shared/user.ts';
+// they are now) with the admin check and the scopes' (docs/decisions/053).
+import { hasRole, isPermitted, type Scope } from '../../shared/user.ts';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import type { AuditReader } from '../audit/log.ts';
@@ -124,9 +124,18 @@ export function createApiAuth(deps: ApiDeps) {
     if (!hasRole(res.locals.apiUser, 'ADMIN')) return next(new ApiError(403, 'forbidden', 'Only administrators may do this'));
     next();
   };
+  /** ADMIN, or a user whose scope (as the database has it now) grants `scope`. */
+  const requireScope =
+    (scope: Scope): RequestHandler =>
+    (_req, res, next) => {
+      if (!isPermitted(res.locals.apiUser, scope)) {
+        return next(new ApiError(403, 'forbidden', `Only administrators and users with the scope ${scope} may do this`));
+      }
+      next();
+    };
   const json = express.json({ limit: '32kb' });
   const userOf = (res: Response) => res.locals.apiUser!;
   const tokenOf = (req: Request) => bearer(req)!;
 
-  return { authenticated, requireAdmin, json, userOf, tokenOf };
+  return { authenticated, requireAdmin, requireScope, json, userOf, tokenOf };
 }

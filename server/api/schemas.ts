@@ -7,7 +7,7 @@ import { oneLine } from '../http/one-line.ts';
 import { HEX_COLOR } from '../../shared/branding.ts';
 import { identityProblem } from '../../shared/identity.ts';
 import { CONTACT_STATUSES, REPLY_MAX_LENGTH } from '../../shared/contact.ts';
-import { ROLES } from '../../shared/user.ts';
+import { ROLES, SCOPES } from '../../shared/user.ts';
 import { LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import { SEARCH_MAX_LENGTH } from '../../shared/paging.ts';
 import { CODE_INPUT_MAX_LENGTH } from '../../shared/two-factor.ts';
@@ -42,6 +42,11 @@ export const passwordBody = z
     newPassword: z.string().max(PASSWORD_MAX_LENGTH),
   })
   .strict();
+/** A user's scopes (docs/decisions/053): the site's own, each at most once; an unknown one is named in the 400. */
+const scopeList = z
+  .array(z.enum(SCOPES, { error: (issue) => `${JSON.stringify(issue.input)} is not a scope: use ${SCOPES.join(', ')}` }))
+  .max(SCOPES.length)
+  .refine((scopes) => new Set(scopes).size === scopes.length, 'names a scope twice');
 export const newUserBody = z
   .object({
     userName: z.string().trim().superRefine(noLookAlike).regex(USER_NAME_PATTERN, `must be ${USER_NAME_RULE}`),
@@ -56,7 +61,7 @@ export const newUserBody = z
     lastName: name,
     role: z.enum(ROLES),
     password: z.string().max(PASSWORD_MAX_LENGTH).optional(),
-    scope: z.array(z.string().min(1).max(60)).max(50).optional(),
+    scope: scopeList.optional(),
     /** No password: the user gets an e-mail to choose one (server/account-links/). */
     invite: z.boolean().optional(),
     /** The language of the invitation (and of the user's e-mails until they use the site). */
@@ -64,9 +69,9 @@ export const newUserBody = z
   })
   .strict();
 export const updateUserBody = z
-  .object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional() })
+  .object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional(), scope: scopeList.optional() })
   .strict()
-  .refine((b) => b.role !== undefined || b.disabled !== undefined, 'give role or disabled');
+  .refine((b) => b.role !== undefined || b.disabled !== undefined || b.scope !== undefined, 'give role, disabled or scope');
 export const resetPasswordBody = z.object({ password: z.string().max(PASSWORD_MAX_LENGTH).optional() }).strict();
 export const brandingBody = z.object({ color: z.string().regex(HEX_COLOR, 'must be a hex colour such as #30B7BB').nullable() }).strict();
 export const messagesQuery = z.object({

@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'recovery_code_used',
   'user_created',
   'role_changed',
+  'scope_changed',
   'status_changed',
   'invitation_sent',
   'invitation_accepted',
@@ -107,6 +108,8 @@ export const AUDIT_ACTION_FACTS = {
   user_created: ['role', 'passwordGenerated'],
   // A user's roles, before and after.
   role_changed: ['from', 'to'],
+  // A user's scopes, before and after (comma-separated keys; '' for none).
+  scope_changed: ['from', 'to'],
   status_changed: ['status', 'sessionsEnded'],
   invitation_sent: ['delivery', 'resend'],
   invitation_accepted: [],

@@ -3,7 +3,7 @@
 // the same contract (docs/openapi.json) and fail with ApiError.
 import { decodeJwt } from 'jose';
 import type { UserList } from '../../shared/page-data.ts';
-import { hasRole, type SessionUser } from '../../shared/user.ts';
+import { isPermitted, type SessionUser } from '../../shared/user.ts';
 import type { Db } from '../db/index.ts';
 import { createReadCache } from '../db/read-cache.ts';
 import { ApiError } from '../http/errors.ts';
@@ -106,7 +106,8 @@ export function embeddedBackend(deps: EmbeddedDeps): Backend {
     },
     async listUsers(token, query) {
       const user = await currentUser(token);
-      if (!hasRole(user, 'ADMIN')) throw new ApiError(403, 'forbidden', 'Only administrators may do this');
+      // The admin console's list, and the users report of a holder of reports:read (docs/decisions/053).
+      if (!isPermitted(user, 'reports:read')) throw new ApiError(403, 'forbidden', 'Only administrators may do this');
       return userLists.get(JSON.stringify([query.q ?? '', query.page ?? 1, query.pageSize ?? null]), () => users.listUsers(db, query));
     },
   };

@@ -6,7 +6,7 @@
 // stops taking its PDF is cut off after DOWNLOAD_STALL_SECONDS (docs/decisions/028).
 import type { i18n } from 'i18next';
 import { DOCUMENT_PATHS } from '../../shared/documents.ts';
-import { hasRole } from '../../shared/user.ts';
+import { hasRole, isPermitted } from '../../shared/user.ts';
 import { givenOnce, repeatedParameter } from '../http/query-once.ts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { formOfPath, localeForms, routePath } from '../../shared/routes.ts';
@@ -277,8 +277,9 @@ async function handle(routes: Routes, kind: PdfKind, req: Request, res: Response
   const form = formOfPath(req.path);
   const session = sessionOrLogin(req, res);
   if (!session) return;
-  if (kind !== 'profile' && !hasRole(session.user, 'ADMIN')) {
-    plainText(res, 403, 'Only administrators may download this report');
+  // The reports: ADMIN, or the scope reports:read, as the user is now (docs/decisions/053).
+  if (kind !== 'profile' && !isPermitted(session.user, 'reports:read')) {
+    plainText(res, 403, 'Only administrators and users with the scope reports:read may download this report');
     return;
   }
   // Checked before anything is read or laid out: a bad query costs nothing.

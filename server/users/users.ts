@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { isDeletedUser } from '../../shared/account.ts';
 import { canonicalIdentity, identityProblem } from '../../shared/identity.ts';
 import { containsPattern, PAGE_NUMBER_MAX, pageSizeOf, SEARCH_COUNT_MAX } from '../../shared/paging.ts';
-import { isRole, type Role, type SessionUser } from '../../shared/user.ts';
+import { isRole, isScope, SCOPES, type Role, type SessionUser } from '../../shared/user.ts';
 import {
   isEmailAddress,
   PASSWORD_MAX_LENGTH,
@@ -299,6 +299,25 @@ export async function setRole(db: Db, userName: string, role: string): Promise<U
   if (ownsProjects({ role })) await ensureMembership(db, user);
   else await leave(db.k, user.userName);
   return user;
+}
+
+/**
+ * The user's scopes from now on (docs/decisions/053), each once, in the order of SCOPES; an unknown
+ * one is refused (422 invalid_scope), naming it. Their sessions see them within a second.
+ */
+export async function setScopes(db: Db, userName: string, scope: readonly string[]): Promise<User> {
+  const unknown = scope.find((s) => !isScope(s));
+  if (unknown !== undefined) {
+    throw new ApiError(422, 'invalid_scope', `Unknown scope ${JSON.stringify(unknown)}: use ${SCOPES.join(', ')}`);
+  }
+  await requireUser(db, userName);
+  const scopes = SCOPES.filter((s) => scope.includes(s));
+  await db.k
+    .updateTable('users')
+    .set({ scopes: JSON.stringify(scopes), updated_at: now() })
+    .where('user_name', '=', canonicalIdentity(userName))
+    .execute();
+  return requireUser(db, userName);
 }
 
 export async function setDisabled(db: Db, userName: string, disabled: boolean): Promise<User> {

@@ -150,6 +150,19 @@ const ROWS: Row[] = [
     expected: { action: 'role_changed', actor: 'ada', target: 'pat', ip: LOCAL_IP, detail: { from: 'CLI', to: 'ORG' } },
   },
   {
+    action: 'scope_changed',
+    how: 'an admin changing scopes (PATCH /api/admin/users/{userName}, docs/decisions/053)',
+    trigger: async (s) => {
+      const res = await request(s.app)
+        .patch('/api/admin/users/pat')
+        .set('Authorization', bearer(await s.token('ada')))
+        .send({ scope: ['inbox:read', 'reports:read'] });
+      expect(res.status).toBe(200);
+    },
+    // In the order of SCOPES, whatever order they were given in.
+    expected: { action: 'scope_changed', actor: 'ada', target: 'pat', ip: LOCAL_IP, detail: { from: '', to: 'reports:read, inbox:read' } },
+  },
+  {
     action: 'status_changed',
     how: 'an admin disabling a user (their sessions end)',
     trigger: async (s) => {
@@ -297,6 +310,12 @@ const OPS_ROWS: { action: string; how: string; args: string[]; detail: AuditReco
     how: 'npm run user -- set-role',
     args: ['set-role', '--userName', 'olga', '--role', 'ADMIN'],
     detail: { from: 'ORG', to: 'ADMIN' },
+  },
+  {
+    action: 'scope_changed',
+    how: 'npm run user -- set-scope',
+    args: ['set-scope', '--userName', 'olga', '--scope', 'audit:read'],
+    detail: { from: '', to: 'audit:read' },
   },
   {
     action: 'password_set',

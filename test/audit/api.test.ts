@@ -63,10 +63,12 @@ test('GET /api/admin/audit signed out answers 401 with WWW-Authenticate: Bearer'
   expect(res.headers['www-authenticate']).toBe('Bearer');
 });
 
-test.each(['CLI', 'ORG', 'CONS'])('GET /api/admin/audit as %s answers 403 forbidden', async (role) => {
+test.each(['CLI', 'ORG', 'CONS'])('GET /api/admin/audit as %s without the scope audit:read answers 403 forbidden', async (role) => {
   const res = await get('', tokens[role]);
   expect(res.status).toBe(403);
-  expect(res.body).toEqual({ error: { code: 'forbidden', message: 'Only administrators may do this' } });
+  expect(res.body).toEqual({
+    error: { code: 'forbidden', message: 'Only administrators and users with the scope audit:read may do this' },
+  });
 });
 
 test('an admin reads the log newest first, with total, page and pageSize, and no cache', async () => {

@@ -57,6 +57,10 @@ export function detailText(t: Translate, locale: string, record: AuditRecord): s
   if (record.action === 'role_changed' && typeof detail.from === 'string' && typeof detail.to === 'string') {
     return `${roleWords(t, detail.from)} → ${roleWords(t, detail.to)}`;
   }
+  // Scopes are keys (reports:read…), shown as they are; none is a dash.
+  if (record.action === 'scope_changed' && typeof detail.from === 'string' && typeof detail.to === 'string') {
+    return `${detail.from || '—'} → ${detail.to || '—'}`;
+  }
   return Object.entries(detail)
     .map(([key, value]) => factText(t, locale, key, value))
     .filter((text) => text !== null)
