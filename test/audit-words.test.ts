@@ -18,7 +18,9 @@ const LOCALES = [
 
 /** The message at a dotted key, or undefined. */
 function messageAt(messages: Messages, key: string): unknown {
-  return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Messages)[part] : undefined), messages);
+  return key
+    .split('.')
+    .reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Messages)[part] : undefined), messages);
 }
 
 /** A value of each kind of fact, as the server would write it. */
@@ -80,7 +82,9 @@ test.each(LOCALES.flatMap(([locale, messages]) => AUDIT_ACTIONS.map((action) => 
     expect(text.includes('{{')).toBe(false);
     // "key: value" is how a fact without words reads.
     for (const fact of facts) expect(text, `${action}: ${fact}`).not.toContain(`${fact}:`);
-    if (action !== 'role_changed') expect(text ? text.split(' · ') : []).toHaveLength(facts.length);
+    // A change of roles or scopes reads "before → after"; any other fact is one part of its own.
+    if (action !== 'role_changed' && action !== 'scope_changed') expect(text ? text.split(' · ') : []).toHaveLength(facts.length);
+    else expect(text).toContain(' → ');
   },
 );
 
