@@ -1,12 +1,14 @@
 // The admin console as pages (docs/decisions/039): /admin is its home, each section a page of its own with
 // the console's sub-navigation; the users page offers nothing destructive on the admin's own row,
-// and the server refuses it too; an admin lands on the console after signing in.
+// and the server refuses it too; an admin lands home after signing in, the console one link away.
 import type { Express } from 'express';
+import { within } from '@testing-library/dom';
 import request from 'supertest';
 import { expect, test } from 'vitest';
 import { findUser } from '../server/users/users.ts';
 import { createTestApp, ORIGIN } from './helpers/app.ts';
 import { addUser, DEFAULT_PASSWORD } from './helpers/users.ts';
+import { plainBrowser } from './helpers/plain-browser.ts';
 
 const { app, db } = await createTestApp();
 for (const [userName, role] of [
@@ -91,12 +93,35 @@ test.each([
   expect(await findUser(db, 'ada')).toEqual(before);
 });
 
+// docs/specification.md §5.4, §7.1: a signed-in user goes home; the role guard takes CLI, ORG and
+// CONS on to their area (the sign-in goes there at once), and does not move ADMIN.
 test.each([
-  { role: 'ADMIN', user: 'ada', es: '/admin', en: '/en/admin' },
+  { role: 'ADMIN', user: 'ada', es: '/', en: '/en' },
   { role: 'CLI', user: 'carla', es: '/client', en: '/en/client' },
   { role: 'ORG', user: 'olga', es: '/organization', en: '/en/organization' },
   { role: 'CONS', user: 'elena', es: '/expert', en: '/en/expert' },
 ])('after signing in a $role user lands on $es ($en)', async ({ user, es, en }) => {
   expect((await signIn(app, user)).headers.location).toBe(es);
+  expect((await signIn(app, user, '/es/login')).headers.location).toBe(es === '/' ? '/es' : `/es${es}`);
   expect((await signIn(app, user, '/en/login')).headers.location).toBe(en);
 });
+
+test.each([
+  { locale: 'es', login: '/login', home: '/', link: 'Administración', console: '/admin' },
+  { locale: 'en', login: '/en/login', home: '/en', link: 'Admin console', console: '/en/admin' },
+])(
+  'an ADMIN who signs in ($locale) lands on the home page with the admin console one click away in the navbar',
+  async ({ login, home, link, console: consolePath }) => {
+    const browser = plainBrowser(app);
+    const page = await browser.signIn('ada', DEFAULT_PASSWORD, login);
+    expect(page.url.pathname).toBe(home);
+    expect(page.status).toBe(200);
+    const navbar = page.document.querySelector('header.navbar') as HTMLElement;
+    const consoleLink = within(navbar).getByRole('link', { name: link });
+    expect(consoleLink.getAttribute('href')).toBe(consolePath);
+    const opened = await browser.follow(page, consoleLink);
+    expect(opened.url.pathname).toBe(consolePath);
+    expect(opened.status).toBe(200);
+    expect(opened.document.getElementById('admin-home-title')).not.toBeNull();
+  },
+);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { safeRedirectPath } from '../../shared/safe-path.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { formOfPath, routePath, type Route, type RouteForm } from '../../shared/routes.ts';
-import { roleArea, type SessionUser } from '../../shared/user.ts';
+import { confinedArea, type SessionUser } from '../../shared/user.ts';
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
 import type { Audit } from '../audit/types.ts';
 import { ApiError } from '../http/errors.ts';
@@ -19,9 +19,13 @@ import type { LoginGuard } from './login.ts';
 import { takeRememberedPath } from './session-cookie.ts';
 import type { Sessions } from './session-store.ts';
 
-/** Where a sign-in lands: each known role in its area (ADMIN on the console), any other role home; same locale form. */
+/**
+ * Where a sign-in lands, in the same locale form: home (docs/specification.md §7.1, §5.4), or
+ * straight to the area home's role guard would send the user on to (CLI, ORG, CONS). ADMIN is
+ * confined to no area and stays home, the console a link away in the navbar.
+ */
 export function roleHome(role: string, form: RouteForm): string {
-  return routePath(roleArea(role) ?? 'index', form);
+  return routePath(confinedArea(role) ?? 'index', form);
 }
 
 const loginForm = z.object({
