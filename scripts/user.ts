@@ -90,7 +90,8 @@ export async function run(argv: string[], dataDir: string, out: (line: string) =
         const v = required(values, 'userName', 'role');
         const before = await findUser(db, v.userName!);
         const user = await setRole(db, v.userName!, v.role!);
-        if (before && before.role !== user.role) await record({ action: 'role_changed', target: user.userName, detail: { from: before.role, to: user.role } });
+        if (before && before.role !== user.role)
+          await record({ action: 'role_changed', target: user.userName, detail: { from: before.role, to: user.role } });
         out(`${user.userName} is now ${v.role}`);
         return;
       }

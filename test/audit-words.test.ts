@@ -18,7 +18,9 @@ const LOCALES = [
 
 /** The message at a dotted key, or undefined. */
 function messageAt(messages: Messages, key: string): unknown {
-  return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Messages)[part] : undefined), messages);
+  return key
+    .split('.')
+    .reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Messages)[part] : undefined), messages);
 }
 
 /** A value of each kind of fact, as the server would write it. */

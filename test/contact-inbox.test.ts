@@ -215,3 +215,30 @@ test(`the new leads are the messages nobody has dealt with, counted up to ${NEW_
     .execute();
   expect(await store.newLeads()).toBe(NEW_LEADS_COUNTED);
 });
+
+test('“invite as client”: an admin’s new client starts in a new company of the name given, as its manager; for another role a company is refused (400 naming it)', async () => {
+  const { app, admin, db } = await inbox();
+  const created = await request(app).post('/api/admin/users').set(admin).send({
+    userName: 'lucia',
+    email: 'lucia@example.com',
+    name: 'Lucía',
+    lastName: 'Pérez',
+    role: 'CLI',
+    invite: true,
+    companyName: 'Datos Lucía SL',
+  });
+  expect(created.status, created.text).toBe(201);
+  const company = await db.k
+    .selectFrom('company_members as m')
+    .innerJoin('companies as c', 'c.id', 'm.company_id')
+    .select(['c.name', 'm.role'])
+    .where('m.user_name', '=', 'lucia')
+    .executeTakeFirst();
+  expect(company).toEqual({ name: 'Datos Lucía SL', role: 'manager' });
+  const refused = await request(app)
+    .post('/api/admin/users')
+    .set(admin)
+    .send({ userName: 'ernesto', name: 'Ernesto', lastName: 'Experto', role: 'CONS', companyName: 'Expertos SL' });
+  expect(refused.status).toBe(400);
+  expect(refused.body.error.fields).toHaveProperty('companyName');
+});
