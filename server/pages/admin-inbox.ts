@@ -39,16 +39,16 @@ export const loader = (async (args) => {
   const params = INBOX_QUERY_PARAMS;
   const view = viewOf(args.query.get(params.view));
   const page = pageNumber(args.query, params.page);
+  const asked = args.query.get(params.message);
+  const id = idOf(asked);
+  let found = id === null ? null : await inbox.get(id);
+  // Opened: read (the list shows it in bold until then), before the list is read.
+  if (found && !found.read) found = (await inbox.setRead(found.id, true)) ?? found;
   const size = { view, pageSize: pageSizeOf('inbox') };
   let list = await inbox.list({ ...size, page });
   // Past the end (the last messages went): the last page.
   const last = Math.max(1, Math.ceil(list.total / list.pageSize));
   if (page > last) list = await inbox.list({ ...size, page: last });
-  const asked = args.query.get(params.message);
-  const id = idOf(asked);
-  let found = id === null ? null : await inbox.get(id);
-  // Opened: read (a mark the list shows in bold until then).
-  if (found && !found.read) found = (await inbox.setRead(found.id, true)) ?? found;
   const open = found
     ? { message: found, replies: await inbox.replies(found.id), confirmDelete: args.query.get(params.confirm) === 'delete' }
     : null;

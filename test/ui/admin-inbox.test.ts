@@ -110,6 +110,7 @@ test('without JavaScript a message opens with a link and is read; a reply is a f
   expect(factsOf(page)).toMatchObject({ Name: JANA.name, Company: JANA.company, Status: 'New', Language: 'English' });
   expect(detail.getByText('No reply has been sent from here yet.')).toBeTruthy();
   expect((await contactStore.get(ids[0]!))?.read).toBe(true);
+  expect(page.document.querySelector('.admin-inbox-table tbody tr')?.className).toContain('admin-inbox-read');
 
   const reply = detail.getByLabelText('Your reply to Jana Novák') as HTMLTextAreaElement;
   reply.value = 'Dear Jana,\nwe can talk on Monday.';
