@@ -51,6 +51,18 @@ test('a reply is e-mailed to the sender through the outbox, in their language, w
   expect(received!.text).toContain('https://www.example.test/Contact');
 });
 
+test('a reply to a message written in English is in English', async () => {
+  const { app, contactStore, admin, mail, smtp } = await inbox();
+  const message = await contactStore.add({ ...LUCIA, subject: 'Data project', locale: 'en' }, false);
+  await request(app).post(`/api/admin/messages/${message.id}/replies`).set(admin).send({ text: 'We will call you on Monday.' }).expect(201);
+  await mail.flush();
+  const [received] = await smtp.waitFor(1);
+  expect(received!.subject).toBe('Re: Data project');
+  expect(received!.text).toContain('Rosa Admin of');
+  expect(received!.text).toContain('answers your message “Data project”');
+  expect(received!.text).toContain('https://www.example.test/en/Contact');
+});
+
 test('a reply is kept with the message: who replied and when, and where its e-mail stands', async () => {
   const { app, contactStore, admin, mail } = await inbox();
   const message = await contactStore.add(LUCIA, false);
