@@ -101,7 +101,7 @@ export const action: PageAction<Uses> = async ({ req, res, route, session, servi
           return await fail(req, res, 422, {
             form: 'reply',
             values: { text: text.slice(0, REPLY_MAX_LENGTH) },
-            error: { code: 'invalid_request', message: 'Write the reply first', fields: { text: problem } },
+            error: { code: 'invalid_request', message: 'Check the reply: it is empty or too long', fields: { text: problem } },
           });
         }
         await inbox.reply(message.id, { userName: actor.userName, name: `${actor.name} ${actor.lastName}`.trim() }, text);
