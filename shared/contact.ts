@@ -63,3 +63,36 @@ export type MessageList = {
   page: number;
   pageSize: number;
 };
+
+/** The inbox page's URL (/admin/inbox): the view, its page, the open message, a deletion to confirm (without JavaScript). */
+export const INBOX_QUERY_PARAMS = { view: 'status', page: 'page', message: 'message', confirm: 'confirm' } as const;
+
+/** Where the open message is on the page (its section's id): a link to it lands there. */
+export const INBOX_MESSAGE_ANCHOR = 'inbox-message';
+
+/** What the inbox page shows: a page of a view, the open message with its replies, whether a reply can be sent. */
+export type InboxPage = {
+  list: MessageList;
+  view: InboxView;
+  /** The message of `?message=`, or null; `missing`: the URL named one that is not (or no longer) there. */
+  open: { message: ContactMessage; replies: ContactReply[]; confirmDelete: boolean } | null;
+  missing: boolean;
+  /** The site sends e-mail: a reply can go from the console. */
+  canReply: boolean;
+};
+
+export function isInboxView(value: unknown): value is InboxView {
+  return typeof value === 'string' && (INBOX_VIEWS as readonly string[]).includes(value);
+}
+
+/** The inbox page's query for a view, a page and an open message (what works without JavaScript). */
+export function inboxQuery(to: { view: InboxView; page?: number; message?: number | null; confirmDelete?: boolean }): string {
+  const query = new URLSearchParams();
+  const params = INBOX_QUERY_PARAMS;
+  if (to.view !== 'active') query.set(params.view, to.view);
+  if (to.page && to.page > 1) query.set(params.page, String(to.page));
+  if (to.message) query.set(params.message, String(to.message));
+  if (to.confirmDelete) query.set(params.confirm, 'delete');
+  const search = query.toString();
+  return search ? `?${search}` : '';
+}

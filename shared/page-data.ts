@@ -138,6 +138,18 @@ export type AdminUser = SessionUser & {
   /** A client's or organisation's company (docs/decisions/041); null or absent for the other roles. */
   company?: { id: number; name: string; role: CompanyRole } | null;
 };
+/** What "invite as client" from a contact message fills in the console's new-user form (/admin/users?invite=<id>). */
+export type NewUserPrefill = {
+  userName: string;
+  name: string;
+  lastName: string;
+  email: string;
+  /** The company the sender named: a new company of that name (else one of the person's own). */
+  company: string;
+  /** The language of the invitation: the one the message was written in. */
+  locale: Locale;
+};
+
 export type UserList = {
   items: AdminUser[];
   total: number;
@@ -213,6 +225,8 @@ export type PagePayload = {
   branding?: Branding | null;
   /** Project messages the signed-in user has not read (the navbar's badge); absent when none. */
   unread?: number;
+  /** New contact messages, for an admin (the navbar's badge with `unread`, up to NEW_LEADS_COUNTED); absent when none. */
+  leads?: number;
   /** Notifications the signed-in user has not read (the navbar's bell, up to NOTIFICATIONS_BADGE_MAX); absent when none. */
   notifications?: number;
   /** The page shows drafts (the CMS preview): the banner with its way out; absent otherwise. */

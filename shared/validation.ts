@@ -46,7 +46,13 @@ export function nameProblem(value: string): string | null {
   return null;
 }
 
-export const CONTACT_LIMITS = { name: 100, email: EMAIL_MAX_LENGTH, company: COMPANY_NAME_MAX_LENGTH, subject: 150, message: 5000 } as const;
+export const CONTACT_LIMITS = {
+  name: 100,
+  email: EMAIL_MAX_LENGTH,
+  company: COMPANY_NAME_MAX_LENGTH,
+  subject: 150,
+  message: 5000,
+} as const;
 export const MESSAGE_MIN_LENGTH = 10;
 
 // One address and nothing else: a local part of letters, digits and . _ % + ' - (no dot at

@@ -51,6 +51,18 @@ test('a reply is e-mailed to the sender through the outbox, in their language, w
   expect(received!.text).toContain('https://www.example.test/Contact');
 });
 
+test('a reply to a message written in English is in English', async () => {
+  const { app, contactStore, admin, mail, smtp } = await inbox();
+  const message = await contactStore.add({ ...LUCIA, subject: 'Data project', locale: 'en' }, false);
+  await request(app).post(`/api/admin/messages/${message.id}/replies`).set(admin).send({ text: 'We will call you on Monday.' }).expect(201);
+  await mail.flush();
+  const [received] = await smtp.waitFor(1);
+  expect(received!.subject).toBe('Re: Data project');
+  expect(received!.text).toContain('Rosa Admin of');
+  expect(received!.text).toContain('answers your message “Data project”');
+  expect(received!.text).toContain('https://www.example.test/en/Contact');
+});
+
 test('a reply is kept with the message: who replied and when, and where its e-mail stands', async () => {
   const { app, contactStore, admin, mail } = await inbox();
   const message = await contactStore.add(LUCIA, false);
@@ -214,4 +226,31 @@ test(`the new leads are the messages nobody has dealt with, counted up to ${NEW_
     )
     .execute();
   expect(await store.newLeads()).toBe(NEW_LEADS_COUNTED);
+});
+
+test('“invite as client”: an admin’s new client starts in a new company of the name given, as its manager; for another role a company is refused (400 naming it)', async () => {
+  const { app, admin, db } = await inbox();
+  const created = await request(app).post('/api/admin/users').set(admin).send({
+    userName: 'lucia',
+    email: 'lucia@example.com',
+    name: 'Lucía',
+    lastName: 'Pérez',
+    role: 'CLI',
+    invite: true,
+    companyName: 'Datos Lucía SL',
+  });
+  expect(created.status, created.text).toBe(201);
+  const company = await db.k
+    .selectFrom('company_members as m')
+    .innerJoin('companies as c', 'c.id', 'm.company_id')
+    .select(['c.name', 'm.role'])
+    .where('m.user_name', '=', 'lucia')
+    .executeTakeFirst();
+  expect(company).toEqual({ name: 'Datos Lucía SL', role: 'manager' });
+  const refused = await request(app)
+    .post('/api/admin/users')
+    .set(admin)
+    .send({ userName: 'ernesto', name: 'Ernesto', lastName: 'Experto', role: 'CONS', companyName: 'Expertos SL' });
+  expect(refused.status).toBe(400);
+  expect(refused.body.error.fields).toHaveProperty('companyName');
 });

@@ -1,12 +1,9 @@
 // Every call the admin console makes to the built-in API (/api/admin/...), typed, with one
 // error shape. The session cookie authenticates them; the server checks the role again.
 import { isCompanyRole, type CompanyRole } from '../../shared/company.ts';
-import { isContactStatus, NOTIFY_STATUSES, type ContactMessage, type MessageList, type NotifyStatus } from '../../shared/contact.ts';
-import { defaultLocale, isLocale, type Locale } from '../../shared/locales.ts';
+import type { Locale } from '../../shared/locales.ts';
 import type { AdminUser, UserList } from '../../shared/page-data.ts';
 import type { Role } from '../../shared/user.ts';
-
-export type { ContactMessage, MessageList } from '../../shared/contact.ts';
 
 /** What a failed call reports: the API's `{error: {code, message, fields?}}`, or ours. */
 export type ApiFailure = { status: number; code: string; message: string; fields?: Record<string, string> };
@@ -30,6 +27,8 @@ export type NewUserInput = {
   invite?: boolean;
   /** The language of the invitation. */
   locale?: Locale;
+  /** A client's or organisation's new company, by its name (else one named after them). */
+  companyName?: string;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -194,67 +193,6 @@ export function searchCompanies(q: string): Promise<ApiAnswer<CompanyChoice[]>> 
 /** A new invitation link for a user who has not accepted yet (the older one stops working). */
 export function resendInvitation(userName: string): Promise<ApiAnswer<UserWithPassword>> {
   return callApi(`${userPath(userName)}/invitation`, readUserWithPassword, 'POST');
-}
-
-// ---------------------------------------------------------------------------------------------
-// Contact messages: /api/admin/messages
-
-/** A ContactMessage read from untrusted JSON, or null when the shape is wrong. */
-function readContactMessage(value: unknown): ContactMessage | null {
-  if (!isRecord(value)) return null;
-  const { id, name, email, company, subject, message, locale, read, status, notifyStatus, createdAt } = value;
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof read !== 'boolean') return null;
-  if (typeof name !== 'string' || typeof email !== 'string' || typeof subject !== 'string' || typeof message !== 'string') return null;
-  return {
-    id,
-    name,
-    email,
-    company: typeof company === 'string' ? company : null,
-    subject,
-    message,
-    read,
-    status: isContactStatus(status) ? status : 'new',
-    // The store only keeps es and en; anything else read here is shown as the default.
-    locale: isLocale(locale) ? locale : defaultLocale,
-    notifyStatus: (NOTIFY_STATUSES as readonly unknown[]).includes(notifyStatus) ? (notifyStatus as NotifyStatus) : 'none',
-    createdAt: typeof createdAt === 'string' ? createdAt : '',
-  };
-}
-
-function readMessageList(value: unknown): MessageList | null {
-  if (!isRecord(value) || !Array.isArray(value.items)) return null;
-  const { total, unread, page, pageSize } = value;
-  if (typeof total !== 'number' || typeof unread !== 'number' || typeof page !== 'number' || typeof pageSize !== 'number') return null;
-  const items: ContactMessage[] = [];
-  for (const item of value.items) {
-    const message = readContactMessage(item);
-    if (!message) return null;
-    items.push(message);
-  }
-  const counts = isRecord(value.counts) ? value.counts : {};
-  const count = (status: string) => (typeof counts[status] === 'number' ? counts[status] : 0);
-  return { items, total, unread, counts: { new: count('new'), answered: count('answered'), archived: count('archived') }, page, pageSize };
-}
-
-function readMessageAnswer(value: unknown): ContactMessage | null {
-  return isRecord(value) ? readContactMessage(value.message) : null;
-}
-
-const messagePath = (id: number) => `/api/admin/messages/${encodeURIComponent(String(id))}`;
-
-export function fetchMessages(page: number, pageSize: number, unread: boolean): Promise<ApiAnswer<MessageList>> {
-  const params = new URLSearchParams({ page: String(page), pageSize: String(pageSize) });
-  if (unread) params.set('unread', 'true');
-  return callApi(`/api/admin/messages?${params.toString()}`, readMessageList);
-}
-
-export function setMessageRead(id: number, read: boolean): Promise<ApiAnswer<ContactMessage>> {
-  return callApi(messagePath(id), readMessageAnswer, 'PATCH', { read });
-}
-
-/** 204 No Content: there is no body to read, so any successful answer will do. */
-export function deleteMessage(id: number): Promise<ApiAnswer<true>> {
-  return callApi(messagePath(id), () => true, 'DELETE');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,6 +18,26 @@ const UserMenu = deferredComponent(() => import('./user-menu.tsx').then((m) => m
  * ones, which the live stream keeps current (client/app.tsx). Outside the folded menu, so that
  * the count shows at every width.
  */
+/**
+ * The badge of the area's link: the project messages not read, and for an admin the new contact
+ * messages (leads) too; one number on screen ("99+" past 99), each part said in words.
+ */
+function AreaBadge({ unread, leads }: { unread: number; leads: number }) {
+  const { t } = useI18n();
+  const total = unread + leads;
+  if (total === 0) return null;
+  const words = [
+    unread > 99 ? t('projects.navUnreadMore', { count: 99 }) : unread > 0 ? t('projects.navUnread', { count: unread }) : null,
+    leads > 99 ? t('nav.newLeadsMore', { count: 99 }) : leads > 0 ? t('nav.newLeads', { count: leads }) : null,
+  ].filter((part) => part !== null);
+  return (
+    <span className="navbar-unread">
+      <span aria-hidden="true">{total > 99 ? '99+' : total}</span>
+      <span className="visually-hidden">{words.join(t('nav.badgeAnd'))}</span>
+    </span>
+  );
+}
+
 function NotificationBell({ count }: { count: number }) {
   const { t, locale } = useI18n();
   const shown = count > 99 ? '99+' : String(count);
@@ -128,16 +148,7 @@ export function Navbar({
             <li>
               <Link className="navbar-cta" to={localePath(area, locale)}>
                 {t(`nav.area.${area}`)}
-                {payload.unread ? (
-                  <span className="navbar-unread">
-                    <span aria-hidden="true">{payload.unread > 99 ? '99+' : payload.unread}</span>
-                    <span className="visually-hidden">
-                      {payload.unread > 99
-                        ? t('projects.navUnreadMore', { count: 99 })
-                        : t('projects.navUnread', { count: payload.unread })}
-                    </span>
-                  </span>
-                ) : null}
+                <AreaBadge unread={payload.unread ?? 0} leads={payload.leads ?? 0} />
               </Link>
             </li>
           )}

@@ -8,7 +8,7 @@ import type { PageProps } from '../runtime/page-chunks.ts';
 export default function AdminUsersPage({ data, user }: PageProps<LoaderData<typeof loader>>) {
   return (
     <ConsolePage current="admin-users">
-      <UsersScreen users={data.users} query={data.query} user={user} headingId="admin-users-title" />
+      <UsersScreen users={data.users} query={data.query} invite={data.invite} user={user} headingId="admin-users-title" />
     </ConsolePage>
   );
 }

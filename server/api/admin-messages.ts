@@ -27,7 +27,9 @@ export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
     requireScope('inbox:read'),
     handle(async (req, res) => {
       const query = parse(messagesQuery, req.query);
-      res.json(await contact.list({ page: query.page, pageSize: query.pageSize, unread: query.unread === 'true', view: query.status ?? 'all' }));
+      res.json(
+        await contact.list({ page: query.page, pageSize: query.pageSize, unread: query.unread === 'true', view: query.status ?? 'all' }),
+      );
     }),
   );
   router.get(
@@ -63,7 +65,11 @@ export function adminMessageRoutes(deps: Uses, auth: ApiAuth): Router {
       const body = parse(replyBody, req.body);
       const message = await requireMessage(req.params.id);
       const admin = userOf(res);
-      const answer = await contact.reply(message.id, { userName: admin.userName, name: `${admin.name} ${admin.lastName}`.trim() }, body.text);
+      const answer = await contact.reply(
+        message.id,
+        { userName: admin.userName, name: `${admin.name} ${admin.lastName}`.trim() },
+        body.text,
+      );
       deps.logger.info({ admin: admin.userName, messageId: message.id, replyId: answer.reply.id }, 'contact message answered');
       res.status(201).json(answer);
     }),

@@ -6,7 +6,7 @@ import { noAudit, type AuditDetail } from '../audit/types.ts';
 import { defaultLocale } from '../../shared/locales.ts';
 import { ApiError } from '../http/errors.ts';
 import * as users from '../users/users.ts';
-import { listQuery, newUserBody, resetPasswordBody, updateUserBody } from './schemas.ts';
+import { adminNewUserBody, listQuery, resetPasswordBody, updateUserBody } from './schemas.ts';
 import { handle, parse, type ApiAuth, type ApiDeps } from './http.ts';
 
 /** What these routes use of the API's dependencies. */
@@ -35,7 +35,7 @@ export function adminUserRoutes(deps: Uses, auth: ApiAuth): Router {
     requireAdmin,
     json,
     handle(async (req, res) => {
-      const { invite, locale, ...body } = parse(newUserBody, req.body);
+      const { invite, locale, ...body } = parse(adminNewUserBody, req.body);
       if (invite) {
         // The user chooses their password from an e-mailed link (or one the admin passes on).
         if (body.password !== undefined) {

@@ -6,6 +6,7 @@ import { numberedPageQuery } from '../http/paging.ts';
 import { oneLine } from '../http/one-line.ts';
 import { HEX_COLOR } from '../../shared/branding.ts';
 import { identityProblem } from '../../shared/identity.ts';
+import { COMPANY_NAME_MAX_LENGTH } from '../../shared/company.ts';
 import { CONTACT_STATUSES, REPLY_MAX_LENGTH } from '../../shared/contact.ts';
 import { ROLES, SCOPES } from '../../shared/user.ts';
 import { LOCALE_CODES, type Locale } from '../../shared/locales.ts';
@@ -66,8 +67,15 @@ export const newUserBody = z
     invite: z.boolean().optional(),
     /** The language of the invitation (and of the user's e-mails until they use the site). */
     locale: z.enum(LOCALE_CODES as [Locale, ...Locale[]]).optional(),
+    /** A client's or organisation's new company, by its name (else one named after them). */
+    companyName: oneLine().min(1, 'is required').max(COMPANY_NAME_MAX_LENGTH).optional(),
   })
   .strict();
+/** An admin's new user: a company of their own is for a client or an organisation only. */
+export const adminNewUserBody = newUserBody.refine((b) => b.companyName === undefined || b.role === 'CLI' || b.role === 'ORG', {
+  message: 'is for clients and organisations only',
+  path: ['companyName'],
+});
 export const updateUserBody = z
   .object({ role: z.enum(ROLES).optional(), disabled: z.boolean().optional(), scope: scopeList.optional() })
   .strict()

@@ -2,7 +2,7 @@
 // (server/render/page-module.ts), and how a resolved page is rendered and streamed.
 import helmet from 'helmet';
 import type { Locale } from '../../shared/locales.ts';
-import type { SessionUser } from '../../shared/user.ts';
+import { hasRole, type SessionUser } from '../../shared/user.ts';
 import { standingConsent } from '../../shared/consent.ts';
 import { accountPages } from '../account-links/pages.ts';
 import { createAccountLinkForms } from '../account-links/forms.ts';
@@ -122,6 +122,8 @@ export async function pageHandlers(base: Base, data: Data, d: Domains, policy: P
       ...(preview ? { previewContent: withCompany(preview.drafts.content, base.company) } : {}),
       branding: d.branding,
       unread: (user) => d.projects.projects.unreadTotal(user),
+      // An admin's badge counts the new contact messages too.
+      leads: async (user) => (hasRole(user, 'ADMIN') ? d.contact.store.newLeads() : 0),
       notificationsUnread: (user) => d.notifications.unread(user.userName),
       origin: config.PUBLIC_URL,
       siteName: config.SITE_NAME,

@@ -87,7 +87,11 @@ export function createReplies<Queued>(deps: { db: Db; store: ContactStore; mail:
     };
   }
 
-  return { reply };
+  return {
+    reply,
+    /** Whether a reply can go at all (the site sends e-mail). */
+    canReply: mail.canSend,
+  };
 }
 
 export type Replies = ReturnType<typeof createReplies<unknown>>;

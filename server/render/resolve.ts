@@ -25,6 +25,8 @@ export type ResolveDeps<S extends RenderServices = RenderServices> = {
   services: S;
   /** Unread project messages of the signed-in user (the navbar's badge). */
   unread?: (user: SessionUser) => Promise<number>;
+  /** The new contact messages an admin has to deal with (the navbar's badge, with `unread`); 0 for anyone else. */
+  leads?: (user: SessionUser) => Promise<number>;
   /** The signed-in user's unread notifications (the navbar's bell). */
   notificationsUnread?: (user: SessionUser) => Promise<number>;
   /** The signed-in user's navbar branding; must answer quickly (it is raced with a timeout). */
@@ -172,8 +174,9 @@ async function resolveOnce<S extends RenderServices>(deps: ResolveDeps<S>, input
     const data = await settleData(loaded, input.stream ? STREAM_WAIT_MS : 0, (error) => deps.onError?.(error, input.url));
     // After the page's data: reading a project's page reads its thread.
     const user = input.session?.user;
-    const [unread, notifications] = await Promise.all([
+    const [unread, leads, notifications] = await Promise.all([
       user && deps.unread ? deps.unread(user) : 0,
+      user && deps.leads ? deps.leads(user) : 0,
       user && deps.notificationsUnread ? deps.notificationsUnread(user) : 0,
     ]);
     const payload = pagePayload(deps, input, route, params, data, meta, t);
@@ -183,6 +186,7 @@ async function resolveOnce<S extends RenderServices>(deps: ResolveDeps<S>, input
         ...payload,
         ...(branding ? { branding } : {}),
         ...(unread > 0 ? { unread } : {}),
+        ...(leads > 0 ? { leads } : {}),
         ...(notifications > 0 ? { notifications } : {}),
       },
     };

@@ -104,6 +104,8 @@ export type NewUser = {
   invited?: boolean | undefined;
   /** A client's or organisation's company to join (a manager's invitation); else one of their own. */
   company?: { id: number; role: CompanyRole } | undefined;
+  /** The name of the new company of their own (an admin's "invite as client"); else their name. */
+  companyName?: string | undefined;
 };
 
 const FIELD_WORDS = { userName: 'user name', email: 'e-mail address' } as const;
@@ -180,7 +182,7 @@ export async function createUser(db: Db, input: NewUser): Promise<User> {
         .execute();
       // A client or organisation user belongs to a company from the start (docs/decisions/041).
       if (input.role === 'CLI' || input.role === 'ORG') {
-        const own = ownName({ userName, name: input.name, lastName: input.lastName });
+        const own = input.companyName?.trim() || ownName({ userName, name: input.name, lastName: input.lastName });
         const company = input.company ?? { id: await createCompany(trx, own, input.role), role: 'manager' as const };
         await placeMember(trx, userName, company.id, company.role);
       }

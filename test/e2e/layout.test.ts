@@ -238,7 +238,7 @@ describe('the admin contact inbox at 390 px', () => {
     expect(sent.status()).toBe(303);
     await withPage({ viewport: PHONE, role: 'ADMIN' }, async (page) => {
       await load(page, '/en/admin/inbox');
-      // The inbox loads its list when it comes into view.
+      // The list is part of the page the server renders.
       await page.locator('section.admin-inbox').scrollIntoViewIfNeeded();
       const row = page.locator('.admin-inbox-table tbody tr').first();
       await row.waitFor();

@@ -1,163 +1,112 @@
 // The admin console's contact inbox: the messages sent through the contact form, newest first,
-// with an "only unread" filter, paging and a detail view (opening a message marks it read; it
-// can be marked unread again or deleted after an AlertDialog). The page is rendered on the
-// server without messages: the list is fetched in the browser when the section comes into
-// view (or from its "Load messages" button).
-import { useId, useRef, useState } from 'react';
-import type { Translate } from '../../../shared/translate.ts';
-import { AlertDialog } from '../../components/alert-dialog.tsx';
-import { useI18n } from '../../runtime/i18n.tsx';
-import { fetchMessages, type ApiFailure, type MessageList } from '../api.ts';
+// one view at a time (the inbox: new and answered; new, answered, archived, or all), in pages,
+// and the message the URL opens, with its replies and what can be done with it. The server
+// renders the page the URL asks for (server/pages/admin-inbox.ts): the views, the pager and a
+// message are links, its actions forms — all of it works without JavaScript, and with it
+// without a reload.
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import {
+  CONTACT_STATUSES,
+  inboxQuery,
+  INBOX_MESSAGE_ANCHOR,
+  INBOX_VIEWS,
+  type InboxPage,
+  type InboxView,
+} from '../../../shared/contact.ts';
+import type { FormState } from '../../../shared/page-data.ts';
 import { Pager } from '../../components/pager.tsx';
+import { useI18n } from '../../runtime/i18n.tsx';
 import type { AdminScreenProps } from '../screen.ts';
-import { failureText } from '../text.ts';
-import { useHydrated } from '../use-hydrated.ts';
-import { usePagedList, type ShownPage } from '../use-paged-list.ts';
+import { pageCount } from '../use-paged-list.ts';
 import { InboxTable } from './inbox-table.tsx';
-import { InboxToolbar } from './inbox-toolbar.tsx';
-import { INBOX_ERRORS, subjectOf } from './inbox-text.ts';
 import { MessageDetail } from './message-detail.tsx';
-import { useOpenMessage } from './use-open-message.ts';
-import { useWhenShown } from './use-when-shown.ts';
 
-const PAGE_SIZE = 10;
+/** What an inbox form did, from the page's `?done=` after it. */
+const DONE = ['reply', 'archive', 'unarchive', 'unread', 'delete'] as const;
 
-export function InboxScreen({ headingId }: Pick<AdminScreenProps, 'headingId'>) {
+export function InboxScreen({
+  inbox,
+  form,
+  headingId,
+}: Pick<AdminScreenProps, 'headingId'> & { inbox: InboxPage; form: FormState | undefined }) {
   const { t } = useI18n();
-  const hydrated = useHydrated();
-  const [onlyUnread, setOnlyUnread] = useState(false);
-  // The query of a page is the "only unread" filter it was asked with.
-  const inbox = usePagedList<MessageList, boolean>({
-    query: onlyUnread,
-    fetchPage: (unread, page) => fetchMessages(page, PAGE_SIZE, unread),
-  });
-  const [failure, setFailure] = useState<ApiFailure | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const sectionRef = useRef<HTMLElement>(null);
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  const filterId = useId();
-  const list = inbox.shown?.list ?? null;
-
-  function clear() {
-    setFailure(null);
-    setNotice(null);
-  }
-
-  const { selected, working, ...message } = useOpenMessage({ inbox, headingRef, clear, setFailure, setNotice });
-  // The first page is fetched when the section comes into view.
-  useWhenShown(sectionRef, () => inbox.ensureLoaded());
-
-  function onFilterChange(unread: boolean) {
-    setOnlyUnread(unread);
-    clear();
-    void inbox.load(unread, 1);
-  }
-
-  const shownFailure = failure ?? inbox.failure;
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const { list, view, open } = inbox;
+  const pages = pageCount(list);
+  const href = (to: Parameters<typeof inboxQuery>[0]) => `${pathname}${inboxQuery(to)}`;
+  const done = new URLSearchParams(search).get('done');
 
   return (
-    <section ref={sectionRef} className="admin-section admin-inbox" aria-labelledby={headingId}>
-      <h2 id={headingId} ref={headingRef} tabIndex={-1}>
+    <section className="admin-section admin-inbox" aria-labelledby={headingId}>
+      <h2 id={headingId}>
         {t('adminInbox.title')}
-        {list && (
+        {list.counts.new > 0 && (
           <>
             {' '}
-            <span className="badge admin-inbox-count">
-              {t(list.unread === 1 ? 'adminInbox.unreadOne' : 'adminInbox.unreadOther', { count: list.unread })}
-            </span>
+            <span className="badge admin-inbox-count">{t('adminInbox.newCount', { count: list.counts.new })}</span>
           </>
         )}
       </h2>
       <p className="section-lead">{t('adminInbox.lead')}</p>
 
-      <InboxToolbar
-        filterId={filterId}
-        onlyUnread={onlyUnread}
-        loaded={list !== null}
-        hydrated={hydrated}
-        loading={inbox.loading}
-        onFilterChange={onFilterChange}
-        onReload={() => {
-          clear();
-          void inbox.reload();
-        }}
-      />
+      <nav className="admin-inbox-views" aria-label={t('adminInbox.views.label')}>
+        <ul>
+          {INBOX_VIEWS.map((name) => (
+            <li key={name}>
+              <Link to={href({ view: name })} aria-current={name === view ? 'page' : undefined}>
+                {t('adminInbox.views.count', { view: t(`adminInbox.views.${name}`), count: viewCount(inbox, name) })}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
 
       <p className="admin-summary" role="status">
-        {summary(t, inbox.shown, inbox.loading, inbox.failure !== null)}
+        {list.total === 0 ? t(`adminInbox.empty.${view}`) : t('adminInbox.count', { count: list.total })}
       </p>
-      {notice && (
+      {done && (DONE as readonly string[]).includes(done) && (
         <p className="form-success admin-notice" role="status">
-          {notice}
+          {t(`adminInbox.done.${done}`)}
         </p>
       )}
-      {shownFailure && (
-        <p className="form-error" role="alert">
-          {failureText(t, shownFailure, INBOX_ERRORS)}
-        </p>
-      )}
+      {inbox.missing && <p className="notice">{t('adminInbox.missing')}</p>}
 
-      {list && list.items.length > 0 && (
-        <div className="table-wrap" aria-busy={inbox.loading || working !== null}>
+      {list.items.length > 0 && (
+        <div className="table-wrap">
           <InboxTable
             messages={list.items}
             page={list.page}
-            pages={inbox.pages}
-            selectedId={selected?.id ?? null}
-            enabled={hydrated}
-            onOpen={(item, from) => void message.open(item, from)}
+            pages={pages}
+            selectedId={open?.message.id ?? null}
+            messageHref={(id) => `${href({ view, page: list.page, message: id })}#${INBOX_MESSAGE_ANCHOR}`}
           />
         </div>
       )}
 
-      {list && list.total > list.pageSize && (
+      {pages > 1 && (
         <Pager
           messages="adminInbox.pager"
           page={list.page}
-          pages={inbox.pages}
-          disabled={!hydrated || inbox.loading}
-          onGo={(page) => {
-            setFailure(null);
-            void inbox.goTo(page);
-          }}
+          pages={pages}
+          disabled={false}
+          href={(page) => href({ view, page })}
+          onGo={(page) => navigate(href({ view, page }))}
         />
       )}
 
-      {selected && (
-        <MessageDetail
-          key={selected.id}
-          message={selected}
-          enabled={hydrated && working === null}
-          working={working}
-          focusRequest={message.detailFocus}
-          onClose={message.close}
-          onMarkUnread={() => void message.markUnread()}
-          onDelete={message.askDelete}
-        />
-      )}
-
-      {selected && (
-        <AlertDialog
-          open={message.confirmingDelete}
-          title={t('adminInbox.deleteConfirmTitle', { subject: subjectOf(t, selected) })}
-          confirmLabel={t('adminInbox.deleteConfirm')}
-          cancelLabel={t('adminConsole.confirm.cancel')}
-          onConfirm={() => void message.confirmDelete()}
-          onCancel={message.cancelDelete}
-        >
-          <p>{t('adminInbox.deleteConfirmText', { name: selected.name, email: selected.email })}</p>
-        </AlertDialog>
+      {open && (
+        <MessageDetail key={open.message.id} open={open} view={view} page={list.page} canReply={inbox.canReply} hrefOf={href} form={form} />
       )}
     </section>
   );
 }
 
-/** "3 messages.", "1 unread message.", "Loading…", or what to do before the first load. */
-function summary(t: Translate, shown: ShownPage<MessageList, boolean> | null, loading: boolean, failed: boolean): string | null {
-  if (loading) return t('adminInbox.loading');
-  if (!shown) return failed ? null : t('adminInbox.notLoaded');
-  const { list, query: onlyUnread } = shown;
-  if (list.total === 0) return t(onlyUnread ? 'adminInbox.emptyUnread' : 'adminInbox.empty');
-  if (onlyUnread) return t(list.total === 1 ? 'adminInbox.countUnreadOne' : 'adminInbox.countUnreadOther', { count: list.total });
-  return t(list.total === 1 ? 'adminInbox.countOne' : 'adminInbox.countOther', { count: list.total });
+/** How many messages a view holds, from the inbox's counts. */
+function viewCount({ list }: InboxPage, view: InboxView): number {
+  if (view === 'active') return list.counts.new + list.counts.answered;
+  if (view === 'all') return CONTACT_STATUSES.reduce((sum, status) => sum + list.counts[status], 0);
+  return list.counts[view];
 }
+
+export type InboxHref = (to: Parameters<typeof inboxQuery>[0]) => string;

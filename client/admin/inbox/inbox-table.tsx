@@ -1,24 +1,23 @@
+import { Link } from 'react-router-dom';
 import type { ContactMessage } from '../../../shared/contact.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
 import { formatTimestamp, subjectOf } from './inbox-text.ts';
 
-/** A page of messages: sender (with a New badge while unread), subject (opens it), date. */
+/** A page of messages: sender (with the message's status; bold while unread), subject (opens it), when it arrived. */
 export function InboxTable({
   messages,
   page,
   pages,
   selectedId,
-  enabled,
-  onOpen,
+  messageHref,
 }: {
   messages: ContactMessage[];
   page: number;
   pages: number;
   /** The open message's id, marked in its row. */
   selectedId: number | null;
-  enabled: boolean;
-  /** Opens a message; the button gets the focus back when it closes. */
-  onOpen: (message: ContactMessage, opener: HTMLElement) => void;
+  /** The page's address with a message open. */
+  messageHref: (id: number) => string;
 }) {
   const { t, locale } = useI18n();
   return (
@@ -35,31 +34,20 @@ export function InboxTable({
         {messages.map((message) => {
           const date = formatTimestamp(t, message.createdAt, locale);
           const selected = selectedId === message.id;
-          const classes = [message.read ? 'admin-inbox-read' : 'admin-inbox-unread'];
+          const classes = [message.read ? 'admin-inbox-read' : 'admin-inbox-unread', `admin-inbox-${message.status}`];
           if (selected) classes.push('admin-inbox-selected');
           return (
             <tr key={message.id} className={classes.join(' ')} aria-current={selected ? 'true' : undefined}>
               <th scope="row">
                 {message.name}
-                {message.read ? (
-                  <span className="visually-hidden"> ({t('adminInbox.read')})</span>
-                ) : (
-                  <>
-                    {' '}
-                    <span className="badge badge-new">{t('adminInbox.new')}</span>
-                  </>
-                )}
+                {!message.read && <span className="visually-hidden"> ({t('adminInbox.unread')})</span>}{' '}
+                <span className={`badge badge-status badge-${message.status}`}>{t(`adminInbox.status.${message.status}`)}</span>
               </th>
               <td data-label={t('adminInbox.subject')}>
-                <button
-                  className="admin-inbox-open"
-                  type="button"
-                  disabled={!enabled}
-                  onClick={(event) => onOpen(message, event.currentTarget)}
-                >
+                <Link className="admin-inbox-open" to={messageHref(message.id)}>
                   {subjectOf(t, message)}
                   <span className="visually-hidden"> ({t('adminInbox.openFor', { name: message.name, date })})</span>
-                </button>
+                </Link>
               </td>
               <td data-label={t('adminInbox.received')}>
                 <time dateTime={message.createdAt}>{date}</time>

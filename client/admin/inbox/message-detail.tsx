@@ -1,85 +1,77 @@
+// One message of the inbox, opened by the URL (`?message=12`): what the sender wrote and who they
+// are, the replies sent from the console, the reply form and what else can be done with it.
 import { useEffect, useId, useRef } from 'react';
-import type { ContactMessage } from '../../../shared/contact.ts';
-import { mailtoHref } from '../../../shared/validation.ts';
+import { Link } from 'react-router-dom';
+import { INBOX_MESSAGE_ANCHOR, type InboxPage, type InboxView } from '../../../shared/contact.ts';
+import type { FormState } from '../../../shared/page-data.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
-import { formatTimestamp, messageLanguage, subjectOf } from './inbox-text.ts';
-
-/** What the open message is busy with. */
-export type MessageWork = 'read' | 'unread' | 'delete';
+import type { InboxFormTarget } from './inbox-form.tsx';
+import type { InboxHref } from './inbox-screen.tsx';
+import { subjectOf } from './inbox-text.ts';
+import { MessageActions } from './message-actions.tsx';
+import { MessageFacts, ReplyList } from './message-facts.tsx';
+import { ReplyForm } from './reply-form.tsx';
 
 /**
- * One message. Mounted with `key={id}`, so another message starts afresh; the heading takes
- * the focus when it opens and whenever `focusRequest` changes.
+ * One message, its replies, the reply form and its actions. Mounted with `key={id}`; its heading
+ * takes the focus when it opens (after the page's own focus on a new page).
  */
 export function MessageDetail({
-  message,
-  enabled,
-  working,
-  focusRequest,
-  onClose,
-  onMarkUnread,
-  onDelete,
+  open,
+  view,
+  page,
+  canReply,
+  hrefOf,
+  form,
 }: {
-  message: ContactMessage;
-  enabled: boolean;
-  working: MessageWork | null;
-  focusRequest: number;
-  onClose: () => void;
-  onMarkUnread: () => void;
-  onDelete: () => void;
+  open: NonNullable<InboxPage['open']>;
+  view: InboxView;
+  page: number;
+  canReply: boolean;
+  hrefOf: InboxHref;
+  /** The page's form state (a refusal without JavaScript). */
+  form: FormState | undefined;
 }) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const id = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const { message, replies } = open;
   const subject = subjectOf(t, message);
-  const forMessage = (key: string) => <span className="visually-hidden"> {t(key, { subject, name: message.name })}</span>;
-  // Stored addresses were checked when they arrived; the link is encoded all the same.
-  const mailto = mailtoHref(message.email, `Re: ${message.subject}`);
+  const here = `${hrefOf({ view, page, message: message.id })}#${INBOX_MESSAGE_ANCHOR}`;
+  const target: InboxFormTarget = { id: message.id, view, page, action: here };
 
   useEffect(() => {
-    headingRef.current?.focus();
-  }, [focusRequest]);
+    // After the app's own focus on the page it shows (client/app.tsx).
+    const frame = requestAnimationFrame(() => headingRef.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, []);
 
   return (
-    <section className="admin-inbox-detail" aria-labelledby={`${id}-title`} aria-busy={working !== null}>
+    <section id={INBOX_MESSAGE_ANCHOR} className="admin-inbox-detail" aria-labelledby={`${id}-title`}>
       <div className="admin-inbox-detail-head">
         <h3 id={`${id}-title`} ref={headingRef} tabIndex={-1}>
           {subject}
         </h3>
-        <button className="button button-secondary button-small" type="button" onClick={onClose}>
+        <Link className="button button-secondary button-small" to={hrefOf({ view, page })}>
           {t('adminInbox.detail.close')}
-          {forMessage('adminInbox.detail.closeFor')}
-        </button>
+          <span className="visually-hidden"> {t('adminInbox.detail.closeFor', { subject })}</span>
+        </Link>
       </div>
-      <dl className="admin-inbox-meta">
-        <dt>{t('adminInbox.detail.name')}</dt>
-        <dd>{message.name}</dd>
-        <dt>{t('adminInbox.detail.email')}</dt>
-        <dd>
-          <a href={mailto}>{message.email}</a>
-        </dd>
-        <dt>{t('adminInbox.detail.received')}</dt>
-        <dd>
-          <time dateTime={message.createdAt}>{formatTimestamp(t, message.createdAt, locale)}</time>
-        </dd>
-        <dt>{t('adminInbox.detail.language')}</dt>
-        <dd>{messageLanguage(message.locale, locale)}</dd>
-      </dl>
+      <MessageFacts message={message} />
       {(message.notifyStatus === 'failed' || message.notifyStatus === 'pending') && (
         <p className="notice admin-inbox-notify">{t(`adminInbox.notify.${message.notifyStatus}`)}</p>
       )}
       <h4 className="visually-hidden">{t('adminInbox.detail.message')}</h4>
       <p className="admin-inbox-text">{message.message}</p>
-      <div className="actions">
-        <button className="button button-secondary button-small" type="button" disabled={!enabled} onClick={onMarkUnread}>
-          {working === 'unread' ? t('adminInbox.detail.marking') : t('adminInbox.detail.markUnread')}
-          {forMessage('adminInbox.detail.markUnreadFor')}
-        </button>
-        <button className="button button-small admin-inbox-delete" type="button" disabled={!enabled} onClick={onDelete}>
-          {working === 'delete' ? t('adminInbox.detail.deleting') : t('adminInbox.detail.delete')}
-          {forMessage('adminInbox.detail.deleteFor')}
-        </button>
-      </div>
+
+      <ReplyList replies={replies} />
+      {canReply ? (
+        <ReplyForm target={target} initial={form} name={message.name} email={message.email} />
+      ) : (
+        <p className="notice">{t('adminInbox.reply.unavailable')}</p>
+      )}
+
+      <MessageActions open={open} target={target} hrefOf={hrefOf} form={form} />
     </section>
   );
 }

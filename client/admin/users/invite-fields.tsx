@@ -1,5 +1,5 @@
 import type { FormState } from '../../../shared/page-data.ts';
-import { LOCALES } from '../../../shared/locales.ts';
+import { LOCALES, type Locale } from '../../../shared/locales.ts';
 import { PASSWORD_MAX_LENGTH } from '../../../shared/validation.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
 import { Field } from '../field.tsx';
@@ -13,13 +13,17 @@ export function InviteFields({
   state,
   inviting,
   onInviting,
+  locale: chosen,
 }: {
   fieldId: (field: string) => string;
   state: FormState | undefined;
   inviting: boolean;
   onInviting: (inviting: boolean) => void;
+  /** The invitation's language to start with (a contact message's); else the console's. */
+  locale?: Locale | undefined;
 }) {
-  const { t, locale } = useI18n();
+  const { t, locale: uiLocale } = useI18n();
+  const locale = chosen ?? uiLocale;
   return (
     <>
       <div className="field field-check">

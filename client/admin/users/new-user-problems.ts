@@ -14,6 +14,9 @@ export function newUserProblems(input: NewUserInput): Record<string, string> {
   if (name) problems.name = name;
   const lastName = nameProblem(input.lastName);
   if (lastName) problems.lastName = lastName;
+  // A company is a client's or an organisation's.
+  if (input.companyName !== undefined && input.role !== 'CLI' && input.role !== 'ORG')
+    problems.companyName = 'adminConsole.create.companyNameRole';
   if (input.password !== undefined) {
     const password = passwordProblem(input.password, input.userName);
     if (password) problems.password = password;

@@ -1,10 +1,12 @@
 // "New user": a form that creates an account with any role; without a password the server
 // generates one, shown here once; or, invited, the user gets an e-mail to choose their own (the
-// console shows the link instead when the site cannot send e-mail).
+// console shows the link instead when the site cannot send e-mail). A client or organisation
+// may start in a new company of the name given. "Invite as client" from a contact message opens
+// it filled in (`prefill`).
 import { useId, useState, type FormEvent } from 'react';
-import type { FormState } from '../../../shared/page-data.ts';
+import { COMPANY_NAME_MAX_LENGTH } from '../../../shared/company.ts';
+import type { FormState, NewUserPrefill } from '../../../shared/page-data.ts';
 import { isRole, ROLES } from '../../../shared/user.ts';
-import { NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, USER_NAME_MAX_LENGTH } from '../../../shared/validation.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
 import { createUser, type NewUserInput, type UserWithPassword } from '../api.ts';
 import { Field } from '../field.tsx';
@@ -13,6 +15,7 @@ import { failureText, roleLabel } from '../text.ts';
 import { newUserProblems } from './new-user-problems.ts';
 import { CreatedUserNotice } from './created-user-notice.tsx';
 import { InviteFields } from './invite-fields.tsx';
+import { PersonFields } from './person-fields.tsx';
 import { defaultLocale, isLocale } from '../../../shared/locales.ts';
 
 function text(data: FormData, field: string): string {
@@ -24,12 +27,14 @@ function inputOf(data: FormData): NewUserInput {
   const role = text(data, 'role');
   const email = text(data, 'email').trim();
   const password = text(data, 'password');
+  const companyName = text(data, 'companyName').trim();
   const person = {
     userName: text(data, 'userName').trim(),
     name: text(data, 'name').trim(),
     lastName: text(data, 'lastName').trim(),
     role: isRole(role) ? role : 'CLI',
     ...(email ? { email } : {}),
+    ...(companyName ? { companyName } : {}),
   };
   // An invitation sets no password: the invited person chooses it, in the language chosen here.
   if (data.get('invite') !== null) {
@@ -39,12 +44,21 @@ function inputOf(data: FormData): NewUserInput {
   return { ...person, ...(password ? { password } : {}) };
 }
 
-export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCreated: () => Promise<void> }) {
+export function UserCreateForm({
+  enabled,
+  onCreated,
+  prefill,
+}: {
+  enabled: boolean;
+  onCreated: () => Promise<void>;
+  /** What a contact message fills in ("invite as client"), or null. */
+  prefill: NewUserPrefill | null;
+}) {
   const { t } = useI18n();
   const id = useId();
   const [state, setState] = useState<FormState | undefined>(undefined);
   // Invite by e-mail (the user chooses their password) instead of setting one here.
-  const [inviting, setInviting] = useState(false);
+  const [inviting, setInviting] = useState(prefill !== null);
   const [created, setCreated] = useState<UserWithPassword | null>(null);
   const [pending, setPending] = useState(false);
   const fieldId = (field: string) => `${id}-${field}`;
@@ -94,40 +108,7 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
       )}
       {created && <CreatedUserNotice created={created} onDismiss={() => setCreated(null)} />}
       <form className="form admin-create-form" method="post" noValidate onSubmit={onSubmit} aria-busy={pending}>
-        <Field
-          id={fieldId('userName')}
-          label={t('adminConsole.create.userName')}
-          state={state}
-          field="userName"
-          hint={t('adminConsole.create.userNameHint')}
-        >
-          {(props) => (
-            <input
-              {...props}
-              name="userName"
-              type="text"
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
-              required
-              maxLength={USER_NAME_MAX_LENGTH}
-            />
-          )}
-        </Field>
-        <Field
-          id={fieldId('email')}
-          label={t(inviting ? 'adminConsole.create.emailRequired' : 'adminConsole.create.email')}
-          state={state}
-          field="email"
-        >
-          {(props) => <input {...props} name="email" type="email" autoComplete="off" maxLength={EMAIL_MAX_LENGTH} required={inviting} />}
-        </Field>
-        <Field id={fieldId('name')} label={t('adminConsole.create.name')} state={state} field="name">
-          {(props) => <input {...props} name="name" type="text" autoComplete="off" required maxLength={NAME_MAX_LENGTH} />}
-        </Field>
-        <Field id={fieldId('lastName')} label={t('adminConsole.create.lastName')} state={state} field="lastName">
-          {(props) => <input {...props} name="lastName" type="text" autoComplete="off" required maxLength={NAME_MAX_LENGTH} />}
-        </Field>
+        <PersonFields fieldId={fieldId} state={state} inviting={inviting} prefill={prefill} />
         <Field id={fieldId('role')} label={t('adminConsole.create.role')} state={state} field="role">
           {(props) => (
             <select {...props} name="role" defaultValue="CLI" required>
@@ -141,7 +122,25 @@ export function UserCreateForm({ enabled, onCreated }: { enabled: boolean; onCre
             </select>
           )}
         </Field>
-        <InviteFields fieldId={fieldId} state={state} inviting={inviting} onInviting={setInviting} />
+        <Field
+          id={fieldId('companyName')}
+          label={t('adminConsole.create.companyName')}
+          state={state}
+          field="companyName"
+          hint={t('adminConsole.create.companyNameHint')}
+        >
+          {(props) => (
+            <input
+              {...props}
+              name="companyName"
+              type="text"
+              autoComplete="off"
+              maxLength={COMPANY_NAME_MAX_LENGTH}
+              defaultValue={prefill?.company}
+            />
+          )}
+        </Field>
+        <InviteFields fieldId={fieldId} state={state} inviting={inviting} onInviting={setInviting} locale={prefill?.locale} />
         <div className="actions">
           <button className="button button-primary" type="submit" disabled={!enabled || pending}>
             {pending ? t('adminConsole.create.pending') : t('adminConsole.create.submit')}

@@ -3,7 +3,7 @@
 // AlertDialog; a CLI or ORG user's branding is a link to its page), and "New user", a
 // disclosure that holds the form that creates users. The server renders the page and search
 // the URL asks for (`?q=&page=`); from then on it works through the API.
-import type { UserList } from '../../../shared/page-data.ts';
+import type { NewUserPrefill, UserList } from '../../../shared/page-data.ts';
 import type { Translate } from '../../../shared/translate.ts';
 import { AlertDialog } from '../../components/alert-dialog.tsx';
 import { useI18n } from '../../runtime/i18n.tsx';
@@ -23,9 +23,10 @@ import { PersonHeadCells } from '../person-columns.tsx';
 export function UsersScreen({
   users: initial,
   query: initialQuery,
+  invite,
   user,
   headingId,
-}: AdminScreenProps & { users: UserList; query: string }) {
+}: AdminScreenProps & { users: UserList; query: string; invite: NewUserPrefill | null }) {
   const { t } = useI18n();
   const hydrated = useHydrated();
   const { users, list, query, pageHref } = useUserList(initial, initialQuery);
@@ -101,9 +102,10 @@ export function UsersScreen({
         )}
       </section>
 
-      <details className="admin-new-user">
+      {/* Open at once when a contact message's "invite as client" brought the admin here. */}
+      <details className="admin-new-user" open={invite !== null}>
         <summary className="button button-primary">{t('adminConsole.create.open')}</summary>
-        <UserCreateForm enabled={hydrated} onCreated={users.reload} />
+        <UserCreateForm enabled={hydrated} onCreated={users.reload} prefill={invite} />
       </details>
 
       {actions.action && (
