@@ -15,6 +15,7 @@ import { findUser, sessionUserOf } from '../../server/users/users.ts';
 import { scaled } from '../helpers/time-scale.ts';
 import { createTestApp } from '../helpers/app.ts';
 import { activeProject, PEOPLE, signInEveryone, UNLIMITED } from '../projects/fixtures.ts';
+import { manyMessages } from './helpers.ts';
 
 const DEADLINE_MS = 60_000;
 
@@ -30,20 +31,7 @@ async function exportServer(clock: () => number) {
   const tokens = await signInEveryone(app, db);
   const id = await activeProject(app, tokens);
   // The owner's export is ~2 MB (about thirty chunks); the expert's a few kB.
-  const at = new Date().toISOString();
-  const rows = Array.from({ length: 10_000 }, (_, i) => ({
-    project_id: id,
-    author: PEOPLE.owner.userName,
-    author_name: 'Carla Acme',
-    author_role: 'CLI',
-    body: `Message number ${i} — ${'x'.repeat(150)}`,
-    created_at: at,
-  }));
-  for (let i = 0; i < rows.length; i += 500)
-    await db.k
-      .insertInto('project_messages')
-      .values(rows.slice(i, i + 500))
-      .execute();
+  await manyMessages(db, id, 10_000);
   const sessions = new Map<string, Session>();
   for (const person of [PEOPLE.owner, PEOPLE.expert]) {
     const user = sessionUserOf((await findUser(db, person.userName))!);

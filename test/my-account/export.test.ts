@@ -14,7 +14,7 @@ import type { Db } from '../../server/db/index.ts';
 import { findUser, sessionUserOf } from '../../server/users/users.ts';
 import { ORIGIN } from '../helpers/app.ts';
 import { activeProject, api, PDF, PEOPLE, signInEveryone, UNLIMITED } from '../projects/fixtures.ts';
-import { appWithAudit, SAFARI_MAC, signIn } from './helpers.ts';
+import { appWithAudit, manyMessages, SAFARI_MAC, signIn } from './helpers.ts';
 
 async function engagement() {
   const ctx = await appWithAudit(UNLIMITED);
@@ -173,23 +173,6 @@ function watched(db: Db): { db: Db; largestResult: () => number } {
     },
   };
   return { db: { ...db, k: db.k.withPlugin(plugin) }, largestResult: () => largest };
-}
-
-async function manyMessages(db: Db, projectId: number, count: number) {
-  const at = new Date().toISOString();
-  const rows = Array.from({ length: count }, (_, i) => ({
-    project_id: projectId,
-    author: 'acme',
-    author_name: 'Carla Acme',
-    author_role: 'CLI',
-    body: `Message number ${i} — ${'x'.repeat(150)}`,
-    created_at: at,
-  }));
-  for (let i = 0; i < rows.length; i += 500)
-    await db.k
-      .insertInto('project_messages')
-      .values(rows.slice(i, i + 500))
-      .execute();
 }
 
 test('a user with 10,000 messages: every query reads at most one page of rows, and the document is written in bounded chunks', async () => {

@@ -1,3 +1,4 @@
+import type { Db } from '../../server/db/index.ts';
 // What the account tests share: an app whose audit entries can be read, and sign-ins through
 // the login form from a given browser.
 import type { Express } from 'express';
@@ -62,4 +63,22 @@ export async function profileData(app: Express, cookie: string): Promise<{ statu
 /** Whether the cookie still opens the private area (200), or is sent to login (302). */
 export async function profileStatus(app: Express, cookie: string): Promise<number> {
   return (await request(app).get('/en/profile').set('Cookie', cookie)).status;
+}
+
+/** `count` messages of ~170 characters by the owner in a project, written 500 at a time. */
+export async function manyMessages(db: Db, projectId: number, count: number) {
+  const at = new Date().toISOString();
+  const rows = Array.from({ length: count }, (_, i) => ({
+    project_id: projectId,
+    author: 'acme',
+    author_name: 'Carla Acme',
+    author_role: 'CLI',
+    body: `Message number ${i} — ${'x'.repeat(150)}`,
+    created_at: at,
+  }));
+  for (let i = 0; i < rows.length; i += 500)
+    await db.k
+      .insertInto('project_messages')
+      .values(rows.slice(i, i + 500))
+      .execute();
 }
