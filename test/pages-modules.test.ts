@@ -28,6 +28,7 @@ test('the pages that take a form are those whose module has an action', async ()
   const withAction = [...modules].filter(([, module]) => module.action).map(([page]) => page);
   expect(withAction.sort()).toEqual(
     [
+      'admin-inbox',
       'change-password',
       'confirm-email',
       'contact',

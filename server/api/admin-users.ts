@@ -2,7 +2,7 @@
 // sessions. Every change is recorded in the audit log.
 import { canonicalIdentity } from '../../shared/identity.ts';
 import express, { type Router } from 'express';
-import { noAudit, type AuditDetail } from '../audit/types.ts';
+import { noAudit, type Audit, type AuditDetail } from '../audit/types.ts';
 import { defaultLocale } from '../../shared/locales.ts';
 import { ApiError } from '../http/errors.ts';
 import * as users from '../users/users.ts';
@@ -86,15 +86,7 @@ export function adminUserRoutes(deps: Uses, auth: ApiAuth): Router {
       const sessionsEnded = body.disabled === true ? await deps.sessions.endAllOf(target) : 0;
       if (body.disabled !== true) deps.sessions.forgetUser(target);
       deps.logger.info({ admin: userOf(res).userName, userName: target, ...body }, 'user updated');
-      const who = { actor: userOf(res).userName, target: user.userName, ip: req.ip ?? null };
-      if (user.role !== before.role) await audit.record({ action: 'role_changed', ...who, detail: { from: before.role, to: user.role } });
-      if (user.scope.join(',') !== before.scope.join(',')) {
-        await audit.record({ action: 'scope_changed', ...who, detail: { from: before.scope.join(', '), to: user.scope.join(', ') } });
-      }
-      if (user.disabled !== before.disabled) {
-        const detail: AuditDetail<'status_changed'> = user.disabled ? { status: 'disabled', sessionsEnded } : { status: 'enabled' };
-        await audit.record({ action: 'status_changed', ...who, detail });
-      }
+      await recordChanges(audit, { actor: userOf(res).userName, target: user.userName, ip: req.ip ?? null }, before, user, sessionsEnded);
       res.json({ user: users.publicUser(user) });
     }),
   );
@@ -164,4 +156,22 @@ export function adminUserRoutes(deps: Uses, auth: ApiAuth): Router {
     }),
   );
   return router;
+}
+
+/** The audit's lines of an admin's change to a user: its role, scopes and status, each when it changed. */
+async function recordChanges(
+  audit: Audit,
+  who: { actor: string; target: string; ip: string | null },
+  before: users.User,
+  after: users.User,
+  sessionsEnded: number,
+): Promise<void> {
+  if (after.role !== before.role) await audit.record({ action: 'role_changed', ...who, detail: { from: before.role, to: after.role } });
+  if (after.scope.join(',') !== before.scope.join(',')) {
+    await audit.record({ action: 'scope_changed', ...who, detail: { from: before.scope.join(', '), to: after.scope.join(', ') } });
+  }
+  if (after.disabled !== before.disabled) {
+    const detail: AuditDetail<'status_changed'> = after.disabled ? { status: 'disabled', sessionsEnded } : { status: 'enabled' };
+    await audit.record({ action: 'status_changed', ...who, detail });
+  }
 }

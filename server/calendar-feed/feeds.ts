@@ -50,6 +50,28 @@ export type CalendarFeeds = {
   handler: RequestHandler;
 };
 
+/** An address that is not (or no longer) a calendar's. */
+function notFound(res: Response) {
+  res
+    .status(404)
+    .set('Cache-Control', 'no-store')
+    .type('text/plain')
+    .send('No such calendar: the address may have been renewed or stopped');
+}
+
+/** The calendar, shown by calendar apps, never stored or indexed. */
+function send(res: Response, body: string) {
+  res
+    .status(200)
+    .set({
+      'Content-Type': 'text/calendar; charset=utf-8',
+      'Content-Disposition': 'inline; filename="calendar.ics"',
+      'Cache-Control': 'private, no-store',
+      'X-Robots-Tag': 'noindex',
+    })
+    .send(body);
+}
+
 export function createCalendarFeeds(deps: {
   db: Db;
   /** The keys the addresses are signed with (derived from SESSION_SECRETS), newest first: the first makes them, any reads them. */
@@ -84,14 +106,6 @@ export function createCalendarFeeds(deps: {
 
   async function rowOf(userName: string) {
     return k.selectFrom('calendar_feeds').selectAll().where('user_name', '=', canonicalIdentity(userName)).executeTakeFirst();
-  }
-
-  function notFound(res: Response) {
-    res
-      .status(404)
-      .set('Cache-Control', 'no-store')
-      .type('text/plain')
-      .send('No such calendar: the address may have been renewed or stopped');
   }
 
   async function handler(req: Request, res: Response): Promise<void> {
@@ -161,18 +175,6 @@ export function createCalendarFeeds(deps: {
     // Past its reads, this one is served again until the hour ends (made once per process and hour).
     if (wait > 0) drained.set(address, body, wait * 1000);
     send(res, body);
-  }
-
-  function send(res: Response, body: string) {
-    res
-      .status(200)
-      .set({
-        'Content-Type': 'text/calendar; charset=utf-8',
-        'Content-Disposition': 'inline; filename="calendar.ics"',
-        'Cache-Control': 'private, no-store',
-        'X-Robots-Tag': 'noindex',
-      })
-      .send(body);
   }
 
   return {

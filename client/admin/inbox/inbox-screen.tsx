@@ -18,6 +18,7 @@ import { Pager } from '../../components/pager.tsx';
 import { useI18n } from '../../runtime/i18n.tsx';
 import type { AdminScreenProps } from '../screen.ts';
 import { pageCount } from '../use-paged-list.ts';
+import type { InboxHref } from './inbox-text.ts';
 import { InboxTable } from './inbox-table.tsx';
 import { MessageDetail } from './message-detail.tsx';
 
@@ -109,4 +110,3 @@ function viewCount({ list }: InboxPage, view: InboxView): number {
   return list.counts[view];
 }
 
-export type InboxHref = (to: Parameters<typeof inboxQuery>[0]) => string;

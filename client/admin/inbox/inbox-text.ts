@@ -1,9 +1,12 @@
 // How the inbox words a message: its subject, its language, when it arrived, and the page's
 // address for a view, a page and an open message.
-import type { ContactMessage } from '../../../shared/contact.ts';
+import type { ContactMessage, inboxQuery } from '../../../shared/contact.ts';
 import { intlLocale, isLocale, languageName } from '../../../shared/locales.ts';
 import { COMPANY_TIME_ZONE } from '../../../shared/time-zone.ts';
 import type { Translate } from '../../../shared/translate.ts';
+
+/** The inbox page's address for a view, a page and an open message (the screen makes it from its path). */
+export type InboxHref = (to: Parameters<typeof inboxQuery>[0]) => string;
 
 const formats = new Map<string, { date: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
 

@@ -8,7 +8,7 @@ import { postForm } from '../../runtime/forms.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
 import { usePageForm } from '../../runtime/use-page-form.ts';
 import { InboxFeedback, InboxForm, type InboxFormTarget } from './inbox-form.tsx';
-import type { InboxHref } from './inbox-screen.tsx';
+import type { InboxHref } from './inbox-text.ts';
 import { subjectOf } from './inbox-text.ts';
 
 /** Where "invite as client" opens the console's new-user form, filled in from the message (server/pages/admin-users.ts). */

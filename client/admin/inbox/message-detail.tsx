@@ -6,7 +6,7 @@ import { INBOX_MESSAGE_ANCHOR, type InboxPage, type InboxView } from '../../../s
 import type { FormState } from '../../../shared/page-data.ts';
 import { useI18n } from '../../runtime/i18n.tsx';
 import type { InboxFormTarget } from './inbox-form.tsx';
-import type { InboxHref } from './inbox-screen.tsx';
+import type { InboxHref } from './inbox-text.ts';
 import { subjectOf } from './inbox-text.ts';
 import { MessageActions } from './message-actions.tsx';
 import { MessageFacts, ReplyList } from './message-facts.tsx';
