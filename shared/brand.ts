@@ -17,7 +17,18 @@ export type PageBrand = {
   colors: { primary: string; accent: string };
   /** URLs of the logo for light backgrounds (dark ink) and for dark ones (light ink). */
   logos: { light: string; dark: string };
+  /** brand.json's `legal.name` as written: `{{siteName}}` in it stands for SITE_NAME (legalName() says it). */
+  legalName: string;
 };
+
+/** What stands for SITE_NAME in brand.json's `legal.name`: the legal name follows the site's name (docs/decisions/035). */
+export const SITE_NAME_TOKEN = '{{siteName}}';
+
+/** The registered name ("Acme S.L."): brand.json's `legal.name` with `{{siteName}}` replaced. */
+export function legalName(written: string, siteName: string): string {
+  // A function, so that a `$` in the name is not read as a replacement pattern.
+  return written.replaceAll(SITE_NAME_TOKEN, () => siteName);
+}
 
 /** `tel:` link of a phone number written for people (`+34 910 000 000` → `tel:+34910000000`). */
 export function telHref(phone: string): string {

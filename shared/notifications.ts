@@ -36,6 +36,10 @@ export type Notification = {
   document?: string;
   /** The start of a message. */
   excerpt?: string;
+  /** Who was assigned (expert_assigned). */
+  expert?: string;
+  /** The proposal's version (proposal_sent). */
+  version?: number;
   createdAt: string;
   read: boolean;
 };

@@ -7,6 +7,10 @@ import esMessages from '../locales/es/common.json' with { type: 'json' };
 import { formatDateTime, formatNumber, INTL_LOCALE, pdfT, roleName } from '../server/pdf/i18n.ts';
 import { LOCALES } from '../shared/locales.ts';
 import { ROLES } from '../shared/user.ts';
+import { formatBytes } from '../shared/file-size.ts';
+import { waitPhrase } from '../shared/wait.ts';
+import { projectI18n } from '../server/i18n/index.ts';
+import type { Translate } from '../shared/translate.ts';
 
 test('a person with the ADMIN role is "Administrador/a" in Spanish, on the site and in the PDFs alike', () => {
   expect(esMessages.roles.ADMIN).toBe('Administrador/a');
@@ -48,4 +52,45 @@ test.each(['the product', 'Acme'])('no PDF subject doubles an article around the
       expect(t(key, { site: siteName })).toContain(siteName);
     }
   }
+});
+
+/** The site's translator in a language, with i18next's plurals (as the pages have it). */
+function siteT(lng: 'es' | 'en'): Translate {
+  const t = projectI18n().getFixedT(lng, 'common');
+  return (key, params) => (params ? t(key, params) : t(key));
+}
+
+test.each([
+  { lng: 'es' as const, seconds: 45, said: '45 segundos' },
+  { lng: 'es' as const, seconds: 1, said: '1 segundo' },
+  { lng: 'es' as const, seconds: 505, said: '9 minutos' },
+  { lng: 'es' as const, seconds: 3600, said: '60 minutos' },
+  { lng: 'es' as const, seconds: 7200, said: '2 horas' },
+  { lng: 'en' as const, seconds: 89, said: '89 seconds' },
+  { lng: 'en' as const, seconds: 90, said: '2 minutes' },
+  { lng: 'en' as const, seconds: 60 * 60 * 24, said: '24 hours' },
+])('a wait of $seconds s reads "$said" in $lng: seconds under 90, whole minutes rounded up, hours past 90 minutes', ({ lng, seconds, said }) => {
+  expect(waitPhrase(siteT(lng), seconds)).toBe(said);
+});
+
+test('a refusal to try again later says the wait in minutes when it is long ("dentro de 9 minutos", never "505 segundos")', () => {
+  const t = siteT('es');
+  expect(t('formErrors.too_many_attempts', { wait: waitPhrase(t, 505) })).toBe(
+    'Demasiados intentos fallidos. Inténtalo de nuevo dentro de 9 minutos.',
+  );
+  // No message counts the seconds itself any more.
+  for (const messages of [esMessages, enMessages]) expect(JSON.stringify(messages.formErrors)).not.toContain('{{seconds}}');
+});
+
+test('Spanish speaks to the reader as "tú" when they choose their password, and a brief is "enviado" by its owner', () => {
+  expect(esMessages.invitation.lead).toContain('Elige tu contraseña');
+  expect(JSON.stringify(esMessages)).not.toContain('Elige su contraseña');
+  expect(esMessages.projects.page.owner).toBe('Enviado por');
+});
+
+test('a file size reads the same on screen and in the PDFs: decimal kB and MB in the reader’s number style', () => {
+  expect(formatBytes(999, 'es')).toBe('999 B');
+  expect(formatBytes(1234, 'es')).toBe('1,2 kB');
+  expect(formatBytes(1234, 'en')).toBe('1.2 kB');
+  expect(formatBytes(3_400_000, 'es')).toBe('3,4 MB');
 });

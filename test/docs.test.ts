@@ -132,3 +132,15 @@ test('the link checker finds a missing file, a missing heading and a way out of 
   ]);
   expect(named("import type { LoaderData } from '../../shared/page-data.ts';")).toEqual([]);
 });
+
+test('the README says how to sign in the first time, with the demo accounts and password the seed script makes', () => {
+  const readme = read('README.md');
+  const seed = read('scripts/seed-demo.ts');
+  const password = /const PASSWORD = '([^']+)'/.exec(seed)?.[1];
+  expect(password).toBeTruthy();
+  expect(readme).toContain('npm run seed:demo');
+  expect(readme).toContain(`\`${password}\``);
+  for (const [, userName] of seed.matchAll(/userName: '([^']+)'/g)) expect(readme).toContain(`\`${userName}\``);
+  // The other way in: the first administrator from the command line.
+  expect(readme).toMatch(/npm run user -- add .*--role ADMIN/);
+});

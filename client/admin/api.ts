@@ -6,7 +6,14 @@ import type { AdminUser, UserList } from '../../shared/page-data.ts';
 import type { Role } from '../../shared/user.ts';
 
 /** What a failed call reports: the API's `{error: {code, message, fields?}}`, or ours. */
-export type ApiFailure = { status: number; code: string; message: string; fields?: Record<string, string> };
+export type ApiFailure = {
+  status: number;
+  code: string;
+  message: string;
+  fields?: Record<string, string>;
+  /** Seconds to wait (the answer's Retry-After), on a 429 or 503. */
+  retryAfter?: number;
+};
 export type ApiAnswer<T> = { ok: true; value: T } | { ok: false; error: ApiFailure };
 
 /**
@@ -72,7 +79,12 @@ export async function callApi<T>(path: string, read: (body: unknown) => T | null
     return { ok: false, error: { status: 0, code: 'network', message: 'Network error' } };
   }
   const answer: unknown = await response.json().catch(() => null);
-  if (!response.ok) return { ok: false, error: readFailure(response.status, answer) };
+  if (!response.ok) {
+    const failure = readFailure(response.status, answer);
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    if (Number.isInteger(retryAfter) && retryAfter > 0) failure.retryAfter = retryAfter;
+    return { ok: false, error: failure };
+  }
   const value = read(answer);
   if (value === null) return { ok: false, error: { status: response.status, code: 'internal', message: 'Unexpected answer from the API' } };
   return { ok: true, value };

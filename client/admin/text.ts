@@ -1,6 +1,7 @@
 // The console's words for what the API answers: failures, roles and names.
 import type { AdminUser } from '../../shared/page-data.ts';
 import type { Translate } from '../../shared/translate.ts';
+import { waitPhrase } from '../../shared/wait.ts';
 import type { ApiFailure } from './api.ts';
 
 /**
@@ -15,7 +16,7 @@ export function failureText(t: Translate, error: ApiFailure, scope?: string): st
     if (text !== key) return text;
   }
   const shared = `formErrors.${error.code}`;
-  const sharedText = t(shared, { seconds: 60 });
+  const sharedText = t(shared, { wait: waitPhrase(t, error.retryAfter ?? 60) });
   return sharedText !== shared ? sharedText : error.message;
 }
 

@@ -1,9 +1,13 @@
 import { Link } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
-import type { PageBrand } from '../../shared/brand.ts';
+import { legalName, type PageBrand } from '../../shared/brand.ts';
+import { COMPANY_TIME_ZONE } from '../../shared/time-zone.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 
 const FOOTER_LINKS = ['legal', 'privacy', 'cookies', 'responsible', 'Contact'] as const;
+
+/** This year in Madrid, where the company is (the same on the server and in the browser, whatever their zones). */
+const yearNow = () => new Intl.DateTimeFormat('en', { year: 'numeric', timeZone: COMPANY_TIME_ZONE }).format(new Date());
 
 /** The company (brand/: logo, tagline, contact details), then the legal pages and the cookie settings. */
 export function Footer({ siteName, brand, onCookieSettings }: { siteName: string; brand: PageBrand; onCookieSettings: () => void }) {
@@ -45,7 +49,9 @@ export function Footer({ siteName, brand, onCookieSettings }: { siteName: string
           </ul>
         </nav>
       </div>
-      <p className="footer-copyright">© {siteName}</p>
+      <p className="footer-copyright">
+        © {yearNow()} {legalName(brand.legalName, siteName)}
+      </p>
     </footer>
   );
 }

@@ -1,5 +1,6 @@
 import type { InputHTMLAttributes } from 'react';
 import type { FormState } from '../../shared/page-data.ts';
+import { waitPhrase } from '../../shared/wait.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 
 /** How many fields an error marks (`_` is the form's own, shown by no field). */
@@ -25,7 +26,7 @@ export function FormFeedback({
   if (state?.error) {
     const count = fieldless ? 0 : markedFields(state.error);
     const key = count ? 'formErrors.summary' : `formErrors.${state.error.code}`;
-    const text = t(key, { count, seconds: state.error.retryAfter ?? 60, ...state.error.params });
+    const text = t(key, { count, wait: waitPhrase(t, state.error.retryAfter ?? 60), ...state.error.params });
     return (
       <p className="form-error" role="alert">
         {text === key ? state.error.message : text}

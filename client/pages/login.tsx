@@ -5,6 +5,8 @@ import { OfflineFormNote } from '../components/offline-banner.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import type { PageProps } from '../runtime/page-chunks.ts';
+import type { LoaderData } from '../../shared/page-data.ts';
+import type { loader } from '../../server/pages/login.ts';
 import { usePageForm } from '../runtime/use-page-form.ts';
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../shared/validation.ts';
 
@@ -12,7 +14,7 @@ import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../shared/validation.t
  * A real form posted to this page's own URL: works without JavaScript (POST, then 303) and,
  * with it, without a reload. Errors stay until the next submit.
  */
-export default function LoginPage({ form }: PageProps) {
+export default function LoginPage({ data, form }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
   const { pathname, search } = useLocation();
   // Back from a reset password or a confirmed e-mail address (server/account-links/forms.ts).
@@ -25,6 +27,11 @@ export default function LoginPage({ form }: PageProps) {
     <div className="container page narrow">
       <h1>{t('pages.login.title')}</h1>
       <p className="section-lead">{t('login.lead')}</p>
+      {data?.continuing && !state?.error ? (
+        <p className="notice" role="status">
+          {t('login.continue')}
+        </p>
+      ) : null}
       <FormFeedback
         state={state}
         successText={notice === 'passwordReset' || notice === 'emailChanged' ? t(`login.notices.${notice}`) : undefined}

@@ -4,6 +4,7 @@
 // With it, the list is read again when a notification arrives on the live stream (client/live/).
 import { useLocation } from 'react-router-dom';
 import type { Notification } from '../../shared/notifications.ts';
+import type { TranslateParams } from '../../shared/translate.ts';
 import { projectPath } from '../../shared/projects.ts';
 import type { LoaderData } from '../../shared/page-data.ts';
 import type { loader } from '../../server/pages/notifications.ts';
@@ -21,11 +22,15 @@ function NotificationText({ notification: n }: { notification: Notification }) {
     title: n.project?.title ?? '',
     milestone: n.milestone ?? '',
     document: n.document ?? '',
+    expert: n.expert ?? '',
+    version: n.version ?? '',
     due: n.due ? formatDate(n.due, locale) : '',
     from: state(n.from),
     to: state(n.to),
   };
-  return <>{t(`notifications.kinds.${n.kind}`, words)}</>;
+  // Who was assigned, which version was sent: said when the notice recorded it (older ones did not).
+  const params: TranslateParams = n.expert || n.version ? { ...words, context: 'detail' } : words;
+  return <>{t(`notifications.kinds.${n.kind}`, params)}</>;
 }
 
 export default function NotificationsPage({ data, user, form }: PageProps<LoaderData<typeof loader>>) {

@@ -4,7 +4,7 @@
 // first, a page at a time ("show older" is a plain link). The download is the site's own route.
 import { useRef, useState, type RefObject } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { intlLocale, type Locale } from '../../shared/locales.ts';
+import type { Locale } from '../../shared/locales.ts';
 import type { FormState } from '../../shared/page-data.ts';
 import { DOCUMENTS_PAGE_PARAM, mayDeleteDocument, type DocumentPage, type Project, type ProjectDocument } from '../../shared/projects.ts';
 import type { SessionUser } from '../../shared/user.ts';
@@ -15,15 +15,9 @@ import { useI18n } from '../runtime/i18n.tsx';
 import { SectionForm } from './section-form.tsx';
 import { usePageForm } from '../runtime/use-page-form.ts';
 import { documentHref } from '../../shared/documents.ts';
+import { formatBytes } from '../../shared/file-size.ts';
 
 const ACCEPT = '.pdf,.png,.jpg,.jpeg,.webp,.docx,.xlsx,.pptx,.odt,.ods,.odp,.doc,.xls,.ppt';
-
-function size(bytes: number, locale: Locale): string {
-  const format = new Intl.NumberFormat(intlLocale(locale), { maximumFractionDigits: 1 });
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${format.format(bytes / 1024)} KB`;
-  return `${format.format(bytes / 1024 / 1024)} MB`;
-}
 
 /** The URL's query with the documents' page set (1: the newest, left out), the form's outcome dropped. */
 function pageSearch(search: string, page: number): string {
@@ -131,7 +125,7 @@ export function DocumentsSection({
                   {d.name}
                 </a>
                 <span className="field-hint">
-                  {size(d.bytes, locale)} ·{' '}
+                  {formatBytes(d.bytes, locale)} ·{' '}
                   {t('projects.page.uploadedBy', { name: nameOf(d.uploadedBy), date: formatDate(d.uploadedAt.slice(0, 10), locale) })}
                 </span>
                 {deletable(d) && (

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { contrastRatio, HEX_COLOR, readableTextColor, sixDigitHex } from '../../shared/branding.ts';
-import { logoVariantOn, telHref, type PageBrand } from '../../shared/brand.ts';
+import { logoVariantOn, SITE_NAME_TOKEN, telHref, type PageBrand } from '../../shared/brand.ts';
 import { intlLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import { PATHS } from '../base/paths.ts';
 import { namespaceT, projectI18n } from '../i18n/index.ts';
@@ -41,8 +41,6 @@ const address = z.strictObject({
   country: z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code (ISO 3166-1) such as ES'),
 });
 
-/** In `legal.name`, what stands for SITE_NAME: the legal name follows the site's name (docs/decisions/035). */
-export const SITE_NAME_TOKEN = '{{siteName}}';
 /** The legal name when brand.json gives none: SITE_NAME followed by the form of a Spanish limited company. */
 export const DEFAULT_LEGAL_NAME = `${SITE_NAME_TOKEN} S.L.`;
 /** A tax ID as it is written: B-00000000, ESB00000000, 12345678-Z. */
@@ -215,6 +213,7 @@ export function loadBrand(dir: string = PATHS.brand): Brand {
     hours: perLocale((locale) => contact.openingHours.map((hours) => openingHoursLine(hours, locale))),
     colors,
     logos: { light: logos.light.url, dark: logos.dark.url },
+    legalName: file.legal.name,
   };
   return {
     ...file,

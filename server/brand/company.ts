@@ -4,7 +4,8 @@
 // (server/seo/json-ld.ts) read these facts, so that the legal notice, the privacy policy, the
 // footer and the search engines say the same thing.
 import type { Locale } from '../../shared/locales.ts';
-import { addressLines, perLocale, SITE_NAME_TOKEN, type Brand } from './brand.ts';
+import { legalName } from '../../shared/brand.ts';
+import { addressLines, perLocale, type Brand } from './brand.ts';
 
 export type Company = {
   /** SITE_NAME: how the site calls itself. */
@@ -24,8 +25,7 @@ export function companyOf(brand: Pick<Brand, 'legal' | 'contact'>, siteName: str
   const office = brand.legal.registeredOffice ?? brand.contact.address;
   return {
     siteName,
-    // A function, so that a `$` in the name is not read as a replacement pattern.
-    legalName: brand.legal.name.replaceAll(SITE_NAME_TOKEN, () => siteName),
+    legalName: legalName(brand.legal.name, siteName),
     taxId: brand.legal.taxId,
     registeredOffice: perLocale((locale) => addressLines(office, locale).join(', ')),
     registry: perLocale((locale) => brand.legal.registry[locale]),

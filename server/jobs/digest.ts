@@ -129,6 +129,8 @@ async function digestOf(deps: DigestDeps, row: MailPreferencesTable, before: str
       excerpt: n.excerpt,
       document: n.document,
       due: n.due,
+      expert: n.expert,
+      version: n.version,
     });
     groups.set(key, group);
   }

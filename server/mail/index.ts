@@ -48,6 +48,8 @@ export type ProjectNotice = {
   excerpt?: string; // message_posted (cut to ~300 chars by the module)
   document?: string; // document_added
   due?: string; // reminders: the due day
+  expert?: string; // expert_assigned: who was assigned
+  version?: number; // proposal_sent: the proposal's version
   /** Held for `ms` under its own `ref` (instead of project:<id>), so that `withdraw(ref)` can still take it back. */
   hold?: { ref: string; ms: number } | undefined;
   /** The link to the project's page for a recipient of this role in this locale (absolute URL is built by the module from PUBLIC_URL). */

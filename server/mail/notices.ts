@@ -84,6 +84,8 @@ export function createNotices(deps: NoticesDeps) {
           excerpt: notice.excerpt,
           document: notice.document,
           due: notice.due,
+          expert: notice.expert,
+          version: notice.version,
           url,
           unsubscribe,
         },

@@ -236,6 +236,8 @@ export type ProjectMailInput = {
   excerpt?: string | undefined;
   document?: string | undefined;
   due?: string | undefined;
+  expert?: string | undefined;
+  version?: number | undefined;
   url: string;
   /** The one-click link that stops this kind of e-mail (RFC 8058). */
   unsubscribe?: string | undefined;
@@ -259,6 +261,8 @@ export function projectMail(input: ProjectMailInput, i18n: i18n): RenderedMail {
     milestone: input.milestone ?? '',
     document: input.document ?? '',
     due: input.due ? formatDay(input.due, input.locale) : '',
+    expert: input.expert ?? t('notices.expert_assigned.anExpert'),
+    versionNote: input.version ? t('notices.proposal_sent.versionNote', { version: input.version }) : '',
     from: nameIn(i18n, input.locale, 'projects.states', input.from ?? ''),
     to: nameIn(i18n, input.locale, 'projects.states', input.to ?? ''),
   };
@@ -283,7 +287,7 @@ export function projectMail(input: ProjectMailInput, i18n: i18n): RenderedMail {
 }
 
 /** One line of a digest: a notification as it was recorded (a notice's facts). */
-export type DigestItem = Pick<ProjectMailInput, 'kind' | 'actor' | 'from' | 'to' | 'milestone' | 'excerpt' | 'document' | 'due'>;
+export type DigestItem = Pick<ProjectMailInput, 'kind' | 'actor' | 'from' | 'to' | 'milestone' | 'excerpt' | 'document' | 'due' | 'expert' | 'version'>;
 
 /** A project's lines in a digest, oldest first. */
 export type DigestGroup = { title: string; items: readonly DigestItem[] };
@@ -309,6 +313,10 @@ export function renderDigest(input: DigestInput, i18n: i18n): RenderedMail {
       actor: item.actor,
       milestone: item.milestone ?? '',
       document: item.document ?? '',
+      expert: item.expert ?? '',
+      version: item.version ?? '',
+      // Who was assigned, which version was sent: said when the notification recorded it (older ones did not).
+      ...(item.expert || item.version ? { context: 'detail' } : {}),
       excerpt: item.excerpt ? excerptOf(item.excerpt.replace(/\s+/g, ' '), 120) : '',
       due: item.due ? formatDay(item.due, input.locale) : '',
       from: nameIn(i18n, input.locale, 'projects.states', item.from ?? ''),

@@ -39,6 +39,18 @@ export async function eraseAccount(trx: Trx, account: { userName: string }): Pro
       .where('detail', 'in', names)
       .where('project_id', 'in', tookPart)
       .execute();
+    // So do the notifications that told of their assignment (they then say "an expert").
+    await trx
+      .updateTable('notifications')
+      .set({ detail: null })
+      .where('kind', '=', 'expert_assigned')
+      .where(
+        'detail',
+        'in',
+        names.map((name) => JSON.stringify({ expert: name })),
+      )
+      .where('project_id', 'in', tookPart)
+      .execute();
   }
 
   // What they did on projects stays, by nobody in particular.

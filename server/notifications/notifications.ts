@@ -56,7 +56,7 @@ export type Notifications = {
 /** The first pruning after start: the start itself is not slowed by it. */
 const FIRST_PRUNE_MS = 60_000;
 
-type Detail = Pick<Notification, 'from' | 'to' | 'milestone' | 'excerpt' | 'document' | 'due'>;
+type Detail = Pick<Notification, 'from' | 'to' | 'milestone' | 'excerpt' | 'document' | 'due' | 'expert' | 'version'>;
 
 function detailOf(notice: NoticeContent): Detail {
   const detail: Detail = {};
@@ -65,6 +65,8 @@ function detailOf(notice: NoticeContent): Detail {
   if (notice.milestone) detail.milestone = notice.milestone;
   if (notice.document) detail.document = notice.document;
   if (notice.due) detail.due = notice.due;
+  if (notice.expert) detail.expert = notice.expert;
+  if (notice.version) detail.version = notice.version;
   // One line of the message, cut between words like the e-mail's quote.
   if (notice.excerpt) detail.excerpt = excerptOf(notice.excerpt.replace(/\s+/g, ' '), NOTIFICATION_EXCERPT_MAX);
   return detail;

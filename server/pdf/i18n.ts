@@ -55,7 +55,6 @@ type Formatters = {
   number: Intl.NumberFormat;
   /** Whole euros: "18.000 €" / "€18,000". */
   euros: Intl.NumberFormat;
-  bytes: Record<'byte' | 'kilobyte' | 'megabyte', Intl.NumberFormat>;
 };
 
 function formattersFor(locale: Locale): Formatters {
@@ -71,11 +70,6 @@ function formattersFor(locale: Locale): Formatters {
     // CLDR leaves four-digit Spanish numbers ungrouped ("1234"); the issue asks for 1.234 / 1,234.
     number: new Intl.NumberFormat(tag, { useGrouping: 'always' }),
     euros: new Intl.NumberFormat(tag, { style: 'currency', currency: 'EUR', maximumFractionDigits: 0, useGrouping: 'always' }),
-    bytes: {
-      byte: new Intl.NumberFormat(tag, { style: 'unit', unit: 'byte', useGrouping: 'always' }),
-      kilobyte: new Intl.NumberFormat(tag, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: 1, useGrouping: 'always' }),
-      megabyte: new Intl.NumberFormat(tag, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1, useGrouping: 'always' }),
-    },
   };
 }
 
@@ -190,13 +184,6 @@ export function formatBudget(range: string, locale: Locale): string {
   if (min === null) return t('projects.budget.under', { amount: formatEuros(max!, locale) });
   if (max === null) return t('projects.budget.over', { amount: formatEuros(min, locale) });
   return formatters(locale).euros.formatRange(min, max);
-}
-
-/** A file's size: "12 B", "1,2 kB" / "1.2 kB", "3,4 MB" (decimal units, as the units' names say). */
-export function formatBytes(bytes: number, locale: Locale): string {
-  const sizes = formatters(locale).bytes;
-  if (bytes < 1000) return sizes.byte.format(bytes);
-  return bytes < 1_000_000 ? sizes.kilobyte.format(bytes / 1000) : sizes.megabyte.format(bytes / 1_000_000);
 }
 
 /** A day of a project (YYYY-MM-DD: a due date, a deadline) as a table date: "31 ene 2027" / "Jan 31, 2027". */

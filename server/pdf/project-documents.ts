@@ -25,9 +25,9 @@ import {
   type Settings,
   type TableCell,
 } from './documents.ts';
+import { formatBytes } from '../../shared/file-size.ts';
 import {
   formatBudget,
-  formatBytes,
   formatDay,
   formatEuros,
   formatShortDay,

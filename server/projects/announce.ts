@@ -10,7 +10,7 @@ import type { ProjectNoticeInput, ProjectNoticeKind } from './notices.ts';
 
 type ProjectRef = Pick<ProjectRow, 'id'>;
 /** What a notice says besides its kind, project, actor and audience. */
-type NoticeExtra = Pick<ProjectNoticeInput, 'from' | 'to' | 'milestone' | 'excerpt' | 'document' | 'hold'>;
+type NoticeExtra = Pick<ProjectNoticeInput, 'from' | 'to' | 'milestone' | 'excerpt' | 'document' | 'expert' | 'version' | 'hold'>;
 
 /**
  * The project changed (after the change was committed): the open pages of everyone who sees it

@@ -22,6 +22,10 @@ export type NoticeContent = {
   document?: string;
   /** A milestone's due day, YYYY-MM-DD (reminders). */
   due?: string;
+  /** Who was assigned, as they are named (expert_assigned). */
+  expert?: string;
+  /** The proposal's version (proposal_sent). */
+  version?: number;
   /** Held for `ms` under `ref`, so that a change undone meanwhile can withdraw it (a milestone's toggles). */
   hold?: { ref: string; ms: number };
 };

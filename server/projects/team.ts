@@ -73,7 +73,7 @@ export function createTeam(ctx: ProjectContext) {
     // Assigning someone twice is harmless: the same answer, one history line, one e-mail.
     if (added) {
       // The expert and the company hear of it; everyone's page reads it again.
-      await announce(ctx, 'expert_assigned', actor, row, { company: true, experts: [expert.userName] });
+      await announce(ctx, 'expert_assigned', actor, row, { company: true, experts: [expert.userName] }, { expert: expert.name });
       await touched(ctx, row);
     }
     return getProject(ctx, actor, id);

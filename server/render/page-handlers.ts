@@ -5,6 +5,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { Locale } from '../../shared/locales.ts';
 import type { FormState, PagePayload } from '../../shared/page-data.ts';
 import type { SessionUser } from '../../shared/user.ts';
+import { AUTH_REDIRECT_COOKIE } from '../../shared/constants.ts';
 import { isSafeLocalPath } from '../../shared/safe-path.ts';
 import { matchRoute, routeByName, routePath, ROUTES } from '../../shared/routes.ts';
 import { clearSession, rememberPath } from '../auth/session-cookie.ts';
@@ -35,6 +36,7 @@ export function createPageHandlers<S extends RenderServices>(deps: {
       session: res.locals.session ?? null,
       secondFactorPending: res.locals.secondFactorPending ?? false,
       linkToken: res.locals.linkToken ?? null,
+      returnPending: typeof (res.req.cookies as Record<string, unknown> | undefined)?.[AUTH_REDIRECT_COOKIE] === 'string',
       preview: res.locals.preview ?? false,
     });
     if (result.kind === 'payload' && result.payload.user) deps.signedInPage?.(result.payload.user, result.payload.locale);

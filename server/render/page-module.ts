@@ -37,6 +37,8 @@ export type LoaderArgs<S = RenderServices> = {
   secondFactorPending: boolean;
   /** The token of the single-use link the visitor opened (server/account-links/link-cookie.ts), if any. */
   linkToken: string | null;
+  /** A private page sent the visitor to sign in and remembered itself (the auth.redirect cookie): the login says so. */
+  returnPending: boolean;
   /** The services the page asked for; `content` reads drafts when the request is a CMS preview. */
   services: S;
 };

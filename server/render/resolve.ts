@@ -46,6 +46,8 @@ export type ResolveInput = {
   secondFactorPending?: boolean;
   /** The single-use link the visitor opened (server/account-links/link-cookie.ts). */
   linkToken?: string | null;
+  /** A private page waits for this visitor's sign-in (the auth.redirect cookie). */
+  returnPending?: boolean;
   /** The request carries a valid preview cookie: pages read drafts. */
   preview?: boolean;
   /**
@@ -166,6 +168,7 @@ async function resolveOnce<S extends RenderServices>(deps: ResolveDeps<S>, input
         session: input.session,
         secondFactorPending: input.secondFactorPending ?? false,
         linkToken: input.linkToken ?? null,
+        returnPending: input.returnPending ?? false,
         services: deps.services,
       }),
       brandingUser ? deps.branding!(brandingUser) : null,

@@ -230,10 +230,23 @@ test.each(Object.keys(CASES).flatMap((kind) => (['es', 'en'] as const).map((loca
   },
 );
 
-test('expert_assigned tells the expert they were assigned and the owner that an expert joined', async () => {
-  const owner = await deliverOne('expert_assigned', 'es', 'CLI', {});
+test('expert_assigned tells the owner who joined, by name', async () => {
+  const owner = await deliverOne('expert_assigned', 'es', 'CLI', { expert: 'Eva Experta' });
   expect(owner.subject).toBe('Una persona experta se une a «Plan de datos»');
-  expect(owner.text).toContain('Ana Actora ha asignado una persona experta al proyecto «Plan de datos».');
+  expect(owner.text).toContain('Ana Actora ha asignado a Eva Experta al proyecto «Plan de datos».');
+  const inEnglish = await deliverOne('expert_assigned', 'en', 'CLI', { expert: 'Eva Experta' });
+  expect(inEnglish.text).toContain('Ana Actora has assigned Eva Experta to the project “Plan de datos”.');
+  // A notice queued before the name was recorded still reads as a sentence.
+  expect((await deliverOne('expert_assigned', 'es', 'CLI', {})).text).toContain('Ana Actora ha asignado a una persona experta al proyecto');
+});
+
+test('proposal_sent says which version of the proposal was sent', async () => {
+  expect((await deliverOne('proposal_sent', 'es', 'CLI', { version: 2 })).text).toContain(
+    'Ana Actora te ha enviado la propuesta del proyecto «Plan de datos» (versión 2): el alcance',
+  );
+  expect((await deliverOne('proposal_sent', 'en', 'CLI', { version: 2 })).text).toContain(
+    'Ana Actora has sent you the proposal for the project “Plan de datos” (version 2): scope',
+  );
 });
 
 test('a project title with <script> is escaped in the HTML and kept as written in the subject and the text', async () => {

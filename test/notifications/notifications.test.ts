@@ -157,6 +157,25 @@ describe(`notifications (${TEST_ENGINE})`, () => {
     expect(second.body.items.at(-1).kind).toBe('expert_assigned');
   });
 
+  test('a notification says who was assigned and which version of the proposal was sent, in the API and on the page', async () => {
+    const { app, tokens, id } = await site();
+    const proposal = { scope: 'Scope', fee: 1000, timeline: 'Soon' };
+    expect((await api(app.app, tokens.admin).patch(`/projects/${id}`, { action: 'send_proposal', proposal })).status).toBe(200);
+    const items = (await api(app.app, tokens.owner).get('/notifications')).body.items as (NotificationBody & {
+      expert?: string;
+      version?: number;
+    })[];
+    expect(items.find((n) => n.kind === 'proposal_sent')).toMatchObject({ version: 1 });
+    expect(items.find((n) => n.kind === 'expert_assigned')).toMatchObject({ expert: 'Eva Expert' });
+    const cookie = await signIn(app.app, PEOPLE.owner.userName);
+    const es = await request(app.app).get('/notifications').set('Cookie', cookie);
+    expect(es.text).toContain(`ha asignado a Eva Expert a «${BRIEF.title}»`);
+    expect(es.text).toContain(`ha enviado la versión 1 de la propuesta para «${BRIEF.title}»`);
+    const en = await request(app.app).get('/en/notifications').set('Cookie', cookie);
+    expect(en.text).toContain(`assigned Eva Expert to “${BRIEF.title}”`);
+    expect(en.text).toContain(`sent version 1 of the proposal for “${BRIEF.title}”`);
+  });
+
   test('a milestone done and undone within the collapse window leaves no notification, like its e-mail', async () => {
     const { app, tokens, id } = await site();
     expect(

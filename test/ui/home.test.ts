@@ -39,3 +39,9 @@ test('without JavaScript, the 404 page offers the same help, and its search is a
   expect(page.url.pathname + page.url.search).toBe('/blog?q=datos');
   expect(textOf(page.document.querySelector('h1'))).toContain('datos');
 });
+
+test('the footer says © with this year (in Madrid) and the company’s legal name', async () => {
+  const page = await plainBrowser(await testApp()).open('/');
+  const year = new Intl.DateTimeFormat('en', { year: 'numeric', timeZone: 'Europe/Madrid' }).format(new Date());
+  expect(textOf(page.document.querySelector('.footer-copyright'))).toMatch(new RegExp(`^© ${year} .+ S\\.L\\.$`));
+});
