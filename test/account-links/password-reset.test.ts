@@ -238,7 +238,7 @@ test(`past the limit per address the form answers 429 with Retry-After, for any 
   const blocked = await askReset(s, 'nobody-else');
   expect(blocked.status).toBe(429);
   expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(3500);
-  expect(blocked.text).toMatch(/Demasiadas solicitudes desde tu conexión\. Inténtalo de nuevo dentro de \d+ segundos\./);
+  expect(blocked.text).toMatch(/Demasiadas solicitudes desde tu conexión\. Inténtalo de nuevo dentro de \d+ (?:segundos|minutos)\./);
   const json = await askReset(s, 'ana', '/forgotPassword', true);
   expect(json.status).toBe(429);
   expect(json.body.form.error).toMatchObject({ code: 'too_many_requests' });
