@@ -4,11 +4,17 @@
 // without JavaScript.
 import type { CalendarFeedView, CalendarIntent } from '../../shared/calendar.ts';
 import type { FormState } from '../../shared/page-data.ts';
+import { CopyButton } from '../components/copy-button.tsx';
 import { FormFeedback } from '../components/form-feedback.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import { useOnline } from '../runtime/online.ts';
 import { usePageForm } from '../runtime/use-page-form.ts';
 import { formatMoment } from './when.ts';
+
+/** The address with the webcal scheme: https://… → webcal://… (calendar apps subscribe to it). */
+export function webcalOf(url: string): string {
+  return url.replace(/^https?:\/\//, 'webcal://');
+}
 
 export function CalendarSection({
   calendar,
@@ -48,6 +54,13 @@ export function CalendarSection({
               {t('account.calendar.secret', { date: formatMoment(calendar.createdAt, locale) })}
             </p>
           </div>
+          <p className="calendar-use">
+            {/* webcal:// opens the address in the person's calendar app, subscribed (RFC 5545 feeds' de-facto scheme). */}
+            <a className="button button-primary" href={webcalOf(calendar.url)}>
+              {t('account.calendar.subscribe')}
+            </a>
+            <CopyButton text={calendar.url} label={t('account.calendar.copy')} copied={t('account.calendar.copied')} />
+          </p>
           <div className="calendar-actions">
             {button('calendarRenew', t('account.calendar.renew'), 'button-secondary')}
             {button('calendarStop', t('account.calendar.stop'), 'button-danger')}

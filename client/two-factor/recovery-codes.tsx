@@ -1,6 +1,7 @@
 import type { MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
+import { CopyButton } from '../components/copy-button.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import type { Revealed } from './use-two-factor-form.ts';
 
@@ -29,6 +30,9 @@ export function RecoveryCodes({ revealed, onDone }: { revealed: Revealed; onDone
           </li>
         ))}
       </ol>
+      <p>
+        <CopyButton text={revealed.codes.join('\n')} label={t('twoFactor.codesCopy')} copied={t('twoFactor.codesCopied')} />
+      </p>
       <p className="notice">{t('twoFactor.codesOnce')}</p>
       <p>
         <Link className="button button-primary" to={setupPath} onClick={done}>

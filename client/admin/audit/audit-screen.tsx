@@ -9,7 +9,7 @@ import { useI18n } from '../../runtime/i18n.tsx';
 import { fetchAudit } from './audit-api.ts';
 import type { AdminScreenProps } from '../screen.ts';
 import { failureText } from '../text.ts';
-import { useHydrated } from '../use-hydrated.ts';
+import { useHydrated } from '../../runtime/use-hydrated.ts';
 import { usePagedList } from '../use-paged-list.ts';
 import { AuditFilters } from './audit-filters.tsx';
 import { AuditTable } from './audit-table.tsx';

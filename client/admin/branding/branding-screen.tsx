@@ -10,7 +10,7 @@ import { Pager } from '../../components/pager.tsx';
 import { PersonHeadCells } from '../person-columns.tsx';
 import type { AdminScreenProps } from '../screen.ts';
 import { failureText, fullName, roleLabel } from '../text.ts';
-import { useHydrated } from '../use-hydrated.ts';
+import { useHydrated } from '../../runtime/use-hydrated.ts';
 import { UsersSearch } from '../users/users-search.tsx';
 import { useUserList } from '../users/use-user-list.ts';
 import { BrandingEditor } from './branding-editor.tsx';

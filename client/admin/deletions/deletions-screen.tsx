@@ -9,7 +9,7 @@ import { useI18n } from '../../runtime/i18n.tsx';
 import type { ApiFailure } from '../api.ts';
 import type { AdminScreenProps } from '../screen.ts';
 import { failureText, fullName } from '../text.ts';
-import { useHydrated } from '../use-hydrated.ts';
+import { useHydrated } from '../../runtime/use-hydrated.ts';
 import { Pager } from '../../components/pager.tsx';
 import { pageCount } from '../use-paged-list.ts';
 import { confirmDeletion, fetchDeletionRequests, refuseDeletion, type DeletionRequestPage } from './deletions-api.ts';

@@ -10,7 +10,7 @@ import { useI18n } from '../../runtime/i18n.tsx';
 import { Pager } from '../../components/pager.tsx';
 import type { AdminScreenProps } from '../screen.ts';
 import { failureText } from '../text.ts';
-import { useHydrated } from '../use-hydrated.ts';
+import { useHydrated } from '../../runtime/use-hydrated.ts';
 import { useUserList } from './use-user-list.ts';
 import { ActionNotice } from './one-time-password.tsx';
 import { confirmLabel, confirmText, confirmTitle } from './user-actions.ts';
