@@ -57,6 +57,21 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
       <h1>{t('pages.profile.title')}</h1>
       <p className="section-lead">{t('profile.lead')}</p>
 
+      <ProfileContents
+        sections={[
+          ['avatar-title', t('profile.avatarTitle')],
+          ['edit-title', t('profile.editTitle')],
+          data.email ? ['email-title', t('emailChange.title')] : null,
+          ['security-title', t('profile.securityTitle')],
+          data.company ? ['company-title', t('profile.contents.company')] : null,
+          data.mail ? ['mail-title', t('account.mail.title')] : null,
+          data.calendar !== undefined ? ['calendar-title', t('account.calendar.title')] : null,
+          ['sessions-title', t('account.sessions.title')],
+          ['data-title', t('account.data.title')],
+          data.account.deletion ? ['deletion-title', t('account.deletion.title')] : null,
+        ]}
+      />
+
       <div className="profile-card">
         <img src={avatarSrc(user.avatar)} alt="" width="96" height="96" />
         <dl>
@@ -123,14 +138,19 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
 
       {data.email && <EmailSection email={data.email} form={form} saved={saved} />}
 
-      <p className="actions">
-        <Link to={localePath('changePassword', locale)}>{t('profile.changePassword')}</Link>
-        <Link to={localePath('twoFactorSetup', locale)}>{t('profile.twoFactor')}</Link>
-        {/* A document, not a page: a plain link so the browser downloads it. */}
-        <a href={documentHref('profile', locale)} download>
-          {t('profile.downloadPdf')}
-        </a>
-      </p>
+      <section aria-labelledby="security-title">
+        <h2 id="security-title" tabIndex={-1}>
+          {t('profile.securityTitle')}
+        </h2>
+        <p className="actions">
+          <Link to={localePath('changePassword', locale)}>{t('profile.changePassword')}</Link>
+          <Link to={localePath('twoFactorSetup', locale)}>{t('profile.twoFactor')}</Link>
+          {/* A document, not a page: a plain link so the browser downloads it. */}
+          <a href={documentHref('profile', locale)} download>
+            {t('profile.downloadPdf')}
+          </a>
+        </p>
+      </section>
 
       {data.company && <CompanySection company={data.company} self={data.user.userName} form={form} saved={saved} />}
       {data.mail && <MailSection mail={data.mail} form={form} saved={saved} />}
@@ -139,5 +159,26 @@ export default function ProfilePage({ data, form }: PageProps<LoaderData<typeof 
       <DataSection />
       {data.account.deletion && <DeletionSection deletion={data.account.deletion} form={form} saved={saved} />}
     </div>
+  );
+}
+
+/**
+ * "On this page": a link to each of the profile's sections, in their order (plain fragment links:
+ * they work without JavaScript, and each heading takes the focus it is given, tabIndex=-1).
+ */
+function ProfileContents({ sections }: { sections: readonly (readonly [id: string, label: string] | null)[] }) {
+  const { t } = useI18n();
+  return (
+    <nav className="profile-contents" aria-label={t('profile.contents.label')}>
+      <ul>
+        {sections
+          .filter((section) => section !== null)
+          .map(([id, label]) => (
+            <li key={id}>
+              <a href={`#${id}`}>{label}</a>
+            </li>
+          ))}
+      </ul>
+    </nav>
   );
 }
