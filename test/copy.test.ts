@@ -69,9 +69,12 @@ test.each([
   { lng: 'en' as const, seconds: 89, said: '89 seconds' },
   { lng: 'en' as const, seconds: 90, said: '2 minutes' },
   { lng: 'en' as const, seconds: 60 * 60 * 24, said: '24 hours' },
-])('a wait of $seconds s reads "$said" in $lng: seconds under 90, whole minutes rounded up, hours past 90 minutes', ({ lng, seconds, said }) => {
-  expect(waitPhrase(siteT(lng), seconds)).toBe(said);
-});
+])(
+  'a wait of $seconds s reads "$said" in $lng: seconds under 90, whole minutes rounded up, hours past 90 minutes',
+  ({ lng, seconds, said }) => {
+    expect(waitPhrase(siteT(lng), seconds)).toBe(said);
+  },
+);
 
 test('a refusal to try again later says the wait in minutes when it is long ("dentro de 9 minutos", never "505 segundos")', () => {
   const t = siteT('es');

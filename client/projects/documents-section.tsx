@@ -4,7 +4,6 @@
 // first, a page at a time ("show older" is a plain link). The download is the site's own route.
 import { useRef, useState, type RefObject } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import type { Locale } from '../../shared/locales.ts';
 import type { FormState } from '../../shared/page-data.ts';
 import { DOCUMENTS_PAGE_PARAM, mayDeleteDocument, type DocumentPage, type Project, type ProjectDocument } from '../../shared/projects.ts';
 import type { SessionUser } from '../../shared/user.ts';

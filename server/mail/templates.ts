@@ -287,7 +287,10 @@ export function projectMail(input: ProjectMailInput, i18n: i18n): RenderedMail {
 }
 
 /** One line of a digest: a notification as it was recorded (a notice's facts). */
-export type DigestItem = Pick<ProjectMailInput, 'kind' | 'actor' | 'from' | 'to' | 'milestone' | 'excerpt' | 'document' | 'due' | 'expert' | 'version'>;
+export type DigestItem = Pick<
+  ProjectMailInput,
+  'kind' | 'actor' | 'from' | 'to' | 'milestone' | 'excerpt' | 'document' | 'due' | 'expert' | 'version'
+>;
 
 /** A project's lines in a digest, oldest first. */
 export type DigestGroup = { title: string; items: readonly DigestItem[] };

@@ -238,7 +238,8 @@ export function createTransitions(ctx: ProjectContext) {
       });
     }
     // A proposal is news for the company's people (its own e-mail); the others hear of the move.
-    if (action === 'send_proposal') await announce(ctx, 'proposal_sent', actor, row, { company: true }, version !== null ? { version } : {});
+    if (action === 'send_proposal')
+      await announce(ctx, 'proposal_sent', actor, row, { company: true }, version !== null ? { version } : {});
     await announce(ctx, 'state_changed', actor, row, action === 'send_proposal' ? { experts: true, admins: true } : EVERYONE, { from, to });
     await touched(ctx, row);
     return getProject(ctx, actor, id);

@@ -18,7 +18,6 @@ import { Pager } from '../../components/pager.tsx';
 import { useI18n } from '../../runtime/i18n.tsx';
 import type { AdminScreenProps } from '../screen.ts';
 import { pageCount } from '../use-paged-list.ts';
-import type { InboxHref } from './inbox-text.ts';
 import { InboxTable } from './inbox-table.tsx';
 import { MessageDetail } from './message-detail.tsx';
 
@@ -109,4 +108,3 @@ function viewCount({ list }: InboxPage, view: InboxView): number {
   if (view === 'all') return CONTACT_STATUSES.reduce((sum, status) => sum + list.counts[status], 0);
   return list.counts[view];
 }
-
