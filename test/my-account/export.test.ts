@@ -271,6 +271,11 @@ test('a user may download their data 10 times an hour: the next is 429 with Retr
   expect(refused.status).toBe(429);
   expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   expect(refused.text).toMatch(/try again in \d+ seconds/);
+  // A browser that followed the link gets a page in the language of the link, the wait in words.
+  const page = await request(app).get('/documents/my-data.json').set('Cookie', cookie).set('Accept', 'text/html');
+  expect(page.status).toBe(429);
+  expect(page.text).toContain('<html lang="es">');
+  expect(page.text).toMatch(/Has descargado tus datos varias veces en la última hora\. Vuelve a intentarlo dentro de \d+ minutos\./);
   expect(audit.filter((entry) => entry.action === 'data_exported')).toHaveLength(EXPORTS_PER_HOUR);
   // A HEAD makes nothing and counts nothing.
   const head = await request(app).head('/en/documents/my-data.json').set('Cookie', cookie);
