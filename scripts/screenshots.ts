@@ -12,7 +12,8 @@
 // window shows it) and, on the phone, <locale>-<page>-menu.png (the burger menu open). One line
 // per file, then the count. A line ends with a note when something is worth a look: the page
 // or a box in it scrolls sideways (content hidden past the edge of a full-page picture), or the
-// page answered another status or URL than planned.
+// page answered another status or URL than planned. Each page's HTML as the server sent it is
+// kept beside its picture (<locale>-<page>.html), for an HTML checker.
 //
 // Filter: `npm run screenshots -- --only 390/dark/ADMIN` keeps the shots whose file path
 // contains one of the given strings (repeat --only for more).
@@ -21,7 +22,7 @@
 // page. A theme's context prefers it (colorScheme) and has chosen it (the `theme` cookie), so
 // the server renders the page in it (docs/decisions/023).
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -433,6 +434,8 @@ async function takeShot(context: BrowserContext, shot: Shot): Promise<string[]> 
     const notes = await notesOn(page, shot, response?.status());
     const file = shotFile(shot);
     mkdirSync(dirname(file), { recursive: true });
+    // The HTML as the server sent it, beside the picture: for the Nu Html Checker (CONTRIBUTING.md, Checks).
+    if (shot.variant === 'plain' && response) writeFileSync(file.replace(/\.png$/, '.html'), await response.text());
     await page.screenshot({ path: file, fullPage: FULL_PAGE[shot.variant], animations: 'disabled' });
     return notes;
   } finally {
