@@ -1,13 +1,15 @@
 import { Link } from 'react-router-dom';
 import { localePath } from '../../shared/routes.ts';
 import { legalName, type PageBrand } from '../../shared/brand.ts';
+import { intlLocale, type Locale } from '../../shared/locales.ts';
 import { COMPANY_TIME_ZONE } from '../../shared/time-zone.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 
 const FOOTER_LINKS = ['legal', 'privacy', 'cookies', 'responsible', 'Contact'] as const;
 
 /** This year in Madrid, where the company is (the same on the server and in the browser, whatever their zones). */
-const yearNow = () => new Intl.DateTimeFormat('en', { year: 'numeric', timeZone: COMPANY_TIME_ZONE }).format(new Date());
+const yearNow = (locale: Locale) =>
+  new Intl.DateTimeFormat(intlLocale(locale), { year: 'numeric', numberingSystem: 'latn', timeZone: COMPANY_TIME_ZONE }).format(new Date());
 
 /** The company (brand/: logo, tagline, contact details), then the legal pages and the cookie settings. */
 export function Footer({ siteName, brand, onCookieSettings }: { siteName: string; brand: PageBrand; onCookieSettings: () => void }) {
@@ -50,7 +52,7 @@ export function Footer({ siteName, brand, onCookieSettings }: { siteName: string
         </nav>
       </div>
       <p className="footer-copyright">
-        © {yearNow()} {legalName(brand.legalName, siteName)}
+        © {yearNow(locale)} {legalName(brand.legalName, siteName)}
       </p>
     </footer>
   );

@@ -14,6 +14,40 @@ const PDF = Buffer.from(
   'latin1',
 );
 
+/** Each demo project's proposal: its own work, fee and timeline. */
+const PROPOSALS = {
+  portal: {
+    fee: 42000,
+    scope:
+      'User research with 12 customers, a new information architecture, a mobile-first design system and the rebuilt portal, tested with real users before launch.',
+    timeline: 'Fourteen weeks: research (3), design (4), build (6), launch and hand-over (1).',
+  },
+  openData: {
+    fee: 68000,
+    scope:
+      'An inventory of the budget and contracts datasets, their cleaning and publication in open formats (CSV, JSON, DCAT-AP), and an accessible portal (EN 301 549) to browse them.',
+    timeline: 'Twelve weeks from the kick-off: inventory (2), cleaning (3), portal beta (5), training and go-live (2).',
+  },
+  gdpr: {
+    fee: 8500,
+    scope:
+      'A review of the loyalty programme against the GDPR: legal bases, consent texts, retention periods and processor contracts, with a report of findings and the fixed texts.',
+    timeline: 'Four weeks: interviews and documents (1), review (2), report and fixed texts (1).',
+  },
+  carbon: {
+    fee: 16000,
+    scope:
+      'A carbon footprint baseline of the shops and the logistics (scopes 1, 2 and 3 where data allows), following the GHG Protocol, with a reduction roadmap.',
+    timeline: 'Eight weeks: data collection (4), calculation (2), roadmap and presentation (2).',
+  },
+  accessibility: {
+    fee: 12000,
+    scope:
+      'An audit of the council website against EN 301 549 (WCAG 2.1 AA): 40 representative pages, tested with assistive technology, and the accessibility statement.',
+    timeline: 'Six weeks: sample and tests (4), report and statement (2).',
+  },
+} as const;
+
 export type DemoPeople = { admin: string; client: string; org: string; expert: string };
 
 /** Creates the demo projects; returns how many (0 when the site already has projects). */
@@ -43,8 +77,6 @@ export async function seedDemoProjects(db: Db, people: DemoPeople): Promise<numb
     availability: 'available',
     busyUntil: null,
   });
-  // Each project's proposal speaks of that project's work.
-  const proposal = (fee: number, scope: string, timeline: string) => ({ scope, fee, timeline });
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
   // brief: waits for the company's proposal.
@@ -65,16 +97,7 @@ export async function seedDemoProjects(db: Db, people: DemoPeople): Promise<numb
     budget: '50to150k',
     organisation: 'Acme Retail S.L.',
   });
-  await projects.act(
-    admin,
-    p2.id,
-    'send_proposal',
-    proposal(
-      42000,
-      'User research with 12 customers, a new information architecture, a mobile-first design system and the rebuilt portal, tested with real users before launch.',
-      'Fourteen weeks: research (3), design (4), build (6), launch and hand-over (1).',
-    ),
-  );
+  await projects.act(admin, p2.id, 'send_proposal', PROPOSALS.portal);
   // active: an organisation's project with an expert, milestones, messages and a document.
   const p3 = await projects.create(org, {
     title: 'Open data portal',
@@ -86,16 +109,7 @@ export async function seedDemoProjects(db: Db, people: DemoPeople): Promise<numb
     organisation: 'Ayuntamiento de Ejemplo',
     procurementRef: 'EXP-2026/114',
   });
-  await projects.act(
-    admin,
-    p3.id,
-    'send_proposal',
-    proposal(
-      68000,
-      'An inventory of the budget and contracts datasets, their cleaning and publication in open formats (CSV, JSON, DCAT-AP), and an accessible portal (EN 301 549) to browse them.',
-      'Twelve weeks from the kick-off: inventory (2), cleaning (3), portal beta (5), training and go-live (2).',
-    ),
-  );
+  await projects.act(admin, p3.id, 'send_proposal', PROPOSALS.openData);
   await projects.act(org, p3.id, 'accept', undefined, { version: 1 });
   await projects.assignExpert(admin, p3.id, expert.userName);
   await projects.addMilestone(expert, p3.id, { title: 'Data inventory agreed', dueDate: day(-5) });
@@ -118,16 +132,7 @@ export async function seedDemoProjects(db: Db, people: DemoPeople): Promise<numb
     budget: 'lt10k',
     organisation: 'Acme Retail S.L.',
   });
-  await projects.act(
-    admin,
-    p4.id,
-    'send_proposal',
-    proposal(
-      8500,
-      'A review of the loyalty programme against the GDPR: legal bases, consent texts, retention periods and processor contracts, with a report of findings and the fixed texts.',
-      'Four weeks: interviews and documents (1), review (2), report and fixed texts (1).',
-    ),
-  );
+  await projects.act(admin, p4.id, 'send_proposal', PROPOSALS.gdpr);
   await projects.act(client, p4.id, 'accept', undefined, { version: 1 });
   await projects.assignExpert(admin, p4.id, expert.userName);
   await projects.act(expert, p4.id, 'deliver');
@@ -138,16 +143,7 @@ export async function seedDemoProjects(db: Db, people: DemoPeople): Promise<numb
     practice: 'sustainability',
     budget: '10to50k',
   });
-  await projects.act(
-    admin,
-    p5.id,
-    'send_proposal',
-    proposal(
-      16000,
-      'A carbon footprint baseline of the shops and the logistics (scopes 1, 2 and 3 where data allows), following the GHG Protocol, with a reduction roadmap.',
-      'Eight weeks: data collection (4), calculation (2), roadmap and presentation (2).',
-    ),
-  );
+  await projects.act(admin, p5.id, 'send_proposal', PROPOSALS.carbon);
   await projects.act(client, p5.id, 'accept', undefined, { version: 1 });
   await projects.act(admin, p5.id, 'deliver');
   await projects.act(client, p5.id, 'close');
@@ -157,16 +153,7 @@ export async function seedDemoProjects(db: Db, people: DemoPeople): Promise<numb
     practice: 'compliance',
     procurementRef: 'EXP-2026/087',
   });
-  await projects.act(
-    admin,
-    p6.id,
-    'send_proposal',
-    proposal(
-      12000,
-      'An audit of the council website against EN 301 549 (WCAG 2.1 AA): 40 representative pages, tested with assistive technology, and the accessibility statement.',
-      'Six weeks: sample and tests (4), report and statement (2).',
-    ),
-  );
+  await projects.act(admin, p6.id, 'send_proposal', PROPOSALS.accessibility);
   await projects.act(org, p6.id, 'decline', undefined, { version: 1 });
   const p7 = await projects.create(client, {
     title: 'Warehouse sensors pilot',
