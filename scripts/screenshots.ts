@@ -99,6 +99,9 @@ const PUBLIC_PAGES: readonly PageSpec[] = [
 /** Each role's own area (ROLE_AREA in shared/user.ts), where CLI, ORG and CONS land after login. */
 const AREA_PATH: Readonly<Record<Role, string>> = { ADMIN: '/admin', CLI: '/client', ORG: '/organization', CONS: '/expert' };
 
+/** The admin console's sections (shared/routes.ts adminSection), each its own page. */
+const ADMIN_SECTIONS = ['projects', 'users', 'inbox', 'audit', 'deletions'] as const;
+
 /** The private pages of a role; ADMIN also sees the home page signed in (the others are sent to their area). */
 /**
  * The projects' pages of each role (ids of the demo projects, server/projects/demo.ts: 1 brief,
@@ -128,6 +131,8 @@ function privatePages(role: Role): PageSpec[] {
   return [
     ...(role === 'ADMIN' ? [{ page: 'home', path: '/' }] : []),
     { page: area.slice(1), path: area },
+    // The console's own pages (its inbox with the demo's contact message).
+    ...(role === 'ADMIN' ? ADMIN_SECTIONS.map((section) => ({ page: `admin-${section}`, path: `/admin/${section}` })) : []),
     ...PROJECT_PAGES[role],
     { page: 'profile', path: '/profile' },
     { page: 'changePassword', path: '/changePassword' },

@@ -96,8 +96,13 @@ export function ExpertsSection({
                     name="userName"
                     required
                     aria-describedby="assign-hint"
+                    defaultValue=""
                     {...fieldProps(state, 'userName', 'assign-userName')}
                   >
+                    {/* A required select starts on no one: the admin chooses, never the first by default. */}
+                    <option value="" disabled>
+                      {t('projects.page.assignChoose')}
+                    </option>
                     {choices.map((c) => {
                       const busy = c.availability === 'busy' && c.busyUntil && c.busyUntil >= today;
                       const practices = c.practices.map((p) => t(`projects.practices.${p}`)).join(', ');

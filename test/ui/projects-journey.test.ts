@@ -227,6 +227,9 @@ test.each(JOURNEYS)(
     // 4. The admin assigns the expert and adds two milestones.
     page = await open(adminBrowser, projectOf(ADMIN));
     expectState(page, 'active');
+    // The required select starts on its placeholder, not on the first expert (valid HTML, no accidental choice).
+    const choice = one<HTMLSelectElement>(page, '#assign-userName');
+    expect([choice.value, choice.options[0]!.value, choice.options[0]!.disabled]).toEqual(['', '', true]);
     fill(page, '#assign-userName', EXPERT.userName);
     page = await post(
       adminBrowser,
