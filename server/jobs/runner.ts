@@ -10,6 +10,7 @@
 import type { Logger } from '../base/logger.ts';
 import { localTime } from '../calendar/days.ts';
 import type { Db } from '../db/index.ts';
+import { createReadCache } from '../db/read-cache.ts';
 
 export type JobKind = 'digest' | 'reminders';
 
@@ -73,6 +74,7 @@ export function jobRetryDelayMs(failedAttempts: number): number {
 
 export function createJobs(deps: JobsDeps): Jobs {
   const { k } = deps.db;
+  const failedReads = createReadCache<JobKind[]>(deps.db, { tables: ['jobs'] });
   const now = deps.now ?? Date.now;
   const counts = new Map<string, JobRunCount>();
   const settings: RunSettings = {
@@ -139,15 +141,17 @@ export function createJobs(deps: JobsDeps): Jobs {
   return {
     tick,
     runsCounted: () => [...counts.values()],
-    async lastRunFailed() {
-      const latest = await Promise.all(
-        KINDS.map((kind) =>
-          k.selectFrom('jobs').select(['kind', 'last_error']).where('kind', '=', kind).orderBy('id', 'desc').limit(1).executeTakeFirst(),
-        ),
-      );
-      // A run that ended well clears its error; one that is pending or failed with an error failed its last attempt.
-      return KINDS.filter((_, i) => latest[i]?.last_error != null);
-    },
+    // The admin console's home asks on every load: kept a moment (db/read-cache.ts), one query per kind.
+    lastRunFailed: () =>
+      failedReads.get('last', async () => {
+        const latest = await Promise.all(
+          KINDS.map((kind) =>
+            k.selectFrom('jobs').select(['kind', 'last_error']).where('kind', '=', kind).orderBy('id', 'desc').limit(1).executeTakeFirst(),
+          ),
+        );
+        // A run that ended well clears its error; one that is pending or failed with an error failed its last attempt.
+        return KINDS.filter((_, i) => latest[i]?.last_error != null);
+      }),
     async runNow(kinds) {
       await once(async () => {
         await schedule(deps, now(), kinds, true);

@@ -6,6 +6,7 @@
 // before every notice that is due, however many notices wait (docs/decisions/029).
 import type { Db } from '../db/index.ts';
 import { inChunks } from '../db/lists.ts';
+import { createReadCache } from '../db/read-cache.ts';
 import type { Kysely } from 'kysely';
 import type { MailOutboxRow, Schema } from '../db/schema.ts';
 import type { Locale } from '../../shared/locales.ts';
@@ -85,6 +86,7 @@ export async function insertMails(k: Kysely<Schema>, mails: readonly QueuedMail[
 
 export function mailOutbox(db: Db) {
   const { k } = db;
+  const stuckReads = createReadCache<{ count: number; oldest: string | null }>(db, { tables: ['mail_outbox'] });
   /** Pending, due, and held by nobody (or by a sender that has not finished within the timeout). */
   const claimable = (now: number, claimTimeoutMs: number) =>
     k
@@ -195,16 +197,20 @@ export function mailOutbox(db: Db) {
 
     /** The e-mails pending for longer than MAIL_STUCK_AFTER_MS (due, or tried already); null when none. */
     async stuck(now: number): Promise<StuckMail | null> {
-      const row = await k
-        .selectFrom('mail_outbox')
-        .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
-        .where('status', '=', 'pending')
-        .where('created_at', '<', new Date(now - MAIL_STUCK_AFTER_MS).toISOString())
-        .where((eb) => eb.or([eb('next_attempt_at', '<=', now), eb('attempts', '>', 0)]))
-        .executeTakeFirst();
-      const count = Number(row?.count ?? 0);
-      if (count === 0 || !row?.oldest) return null;
-      return { count, oldestMs: now - Date.parse(String(row.oldest)) };
+      // The admin console's home and /metrics ask on every load: the count kept a moment (db/read-cache.ts),
+      // per second of the clock asked with (a clock moved on is another question).
+      const row = await stuckReads.get(String(Math.floor(now / 1000)), async () => {
+        const found = await k
+          .selectFrom('mail_outbox')
+          .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
+          .where('status', '=', 'pending')
+          .where('created_at', '<', new Date(now - MAIL_STUCK_AFTER_MS).toISOString())
+          .where((eb) => eb.or([eb('next_attempt_at', '<=', now), eb('attempts', '>', 0)]))
+          .executeTakeFirst();
+        return { count: Number(found?.count ?? 0), oldest: found?.oldest ? String(found.oldest) : null };
+      });
+      if (row.count === 0 || !row.oldest) return null;
+      return { count: row.count, oldestMs: now - Date.parse(row.oldest) };
     },
 
     /** The rows of one cause, oldest first (tests, and whoever investigates). */
