@@ -1,14 +1,7 @@
 // The documents as jobs for the layout thread (server/pdf/worker.ts): plain data that crosses a
 // thread boundary (structured clone), and the one function that turns a job into PDF bytes.
-import {
-  renderMessagesReportPdf,
-  renderProfilePdf,
-  renderUsersReportPdf,
-  type PdfContext,
-  type PdfMessage,
-  type PdfUser,
-  type ReportContext,
-} from './documents.ts';
+import { renderMessagesReportPdf, renderProfilePdf, renderUsersReportPdf } from './account-documents.ts';
+import { type PdfContext, type PdfMessage, type PdfUser, type ReportContext } from './documents.ts';
 import { renderProjectReportPdf, renderProposalPdf } from './project-documents.ts';
 import type { ProjectSnapshot } from '../projects/service.ts';
 

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { describe, expect, test } from 'vitest';
 import { contactLine, type Brand } from '../../server/brand/brand.ts';
 import { APP_ICONS, MANIFEST_PATH } from '../../server/brand/routes.ts';
-import { renderProfilePdf } from '../../server/pdf/documents.ts';
+import { renderProfilePdf } from '../../server/pdf/account-documents.ts';
 import { createUser } from '../../server/users/users.ts';
 import { escapeHtml } from '../../server/http/html.ts';
 import { LOCALES } from '../../shared/locales.ts';

@@ -4,14 +4,12 @@ import {
   MAX_MESSAGE_LINES,
   MAX_MESSAGE_PIECES,
   pdfFileName,
-  renderMessagesReportPdf,
   safeBrandColor,
-  renderProfilePdf,
-  renderUsersReportPdf,
   type PdfContext,
   type PdfMessage,
   type PdfUser,
 } from '../../server/pdf/documents.ts';
+import { renderMessagesReportPdf, renderProfilePdf, renderUsersReportPdf } from '../../server/pdf/account-documents.ts';
 import { loadBrand } from '../../server/brand/brand.ts';
 import { pdfmakeWithFonts } from '../../server/pdf/fonts.ts';
 import { pdfT, roleName } from '../../server/pdf/i18n.ts';
