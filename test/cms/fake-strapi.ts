@@ -25,7 +25,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { onTestFinished } from 'vitest';
 import type { Logger } from '../../server/base/logger.ts';
@@ -389,13 +389,12 @@ export async function startFakeStrapi(handler: FakeHandler, options: FakeStrapiO
   };
 }
 
-/** A URL on which nothing listens: a port the system gave us and that we closed again. */
+/** A URL on which nothing listens. */
 export async function unusedUrl(): Promise<string> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
+  // Port 1 on the loopback: privileged, outside the ephemeral range every test server listens on,
+  // so nothing ever answers there. (A port freed after listening on it could be taken meanwhile
+  // by another file's server: the suite runs files side by side.)
+  return 'http://127.0.0.1:1';
 }
 
 export type LogLine = { level: number; msg: string; [key: string]: unknown };
