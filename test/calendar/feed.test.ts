@@ -237,7 +237,9 @@ describe(`the calendar feed (${TEST_ENGINE})`, () => {
     expect((await postProfile(app.app, cookie, { intent: 'calendarCreate' }, { path: '/profile' })).status).toBe(303);
     const data = await request(app.app).get('/_data').query({ path: '/profile' }).set('Cookie', cookie);
     const path = (data.body.payload.state.data.calendar.url as string).slice(ORIGIN.length);
-    const summaries = eventsOf((await request(app.app).get(path)).text).map((e) => e.summary);
-    expect(summaries).toContain('Plazo: Sales, data; and more');
+    // The language of a page view is recorded after the answer (it never waits the page): the
+    // calendar speaks it once that write has landed.
+    const summaries = async () => eventsOf((await request(app.app).get(path)).text).map((e) => e.summary);
+    await expect.poll(summaries).toContain('Plazo: Sales, data; and more');
   });
 });
