@@ -7,9 +7,19 @@ import { useI18n } from '../runtime/i18n.tsx';
 
 const FOOTER_LINKS = ['legal', 'privacy', 'cookies', 'responsible', 'Contact'] as const;
 
+// One formatter per locale, made on first use: a formatter costs tens of microseconds to make,
+// and every page that is rendered shows the footer.
+const yearFormats = new Map<Locale, Intl.DateTimeFormat>();
+
 /** This year in Madrid, where the company is (the same on the server and in the browser, whatever their zones). */
-const yearNow = (locale: Locale) =>
-  new Intl.DateTimeFormat(intlLocale(locale), { year: 'numeric', numberingSystem: 'latn', timeZone: COMPANY_TIME_ZONE }).format(new Date());
+function yearNow(locale: Locale): string {
+  let format = yearFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(intlLocale(locale), { year: 'numeric', numberingSystem: 'latn', timeZone: COMPANY_TIME_ZONE });
+    yearFormats.set(locale, format);
+  }
+  return format.format(new Date());
+}
 
 /** The company (brand/: logo, tagline, contact details), then the legal pages and the cookie settings. */
 export function Footer({ siteName, brand, onCookieSettings }: { siteName: string; brand: PageBrand; onCookieSettings: () => void }) {
