@@ -15,5 +15,9 @@ export const HOME_LIMITS = {
   client: 120,
   sector: 120,
   quote: 600,
+  /** A case study's challenge (its page's opening paragraph). */
+  challenge: 600,
+  /** Further result figures a case study's page shows (besides its headline result). */
+  caseStudyFigures: 4,
   quoteBy: 160,
 } as const;

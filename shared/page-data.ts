@@ -87,6 +87,39 @@ export type CaseStudy = {
   /** The story, sanitised HTML. */
   html: string;
   sample: boolean;
+  /** The client's problem in a few sentences (the case study's page opens with it), if written. */
+  challenge: string | null;
+  /** Further results in figures, shown on the case study's page after `result`. */
+  figures: HomeFigure[];
+};
+
+/** A step of how a practice's work goes: "Diagnosis", and what happens in it. */
+export type PracticeStep = { title: string; text: string };
+
+/** A practice's own page (/practices/<practice>): what it is, how the work goes, typical engagements. */
+export type PracticeContent = {
+  practice: Practice;
+  locale: Locale;
+  title: string;
+  /** One or two sentences: the page's description and the practice's card. */
+  description: string;
+  /** What the practice is, sanitised HTML. */
+  html: string;
+  steps: PracticeStep[];
+  /** Typical engagements, one line each ("A CSRD gap analysis in six weeks"). */
+  engagements: string[];
+  /** The case study shown on the page (its slug); null: the first of the practice's case studies. */
+  caseStudy: string | null;
+};
+
+/** Who wrote a post, as its page shows them: name, role, a short bio and a photo. */
+export type Author = {
+  /** The name posts give as their `author`. */
+  name: string;
+  role: string;
+  /** The short bio, sanitised HTML. */
+  html: string;
+  photo: ResponsiveImage | null;
 };
 
 /**

@@ -21,6 +21,8 @@ export type BaseRoute = {
   guards: readonly string[];
   /** Listed in the sitemap. */
   indexable: boolean;
+  /** A page per entry of content (a post, a practice, a case study): the sitemap lists each from the content, not from this table. */
+  listedByContent?: boolean;
   /** Status of a successful render (the notFound page answers 404). */
   status?: number;
   /** The role area the page belongs to (the role guard confines CLI, ORG and CONS to theirs). */
@@ -49,9 +51,15 @@ export const BASE_ROUTES = [
   { base: 'changePassword', path: '/changePassword', page: 'change-password', public: false, guards: [], indexable: false },
   { base: 'profile', path: '/profile', page: 'profile', public: false, guards: [], indexable: false },
   { base: 'blog', path: '/blog', page: 'blog', public: true, guards: [], indexable: true },
-  { base: 'blog-slug', path: '/blog/:slug', page: 'blog-post', public: true, guards: [], indexable: false },
+  { base: 'blog-slug', path: '/blog/:slug', page: 'blog-post', public: true, guards: [], indexable: false, listedByContent: true },
   // A tag's posts (tags are per language: a tag's page exists in the language of its posts).
   { base: 'blog-tag', path: '/blog/tag/:tag', page: 'blog', public: true, guards: [], indexable: false },
+  // The practices and the case studies: a page each, and a page listing them (content/practices,
+  // content/case-studies, or the CMS). Like a post, one is listed in the sitemap by its content.
+  { base: 'practices', path: '/practices', page: 'practices', public: true, guards: [], indexable: true },
+  { base: 'practice', path: '/practices/:slug', page: 'practice', public: true, guards: [], indexable: false, listedByContent: true },
+  { base: 'case-studies', path: '/case-studies', page: 'case-studies', public: true, guards: [], indexable: true },
+  { base: 'case-study', path: '/case-studies/:slug', page: 'case-study', public: true, guards: [], indexable: false, listedByContent: true },
   { base: 'Contact', path: '/Contact', page: 'contact', public: true, guards: [], indexable: true },
   { base: 'cookies', path: '/cookies', page: 'legal', public: true, guards: [], indexable: true },
   { base: 'legal', path: '/legal', page: 'legal', public: true, guards: [], indexable: true },

@@ -84,6 +84,8 @@ function sourceOf(docs: LegalDocument[], posts: PostSummary[] = []): ContentSour
       docs.find((doc) => doc.page === page && doc.locale === locale) ?? docs.find((doc) => doc.page === page) ?? null,
     getHome: async () => null,
     listCaseStudies: async () => [],
+    listPractices: async () => [],
+    getAuthor: async () => null,
   };
 }
 

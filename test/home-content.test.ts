@@ -161,6 +161,8 @@ test('case studies are ordered by `order`, then by folder; a language lists only
       quoteBy: 'Ana, CEO',
       html: '<p>The <strong>story</strong>.</p>',
       sample: false,
+      challenge: null,
+      figures: [],
     },
   ]);
 });

@@ -68,6 +68,8 @@ function caseStudy(fields: Partial<CaseStudy> = {}): CaseStudy {
     quote: 'The quote of the test.',
     quoteBy: 'Tess Ter, tester',
     html: '<p>What was done, in the test.</p>',
+    challenge: null,
+    figures: [],
     sample: false,
     ...fields,
   };
@@ -211,13 +213,12 @@ test.each(['es', 'en'] as const)(
 );
 
 test.each(['es', 'en'] as const)(
-  'each practice (%s) has its icon (hidden from assistive technology) and leads to the contact form with it preselected',
+  'each practice (%s) has its icon (hidden from assistive technology) and leads to its own page',
   async (locale) => {
     const t = MESSAGES[locale];
     const practices = section(mainOf((await request(await testApp()).get(localeHref('/', locale))).text), 'services-title');
-    const contact = localeHref('/Contact', locale);
     for (const practice of PRACTICES) {
-      expect(links(practices)).toContainEqual([`${contact}?practice=${practice}`, t.home.services.items[practice].title]);
+      expect(links(practices)).toContainEqual([localeHref(`/practices/${practice}`, locale), t.home.services.items[practice].title]);
       expect(practices).toContain(
         `<svg class="practice-icon" width="28" height="28" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><use href="/practice-icons.svg#${practice}"></use></svg>`,
       );
@@ -339,7 +340,7 @@ test.each(NOT_FOUND)(
       [prefix || '/', t.errors.backHome],
       [`${prefix}/blog`, t.errors.blogLink],
       [`${prefix}/Contact`, t.errors.contactLink],
-      ...PRACTICES.map((practice) => [`${prefix}/Contact?practice=${practice}`, t.home.services.items[practice].title]),
+      ...PRACTICES.map((practice) => [`${prefix}/practices/${practice}`, t.home.services.items[practice].title]),
     ]);
   },
 );

@@ -153,7 +153,7 @@ test('robots.txt points at the sitemap on the configured origin', async () => {
   expect(res.text).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
 });
 
-test('sitemap.xml lists every indexable page in each locale and every post, never another page', async () => {
+test('sitemap.xml lists every indexable page in each locale and every post, practice and case study, never another page', async () => {
   const res = await request(await testApp()).get('/sitemap.xml');
   expect(res.status).toBe(200);
   const locs = [...res.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
@@ -166,11 +166,15 @@ test('sitemap.xml lists every indexable page in each locale and every post, neve
     '/blog/como-preparar-el-briefing-de-un-experto',
     '/en/blog/how-to-brief-an-expert',
     '/blog/proyectos-tercer-sector',
+    '/practices/data',
+    '/en/practices/compliance',
+    '/case-studies/valdeluz-online-services',
+    '/en/case-studies/nortia-demand-forecast',
   ]) {
     expect(locs).toContain(ORIGIN + path);
   }
-  // The others, but a post's page: the posts are listed by the content, not by the table.
-  const others = samplePages().filter((page) => !routeOf(page.base).indexable && page.base !== 'blog-slug');
+  // The others, but a page of content (a post, a practice, a case study): listed by the content, not by the table.
+  const others = samplePages().filter((page) => !routeOf(page.base).indexable && !routeOf(page.base).listedByContent);
   for (const page of others) expect(locs).not.toContain(ORIGIN + page.url);
 });
 

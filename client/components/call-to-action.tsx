@@ -5,7 +5,16 @@ import { roleArea, type SessionUser } from '../../shared/user.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 
 /** The public pages that end with the call to action (not the error pages, the forms of the private area…). */
-const CTA_PAGES: ReadonlySet<PageKey> = new Set<PageKey>(['home', 'blog', 'blog-post', 'legal', 'contact']);
+const CTA_PAGES: ReadonlySet<PageKey> = new Set<PageKey>([
+  'home',
+  'practices',
+  'case-studies',
+  'case-study',
+  'blog',
+  'blog-post',
+  'legal',
+  'contact',
+]);
 
 export function hasCallToAction(page: PageKey): boolean {
   return CTA_PAGES.has(page);

@@ -4,6 +4,8 @@ import { legalName, type PageBrand } from '../../shared/brand.ts';
 import { intlLocale, type Locale } from '../../shared/locales.ts';
 import { COMPANY_TIME_ZONE } from '../../shared/time-zone.ts';
 import { useI18n } from '../runtime/i18n.tsx';
+import { PRACTICES } from '../../shared/practices.ts';
+import { practicePagePath } from './practices.tsx';
 
 const FOOTER_LINKS = ['legal', 'privacy', 'cookies', 'responsible', 'Contact'] as const;
 
@@ -21,7 +23,7 @@ function yearNow(locale: Locale): string {
   return format.format(new Date());
 }
 
-/** The company (brand/: logo, tagline, contact details), then the legal pages and the cookie settings. */
+/** The company (brand/: logo, tagline, contact details), the practices, then the legal pages and the cookie settings. */
 export function Footer({ siteName, brand, onCookieSettings }: { siteName: string; brand: PageBrand; onCookieSettings: () => void }) {
   const { t, locale } = useI18n();
   return (
@@ -46,6 +48,21 @@ export function Footer({ siteName, brand, onCookieSettings }: { siteName: string
           <p className="footer-lines">{brand.address[locale].join('\n')}</p>
           {brand.hours[locale].length > 0 && <p className="footer-lines">{brand.hours[locale].join('\n')}</p>}
         </address>
+        <nav aria-labelledby="footer-practices" className="footer-practices">
+          <p id="footer-practices" className="footer-heading">
+            {t('footer.practices')}
+          </p>
+          <ul className="footer-links">
+            {PRACTICES.map((practice) => (
+              <li key={practice}>
+                <Link to={practicePagePath(practice, locale)}>{t(`home.services.items.${practice}.title`)}</Link>
+              </li>
+            ))}
+            <li>
+              <Link to={localePath('case-studies', locale)}>{t('footer.caseStudies')}</Link>
+            </li>
+          </ul>
+        </nav>
         <nav aria-label={t('footer.label')}>
           <ul className="footer-links">
             {FOOTER_LINKS.map((base) => (

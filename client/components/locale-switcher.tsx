@@ -13,7 +13,8 @@ function rememberLocale(locale: Locale): void {
 
 /**
  * The current page in `locale`: a post's translation (its own slug), or the blog when the post
- * is not written in that language; a tag (each language has its own) or a list's page N: the blog.
+ * is not written in that language; a tag (each language has its own) or a list's page N: the blog;
+ * a practice or a case study not written in that language: their list.
  */
 function pathIn(payload: PagePayload, locale: Locale): string {
   const route = payload.routeName ? routeByName(payload.routeName) : undefined;
@@ -21,6 +22,11 @@ function pathIn(payload: PagePayload, locale: Locale): string {
   if (state.kind === 'page' && (state.page === 'blog-post' || state.page === 'blog')) {
     const slug = state.page === 'blog-post' ? (state.data as { post: Post }).post.translations[locale] : undefined;
     return slug ? localePath('blog-slug', locale, { slug }) : localePath('blog', locale);
+  }
+  // A practice or a case study not written in that language: the list of them there.
+  if (state.kind === 'page' && (state.page === 'practice' || state.page === 'case-study')) {
+    const { languages } = state.data as { languages: Locale[] };
+    if (!languages.includes(locale)) return localePath(state.page === 'practice' ? 'practices' : 'case-studies', locale);
   }
   const query = route && payload.url.includes('?') ? payload.url.slice(payload.url.indexOf('?')) : '';
   return switchLocalePath(route?.base ?? 'index', route ? payload.params : {}, locale) + query;

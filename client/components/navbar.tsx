@@ -133,6 +133,12 @@ export function Navbar({
         </button>
         <ul id={menuId} className="navbar-menu" data-open={open}>
           <li>
+            <Link to={localePath('practices', locale)}>{t('nav.practices')}</Link>
+          </li>
+          <li>
+            <Link to={localePath('case-studies', locale)}>{t('nav.caseStudies')}</Link>
+          </li>
+          <li>
             <Link to={localePath('blog', locale)}>{t('nav.blog')}</Link>
           </li>
           <li>

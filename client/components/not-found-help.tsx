@@ -3,7 +3,7 @@ import { PRACTICES } from '../../shared/practices.ts';
 import { localePath } from '../../shared/routes.ts';
 import { BlogSearch } from './blog-search.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
-import { PracticeIcon, practicePath } from './practices.tsx';
+import { PracticeIcon, practicePagePath } from './practices.tsx';
 
 /** What the 404 page offers a visitor who got lost: the blog's search, the main pages, the practices. */
 export function NotFoundHelp() {
@@ -34,7 +34,7 @@ export function NotFoundHelp() {
         <ul className="not-found-practices">
           {PRACTICES.map((practice) => (
             <li key={practice}>
-              <Link to={practicePath(practice, locale)}>
+              <Link to={practicePagePath(practice, locale)}>
                 <PracticeIcon practice={practice} size={24} />
                 {t(`home.services.items.${practice}.title`)}
               </Link>

@@ -11,7 +11,7 @@ import type { PageProps } from '../runtime/page-chunks.ts';
 
 export default function BlogPostPage({ data }: PageProps<LoaderData<typeof loader>>) {
   const { t, locale } = useI18n();
-  const { post } = data;
+  const { post, author, related } = data;
   return (
     <article className="container page prose">
       <p>
@@ -23,6 +23,31 @@ export default function BlogPostPage({ data }: PageProps<LoaderData<typeof loade
       {post.cover && <ResponsiveImg className="post-cover" image={post.cover} sizes={POST_IMAGE_SIZES} />}
       {/* Sanitised on the server when the Markdown was loaded (server/content/markdown.ts). */}
       <div dangerouslySetInnerHTML={{ __html: post.html }} />
+      {author ? (
+        <aside className="post-author" aria-label={t('blog.author')}>
+          {author.photo ? (
+            <img src={author.photo.src} width={72} height={72} alt="" loading="lazy" decoding="async" />
+          ) : null}
+          <div>
+            <h2>{author.name}</h2>
+            <p className="post-author-role">{author.role}</p>
+            <div className="post-author-bio" dangerouslySetInnerHTML={{ __html: author.html }} />
+          </div>
+        </aside>
+      ) : null}
+      {related.length > 0 ? (
+        <nav className="related-posts" aria-labelledby="related-title">
+          <h2 id="related-title">{t('blog.related')}</h2>
+          <ul>
+            {related.map((other) => (
+              <li key={other.slug}>
+                <Link to={localePath('blog-slug', locale, { slug: other.slug })}>{other.title}</Link>
+                <p>{other.description}</p>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
     </article>
   );
 }

@@ -3,7 +3,8 @@ import type { CaseStudy, HomeContent, ResponsiveImage } from '../../shared/page-
 import { PRACTICES } from '../../shared/practices.ts';
 import type { ProjectState } from '../../shared/projects.ts';
 import { localePath } from '../../shared/routes.ts';
-import { PracticeIcon, practicePath } from '../components/practices.tsx';
+import { PracticeCard } from '../components/practices.tsx';
+import { CaseStudyCard } from '../components/case-study-card.tsx';
 import { Streamed, StreamedSection } from '../components/streamed.tsx';
 import { useI18n } from '../runtime/i18n.tsx';
 import type { LoaderData } from '../../shared/page-data.ts';
@@ -86,7 +87,7 @@ function Figures({ content }: { content: HomeContent }) {
 }
 
 function CaseStudies({ caseStudies }: { caseStudies: CaseStudy[] }) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   return (
     <section className="section" aria-labelledby="cases-title">
       <div className="container">
@@ -95,30 +96,13 @@ function CaseStudies({ caseStudies }: { caseStudies: CaseStudy[] }) {
         <ul className="case-studies">
           {caseStudies.map((study) => (
             <li key={study.slug}>
-              <article className="case-study" aria-labelledby={`case-${study.slug}`}>
-                <p className="case-practice">
-                  <PracticeIcon practice={study.practice} size={20} />
-                  {t(`home.services.items.${study.practice}.title`)}
-                </p>
-                <h3 id={`case-${study.slug}`}>{study.title}</h3>
-                <p className="case-client">{`${study.client} · ${study.sector}`}</p>
-                <div className="case-story" dangerouslySetInnerHTML={{ __html: study.html }} />
-                {study.result ? (
-                  <p className="case-result">
-                    <span className="visually-hidden">{`${t('home.results.result')}: `}</span>
-                    <span className="figure-value">{study.result.value}</span> <span>{study.result.label}</span>
-                  </p>
-                ) : null}
-                <figure className="case-quote">
-                  <blockquote>
-                    <p>{study.quote}</p>
-                  </blockquote>
-                  <figcaption>{study.quoteBy}</figcaption>
-                </figure>
-              </article>
+              <CaseStudyCard study={study} />
             </li>
           ))}
         </ul>
+        <p className="section-more">
+          <Link to={localePath('case-studies', locale)}>{t('caseStudies.all')}</Link>
+        </p>
       </div>
     </section>
   );
@@ -160,18 +144,14 @@ export default function HomePage({ data }: PageProps<LoaderData<typeof loader>>)
           <p className="section-lead">{t('home.services.lead')}</p>
           <ul className="cards practices">
             {PRACTICES.map((key) => (
-              <li key={key} id={`practice-${key}`} className="card practice">
-                <span className="practice-badge">
-                  <PracticeIcon practice={key} size={28} />
-                </span>
-                <h3>
-                  <Link to={practicePath(key, locale)}>{t(`home.services.items.${key}.title`)}</Link>
-                </h3>
-                <p>{t(`home.services.items.${key}.text`)}</p>
-                <p className="practice-more" aria-hidden="true">
-                  {t('home.services.more')}
-                </p>
-              </li>
+              <PracticeCard
+                key={key}
+                practice={key}
+                title={t(`home.services.items.${key}.title`)}
+                text={t(`home.services.items.${key}.text`)}
+                more={t('home.services.more')}
+                locale={locale}
+              />
             ))}
           </ul>
         </div>

@@ -47,9 +47,28 @@
 //     story        Rich text (Markdown or Blocks)
 //     order        Integer (smallest first; the home page shows the first three)
 //     sample       Boolean, optional
+//     challenge    Text (long), optional: the client's problem, the case study's page opens with it
+//     figures      Component, repeatable ("home.figure"), optional: further results (at most 4)
+//
+//   Collection "practice" (REST /api/practices), Internationalization on: a practice's own page
+//     practice     Enumeration: digital | data | sustainability | compliance, required (one
+//                  entry per practice and language; a second is skipped with a warning)
+//     title        Text (short), required; description Text (long), required (≤ 300)
+//     body         Rich text (Markdown or Blocks): what the practice is
+//     steps        Component, repeatable ("practice.step"): title Text (short), text Text (long)
+//                  — how the work goes, at most 6
+//     engagements  Component, repeatable ("practice.engagement"): text Text (short), at most 6
+//     caseStudy    Text (short), optional: the slug of the case study the page shows (else the
+//                  practice's first)
+//
+//   Collection "author" (REST /api/authors), Internationalization on: who writes the posts
+//     name         Text (short), required: as the posts' `author` gives it
+//     role         Text (short), required
+//     bio          Rich text (Markdown or Blocks): the short bio under a post
+//     photo        Media, single image, optional
 //
 //   Read anonymously, so the Public role needs find + findOne on posts and legal pages, and find
-//   on tags, and find on home and case-study (with CMS_TOKEN, the token does instead): Strapi 4 and 5 leave out of an answer,
+//   on tags, and find on home, case-study, practice and author (with CMS_TOKEN, the token does instead): Strapi 4 and 5 leave out of an answer,
 //   without an error, a relation whose type its reader may not find (no tags shown). A post
 //   type without `tags` (an older content model) still works: Strapi 5 refuses the populate
 //   (400 "Invalid key tags"), the site asks again without tags, logs it once and shows no
@@ -68,7 +87,8 @@
 // logos or case studies: server/render/loaders.ts). A home or case-study type the CMS does not
 // have (404) is no content, with one warning.
 import { defaultLocale as siteDefaultLocale, type Locale } from '../../shared/locales.ts';
-import type { CaseStudy, HomeContent, LegalDocument, Post } from '../../shared/page-data.ts';
+import type { Author, CaseStudy, HomeContent, LegalDocument, Post, PracticeContent } from '../../shared/page-data.ts';
+import { foldText } from '../../shared/blog.ts';
 import { LEGAL_PAGES, type LegalPageKey } from '../../shared/routes.ts';
 import type { ContentSource } from '../content/source.ts';
 import type { Logger } from '../base/logger.ts';
@@ -76,6 +96,7 @@ import { contentLoader, type CachedLoader } from './cached-loader.ts';
 import type { StrapiClient } from './client.ts';
 import { createEntryReader, entryLocale } from './entries.ts';
 import { createHomeFetch } from './home.ts';
+import { createPracticesFetch } from './practices.ts';
 import { normalizeEntries } from './normalize.ts';
 import { createPosts, type ReadPost } from './posts.ts';
 import { legalSchema } from './schemas.ts';
@@ -92,7 +113,7 @@ export type StrapiContent = ContentSource & {
 export type ContentPurge =
   | { model: 'post'; documentId?: string | undefined; slug?: string | undefined }
   | { model: 'legal-page'; page?: LegalPageKey | undefined }
-  /** The home page's content: its single type and the case studies. */
+  /** The public site's other content: the home's single type, the case studies, the practices and the authors. */
   | { model: 'home' }
   | { model: 'all' };
 
@@ -135,6 +156,10 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   const entries = createEntryReader({ logger, cmsOrigin: options.cmsOrigin ?? client.origin, mediaHosts: options.mediaHosts ?? [] });
   const posts = createPosts({ client, logger, entries, draft, lists: cachedLists, posts: cachedPosts });
   const { fetchHome, fetchCaseStudies } = createHomeFetch({ client, logger, entries, defaultLocale });
+  const cachedPractices = contentLoader<PracticeContent[]>(settings);
+  const cachedAuthors = contentLoader<Map<string, Author>>(settings);
+  const { fetchPractices, fetchAuthors } = createPracticesFetch({ client, logger, entries });
+  const authorsIn = (locale: Locale) => cachedAuthors(`authors:${locale}`, () => fetchAuthors(locale));
 
   async function fetchLegal(page: LegalPageKey, locale: Locale): Promise<LegalDocument | null> {
     const body = await client.get('/api/legal-pages', { 'filters[page][$eq]': page, locale }, { as: 'public' });
@@ -159,8 +184,23 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
     },
     getHome: (locale) => cachedHome(`home:${locale}`, () => withFallback(locale, fetchHome)),
     listCaseStudies: (locale) => cachedCaseStudies(`case-studies:${locale}`, () => fetchCaseStudies(locale)),
+    listPractices: (locale) => cachedPractices(`practices:${locale}`, () => fetchPractices(locale)),
+    async getAuthor(name, locale) {
+      const key = foldText(name);
+      const own = (await authorsIn(locale)).get(key);
+      if (own || locale === defaultLocale) return own ?? null;
+      return (await authorsIn(defaultLocale)).get(key) ?? null;
+    },
     purge: (scope) =>
-      purgeCaches(scope, { lists: cachedLists, posts: cachedPosts, legal: cachedLegal, home: cachedHome, caseStudies: cachedCaseStudies }),
+      purgeCaches(scope, {
+        lists: cachedLists,
+        posts: cachedPosts,
+        legal: cachedLegal,
+        home: cachedHome,
+        caseStudies: cachedCaseStudies,
+        practices: cachedPractices,
+        authors: cachedAuthors,
+      }),
   };
 }
 
@@ -179,6 +219,8 @@ function purgeCaches(
     legal: CachedLoader<LegalDocument | null>;
     home: CachedLoader<HomeContent | null>;
     caseStudies: CachedLoader<CaseStudy[]>;
+    practices: CachedLoader<PracticeContent[]>;
+    authors: CachedLoader<Map<string, Author>>;
   },
 ): void {
   if (scope.model === 'post' || scope.model === 'all') {
@@ -197,5 +239,7 @@ function purgeCaches(
   if (scope.model === 'home' || scope.model === 'all') {
     caches.home.expire(() => true);
     caches.caseStudies.expire(() => true);
+    caches.practices.expire(() => true);
+    caches.authors.expire(() => true);
   }
 }

@@ -74,7 +74,9 @@ export function createHomeFetch({ client, logger, entries: reader, defaultLocale
 
   async function fetchCaseStudies(locale: Locale): Promise<CaseStudy[]> {
     // Sorted here, not by the CMS: a content model without `order` still works.
-    const body = await readOptional('/api/case-studies', { locale, 'pagination[pageSize]': LIST_PAGE_SIZE }, true);
+    // `*`: the components of the type, whichever it has (a content model without `figures` still works).
+    const query = { locale, 'pagination[pageSize]': LIST_PAGE_SIZE, populate: '*' };
+    const body = await readOptional('/api/case-studies', query, true);
     if (body === null) return [];
     const entries = validEntries(caseStudySchema, normalizeEntries(body), 'case study')
       .filter((entry) => entryLocale(entry, locale) === locale)
@@ -92,6 +94,10 @@ export function createHomeFetch({ client, logger, entries: reader, defaultLocale
         quoteBy: entry.quoteBy,
         html: await toHtml(entry.story),
         sample: entry.sample ?? false,
+        challenge: entry.challenge,
+        figures: validItems(figureSchema, entry.figures, `case study ${entry.slug} figure`)
+          .slice(0, HOME_LIMITS.caseStudyFigures)
+          .map(({ value, label }) => ({ value, label })),
       })),
     );
   }

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { SLUG_PATTERN } from '../../shared/blog.ts';
 import { HOME_LIMITS } from '../../shared/home.ts';
-import { PRACTICES } from '../../shared/practices.ts';
+import { AUTHOR_LIMITS, PRACTICE_LIMITS, PRACTICES } from '../../shared/practices.ts';
 import { LEGAL_PAGES } from '../../shared/routes.ts';
 
 // Strapi's `date` is YYYY-MM-DD; `publishedAt`/`updatedAt` are ISO date-times: keep the day.
@@ -96,6 +96,9 @@ export const caseStudySchema = z
     quote: z.string().trim().min(1).max(HOME_LIMITS.quote),
     quoteBy: z.string().trim().min(1).max(HOME_LIMITS.quoteBy),
     story: richText,
+    challenge: optionalText(HOME_LIMITS.challenge),
+    // Further results (component "home.figure", repeatable): checked one by one.
+    figures: z.array(z.unknown()).nullish(),
     order: z.number().int().nullish(),
     sample: z.boolean().nullish(),
     locale: z.string().optional(),
@@ -106,3 +109,28 @@ export const caseStudySchema = z
   });
 
 export type PostEntry = z.infer<typeof postSchema>;
+
+export const practiceStepSchema = z.looseObject({ title: z.string().trim().min(1).max(PRACTICE_LIMITS.stepTitle), text: z.string().trim().min(1).max(PRACTICE_LIMITS.stepText) });
+export const practiceEngagementSchema = z.looseObject({ text: z.string().trim().min(1).max(PRACTICE_LIMITS.engagement) });
+export const practiceSchema = z.looseObject({
+  practice: z.enum(PRACTICES),
+  title: z.string().trim().min(1).max(PRACTICE_LIMITS.title),
+  description: z.string().trim().min(1).max(PRACTICE_LIMITS.description),
+  body: richText,
+  // Items are checked one by one (a bad step is skipped, not the whole practice).
+  steps: z.array(z.unknown()).nullish(),
+  engagements: z.array(z.unknown()).nullish(),
+  caseStudy: z
+    .string()
+    .regex(SLUG_PATTERN, 'must be a case study’s slug')
+    .nullish()
+    .catch(null),
+  locale: z.string().optional(),
+});
+export const authorSchema = z.looseObject({
+  name: z.string().trim().min(1).max(AUTHOR_LIMITS.name),
+  role: z.string().trim().min(1).max(AUTHOR_LIMITS.role),
+  bio: richText,
+  photo: media,
+  locale: z.string().optional(),
+});

@@ -60,7 +60,7 @@ export function changesOf(body: unknown): WebhookOutcome {
   // Posts show their tags.
   if (model === 'tag') return { changes: [{ model: 'post' }] };
   // The home page shows its single type and the case studies.
-  if (model === 'home' || model === 'case-study') return { changes: [{ model: 'home' }] };
+  if (model === 'home' || model === 'case-study' || model === 'practice' || model === 'author') return { changes: [{ model: 'home' }] };
   const user = /^(.+)-custom$/.exec(model)?.[1];
   if (user !== undefined) return { changes: [{ model: 'branding', userName: BRANDING_USER.test(user) ? user : undefined }] };
   return { ignored: `the model ${JSON.stringify(model)} is not shown by the site` };

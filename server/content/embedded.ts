@@ -12,6 +12,7 @@
 //                                      in its Markdown (renditions from the build: images.ts)
 //   content/legal/<page>/<locale>.md   front matter: title, description, updated
 //   content/home/, content/case-studies/  the home page's figures, logos and case studies (home.ts)
+//   content/practices/, content/authors/   the practices' pages and the posts' authors (practices.ts)
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -22,6 +23,7 @@ import { LEGAL_PAGES, type LegalPageKey } from '../../shared/routes.ts';
 import { parseFrontMatter } from './front-matter.ts';
 import { IMAGE_FILE_NAME, type SizedImage } from './image-manifest.ts';
 import { loadEmbeddedHome } from './home.ts';
+import { loadEmbeddedPractices } from './practices.ts';
 import { createContentImages, folderImages, type ContentImages, type FolderImages } from './images.ts';
 import { htmlKey, loadPrerendered, markdownHtml, renderMarkdown, type BodyImages, type Prerendered } from './prerendered.ts';
 import type { ContentSource } from './source.ts';
@@ -171,6 +173,7 @@ export async function loadEmbeddedContent(
   }
 
   const home = await loadEmbeddedHome(contentDir, prerendered, images);
+  const practices = await loadEmbeddedPractices(contentDir, prerendered, images);
 
   // The posts' HTML most recently read, oldest first (a Map keeps its insertion order).
   const htmlCache = new BoundedMap<string, string>(POST_HTML_CACHE);
@@ -191,5 +194,6 @@ export async function loadEmbeddedContent(
     getPost,
     getLegal: async (page, locale) => pick(legal.get(page), locale),
     ...home,
+    ...practices,
   };
 }

@@ -6,10 +6,11 @@
 //   content/case-studies/<slug>/<locale>.md
 //                                 front matter: title, client, sector, practice (digital | data |
 //                                 sustainability | compliance), quote, quoteBy, order (a number,
-//                                 smallest first); optional: resultValue with resultLabel, sample;
-//                                 the body (Markdown) is the story
+//                                 smallest first); optional: resultValue with resultLabel (the
+//                                 headline result), challenge (the client's problem, the page's
+//                                 opening), figure1 … figure4 (further results, "value | label"),
+//                                 sample; the body (Markdown) is the story (how the work went)
 // A file that breaks these rules stops the start (and the build), naming the file and the field.
-import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { SLUG_PATTERN } from '../../shared/blog.ts';
@@ -18,6 +19,7 @@ import { defaultLocale, LOCALE_CODES, type Locale } from '../../shared/locales.t
 import type { CaseStudy, HomeContent, HomeFigure, ResponsiveImage } from '../../shared/page-data.ts';
 import { PRACTICES } from '../../shared/practices.ts';
 import { parseFrontMatter, type FrontMatter } from './front-matter.ts';
+import { directories, numbered, pair, problems, readIfExists, sample } from './fields.ts';
 import { IMAGE_FILE_NAME } from './image-manifest.ts';
 import { folderImages, type ContentImages, type FolderImages } from './images.ts';
 import { markdownHtml, type Prerendered } from './prerendered.ts';
@@ -25,22 +27,6 @@ import type { ContentSource } from './source.ts';
 import { PARSE_ONCE } from '../base/parse-once.ts';
 
 export type EmbeddedHome = Pick<ContentSource, 'getHome' | 'listCaseStudies'>;
-
-/** `value | label`, each part trimmed and within its limits. */
-function pair(first: number, second: number) {
-  return z
-    .string()
-    .regex(/^[^|]+\|[^|]+$/, 'must be "value | label"')
-    .transform((text) => text.split('|').map((part) => part.trim()) as [string, string])
-    .refine(([a, b]) => a.length > 0 && a.length <= first && b.length > 0 && b.length <= second, {
-      message: `must be "value | label" (at most ${first} and ${second} characters)`,
-    });
-}
-
-const sample = z
-  .enum(['yes', 'no'], { message: 'must be yes or no' })
-  .optional()
-  .transform((value) => value === 'yes');
 
 const homeMeta = z.looseObject({ sample }).superRefine((meta, context) => {
   for (const key of Object.keys(meta)) {
@@ -61,49 +47,13 @@ const caseStudyMeta = z
     order: z.string().regex(/^\d{1,4}$/, 'must be a whole number').transform(Number),
     resultValue: z.string().min(1).max(HOME_LIMITS.figureValue).optional(),
     resultLabel: z.string().min(1).max(HOME_LIMITS.figureLabel).optional(),
+    challenge: z.string().min(1).max(HOME_LIMITS.challenge).optional(),
     sample,
   })
   .refine((meta) => Boolean(meta.resultValue) === Boolean(meta.resultLabel), {
     path: ['resultLabel'],
     message: 'goes with resultValue (both or neither)',
   });
-
-function problems(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ');
-}
-
-/** The numbered keys `name1`, `name2`… of a front matter, in order; a gap or a number past `max` is an error. */
-function numbered(attributes: FrontMatter, name: string, max: number, file: string): string[] {
-  const pattern = new RegExp(`^${name}(\\d+)$`);
-  const numbers = Object.keys(attributes)
-    .map((key) => pattern.exec(key)?.[1])
-    .filter((n): n is string => n !== undefined)
-    .map(Number)
-    .sort((a, b) => a - b);
-  numbers.forEach((n, i) => {
-    if (n !== i + 1) throw new Error(`${file}: ${name}${i + 1} is missing (${name}s are numbered 1, 2, 3…)`);
-  });
-  if (numbers.length > max) throw new Error(`${file}: at most ${max} ${name}s (${name}1 … ${name}${max})`);
-  return numbers.map((n) => attributes[`${name}${n}`] ?? '');
-}
-
-async function readIfExists(file: string): Promise<string | null> {
-  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
-    throw error;
-  });
-}
-
-async function directories(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
-  return entries
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
-}
 
 /** A logo file of content/home/, as the page shows it (its name is its `alt`). */
 async function logoImage(images: ContentImages, folder: FolderImages, file: string, name: string, alt: string): Promise<ResponsiveImage> {
@@ -112,6 +62,20 @@ async function logoImage(images: ContentImages, folder: FolderImages, file: stri
   if (digest === undefined) throw new Error(`${file}: logo ${name} not found (put it in ${folder.dir})`);
   if (digest === null) throw new Error(`${join(folder.dir, name)}: larger than an image may be`);
   return { ...(await images.image(join(folder.dir, name), digest)), alt };
+}
+
+/** A case study's further results, `figure1` … (each "value | label"); any other unknown field is an error. */
+function caseStudyFigures(attributes: FrontMatter, file: string): HomeFigure[] {
+  const known = new Set(['title', 'client', 'sector', 'practice', 'quote', 'quoteBy', 'order', 'resultValue', 'resultLabel', 'challenge', 'sample']);
+  const unknown = Object.keys(attributes).filter((key) => !known.has(key) && !/^figure\d+$/.test(key));
+  if (unknown.length > 0) throw new Error(`${file}: ${unknown.join(', ')} is not a field of a case study`);
+  const figure = pair(HOME_LIMITS.figureValue, HOME_LIMITS.figureLabel);
+  return numbered(attributes, 'figure', HOME_LIMITS.caseStudyFigures, file).map((text, i) => {
+    const parsed = figure.safeParse(text, PARSE_ONCE);
+    if (!parsed.success) throw new Error(`${file}: figure${i + 1} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+    const [value, label] = parsed.data;
+    return { value, label };
+  });
 }
 
 type HomeFile = { figures: HomeFigure[]; logos: ResponsiveImage[] | null; sample: boolean };
@@ -174,9 +138,17 @@ export async function loadEmbeddedHome(contentDir: string, prerendered: Prerende
       const { attributes, body } = parseFrontMatter(source, file);
       const meta = caseStudyMeta.safeParse(attributes, PARSE_ONCE);
       if (!meta.success) throw new Error(`${file}: ${problems(meta.error)}`);
-      const { resultValue, resultLabel, ...fields } = meta.data;
+      const { resultValue, resultLabel, challenge, title, client, sector, practice, quote, quoteBy, order, sample: isSample } = meta.data;
       const result = resultValue && resultLabel ? { value: resultValue, label: resultLabel } : null;
-      studies.get(locale)!.push({ ...fields, slug, locale, result, html: await markdownHtml(body, prerendered) });
+      studies.get(locale)!.push({
+        ...{ title, client, sector, practice, quote, quoteBy, order, sample: isSample },
+        slug,
+        locale,
+        result,
+        challenge: challenge ?? null,
+        figures: caseStudyFigures(attributes, file),
+        html: await markdownHtml(body, prerendered),
+      });
     }
   }
   const lists = new Map<Locale, CaseStudy[]>();

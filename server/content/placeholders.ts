@@ -129,5 +129,7 @@ export function withCompany(source: ContentSource, company: Company): ContentSou
     },
     getHome: async (locale) => filled(await source.getHome(locale), locale),
     listCaseStudies: async (locale) => filled(await source.listCaseStudies(locale), locale),
+    listPractices: async (locale) => filled(await source.listPractices(locale), locale),
+    getAuthor: async (name, locale) => filled(await source.getAuthor(name, locale), locale),
   };
 }

@@ -1,6 +1,6 @@
 // The content source behind one small interface (embedded Markdown now; Strapi later).
 import type { Locale } from '../../shared/locales.ts';
-import type { CaseStudy, HomeContent, LegalDocument, Post, PostSummary } from '../../shared/page-data.ts';
+import type { Author, CaseStudy, HomeContent, LegalDocument, Post, PostSummary, PracticeContent } from '../../shared/page-data.ts';
 import type { LegalPageKey } from '../../shared/routes.ts';
 
 export type ContentSource = {
@@ -14,4 +14,8 @@ export type ContentSource = {
   getHome(locale: Locale): Promise<HomeContent | null>;
   /** The case studies written in the locale, in their order (`order`, then slug). */
   listCaseStudies(locale: Locale): Promise<CaseStudy[]>;
+  /** The practices' own pages written in the locale, in the order of PRACTICES (a practice without its text has no page). */
+  listPractices(locale: Locale): Promise<PracticeContent[]>;
+  /** The author a post names (its `author`), as written in the locale, else in the default locale; null when there is no such author. */
+  getAuthor(name: string, locale: Locale): Promise<Author | null>;
 };

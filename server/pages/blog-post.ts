@@ -1,5 +1,7 @@
-// A post of the blog, in the language it is written in (a post is offered only in its languages).
+// A post of the blog, in the language it is written in (a post is offered only in its languages),
+// with its author (name, role, photo, bio: content/authors or the CMS) and up to three related posts.
 import { LOCALE_CODES } from '../../shared/locales.ts';
+import { relatedPosts } from '../../shared/related-posts.ts';
 import { localePath } from '../../shared/routes.ts';
 import { notFound, PageRedirect } from '../http/errors.ts';
 import type { PageLoader } from '../render/page-module.ts';
@@ -13,7 +15,15 @@ export const loader = (async ({ services: { content }, locale, params }) => {
   const post = await content.getPost(slug, locale);
   if (post) {
     const alternates = Object.fromEntries(Object.entries(post.translations).map(([l, s]) => [l, { slug: s }]));
-    return { data: { post }, meta: { title: post.title, description: post.description, alternates, article: post } };
+    // Who wrote it and what to read next: neither decides the page (a source that fails them logged why).
+    const [author, related] = await Promise.all([
+      content.getAuthor(post.author, locale).catch(() => null),
+      content
+        .listPosts(locale)
+        .then((posts) => relatedPosts(posts, post))
+        .catch(() => []),
+    ]);
+    return { data: { post, author, related }, meta: { title: post.title, description: post.description, alternates, article: post } };
   }
   // A slug of another language (a link shared before switching): its translation here, else
   // the post in the language it is written in — never its text under this language's URL.

@@ -1,5 +1,5 @@
 // robots.txt and sitemap.xml, both derived from the route table (every public, indexable page
-// in both locales, plus each blog post in each language it is written in).
+// in both locales, plus each practice, case study and blog post in each language it is written in).
 import { defaultLocale, LOCALE_CODES, type Locale } from '../../shared/locales.ts';
 import type { PostSummary } from '../../shared/page-data.ts';
 import { BASE_ROUTES, localePath } from '../../shared/routes.ts';
@@ -34,6 +34,26 @@ function urlEntry(origin: string, base: string, params: Record<string, string> =
 }
 
 /**
+ * A page of content by its slug (a practice, a case study: one slug in every language it is
+ * written in), in each of those languages, each naming the others.
+ */
+function slugEntries(origin: string, base: string, slug: string, languages: readonly Locale[]): string {
+  const href = (locale: Locale) => escapeHtml(origin + localePath(base, locale, { slug }));
+  const links = languages.map((locale) => `<xhtml:link rel="alternate" hreflang="${locale}" href="${href(locale)}"/>`);
+  if (languages.includes(defaultLocale)) links.push(`<xhtml:link rel="alternate" hreflang="x-default" href="${href(defaultLocale)}"/>`);
+  return languages.map((locale) => `<url><loc>${href(locale)}</loc>${languages.length > 1 ? links.join('') : ''}</url>`).join('');
+}
+
+/** The slugs of a kind of content in each language, as the languages each slug is written in. */
+async function slugLanguages(list: (locale: Locale) => Promise<readonly { slug: string }[]>): Promise<Map<string, Locale[]>> {
+  const bySlug = new Map<string, Locale[]>();
+  for (const locale of LOCALE_CODES) {
+    for (const { slug } of await list(locale).catch(() => [])) bySlug.set(slug, [...(bySlug.get(slug) ?? []), locale]);
+  }
+  return bySlug;
+}
+
+/**
  * Posts the sitemap lists per language at most, the newest: the CMS's lists stop there too
  * (cms/content.ts), and 2 × 5,000 entries stay well under the protocol's 50,000 URLs and 50 MB.
  */
@@ -44,10 +64,17 @@ export async function sitemapXml(origin: string, content: ContentSource): Promis
   // listPosts answers newest first.
   const lists = await Promise.all(LOCALE_CODES.map(async (locale) => (await content.listPosts(locale)).slice(0, SITEMAP_POSTS_MAX)));
   const posts = lists.flat().map((post) => postEntries(origin, post));
+  const practices = await slugLanguages(async (locale) => (await content.listPractices(locale)).map((p) => ({ slug: p.practice })));
+  const studies = await slugLanguages((locale) => content.listCaseStudies(locale));
+  const pagesOfContent = [
+    ...[...practices].map(([slug, languages]) => slugEntries(origin, 'practice', slug, languages)),
+    ...[...studies].map(([slug, languages]) => slugEntries(origin, 'case-study', slug, languages)),
+  ];
   return (
     '<?xml version="1.0" encoding="UTF-8"?>' +
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">' +
     pages.join('') +
+    pagesOfContent.join('') +
     posts.join('') +
     '</urlset>'
   );

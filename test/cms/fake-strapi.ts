@@ -65,7 +65,17 @@ export const READ_ONLY_TOKEN = 'read-only-api-token';
  * role (Authenticated) reads the branding collections and nothing else.
  */
 export const LEAST_PRIVILEGE: StrapiAccess = {
-  public: ['post.find', 'post.findOne', 'tag.find', 'legal-page.find', 'legal-page.findOne', 'home.find', 'case-study.find'],
+  public: [
+    'post.find',
+    'post.findOne',
+    'tag.find',
+    'legal-page.find',
+    'legal-page.findOne',
+    'home.find',
+    'case-study.find',
+    'practice.find',
+    'author.find',
+  ],
   roles: { authenticated: ['*-custom.find'] },
   users: { [SERVICE_ACCOUNT.identifier]: { password: SERVICE_ACCOUNT.password } },
 };

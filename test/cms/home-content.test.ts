@@ -159,6 +159,8 @@ test.each(SHAPES)('%s case studies come in their order, their story rendered to 
       quoteBy: 'Luis Mora, jefe de servicio',
       html: '<p>Rediseñamos los diez trámites más pedidos.</p>',
       sample: true,
+      challenge: null,
+      figures: [],
     },
     {
       slug: 'cuadro-de-mando',
@@ -172,13 +174,15 @@ test.each(SHAPES)('%s case studies come in their order, their story rendered to 
       quoteBy: 'Ana Gil, gerente',
       html: expect.stringContaining('<p>Medimos lo que <strong>importa</strong> y nada más.</p>'),
       sample: false,
+      challenge: null,
+      figures: [],
     },
   ]);
   expect(list[1]?.html).not.toMatch(/<script/);
   const [read] = cms.reads();
   expect([read?.path, Object.fromEntries(read?.query ?? [])]).toEqual([
     '/api/case-studies',
-    { locale: 'es', 'pagination[pageSize]': '100' },
+    { locale: 'es', 'pagination[pageSize]': '100', populate: '*' },
   ]);
   expect(read?.headers.authorization).toBeUndefined();
 });

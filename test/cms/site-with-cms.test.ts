@@ -128,7 +128,7 @@ test('with CMS_TOKEN (a read-only token, nothing public) every read goes with th
   expect((await request(app).get('/client').set('Cookie', cookie)).text).toContain('--navbar-bg:#1A2B3C');
   expect(cms.logins()).toHaveLength(0);
   const reads = cms.reads();
-  expect(new Set(reads.map((r) => r.path))).toEqual(new Set(['/api/posts', '/api/legal-pages', '/api/acme-customs']));
+  expect(new Set(reads.map((r) => r.path))).toEqual(new Set(['/api/posts', '/api/authors', '/api/legal-pages', '/api/acme-customs']));
   expect(reads.every((r) => r.headers.authorization === `Bearer ${READ_ONLY_TOKEN}`)).toBe(true);
 });
 

@@ -36,6 +36,8 @@ export function contentOf(posts: TestPost[]): ContentSource {
     getLegal: async () => null,
     getHome: async () => null,
     listCaseStudies: async () => [],
+    listPractices: async () => [],
+    getAuthor: async () => null,
   };
 }
 
