@@ -4,12 +4,14 @@ import { localePath } from '../../shared/routes.ts';
 import { roleArea, type SessionUser } from '../../shared/user.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 
-/** The public pages that end with the call to action (not the error pages, the forms of the private area…). */
+/**
+ * The public pages that end with the call to action (not the error pages, the forms of the private
+ * area…; nor a practice's or a case study's page, which end with the contact form for their practice).
+ */
 const CTA_PAGES: ReadonlySet<PageKey> = new Set<PageKey>([
   'home',
   'practices',
   'case-studies',
-  'case-study',
   'blog',
   'blog-post',
   'legal',

@@ -284,6 +284,8 @@ test('what a delivery is believed for: event, model, and the entry’s documentI
   expect(changesOf({ event: 'releases.publish', release: {} })).toEqual({ changes: [{ model: 'all' }] });
   expect(changesOf(webhookBody('entry.publish', 'home', {}))).toEqual({ changes: [{ model: 'home' }] });
   expect(changesOf(webhookBody('entry.unpublish', 'case-study', { slug: 'x' }))).toEqual({ changes: [{ model: 'home' }] });
+  expect(changesOf(webhookBody('entry.publish', 'practice', { practice: 'data' }))).toEqual({ changes: [{ model: 'home' }] });
+  expect(changesOf(webhookBody('entry.update', 'author', { name: 'Ana' }))).toEqual({ changes: [{ model: 'home' }] });
 });
 
 const CHANGES: CmsChange[] = [
