@@ -2,6 +2,7 @@
 import type { Locale } from '../../shared/locales.ts';
 import type { CaseStudy, HomeContent, LegalDocument, Post, PostSummary } from '../../shared/page-data.ts';
 import type { LegalPageKey } from '../../shared/routes.ts';
+import type { RedirectTable } from './redirects.ts';
 
 export type ContentSource = {
   /** The posts written in the locale, newest first (a post is not offered in a language it is not written in). */
@@ -14,4 +15,6 @@ export type ContentSource = {
   getHome(locale: Locale): Promise<HomeContent | null>;
   /** The case studies written in the locale, in their order (`order`, then slug). */
   listCaseStudies(locale: Locale): Promise<CaseStudy[]>;
+  /** The editors' redirects, checked (server/content/redirects.ts); a source without them has none. */
+  redirects?(): Promise<RedirectTable>;
 };
