@@ -105,4 +105,7 @@ export const caseStudySchema = z
     message: 'goes with resultValue (both or neither)',
   });
 
+// The editors' redirects: their shape and their rules are the embedded file's (content/redirects.ts).
+export { redirectSchema } from '../content/redirects.ts';
+
 export type PostEntry = z.infer<typeof postSchema>;
