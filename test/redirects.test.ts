@@ -88,6 +88,14 @@ test('a chain A → B → C collapses to A → C, 301 only when every hop is 301
   expect([x.status, x.headers.location]).toEqual([301, 'https://example.org/y']);
 });
 
+test("a chain keeps an earlier hop's # when the last target has none, as a browser does", () => {
+  const built = table([
+    { from: '/a', to: '/b#team' },
+    { from: '/b', to: '/blog' },
+  ]);
+  expect(built.find('/a')?.to).toBe('/blog#team');
+});
+
 test('a target spelled unlike its route (/contact) is sent in the route’s own spelling: one hop, not two', () => {
   expect(table([{ from: '/contacto', to: '/contact?x=1' }]).find('/contacto')?.to).toBe('/Contact?x=1');
 });

@@ -162,35 +162,40 @@ function checkEach(items: readonly unknown[], describe: (index: number) => strin
   return [...checked.values()];
 }
 
+/**
+ * What the next hop answers to a target: its own target, with the target's query kept (and its #,
+ * as a browser keeps it when a Location has none).
+ */
+function followOn(to: string, next: string): string {
+  const hashAt = to.indexOf('#');
+  const base = hashAt === -1 ? to : to.slice(0, hashAt);
+  const queryAt = base.indexOf('?');
+  const followed = withQuery(next, queryAt === -1 ? '' : base.slice(queryAt));
+  return hashAt !== -1 && !followed.includes('#') ? followed + to.slice(hashAt) : followed;
+}
+
 /** Builds the table from the entries as written; `describe` names an entry in a refusal (its file and place, its CMS id). */
 export function buildRedirectTable(items: readonly unknown[], describe: (index: number) => string): RedirectTable {
   const refused: RedirectRefusal[] = [];
   const checked = checkEach(items, describe, refused);
   const byKey = new Map(checked.map((entry) => [entry.key, entry]));
+  const nextHop = (hop: Checked) => (hop.local ? byKey.get(keyOf(pathOf(hop.to))) : undefined);
   const table = new Map<string, Redirect>();
   for (const entry of checked) {
     const hops = [entry];
     let to = entry.to;
-    let looped = false;
-    for (let next = entry.local ? byKey.get(keyOf(pathOf(to))) : undefined; next; next = next.local ? byKey.get(keyOf(pathOf(next.to))) : undefined) {
-      if (hops.includes(next)) {
-        const chain = [...hops, next].map((hop) => hop.from).join(' → ');
-        const reason = next === entry ? `it is part of a loop: ${chain}` : `it leads into a loop: ${chain}`;
-        refused.push({ entry: `${entry.entry} (${entry.from})`, reason });
-        looped = true;
-        break;
-      }
+    let next = nextHop(entry);
+    while (next && !hops.includes(next)) {
       hops.push(next);
-      // What the next hop answers to this hop's target: its own target, this one's query kept (and
-      // its #, as a browser keeps it when a Location has none).
-      const hashAt = to.indexOf('#');
-      const base = hashAt === -1 ? to : to.slice(0, hashAt);
-      const queryAt = base.indexOf('?');
-      const kept = hashAt === -1 ? '' : to.slice(hashAt);
-      to = withQuery(next.to, queryAt === -1 ? '' : base.slice(queryAt));
-      if (kept && !to.includes('#')) to += kept;
+      to = followOn(to, next.to);
+      next = nextHop(next);
     }
-    if (looped) continue;
+    if (next) {
+      const chain = [...hops, next].map((hop) => hop.from).join(' → ');
+      const reason = next === entry ? `it is part of a loop: ${chain}` : `it leads into a loop: ${chain}`;
+      refused.push({ entry: `${entry.entry} (${entry.from})`, reason });
+      continue;
+    }
     const status: RedirectStatus = hops.every((hop) => hop.status === 301) ? 301 : 302;
     table.set(entry.key, { from: entry.from, to, status });
   }
