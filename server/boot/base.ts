@@ -10,6 +10,7 @@ import { cmsModule } from '../cms/module.ts';
 import { loadEmbeddedContent } from '../content/embedded.ts';
 import { createContentImages } from '../content/images.ts';
 import { withCompany } from '../content/placeholders.ts';
+import { logRefusedRedirects } from '../content/redirects.ts';
 import { errorCodesWithWords } from '../http/upstream.ts';
 import { messagesOf, projectI18n, rememberingTranslate } from '../i18n/index.ts';
 import type { i18n } from 'i18next';
@@ -33,6 +34,8 @@ export async function bootBase(deps: AppDeps) {
     deps.content ?? cms?.content ?? loadEmbeddedContent(PATHS.content, undefined, contentImages),
     deps.i18n ?? projectI18n(),
   ]);
+  // Files are read once: what they refuse is said now (the CMS says it at each read of its own).
+  if (!cms && source.redirects) logRefusedRedirects(await source.redirects(), logger);
   const manifest = deps.manifest ?? readManifest(PATHS.manifest);
   return {
     config,

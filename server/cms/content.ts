@@ -67,8 +67,16 @@
 //     bio          Rich text (Markdown or Blocks): the short bio under a post
 //     photo        Media, single image, optional
 //
+//   Collection "redirect" (REST /api/redirects), Internationalization off (a path carries its
+//   language: /old, /es/old and /en/old are three redirects):
+//     from         Text (short), required: a path (/old-page), never a page of the site
+//     to           Text (short), required: a path (/blog?tag=x) or an http(s) URL
+//     status       Integer, 301 (default, permanent) or 302 (temporary)
+//     (checked by server/content/redirects.ts: a bad one, a loop, a second one from the same
+//     path are refused with a warning; the oldest of two from the same path wins)
+//
 //   Read anonymously, so the Public role needs find + findOne on posts and legal pages, and find
-//   on tags, and find on home, case-study, practice and author (with CMS_TOKEN, the token does instead): Strapi 4 and 5 leave out of an answer,
+//   on tags, and find on home, case-study, practice, author and redirect (with CMS_TOKEN, the token does instead): Strapi 4 and 5 leave out of an answer,
 //   without an error, a relation whose type its reader may not find (no tags shown). A post
 //   type without `tags` (an older content model) still works: Strapi 5 refuses the populate
 //   (400 "Invalid key tags"), the site asks again without tags, logs it once and shows no
@@ -90,6 +98,7 @@ import { defaultLocale as siteDefaultLocale, type Locale } from '../../shared/lo
 import type { Author, CaseStudy, HomeContent, LegalDocument, Post, PracticeContent } from '../../shared/page-data.ts';
 import { foldText } from '../../shared/blog.ts';
 import { LEGAL_PAGES, type LegalPageKey } from '../../shared/routes.ts';
+import type { RedirectTable } from '../content/redirects.ts';
 import type { ContentSource } from '../content/source.ts';
 import type { Logger } from '../base/logger.ts';
 import { contentLoader, type CachedLoader } from './cached-loader.ts';
@@ -99,9 +108,11 @@ import { createHomeFetch } from './home.ts';
 import { createPracticesFetch } from './practices.ts';
 import { normalizeEntries } from './normalize.ts';
 import { createPosts, type ReadPost } from './posts.ts';
+import { createRedirectFetch } from './redirects.ts';
 import { legalSchema } from './schemas.ts';
 
 export type StrapiContent = ContentSource & {
+  redirects(): Promise<RedirectTable>;
   /** Makes what a change in the CMS touched stale on this instance (server/cms/invalidation.ts). */
   purge(scope: ContentPurge): void;
 };
@@ -115,6 +126,8 @@ export type ContentPurge =
   | { model: 'legal-page'; page?: LegalPageKey | undefined }
   /** The public site's other content: the home's single type, the case studies, the practices and the authors. */
   | { model: 'home' }
+  /** The editors' redirects. */
+  | { model: 'redirect' }
   | { model: 'all' };
 
 export type StrapiContentOptions = {
@@ -153,6 +166,7 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   const cachedLegal = contentLoader<LegalDocument | null>(settings);
   const cachedHome = contentLoader<HomeContent | null>(settings);
   const cachedCaseStudies = contentLoader<CaseStudy[]>(settings);
+  const cachedRedirects = contentLoader<RedirectTable>(settings);
   const entries = createEntryReader({ logger, cmsOrigin: options.cmsOrigin ?? client.origin, mediaHosts: options.mediaHosts ?? [] });
   const posts = createPosts({ client, logger, entries, draft, lists: cachedLists, posts: cachedPosts });
   const { fetchHome, fetchCaseStudies } = createHomeFetch({ client, logger, entries, defaultLocale });
@@ -160,6 +174,7 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
   const cachedAuthors = contentLoader<Map<string, Author>>(settings);
   const { fetchPractices, fetchAuthors } = createPracticesFetch({ client, logger, entries });
   const authorsIn = (locale: Locale) => cachedAuthors(`authors:${locale}`, () => fetchAuthors(locale));
+  const fetchRedirects = createRedirectFetch({ client, logger, entries });
 
   async function fetchLegal(page: LegalPageKey, locale: Locale): Promise<LegalDocument | null> {
     const body = await client.get('/api/legal-pages', { 'filters[page][$eq]': page, locale }, { as: 'public' });
@@ -191,7 +206,8 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
       if (own || locale === defaultLocale) return own ?? null;
       return (await authorsIn(defaultLocale)).get(key) ?? null;
     },
-    purge: (scope) =>
+    redirects: () => cachedRedirects('redirects', fetchRedirects),
+    purge: (scope) => {
       purgeCaches(scope, {
         lists: cachedLists,
         posts: cachedPosts,
@@ -200,7 +216,9 @@ export function createStrapiContent(options: StrapiContentOptions): StrapiConten
         caseStudies: cachedCaseStudies,
         practices: cachedPractices,
         authors: cachedAuthors,
-      }),
+      });
+      if (scope.model === 'redirect' || scope.model === 'all') cachedRedirects.expire(() => true);
+    },
   };
 }
 

@@ -5,6 +5,7 @@
 //   cms:post:*                     every post (a change that names none, a tag)
 //   cms:legal-page:<page>|*        a legal page, or every one
 //   cms:branding:<user>|*          a user's branding collection (`{user}-customs`), or every one
+//   cms:redirect                   the editors' redirects
 //   cms:all                        everything (media, which any page may show)
 //
 // Each instance then makes those entries of its own caches stale (content.ts purge, branding.ts
@@ -36,6 +37,8 @@ export function topicOf(change: CmsChange): string {
       return `${CMS_TOPIC_PREFIX}branding:${change.userName ?? '*'}`;
     case 'home':
       return `${CMS_TOPIC_PREFIX}home`;
+    case 'redirect':
+      return `${CMS_TOPIC_PREFIX}redirect`;
     case 'all':
       return `${CMS_TOPIC_PREFIX}all`;
   }
@@ -47,6 +50,7 @@ export function changeOfTopic(topic: string): CmsChange | null {
   const rest = topic.slice(CMS_TOPIC_PREFIX.length);
   if (rest === 'all') return { model: 'all' };
   if (rest === 'home') return { model: 'home' };
+  if (rest === 'redirect') return { model: 'redirect' };
   const [model, key = ''] = [rest.slice(0, rest.indexOf(':')), rest.slice(rest.indexOf(':') + 1)];
   if (model === 'post') {
     if (key === '*') return { model: 'post' };

@@ -108,6 +108,9 @@ export const caseStudySchema = z
     message: 'goes with resultValue (both or neither)',
   });
 
+// The editors' redirects: their shape and their rules are the embedded file's (content/redirects.ts).
+export { redirectSchema } from '../content/redirects.ts';
+
 export type PostEntry = z.infer<typeof postSchema>;
 
 export const practiceStepSchema = z.looseObject({ title: z.string().trim().min(1).max(PRACTICE_LIMITS.stepTitle), text: z.string().trim().min(1).max(PRACTICE_LIMITS.stepText) });

@@ -61,6 +61,7 @@ export function changesOf(body: unknown): WebhookOutcome {
   if (model === 'tag') return { changes: [{ model: 'post' }] };
   // The home page shows its single type and the case studies.
   if (model === 'home' || model === 'case-study' || model === 'practice' || model === 'author') return { changes: [{ model: 'home' }] };
+  if (model === 'redirect') return { changes: [{ model: 'redirect' }] };
   const user = /^(.+)-custom$/.exec(model)?.[1];
   if (user !== undefined) return { changes: [{ model: 'branding', userName: BRANDING_USER.test(user) ? user : undefined }] };
   return { ignored: `the model ${JSON.stringify(model)} is not shown by the site` };

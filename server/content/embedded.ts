@@ -13,6 +13,8 @@
 //   content/legal/<page>/<locale>.md   front matter: title, description, updated
 //   content/home/, content/case-studies/  the home page's figures, logos and case studies (home.ts)
 //   content/practices/, content/authors/   the practices' pages and the posts' authors (practices.ts)
+//   content/redirects.json             the editors' redirects, a list of {from, to, status}
+//                                      (redirects.ts; optional): a bad entry is refused alone
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -24,6 +26,7 @@ import { parseFrontMatter } from './front-matter.ts';
 import { IMAGE_FILE_NAME, type SizedImage } from './image-manifest.ts';
 import { loadEmbeddedHome } from './home.ts';
 import { loadEmbeddedPractices } from './practices.ts';
+import { buildRedirectTable, NO_REDIRECTS, type RedirectTable } from './redirects.ts';
 import { createContentImages, folderImages, type ContentImages, type FolderImages } from './images.ts';
 import { htmlKey, loadPrerendered, markdownHtml, renderMarkdown, type BodyImages, type Prerendered } from './prerendered.ts';
 import type { ContentSource } from './source.ts';
@@ -101,6 +104,27 @@ export function postBodyImages(images: ContentImages, folder: FolderImages, file
   };
 }
 
+/**
+ * content/redirects.json: none when the file is absent. A file that is not a JSON list stops the
+ * start, as any content file that cannot be read does; each entry is then checked alone.
+ */
+async function loadEmbeddedRedirects(contentDir: string): Promise<RedirectTable> {
+  const file = join(contentDir, 'redirects.json');
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (text === null) return NO_REDIRECTS;
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file}: not JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  }
+  if (!Array.isArray(list)) throw new Error(`${file}: must be a JSON list of redirects ([{"from": "/old", "to": "/new"}])`);
+  return buildRedirectTable(list, (index) => `content/redirects.json entry ${index + 1}`);
+}
+
 export async function loadEmbeddedContent(
   contentDir: string,
   prerendered: Prerendered = loadPrerendered(),
@@ -174,6 +198,7 @@ export async function loadEmbeddedContent(
 
   const home = await loadEmbeddedHome(contentDir, prerendered, images);
   const practices = await loadEmbeddedPractices(contentDir, prerendered, images);
+  const redirects = await loadEmbeddedRedirects(contentDir);
 
   // The posts' HTML most recently read, oldest first (a Map keeps its insertion order).
   const htmlCache = new BoundedMap<string, string>(POST_HTML_CACHE);
@@ -195,5 +220,6 @@ export async function loadEmbeddedContent(
     getLegal: async (page, locale) => pick(legal.get(page), locale),
     ...home,
     ...practices,
+    redirects: async () => redirects,
   };
 }

@@ -2,6 +2,7 @@
 import type { Locale } from '../../shared/locales.ts';
 import type { Author, CaseStudy, HomeContent, LegalDocument, Post, PostSummary, PracticeContent } from '../../shared/page-data.ts';
 import type { LegalPageKey } from '../../shared/routes.ts';
+import type { RedirectTable } from './redirects.ts';
 
 export type ContentSource = {
   /** The posts written in the locale, newest first (a post is not offered in a language it is not written in). */
@@ -18,4 +19,6 @@ export type ContentSource = {
   listPractices(locale: Locale): Promise<PracticeContent[]>;
   /** The author a post names (its `author`), as written in the locale, else in the default locale; null when there is no such author. */
   getAuthor(name: string, locale: Locale): Promise<Author | null>;
+  /** The editors' redirects, checked (server/content/redirects.ts); a source without them has none. */
+  redirects?(): Promise<RedirectTable>;
 };

@@ -1,5 +1,5 @@
 // What ops scrape (Prometheus text, prom-client): requests by route name and status, their
-// latency, the render cache, the job runs, the mail outbox, the database pool, readiness, and Node's own
+// latency, the editors' redirects, the render cache, the job runs, the mail outbox, the database pool, readiness, and Node's own
 // figures (event-loop lag, heap, CPU). Off unless METRICS_TOKEN or METRICS_PORT is set: then
 // every request is counted here, and /metrics answers with the token on the site's port
 // and/or without it on the metrics port (metrics/serve.ts).
@@ -20,6 +20,8 @@ declare module 'express-serve-static-core' {
   interface Locals {
     /** The page's route name (its base), for the metrics' route label. */
     routeName?: string;
+    /** The status of an editor's redirect answered (server/content/redirects.ts), for site_redirects_total. */
+    redirectStatus?: number;
   }
 }
 
@@ -54,6 +56,7 @@ export function routeLabel(req: Request, res: Response): string {
     if (typeof path === 'string') return `${req.baseUrl}${path}`;
   }
   if (req.path.startsWith('/assets/')) return 'assets';
+  if (res.locals.redirectStatus) return 'redirect';
   return res.statusCode === 404 ? 'not-found' : 'other';
 }
 
@@ -96,6 +99,13 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     registers: [registry],
   });
 
+  const redirects = new Counter({
+    name: 'site_redirects_total',
+    help: "Editors' redirects answered (a page load's 301/302, or a client navigation told to go), by status.",
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+
   // Registered in this order, which is the order of the scrape's text.
   if (deps.renderCache) registerRenderCacheMetrics(registry, deps.renderCache);
   if (deps.jobs) registerJobMetrics(registry, deps.jobs);
@@ -117,6 +127,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
       const method = methodLabel(req);
       requests.inc({ method, route, status: res.statusCode });
       latency.observe({ method, route }, (performance.now() - started) / 1000);
+      if (res.locals.redirectStatus) redirects.inc({ status: res.locals.redirectStatus });
     });
     next();
   };

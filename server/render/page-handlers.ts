@@ -15,6 +15,21 @@ import { resolvePage, type ResolveDeps, type Resolution } from './resolve.ts';
 import { IMAGE_MAX_BYTES } from '../../shared/uploads.ts';
 
 const PRIVATE_NO_STORE = 'private, no-store';
+/**
+ * An editor's 301 may be kept an hour (a browser keeps one without Cache-Control for good, and
+ * an editor may correct it); a 302, or one seen in a preview of drafts, is never stored.
+ */
+const EDITOR_301_CACHE = 'public, max-age=3600';
+
+/** The Cache-Control of a redirect, and an editor's counted in the metrics (res.locals.redirectStatus). */
+function redirectHeaders(res: Response, result: Resolution & { kind: 'redirect' }): void {
+  if (!result.editorRedirect) {
+    res.set('Cache-Control', PRIVATE_NO_STORE);
+    return;
+  }
+  res.locals.redirectStatus = result.status;
+  res.set('Cache-Control', result.status === 301 && !res.locals.preview ? EDITOR_301_CACHE : PRIVATE_NO_STORE);
+}
 
 /** The session side of a guard's redirect: remember the wanted page, end a refused session. */
 function applyRedirectEffects(req: Request, res: Response, result: Resolution & { kind: 'redirect' }) {
@@ -66,6 +81,7 @@ export function createPageHandlers<S extends RenderServices>(deps: {
     res.set('Cache-Control', PRIVATE_NO_STORE).vary('Cookie');
     if (result.kind === 'redirect') {
       applyRedirectEffects(req, res, result);
+      if (result.editorRedirect) res.locals.redirectStatus = result.status;
       res.json({ kind: 'redirect', to: result.to, status: result.status });
     } else res.json({ kind: 'payload', payload: result.payload });
   };
@@ -76,7 +92,7 @@ export function createPageHandlers<S extends RenderServices>(deps: {
     const result = await resolve(req.originalUrl, res, true);
     if (result.kind === 'redirect') {
       applyRedirectEffects(req, res, result);
-      res.set('Cache-Control', PRIVATE_NO_STORE);
+      redirectHeaders(res, result);
       res.redirect(result.status, result.to);
       return;
     }

@@ -9,6 +9,7 @@ import { formOfPath, matchRoute, routePath, type PageKey, type Route, type Route
 import { isBrandedPath, type Branding } from '../../shared/branding.ts';
 import type { Translate } from '../../shared/translate.ts';
 import type { Session } from '../auth/session-cookie.ts';
+import { withQuery, type Redirect } from '../content/redirects.ts';
 import type { ContentSource } from '../content/source.ts';
 import { ApiError, HttpError, PageRedirect } from '../http/errors.ts';
 import { UpstreamError } from '../http/upstream.ts';
@@ -58,6 +59,8 @@ export type ResolveInput = {
 };
 
 export type Resolution = DataResponse & {
+  /** An editor's redirect (server/content/redirects.ts), not the site's own: cached and counted as such. */
+  editorRedirect?: true;
   /** Path to remember when a guard sends a signed-out visitor to login. */
   rememberPath?: string;
   /** The API refused the session's token (401): the session ends. */
@@ -125,6 +128,22 @@ export function errorInfo(error: unknown, t: Translate): ErrorInfo {
   return { status: 500, message: t('errors.generic') };
 }
 
+/** The editors' redirect for a path no route matches; none when the content cannot say (its loader logged why). */
+async function editorRedirect(services: RenderServices, pathname: string, search: string): Promise<Resolution | null> {
+  if (!services.content.redirects) return null;
+  let found: Redirect | null;
+  try {
+    found = (await services.content.redirects()).find(pathname);
+  } catch (error) {
+    services.logger.warn(
+      { err: error },
+      `Redirects unavailable (${error instanceof Error ? error.message : String(error)}): ${pathname} answers 404`,
+    );
+    return null;
+  }
+  return found ? { kind: 'redirect', to: withQuery(found.to, search), status: found.status, editorRedirect: true } : null;
+}
+
 export async function resolvePage<S extends RenderServices>(deps: ResolveDeps<S>, input: ResolveInput): Promise<Resolution> {
   if (input.preview && deps.previewContent) {
     const result = await resolveOnce({ ...deps, services: { ...deps.services, content: deps.previewContent } }, input);
@@ -137,6 +156,9 @@ async function resolveOnce<S extends RenderServices>(deps: ResolveDeps<S>, input
   const { pathname, search } = splitUrl(input.url);
   const match = matchRoute(pathname);
   if (!match) {
+    // Before the 404, after the route table: a page of the site always wins over a redirect.
+    const redirect = await editorRedirect(deps.services, pathname, search);
+    if (redirect) return redirect;
     const locale = formOfPath(pathname).locale;
     const t = deps.translator(locale);
     return { kind: 'payload', payload: errorPayload(deps, input, locale, null, { status: 404, message: t('errors.notFound') }) };

@@ -18,7 +18,10 @@ import type { ServerResponse } from 'node:http';
 import type { FakeHandler, Received } from './fake-strapi.ts';
 import { paginate, sendJson, sendStrapiError } from './fake-strapi.ts';
 
-export type Collection = 'posts' | 'legal-pages';
+export type Collection = 'posts' | 'legal-pages' | 'redirects';
+
+/** Collections without Internationalization: no locale, one entry for every language. */
+const NOT_LOCALIZED: readonly Collection[] = ['redirects'];
 export type Fields = Record<string, unknown>;
 
 type Version = { id: number; fields: Fields; createdAt: string; updatedAt: string; publishedAt: string | null };
@@ -56,7 +59,8 @@ export function documentStore(options: StoreOptions) {
 
   /** The entry as Strapi answers it, in its version's shape. */
   function entryOf(document: Document, shown: Version): Record<string, unknown> {
-    const system = { createdAt: shown.createdAt, updatedAt: shown.updatedAt, publishedAt: shown.publishedAt, locale: document.locale };
+    const locale = NOT_LOCALIZED.includes(document.collection) ? {} : { locale: document.locale };
+    const system = { createdAt: shown.createdAt, updatedAt: shown.updatedAt, publishedAt: shown.publishedAt, ...locale };
     if (strapi === 5) return { id: shown.id, documentId: document.documentId, ...shown.fields, ...system };
     return { id: shown.id, attributes: { ...shown.fields, ...system } };
   }
@@ -94,21 +98,25 @@ export function documentStore(options: StoreOptions) {
   }
 
   const handler: FakeHandler = (req: Received, res: ServerResponse) => {
-    const collection = req.path === '/api/posts' ? 'posts' : req.path === '/api/legal-pages' ? 'legal-pages' : null;
+    const collection = (['posts', 'legal-pages', 'redirects'] as const).find((name) => req.path === `/api/${name}`);
     if (!collection) return sendStrapiError(res, 404, 'NotFoundError', 'Not Found');
     const refused = refusal(req.query);
     if (refused) return sendStrapiError(res, 400, 'ValidationError', refused);
     const locale = req.query.get('locale') ?? 'es';
+    const localized = !NOT_LOCALIZED.includes(collection);
+    // Posts newest first (what the site asks); an unlocalized collection in the order it asks
+    // (`sort[0]=createdAt:asc`), else as created.
+    const newest = localized || req.query.get('sort[0]') === 'createdAt:desc';
     const entries = documents
-      .filter((d) => d.collection === collection && d.locale === locale)
+      .filter((d) => d.collection === collection && (!localized || d.locale === locale))
       .flatMap((d) => {
         const shown = visible(d, req.query);
         const entry = shown ? entryOf(d, shown) : null;
         return entry && matches(d, entry, req.query)
-          ? [{ entry, date: String((shown!.fields.date as string) ?? shown!.publishedAt ?? '') }]
+          ? [{ entry, date: localized ? String((shown!.fields.date as string) ?? shown!.publishedAt ?? '') : shown!.createdAt }]
           : [];
       })
-      .sort((a, b) => b.date.localeCompare(a.date))
+      .sort((a, b) => (newest ? b.date.localeCompare(a.date) : a.date.localeCompare(b.date)))
       .map((e) => e.entry);
     sendJson(res, 200, paginate(entries, req.query));
   };

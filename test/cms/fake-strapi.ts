@@ -61,7 +61,7 @@ export const READ_ONLY_TOKEN = 'read-only-api-token';
 
 /**
  * What a Strapi admin grants for the site with a service account (as docs/editors.md tells, "Permissions to grant"):
- * the Public role reads posts, their tags, legal pages, the home single type and the case studies; the service account's
+ * the Public role reads posts, their tags, legal pages, the home single type, the case studies and the redirects; the service account's
  * role (Authenticated) reads the branding collections and nothing else.
  */
 export const LEAST_PRIVILEGE: StrapiAccess = {
@@ -75,6 +75,7 @@ export const LEAST_PRIVILEGE: StrapiAccess = {
     'case-study.find',
     'practice.find',
     'author.find',
+    'redirect.find',
   ],
   roles: { authenticated: ['*-custom.find'] },
   users: { [SERVICE_ACCOUNT.identifier]: { password: SERVICE_ACCOUNT.password } },
