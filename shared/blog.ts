@@ -44,13 +44,13 @@ export function tagsOf(items: readonly (string | { name: string; slug?: string |
 
 /**
  * The words of a search as shown and matched: control characters (a NUL, a line break) are
- * spaces, and it is cut to BLOG_SEARCH_MAX characters, never in the middle of one.
+ * spaces, and it is cut to `max` characters (the blog's BLOG_SEARCH_MAX), never in the middle of one.
  */
-export function searchWords(input: string): string {
+export function searchWords(input: string, max = BLOG_SEARCH_MAX): string {
   return input
     .replace(/\p{Cc}/gu, ' ')
     .trim()
-    .slice(0, BLOG_SEARCH_MAX)
+    .slice(0, max)
     .replace(/[\uD800-\uDBFF]$/, '')
     .trim();
 }

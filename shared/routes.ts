@@ -52,6 +52,8 @@ export const BASE_ROUTES = [
   { base: 'blog-slug', path: '/blog/:slug', page: 'blog-post', public: true, guards: [], indexable: false },
   // A tag's posts (tags are per language: a tag's page exists in the language of its posts).
   { base: 'blog-tag', path: '/blog/tag/:tag', page: 'blog', public: true, guards: [], indexable: false },
+  // The site search: its results are not a page of their own for search engines (noindex, follow).
+  { base: 'search', path: '/search', page: 'search', public: true, guards: [], indexable: false },
   { base: 'Contact', path: '/Contact', page: 'contact', public: true, guards: [], indexable: true },
   { base: 'cookies', path: '/cookies', page: 'legal', public: true, guards: [], indexable: true },
   { base: 'legal', path: '/legal', page: 'legal', public: true, guards: [], indexable: true },

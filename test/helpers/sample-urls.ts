@@ -42,6 +42,7 @@ export const SAMPLES = {
   blog: { h1: { es: 'Blog', en: 'Blog' } },
   'blog-slug': { params: { slug: BLOG_SLUG }, h1: { es: /accesibilidad web/, en: /web accessibility/ } },
   'blog-tag': { params: { es: { tag: 'proyectos' }, en: { tag: 'projects' } } },
+  search: { h1: { es: 'Buscar', en: 'Search' } },
   Contact: {},
   cookies: {},
   legal: {},

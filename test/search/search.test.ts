@@ -2,9 +2,7 @@
 // bodies, every kind), in what order, with which fragment, whatever is typed; and how the index
 // keeps in step with the content (only what changed is written; a CMS change reindexes).
 import { expect, test } from 'vitest';
-import type { Locale } from '../../shared/locales.ts';
-import type { CaseStudy, Post, PostSummary } from '../../shared/page-data.ts';
-import { tagsOf } from '../../shared/blog.ts';
+import type { CaseStudy } from '../../shared/page-data.ts';
 import { createLogger } from '../../server/base/logger.ts';
 import { createChangeFeed } from '../../server/db/changes.ts';
 import type { Db } from '../../server/db/index.ts';
@@ -15,57 +13,9 @@ import { postgresSearch } from '../../server/search/engine-postgres.ts';
 import { sqliteSearch } from '../../server/search/engine-sqlite.ts';
 import type { SearchEngine } from '../../server/search/engine.ts';
 import { TEST_ENGINE, reopenableTestDatabase, testDatabase } from '../helpers/app.ts';
+import { fakeContent, type FakePost } from '../helpers/search-content.ts';
 
 const logger = createLogger('silent');
-
-type FakePost = {
-  slug: string;
-  locale: Locale;
-  title: string;
-  description?: string;
-  tags?: string[];
-  html: string;
-  date?: string;
-  updated?: string;
-};
-
-/** A content source of these posts (changeable: `posts` is read on every call) and no case study but the ones given. */
-function fakeContent(posts: FakePost[], studies: CaseStudy[] = []) {
-  const reads: string[] = [];
-  const full = (p: FakePost): Post => ({
-    slug: p.slug,
-    locale: p.locale,
-    title: p.title,
-    description: p.description ?? '',
-    date: p.date ?? '2026-01-01',
-    ...(p.updated ? { updated: p.updated } : {}),
-    author: 'Ana',
-    tags: tagsOf(p.tags ?? []),
-    cover: null,
-    translations: { [p.locale]: p.slug },
-    html: p.html,
-  });
-  return {
-    reads,
-    content: {
-      listPosts: async (locale: Locale): Promise<PostSummary[]> =>
-        posts
-          .filter((p) => p.locale === locale)
-          .map((p) => {
-            const { html: _html, ...summary } = full(p);
-            return summary;
-          }),
-      getPost: async (slug: string, locale: Locale) => {
-        reads.push(`${locale}:${slug}`);
-        const post = posts.find((p) => p.slug === slug && p.locale === locale);
-        return post ? full(post) : null;
-      },
-      getLegal: async () => null,
-      getHome: async () => null,
-      listCaseStudies: async (locale: Locale) => studies.filter((s) => s.locale === locale),
-    },
-  };
-}
 
 async function searchOf(db: Db, posts: FakePost[], studies: CaseStudy[] = []) {
   const { content } = fakeContent(posts, studies);
