@@ -1,6 +1,8 @@
-// The blog's lists: pages of posts, a tag's posts, a search over titles and summaries. Pure
-// functions of the language's posts (newest first), used by the server's loader.
+// The blog's lists: pages of posts, a tag's posts, a search's results. Pure functions of the
+// language's posts (newest first) and, for a search, of what the site search found
+// (server/search/), used by the server's loader.
 import type { BlogList, PostSummary, Tag } from './page-data.ts';
+import type { SearchResults } from './search.ts';
 
 /** Posts per page of the blog, of a tag's page and of a search. */
 export const BLOG_PAGE_SIZE = 10;
@@ -42,33 +44,22 @@ export function tagsOf(items: readonly (string | { name: string; slug?: string |
 
 /**
  * The words of a search as shown and matched: control characters (a NUL, a line break) are
- * spaces, and it is cut to BLOG_SEARCH_MAX characters, never in the middle of one.
+ * spaces, and it is cut to `max` characters (the blog's BLOG_SEARCH_MAX), never in the middle of one.
  */
-export function searchWords(input: string): string {
+export function searchWords(input: string, max = BLOG_SEARCH_MAX): string {
   return input
     .replace(/\p{Cc}/gu, ' ')
     .trim()
-    .slice(0, BLOG_SEARCH_MAX)
+    .slice(0, max)
     .replace(/[\uD800-\uDBFF]$/, '')
     .trim();
 }
 
 // A source answers the same objects until its posts change (the embedded posts for the process's
 // life, the CMS's for its cache's): what a list costs to compute is kept with them, so a page of
-// a blog of thousands of posts does not fold every title and count every tag again.
-const foldedTexts = new WeakMap<PostSummary, string>();
+// a blog of thousands of posts does not count every tag or look up every slug again.
 const tagCounts = new WeakMap<readonly PostSummary[], Map<string, Tag & { count: number }>>();
-
-/** Every search word is in the title or the summary (case and accents ignored). */
-function matches(post: PostSummary, words: readonly string[]): boolean {
-  if (words.length === 0) return true;
-  let text = foldedTexts.get(post);
-  if (text === undefined) {
-    text = foldText(`${post.title} ${post.description}`);
-    foldedTexts.set(post, text);
-  }
-  return words.every((word) => text.includes(word));
-}
+const bySlug = new WeakMap<readonly PostSummary[], Map<string, PostSummary>>();
 
 /** The tags of the posts by slug, with how many posts carry each. */
 function countTags(all: readonly PostSummary[]): Map<string, Tag & { count: number }> {
@@ -86,28 +77,46 @@ function countTags(all: readonly PostSummary[]): Map<string, Tag & { count: numb
   return counts;
 }
 
-export type BlogQuery = { page: number; tag?: string | null; q?: string };
+export type BlogQuery = { page: number; tag?: string | null };
+
+/** The tag cloud, and the tag asked for: undefined when it is not one of the posts'. */
+function tagCloud(all: readonly PostSummary[], slug: string | null | undefined) {
+  const counts = countTags(all);
+  const tags = [...counts.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+  const tag = slug ? counts.get(slug) : null;
+  return { tags, tag: tag ? { slug: tag.slug, name: tag.name } : tag };
+}
 
 /** The page of the list asked for; `null` when the tag has no posts or the page is past the last. */
 export function blogList(all: readonly PostSummary[], query: BlogQuery): BlogList | null {
-  const counts = countTags(all);
-  const tags = [...counts.values()].sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
-  const tag = query.tag ? (counts.get(query.tag) ?? null) : null;
-  if (query.tag && !tag) return null;
-  const q = searchWords(query.q ?? '');
-  const words = foldText(q).split(/\s+/).filter(Boolean);
-  const selected =
-    !tag && words.length === 0 ? all : all.filter((post) => (!tag || post.tags.some((t) => t.slug === tag.slug)) && matches(post, words));
+  const { tags, tag } = tagCloud(all, query.tag);
+  if (tag === undefined) return null;
+  const selected = tag ? all.filter((post) => post.tags.some((t) => t.slug === tag.slug)) : all;
   const pageCount = Math.max(1, Math.ceil(selected.length / BLOG_PAGE_SIZE));
   if (query.page > pageCount) return null;
   const from = (query.page - 1) * BLOG_PAGE_SIZE;
-  return {
-    posts: selected.slice(from, from + BLOG_PAGE_SIZE),
-    page: query.page,
-    pageCount,
-    total: selected.length,
-    tag: tag ? { slug: tag.slug, name: tag.name } : null,
-    q,
-    tags,
-  };
+  return { posts: selected.slice(from, from + BLOG_PAGE_SIZE), page: query.page, pageCount, total: selected.length, tag, q: '', tags };
+}
+
+/** The tag a search is confined to, checked against the posts: undefined when it is not one of theirs. */
+export function blogSearchTag(all: readonly PostSummary[], slug: string | null | undefined): Tag | null | undefined {
+  return tagCloud(all, slug).tag;
+}
+
+/**
+ * A search's page of the blog: the posts the site search found, in its order, each with its
+ * fragment (a post it found that the list no longer has — removed a moment ago — is left out).
+ */
+export function blogSearchList(all: readonly PostSummary[], query: BlogQuery & { q: string }, results: SearchResults): BlogList {
+  let posts = bySlug.get(all);
+  if (!posts) {
+    posts = new Map(all.map((post) => [post.slug, post]));
+    bySlug.set(all, posts);
+  }
+  const { tags, tag } = tagCloud(all, query.tag);
+  const found = results.hits.flatMap((hit) => {
+    const post = posts.get(hit.slug);
+    return post ? [{ ...post, fragment: hit.fragment }] : [];
+  });
+  return { posts: found, page: results.page, pageCount: results.pageCount, total: results.total, tag: tag ?? null, q: query.q, tags };
 }

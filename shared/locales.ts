@@ -7,19 +7,23 @@
  * Each locale: its code (the URL prefix, the messages' folder, the content files' name), the
  * BCP 47 tag its dates and numbers are formatted with (also og:locale's and the manifest's), its
  * name in itself (the language switcher), and the last-resort page's words — kept here, out of
- * the message files, because that page shows when the messages themselves failed.
+ * the message files, because that page shows when the messages themselves failed. Its
+ * `searchLanguage` is the language PostgreSQL's full-text search stems it as (a name of its own
+ * text search configurations; server/search/).
  */
 export const LOCALES = [
   {
     code: 'es',
     iso: 'es-ES',
     name: 'Español',
+    searchLanguage: 'spanish',
     lastResort: { title: 'Se ha producido un error al mostrar la página de error', home: 'Volver al inicio' },
   },
   {
     code: 'en',
     iso: 'en-US',
     name: 'English',
+    searchLanguage: 'english',
     lastResort: { title: 'An error occurred while showing the error page', home: 'Go back to home' },
   },
 ] as const;

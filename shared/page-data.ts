@@ -7,6 +7,7 @@ import type { LegalPageKey, PageKey, RouteParams } from './routes.ts';
 import type { SessionUser } from './user.ts';
 import type { Practice } from './practices.ts';
 import type { ProjectPage, ProjectState, ProjectSummary } from './projects.ts';
+import type { FragmentPart } from './search.ts';
 
 /** A tag of posts in one language: its slug names its page (/blog/tag/<slug>). */
 export type Tag = { slug: string; name: string };
@@ -38,7 +39,8 @@ export type Post = PostSummary & { html: string };
 
 /** One page of the blog: all posts, a tag's, or a search's. */
 export type BlogList = {
-  posts: PostSummary[];
+  /** A search's posts carry the text around the words found (shared/search.ts). */
+  posts: (PostSummary & { fragment?: FragmentPart[] })[];
   /** 1-based; pages past the last are not found. */
   page: number;
   pageCount: number;

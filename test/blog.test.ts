@@ -198,16 +198,20 @@ test.each([
   ['organización pequeñas', ['gdpr-checklist-small-organizations']],
   ['presupuestos', [SPANISH_ONLY]],
   ['datos plan', ['data-strategy-first-90-days']],
-  ['datos briefing', []],
+  ['datos zzzz', []],
   ['  briefing   experto  ', [BRIEF_ES]],
-])('the search finds posts by words of their title or summary, case and accents ignored, every word: “%s”', async (q, slugs) => {
-  const res = await request(shipped).get('/blog').query({ q });
-  expect(res.status).toBe(200);
-  expect(listedSlugs(res.text)).toEqual(slugs);
-});
+])(
+  'the search finds posts with every word, case and accents ignored; those with the words in the title or summary first: “%s”',
+  async (q, slugs) => {
+    const res = await request(shipped).get('/blog').query({ q });
+    expect(res.status).toBe(200);
+    expect(new Set(listedSlugs(res.text).slice(0, slugs.length))).toEqual(new Set(slugs));
+    if (slugs.length === 0) expect(listedSlugs(res.text)).toEqual([]);
+  },
+);
 
 test('a search in English searches the English posts', async () => {
-  const res = await request(shipped).get('/en/blog').query({ q: 'checklist' });
+  const res = await request(shipped).get('/en/blog').query({ q: 'breach' });
   expect(listedSlugs(res.text)).toEqual(['gdpr-checklist-small-organizations']);
   expect(res.text).toContain('1 post found.');
 });
@@ -240,16 +244,19 @@ test('the search box is a GET form to the blog that works without JavaScript and
 
 test('the words of a search are kept in its pager’s links', async () => {
   const first = await request(many).get('/blog?q=guia');
-  expect(listedSlugs(first.text)).toEqual(entries(1, 10));
+  expect(listedSlugs(first.text)).toHaveLength(10);
   expect(first.text).toContain('23 artículos encontrados.');
   expect(first.text).toMatch(/<a rel="next" href="\/blog\?q=guia&amp;page=2"/);
   const second = await request(many).get('/blog?q=guia&page=2');
-  expect(listedSlugs(second.text)).toEqual(entries(11, 20));
+  expect(listedSlugs(second.text)).toHaveLength(10);
   expect(second.text).toMatch(/<a rel="prev" href="\/blog\?q=guia"/);
   expect(second.text).toMatch(/<a rel="next" href="\/blog\?q=guia&amp;page=3"/);
+  const third = await request(many).get('/blog?q=guia&page=3');
+  // The pages share no post, and together list every one.
+  expect(new Set([first, second, third].flatMap((res) => listedSlugs(res.text)))).toEqual(new Set(entries(1, 23)));
   expect((await request(many).get('/blog?q=guia&page=4')).status).toBe(404);
   // Words of the summary only: posts 1 to 12.
-  expect(listedSlugs((await request(many).get('/blog?q=asociacion&page=2')).text)).toEqual(entries(11, 12));
+  expect(listedSlugs((await request(many).get('/blog?q=asociacion&page=2')).text)).toHaveLength(2);
 });
 
 test('a search is cut to 100 characters', async () => {

@@ -362,8 +362,8 @@ describe('the blog and the sitemap', () => {
     translations: { en: `post-${i}` },
   })) as unknown as PostSummary[];
 
-  test(`a blog page, a tag's page and a search show at most ${BLOG_PAGE_SIZE} posts`, () => {
-    for (const query of [{ page: 1 }, { page: 1, tag: 'data' }, { page: 1, q: 'data' }, { page: 4, q: 'post' }]) {
+  test(`a blog page and a tag's page show at most ${BLOG_PAGE_SIZE} posts`, () => {
+    for (const query of [{ page: 1 }, { page: 1, tag: 'data' }, { page: 4 }]) {
       const list = blogList(posts, query)!;
       expect(list.posts.length).toBeLessThanOrEqual(BLOG_PAGE_SIZE);
       expect(list.total).toBe(35);

@@ -34,6 +34,7 @@ export const POSTGRES_CANDIDATES = [
   'test/cms/webhook.test.ts',
   'test/metrics.test.ts',
   'test/bench/**/*.test.ts',
+  'test/search/**/*.test.ts',
 ];
 
 /** The engine's own suites (migrations, upgrades, the query layer): on PostgreSQL whatever they send. */

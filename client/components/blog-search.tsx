@@ -5,7 +5,7 @@ import { localePath } from '../../shared/routes.ts';
 import { useI18n } from '../runtime/i18n.tsx';
 
 /**
- * The blog's search over titles and summaries: a GET form to the blog (works without
+ * The blog's search (titles, summaries, tags and bodies): a GET form to the blog (works without
  * JavaScript); with it, a client navigation to the same URL.
  */
 export function BlogSearch({ q }: { q: string }) {

@@ -1,10 +1,11 @@
 // The blog: the newest posts of the page's language, ten a page; a tag's posts (/blog/tag/x);
-// the results of a search (?q=). Links and a GET form: every view has its URL and works
+// the results of a search (?q=), each with the text around the words found. Links and a GET form: every view has its URL and works
 // without JavaScript.
 import { Link, useLocation } from 'react-router-dom';
 import type { BlogList } from '../../shared/page-data.ts';
 import { localePath } from '../../shared/routes.ts';
 import { BlogSearch } from '../components/blog-search.tsx';
+import { SearchFragment } from '../components/search-fragment.tsx';
 import { ResponsiveImg } from '../blog/responsive-image.tsx';
 import { TagLinks } from '../blog/tag-list.tsx';
 import { PostMeta } from '../blog/post-meta.tsx';
@@ -75,6 +76,7 @@ export default function BlogPage({ data }: PageProps<LoaderData<typeof loader>>)
                   </h2>
                   <PostMeta date={post.date} author={post.author} />
                   <p>{post.description}</p>
+                  {post.fragment && <SearchFragment parts={post.fragment} />}
                   <TagLinks tags={post.tags} label={t('blog.tags')} />
                 </div>
               </article>

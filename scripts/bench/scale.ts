@@ -123,6 +123,9 @@ const PROBES: readonly { key: string; label: string; who: Who; path: (s: Seeded)
     path: (s) => `/blog?page=${Math.min(400, Math.ceil(s.set.targets.posts / BLOG_PAGE_SIZE))}`,
   },
   { key: 'post', label: 'a blog post', who: 'visitor', path: () => `/blog/${scalePostSlug(0)}` },
+  // A word of every seeded post's body (scale-seed.ts PARAGRAPHS): the whole set matches, one page shows.
+  { key: 'blog-search', label: 'blog ?q= (every post matches)', who: 'visitor', path: () => '/blog?q=inventario' },
+  { key: 'search', label: 'site search, every kind', who: 'visitor', path: () => '/en/search?q=inventory%20inspection' },
   { key: 'client', label: '/client dashboard', who: 'client', path: () => '/client' },
   { key: 'api-projects', label: 'API projects, client', who: 'clientApi', path: () => '/api/projects?page=1' },
   {

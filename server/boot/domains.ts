@@ -14,6 +14,7 @@ import { createMail } from '../mail/index.ts';
 import { myAccountModule } from '../my-account/module.ts';
 import { notificationsModule } from '../notifications/module.ts';
 import { projectsModule } from '../projects/module.ts';
+import { searchModule } from '../search/module.ts';
 import { twoFactorModule } from '../two-factor/module.ts';
 import { imageUploads } from '../uploads/images.ts';
 import { embeddedBranding } from '../user-branding/embedded.ts';
@@ -65,6 +66,9 @@ export function bootDomains(deps: AppDeps, base: Base, data: Data) {
   const accounts = accountLinksModule({ config, db, mail, sessions: auth.sessions, locales, logger, audit, external });
   const myAccount = myAccountModule({ config, db, changes, ...auth, accounts, audit, logger });
   const twoFactor = twoFactorModule({ config, db, audit, logger, passwordLimiter: auth.passwordLimiter });
+  // The public content, searchable; indexed again when the CMS says it changed.
+  const search = searchModule({ db, content: base.content, logger, fromCms: Boolean(cms) && !deps.content });
+  search.subscribe(changes);
   const calendar = calendarModule({ config, db, projects: projects.projects, translate: base.translate, logger, external });
   return {
     uploads,
@@ -83,6 +87,7 @@ export function bootDomains(deps: AppDeps, base: Base, data: Data) {
     myAccount,
     twoFactor,
     calendar,
+    search,
   };
 }
 

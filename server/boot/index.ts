@@ -44,6 +44,7 @@ export async function boot(deps: AppDeps) {
   /** Releases what the site holds (graceful shutdown): timers, streams, workers and the database. */
   async function close(): Promise<void> {
     await domains.jobs.stop();
+    await domains.search.idle();
     await domains.fanOut.stop();
     domains.notifications.stop();
     domains.liveStreams.close();

@@ -37,6 +37,7 @@ function pageServices(base: Base, data: Data, d: Domains, renderWithForm: Render
   const { twoFactor, challenges } = d.twoFactor;
   return {
     content,
+    search: d.search,
     backend,
     sessions,
     logger,

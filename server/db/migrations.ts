@@ -30,6 +30,7 @@ import { mailPreferences } from './migrations/0022-mail-preferences.ts';
 import { localesAsData } from './migrations/0023-locales-as-data.ts';
 import { noticeFanOuts } from './migrations/0024-notice-fan-outs.ts';
 import { contactInbox } from './migrations/0025-contact-inbox.ts';
+import { search } from './migrations/0026-search.ts';
 
 export type { Engine, Migration } from './migrations/migration.ts';
 
@@ -59,4 +60,5 @@ export const MIGRATIONS: readonly Migration[] = [
   localesAsData,
   noticeFanOuts,
   contactInbox,
+  search,
 ];

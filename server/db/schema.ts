@@ -68,6 +68,31 @@ export type ContactRepliesTable = {
   created_at: string;
 };
 
+/** A document of the public site as searched (server/search/): one per kind, locale and slug. */
+export type SearchDocumentsTable = {
+  id: Generated<number>;
+  /** `<kind>:<locale>:<slug>`. */
+  key: string;
+  kind: string;
+  locale: string;
+  slug: string;
+  path: string;
+  title: string;
+  summary: string;
+  /** The tags' names, a space between each (searched). */
+  tags: string;
+  /** The tags' slugs between spaces, one at each end too (` a b `): a tag's results. */
+  tag_slugs: string;
+  /** Plain text, no markup. */
+  body: string;
+  /** SHA-256 of what is indexed: an unchanged document is not written again. */
+  digest: string;
+  /** What the source says changes with the document (a CMS's updatedAt), when it says so: the body is then not read again. */
+  version: string | null;
+  /** Ties in rank: newest first (a post's date), then by key. */
+  sort_key: string;
+};
+
 export type UsedFormTokensTable = {
   digest: string;
   /** Milliseconds since epoch. */
@@ -454,6 +479,7 @@ export type Schema = {
   branding: BrandingTable;
   contact_messages: ContactMessagesTable;
   contact_replies: ContactRepliesTable;
+  search_documents: SearchDocumentsTable;
   used_form_tokens: UsedFormTokensTable;
   uploads: UploadsTable;
   sessions: SessionsTable;

@@ -1,25 +1,33 @@
-// The blog: ten posts a page, a tag's posts (/blog/tag/:tag), a search (?q=); past the last page, or
-// an unknown tag, is not found.
-import { blogList } from '../../shared/blog.ts';
+// The blog: ten posts a page, a tag's posts (/blog/tag/:tag), a search (?q=, the site search's
+// posts: server/search/); past the last page, or an unknown tag, is not found.
+import { blogList, blogSearchList, blogSearchTag, searchWords } from '../../shared/blog.ts';
 import { notFound } from '../http/errors.ts';
 import { pageNumber } from '../http/paging.ts';
 import type { PageLoader } from '../render/page-module.ts';
 import type { PageServices } from '../boot/pages.ts';
 
 /** The services this page uses (server/boot/pages.ts makes them). */
-type Uses = Pick<PageServices, 'content'>;
+type Uses = Pick<PageServices, 'content' | 'search'>;
 
-export const loader = (async ({ services: { content }, locale, params, query, t }) => {
+export const loader = (async ({ services: { content, search }, locale, params, query, t }) => {
   const tag = params.tag ?? null;
   const page = pageNumber(query);
-  const list = blogList(await content.listPosts(locale), { page, tag, q: query.get('q') ?? '' });
+  const all = await content.listPosts(locale);
+  const q = searchWords(query.get('q') ?? '');
+  if (q) {
+    if (blogSearchTag(all, tag) === undefined) throw notFound();
+    const results = await search.search({ q, locale, kinds: ['post'], tag, page });
+    if (!results) throw notFound();
+    // Results are not a page of their own for search engines: the blog is.
+    return {
+      data: blogSearchList(all, { page, tag, q }, results),
+      meta: { title: t('blog.searchTitle', { q }), robots: 'noindex, follow' },
+    };
+  }
+  const list = blogList(all, { page, tag });
   if (!list) throw notFound();
   const pageQuery = (n: number) => (n > 1 ? `?page=${n}` : '');
   const named = list.tag ? t('blog.tagTitle', { tag: list.tag.name }) : t('pages.blog.title');
-  if (list.q) {
-    // Results are not a page of their own for search engines: the blog is.
-    return { data: list, meta: { title: t('blog.searchTitle', { q: list.q }), robots: 'noindex, follow' } };
-  }
   return {
     data: list,
     meta: {

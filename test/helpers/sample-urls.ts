@@ -46,6 +46,7 @@ export const SAMPLES = {
   practice: { params: { slug: 'data' }, h1: { es: 'Datos y analítica', en: 'Data and analytics' } },
   'case-studies': { h1: { es: 'Casos de clientes', en: 'Client stories' } },
   'case-study': { params: { slug: 'valdeluz-online-services' }, h1: { es: /sede electrónica/, en: /council services/ } },
+  search: { h1: { es: 'Buscar', en: 'Search' } },
   Contact: {},
   cookies: {},
   legal: {},
