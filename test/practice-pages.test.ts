@@ -97,7 +97,7 @@ test.each(LOCALE_CODES)('the case studies’ page (%s) lists every case study, e
 });
 
 test.each(LOCALE_CODES)(
-  'the home (%s) links each case study to its page and to them all; the navbar and the footer to the practices and the case studies',
+  'the home (%s) links each case study to its page and to them all; the navbar and the footer to the practices and the case studies, the footer to the site search',
   async (locale) => {
     const t = MESSAGES[locale];
     const html = revealStreamed((await get(localeHref('/', locale))).text);
@@ -117,6 +117,8 @@ test.each(LOCALE_CODES)(
       expect(links(footer)).toContainEqual([localeHref(`/practices/${practice}`, locale), t.home.services.items[practice].title]);
     }
     expect(links(footer)).toContainEqual([localeHref('/case-studies', locale), t.footer.caseStudies]);
+  // The site search is one link away from every page.
+  expect(links(footer)).toContainEqual([localeHref('/search', locale), t.footer.links.search]);
   },
 );
 

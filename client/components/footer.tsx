@@ -7,7 +7,7 @@ import { useI18n } from '../runtime/i18n.tsx';
 import { PRACTICES } from '../../shared/practices.ts';
 import { practicePagePath } from './practices.tsx';
 
-const FOOTER_LINKS = ['legal', 'privacy', 'cookies', 'responsible', 'Contact'] as const;
+const FOOTER_LINKS = ['legal', 'privacy', 'cookies', 'responsible', 'Contact', 'search'] as const;
 
 // One formatter per locale, made on first use: a formatter costs tens of microseconds to make,
 // and every page that is rendered shows the footer.
