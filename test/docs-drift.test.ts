@@ -46,7 +46,7 @@ function repositoryFolders(): string[] {
   const ignored = new Set(
     read('.gitignore')
       .split('\n')
-      .map((line) => line.trim().replace(/\/$/, ''))
+      .map((line) => line.trim().replace(/^\/|\/$/g, ''))
       .filter((line) => line !== '' && !line.startsWith('#')),
   );
   return subfolders('.').filter((name) => name !== '.git' && !ignored.has(name));
