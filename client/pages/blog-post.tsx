@@ -22,7 +22,7 @@ export default function BlogPostPage({ data }: PageProps<LoaderData<typeof loade
       <TagLinks tags={post.tags} label={t('blog.tags')} />
       {post.cover && <ResponsiveImg className="post-cover" image={post.cover} sizes={POST_IMAGE_SIZES} />}
       {/* Sanitised on the server when the Markdown was loaded (server/content/markdown.ts). */}
-      <div dangerouslySetInnerHTML={{ __html: post.html }} />
+      <div className="post-body" dangerouslySetInnerHTML={{ __html: post.html }} />
       {author ? (
         <aside className="post-author" aria-label={t('blog.author')}>
           {author.photo ? (

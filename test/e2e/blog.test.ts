@@ -162,9 +162,13 @@ describe('the blog in Chromium', () => {
     await page.getByRole('button', { name: 'Buscar' }).click();
     await page.waitForURL((url) => url.search === '?q=Briefing');
     await expect.poll(() => h1(page)).toBe('Resultados de «Briefing»');
-    expect(await listed(page)).toEqual([BRIEF_ES]);
+    // The post whose title says it first; others say it in their text.
+    const found = await listed(page);
+    expect(found[0]).toBe(BRIEF_ES);
     expect(await page.locator('#blog-q').inputValue()).toBe('Briefing');
-    expect(await page.locator('.blog-status').innerText()).toContain('1 artículo encontrado.');
+    expect(await page.locator('.blog-status').innerText()).toContain(
+      found.length === 1 ? '1 artículo encontrado.' : `${found.length} artículos encontrados.`,
+    );
     expect(problems).toEqual([]);
   });
 

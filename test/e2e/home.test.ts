@@ -195,7 +195,7 @@ describe.each(WIDTHS)('at $name px', ({ name, viewport }) => {
   });
 });
 
-test('a practice’s card leads to the contact form with its subject filled in (a client navigation)', async () => {
+test('a practice’s card leads to its page, and its page to the contact form with its subject filled in (client navigations)', async () => {
   await open({ viewport: PHONE }, async (page) => {
     const problems = collectProblems(page);
     await page.goto('/en');
@@ -204,6 +204,9 @@ test('a practice’s card leads to the contact form with its subject filled in (
     // A tap anywhere on the card follows its link (not only on the title).
     const text = (await page.locator('#practice-sustainability p').first().boundingBox())!;
     await page.mouse.click(text.x + text.width / 2, text.y + text.height / 2);
+    await page.waitForURL('**/en/practices/sustainability');
+    await expect.poll(() => page.locator('h1').innerText()).toBe('Sustainability and ESG');
+    await page.locator('.practice-contact').getByRole('link', { name: 'Tell us about your project' }).click();
     await page.waitForURL('**/en/Contact?practice=sustainability');
     await expect.poll(() => page.locator('input[name="subject"]').inputValue()).toBe('About Sustainability');
     expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1);

@@ -108,7 +108,7 @@ test.each([
     await page.waitForFunction(() => document.documentElement.classList.contains('js'));
     const boxes = () =>
       page.evaluate(() =>
-        ['img.post-cover', '.prose img[loading="lazy"]'].map((selector) => {
+        ['img.post-cover', '.post-body img[loading="lazy"]'].map((selector) => {
           const img = document.querySelector<HTMLImageElement>(selector)!;
           const { x, y, width, height } = img.getBoundingClientRect();
           return { selector, loaded: img.complete && img.naturalWidth > 0, box: { x, y, width, height } };
@@ -122,7 +122,7 @@ test.each([
     expect(figure!.height).toBeCloseTo((figure!.width * 360) / 1200, 0);
 
     release();
-    await page.locator('.prose img[loading="lazy"]').scrollIntoViewIfNeeded();
+    await page.locator('.post-body img[loading="lazy"]').scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollTo(0, 0));
     await expect.poll(async () => (await boxes()).every((b) => b.loaded)).toBe(true);
     expect((await boxes()).map((b) => b.box)).toEqual(before.map((b) => b.box));
