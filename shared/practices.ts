@@ -10,6 +10,14 @@ export function isPractice(value: unknown): value is Practice {
 }
 
 /** How long a practice's page texts may be, and how many steps and engagements it shows (both content sources check it). */
-export const PRACTICE_LIMITS = { title: 120, description: 300, steps: 6, stepTitle: 80, stepText: 400, engagements: 6, engagement: 200 } as const;
+export const PRACTICE_LIMITS = {
+  title: 120,
+  description: 300,
+  steps: 6,
+  stepTitle: 80,
+  stepText: 400,
+  engagements: 6,
+  engagement: 200,
+} as const;
 /** How long an author's name and role may be. */
 export const AUTHOR_LIMITS = { name: 100, role: 120 } as const;

@@ -59,7 +59,15 @@ export const BASE_ROUTES = [
   { base: 'practices', path: '/practices', page: 'practices', public: true, guards: [], indexable: true },
   { base: 'practice', path: '/practices/:slug', page: 'practice', public: true, guards: [], indexable: false, listedByContent: true },
   { base: 'case-studies', path: '/case-studies', page: 'case-studies', public: true, guards: [], indexable: true },
-  { base: 'case-study', path: '/case-studies/:slug', page: 'case-study', public: true, guards: [], indexable: false, listedByContent: true },
+  {
+    base: 'case-study',
+    path: '/case-studies/:slug',
+    page: 'case-study',
+    public: true,
+    guards: [],
+    indexable: false,
+    listedByContent: true,
+  },
   // The site search: its results are not a page of their own for search engines (noindex, follow).
   { base: 'search', path: '/search', page: 'search', public: true, guards: [], indexable: false },
   { base: 'Contact', path: '/Contact', page: 'contact', public: true, guards: [], indexable: true },

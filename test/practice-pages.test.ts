@@ -117,8 +117,8 @@ test.each(LOCALE_CODES)(
       expect(links(footer)).toContainEqual([localeHref(`/practices/${practice}`, locale), t.home.services.items[practice].title]);
     }
     expect(links(footer)).toContainEqual([localeHref('/case-studies', locale), t.footer.caseStudies]);
-  // The site search is one link away from every page.
-  expect(links(footer)).toContainEqual([localeHref('/search', locale), t.footer.links.search]);
+    // The site search is one link away from every page.
+    expect(links(footer)).toContainEqual([localeHref('/search', locale), t.footer.links.search]);
   },
 );
 

@@ -8,15 +8,7 @@ import { useI18n } from '../runtime/i18n.tsx';
  * The public pages that end with the call to action (not the error pages, the forms of the private
  * area…; nor a practice's or a case study's page, which end with the contact form for their practice).
  */
-const CTA_PAGES: ReadonlySet<PageKey> = new Set<PageKey>([
-  'home',
-  'practices',
-  'case-studies',
-  'blog',
-  'blog-post',
-  'legal',
-  'contact',
-]);
+const CTA_PAGES: ReadonlySet<PageKey> = new Set<PageKey>(['home', 'practices', 'case-studies', 'blog', 'blog-post', 'legal', 'contact']);
 
 export function hasCallToAction(page: PageKey): boolean {
   return CTA_PAGES.has(page);

@@ -25,9 +25,7 @@ export default function BlogPostPage({ data }: PageProps<LoaderData<typeof loade
       <div className="post-body" dangerouslySetInnerHTML={{ __html: post.html }} />
       {author ? (
         <aside className="post-author" aria-label={t('blog.author')}>
-          {author.photo ? (
-            <img src={author.photo.src} width={72} height={72} alt="" loading="lazy" decoding="async" />
-          ) : null}
+          {author.photo ? <img src={author.photo.src} width={72} height={72} alt="" loading="lazy" decoding="async" /> : null}
           <div>
             <h2>{author.name}</h2>
             <p className="post-author-role">{author.role}</p>

@@ -113,7 +113,10 @@ export { redirectSchema } from '../content/redirects.ts';
 
 export type PostEntry = z.infer<typeof postSchema>;
 
-export const practiceStepSchema = z.looseObject({ title: z.string().trim().min(1).max(PRACTICE_LIMITS.stepTitle), text: z.string().trim().min(1).max(PRACTICE_LIMITS.stepText) });
+export const practiceStepSchema = z.looseObject({
+  title: z.string().trim().min(1).max(PRACTICE_LIMITS.stepTitle),
+  text: z.string().trim().min(1).max(PRACTICE_LIMITS.stepText),
+});
 export const practiceEngagementSchema = z.looseObject({ text: z.string().trim().min(1).max(PRACTICE_LIMITS.engagement) });
 export const practiceSchema = z.looseObject({
   practice: z.enum(PRACTICES),
@@ -123,11 +126,7 @@ export const practiceSchema = z.looseObject({
   // Items are checked one by one (a bad step is skipped, not the whole practice).
   steps: z.array(z.unknown()).nullish(),
   engagements: z.array(z.unknown()).nullish(),
-  caseStudy: z
-    .string()
-    .regex(SLUG_PATTERN, 'must be a case study’s slug')
-    .nullish()
-    .catch(null),
+  caseStudy: z.string().regex(SLUG_PATTERN, 'must be a case study’s slug').nullish().catch(null),
   locale: z.string().optional(),
 });
 export const authorSchema = z.looseObject({
