@@ -86,7 +86,9 @@ describe('the switch in the navbar', () => {
       await page.goto('/Contact');
       await waitForHydration(page);
       await page.getByRole('button', { name: 'Cambiar al tema claro' }).click();
-      expect(await themeCookie(context)).toMatchObject({ value: 'light' });
+      // Written by the click's handler, or — a click that beat hydration on a loaded machine — by
+      // the form's answer: either way it is there before the next page is asked for.
+      await expect.poll(() => themeCookie(context)).toMatchObject({ value: 'light' });
       await page.reload();
       expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
       expect((await colours(page)).page).toBe(BACKGROUND.light);
