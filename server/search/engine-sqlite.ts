@@ -36,11 +36,11 @@ export function sqliteSearch(db: Db): SearchEngine {
     },
     remove: (keys) => removeKeys(k, keys),
     async query(query) {
-      const [rows, count] = await Promise.all([
-        sql<{ kind: string; slug: string; path: string; title: string; summary: string; fragment: string }>`
-          SELECT d.kind, d.slug, d.path, d.title, d.summary,
-            snippet(search_fts, -1, ${MARK_START}, ${MARK_END}, '…', ${FRAGMENT_TOKENS}) AS fragment
-          FROM search_fts JOIN search_documents d ON d.id = search_fts.rowid
+      // Ranked first, without fragments: a fragment costs a pass over a document's text, so it
+      // is made for the page's rows only (made in the ranked query, it was made for every match).
+      const [ranked, count] = await Promise.all([
+        sql<{ id: number }>`
+          SELECT d.id FROM search_fts JOIN search_documents d ON d.id = search_fts.rowid
           WHERE ${where(query)}
           ORDER BY bm25(search_fts, ${WEIGHTS}), d.sort_key DESC, d.key
           LIMIT ${query.limit} OFFSET ${query.offset}`.execute(k),
@@ -48,7 +48,16 @@ export function sqliteSearch(db: Db): SearchEngine {
           SELECT count(*) AS total FROM search_fts JOIN search_documents d ON d.id = search_fts.rowid
           WHERE ${where(query)}`.execute(k),
       ]);
-      return { hits: rows.rows.map(hitOf), total: Number(count.rows[0]?.total ?? 0) };
+      const ids = ranked.rows.map((row) => row.id);
+      const total = Number(count.rows[0]?.total ?? 0);
+      if (ids.length === 0) return { hits: [], total };
+      const rows = await sql<{ id: number; kind: string; slug: string; path: string; title: string; summary: string; fragment: string }>`
+        SELECT d.id, d.kind, d.slug, d.path, d.title, d.summary,
+          snippet(search_fts, -1, ${MARK_START}, ${MARK_END}, '…', ${FRAGMENT_TOKENS}) AS fragment
+        FROM search_fts JOIN search_documents d ON d.id = search_fts.rowid
+        WHERE search_fts MATCH ${ftsQuery(query.terms)} AND search_fts.rowid IN (${sql.join(ids)})`.execute(k);
+      const byId = new Map(rows.rows.map((row) => [row.id, row]));
+      return { hits: ids.flatMap((id) => byId.get(id) ?? []).map(({ id: _id, ...row }) => hitOf(row)), total };
     },
   };
 }
